@@ -1,0 +1,176 @@
+# ptop: build, run, test, bench, fuzz, install.
+#
+#   make            build ./ptop (says which package is missing, if one is)
+#   make run        install missing build dependencies (apt-get), build, start ptop
+#   make check      install missing dependencies, build, run every test
+#   make bench      figures against the installed perf
+#   make fuzz       run the libFuzzer targets for FUZZ_SECONDS each
+#
+# Switches: SANITIZE=1 (ASan+UBSan), WERROR=1, V=1.
+
+PKG_CONFIG ?= pkg-config
+CC ?= cc
+CFLAGS ?= -O2 -g
+PREFIX ?= /usr/local
+DESTDIR ?=
+FUZZ_SECONDS ?= 30
+
+override CFLAGS += -std=gnu11 -Wall -Wextra -Wshadow -Wstrict-prototypes \
+	-Wmissing-prototypes -Wformat=2 -Wcast-qual -Wwrite-strings -Wundef \
+	-Wno-missing-field-initializers -D_GNU_SOURCE -pthread -MMD -MP \
+	-I. -Isrc -Isymbols -Iui
+
+ifeq ($(WERROR),1)
+override CFLAGS += -Werror
+endif
+
+ifeq ($(SANITIZE),1)
+BUILD ?= build-san
+override CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer \
+	-fno-sanitize-recover=undefined
+override LDFLAGS += -fsanitize=address,undefined
+else
+BUILD ?= build
+endif
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+# package-config name : Debian package that provides it
+DEPS_RUN := ncursesw:libncurses-dev libelf:libelf-dev libdw:libdw-dev \
+	capstone:libcapstone-dev
+DEPS_TEST := check:check
+
+pc_names = $(foreach d,$(1),$(firstword $(subst :, ,$(d))))
+missing = $(strip $(foreach d,$(1),$(if $(shell $(PKG_CONFIG) --exists \
+	$(firstword $(subst :, ,$(d))) 2>/dev/null && echo y),,$(lastword \
+	$(subst :, ,$(d))))))
+
+PKGS := $(call pc_names,$(DEPS_RUN))
+MISSING_RUN = $(call missing,$(DEPS_RUN))
+MISSING_TEST = $(call missing,$(DEPS_TEST))
+
+# Evaluated only when a target that needs them is built, so that
+# `make deps` works on a machine that has none of them yet.
+PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+CHECK_CFLAGS = $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
+CHECK_LIBS = $(shell $(PKG_CONFIG) --libs check 2>/dev/null)
+
+# libstdc++ only for __cxa_demangle (see doc/design.md)
+LIBS = $(PKG_LIBS) -lstdc++ -lm -lpthread
+
+SRC_CORE := $(sort $(wildcard src/*.c))
+SRC_CORE := $(filter-out src/main.c,$(SRC_CORE))
+SRC_SYMBOLS := $(sort $(wildcard symbols/*.c))
+SRC_UI := $(sort $(wildcard ui/*.c))
+SRC_LIB := $(SRC_CORE) $(SRC_SYMBOLS) $(SRC_UI)
+OBJ_LIB := $(SRC_LIB:%.c=$(BUILD)/%.o)
+
+SRC_TESTS := $(sort $(wildcard tests/check_*.c)) tests/main.c tests/testutil.c
+OBJ_TESTS := $(SRC_TESTS:%.c=$(BUILD)/%.o)
+
+WORKLOADS := $(patsubst tests/workloads/%.c,$(BUILD)/workloads/%,\
+	$(sort $(wildcard tests/workloads/*.c)))
+
+.PHONY: all run check check-unit check-scripts bench fuzz install clean \
+	deps deps-test depcheck depcheck-test fixtures workloads tags
+
+all: depcheck $(BUILD)/ptop ptop
+
+ptop: $(BUILD)/ptop
+	$(Q)ln -sf $(BUILD)/ptop ptop
+
+depcheck:
+	@m="$(MISSING_RUN)"; if [ -n "$$m" ]; then \
+	  echo "ptop: missing build dependencies: $$m" >&2; \
+	  echo "ptop: install them with: apt-get install $$m (or run 'make run' as root)" >&2; \
+	  exit 1; fi
+
+depcheck-test: depcheck
+	@m="$(MISSING_TEST)"; if [ -n "$$m" ]; then \
+	  echo "ptop: missing test dependencies: $$m" >&2; \
+	  echo "ptop: install them with: apt-get install $$m (or run 'make check' as root)" >&2; \
+	  exit 1; fi
+
+# apt-get installs only what is missing; see scripts/install-deps.sh
+deps:
+	$(Q)scripts/install-deps.sh run
+
+deps-test:
+	$(Q)scripts/install-deps.sh test
+
+run: deps
+	$(Q)$(MAKE) --no-print-directory all
+	./ptop $(ARGS)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/%.o: tests/%.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) $(PKG_CFLAGS) $(CHECK_CFLAGS) -I$(BUILD)/tests -Itests -c -o $@ $<
+
+# tests/check_NAME.c defines NAME_suite(); the runner's list is generated.
+SUITES := $(patsubst tests/check_%.c,%,$(sort $(wildcard tests/check_*.c)))
+$(BUILD)/tests/suites.inc: FORCE
+	@mkdir -p $(dir $@)
+	@printf '%s\n' $(foreach s,$(SUITES),'SUITE($(s))') > $@.tmp
+	@cmp -s $@.tmp $@ 2>/dev/null && rm -f $@.tmp || mv $@.tmp $@
+
+$(BUILD)/tests/main.o: $(BUILD)/tests/suites.inc
+
+.PHONY: FORCE
+FORCE:
+
+$(BUILD)/libptop.a: $(OBJ_LIB)
+	@$(if $(Q),echo "  AR      $@")
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/ptop: $(BUILD)/src/main.o $(BUILD)/libptop.a
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/tests/runner: $(OBJ_TESTS) $(BUILD)/libptop.a
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) $(CHECK_LIBS)
+
+# Workloads: known profiles for the integration and end-to-end tests.
+# Built without the sanitizers and without inlining so that their hot
+# functions stay where the tests expect them.
+WL_CFLAGS := -O1 -g -fno-omit-frame-pointer -fno-inline -fno-optimize-sibling-calls -pthread
+include tests/workloads/workloads.mk
+
+workloads: $(WORKLOADS) $(WORKLOADS_EXTRA)
+
+# ELF fixtures for the symbolizer tests (see tests/fixtures/fixtures.mk)
+include tests/fixtures/fixtures.mk
+
+check: deps-test
+	$(Q)$(MAKE) --no-print-directory check-unit check-scripts
+
+check-unit: depcheck-test $(BUILD)/ptop ptop $(BUILD)/tests/runner fixtures workloads
+	$(Q)PTOP_FIXTURES=$(BUILD)/fixtures $(BUILD)/tests/runner
+
+check-scripts: depcheck-test $(BUILD)/ptop ptop workloads
+	$(Q)PTOP=$(CURDIR)/$(BUILD)/ptop WL=$(CURDIR)/$(BUILD)/workloads \
+	  BUILD=$(CURDIR)/$(BUILD) tests/run-scripts.sh
+
+include tests/bench/bench.mk
+include tests/fuzz/fuzz.mk
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(BUILD)/ptop $(DESTDIR)$(PREFIX)/bin/ptop
+	install -m 644 doc/ptop.1 $(DESTDIR)$(PREFIX)/share/man/man1/ptop.1
+
+clean:
+	rm -rf build build-san build-fuzz ptop
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

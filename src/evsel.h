@@ -1,0 +1,90 @@
+/* evsel: opens the sampled events (per CPU or per thread) and their rings. */
+#ifndef PTOP_EVSEL_H
+#define PTOP_EVSEL_H
+
+#include <sys/types.h>
+
+#include "events.h"
+#include "ring.h"
+#include "util.h"
+
+#define PTOP_MAX_CPUS 4096
+
+enum target_kind {
+	TARGET_SYSTEM,		/* every CPU (or -C), every task */
+	TARGET_PIDS,		/* -p: every thread of these processes, and
+				 * the threads and children they create */
+	TARGET_TIDS,		/* -t: these threads only */
+	TARGET_COMMAND,		/* -- CMD: the child (pids[0]) and its
+				 * descendants, enabled on exec */
+};
+
+struct target {
+	enum target_kind kind;
+	pid_t *pids;
+	size_t nr_pids;
+	const bool *cpus;	/* NULL: every online CPU; else [PTOP_MAX_CPUS] */
+};
+
+struct evlist_opts {
+	u64 freq;		/* -F HZ; 0 when period is used */
+	u64 period;		/* -c PERIOD */
+	unsigned int mmap_pages;/* data pages per ring, power of two */
+	bool callchain;		/* -g: PERF_SAMPLE_CALLCHAIN */
+	u16 max_stack;		/* --max-stack (sample_max_stack), 0: default */
+	u32 dwarf_stack_size;	/* --call-graph dwarf: user stack bytes, 0: off */
+	const char *proc;	/* default "/proc" */
+	const char *tracefs;	/* default: /sys/kernel/tracing, mounted if
+				 * needed, then /sys/kernel/debug/tracing */
+};
+
+struct evlist;
+
+struct evlist *evlist__new(const struct evlist_opts *opts);
+void evlist__free(struct evlist *el);	/* closes everything */
+
+/* Adds an event (before evlist__open). */
+int evlist__add(struct evlist *el, const struct event_spec *spec);
+
+/*
+ * Opens every event for the target, one ring per CPU (the other events of
+ * that CPU are redirected into it with PERF_EVENT_IOC_SET_OUTPUT), and
+ * reads their ids.  The first event carries mmap2/comm/task tracking.
+ * Events are opened enabled, except for TARGET_COMMAND (enable_on_exec).
+ * A default "cycles" that cannot be opened is replaced by cpu-clock with a
+ * one-line notice in the log.  On failure returns -errno after logging one
+ * clear message (perf_event_paranoid and CAP_PERFMON for EACCES/EPERM,
+ * perf_event_mlock_kb and -m for a ring that cannot be mapped, "not
+ * supported on this machine" for ENOENT/EOPNOTSUPP, RLIMIT_NOFILE for
+ * EMFILE) and leaves the evlist closed.
+ */
+int evlist__open(struct evlist *el, const struct target *t);
+void evlist__close(struct evlist *el);
+
+size_t evlist__nr_events(const struct evlist *el);
+const char *evlist__event_name(const struct evlist *el, size_t i);
+const struct perf_event_attr *evlist__attr(const struct evlist *el, size_t i);
+/* The kernel ids of event i (one per fd), valid after evlist__open. */
+const u64 *evlist__ids(const struct evlist *el, size_t i, size_t *nr);
+
+size_t evlist__nr_rings(const struct evlist *el);
+struct ring *evlist__ring(struct evlist *el, size_t i);
+int evlist__ring_fd(const struct evlist *el, size_t i);
+int evlist__ring_cpu(const struct evlist *el, size_t i);
+
+int evlist__enable(struct evlist *el);
+int evlist__disable(struct evlist *el);
+
+/* Calls fn for every event this machine can really open (each is tried
+ * system-wide, then for this process): generic, cache, tracepoints. */
+int evlist__list_events(const struct evlist_opts *opts,
+			void (*fn)(const char *name, const char *kind,
+				   void *ctx),
+			void *ctx);
+
+/* The number of possible CPUs (from /sys/devices/system/cpu/possible). */
+int cpus__nr_possible(void);
+/* Fills online[PTOP_MAX_CPUS]; returns the count. */
+int cpus__online(bool *online);
+
+#endif

@@ -1,0 +1,135 @@
+/* record: pure decoding of perf records (samples, mmaps, comm, fork, ...). */
+#ifndef PTOP_RECORD_H
+#define PTOP_RECORD_H
+
+#include <linux/perf_event.h>
+
+#include "util.h"
+
+/* Everything a PERF_RECORD_SAMPLE can carry.  Pointers point into the
+ * record and are valid as long as it is. */
+struct perf_sample {
+	u64 id;
+	u64 ip;
+	u32 pid, tid;
+	u64 time;
+	u64 addr;
+	u64 stream_id;
+	u32 cpu;
+	u64 period;
+	u64 weight;
+	u64 data_src;
+	u64 transaction;
+	u64 phys_addr;
+	u64 cgroup;
+	u64 data_page_size, code_page_size;
+	u16 misc;		/* the header's misc (cpumode, exact ip) */
+
+	const u64 *read;	/* raw read_format values */
+	u64 read_len;		/* in u64 words */
+
+	u64 callchain_nr;
+	const u64 *callchain;
+
+	u32 raw_size;
+	const void *raw;
+
+	u64 branch_nr;
+	u64 branch_hw_idx;
+	const void *branch;	/* struct perf_branch_entry[branch_nr] */
+
+	u64 user_abi;		/* 0: no registers (kernel thread) */
+	u32 user_regs_nr;
+	const u64 *user_regs;
+
+	u64 stack_size;
+	const void *stack_data;
+	u64 stack_dyn_size;
+
+	u64 intr_abi;
+	u32 intr_regs_nr;
+	const u64 *intr_regs;
+
+	u64 aux_size;
+	const void *aux;
+};
+
+/* Sample fields that precede the id in a SAMPLE record and that follow it
+ * in the sample_id trailer decide where the id is: see record__id. */
+struct id_pos {
+	int sample;	/* u64 index after the header, -1: none */
+	int trailer;	/* u64 index counted back from the end, -1: none */
+};
+
+void record__id_pos(u64 sample_type, struct id_pos *pos);
+/* Size in bytes of the sample_id trailer of non-sample records. */
+size_t record__id_trailer_size(u64 sample_type, bool sample_id_all);
+
+/* Finds the event id of any record; 0 and -ENOENT if it has none. */
+int record__id(const struct perf_event_header *h, const struct id_pos *pos,
+	       u64 *id);
+
+/* Returns 0, or -EINVAL when the record is shorter than its sample_type
+ * says or a count in it is impossible.  Never reads past h->size. */
+int record__parse_sample(const struct perf_event_attr *attr,
+			 const struct perf_event_header *h,
+			 struct perf_sample *s);
+/* The sample_id trailer (pid, tid, time, id, cpu) of a non-sample record;
+ * fields that are absent are left as they were. */
+int record__parse_id_trailer(const struct perf_event_attr *attr,
+			     const struct perf_event_header *h,
+			     struct perf_sample *s);
+
+/* MMAP and MMAP2, normalized. */
+struct rec_mmap {
+	u32 pid, tid;
+	u64 start, len, pgoff;
+	u32 maj, min;
+	u64 ino, ino_gen;
+	u32 prot, flags;
+	u8 build_id[20];
+	u8 build_id_size;
+	bool has_build_id;	/* MMAP2 with PERF_RECORD_MISC_MMAP_BUILD_ID */
+	bool is_mmap2;
+	bool exec;		/* not PERF_RECORD_MISC_MMAP_DATA */
+	const char *filename;	/* NUL-terminated inside the record */
+	size_t filename_len;
+};
+
+struct rec_comm {
+	u32 pid, tid;
+	bool exec;		/* PERF_RECORD_MISC_COMM_EXEC */
+	const char *comm;
+	size_t comm_len;
+};
+
+struct rec_fork {		/* FORK and EXIT */
+	u32 pid, ppid, tid, ptid;
+	u64 time;
+};
+
+struct rec_lost {		/* LOST, LOST_SAMPLES */
+	u64 id;			/* 0 for LOST_SAMPLES */
+	u64 lost;
+};
+
+struct rec_throttle {		/* THROTTLE, UNTHROTTLE */
+	u64 time, id, stream_id;
+};
+
+/* trailer: record__id_trailer_size() for the record's event. */
+int record__parse_mmap(const struct perf_event_header *h, size_t trailer,
+		       struct rec_mmap *m);
+int record__parse_comm(const struct perf_event_header *h, size_t trailer,
+		       struct rec_comm *c);
+int record__parse_fork(const struct perf_event_header *h,
+		       struct rec_fork *f);
+int record__parse_lost(const struct perf_event_header *h,
+		       struct rec_lost *l);
+int record__parse_throttle(const struct perf_event_header *h,
+			   struct rec_throttle *t);
+
+/* "SAMPLE", "MMAP2", ... or "UNKNOWN". */
+const char *record__type_name(u32 type);
+
+#endif

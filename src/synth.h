@@ -1,0 +1,38 @@
+/* synth: reads /proc and writes the records the kernel would have sent. */
+#ifndef PTOP_SYNTH_H
+#define PTOP_SYNTH_H
+
+#include <linux/perf_event.h>
+#include <sys/types.h>
+
+#include "util.h"
+
+/*
+ * Processes that exist before sampling starts never produce MMAP2/COMM
+ * records, so they are synthesized from /proc: for each process a COMM
+ * record per thread, a FORK record per extra thread (pid, tid), and an
+ * MMAP2 record per executable mapping, carrying the file's build-id
+ * (PERF_RECORD_MISC_MMAP_BUILD_ID) when it can be read, else
+ * maj/min/ino.  Records end with a zeroed sample_id trailer laid out for
+ * attr (time 0), so they decode like the kernel's and can be written to a
+ * perf.data file as they are.  The callback returns 0 to go on.
+ */
+typedef int (*synth_cb)(void *ctx, const struct perf_event_header *rec);
+
+/* pid -1: every process. */
+int synth__processes(const char *proc, pid_t pid,
+		     const struct perf_event_attr *attr, synth_cb cb,
+		     void *ctx);
+
+/* The threads of a process, from /proc/PID/task (sorted, malloc'd). */
+int synth__threads(const char *proc, pid_t pid, pid_t **tids, size_t *nr);
+
+/* Pids whose comm equals name, or whose cmdline's argv[0] basename does
+ * (malloc'd, sorted). */
+int synth__find_pids(const char *proc, const char *name, pid_t **pids,
+		     size_t *nr);
+
+/* The comm of a process ("" if gone), sanitized by the caller. */
+int synth__comm(const char *proc, pid_t pid, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,330 @@
+/* util: strbuf, string pool, cpu lists, number parsing, hashing. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+void strbuf__init(struct strbuf *sb)
+{
+	memset(sb, 0, sizeof(*sb));
+}
+
+void strbuf__fini(struct strbuf *sb)
+{
+	free(sb->buf);
+	memset(sb, 0, sizeof(*sb));
+}
+
+void strbuf__reset(struct strbuf *sb)
+{
+	sb->len = 0;
+	if (sb->buf)
+		sb->buf[0] = '\0';
+}
+
+static int strbuf__reserve(struct strbuf *sb, size_t extra)
+{
+	size_t want, cap;
+	char *p;
+
+	if (sb->oom)
+		return -ENOMEM;
+	if (extra > SIZE_MAX / 2 - sb->len)
+		goto oom;
+	want = sb->len + extra + 1;
+	if (want <= sb->cap)
+		return 0;
+	cap = sb->cap ? sb->cap : 64;
+	while (cap < want)
+		cap *= 2;
+	p = realloc(sb->buf, cap);
+	if (!p)
+		goto oom;
+	sb->buf = p;
+	sb->cap = cap;
+	return 0;
+oom:
+	sb->oom = true;
+	return -ENOMEM;
+}
+
+int strbuf__add(struct strbuf *sb, const char *s, size_t n)
+{
+	if (strbuf__reserve(sb, n))
+		return -ENOMEM;
+	memcpy(sb->buf + sb->len, s, n);
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+	return 0;
+}
+
+int strbuf__adds(struct strbuf *sb, const char *s)
+{
+	return strbuf__add(sb, s, strlen(s));
+}
+
+int strbuf__addc(struct strbuf *sb, char c)
+{
+	return strbuf__add(sb, &c, 1);
+}
+
+int strbuf__vaddf(struct strbuf *sb, const char *fmt, va_list ap)
+{
+	va_list ap2;
+	int n;
+
+	va_copy(ap2, ap);
+	n = vsnprintf(NULL, 0, fmt, ap2);
+	va_end(ap2);
+	if (n < 0)
+		return -EINVAL;
+	if (strbuf__reserve(sb, (size_t)n))
+		return -ENOMEM;
+	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+	sb->len += (size_t)n;
+	return 0;
+}
+
+int strbuf__addf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+	int err;
+
+	va_start(ap, fmt);
+	err = strbuf__vaddf(sb, fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+char *strbuf__detach(struct strbuf *sb)
+{
+	char *p = sb->buf;
+
+	if (!p && !sb->oom)
+		p = strdup("");
+	memset(sb, 0, sizeof(*sb));
+	return p;
+}
+
+/* String pool: open-addressing set of pointers into arena chunks. */
+struct strpool_chunk {
+	struct strpool_chunk *next;
+	size_t used, size;
+	char data[];
+};
+
+struct strpool {
+	const char **slots;
+	size_t nslots, count;
+	struct strpool_chunk *chunks;
+	size_t bytes;
+};
+
+struct strpool *strpool__new(void)
+{
+	struct strpool *sp = calloc(1, sizeof(*sp));
+
+	if (!sp)
+		return NULL;
+	sp->nslots = 256;
+	sp->slots = calloc(sp->nslots, sizeof(*sp->slots));
+	if (!sp->slots) {
+		free(sp);
+		return NULL;
+	}
+	return sp;
+}
+
+void strpool__free(struct strpool *sp)
+{
+	struct strpool_chunk *c, *n;
+
+	if (!sp)
+		return;
+	for (c = sp->chunks; c; c = n) {
+		n = c->next;
+		free(c);
+	}
+	free(sp->slots);
+	free(sp);
+}
+
+size_t strpool__bytes(const struct strpool *sp)
+{
+	return sp->bytes + sp->nslots * sizeof(*sp->slots);
+}
+
+static char *strpool__alloc(struct strpool *sp, size_t n)
+{
+	struct strpool_chunk *c = sp->chunks;
+	char *p;
+
+	if (!c || c->size - c->used < n) {
+		size_t size = n > 16384 ? n : 16384;
+
+		c = malloc(sizeof(*c) + size);
+		if (!c)
+			return NULL;
+		c->size = size;
+		c->used = 0;
+		c->next = sp->chunks;
+		sp->chunks = c;
+		sp->bytes += sizeof(*c) + size;
+	}
+	p = c->data + c->used;
+	c->used += n;
+	return p;
+}
+
+static int strpool__rehash(struct strpool *sp)
+{
+	size_t n = sp->nslots * 2, i, j;
+	const char **slots = calloc(n, sizeof(*slots));
+
+	if (!slots)
+		return -ENOMEM;
+	for (i = 0; i < sp->nslots; i++) {
+		const char *s = sp->slots[i];
+
+		if (!s)
+			continue;
+		j = hash_bytes(s, strlen(s)) & (n - 1);
+		while (slots[j])
+			j = (j + 1) & (n - 1);
+		slots[j] = s;
+	}
+	free(sp->slots);
+	sp->slots = slots;
+	sp->nslots = n;
+	return 0;
+}
+
+const char *strpool__intern(struct strpool *sp, const char *s, size_t len)
+{
+	size_t i;
+	char *p;
+
+	if (memchr(s, '\0', len))
+		len = strlen(s);
+	if ((sp->count + 1) * 2 > sp->nslots && strpool__rehash(sp))
+		return NULL;
+	i = hash_bytes(s, len) & (sp->nslots - 1);
+	while (sp->slots[i]) {
+		const char *t = sp->slots[i];
+
+		if (strncmp(t, s, len) == 0 && t[len] == '\0')
+			return t;
+		i = (i + 1) & (sp->nslots - 1);
+	}
+	p = strpool__alloc(sp, len + 1);
+	if (!p)
+		return NULL;
+	memcpy(p, s, len);
+	p[len] = '\0';
+	sp->slots[i] = p;
+	sp->count++;
+	return p;
+}
+
+int cpulist__parse(const char *s, bool *set, int max)
+{
+	int count = 0;
+
+	memset(set, 0, (size_t)max * sizeof(*set));
+	if (!s || !*s)
+		return -EINVAL;
+	while (*s) {
+		char *end;
+		long a, b;
+
+		if (*s < '0' || *s > '9')
+			return -EINVAL;
+		a = strtol(s, &end, 10);
+		b = a;
+		if (*end == '-') {
+			s = end + 1;
+			if (*s < '0' || *s > '9')
+				return -EINVAL;
+			b = strtol(s, &end, 10);
+		}
+		if (a < 0 || b < a || b >= max)
+			return -EINVAL;
+		for (long c = a; c <= b; c++) {
+			if (!set[c])
+				count++;
+			set[c] = true;
+		}
+		s = end;
+		if (*s == ',')
+			s++;
+		else if (*s)
+			return -EINVAL;
+	}
+	return count;
+}
+
+int parse_u64(const char *s, u64 *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!s || !*s || *s == '-')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || *end)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+int parse_seconds(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	if (!s || !*s)
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || *end || !(v >= 0) || v > 1e6)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+u64 hash_bytes(const void *p, size_t n)
+{
+	/* FNV-1a, then a finalizer: short strings and keys, not adversarial
+	 * volumes, so simplicity wins. */
+	const unsigned char *b = p;
+	u64 h = 0xcbf29ce484222325ULL;
+
+	for (size_t i = 0; i < n; i++) {
+		h ^= b[i];
+		h *= 0x100000001b3ULL;
+	}
+	return hash_u64(h);
+}
+
+int array__grow(void **arr, size_t *cap, size_t want, size_t sz)
+{
+	size_t n = *cap ? *cap : 8;
+	void *p;
+
+	if (want <= *cap)
+		return 0;
+	while (n < want) {
+		if (n > SIZE_MAX / 2 / sz)
+			return -ENOMEM;
+		n *= 2;
+	}
+	p = realloc(*arr, n * sz);
+	if (!p)
+		return -ENOMEM;
+	*arr = p;
+	*cap = n;
+	return 0;
+}

@@ -1,0 +1,82 @@
+/* util: small pure helpers shared by every module (strings, pools, lists). */
+#ifndef PTOP_UTIL_H
+#define PTOP_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef uint64_t u64;
+typedef uint32_t u32;
+typedef uint16_t u16;
+typedef uint8_t u8;
+typedef int64_t s64;
+typedef int32_t s32;
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#ifndef MIN
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+#endif
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#define ALIGN_UP(x, a) (((x) + (a) - 1) & ~((__typeof__(x))(a) - 1))
+
+/* Growable, always NUL-terminated string.  Allocation failure is sticky:
+ * the buffer keeps what fit and ->oom is set, so callers check once. */
+struct strbuf {
+	char *buf;
+	size_t len;
+	size_t cap;
+	bool oom;
+};
+
+void strbuf__init(struct strbuf *sb);
+void strbuf__fini(struct strbuf *sb);
+void strbuf__reset(struct strbuf *sb);
+int strbuf__add(struct strbuf *sb, const char *s, size_t n);
+int strbuf__adds(struct strbuf *sb, const char *s);
+int strbuf__addc(struct strbuf *sb, char c);
+int strbuf__addf(struct strbuf *sb, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int strbuf__vaddf(struct strbuf *sb, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+/* Hands the buffer to the caller (never NULL unless oom) and resets sb. */
+char *strbuf__detach(struct strbuf *sb);
+
+/*
+ * String pool: interns strings so that equal strings share one pointer,
+ * which stays valid until strpool__free.  Pointer equality is string
+ * equality, which lets hash keys hold the pointer.
+ */
+struct strpool;
+struct strpool *strpool__new(void);
+void strpool__free(struct strpool *sp);
+const char *strpool__intern(struct strpool *sp, const char *s, size_t len);
+size_t strpool__bytes(const struct strpool *sp);
+
+/* Parses "0,2-3" into a bitmap of up to max cpus; returns the count of
+ * cpus set or -EINVAL. */
+int cpulist__parse(const char *s, bool *set, int max);
+
+/* Parses an unsigned integer in any base strtoull accepts, whole string. */
+int parse_u64(const char *s, u64 *out);
+/* Parses a non-negative number of seconds with a fraction ("0.5"). */
+int parse_seconds(const char *s, double *out);
+
+u64 hash_bytes(const void *p, size_t n);
+static inline u64 hash_u64(u64 x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return x;
+}
+
+/* Safe growth of an array of n elements of size sz to at least want. */
+int array__grow(void **arr, size_t *cap, size_t want, size_t sz);
+
+#endif

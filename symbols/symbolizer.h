@@ -1,0 +1,109 @@
+/* symbolizer: (dso, address) -> symbol, source line, code bytes; cached. */
+#ifndef PTOP_SYMBOLIZER_H
+#define PTOP_SYMBOLIZER_H
+
+#include "dso.h"
+#include "util.h"
+
+/*
+ * Address spaces.  Every address given to the symbolizer is in the dso's
+ * "key space", the one the aggregation hash uses:
+ *   DSO_FILE, DSO_VDSO  file offset (ip - map.start + map.pgoff)
+ *   DSO_KERNEL          kernel ip (modules included)
+ *   DSO_ANON            process ip (perf-PID.map JIT symbols)
+ * The symbolizer converts file offsets to ELF virtual addresses through the
+ * PT_LOAD program headers, so PIE and shared libraries need no load bias.
+ *
+ * Threading: one symbolizer is used by one thread at a time (the front
+ * end's); sampling runs elsewhere, so a slow load stalls only the display.
+ * Everything returned stays valid until symbolizer__free.  Nothing here
+ * prints; problems go to the log (once per dso).
+ */
+
+struct symbolizer_opts {
+	const char *const *debug_dirs;	/* --debug-dir roots, tried first */
+	size_t nr_debug_dirs;
+	const char *kallsyms;	/* default "/proc/kallsyms" */
+	const char *proc;	/* default "/proc" */
+	const char *tmp;	/* default "/tmp", for perf-PID.map */
+	const char *vdso_image;	/* a file holding the vdso; default: this
+				 * process's own vdso (same kernel) */
+	bool no_demangle;
+};
+
+enum dso_status {
+	DSO_ST_OK,		/* symbols loaded */
+	DSO_ST_NO_SYMBOLS,	/* readable ELF without symbols or eh_frame */
+	DSO_ST_UNREADABLE,	/* could not open or not ELF */
+	DSO_ST_MISMATCH,	/* file's build-id differs from the mapping's */
+	DSO_ST_RESTRICTED,	/* kernel: kptr_restrict hides addresses */
+};
+
+enum sym_flags {
+	SYM_F_SYNTH = 1 << 0,	/* bounds from an .eh_frame FDE, no name */
+	SYM_F_PLT = 1 << 1,	/* a PLT stub, named "name@plt" */
+	SYM_F_JIT = 1 << 2,	/* from /tmp/perf-PID.map */
+	SYM_F_KERNEL = 1 << 3,
+};
+
+struct sym_info {
+	const char *name;	/* demangled; NULL: no symbol covers addr */
+	const char *raw_name;	/* as in the symbol table */
+	u64 start, size;	/* in key space */
+	u64 vaddr;		/* start as an ELF virtual address (annotate) */
+	u32 flags;		/* enum sym_flags */
+	const char *dso_name;	/* display name: basename, [kernel.kallsyms],
+				 * [module], [vdso], [JIT] tid N, ... */
+	enum dso_status status;
+};
+
+struct symbolizer;
+
+struct symbolizer *symbolizer__new(const struct symbolizer_opts *opts);
+void symbolizer__free(struct symbolizer *s);
+
+/*
+ * Looks addr up in dso, loading its symbols on first use.  Returns 0 with
+ * info filled (info->name NULL when no symbol covers addr), or -errno for
+ * bad arguments.  Never fails because a file is missing: that is a status.
+ */
+int symbolizer__lookup(struct symbolizer *s, const struct dso *dso, u64 addr,
+		       struct sym_info *info);
+
+/* Key space <-> ELF vaddr for file dsos (identity for the others). */
+int symbolizer__to_vaddr(struct symbolizer *s, const struct dso *dso,
+			 u64 addr, u64 *vaddr);
+int symbolizer__from_vaddr(struct symbolizer *s, const struct dso *dso,
+			   u64 vaddr, u64 *addr);
+
+/* One frame of the source position of an address: the innermost first,
+ * then the functions it was inlined into. */
+struct srcline {
+	const char *file;	/* NULL: unknown */
+	int line;
+	const char *func;	/* the inlined function's name, or NULL */
+};
+
+/* Fills up to max frames; returns how many (0: no line information) or
+ * -errno.  Loads DWARF (from the file or its separate debug file) lazily. */
+int symbolizer__srcline(struct symbolizer *s, const struct dso *dso, u64 addr,
+			struct srcline *out, size_t max);
+
+/* Reads code bytes at key addresses [addr, addr + len); returns bytes read
+ * or -errno. */
+long symbolizer__read_code(struct symbolizer *s, const struct dso *dso,
+			   u64 addr, void *buf, size_t len);
+
+/* The file the symbols were read from (after build-id/debug lookups), or
+ * NULL: for annotate's "source not found" notes and the header. */
+const char *symbolizer__dso_file(struct symbolizer *s, const struct dso *dso);
+
+/* Kernel symbols hidden by kptr_restrict: true once the kernel was tried. */
+bool symbolizer__kernel_restricted(struct symbolizer *s);
+
+/* Drops what was loaded for dsos not used since `generation` (bounded
+ * caches over long runs).  symbolizer__tick advances the generation. */
+void symbolizer__tick(struct symbolizer *s);
+void symbolizer__trim(struct symbolizer *s, unsigned int max_idle_ticks);
+
+#endif

@@ -1,0 +1,142 @@
+/* testutil: helpers for the Check suites (fixtures, fake records). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+const char *test_fixture(const char *name)
+{
+	static char path[4096];
+	const char *dir = getenv("PTOP_FIXTURES");
+
+	snprintf(path, sizeof(path), "%s/%s", dir ? dir : "build/fixtures",
+		 name);
+	return path;
+}
+
+static u64 *put64(u64 *p, u64 v)
+{
+	*p++ = v;
+	return p;
+}
+
+static u64 *put32x2(u64 *p, u32 a, u32 b)
+{
+	u32 w[2] = { a, b };
+
+	memcpy(p, w, 8);
+	return p + 1;
+}
+
+struct perf_event_header *fake_sample(void *buf, u64 st,
+				      const struct fake_sample *fs)
+{
+	struct perf_event_header *h = buf;
+	u64 *p = (u64 *)(h + 1);
+
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		p = put64(p, fs->id);
+	if (st & PERF_SAMPLE_IP)
+		p = put64(p, fs->ip);
+	if (st & PERF_SAMPLE_TID)
+		p = put32x2(p, fs->pid, fs->tid);
+	if (st & PERF_SAMPLE_TIME)
+		p = put64(p, fs->time);
+	if (st & PERF_SAMPLE_ID)
+		p = put64(p, fs->id);
+	if (st & PERF_SAMPLE_CPU)
+		p = put32x2(p, fs->cpu, 0);
+	if (st & PERF_SAMPLE_PERIOD)
+		p = put64(p, fs->period);
+	if (st & PERF_SAMPLE_CALLCHAIN) {
+		p = put64(p, fs->nr_callchain);
+		for (u64 i = 0; i < fs->nr_callchain; i++)
+			p = put64(p, fs->callchain[i]);
+	}
+	h->type = PERF_RECORD_SAMPLE;
+	h->misc = fs->misc ? fs->misc : PERF_RECORD_MISC_USER;
+	h->size = (u16)((char *)p - (char *)h);
+	return h;
+}
+
+/* Appends a NUL-terminated string padded to 8 bytes, then a zeroed
+ * trailer. */
+static u16 finish(struct perf_event_header *h, char *p, const char *s,
+		  size_t trailer)
+{
+	size_t n = strlen(s) + 1, pad = ALIGN_UP(n, 8);
+
+	memset(p, 0, pad + trailer);
+	memcpy(p, s, n);
+	return (u16)(p + pad + trailer - (char *)h);
+}
+
+struct perf_event_header *fake_mmap2(void *buf, u32 pid, u64 start, u64 len,
+				     u64 pgoff, const char *path,
+				     const u8 *build_id, u8 bid_size,
+				     size_t trailer)
+{
+	struct perf_event_header *h = buf;
+	char *b = (char *)(h + 1);
+	u32 prot = 5, flags = 2;
+
+	memset(b, 0, 64);
+	memcpy(b, &pid, 4);
+	memcpy(b + 4, &pid, 4);
+	memcpy(b + 8, &start, 8);
+	memcpy(b + 16, &len, 8);
+	memcpy(b + 24, &pgoff, 8);
+	h->misc = PERF_RECORD_MISC_USER;
+	if (build_id) {
+		b[32] = (char)bid_size;
+		memcpy(b + 36, build_id, bid_size > 20 ? 20 : bid_size);
+		h->misc |= PERF_RECORD_MISC_MMAP_BUILD_ID;
+	} else {
+		u32 maj = 8, min = 1;
+		u64 ino = 1234;
+
+		memcpy(b + 32, &maj, 4);
+		memcpy(b + 36, &min, 4);
+		memcpy(b + 40, &ino, 8);
+	}
+	memcpy(b + 56, &prot, 4);
+	memcpy(b + 60, &flags, 4);
+	h->type = PERF_RECORD_MMAP2;
+	h->size = finish(h, b + 64, path, trailer);
+	return h;
+}
+
+struct perf_event_header *fake_comm(void *buf, u32 pid, u32 tid,
+				    const char *comm, bool exec,
+				    size_t trailer)
+{
+	struct perf_event_header *h = buf;
+	char *b = (char *)(h + 1);
+
+	memcpy(b, &pid, 4);
+	memcpy(b + 4, &tid, 4);
+	h->type = PERF_RECORD_COMM;
+	h->misc = exec ? PERF_RECORD_MISC_COMM_EXEC : 0;
+	h->size = finish(h, b + 8, comm, trailer);
+	return h;
+}
+
+struct perf_event_header *fake_fork(void *buf, u32 type, u32 pid, u32 ppid,
+				    u32 tid, u32 ptid, size_t trailer)
+{
+	struct perf_event_header *h = buf;
+	char *b = (char *)(h + 1);
+	u64 time = 0;
+
+	memcpy(b, &pid, 4);
+	memcpy(b + 4, &ppid, 4);
+	memcpy(b + 8, &tid, 4);
+	memcpy(b + 12, &ptid, 4);
+	memcpy(b + 16, &time, 8);
+	memset(b + 24, 0, trailer);
+	h->type = (u16)type;
+	h->misc = 0;
+	h->size = (u16)(sizeof(*h) + 24 + trailer);
+	return h;
+}

@@ -1,0 +1,36 @@
+/* testutil: helpers for the Check suites (fixtures, fake records). */
+#ifndef PTOP_TESTUTIL_H
+#define PTOP_TESTUTIL_H
+
+#include <check.h>
+#include <linux/perf_event.h>
+
+#include "util.h"
+
+/* Path of a fixture built by the Makefile ($PTOP_FIXTURES/name); the
+ * returned buffer is static. */
+const char *test_fixture(const char *name);
+
+/* Builds records into buf (8-byte aligned, at least 64 KiB); returns the
+ * header.  Fields absent from sample_type are skipped. */
+struct fake_sample {
+	u64 id, ip, time, period;
+	u32 pid, tid, cpu;
+	u16 misc;
+	u64 nr_callchain;
+	const u64 *callchain;
+};
+
+struct perf_event_header *fake_sample(void *buf, u64 sample_type,
+				      const struct fake_sample *fs);
+struct perf_event_header *fake_mmap2(void *buf, u32 pid, u64 start, u64 len,
+				     u64 pgoff, const char *path,
+				     const u8 *build_id, u8 bid_size,
+				     size_t trailer);
+struct perf_event_header *fake_comm(void *buf, u32 pid, u32 tid,
+				    const char *comm, bool exec,
+				    size_t trailer);
+struct perf_event_header *fake_fork(void *buf, u32 type, u32 pid, u32 ppid,
+				    u32 tid, u32 ptid, size_t trailer);
+
+#endif

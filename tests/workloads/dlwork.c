@@ -1,0 +1,48 @@
+/* dlwork: dlopen()s libwlhot.so (next to this program) and spends about
+ * 70 % in its wlhot_spin, 30 % in main_spin.
+ * usage: dlwork [SECONDS] */
+#include <dlfcn.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "wl.h"
+
+volatile unsigned long dlwork_sink;
+
+__attribute__((noinline)) void main_spin(unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++)
+		dlwork_sink += i ^ (i >> 3);
+}
+
+int main(int argc, char **argv)
+{
+	double secs = wl_seconds(argc, argv), start;
+	char self[PATH_MAX], lib[PATH_MAX + 32];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	void (*hot)(unsigned long);
+	void *h;
+
+	if (n < 0)
+		return 1;
+	self[n] = '\0';
+	snprintf(lib, sizeof(lib), "%s/libwlhot.so", dirname(self));
+	h = dlopen(lib, RTLD_NOW);
+	if (!h) {
+		fprintf(stderr, "dlwork: %s\n", dlerror());
+		return 1;
+	}
+	*(void **)&hot = dlsym(h, "wlhot_spin");
+	if (!hot)
+		return 1;
+	start = wl_now();
+	while (!wl_done(start, secs)) {
+		hot(70000);
+		main_spin(30000);
+	}
+	dlclose(h);
+	return 0;
+}
