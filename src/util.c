@@ -328,3 +328,124 @@ int array__grow(void **arr, size_t *cap, size_t want, size_t sz)
 	*cap = n;
 	return 0;
 }
+
+void intmap__init(struct intmap *m)
+{
+	memset(m, 0, sizeof(*m));
+}
+
+void intmap__fini(struct intmap *m)
+{
+	free(m->keys);
+	free(m->vals);
+	memset(m, 0, sizeof(*m));
+}
+
+static size_t intmap__slot(const struct intmap *m, u64 key)
+{
+	return hash_u64(key) & (m->cap - 1);
+}
+
+void *intmap__get(const struct intmap *m, u64 key)
+{
+	size_t i;
+
+	if (!m->cap)
+		return NULL;
+	for (i = intmap__slot(m, key); m->vals[i]; i = (i + 1) & (m->cap - 1))
+		if (m->keys[i] == key)
+			return m->vals[i];
+	return NULL;
+}
+
+static int intmap__resize(struct intmap *m, size_t cap)
+{
+	struct intmap n = { .cap = cap };
+
+	n.keys = calloc(cap, sizeof(*n.keys));
+	n.vals = calloc(cap, sizeof(*n.vals));
+	if (!n.keys || !n.vals) {
+		free(n.keys);
+		free(n.vals);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < m->cap; i++) {
+		size_t j;
+
+		if (!m->vals[i])
+			continue;
+		for (j = intmap__slot(&n, m->keys[i]); n.vals[j];
+		     j = (j + 1) & (cap - 1))
+			;
+		n.keys[j] = m->keys[i];
+		n.vals[j] = m->vals[i];
+		n.nr++;
+	}
+	intmap__fini(m);
+	*m = n;
+	return 0;
+}
+
+int intmap__put(struct intmap *m, u64 key, void *val)
+{
+	size_t i;
+
+	if (!val)
+		return -EINVAL;
+	if ((m->nr + 1) * 2 > m->cap &&
+	    intmap__resize(m, m->cap ? m->cap * 2 : 64))
+		return -ENOMEM;
+	for (i = intmap__slot(m, key); m->vals[i]; i = (i + 1) & (m->cap - 1)) {
+		if (m->keys[i] == key) {
+			m->vals[i] = val;
+			return 0;
+		}
+	}
+	m->keys[i] = key;
+	m->vals[i] = val;
+	m->nr++;
+	return 0;
+}
+
+void *intmap__del(struct intmap *m, u64 key)
+{
+	size_t i, j, mask = m->cap - 1;
+	void *val;
+
+	if (!m->cap)
+		return NULL;
+	for (i = intmap__slot(m, key); m->vals[i]; i = (i + 1) & mask)
+		if (m->keys[i] == key)
+			break;
+	if (!m->vals[i])
+		return NULL;
+	val = m->vals[i];
+	m->vals[i] = NULL;
+	m->nr--;
+	/* Backward shift: move later entries of the cluster into the hole
+	 * when their home slot is not between the hole and them. */
+	for (j = (i + 1) & mask; m->vals[j]; j = (j + 1) & mask) {
+		size_t home = intmap__slot(m, m->keys[j]);
+
+		if (((j - home) & mask) >= ((j - i) & mask)) {
+			m->keys[i] = m->keys[j];
+			m->vals[i] = m->vals[j];
+			m->vals[j] = NULL;
+			i = j;
+		}
+	}
+	return val;
+}
+
+bool intmap__next(const struct intmap *m, size_t *i, u64 *key, void **val)
+{
+	for (; *i < m->cap; (*i)++) {
+		if (m->vals[*i]) {
+			*key = m->keys[*i];
+			*val = m->vals[*i];
+			(*i)++;
+			return true;
+		}
+	}
+	return false;
+}

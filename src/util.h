@@ -18,7 +18,6 @@ typedef int32_t s32;
 #ifndef MIN
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
-#endif
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 #define ALIGN_UP(x, a) (((x) + (a) - 1) & ~((__typeof__(x))(a) - 1))
@@ -78,5 +77,27 @@ static inline u64 hash_u64(u64 x)
 
 /* Safe growth of an array of n elements of size sz to at least want. */
 int array__grow(void **arr, size_t *cap, size_t want, size_t sz);
+
+#endif
+
+/*
+ * intmap: u64 -> pointer, open addressing with linear probing and
+ * backward-shift deletion (no tombstones, so lookups stay short after
+ * many removals).  Value NULL means absent.
+ */
+struct intmap {
+	u64 *keys;
+	void **vals;
+	size_t cap, nr;
+};
+
+void intmap__init(struct intmap *m);
+void intmap__fini(struct intmap *m);
+void *intmap__get(const struct intmap *m, u64 key);
+int intmap__put(struct intmap *m, u64 key, void *val);
+void *intmap__del(struct intmap *m, u64 key);
+/* Iteration: for (i = 0; intmap__next(m, &i, &k, &v); ) -- do not modify
+ * the map while iterating. */
+bool intmap__next(const struct intmap *m, size_t *i, u64 *key, void **val);
 
 #endif

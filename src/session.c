@@ -1,0 +1,610 @@
+/* session: the one model every source feeds and every front end reads. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "record.h"
+#include "session.h"
+
+#define MAX_CPUS 4096
+
+struct session_event {
+	char *name;
+	struct perf_event_attr attr;
+	struct hist *hist;
+	struct ev_counts counts;
+	struct ev_counts *cpu;	/* [nr_cpu] */
+	size_t nr_cpu;
+};
+
+struct session {
+	struct session_opts opts;
+	pthread_mutex_t lock;
+	struct strpool *strings;
+	struct dsos *dsos;
+	struct machine *machine;
+	struct session_event *events;
+	size_t nr_events, cap_events;
+	struct intmap ids;	/* id -> event index + 1 */
+	struct id_pos id_pos;	/* where the id is, from event 0 */
+	int time_sample;	/* u64 index of TIME in a sample, -1: none */
+	int time_trailer;	/* u64 index of TIME from the end, -1: none */
+	size_t trailer;		/* sample_id trailer size, from event 0 */
+	struct intmap asked;	/* pids handed to opts.unknown_pid */
+	struct session_counts counts;
+	u64 first_time, last_time;
+	bool kernel_samples;
+	bool in_unknown_pid;
+};
+
+struct session *session__new(const struct session_opts *opts)
+{
+	struct session *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	if (opts)
+		s->opts = *opts;
+	if (!s->opts.fold_threshold)
+		s->opts.fold_threshold = 200000;
+	pthread_mutex_init(&s->lock, NULL);
+	intmap__init(&s->ids);
+	intmap__init(&s->asked);
+	s->strings = strpool__new();
+	if (!s->strings)
+		goto err;
+	s->dsos = dsos__new(s->strings);
+	s->machine = machine__new(s->strings);
+	if (!s->dsos || !s->machine)
+		goto err;
+	/* The idle task never gets a COMM record. */
+	if (machine__comm(s->machine, 0, 0, "swapper", 7, false))
+		goto err;
+	return s;
+err:
+	session__free(s);
+	errno = ENOMEM;
+	return NULL;
+}
+
+void session__free(struct session *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->nr_events; i++) {
+		free(s->events[i].name);
+		hist__free(s->events[i].hist);
+		free(s->events[i].cpu);
+	}
+	free(s->events);
+	intmap__fini(&s->ids);
+	intmap__fini(&s->asked);
+	machine__free(s->machine);
+	dsos__free(s->dsos);
+	strpool__free(s->strings);
+	pthread_mutex_destroy(&s->lock);
+	free(s);
+}
+
+void session__set_unknown_pid(struct session *s,
+			      void (*fn)(struct session *s, s32 pid, void *ctx),
+			      void *ctx)
+{
+	s->opts.unknown_pid = fn;
+	s->opts.ctx = ctx;
+}
+
+void session__lock(struct session *s)
+{
+	pthread_mutex_lock(&s->lock);
+}
+
+void session__unlock(struct session *s)
+{
+	pthread_mutex_unlock(&s->lock);
+}
+
+static void session__layout(struct session *s)
+{
+	const struct perf_event_attr *a = &s->events[0].attr;
+
+	/* perf's rule: all events of a session share one sample_id layout,
+	 * so event 0 says where the id is in every record. */
+	u64 st = a->sample_type;
+
+	record__id_pos(st, &s->id_pos);
+	s->trailer = record__id_trailer_size(st, a->sample_id_all);
+	s->time_sample = s->time_trailer = -1;
+	if (st & PERF_SAMPLE_TIME) {
+		s->time_sample = !!(st & PERF_SAMPLE_IDENTIFIER) +
+				 !!(st & PERF_SAMPLE_IP) +
+				 !!(st & PERF_SAMPLE_TID);
+		if (a->sample_id_all)
+			s->time_trailer = 1 + !!(st & PERF_SAMPLE_ID) +
+					  !!(st & PERF_SAMPLE_STREAM_ID) +
+					  !!(st & PERF_SAMPLE_CPU) +
+					  !!(st & PERF_SAMPLE_IDENTIFIER);
+	}
+}
+
+u64 session__record_time(const struct session *s,
+			 const struct perf_event_header *h)
+{
+	const u64 *w = (const u64 *)(h + 1);
+	size_t nw = (h->size - sizeof(*h)) / 8;
+
+	if (h->size < sizeof(*h) || !s->nr_events)
+		return 0;
+	if (h->type == PERF_RECORD_SAMPLE)
+		return s->time_sample >= 0 && (size_t)s->time_sample < nw ?
+			       w[s->time_sample] : 0;
+	if (h->type >= PERF_RECORD_MAX)	/* user types (perf.data) have no trailer */
+		return 0;
+	return s->time_trailer > 0 && (size_t)s->time_trailer <= nw ?
+		       w[nw - s->time_trailer] : 0;
+}
+
+int session__add_event(struct session *s, const char *name,
+		       const struct perf_event_attr *attr)
+{
+	struct session_event *e;
+
+	if (array__grow((void **)&s->events, &s->cap_events, s->nr_events + 1,
+			sizeof(*s->events)))
+		return -ENOMEM;
+	e = &s->events[s->nr_events];
+	memset(e, 0, sizeof(*e));
+	e->name = strdup(name);
+	e->hist = hist__new();
+	if (!e->name || !e->hist) {
+		free(e->name);
+		hist__free(e->hist);
+		return -ENOMEM;
+	}
+	e->attr = *attr;
+	s->nr_events++;
+	session__layout(s);
+	return (int)(s->nr_events - 1);
+}
+
+int session__set_attr(struct session *s, size_t ev,
+		      const struct perf_event_attr *attr)
+{
+	size_t i = 0;
+	u64 k;
+	void *v;
+
+	if (ev >= s->nr_events)
+		return -EINVAL;
+	s->events[ev].attr = *attr;
+	/* forget the ids of this event: the fds they named are closed */
+	while (intmap__next(&s->ids, &i, &k, &v)) {
+		if ((uintptr_t)v == ev + 1) {
+			intmap__del(&s->ids, k);
+			i = 0;
+		}
+	}
+	session__layout(s);
+	return 0;
+}
+
+int session__add_id(struct session *s, size_t ev, u64 id)
+{
+	if (ev >= s->nr_events)
+		return -EINVAL;
+	return intmap__put(&s->ids, id, (void *)(uintptr_t)(ev + 1));
+}
+
+size_t session__nr_events(const struct session *s)
+{
+	return s->nr_events;
+}
+
+const char *session__event_name(const struct session *s, size_t ev)
+{
+	return ev < s->nr_events ? s->events[ev].name : NULL;
+}
+
+const struct perf_event_attr *session__event_attr(const struct session *s,
+						  size_t ev)
+{
+	return ev < s->nr_events ? &s->events[ev].attr : NULL;
+}
+
+/* The event a record belongs to; NULL if the id is unknown. */
+static struct session_event *session__event_of(struct session *s,
+					       const struct perf_event_header *h)
+{
+	u64 id;
+	uintptr_t v;
+
+	if (s->nr_events == 1)
+		return &s->events[0];
+	if (record__id(h, &s->id_pos, &id))
+		return NULL;
+	v = (uintptr_t)intmap__get(&s->ids, id);
+	return v ? &s->events[v - 1] : NULL;
+}
+
+static struct ev_counts *event__cpu(struct session_event *e, u32 cpu)
+{
+	if (cpu >= MAX_CPUS)
+		return NULL;
+	if (cpu >= e->nr_cpu) {
+		size_t n = e->nr_cpu ? e->nr_cpu : 4;
+		struct ev_counts *p;
+
+		while (n <= cpu)
+			n *= 2;
+		p = realloc(e->cpu, n * sizeof(*p));
+		if (!p)
+			return NULL;
+		memset(p + e->nr_cpu, 0, (n - e->nr_cpu) * sizeof(*p));
+		e->cpu = p;
+		e->nr_cpu = n;
+	}
+	return &e->cpu[cpu];
+}
+
+/* Adds to the event's total and, when the cpu is known, its cpu's. */
+#define COUNT(e, cpu, field, n)                                            \
+	do {                                                               \
+		struct ev_counts *c_ = (cpu) >= 0 ? event__cpu((e), (u32)(cpu)) \
+						  : NULL;                  \
+		(e)->counts.field += (n);                                  \
+		if (c_)                                                    \
+			c_->field += (n);                                  \
+	} while (0)
+
+static bool session__has_cpu(const struct session_event *e)
+{
+	return e->attr.sample_type & PERF_SAMPLE_CPU;
+}
+
+static int session__sample(struct session *s, const struct perf_event_header *h)
+{
+	struct session_event *e = session__event_of(s, h);
+	unsigned int kf = s->opts.key_fields;
+	const struct map *map = NULL;
+	struct perf_sample smp;
+	struct hist_key key;
+	int cpu;
+
+	if (!e) {
+		s->counts.unknown_id++;
+		return -ENOENT;
+	}
+	if (record__parse_sample(&e->attr, h, &smp)) {
+		e->counts.dropped++;
+		s->counts.bad_records++;
+		return -EINVAL;
+	}
+	cpu = session__has_cpu(e) ? (int)smp.cpu : -1;
+	if (s->opts.time_end && (smp.time < s->opts.time_start ||
+				 smp.time >= s->opts.time_end)) {
+		COUNT(e, cpu, filtered, 1);
+		return 0;
+	}
+	memset(&key, 0, sizeof(key));
+	switch (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) {
+	case PERF_RECORD_MISC_KERNEL:
+		key.dso = dsos__kernel(s->dsos);
+		key.addr = smp.ip;
+		s->kernel_samples = true;
+		break;
+	case PERF_RECORD_MISC_USER:
+		map = machine__find_map(s->machine, (s32)smp.pid, smp.ip);
+		if (!map && s->opts.unknown_pid && !s->in_unknown_pid &&
+		    !intmap__get(&s->asked, smp.pid) &&
+		    !machine__knows(s->machine, (s32)smp.pid)) {
+			intmap__put(&s->asked, smp.pid, (void *)1);
+			s->in_unknown_pid = true;
+			s->opts.unknown_pid(s, (s32)smp.pid, s->opts.ctx);
+			s->in_unknown_pid = false;
+			map = machine__find_map(s->machine, (s32)smp.pid,
+						smp.ip);
+		}
+		if (!map) {
+			key.dso = dsos__unknown(s->dsos);
+			key.addr = smp.ip;
+		} else if (map->dso->kind == DSO_ANON) {
+			key.dso = map->dso;
+			key.addr = smp.ip;
+		} else {
+			key.dso = map->dso;
+			key.addr = smp.ip - map->start + map->pgoff;
+		}
+		break;
+	case PERF_RECORD_MISC_HYPERVISOR:
+	case PERF_RECORD_MISC_GUEST_KERNEL:
+	case PERF_RECORD_MISC_GUEST_USER:
+		key.dso = dsos__hypervisor(s->dsos);
+		key.addr = smp.ip;
+		break;
+	default:
+		key.dso = dsos__unknown(s->dsos);
+		key.addr = smp.ip;
+		break;
+	}
+	if (kf & KEY_PID)
+		key.pid = (s32)smp.pid;
+	if (kf & KEY_TID)
+		key.tid = (s32)smp.tid;
+	if (kf & KEY_COMM)
+		key.comm = machine__comm_of(s->machine, (s32)smp.pid,
+					    (s32)smp.tid);
+	if (kf & KEY_CPU)
+		key.cpu = cpu;
+	if (hist__add(e->hist, &key, smp.period)) {
+		COUNT(e, cpu, dropped, 1);
+		return -ENOMEM;
+	}
+	COUNT(e, cpu, samples, 1);
+	COUNT(e, cpu, period, smp.period);
+	if (smp.time) {
+		if (!s->first_time || smp.time < s->first_time)
+			s->first_time = smp.time;
+		if (smp.time > s->last_time)
+			s->last_time = smp.time;
+	}
+	return 0;
+}
+
+static struct dso *session__dso(struct session *s, const struct rec_mmap *m)
+{
+	struct dso_id id = {
+		.kind = DSO_FILE,
+		.path = m->filename,
+		.path_len = m->filename_len,
+		.pid = (s32)m->pid,
+		.map_start = m->start,
+		.map_end = m->start + m->len,
+	};
+
+	if (strcmp(m->filename, "[vdso]") == 0) {
+		id.kind = DSO_VDSO;
+	} else if (dso__path_is_anon(m->filename) ||
+		   m->filename[0] != '/') {
+		/* "//anon", "[heap]", "[anon:x]", "[uprobes]" ... */
+		id.kind = DSO_ANON;
+	} else if (m->has_build_id && m->build_id_size) {
+		id.build_id = m->build_id;
+		id.build_id_size = m->build_id_size;
+	} else {
+		id.maj = m->maj;
+		id.min = m->min;
+		id.ino = m->ino;
+		id.ino_gen = m->ino_gen;
+	}
+	return dsos__findnew(s->dsos, &id);
+}
+
+static int session__mmap(struct session *s, const struct perf_event_header *h)
+{
+	struct rec_mmap m;
+	struct dso *dso;
+
+	if (record__parse_mmap(h, s->trailer, &m))
+		return -EINVAL;
+	/* Data mappings and the kernel's own maps (perf files describe the
+	 * kernel with MMAP records of pid -1; kernel samples are resolved
+	 * through kallsyms instead) do not go into process maps. */
+	if (!m.exec || m.pid == (u32)-1 ||
+	    (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) ==
+		    PERF_RECORD_MISC_KERNEL)
+		return 0;
+	dso = session__dso(s, &m);
+	if (!dso)
+		return -ENOMEM;
+	return machine__mmap(s->machine, (s32)m.pid, m.start, m.len, m.pgoff,
+			     dso);
+}
+
+static int session__lost(struct session *s, const struct perf_event_header *h)
+{
+	struct session_event *e = session__event_of(s, h);
+	struct perf_sample id = { .cpu = (u32)-1 };
+	struct rec_lost l;
+	int cpu = -1;
+
+	if (record__parse_lost(h, &l))
+		return -EINVAL;
+	if (!e)
+		e = &s->events[0];
+	if (e->attr.sample_id_all && session__has_cpu(e) &&
+	    record__parse_id_trailer(&e->attr, h, &id) == 0)
+		cpu = (int)id.cpu;
+	if (h->type == PERF_RECORD_LOST)
+		COUNT(e, cpu, lost, l.lost);
+	else
+		COUNT(e, cpu, lost_samples, l.lost);
+	return 0;
+}
+
+static int session__throttle(struct session *s,
+			     const struct perf_event_header *h)
+{
+	struct session_event *e = session__event_of(s, h);
+	struct perf_sample id = { .cpu = (u32)-1 };
+	struct rec_throttle t;
+	int cpu = -1;
+
+	if (record__parse_throttle(h, &t))
+		return -EINVAL;
+	if (!e)
+		e = &s->events[0];
+	if (e->attr.sample_id_all && session__has_cpu(e) &&
+	    record__parse_id_trailer(&e->attr, h, &id) == 0)
+		cpu = (int)id.cpu;
+	if (h->type == PERF_RECORD_THROTTLE)
+		COUNT(e, cpu, throttle, 1);
+	else
+		COUNT(e, cpu, unthrottle, 1);
+	return 0;
+}
+
+static int session__dispatch(struct session *s,
+			     const struct perf_event_header *h)
+{
+	struct rec_comm c;
+	struct rec_fork f;
+
+	switch (h->type) {
+	case PERF_RECORD_SAMPLE:
+		return session__sample(s, h);
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		return session__mmap(s, h);
+	case PERF_RECORD_COMM:
+		if (record__parse_comm(h, s->trailer, &c))
+			return -EINVAL;
+		return machine__comm(s->machine, (s32)c.pid, (s32)c.tid, c.comm,
+				     c.comm_len, c.exec);
+	case PERF_RECORD_FORK:
+		if (record__parse_fork(h, &f))
+			return -EINVAL;
+		return machine__fork(s->machine, (s32)f.pid, (s32)f.ppid,
+				     (s32)f.tid, (s32)f.ptid);
+	case PERF_RECORD_EXIT:
+		if (record__parse_fork(h, &f))
+			return -EINVAL;
+		return machine__exit(s->machine, (s32)f.pid, (s32)f.tid);
+	case PERF_RECORD_LOST:
+	case PERF_RECORD_LOST_SAMPLES:
+		return session__lost(s, h);
+	case PERF_RECORD_THROTTLE:
+	case PERF_RECORD_UNTHROTTLE:
+		return session__throttle(s, h);
+	default:
+		s->counts.unknown_type++;
+		return 0;
+	}
+}
+
+int session__process(struct session *s, const struct perf_event_header *h)
+{
+	int err;
+
+	if (h->size < sizeof(*h)) {
+		s->counts.bad_records++;
+		return -EINVAL;
+	}
+	s->counts.records++;
+	if (h->type < PERF_RECORD_MAX)
+		s->counts.by_type[h->type]++;
+	if (!s->nr_events) {
+		s->counts.unknown_id++;
+		return -ENOENT;
+	}
+	err = session__dispatch(s, h);
+	if (err == -EINVAL && h->type != PERF_RECORD_SAMPLE)
+		s->counts.bad_records++;
+	return err;
+}
+
+void session__ring_dropped(struct session *s, u64 records, u64 bytes)
+{
+	s->counts.ring_dropped += records;
+	s->counts.ring_dropped_bytes += bytes;
+}
+
+/* Folds the entries of processes that were reaped: pid/tid become -1,
+ * the comm stays, so a command's share survives its processes. */
+static bool fold_reaped(struct hist_key *k, void *ctx)
+{
+	struct session *s = ctx;
+
+	if (k->pid <= 0 || machine__knows(s->machine, k->pid))
+		return false;
+	k->pid = -1;
+	k->tid = k->tid ? -1 : 0;
+	return true;
+}
+
+void session__refresh(struct session *s, enum hist_mode mode)
+{
+	for (size_t i = 0; i < s->nr_events; i++) {
+		struct hist *h = s->events[i].hist;
+
+		if (mode == HIST_ZERO)
+			hist__zero(h);
+		else if (mode == HIST_DECAY)
+			hist__decay(h);
+	}
+	machine__tick(s->machine);
+	/* Two ticks: samples taken before an exit may still sit in another
+	 * CPU's ring for one more read. */
+	if (machine__reap(s->machine, 2) == 0)
+		return;
+	for (size_t i = 0; i < s->nr_events; i++) {
+		struct hist *h = s->events[i].hist;
+
+		if ((s->opts.key_fields & KEY_PID) &&
+		    hist__nr_entries(h) > s->opts.fold_threshold)
+			hist__rekey(h, fold_reaped, s);
+	}
+}
+
+void snapshot__init(struct snapshot *snap)
+{
+	memset(snap, 0, sizeof(*snap));
+}
+
+void snapshot__fini(struct snapshot *snap)
+{
+	free(snap->entries);
+	free(snap->cpu_counts);
+	memset(snap, 0, sizeof(*snap));
+}
+
+int session__snapshot(struct session *s, size_t ev, struct snapshot *snap)
+{
+	struct session_event *e;
+	long n;
+
+	if (ev >= s->nr_events)
+		return -EINVAL;
+	e = &s->events[ev];
+	n = hist__copy(e->hist, &snap->entries, &snap->cap);
+	if (n < 0)
+		return (int)n;
+	snap->ev = ev;
+	snap->nr = (size_t)n;
+	snap->total_samples = hist__total_samples(e->hist);
+	snap->total_period = hist__total_period(e->hist);
+	snap->counts = e->counts;
+	if (e->nr_cpu) {
+		struct ev_counts *c = realloc(snap->cpu_counts,
+					      e->nr_cpu * sizeof(*c));
+
+		if (!c)
+			return -ENOMEM;
+		memcpy(c, e->cpu, e->nr_cpu * sizeof(*c));
+		snap->cpu_counts = c;
+	}
+	snap->nr_cpus = e->nr_cpu;
+	snap->session = s->counts;
+	snap->first_time = s->first_time;
+	snap->last_time = s->last_time;
+	snap->nr_procs = machine__nr_procs(s->machine);
+	snap->nr_threads = machine__nr_threads(s->machine);
+	snap->nr_dsos = dsos__count(s->dsos);
+	snap->kernel_samples = s->kernel_samples;
+	return 0;
+}
+
+struct machine *session__machine(struct session *s)
+{
+	return s->machine;
+}
+
+struct dsos *session__dsos(struct session *s)
+{
+	return s->dsos;
+}
+
+struct strpool *session__strings(struct session *s)
+{
+	return s->strings;
+}

@@ -1,0 +1,149 @@
+/* session: the one model (events, machine, dsos, histograms, counters)
+ * that every source feeds through session__process and every front end
+ * reads through snapshots. */
+#ifndef PTOP_SESSION_H
+#define PTOP_SESSION_H
+
+#include <linux/perf_event.h>
+
+#include "dso.h"
+#include "hist.h"
+#include "machine.h"
+#include "util.h"
+
+/* Which of the optional hist_key fields are kept (the others are zero);
+ * a view can only group by what was kept. */
+enum key_field {
+	KEY_PID = 1 << 0,
+	KEY_TID = 1 << 1,
+	KEY_COMM = 1 << 2,
+	KEY_CPU = 1 << 3,
+	KEY_ALL = KEY_PID | KEY_TID | KEY_COMM | KEY_CPU,
+};
+
+struct session;
+
+struct session_opts {
+	unsigned int key_fields;
+	/*
+	 * Called, with the session locked, the first time a user sample
+	 * comes from a pid the session never heard of (it started between
+	 * the /proc scan and the events, or its records were lost).  The
+	 * live source synthesizes it from /proc and feeds the records back
+	 * through session__process.
+	 */
+	void (*unknown_pid)(struct session *s, s32 pid, void *ctx);
+	void *ctx;
+	/* Samples outside [time_start, time_end) are skipped and counted
+	 * (--time); 0, 0: no window. */
+	u64 time_start, time_end;
+	/* Per-event entry count above which the entries of reaped
+	 * processes are folded into per-command entries (pid/tid -1), which
+	 * bounds memory over long runs with many short-lived processes.
+	 * 0: 200000. */
+	size_t fold_threshold;
+};
+
+/* Per event (and per CPU): samples read + lost + lost_samples + dropped
+ * account for everything the kernel produced. */
+struct ev_counts {
+	u64 samples;		/* decoded and aggregated */
+	u64 period;
+	u64 lost;		/* PERF_RECORD_LOST: records lost in the ring */
+	u64 lost_samples;	/* PERF_RECORD_LOST_SAMPLES */
+	u64 throttle;		/* PERF_RECORD_THROTTLE */
+	u64 unthrottle;
+	u64 dropped;		/* samples ptop could not decode or keep */
+	u64 filtered;		/* outside the --time window */
+};
+
+struct session_counts {
+	u64 records;		/* every record processed */
+	u64 bad_records;	/* records that did not decode */
+	u64 unknown_id;		/* samples whose event id is unknown */
+	u64 ring_dropped;	/* records dropped by the ring reader */
+	u64 ring_dropped_bytes;
+	u64 unknown_type;	/* record types ptop does not use */
+	u64 by_type[PERF_RECORD_MAX];
+};
+
+struct session *session__new(const struct session_opts *opts);
+void session__free(struct session *s);
+/* Installs (or replaces) opts.unknown_pid once the source exists. */
+void session__set_unknown_pid(struct session *s,
+			      void (*fn)(struct session *s, s32 pid, void *ctx),
+			      void *ctx);
+
+/*
+ * Locking: sources hold the lock while they process a batch of records;
+ * front ends hold it while they take a snapshot or change the session.
+ * File mode can run without a second thread; the lock is still cheap.
+ */
+void session__lock(struct session *s);
+void session__unlock(struct session *s);
+
+/* Returns the new event's index, or -errno. */
+int session__add_event(struct session *s, const char *name,
+		       const struct perf_event_attr *attr);
+/* Replaces an event's attr (after the sampler reopened it) and forgets
+ * its ids. */
+int session__set_attr(struct session *s, size_t ev,
+		      const struct perf_event_attr *attr);
+int session__add_id(struct session *s, size_t ev, u64 id);
+size_t session__nr_events(const struct session *s);
+const char *session__event_name(const struct session *s, size_t ev);
+const struct perf_event_attr *session__event_attr(const struct session *s,
+						  size_t ev);
+
+/*
+ * The single decoder entry point for every source: ring records, perf.data
+ * records, pipe records and /proc synthesis.  The record must be complete
+ * (h->size bytes readable).  Records that do not decode are counted; the
+ * return value says so (-EINVAL) but the session stays consistent.
+ */
+int session__process(struct session *s, const struct perf_event_header *h);
+
+/* The timestamp of any record (samples and, with sample_id_all, the
+ * others), 0 when it has none: sources use it to merge CPU rings. */
+u64 session__record_time(const struct session *s,
+			 const struct perf_event_header *h);
+
+/* Counted by sources for what never reached session__process. */
+void session__ring_dropped(struct session *s, u64 records, u64 bytes);
+
+/* Refresh modes for the histograms, applied by session__refresh. */
+enum hist_mode {
+	HIST_CUMULATIVE,
+	HIST_ZERO,		/* -z: each refresh starts from nothing */
+	HIST_DECAY,		/* --decay: 7/8 each refresh, like perf top */
+};
+
+/* Called by the front end after each snapshot (locked): applies the
+ * mode, advances the machine's clock, reaps exited processes. */
+void session__refresh(struct session *s, enum hist_mode mode);
+
+struct snapshot {
+	size_t ev;
+	struct hist_entry *entries;	/* copy: no lock needed to read */
+	size_t nr, cap;
+	u64 total_samples, total_period;	/* in the histogram */
+	struct ev_counts counts;		/* since the start */
+	struct ev_counts *cpu_counts;		/* [nr_cpus] */
+	size_t nr_cpus;
+	struct session_counts session;
+	u64 first_time, last_time;	/* sample timestamps seen (ns) */
+	size_t nr_procs, nr_threads, nr_dsos;
+	bool kernel_samples;		/* any sample in kernel mode */
+};
+
+void snapshot__init(struct snapshot *snap);
+void snapshot__fini(struct snapshot *snap);
+/* Copies event ev's histogram and counters (locked by the caller). */
+int session__snapshot(struct session *s, size_t ev, struct snapshot *snap);
+
+/* Process and dso information for views (locked by the caller). */
+struct machine *session__machine(struct session *s);
+struct dsos *session__dsos(struct session *s);
+struct strpool *session__strings(struct session *s);
+
+#endif

@@ -1,0 +1,46 @@
+/* app: everything a front end drives (session, live source, symbolizer,
+ * view options); built by main, run by batch or the TUI. */
+#ifndef PTOP_APP_H
+#define PTOP_APP_H
+
+#include <signal.h>
+#include <sys/types.h>
+
+#include "header.h"
+#include "rowset.h"
+#include "sampler.h"
+#include "session.h"
+#include "symbolizer.h"
+#include "table.h"
+
+struct app {
+	struct session *session;
+	struct sampler *sampler;	/* NULL when reading a file */
+	struct symbolizer *syms;
+	struct sort_spec spec;
+	struct row_filter filter;
+	enum hist_mode mode;
+	double delay;			/* seconds between refreshes */
+	long iterations;		/* batch: 0 = until the end */
+	bool json, show_period;
+	char target_desc[256];
+	char note[256];			/* e.g. "process 1234 exited" */
+	double start;			/* monotonic seconds */
+	bool finished;			/* the target or the file ended */
+	int exit_status;		/* of a spawned command */
+	volatile sig_atomic_t *stop;	/* set by SIGINT/SIGTERM */
+};
+
+double app__now(void);
+/* Fills the header of event ev for a refresh whose window started at
+ * window_start with window_samples samples. */
+void app__header(struct app *a, const struct table *t, size_t ev,
+		 double window, u64 window_samples, struct header_info *hi);
+/* Checks the target; true (once) when it just ended: the sampler is
+ * stopped after a last read of the rings and a note is set. */
+bool app__check_target(struct app *a);
+
+/* The batch front end: returns the process exit status. */
+int batch__run(struct app *a);
+
+#endif

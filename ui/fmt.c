@@ -1,0 +1,252 @@
+/* fmt: pure formatting of table rows into columns (text and TUI). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fmt.h"
+#include "sanitize.h"
+
+#define SEP "  "
+#define DSO_MAX 32
+#define COMM_MAX 20
+
+static const char *const titles[COL__MAX] = {
+	[COL_OVERHEAD] = "Overhead",
+	[COL_SAMPLES] = "Samples",
+	[COL_PERIOD] = "Period",
+	[COL_COMM] = "Command",
+	[COL_PID] = "Pid",
+	[COL_TID] = "Tid",
+	[COL_CPU] = "CPU",
+	[COL_DSO] = "Shared Object",
+	[COL_SYM] = "Symbol",
+};
+
+const char *column__title(enum column c)
+{
+	return c < COL__MAX ? titles[c] : "";
+}
+
+static bool columns__has(const struct columns *c, enum column col)
+{
+	for (size_t i = 0; i < c->nr; i++)
+		if (c->col[i] == col)
+			return true;
+	return false;
+}
+
+static void columns__push(struct columns *c, enum column col)
+{
+	if (!columns__has(c, col))
+		c->col[c->nr++] = col;
+}
+
+void columns__init(struct columns *c, const struct sort_spec *spec,
+		   bool show_period)
+{
+	bool sym = false;
+
+	memset(c, 0, sizeof(*c));
+	columns__push(c, COL_OVERHEAD);
+	columns__push(c, COL_SAMPLES);
+	if (show_period)
+		columns__push(c, COL_PERIOD);
+	for (size_t i = 0; i < spec->nr_group; i++) {
+		switch (spec->group[i]) {
+		case SORT_COMM:
+			columns__push(c, COL_COMM);
+			break;
+		case SORT_PID:
+			columns__push(c, COL_PID);
+			columns__push(c, COL_COMM);
+			break;
+		case SORT_TID:
+			columns__push(c, COL_PID);
+			columns__push(c, COL_TID);
+			columns__push(c, COL_COMM);
+			break;
+		case SORT_CPU:
+			columns__push(c, COL_CPU);
+			break;
+		case SORT_DSO:
+			columns__push(c, COL_DSO);
+			break;
+		case SORT_SYM:
+			sym = true;
+			break;
+		default:
+			break;
+		}
+	}
+	if (sym)
+		columns__push(c, COL_SYM);
+	for (size_t i = 0; i < c->nr; i++)
+		c->width[i] = strlen(titles[c->col[i]]);
+}
+
+const char *fmt__mode(const struct row *r)
+{
+	return r->kernel ? "[k]" : "[.]";
+}
+
+void fmt__symbol(struct strbuf *sb, const struct row *r)
+{
+	if (r->sym)
+		sanitize_str(sb, r->sym);
+	else
+		strbuf__addf(sb, "0x%016" PRIx64, r->addr);
+}
+
+/* The cell text of a row in one column, sanitized, unpadded. */
+static void cell(struct strbuf *sb, enum column col, const struct rowset *rs,
+		 const struct row *r)
+{
+	switch (col) {
+	case COL_OVERHEAD:
+		strbuf__addf(sb, "%.2f%%", rowset__percent(rs, r));
+		break;
+	case COL_SAMPLES:
+		strbuf__addf(sb, "%" PRIu64, r->samples);
+		break;
+	case COL_PERIOD:
+		strbuf__addf(sb, "%" PRIu64, r->period);
+		break;
+	case COL_COMM:
+		sanitize_str(sb, r->comm ? r->comm : "[unknown]");
+		break;
+	case COL_PID:
+		if (r->pid < 0)
+			strbuf__adds(sb, "-");
+		else
+			strbuf__addf(sb, "%d", r->pid);
+		break;
+	case COL_TID:
+		if (r->tid < 0)
+			strbuf__adds(sb, "-");
+		else
+			strbuf__addf(sb, "%d", r->tid);
+		break;
+	case COL_CPU:
+		strbuf__addf(sb, "%03d", r->cpu);
+		break;
+	case COL_DSO:
+		sanitize_str(sb, r->dso_name);
+		break;
+	case COL_SYM:
+		strbuf__addf(sb, "%s ", fmt__mode(r));
+		fmt__symbol(sb, r);
+		break;
+	default:
+		break;
+	}
+}
+
+static bool right_aligned(enum column col)
+{
+	return col == COL_OVERHEAD || col == COL_SAMPLES ||
+	       col == COL_PERIOD || col == COL_PID || col == COL_TID;
+}
+
+void columns__fit(struct columns *c, const struct rowset *rs, size_t first,
+		  size_t count, size_t total_width)
+{
+	struct strbuf sb;
+	size_t used = 0, sym_i = c->nr;
+
+	strbuf__init(&sb);
+	for (size_t i = 0; i < c->nr; i++) {
+		c->width[i] = strlen(titles[c->col[i]]);
+		if (c->col[i] == COL_OVERHEAD && c->width[i] < 8)
+			c->width[i] = 8;
+	}
+	for (size_t j = first; j < rs->nr && j < first + count; j++) {
+		for (size_t i = 0; i < c->nr; i++) {
+			size_t w;
+
+			if (c->col[i] == COL_SYM)
+				continue;
+			strbuf__reset(&sb);
+			cell(&sb, c->col[i], rs, &rs->rows[j]);
+			w = display_width(sb.buf ? sb.buf : "", sb.len);
+			if (c->col[i] == COL_DSO && w > DSO_MAX)
+				w = DSO_MAX;
+			if (c->col[i] == COL_COMM && w > COMM_MAX)
+				w = COMM_MAX;
+			if (w > c->width[i])
+				c->width[i] = w;
+		}
+	}
+	strbuf__fini(&sb);
+	for (size_t i = 0; i < c->nr; i++) {
+		if (c->col[i] == COL_SYM)
+			sym_i = i;
+		else
+			used += c->width[i] + strlen(SEP);
+	}
+	if (!total_width) {
+		/* unlimited: the symbol is never cut */
+		if (sym_i < c->nr)
+			c->width[sym_i] = SIZE_MAX / 4;
+		return;
+	}
+	/* Too narrow: shrink the text columns, then give up on them. */
+	for (size_t i = 0; i < c->nr && used + 8 > total_width; i++) {
+		size_t *w = &c->width[i];
+
+		if (c->col[i] != COL_DSO && c->col[i] != COL_COMM)
+			continue;
+		while (*w > 6 && used + 8 > total_width) {
+			(*w)--;
+			used--;
+		}
+	}
+	if (sym_i < c->nr)
+		c->width[sym_i] = total_width > used ? total_width - used : 0;
+}
+
+void fmt__header(struct strbuf *sb, const struct columns *c)
+{
+	for (size_t i = 0; i < c->nr; i++) {
+		const char *t = titles[c->col[i]];
+		size_t w = c->width[i], tl = strlen(t);
+
+		if (i)
+			strbuf__adds(sb, SEP);
+		if (right_aligned(c->col[i]))
+			for (size_t k = tl; k < w; k++)
+				strbuf__addc(sb, ' ');
+		fit_width(sb, t, w, !right_aligned(c->col[i]) && i + 1 < c->nr,
+			  false);
+	}
+}
+
+void fmt__row(struct strbuf *sb, const struct columns *c,
+	      const struct rowset *rs, const struct row *r, size_t *col_off)
+{
+	struct strbuf txt;
+
+	strbuf__init(&txt);
+	for (size_t i = 0; i < c->nr; i++) {
+		enum column col = c->col[i];
+		const char *s;
+		size_t w;
+
+		if (i)
+			strbuf__adds(sb, SEP);
+		if (col_off)
+			col_off[i] = sb->len;
+		strbuf__reset(&txt);
+		cell(&txt, col, rs, r);
+		s = txt.buf ? txt.buf : "";
+		w = display_width(s, txt.len);
+		if (right_aligned(col)) {
+			for (size_t k = w; k < c->width[i]; k++)
+				strbuf__addc(sb, ' ');
+			strbuf__adds(sb, s);
+		} else {
+			/* the last column is not padded: no trailing blanks */
+			fit_width(sb, s, c->width[i], i + 1 < c->nr, false);
+		}
+	}
+	strbuf__fini(&txt);
+}

@@ -1,0 +1,51 @@
+/* fmt: pure formatting of table rows into columns (text and TUI). */
+#ifndef PTOP_FMT_H
+#define PTOP_FMT_H
+
+#include "rowset.h"
+#include "util.h"
+
+enum column {
+	COL_OVERHEAD,
+	COL_SAMPLES,
+	COL_PERIOD,
+	COL_COMM,
+	COL_PID,
+	COL_TID,
+	COL_CPU,
+	COL_DSO,
+	COL_SYM,
+	COL__MAX,
+};
+
+struct columns {
+	enum column col[COL__MAX];
+	size_t width[COL__MAX];	/* by position */
+	size_t nr;
+};
+
+const char *column__title(enum column c);
+
+/* Overhead, Samples, [Period], then the grouped keys in -s order; the
+ * symbol comes last so that it can take the rest of the line. */
+void columns__init(struct columns *c, const struct sort_spec *spec,
+		   bool show_period);
+/* Widths from the content of rows [first, first+count) and the titles;
+ * the shared object and command columns are capped; with total_width
+ * (0: unlimited) the symbol takes what is left and the others shrink
+ * when the line is too narrow. */
+void columns__fit(struct columns *c, const struct rowset *rs, size_t first,
+		  size_t count, size_t total_width);
+
+void fmt__header(struct strbuf *sb, const struct columns *c);
+/* One row.  col_off, if given, receives the byte offset where each
+ * column starts (for colouring); every string is sanitized here. */
+void fmt__row(struct strbuf *sb, const struct columns *c,
+	      const struct rowset *rs, const struct row *r, size_t *col_off);
+
+/* Sanitized symbol text of a row: its name or its address. */
+void fmt__symbol(struct strbuf *sb, const struct row *r);
+/* The [k] / [.] marker perf uses. */
+const char *fmt__mode(const struct row *r);
+
+#endif

@@ -1,0 +1,87 @@
+/* header: the summary lines above every table (batch and TUI). */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "header.h"
+#include "sanitize.h"
+
+double snapshot__kernel_share(const struct snapshot *snap)
+{
+	u64 k = 0;
+
+	if (!snap->total_period)
+		return 0.0;
+	for (size_t i = 0; i < snap->nr; i++)
+		if (snap->entries[i].key.dso->kind == DSO_KERNEL)
+			k += snap->entries[i].period;
+	return 100.0 * (double)k / (double)snap->total_period;
+}
+
+u64 snapshot__lost(const struct snapshot *snap)
+{
+	return snap->counts.lost + snap->counts.lost_samples;
+}
+
+u64 snapshot__dropped(const struct snapshot *snap)
+{
+	return snap->counts.dropped + snap->session.ring_dropped +
+	       snap->session.unknown_id;
+}
+
+void header__format(struct strbuf *sb, const struct header_info *hi,
+		    const struct snapshot *snap, const char *prefix)
+{
+	double rate = hi->window > 0 ? (double)hi->window_samples / hi->window
+				     : 0.0;
+	u64 lost = snapshot__lost(snap), dropped = snapshot__dropped(snap);
+
+	strbuf__adds(sb, prefix);
+	strbuf__adds(sb, "event ");
+	sanitize_str(sb, hi->event);
+	if (hi->freq)
+		strbuf__addf(sb, ", %" PRIu64 " Hz", hi->freq);
+	else if (hi->period)
+		strbuf__addf(sb, ", period %" PRIu64, hi->period);
+	if (hi->nr_events > 1)
+		strbuf__addf(sb, " [%zu/%zu]", hi->ev_index + 1, hi->nr_events);
+	strbuf__adds(sb, "; target ");
+	sanitize_str(sb, hi->target);
+	strbuf__addf(sb, "; elapsed %.1f s", hi->elapsed);
+	if (hi->finished)
+		strbuf__adds(sb, "; finished");
+	if (hi->paused)
+		strbuf__adds(sb, "; PAUSED");
+	if (hi->zeroing)
+		strbuf__adds(sb, "; zeroing");
+	if (hi->decaying)
+		strbuf__adds(sb, "; decaying");
+	strbuf__addc(sb, '\n');
+
+	strbuf__adds(sb, prefix);
+	strbuf__addf(sb, "samples %" PRIu64, snap->total_samples);
+	if (hi->window > 0)
+		strbuf__addf(sb, " (%.0f/s)", rate);
+	strbuf__addf(sb, ", total %" PRIu64 "; lost %" PRIu64
+			 "; throttled %" PRIu64 "; dropped %" PRIu64
+			 "; kernel %.1f%%",
+		     snap->counts.samples, lost, snap->counts.throttle, dropped,
+		     snapshot__kernel_share(snap));
+	strbuf__addc(sb, '\n');
+	if (lost) {
+		strbuf__adds(sb, prefix);
+		strbuf__addf(sb, "WARNING: %" PRIu64 " records lost: ptop was too "
+				 "slow to read the ring buffers; try a larger -m "
+				 "or a lower -F\n", lost);
+	}
+	if (hi->filters && *hi->filters) {
+		strbuf__adds(sb, prefix);
+		strbuf__adds(sb, "filters: ");
+		sanitize_str(sb, hi->filters);
+		strbuf__addc(sb, '\n');
+	}
+	if (hi->note && *hi->note) {
+		strbuf__adds(sb, prefix);
+		sanitize_str(sb, hi->note);
+		strbuf__addc(sb, '\n');
+	}
+}

@@ -1,0 +1,32 @@
+/* header: the summary lines above every table (batch and TUI). */
+#ifndef PTOP_HEADER_H
+#define PTOP_HEADER_H
+
+#include "session.h"
+#include "util.h"
+
+struct header_info {
+	const char *target;	/* "all CPUs", "pid 1234 (name)", ... */
+	const char *event;
+	u64 freq, period;	/* -F or -c of the event, 0: unknown */
+	double elapsed;		/* seconds since the start */
+	double window;		/* seconds since the previous refresh */
+	u64 window_samples;	/* samples read in that window */
+	bool paused, zeroing, decaying, finished;
+	const char *filters;	/* active filters, or NULL */
+	const char *note;	/* e.g. "process 1234 exited", or NULL */
+	size_t ev_index, nr_events;
+};
+
+/* Share of the histogram's period in kernel code, in percent. */
+double snapshot__kernel_share(const struct snapshot *snap);
+/* Everything the kernel reported lost, and what ptop dropped itself. */
+u64 snapshot__lost(const struct snapshot *snap);
+u64 snapshot__dropped(const struct snapshot *snap);
+
+/* Appends the header lines, each starting with prefix and ending with a
+ * newline.  Strings that came from outside are sanitized here. */
+void header__format(struct strbuf *sb, const struct header_info *hi,
+		    const struct snapshot *snap, const char *prefix);
+
+#endif
