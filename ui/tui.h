@@ -1,0 +1,11 @@
+/* tui: the live ncurses front end (the product's face). */
+#ifndef PTOP_TUI_H
+#define PTOP_TUI_H
+
+#include "app.h"
+
+/* Runs the live view until the user quits; restores the terminal on
+ * every exit path.  Returns the process exit status. */
+int tui__run(struct app *a);
+
+#endif
