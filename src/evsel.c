@@ -1,0 +1,1113 @@
+/* evsel: opens the sampled events (per CPU or per thread) and their rings. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#if defined(__x86_64__)
+#include <asm/perf_regs.h>
+#endif
+
+#include "evsel.h"
+#include "log.h"
+#include "synth.h"
+
+#define DEFAULT_FREQ 4000
+#define DEFAULT_MMAP_PAGES 128
+/* sample_stack_user must fit a record whose size is a u16. */
+#define MAX_STACK_USER 65528
+
+struct evsel {
+	struct event_spec spec;
+	struct perf_event_attr attr;
+	int *fds;		/* [cpu index][thread index], -1: not open */
+	u64 *ids;		/* one per open fd, in opening order */
+	size_t nr_ids;
+};
+
+/* One ring per CPU: the first fd opened on that CPU owns the mapping. */
+struct evmmap {
+	void *base;
+	size_t len;
+	int fd;			/* borrowed from an evsel, not closed here */
+	int cpu;
+	struct ring ring;
+};
+
+struct evlist {
+	struct evlist_opts opts;
+	char *proc;
+	char *tracefs;
+	struct evsel *evsels;
+	size_t nr, cap;
+	u64 freq;		/* 0: opts.period */
+
+	/* Valid while open. */
+	enum target_kind kind;
+	int *cpus;
+	size_t nr_cpus;
+	pid_t *threads;		/* {-1} for TARGET_SYSTEM */
+	size_t nr_threads;
+	struct evmmap **mmaps;	/* [cpu index], NULL: nothing opened there */
+	struct evmmap **rings;	/* the non-NULL mmaps, densely */
+	size_t nr_rings;
+	bool opened;
+
+	/* Learnt from the kernel, kept across reopenings. */
+	bool no_build_id;	/* build_id in mmap2 rejected (before 5.12) */
+	bool user_only;		/* paranoid fallback to exclude_kernel */
+};
+
+static long sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
+				int cpu, int group_fd, unsigned long flags)
+{
+	return syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
+}
+
+/* Reads a small integer from a sysctl file; -errno if unreadable. */
+static int read_int_file(const char *path, long long *out)
+{
+	char buf[64];
+	ssize_t n;
+	int fd, err;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	err = n < 0 ? -errno : 0;
+	close(fd);
+	if (err)
+		return err;
+	buf[n] = '\0';
+	*out = strtoll(buf, NULL, 10);
+	return 0;
+}
+
+/* CPUs */
+
+static int read_cpulist(const char *path, bool *set)
+{
+	char buf[4096];
+	ssize_t n;
+	int fd, err;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	err = n < 0 ? -errno : 0;
+	close(fd);
+	if (err)
+		return err;
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		n--;
+	buf[n] = '\0';
+	return cpulist__parse(buf, set, PTOP_MAX_CPUS);
+}
+
+static int cpus_from_sysconf(bool *set, int name)
+{
+	long n = sysconf(name);
+
+	memset(set, 0, PTOP_MAX_CPUS * sizeof(*set));
+	if (n < 1)
+		n = 1;
+	if (n > PTOP_MAX_CPUS)
+		n = PTOP_MAX_CPUS;
+	for (long i = 0; i < n; i++)
+		set[i] = true;
+	return (int)n;
+}
+
+int cpus__nr_possible(void)
+{
+	bool set[PTOP_MAX_CPUS];
+	int n = read_cpulist("/sys/devices/system/cpu/possible", set);
+
+	if (n <= 0)
+		return cpus_from_sysconf(set, _SC_NPROCESSORS_CONF);
+	for (int i = PTOP_MAX_CPUS - 1; i >= 0; i--)
+		if (set[i])
+			return i + 1;
+	return 1;
+}
+
+int cpus__online(bool *online)
+{
+	int n = read_cpulist("/sys/devices/system/cpu/online", online);
+
+	if (n <= 0)
+		return cpus_from_sysconf(online, _SC_NPROCESSORS_ONLN);
+	return n;
+}
+
+/* tracefs */
+
+static bool has_events_dir(const char *dir)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/events", dir);
+	return access(path, F_OK) == 0;
+}
+
+/*
+ * Where tracefs is: the configured directory, else /sys/kernel/tracing,
+ * mounted there if needed (as perf does on demand; it stays mounted, which
+ * is what the system expects of it), else the debugfs path.
+ */
+static const char *tracefs_dir(const struct evlist_opts *opts)
+{
+	static const char std[] = "/sys/kernel/tracing";
+	static const char old[] = "/sys/kernel/debug/tracing";
+
+	if (opts && opts->tracefs)
+		return opts->tracefs;
+	if (has_events_dir(std))
+		return std;
+	if (mount("nodev", std, "tracefs", 0, NULL) == 0) {
+		pr_debug("mounted tracefs on %s", std);
+		if (has_events_dir(std))
+			return std;
+	}
+	if (has_events_dir(old))
+		return old;
+	return NULL;
+}
+
+/* Resolves a tracepoint's id into spec->attr.config. */
+static int tracepoint_id(const struct evlist_opts *opts,
+			 struct event_spec *spec)
+{
+	const char *dir = tracefs_dir(opts);
+	char path[PATH_MAX];
+	long long id;
+	int err;
+
+	if (!dir) {
+		pr_err("tracepoint %s:%s: tracefs is not available (mount it with 'mount -t tracefs nodev /sys/kernel/tracing')",
+		       spec->tp_sys, spec->tp_name);
+		return -ENOENT;
+	}
+	snprintf(path, sizeof(path), "%s/events/%s/%s/id", dir, spec->tp_sys,
+		 spec->tp_name);
+	err = read_int_file(path, &id);
+	if (err == -ENOENT || err == -ENOTDIR) {
+		pr_err("unknown tracepoint '%s:%s' (no %s/events/%s/%s); see --list-events",
+		       spec->tp_sys, spec->tp_name, dir, spec->tp_sys,
+		       spec->tp_name);
+		return -ENOENT;
+	}
+	if (err) {
+		pr_err("cannot read the id of tracepoint %s:%s from %s: %s%s",
+		       spec->tp_sys, spec->tp_name, path, strerror(-err),
+		       err == -EACCES ? " (tracefs is readable by root only)" :
+					"");
+		return err;
+	}
+	if (id < 0 || id > UINT32_MAX) {
+		pr_err("tracepoint %s:%s: bad id in %s", spec->tp_sys,
+		       spec->tp_name, path);
+		return -EINVAL;
+	}
+	spec->attr.config = (u64)id;
+	return 0;
+}
+
+/* Construction */
+
+struct evlist *evlist__new(const struct evlist_opts *opts)
+{
+	struct evlist *el = calloc(1, sizeof(*el));
+
+	if (!el)
+		return NULL;
+	if (opts)
+		el->opts = *opts;
+	if (!el->opts.mmap_pages)
+		el->opts.mmap_pages = DEFAULT_MMAP_PAGES;
+	el->proc = strdup(el->opts.proc ? el->opts.proc : "/proc");
+	el->tracefs = el->opts.tracefs ? strdup(el->opts.tracefs) : NULL;
+	if (!el->proc || (el->opts.tracefs && !el->tracefs)) {
+		evlist__free(el);
+		errno = ENOMEM;
+		return NULL;
+	}
+	/* The copies own the strings; opts points at them. */
+	el->opts.proc = el->proc;
+	el->opts.tracefs = el->tracefs;
+	el->freq = el->opts.period ? 0 :
+		   el->opts.freq ? el->opts.freq : DEFAULT_FREQ;
+	return el;
+}
+
+void evlist__free(struct evlist *el)
+{
+	if (!el)
+		return;
+	evlist__close(el);
+	free(el->evsels);
+	free(el->proc);
+	free(el->tracefs);
+	free(el);
+}
+
+/*
+ * The x86-64 registers perf's DWARF unwinder needs (PERF_REGS_MASK in perf's
+ * arch/x86/include/perf_regs.h): every general purpose register, ip, sp,
+ * flags, cs and ss, but not the segment registers ds/es/fs/gs, which the
+ * kernel does not sample in 64-bit mode.
+ */
+static u64 dwarf_regs_mask(void)
+{
+#if defined(__x86_64__)
+	return ((1ULL << PERF_REG_X86_64_MAX) - 1) &
+	       ~((1ULL << PERF_REG_X86_DS) | (1ULL << PERF_REG_X86_ES) |
+		 (1ULL << PERF_REG_X86_FS) | (1ULL << PERF_REG_X86_GS));
+#else
+	return 0;
+#endif
+}
+
+/* The attr of event i from its spec, the options and the target. */
+static void config_attr(struct evlist *el, size_t i)
+{
+	struct evsel *ev = &el->evsels[i];
+	struct perf_event_attr *a = &ev->attr;
+
+	*a = ev->spec.attr;
+	a->size = sizeof(*a);
+	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			 PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
+	/* Several events share one ring: each record must say whose. */
+	if (el->nr > 1)
+		a->sample_type |= PERF_SAMPLE_IDENTIFIER;
+	if (el->opts.callchain) {
+		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+		if (el->opts.max_stack)
+			a->sample_max_stack = el->opts.max_stack;
+	}
+	if (el->opts.dwarf_stack_size) {
+		a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+		a->sample_regs_user = dwarf_regs_mask();
+		a->sample_stack_user = ALIGN_UP(el->opts.dwarf_stack_size, 8u);
+		/* The user part of the chain comes from unwinding the stack
+		 * copy; the kernel's frame-pointer walk would only be a worse
+		 * duplicate (perf does the same). */
+		if (el->opts.callchain)
+			a->exclude_callchain_user = 1;
+	}
+	if (ev->spec.tracepoint) {
+		/* Every hit, as perf samples tracepoints, unless -c. */
+		a->freq = 0;
+		a->sample_period = el->opts.period ? el->opts.period : 1;
+	} else if (el->freq) {
+		a->freq = 1;
+		a->sample_freq = el->freq;
+	} else {
+		a->freq = 0;
+		a->sample_period = el->opts.period;
+	}
+	a->sample_id_all = 1;
+	/* perf's default when no :G/:H modifier is given. */
+	a->exclude_guest = 1;
+	a->read_format = 0;
+	if (el->user_only) {
+		a->exclude_kernel = 1;
+		a->exclude_hv = 1;
+	}
+	if (i == 0) {
+		a->mmap = 1;
+		a->mmap2 = 1;
+		a->build_id = !el->no_build_id;
+		a->comm = 1;
+		a->comm_exec = 1;
+		a->task = 1;
+	}
+	/* Wake the reader when a quarter of the ring is full, not per
+	 * sample. */
+	a->watermark = 1;
+	a->wakeup_watermark = (u32)(MIN((u64)el->opts.mmap_pages *
+						(u64)sysconf(_SC_PAGESIZE),
+					(u64)UINT32_MAX) / 4);
+	if (!a->wakeup_watermark)
+		a->wakeup_watermark = 1;
+	a->disabled = 1;
+	a->inherit = el->kind == TARGET_PIDS || el->kind == TARGET_COMMAND;
+	a->enable_on_exec = el->kind == TARGET_COMMAND;
+}
+
+int evlist__add(struct evlist *el, const struct event_spec *spec)
+{
+	if (el->opened)
+		return -EBUSY;
+	if (array__grow((void **)&el->evsels, &el->cap, el->nr + 1,
+			sizeof(*el->evsels)))
+		return -ENOMEM;
+	memset(&el->evsels[el->nr], 0, sizeof(el->evsels[el->nr]));
+	el->evsels[el->nr].spec = *spec;
+	el->nr++;
+	for (size_t i = 0; i < el->nr; i++)
+		config_attr(el, i);
+	return 0;
+}
+
+size_t evlist__nr_events(const struct evlist *el)
+{
+	return el->nr;
+}
+
+const char *evlist__event_name(const struct evlist *el, size_t i)
+{
+	return i < el->nr ? el->evsels[i].spec.name : NULL;
+}
+
+const struct perf_event_attr *evlist__attr(const struct evlist *el, size_t i)
+{
+	return i < el->nr ? &el->evsels[i].attr : NULL;
+}
+
+const u64 *evlist__ids(const struct evlist *el, size_t i, size_t *nr)
+{
+	if (i >= el->nr) {
+		*nr = 0;
+		return NULL;
+	}
+	*nr = el->evsels[i].nr_ids;
+	return el->evsels[i].ids;
+}
+
+size_t evlist__nr_rings(const struct evlist *el)
+{
+	return el->nr_rings;
+}
+
+struct ring *evlist__ring(struct evlist *el, size_t i)
+{
+	return i < el->nr_rings ? &el->rings[i]->ring : NULL;
+}
+
+int evlist__ring_fd(const struct evlist *el, size_t i)
+{
+	return i < el->nr_rings ? el->rings[i]->fd : -1;
+}
+
+int evlist__ring_cpu(const struct evlist *el, size_t i)
+{
+	return i < el->nr_rings ? el->rings[i]->cpu : -1;
+}
+
+/* Closing */
+
+static void close_fds(struct evlist *el)
+{
+	size_t nfds = el->nr_cpus * el->nr_threads;
+
+	if (el->mmaps) {
+		for (size_t c = 0; c < el->nr_cpus; c++) {
+			struct evmmap *m = el->mmaps[c];
+
+			if (!m)
+				continue;
+			if (m->base)
+				munmap(m->base, m->len);
+			free(m);
+		}
+		free(el->mmaps);
+		el->mmaps = NULL;
+	}
+	free(el->rings);
+	el->rings = NULL;
+	el->nr_rings = 0;
+	for (size_t i = 0; i < el->nr; i++) {
+		struct evsel *ev = &el->evsels[i];
+
+		if (ev->fds) {
+			for (size_t k = 0; k < nfds; k++)
+				if (ev->fds[k] >= 0)
+					close(ev->fds[k]);
+			free(ev->fds);
+			ev->fds = NULL;
+		}
+		free(ev->ids);
+		ev->ids = NULL;
+		ev->nr_ids = 0;
+	}
+}
+
+void evlist__close(struct evlist *el)
+{
+	if (!el)
+		return;
+	close_fds(el);
+	free(el->cpus);
+	el->cpus = NULL;
+	el->nr_cpus = 0;
+	free(el->threads);
+	el->threads = NULL;
+	el->nr_threads = 0;
+	el->opened = false;
+}
+
+/* Opening */
+
+static void raise_nofile(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		if (setrlimit(RLIMIT_NOFILE, &rl))
+			pr_debug("cannot raise RLIMIT_NOFILE: %s",
+				 strerror(errno));
+	}
+}
+
+static int setup_cpus(struct evlist *el, const struct target *t)
+{
+	bool online[PTOP_MAX_CPUS];
+	cpus__online(online);
+	el->cpus = calloc(PTOP_MAX_CPUS, sizeof(*el->cpus));
+	if (!el->cpus)
+		return -ENOMEM;
+	for (int c = 0; c < PTOP_MAX_CPUS; c++) {
+		if (t->cpus && !t->cpus[c])
+			continue;
+		if (!online[c]) {
+			if (t->cpus) {
+				pr_err("CPU %d is not online", c);
+				return -EINVAL;
+			}
+			continue;
+		}
+		el->cpus[el->nr_cpus++] = c;
+	}
+	if (!el->nr_cpus) {
+		pr_err("no CPU to profile");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int add_thread(struct evlist *el, size_t *cap, pid_t tid)
+{
+	if (array__grow((void **)&el->threads, cap, el->nr_threads + 1,
+			sizeof(*el->threads)))
+		return -ENOMEM;
+	el->threads[el->nr_threads++] = tid;
+	return 0;
+}
+
+static int setup_threads(struct evlist *el, const struct target *t)
+{
+	size_t cap = 0;
+	int err;
+
+	if (t->kind == TARGET_SYSTEM)
+		return add_thread(el, &cap, -1);
+	if (!t->nr_pids || !t->pids) {
+		pr_err("no process to profile");
+		return -EINVAL;
+	}
+	if (t->kind == TARGET_COMMAND)
+		return add_thread(el, &cap, t->pids[0]);
+	for (size_t i = 0; i < t->nr_pids; i++) {
+		pid_t *tids = NULL;
+		size_t nr = 0;
+
+		if (t->pids[i] <= 0) {
+			pr_err("bad process id %d", (int)t->pids[i]);
+			return -EINVAL;
+		}
+		if (t->kind == TARGET_TIDS) {
+			err = add_thread(el, &cap, t->pids[i]);
+			if (err)
+				return err;
+			continue;
+		}
+		err = synth__threads(el->proc, t->pids[i], &tids, &nr);
+		if (err == -ESRCH) {
+			pr_err("no such process: %d", (int)t->pids[i]);
+			return err;
+		}
+		for (size_t k = 0; !err && k < nr; k++) {
+			bool dup = false;
+
+			/* The same process named twice, or a pid and one of
+			 * its threads: one fd per thread is enough. */
+			for (size_t j = 0; j < el->nr_threads && !dup; j++)
+				dup = el->threads[j] == tids[k];
+			if (!dup)
+				err = add_thread(el, &cap, tids[k]);
+		}
+		free(tids);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static void paranoid_error(const char *name, int err)
+{
+	long long level = 2;
+
+	if (read_int_file("/proc/sys/kernel/perf_event_paranoid", &level))
+		level = 2;
+	pr_err("cannot open %s: %s. Access to performance monitoring is limited: kernel.perf_event_paranoid is %lld "
+	       "(-1: (almost) all events for all users; >= 0: no raw tracepoint access; "
+	       ">= 1: no CPU-wide events; >= 2: no kernel profiling; Debian's 3: no access at all) "
+	       "for users without CAP_PERFMON (or CAP_SYS_ADMIN). Run as root or with CAP_PERFMON, "
+	       "or lower it with 'sysctl kernel.perf_event_paranoid=<level>'; profiling another user's "
+	       "process needs the same privileges.",
+	       name, strerror(err), level);
+}
+
+static bool is_pmu_event(const struct evsel *ev)
+{
+	u32 type = ev->attr.type;
+
+	return type == PERF_TYPE_HARDWARE || type == PERF_TYPE_HW_CACHE ||
+	       type == PERF_TYPE_RAW;
+}
+
+static void open_error(struct evlist *el, struct evsel *ev, int err,
+		       pid_t pid, int cpu)
+{
+	const char *name = ev->spec.name;
+	struct rlimit rl;
+
+	switch (err) {
+	case EACCES:
+	case EPERM:
+		paranoid_error(name, err);
+		return;
+	case EMFILE:
+	case ENFILE:
+		if (getrlimit(RLIMIT_NOFILE, &rl))
+			rl.rlim_cur = 0;
+		pr_err("too many open files: %zu events x %zu CPUs x %zu threads need %zu descriptors, "
+		       "and RLIMIT_NOFILE is %llu; raise it (ulimit -n), or profile fewer CPUs (-C) or threads",
+		       el->nr, el->nr_cpus, el->nr_threads,
+		       el->nr * el->nr_cpus * el->nr_threads,
+		       (unsigned long long)rl.rlim_cur);
+		return;
+	case ESRCH:
+		pr_err("no such process: %d", (int)pid);
+		return;
+	case EOVERFLOW:
+		pr_err("cannot open %s: --max-stack %u is above kernel.perf_event_max_stack",
+		       name, el->opts.max_stack);
+		return;
+	case EBUSY:
+		pr_err("cannot open %s: the counter is busy (another tool holds it exclusively)",
+		       name);
+		return;
+	default:
+		break;
+	}
+	if (ev->attr.precise_ip && (err == EOPNOTSUPP || err == EINVAL)) {
+		pr_err("cannot open %s: %s; this machine cannot give the precision asked by the 'p' modifiers, try without them",
+		       name, strerror(err));
+		return;
+	}
+	if (is_pmu_event(ev) && (err == ENOENT || err == ENODEV ||
+				 err == EOPNOTSUPP || err == ENXIO ||
+				 err == EINVAL)) {
+		pr_err("the %s event is not supported on this machine: the hardware (or the virtual machine) has no counter for it; "
+		       "use a software event such as cpu-clock, see --list-events",
+		       name);
+		return;
+	}
+	if (err == EOPNOTSUPP) {
+		pr_err("cannot open %s: this event cannot be sampled", name);
+		return;
+	}
+	if (err == EINVAL && el->freq) {
+		pr_err("cannot open %s on CPU %d: %s (is -F %llu above kernel.perf_event_max_sample_rate?)",
+		       name, cpu, strerror(err),
+		       (unsigned long long)el->freq);
+		return;
+	}
+	pr_err("cannot open %s on CPU %d: %s", name, cpu, strerror(err));
+}
+
+static int ring_error(struct evlist *el, int cpu, int err)
+{
+	long long kb = -1;
+
+	if (err == EPERM || err == ENOMEM) {
+		read_int_file("/proc/sys/kernel/perf_event_mlock_kb", &kb);
+		pr_err("cannot map the %u-page ring buffer of CPU %d: %s; lower -m (pages per CPU) or raise /proc/sys/kernel/perf_event_mlock_kb (now %lld KiB)",
+		       el->opts.mmap_pages, cpu, strerror(err), kb);
+	} else {
+		pr_err("cannot map the ring buffer of CPU %d: %s", cpu,
+		       strerror(err));
+	}
+	return -err;
+}
+
+/* Maps the ring of CPU index ci on fd. */
+static int map_ring(struct evlist *el, size_t ci, int fd)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	struct evmmap *m;
+	int err;
+
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	m->fd = fd;
+	m->cpu = el->cpus[ci];
+	m->len = ((size_t)el->opts.mmap_pages + 1) * page;
+	m->base = mmap(NULL, m->len, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		       0);
+	if (m->base == MAP_FAILED) {
+		err = errno;
+		m->base = NULL;
+		free(m);
+		return ring_error(el, el->cpus[ci], err);
+	}
+	el->mmaps[ci] = m;
+	err = ring__init(&m->ring, m->base, m->len, page);
+	if (err)
+		pr_err("CPU %d: the kernel's ring buffer has an unexpected layout",
+		       m->cpu);
+	return err;
+}
+
+static bool evsel_has_fd(const struct evlist *el, const struct evsel *ev)
+{
+	for (size_t k = 0; k < el->nr_cpus * el->nr_threads; k++)
+		if (ev->fds[k] >= 0)
+			return true;
+	return false;
+}
+
+static bool fallback_errno(int err)
+{
+	return err == ENOENT || err == ENODEV || err == EOPNOTSUPP ||
+	       err == ENXIO || err == EINVAL;
+}
+
+#define RETRY 1
+
+/*
+ * Opens one fd into *fdp, learning what the kernel refuses on the way.
+ * Returns 0, -ESRCH for a thread that is gone, RETRY when the event list
+ * changed and everything must be reopened, or another -errno (reported).
+ */
+static int open_one(struct evlist *el, size_t ei, pid_t pid, int cpu,
+		    int *fdp)
+{
+	struct evsel *ev = &el->evsels[ei];
+	long fd;
+	int err;
+
+	for (;;) {
+		fd = sys_perf_event_open(&ev->attr, pid, cpu, -1,
+					 PERF_FLAG_FD_CLOEXEC);
+		if (fd >= 0) {
+			*fdp = (int)fd;
+			return 0;
+		}
+		err = errno;
+		/* Kernels before 5.12 reject the build_id bit: retry once
+		 * without it, before anything was opened with it. */
+		if (err == EINVAL && ev->attr.build_id &&
+		    !evsel_has_fd(el, ev)) {
+			pr_debug("the kernel rejects build-ids in MMAP2 records; using device and inode");
+			el->no_build_id = true;
+			ev->attr.build_id = 0;
+			continue;
+		}
+		break;
+	}
+	if (err == ESRCH && pid != -1)
+		return -ESRCH;
+	if (ev->spec.is_default && fallback_errno(err)) {
+		pr_warn("The %s event is not supported on this machine, falling back to cpu-clock",
+			ev->spec.name);
+		events__fallback(&ev->spec);
+		return RETRY;
+	}
+	if ((err == EACCES || err == EPERM) && !el->user_only &&
+	    !ev->attr.exclude_kernel) {
+		long long level = 2;
+
+		read_int_file("/proc/sys/kernel/perf_event_paranoid", &level);
+		if (level > 1) {
+			pr_warn("kernel.perf_event_paranoid=%lld, trying to fall back to excluding kernel and hypervisor samples",
+				level);
+			el->user_only = true;
+			return RETRY;
+		}
+	}
+	open_error(el, ev, err, pid, cpu);
+	return -err;
+}
+
+static int add_id(struct evsel *ev, int fd, size_t max)
+{
+	u64 id;
+
+	if (ioctl(fd, PERF_EVENT_IOC_ID, &id) < 0) {
+		int err = -errno;
+
+		pr_err("cannot read the id of %s: %s", ev->spec.name,
+		       strerror(-err));
+		return err;
+	}
+	if (!ev->ids) {
+		ev->ids = calloc(max, sizeof(*ev->ids));
+		if (!ev->ids)
+			return -ENOMEM;
+	}
+	ev->ids[ev->nr_ids++] = id;
+	return 0;
+}
+
+static int open_all(struct evlist *el)
+{
+	size_t nfds = el->nr_cpus * el->nr_threads;
+	bool any = false;
+	pid_t first_missing = -1;
+	int err;
+
+	el->mmaps = calloc(el->nr_cpus, sizeof(*el->mmaps));
+	if (!el->mmaps)
+		return -ENOMEM;
+	for (size_t i = 0; i < el->nr; i++) {
+		struct evsel *ev = &el->evsels[i];
+
+		ev->fds = malloc(nfds * sizeof(*ev->fds));
+		if (!ev->fds)
+			return -ENOMEM;
+		for (size_t k = 0; k < nfds; k++)
+			ev->fds[k] = -1;
+	}
+	for (size_t ci = 0; ci < el->nr_cpus; ci++) {
+		int cpu = el->cpus[ci];
+
+		for (size_t ei = 0; ei < el->nr; ei++) {
+			struct evsel *ev = &el->evsels[ei];
+
+			for (size_t ti = 0; ti < el->nr_threads; ti++) {
+				pid_t pid = el->threads[ti];
+				int fd = -1;
+
+				err = open_one(el, ei, pid, cpu, &fd);
+				if (err == -ESRCH) {
+					/* Exited since it was listed. */
+					if (first_missing < 0)
+						first_missing = pid;
+					continue;
+				}
+				if (err)
+					return err;
+				ev->fds[ci * el->nr_threads + ti] = fd;
+				any = true;
+				err = add_id(ev, fd, nfds);
+				if (err)
+					return err;
+				if (!el->mmaps[ci]) {
+					err = map_ring(el, ci, fd);
+				} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT,
+						 el->mmaps[ci]->fd) < 0) {
+					err = -errno;
+					pr_err("cannot redirect %s into the ring of CPU %d: %s",
+					       ev->spec.name, cpu,
+					       strerror(-err));
+				}
+				if (err)
+					return err;
+			}
+		}
+	}
+	if (!any) {
+		pr_err("no such process: %d", (int)first_missing);
+		return -ESRCH;
+	}
+	return 0;
+}
+
+static int check_opts(struct evlist *el)
+{
+	unsigned int pages = el->opts.mmap_pages;
+	long long max_rate;
+
+	if (pages & (pages - 1)) {
+		pr_err("the ring size (-m) must be a power of two pages, not %u",
+		       pages);
+		return -EINVAL;
+	}
+	if (el->opts.dwarf_stack_size > MAX_STACK_USER) {
+		pr_err("the user stack copy for DWARF unwinding is at most %d bytes, not %u",
+		       MAX_STACK_USER, el->opts.dwarf_stack_size);
+		return -EINVAL;
+	}
+	if (el->opts.dwarf_stack_size && !dwarf_regs_mask()) {
+		pr_err("DWARF unwinding is not supported on this architecture");
+		return -EOPNOTSUPP;
+	}
+	if (el->freq &&
+	    !read_int_file("/proc/sys/kernel/perf_event_max_sample_rate",
+			   &max_rate) &&
+	    max_rate > 0 && el->freq > (u64)max_rate) {
+		if (el->opts.freq) {
+			pr_err("-F %llu is above the kernel's limit of %lld Hz (kernel.perf_event_max_sample_rate)",
+			       (unsigned long long)el->opts.freq, max_rate);
+			return -EINVAL;
+		}
+		pr_warn("Lowering the default frequency rate from %llu to %lld Hz (kernel.perf_event_max_sample_rate)",
+			(unsigned long long)el->freq, max_rate);
+		el->freq = (u64)max_rate;
+	}
+	return 0;
+}
+
+static int enable_all(struct evlist *el, unsigned long req)
+{
+	size_t nfds = el->nr_cpus * el->nr_threads;
+	int ret = 0;
+
+	if (!el->opened)
+		return -EBADF;
+	for (size_t i = 0; i < el->nr; i++) {
+		struct evsel *ev = &el->evsels[i];
+
+		for (size_t k = 0; k < nfds; k++) {
+			if (ev->fds[k] < 0)
+				continue;
+			/* Also applies to the children inherited from this
+			 * event (perf_event_for_each_child). */
+			if (ioctl(ev->fds[k], req, 0) < 0 && !ret)
+				ret = -errno;
+		}
+	}
+	return ret;
+}
+
+int evlist__open(struct evlist *el, const struct target *t)
+{
+	int err;
+
+	if (el->opened)
+		return -EBUSY;
+	if (!el->nr) {
+		pr_err("no event to open");
+		return -EINVAL;
+	}
+	err = check_opts(el);
+	if (err)
+		return err;
+	for (size_t i = 0; i < el->nr; i++) {
+		if (!el->evsels[i].spec.tracepoint)
+			continue;
+		err = tracepoint_id(&el->opts, &el->evsels[i].spec);
+		if (err)
+			return err;
+	}
+	raise_nofile();
+	el->kind = t->kind;
+	err = setup_cpus(el, t);
+	if (!err)
+		err = setup_threads(el, t);
+	if (err)
+		goto fail;
+	el->opened = true;
+	/* Each RETRY changes the list for good (a fallback or a learnt
+	 * restriction happens once), so this ends. */
+	do {
+		close_fds(el);
+		for (size_t i = 0; i < el->nr; i++)
+			config_attr(el, i);
+		err = open_all(el);
+	} while (err == RETRY);
+	if (err)
+		goto fail;
+
+	el->rings = calloc(el->nr_cpus, sizeof(*el->rings));
+	if (!el->rings) {
+		err = -ENOMEM;
+		goto fail;
+	}
+	for (size_t c = 0; c < el->nr_cpus; c++)
+		if (el->mmaps[c])
+			el->rings[el->nr_rings++] = el->mmaps[c];
+	if (t->kind != TARGET_COMMAND) {
+		err = enable_all(el, PERF_EVENT_IOC_ENABLE);
+		if (err) {
+			pr_err("cannot enable the events: %s", strerror(-err));
+			goto fail;
+		}
+	}
+	return 0;
+fail:
+	evlist__close(el);
+	return err;
+}
+
+int evlist__enable(struct evlist *el)
+{
+	return enable_all(el, PERF_EVENT_IOC_ENABLE);
+}
+
+int evlist__disable(struct evlist *el)
+{
+	return enable_all(el, PERF_EVENT_IOC_DISABLE);
+}
+
+/* Listing */
+
+/* Can this attr be opened here, system-wide or for this process? */
+static bool can_open(struct perf_event_attr *attr, int cpu)
+{
+	long fd;
+
+	attr->size = sizeof(*attr);
+	attr->disabled = 1;
+	fd = sys_perf_event_open(attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0) {
+		/* What an unprivileged user may still do. */
+		attr->exclude_kernel = 1;
+		attr->exclude_hv = 1;
+		fd = sys_perf_event_open(attr, 0, -1, -1,
+					 PERF_FLAG_FD_CLOEXEC);
+	}
+	if (fd < 0)
+		return false;
+	close((int)fd);
+	return true;
+}
+
+struct list_ctx {
+	void (*fn)(const char *name, const char *kind, void *ctx);
+	void *ctx;
+	int cpu;
+	u32 last_type;
+	u64 last_config;
+	bool last_ok, have_last;
+};
+
+static void list_generic(const char *name, enum event_class cls, u32 type,
+			 u64 config, void *ctx)
+{
+	static const char *const kinds[] = {
+		[EVCLASS_HARDWARE] = "Hardware event",
+		[EVCLASS_SOFTWARE] = "Software event",
+		[EVCLASS_CACHE] = "Hardware cache event",
+	};
+	struct list_ctx *lc = ctx;
+
+	/* Aliases follow their canonical name: try each event once. */
+	if (!lc->have_last || lc->last_type != type ||
+	    lc->last_config != config) {
+		struct perf_event_attr attr;
+
+		memset(&attr, 0, sizeof(attr));
+		attr.type = type;
+		attr.config = config;
+		lc->last_ok = can_open(&attr, lc->cpu);
+		lc->last_type = type;
+		lc->last_config = config;
+		lc->have_last = true;
+	}
+	if (lc->last_ok)
+		lc->fn(name, kinds[cls], lc->ctx);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every tracefs event whose id can be read, as "subsys:name", sorted. */
+static int list_tracepoints(const struct evlist_opts *opts,
+			    void (*fn)(const char *name, const char *kind,
+				       void *ctx),
+			    void *ctx)
+{
+	const char *dir = tracefs_dir(opts);
+	char path[PATH_MAX];
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *sd, *ed;
+	DIR *top, *sub;
+	int err = 0;
+
+	if (!dir)
+		return 0;	/* no tracepoints to list, not an error */
+	snprintf(path, sizeof(path), "%s/events", dir);
+	top = opendir(path);
+	if (!top)
+		return 0;
+	while (!err && (sd = readdir(top))) {
+		int subfd;
+
+		if (sd->d_name[0] == '.' || sd->d_type == DT_REG)
+			continue;
+		snprintf(path, sizeof(path), "%s/events/%s", dir, sd->d_name);
+		sub = opendir(path);
+		if (!sub)
+			continue;
+		subfd = dirfd(sub);
+		while ((ed = readdir(sub))) {
+			char id[NAME_MAX + 8], *name;
+
+			if (ed->d_name[0] == '.' || ed->d_type == DT_REG)
+				continue;
+			snprintf(id, sizeof(id), "%s/id", ed->d_name);
+			if (faccessat(subfd, id, R_OK, 0))
+				continue;
+			if (array__grow((void **)&names, &cap, n + 1,
+					sizeof(*names)) ||
+			    asprintf(&name, "%s:%s", sd->d_name,
+				     ed->d_name) < 0) {
+				err = -ENOMEM;
+				break;
+			}
+			names[n++] = name;
+		}
+		closedir(sub);
+	}
+	closedir(top);
+	if (!err) {
+		qsort(names, n, sizeof(*names), cmp_str);
+		for (size_t i = 0; i < n; i++)
+			fn(names[i], "Tracepoint event", ctx);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return err;
+}
+
+int evlist__list_events(const struct evlist_opts *opts,
+			void (*fn)(const char *name, const char *kind,
+				   void *ctx),
+			void *ctx)
+{
+	bool online[PTOP_MAX_CPUS];
+	struct list_ctx lc = { .fn = fn, .ctx = ctx, .cpu = 0 };
+
+	cpus__online(online);
+	for (int c = 0; c < PTOP_MAX_CPUS; c++) {
+		if (online[c]) {
+			lc.cpu = c;
+			break;
+		}
+	}
+	events__foreach_generic(list_generic, &lc);
+	return list_tracepoints(opts, fn, ctx);
+}
