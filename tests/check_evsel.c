@@ -1,0 +1,636 @@
+/* check_evsel: real events on this machine (needs root or CAP_PERFMON). */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "events.h"
+#include "evsel.h"
+#include "log.h"
+#include "record.h"
+#include "synth.h"
+#include "testutil.h"
+
+/* Log messages of the test, for checking what was said. */
+static char logged[8192];
+static int nr_warn;
+
+static void log_to_buf(enum log_level level, const char *msg, void *ctx)
+{
+	size_t len = strlen(logged);
+
+	(void)ctx;
+	if (level == LOG_WARN)
+		nr_warn++;
+	snprintf(logged + len, sizeof(logged) - len, "%s\n", msg);
+}
+
+static void setup(void)
+{
+	logged[0] = '\0';
+	nr_warn = 0;
+	log__set_handler(log_to_buf, NULL);
+	log__set_level(LOG_INFO);
+}
+
+static void teardown(void)
+{
+	log__set_handler(NULL, NULL);
+}
+
+static double now_ms(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static volatile u64 sink;
+
+static void burn(double ms)
+{
+	double end = now_ms(CLOCK_THREAD_CPUTIME_ID) + ms;
+
+	while (now_ms(CLOCK_THREAD_CPUTIME_ID) < end)
+		for (int i = 0; i < 10000; i++)
+			sink += (u64)i * 7;
+}
+
+static struct event_spec spec_of(const char *name)
+{
+	struct event_spec *specs = NULL, s;
+	size_t n = 0;
+
+	ck_assert_int_eq(events__parse(name, &specs, &n, NULL), 0);
+	ck_assert_uint_eq(n, 1);
+	s = specs[0];
+	free(specs);
+	return s;
+}
+
+static struct evlist *new_list(const char *events, u64 freq, u64 period,
+			       unsigned int pages)
+{
+	struct evlist_opts opts = {
+		.freq = freq, .period = period, .mmap_pages = pages,
+	};
+	struct event_spec *specs = NULL;
+	struct evlist *el = evlist__new(&opts);
+	size_t n = 0;
+
+	ck_assert_ptr_nonnull(el);
+	if (events) {
+		ck_assert_int_eq(events__parse(events, &specs, &n, NULL), 0);
+		for (size_t i = 0; i < n; i++)
+			ck_assert_int_eq(evlist__add(el, &specs[i]), 0);
+		free(specs);
+	}
+	return el;
+}
+
+struct tally {
+	size_t samples, mine, other, bad;
+	size_t per_event[4];
+	size_t mmap2, comm, comm_exec, lost_records;
+	u64 lost;
+	pid_t pid;
+};
+
+/* Which event an id belongs to, -1 if none. */
+static int event_of(struct evlist *el, u64 id)
+{
+	for (size_t e = 0; e < evlist__nr_events(el); e++) {
+		size_t nr;
+		const u64 *ids = evlist__ids(el, e, &nr);
+
+		for (size_t k = 0; k < nr; k++)
+			if (ids[k] == id)
+				return (int)e;
+	}
+	return -1;
+}
+
+/* Reads every ring to the end with the documented protocol. */
+static void drain(struct evlist *el, struct tally *t)
+{
+	const struct perf_event_attr *attr = evlist__attr(el, 0);
+	size_t trailer = record__id_trailer_size(attr->sample_type,
+						 attr->sample_id_all);
+	struct id_pos pos;
+
+	record__id_pos(attr->sample_type, &pos);
+	for (size_t i = 0; i < evlist__nr_rings(el); i++) {
+		struct ring *r = evlist__ring(el, i);
+		const struct perf_event_header *h;
+
+		ck_assert_int_ge(evlist__ring_fd(el, i), 0);
+		ck_assert_int_ge(evlist__ring_cpu(el, i), 0);
+		ring__read_init(r);
+		while ((h = ring__next(r))) {
+			struct perf_sample s;
+			struct rec_lost l;
+			struct rec_comm c;
+			struct rec_mmap m;
+			int e;
+			u64 id;
+
+			switch (h->type) {
+			case PERF_RECORD_SAMPLE:
+				t->samples++;
+				if (evlist__nr_events(el) > 1) {
+					ck_assert_int_eq(record__id(h, &pos,
+								    &id), 0);
+					e = event_of(el, id);
+				} else {
+					e = 0;
+				}
+				if (e < 0) {
+					t->bad++;
+					break;
+				}
+				if (record__parse_sample(evlist__attr(el, (size_t)e), h, &s)) {
+					t->bad++;
+					break;
+				}
+				if (evlist__nr_events(el) > 1)
+					ck_assert_uint_eq(s.id, id);
+				ck_assert_int_eq(s.cpu, evlist__ring_cpu(el, i));
+				if (e < 4)
+					t->per_event[e]++;
+				if (s.pid == (u32)t->pid)
+					t->mine++;
+				else
+					t->other++;
+				break;
+			case PERF_RECORD_LOST:
+				ck_assert_int_eq(record__parse_lost(h, &l), 0);
+				ck_assert_int_ge(event_of(el, l.id), 0);
+				t->lost_records++;
+				t->lost += l.lost;
+				break;
+			case PERF_RECORD_MMAP2:
+				ck_assert_int_eq(record__parse_mmap(h, trailer,
+								    &m), 0);
+				t->mmap2++;
+				break;
+			case PERF_RECORD_COMM:
+				ck_assert_int_eq(record__parse_comm(h, trailer,
+								    &c), 0);
+				t->comm++;
+				if (c.exec && c.pid == (u32)t->pid)
+					t->comm_exec++;
+				break;
+			default:
+				break;
+			}
+		}
+		ring__consume(r);
+	}
+}
+
+static struct target self_target(pid_t *pid)
+{
+	struct target t = { .kind = TARGET_PIDS, .nr_pids = 1 };
+
+	*pid = getpid();
+	t.pids = pid;
+	return t;
+}
+
+static int nr_online(void)
+{
+	bool online[PTOP_MAX_CPUS];
+
+	return cpus__online(online);
+}
+
+START_TEST(test_cpus)
+{
+	bool online[PTOP_MAX_CPUS];
+	int n = cpus__online(online), count = 0;
+
+	ck_assert_int_ge(n, 1);
+	ck_assert_int_eq(n, (int)sysconf(_SC_NPROCESSORS_ONLN));
+	for (int c = 0; c < PTOP_MAX_CPUS; c++)
+		count += online[c];
+	ck_assert_int_eq(count, n);
+	ck_assert_int_ge(cpus__nr_possible(), n);
+}
+END_TEST
+
+START_TEST(test_self_cpu_clock)
+{
+	struct evlist *el = new_list("cpu-clock", 1000, 0, 8);
+	const struct perf_event_attr *a;
+	struct tally t = { 0 };
+	pid_t pid;
+	struct target tg = self_target(&pid);
+	size_t nr;
+
+	t.pid = pid;
+	ck_assert_int_eq(evlist__open(el, &tg), 0);
+	a = evlist__attr(el, 0);
+	ck_assert_uint_eq(a->sample_type,
+			  PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+				  PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD);
+	ck_assert(a->freq && a->sample_freq == 1000);
+	ck_assert(a->mmap && a->mmap2 && a->comm && a->comm_exec && a->task);
+	ck_assert(a->inherit && a->sample_id_all && a->watermark);
+	ck_assert_uint_eq(a->wakeup_watermark, 8 * 4096 / 4);
+	ck_assert_uint_eq(evlist__nr_rings(el), (size_t)nr_online());
+	evlist__ids(el, 0, &nr);
+	ck_assert_uint_eq(nr, (size_t)nr_online());	/* 1 thread */
+	burn(200);
+	drain(el, &t);
+	ck_assert_uint_gt(t.mine, 20);
+	ck_assert_uint_eq(t.bad, 0);
+	ck_assert_uint_eq(t.other, 0);
+	evlist__free(el);
+}
+END_TEST
+
+START_TEST(test_two_events_share_rings)
+{
+	struct evlist *el = new_list("cpu-clock,task-clock", 1000, 0, 16);
+	struct tally t = { 0 };
+	pid_t pid;
+	struct target tg = self_target(&pid);
+
+	t.pid = pid;
+	ck_assert_int_eq(evlist__open(el, &tg), 0);
+	ck_assert_uint_eq(evlist__nr_events(el), 2);
+	ck_assert_str_eq(evlist__event_name(el, 1), "task-clock");
+	for (size_t e = 0; e < 2; e++)
+		ck_assert(evlist__attr(el, e)->sample_type &
+			  PERF_SAMPLE_IDENTIFIER);
+	/* tracking only on the first */
+	ck_assert(!evlist__attr(el, 1)->mmap && !evlist__attr(el, 1)->comm);
+	ck_assert_uint_eq(evlist__nr_rings(el), (size_t)nr_online());
+	burn(200);
+	drain(el, &t);
+	ck_assert_uint_eq(t.bad, 0);
+	ck_assert_uint_gt(t.per_event[0], 20);
+	ck_assert_uint_gt(t.per_event[1], 20);
+	evlist__free(el);
+}
+END_TEST
+
+START_TEST(test_disable_stops)
+{
+	struct evlist *el = new_list("cpu-clock", 2000, 0, 16);
+	struct tally t = { 0 };
+	pid_t pid;
+	struct target tg = self_target(&pid);
+
+	t.pid = pid;
+	ck_assert_int_eq(evlist__open(el, &tg), 0);
+	burn(100);
+	ck_assert_int_eq(evlist__disable(el), 0);
+	drain(el, &t);
+	ck_assert_uint_gt(t.mine, 10);
+	memset(&t, 0, sizeof(t));
+	t.pid = pid;
+	burn(150);
+	drain(el, &t);
+	ck_assert_uint_eq(t.samples, 0);
+	ck_assert_int_eq(evlist__enable(el), 0);
+	burn(100);
+	drain(el, &t);
+	ck_assert_uint_gt(t.mine, 10);
+	evlist__free(el);
+}
+END_TEST
+
+START_TEST(test_default_fallback)
+{
+	struct evlist *el = new_list(NULL, 1000, 0, 8);
+	struct event_spec def;
+	struct tally t = { 0 };
+	pid_t pid;
+	struct target tg = self_target(&pid);
+	bool fell_back;
+
+	t.pid = pid;
+	events__default(&def);
+	ck_assert_int_eq(evlist__add(el, &def), 0);
+	ck_assert_int_eq(evlist__open(el, &tg), 0);
+	fell_back = !strcmp(evlist__event_name(el, 0), "cpu-clock");
+	if (fell_back) {
+		ck_assert_uint_eq(evlist__attr(el, 0)->type,
+				  PERF_TYPE_SOFTWARE);
+		ck_assert_int_eq(nr_warn, 1);
+		ck_assert_ptr_nonnull(strstr(logged,
+			"The cycles event is not supported on this machine, falling back to cpu-clock"));
+	} else {
+		/* a machine with a PMU */
+		ck_assert_str_eq(evlist__event_name(el, 0), "cycles");
+		ck_assert_ptr_null(strstr(logged, "falling back"));
+	}
+	/* tracking bits survive the fallback */
+	ck_assert(evlist__attr(el, 0)->mmap2 && evlist__attr(el, 0)->comm);
+	burn(100);
+	drain(el, &t);
+	ck_assert_uint_gt(t.mine, 5);
+	evlist__free(el);
+}
+END_TEST
+
+/* A hardware event the user asked for is not silently replaced. */
+START_TEST(test_explicit_hw_error)
+{
+	struct evlist *el = new_list("instructions", 1000, 0, 8);
+	pid_t pid;
+	struct target tg = self_target(&pid);
+	int err = evlist__open(el, &tg);
+
+	if (err) {
+		ck_assert_int_eq(err, -ENOENT);
+		ck_assert_ptr_nonnull(strstr(logged, "instructions"));
+		ck_assert_ptr_nonnull(strstr(logged, "not supported"));
+		ck_assert_uint_eq(evlist__nr_rings(el), 0);
+	}
+	ck_assert_str_eq(evlist__event_name(el, 0), "instructions");
+	evlist__free(el);
+}
+END_TEST
+
+START_TEST(test_unknown_tracepoint)
+{
+	struct evlist *el = new_list("nosuchsys_ptop:nosuchevent", 0, 0, 8);
+	pid_t pid;
+	struct target tg = self_target(&pid);
+
+	ck_assert_int_eq(evlist__open(el, &tg), -ENOENT);
+	ck_assert_ptr_nonnull(strstr(logged, "nosuchsys_ptop:nosuchevent"));
+	ck_assert_ptr_nonnull(strstr(logged, "unknown tracepoint"));
+	ck_assert_uint_eq(evlist__nr_rings(el), 0);
+	evlist__free(el);
+}
+END_TEST
+
+START_TEST(test_tracepoint)
+{
+	struct evlist *el = new_list("sched:sched_switch", 0, 0, 16);
+	struct tally t = { 0 };
+	pid_t pid;
+	struct target tg = self_target(&pid);
+
+	t.pid = pid;
+	ck_assert_int_eq(evlist__open(el, &tg), 0);
+	ck_assert_uint_eq(evlist__attr(el, 0)->type, PERF_TYPE_TRACEPOINT);
+	ck_assert_uint_ne(evlist__attr(el, 0)->config, 0);
+	ck_assert_uint_eq(evlist__attr(el, 0)->sample_period, 1);
+	for (int i = 0; i < 20; i++)
+		usleep(1000);
+	drain(el, &t);
+	ck_assert_uint_ge(t.mine, 10);
+	evlist__free(el);
+}
+END_TEST
+
+static pid_t dead_pid(void)
+{
+	pid_t pid = fork();
+	int status;
+
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0)
+		_exit(0);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	return pid;
+}
+
+START_TEST(test_no_such_process)
+{
+	struct evlist *el = new_list("cpu-clock", 1000, 0, 8);
+	pid_t pid = dead_pid();
+	struct target tg = { .kind = TARGET_PIDS, .pids = &pid, .nr_pids = 1 };
+
+	ck_assert_int_eq(evlist__open(el, &tg), -ESRCH);
+	ck_assert_ptr_nonnull(strstr(logged, "no such process"));
+	tg.kind = TARGET_TIDS;
+	ck_assert_int_eq(evlist__open(el, &tg), -ESRCH);
+	ck_assert_uint_eq(evlist__nr_rings(el), 0);
+	evlist__free(el);
+}
+END_TEST
+
+/* A one-page ring at 100 kHz overflows: the kernel says how much it lost. */
+START_TEST(test_lost)
+{
+	struct evlist *el = new_list("cpu-clock", 0, 10000, 1);
+	struct tally t = { 0 };
+	pid_t pid;
+	struct target tg = self_target(&pid);
+
+	t.pid = pid;
+	ck_assert_int_eq(evlist__open(el, &tg), 0);
+	ck_assert(!evlist__attr(el, 0)->freq);
+	ck_assert_uint_eq(evlist__attr(el, 0)->sample_period, 10000);
+	burn(100);
+	drain(el, &t);		/* full ring: room again */
+	burn(20);		/* the next record written is LOST */
+	drain(el, &t);
+	ck_assert_uint_gt(t.lost_records, 0);
+	ck_assert_uint_gt(t.lost, 0);
+	evlist__free(el);
+}
+END_TEST
+
+START_TEST(test_system_wide)
+{
+	struct evlist *el = new_list("cpu-clock", 1000, 0, 8);
+	struct target tg = { .kind = TARGET_SYSTEM };
+	struct tally t = { .pid = getpid() };
+	bool cpus[PTOP_MAX_CPUS] = { false };
+
+	ck_assert_int_eq(evlist__open(el, &tg), 0);
+	ck_assert(!evlist__attr(el, 0)->inherit);
+	burn(100);
+	drain(el, &t);
+	ck_assert_uint_gt(t.mine, 5);
+	evlist__close(el);
+
+	/* -C 0 */
+	cpus[0] = true;
+	tg.cpus = cpus;
+	ck_assert_int_eq(evlist__open(el, &tg), 0);
+	ck_assert_uint_eq(evlist__nr_rings(el), 1);
+	ck_assert_int_eq(evlist__ring_cpu(el, 0), 0);
+	evlist__close(el);
+	/* an offline (here: impossible) CPU */
+	cpus[PTOP_MAX_CPUS - 1] = true;
+	ck_assert_int_eq(evlist__open(el, &tg), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(logged, "not online"));
+	evlist__free(el);
+}
+END_TEST
+
+/* -- CMD: nothing is sampled before exec, everything after. */
+START_TEST(test_command)
+{
+	struct evlist *el = new_list("cpu-clock", 1000, 0, 16);
+	struct tally t = { 0 };
+	struct target tg = { .kind = TARGET_COMMAND, .nr_pids = 1 };
+	int go[2], status;
+	pid_t child;
+	char c;
+
+	ck_assert_int_eq(pipe(go), 0);
+	child = fork();
+	ck_assert_int_ge(child, 0);
+	if (child == 0) {
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(2);
+		burn(50);	/* not sampled: before exec */
+		execl("/bin/sh", "sh", "-c",
+		      "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done",
+		      (char *)NULL);
+		_exit(127);
+	}
+	close(go[0]);
+	t.pid = child;
+	tg.pids = &child;
+	ck_assert_int_eq(evlist__open(el, &tg), 0);
+	ck_assert(evlist__attr(el, 0)->enable_on_exec);
+	ck_assert(evlist__attr(el, 0)->inherit);
+	ck_assert_int_eq(write(go[1], "x", 1), 1);
+	close(go[1]);
+	ck_assert_int_eq(waitpid(child, &status, 0), child);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	drain(el, &t);
+	ck_assert_uint_gt(t.mine, 10);
+	ck_assert_uint_ge(t.comm_exec, 1);
+	ck_assert_uint_ge(t.mmap2, 1);
+	evlist__free(el);
+}
+END_TEST
+
+START_TEST(test_bad_options)
+{
+	struct evlist *el = new_list("cpu-clock", 1000, 0, 3);
+	pid_t pid;
+	struct target tg = self_target(&pid);
+
+	ck_assert_int_eq(evlist__open(el, &tg), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(logged, "power of two"));
+	evlist__free(el);
+
+	el = new_list("cpu-clock", 100000000, 0, 8);
+	ck_assert_int_eq(evlist__open(el, &tg), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(logged, "perf_event_max_sample_rate"));
+	evlist__free(el);
+
+	el = new_list(NULL, 1000, 0, 8);
+	ck_assert_int_eq(evlist__open(el, &tg), -EINVAL);
+	evlist__free(el);
+	evlist__free(NULL);
+}
+END_TEST
+
+START_TEST(test_callchain_attrs)
+{
+	struct evlist_opts opts = {
+		/* ~8 KiB per sample: a ring of 128 pages holds ~60 */
+		.freq = 1000, .mmap_pages = 128, .callchain = true,
+		.max_stack = 32, .dwarf_stack_size = 8192,
+	};
+	struct evlist *el = evlist__new(&opts);
+	struct event_spec s = spec_of("cpu-clock");
+	const struct perf_event_attr *a;
+	struct tally t = { 0 };
+	pid_t pid;
+	struct target tg = self_target(&pid);
+
+	t.pid = pid;
+	ck_assert_int_eq(evlist__add(el, &s), 0);
+	ck_assert_int_eq(evlist__open(el, &tg), 0);
+	a = evlist__attr(el, 0);
+	ck_assert(a->sample_type & PERF_SAMPLE_CALLCHAIN);
+	ck_assert(a->sample_type & PERF_SAMPLE_REGS_USER);
+	ck_assert(a->sample_type & PERF_SAMPLE_STACK_USER);
+	ck_assert_uint_eq(a->sample_max_stack, 32);
+	ck_assert_uint_eq(a->sample_stack_user, 8192);
+	ck_assert_uint_eq(a->sample_regs_user, 0xff0fff);
+	burn(50);
+	drain(el, &t);
+	ck_assert_uint_gt(t.mine, 5);
+	ck_assert_uint_eq(t.bad, 0);
+	evlist__free(el);
+}
+END_TEST
+
+struct listed {
+	bool cpu_clock, sched_switch, cycles;
+	size_t n;
+};
+
+static void on_listed(const char *name, const char *kind, void *ctx)
+{
+	struct listed *l = ctx;
+
+	l->n++;
+	if (!strcmp(name, "cpu-clock"))
+		l->cpu_clock = !strcmp(kind, "Software event");
+	if (!strcmp(name, "sched:sched_switch"))
+		l->sched_switch = !strcmp(kind, "Tracepoint event");
+	if (!strcmp(name, "cycles"))
+		l->cycles = !strcmp(kind, "Hardware event");
+}
+
+START_TEST(test_list_events)
+{
+	struct listed l = { 0 };
+	struct evlist *el = new_list("cycles", 1000, 0, 8);
+	pid_t pid;
+	struct target tg = self_target(&pid);
+	bool cycles_opens;
+
+	ck_assert_int_eq(evlist__list_events(NULL, on_listed, &l), 0);
+	ck_assert(l.cpu_clock);
+	ck_assert(l.sched_switch);
+	ck_assert_uint_gt(l.n, 100);
+	/* listed exactly when it opens */
+	cycles_opens = evlist__open(el, &tg) == 0;
+	ck_assert_int_eq(l.cycles, cycles_opens);
+	evlist__free(el);
+}
+END_TEST
+
+Suite *evsel_suite(void);
+Suite *evsel_suite(void)
+{
+	Suite *s = suite_create("evsel");
+	TCase *tc = tcase_create("open");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, test_cpus);
+	if (geteuid() != 0) {
+		fprintf(stderr, "evsel: not root, only the tests that need no privileges run\n");
+		suite_add_tcase(s, tc);
+		return s;
+	}
+	tcase_add_test(tc, test_self_cpu_clock);
+	tcase_add_test(tc, test_two_events_share_rings);
+	tcase_add_test(tc, test_disable_stops);
+	tcase_add_test(tc, test_default_fallback);
+	tcase_add_test(tc, test_explicit_hw_error);
+	tcase_add_test(tc, test_unknown_tracepoint);
+	tcase_add_test(tc, test_tracepoint);
+	tcase_add_test(tc, test_no_such_process);
+	tcase_add_test(tc, test_lost);
+	tcase_add_test(tc, test_system_wide);
+	tcase_add_test(tc, test_command);
+	tcase_add_test(tc, test_bad_options);
+	tcase_add_test(tc, test_callchain_attrs);
+	tcase_add_test(tc, test_list_events);
+	suite_add_tcase(s, tc);
+	return s;
+}
