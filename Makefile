@@ -124,7 +124,7 @@ $(BUILD)/tests/suites.inc: FORCE
 	@printf '%s\n' $(foreach s,$(SUITES),'SUITE($(s))') > $@.tmp
 	@cmp -s $@.tmp $@ 2>/dev/null && rm -f $@.tmp || mv $@.tmp $@
 
-$(BUILD)/tests/main.o: $(BUILD)/tests/suites.inc
+$(OBJ_TESTS): $(BUILD)/tests/suites.inc
 
 .PHONY: FORCE
 FORCE:

@@ -1,8 +1,547 @@
 /* main: command line, wiring of source, session and front end. */
+#include <errno.h>
+#include <getopt.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
-int main(void)
+#include "app.h"
+#include "events.h"
+#include "evsel.h"
+#include "log.h"
+#include "sanitize.h"
+#include "sampler.h"
+#include "session.h"
+#include "symbolizer.h"
+#include "synth.h"
+#include "tui.h"
+
+#define PTOP_VERSION "0.1"
+
+enum opt_id {
+	OPT_EVENT = 'e',
+	OPT_FREQ = 'F',
+	OPT_COUNT = 'c',
+	OPT_PID = 'p',
+	OPT_TID = 't',
+	OPT_CPU = 'C',
+	OPT_MMAP = 'm',
+	OPT_DELAY = 'd',
+	OPT_ITER = 'n',
+	OPT_BATCH = 'b',
+	OPT_SORT = 's',
+	OPT_ZERO = 'z',
+	OPT_ENTRIES = 'E',
+	OPT_HIDE_KERNEL = 'K',
+	OPT_HIDE_USER = 'U',
+	OPT_VERBOSE = 'v',
+	OPT_HELP = 'h',
+	OPT_VERSION = 'V',
+	OPT_JSON = 256,
+	OPT_DECAY,
+	OPT_PERCENT_LIMIT,
+	OPT_LIST_EVENTS,
+	OPT_DEBUG_DIR,
+	OPT_SHOW_PERIOD,
+	OPT_NO_DEMANGLE,
+};
+
+/* The one option table: getopt's tables and --help come from it. */
+static const struct opt_desc {
+	int id;
+	const char *lng;
+	const char *arg;	/* NULL: no argument */
+	const char *help;
+} opt_descs[] = {
+	{ OPT_EVENT, "event", "LIST",
+	  "events to sample, comma-separated, repeatable (default cycles, "
+	  "or cpu-clock where there is no PMU)" },
+	{ OPT_FREQ, "freq", "HZ", "sampling frequency (default 4000)" },
+	{ OPT_COUNT, "count", "PERIOD", "sample every PERIOD events instead" },
+	{ OPT_PID, "pid", "PID[,PID]",
+	  "profile these processes, their threads and children" },
+	{ OPT_TID, "tid", "TID[,TID]", "profile these threads only" },
+	{ OPT_CPU, "cpu", "LIST", "profile these CPUs only (0,2-3)" },
+	{ OPT_MMAP, "mmap-pages", "PAGES",
+	  "ring buffer pages per CPU, a power of two (default 128)" },
+	{ OPT_DELAY, "delay", "SECS", "refresh every SECS (default 2)" },
+	{ OPT_ITER, "iterations", "N", "batch: exit after N refreshes" },
+	{ OPT_BATCH, "batch", NULL, "batch mode: print tables, no terminal UI" },
+	{ OPT_JSON, "json", NULL, "batch: one JSON object per event and refresh" },
+	{ OPT_SORT, "sort", "KEYS",
+	  "group and sort by KEYS: dso,sym,comm,pid,tid,cpu and "
+	  "overhead,sample,period (default dso,sym)" },
+	{ OPT_ZERO, "zero", NULL, "zero the histogram at every refresh" },
+	{ OPT_DECAY, "decay", NULL, "decay the histogram by 7/8 at every refresh" },
+	{ OPT_PERCENT_LIMIT, "percent-limit", "PCT", "hide rows under PCT %" },
+	{ OPT_ENTRIES, "entries", "N", "show at most N rows" },
+	{ OPT_HIDE_KERNEL, "hide-kernel", NULL, "hide kernel symbols" },
+	{ OPT_HIDE_USER, "hide-user", NULL, "hide user symbols" },
+	{ OPT_SHOW_PERIOD, "show-period", NULL, "show the Period column" },
+	{ OPT_LIST_EVENTS, "list-events", NULL,
+	  "list the events this machine can open" },
+	{ OPT_DEBUG_DIR, "debug-dir", "DIR",
+	  "look for debug files by build-id under DIR too (repeatable)" },
+	{ OPT_NO_DEMANGLE, "no-demangle", NULL, "show C++/Rust names mangled" },
+	{ OPT_VERBOSE, "verbose", NULL, "more messages (repeat for debug)" },
+	{ OPT_HELP, "help", NULL, "this help" },
+	{ OPT_VERSION, "version", NULL, "print the version" },
+};
+
+struct options {
+	struct event_spec *specs;
+	size_t nr_specs;
+	u64 freq, period;
+	struct target target;
+	bool cpus[PTOP_MAX_CPUS];
+	bool has_cpus;
+	unsigned int mmap_pages;
+	double delay;
+	long iterations;
+	bool batch, json, show_period, list_events, no_demangle;
+	bool sort_given;
+	struct sort_spec spec;
+	struct row_filter filter;
+	enum hist_mode mode;
+	const char **debug_dirs;
+	size_t nr_debug_dirs;
+	int verbose;
+	char **command;
+};
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_stop(int sig)
 {
-	fprintf(stderr, "ptop: under construction\n");
-	return 1;
+	(void)sig;
+	stop_requested = 1;
+}
+
+static void log_stderr(enum log_level level, const char *msg, void *ctx)
+{
+	static const char *const prefix[] = {
+		[LOG_ERR] = "ptop: ",
+		[LOG_WARN] = "ptop: warning: ",
+		[LOG_INFO] = "ptop: ",
+		[LOG_DEBUG] = "ptop: debug: ",
+	};
+	struct strbuf sb;
+
+	(void)ctx;
+	strbuf__init(&sb);
+	strbuf__adds(&sb, prefix[level]);
+	/* messages quote paths and names: sanitize them like any output */
+	sanitize_str(&sb, msg);
+	strbuf__addc(&sb, '\n');
+	if (sb.buf && write(STDERR_FILENO, sb.buf, sb.len) < 0) {
+		/* nowhere left to report to */
+	}
+	strbuf__fini(&sb);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: ptop [options] [-- COMMAND [ARGS...]]\n\n"
+		   "A live, top-like CPU profiler: which functions burn the CPU,\n"
+		   "system-wide, in the processes given with -p/-t, or in COMMAND.\n\n");
+	for (size_t i = 0; i < ARRAY_SIZE(opt_descs); i++) {
+		const struct opt_desc *o = &opt_descs[i];
+		char left[64];
+
+		if (o->id < 256)
+			snprintf(left, sizeof(left), "-%c, --%s%s%s", o->id,
+				 o->lng, o->arg ? " " : "", o->arg ? o->arg : "");
+		else
+			snprintf(left, sizeof(left), "    --%s%s%s", o->lng,
+				 o->arg ? " " : "", o->arg ? o->arg : "");
+		fprintf(f, "  %-28s %s\n", left, o->help);
+	}
+	fprintf(f, "\nIn the live view, press h for the keys.  See ptop(1).\n");
+}
+
+static int bad_usage(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "ptop: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nTry 'ptop --help' for the options.\n");
+	return 2;
+}
+
+static int parse_pids(const char *s, struct target *t)
+{
+	char *copy = strdup(s), *tok, *save = NULL;
+	int err = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		u64 v;
+		pid_t *p;
+
+		if (parse_u64(tok, &v) || v == 0 || v > 0x7fffffff) {
+			err = -EINVAL;
+			break;
+		}
+		p = realloc(t->pids, (t->nr_pids + 1) * sizeof(*p));
+		if (!p) {
+			err = -ENOMEM;
+			break;
+		}
+		t->pids = p;
+		t->pids[t->nr_pids++] = (pid_t)v;
+	}
+	free(copy);
+	if (!err && !t->nr_pids)
+		err = -EINVAL;
+	return err;
+}
+
+/* Returns 0 to go on, or an exit status + 1. */
+static int parse_options(int argc, char **argv, struct options *o)
+{
+	struct option longopts[ARRAY_SIZE(opt_descs) + 1];
+	char shortopts[ARRAY_SIZE(opt_descs) * 2 + 2], *sp = shortopts;
+	struct strbuf err;
+	int c;
+
+	memset(longopts, 0, sizeof(longopts));
+	*sp++ = '+';	/* stop at the command */
+	for (size_t i = 0; i < ARRAY_SIZE(opt_descs); i++) {
+		const struct opt_desc *d = &opt_descs[i];
+
+		longopts[i].name = d->lng;
+		longopts[i].has_arg = d->arg ? required_argument : no_argument;
+		longopts[i].val = d->id;
+		if (d->id < 256) {
+			*sp++ = (char)d->id;
+			if (d->arg)
+				*sp++ = ':';
+		}
+	}
+	*sp = '\0';
+	strbuf__init(&err);
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		u64 v;
+		double d;
+
+		switch (c) {
+		case OPT_EVENT:
+			strbuf__reset(&err);
+			if (events__parse(optarg, &o->specs, &o->nr_specs, &err)) {
+				fprintf(stderr, "ptop: %s\n", err.buf ? err.buf : optarg);
+				strbuf__fini(&err);
+				return 3;
+			}
+			break;
+		case OPT_FREQ:
+			if (parse_u64(optarg, &v) || v == 0 || v > 1000000)
+				return 1 + bad_usage("bad frequency '%s' (1..1000000 Hz)", optarg);
+			o->freq = v;
+			o->period = 0;
+			break;
+		case OPT_COUNT:
+			if (parse_u64(optarg, &v) || v == 0)
+				return 1 + bad_usage("bad period '%s'", optarg);
+			o->period = v;
+			o->freq = 0;
+			break;
+		case OPT_PID:
+		case OPT_TID:
+			if (o->target.kind != TARGET_SYSTEM &&
+			    o->target.kind != (c == OPT_PID ? TARGET_PIDS : TARGET_TIDS))
+				return 1 + bad_usage("%s", "-p and -t cannot be mixed");
+			o->target.kind = c == OPT_PID ? TARGET_PIDS : TARGET_TIDS;
+			if (parse_pids(optarg, &o->target))
+				return 1 + bad_usage("bad pid list '%s'", optarg);
+			break;
+		case OPT_CPU:
+			if (cpulist__parse(optarg, o->cpus, PTOP_MAX_CPUS) <= 0)
+				return 1 + bad_usage("bad CPU list '%s' (e.g. 0,2-3)", optarg);
+			o->has_cpus = true;
+			break;
+		case OPT_MMAP:
+			if (parse_u64(optarg, &v) || v == 0 || v > (1 << 20) ||
+			    (v & (v - 1)))
+				return 1 + bad_usage("bad ring size '%s': pages must be a power of two", optarg);
+			o->mmap_pages = (unsigned int)v;
+			break;
+		case OPT_DELAY:
+			if (parse_seconds(optarg, &d) || d < 0.01)
+				return 1 + bad_usage("bad delay '%s' (seconds, at least 0.01)", optarg);
+			o->delay = d;
+			break;
+		case OPT_ITER:
+			if (parse_u64(optarg, &v) || v == 0 || v > 1000000000)
+				return 1 + bad_usage("bad iteration count '%s'", optarg);
+			o->iterations = (long)v;
+			break;
+		case OPT_BATCH:
+			o->batch = true;
+			break;
+		case OPT_JSON:
+			o->json = true;
+			break;
+		case OPT_SORT:
+			strbuf__reset(&err);
+			if (sort_spec__parse(optarg, &o->spec, &err)) {
+				fprintf(stderr, "ptop: %s\n", err.buf ? err.buf : optarg);
+				strbuf__fini(&err);
+				return 3;
+			}
+			o->sort_given = true;
+			break;
+		case OPT_ZERO:
+			o->mode = HIST_ZERO;
+			break;
+		case OPT_DECAY:
+			o->mode = HIST_DECAY;
+			break;
+		case OPT_PERCENT_LIMIT:
+			if (parse_seconds(optarg, &d) || d > 100)
+				return 1 + bad_usage("bad percent limit '%s'", optarg);
+			o->filter.percent_limit = d;
+			break;
+		case OPT_ENTRIES:
+			if (parse_u64(optarg, &v) || v == 0)
+				return 1 + bad_usage("bad row count '%s'", optarg);
+			o->filter.max_rows = (size_t)v;
+			break;
+		case OPT_HIDE_KERNEL:
+			o->filter.hide_kernel = true;
+			break;
+		case OPT_HIDE_USER:
+			o->filter.hide_user = true;
+			break;
+		case OPT_SHOW_PERIOD:
+			o->show_period = true;
+			break;
+		case OPT_LIST_EVENTS:
+			o->list_events = true;
+			break;
+		case OPT_DEBUG_DIR: {
+			const char **p = realloc(o->debug_dirs,
+						 (o->nr_debug_dirs + 1) * sizeof(*p));
+
+			if (!p)
+				return 2;
+			o->debug_dirs = p;
+			o->debug_dirs[o->nr_debug_dirs++] = optarg;
+			break;
+		}
+		case OPT_NO_DEMANGLE:
+			o->no_demangle = true;
+			break;
+		case OPT_VERBOSE:
+			o->verbose++;
+			break;
+		case OPT_HELP:
+			usage(stdout);
+			return 1;
+		case OPT_VERSION:
+			printf("ptop %s\n", PTOP_VERSION);
+			return 1;
+		case ':':
+			return 1 + bad_usage("option '%s' needs an argument",
+					     argv[optind - 1]);
+		default:
+			return 1 + bad_usage("unknown option '%s'",
+					     argv[optind - 1]);
+		}
+	}
+	strbuf__fini(&err);
+	if (optind < argc) {
+		if (o->target.kind != TARGET_SYSTEM)
+			return 1 + bad_usage("%s", "a command cannot be combined with -p or -t");
+		o->command = &argv[optind];
+		o->target.kind = TARGET_COMMAND;
+	}
+	if (o->json && !o->batch)
+		return 1 + bad_usage("%s", "--json needs -b");
+	if (o->filter.hide_kernel && o->filter.hide_user)
+		return 1 + bad_usage("%s", "-K and -U together hide everything");
+	return 0;
+}
+
+static void print_event(const char *name, const char *kind, void *ctx)
+{
+	(void)ctx;
+	printf("  %-44s [%s]\n", name, kind);
+}
+
+static void describe_target(const struct options *o, char *buf, size_t len)
+{
+	const struct target *t = &o->target;
+	int n;
+
+	switch (t->kind) {
+	case TARGET_SYSTEM:
+		if (o->has_cpus) {
+			size_t off = (size_t)snprintf(buf, len, "CPUs");
+
+			for (int c = 0; c < PTOP_MAX_CPUS && off < len; c++)
+				if (o->cpus[c])
+					off += (size_t)snprintf(buf + off, len - off,
+								" %d", c);
+		} else {
+			snprintf(buf, len, "all CPUs (%d)", cpus__nr_possible());
+		}
+		break;
+	case TARGET_PIDS:
+	case TARGET_TIDS:
+		if (t->nr_pids == 1) {
+			char comm[64];
+
+			if (synth__comm("/proc", t->pids[0], comm, sizeof(comm)))
+				comm[0] = '\0';
+			snprintf(buf, len, "%s %d (%s)",
+				 t->kind == TARGET_PIDS ? "pid" : "tid",
+				 (int)t->pids[0], comm);
+		} else {
+			size_t off = (size_t)snprintf(buf, len, "%s",
+						      t->kind == TARGET_PIDS ?
+							      "pids" : "tids");
+
+			for (size_t i = 0; i < t->nr_pids && off < len; i++)
+				off += (size_t)snprintf(buf + off, len - off,
+							"%s%d", i ? "," : " ",
+							(int)t->pids[i]);
+		}
+		break;
+	case TARGET_COMMAND:
+		n = snprintf(buf, len, "command:");
+		for (char **a = o->command; *a && n >= 0 && (size_t)n < len; a++)
+			n += snprintf(buf + n, len - (size_t)n, " %s", *a);
+		break;
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct options o = {
+		.freq = 4000,
+		.mmap_pages = 128,
+		.delay = 2.0,
+		.mode = HIST_CUMULATIVE,
+	};
+	struct symbolizer_opts so = { 0 };
+	struct sampler_opts spo = { 0 };
+	struct session_opts sso = { 0 };
+	struct app a;
+	struct sigaction sa;
+	int rc, err;
+
+	setlocale(LC_ALL, "");
+	sanitize__set_ascii(strcmp(nl_langinfo(CODESET), "UTF-8") != 0);
+	log__set_handler(log_stderr, NULL);
+	sort_spec__default(&o.spec);
+
+	rc = parse_options(argc, argv, &o);
+	if (rc)
+		return rc - 1;
+	log__set_level(o.verbose >= 2 ? LOG_DEBUG : LOG_INFO);
+
+	if (o.list_events) {
+		struct evlist_opts eo = { .freq = 1, .mmap_pages = 1 };
+
+		printf("Events this machine can open:\n");
+		fflush(stdout);
+		err = evlist__list_events(&eo, print_event, NULL);
+		return err ? 1 : 0;
+	}
+
+	if (!o.batch && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
+		pr_err("the live view needs a terminal; use -b for batch mode "
+		       "(ptop -b, or ptop -b --json)");
+		return 1;
+	}
+	if (o.has_cpus)
+		o.target.cpus = o.cpus;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	memset(&a, 0, sizeof(a));
+	a.spec = o.spec;
+	a.filter = o.filter;
+	a.mode = o.mode;
+	a.delay = o.delay;
+	a.iterations = o.iterations;
+	a.json = o.json;
+	a.show_period = o.show_period;
+	a.stop = &stop_requested;
+	describe_target(&o, a.target_desc, sizeof(a.target_desc));
+
+	/* Batch keeps only what its sort keys need; the live view can
+	 * regroup at any time, so it keeps everything. */
+	sso.key_fields = o.batch ? sort_spec__key_fields(&o.spec) : KEY_ALL;
+	a.session = session__new(&sso);
+	if (!a.session) {
+		pr_err("out of memory");
+		return 1;
+	}
+	so.debug_dirs = o.debug_dirs;
+	so.nr_debug_dirs = o.nr_debug_dirs;
+	so.no_demangle = o.no_demangle;
+	a.syms = symbolizer__new(&so);
+	if (!a.syms) {
+		pr_err("cannot start the symbolizer: %s", strerror(errno));
+		rc = 1;
+		goto out;
+	}
+
+	spo.ev.freq = o.freq;
+	spo.ev.period = o.period;
+	spo.ev.mmap_pages = o.mmap_pages;
+	a.sampler = sampler__new(a.session, &spo);
+	if (!a.sampler || sampler__set_events(a.sampler, o.specs, o.nr_specs)) {
+		pr_err("out of memory");
+		rc = 1;
+		goto out;
+	}
+	if (o.target.kind == TARGET_COMMAND) {
+		pid_t child = sampler__spawn(a.sampler, o.command);
+
+		if (child < 0) {
+			pr_err("cannot start '%s': %s", o.command[0],
+			       strerror((int)-child));
+			rc = 1;
+			goto out;
+		}
+		o.target.pids = &child;
+		o.target.nr_pids = 1;
+		a.start = app__now();
+		err = sampler__start(a.sampler, &o.target);
+		o.target.pids = NULL;
+		o.target.nr_pids = 0;
+	} else {
+		a.start = app__now();
+		err = sampler__start(a.sampler, &o.target);
+	}
+	if (err) {
+		rc = 1;
+		goto out;
+	}
+	if (stop_requested) {
+		rc = 130;
+		goto out;
+	}
+	rc = o.batch ? batch__run(&a) : tui__run(&a);
+out:
+	sampler__free(a.sampler);
+	symbolizer__free(a.syms);
+	session__free(a.session);
+	free(o.specs);
+	free(o.target.pids);
+	free(o.debug_dirs);
+	return rc;
 }

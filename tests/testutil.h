@@ -3,9 +3,16 @@
 #define PTOP_TESTUTIL_H
 
 #include <check.h>
+#include <errno.h>
 #include <linux/perf_event.h>
+#include <stdio.h>
 
 #include "util.h"
+
+/* Every suite's constructor (the list is generated from the file names). */
+#define SUITE(n) Suite *n##_suite(void);
+#include "suites.inc"
+#undef SUITE
 
 /* Path of a fixture built by the Makefile ($PTOP_FIXTURES/name); the
  * returned buffer is static. */

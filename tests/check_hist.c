@@ -1,0 +1,155 @@
+/* Tests of the aggregation hash: adds, growth, decay, zero, rekey, and
+ * the consistency check. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "hist.h"
+#include "testutil.h"
+
+static struct dso d1 = { .kind = DSO_FILE, .name = "a" };
+static struct dso d2 = { .kind = DSO_KERNEL, .name = "[kernel.kallsyms]" };
+
+static struct hist_key key(const struct dso *d, u64 addr, s32 pid)
+{
+	struct hist_key k;
+
+	memset(&k, 0, sizeof(k));
+	k.dso = d;
+	k.addr = addr;
+	k.pid = pid;
+	return k;
+}
+
+static const struct hist_entry *find(struct hist_entry *e, size_t n,
+				     const struct hist_key *k)
+{
+	for (size_t i = 0; i < n; i++)
+		if (memcmp(&e[i].key, k, sizeof(*k)) == 0)
+			return &e[i];
+	return NULL;
+}
+
+START_TEST(test_add_and_copy)
+{
+	struct hist *h = hist__new();
+	struct hist_key k1 = key(&d1, 0x10, 1), k2 = key(&d2, 0x10, 1);
+	struct hist_entry *out = NULL;
+	size_t cap = 0;
+	long n;
+
+	for (int i = 0; i < 3; i++)
+		ck_assert_int_eq(hist__add(h, &k1, 100), 0);
+	ck_assert_int_eq(hist__add(h, &k2, 50), 0);
+	ck_assert_uint_eq(hist__nr_entries(h), 2);
+	ck_assert_uint_eq(hist__total_samples(h), 4);
+	ck_assert_uint_eq(hist__total_period(h), 350);
+	n = hist__copy(h, &out, &cap);
+	ck_assert_int_eq(n, 2);
+	ck_assert_uint_eq(find(out, 2, &k1)->samples, 3);
+	ck_assert_uint_eq(find(out, 2, &k1)->period, 300);
+	ck_assert_uint_eq(find(out, 2, &k2)->period, 50);
+	ck_assert_int_eq(hist__check(h), 0);
+	free(out);
+	hist__free(h);
+}
+END_TEST
+
+START_TEST(test_growth)
+{
+	struct hist *h = hist__new();
+	struct hist_entry *out = NULL;
+	size_t cap = 0;
+
+	for (u64 i = 0; i < 100000; i++) {
+		struct hist_key k = key(&d1, i * 16, (s32)(i % 7));
+
+		ck_assert_int_eq(hist__add(h, &k, 1), 0);
+		if (i % 3 == 0)
+			ck_assert_int_eq(hist__add(h, &k, 1), 0);
+	}
+	ck_assert_uint_eq(hist__nr_entries(h), 100000);
+	ck_assert_uint_eq(hist__total_samples(h), 100000 + 33334);
+	ck_assert_int_eq(hist__check(h), 0);
+	ck_assert_int_eq(hist__copy(h, &out, &cap), 100000);
+	free(out);
+	hist__free(h);
+}
+END_TEST
+
+START_TEST(test_decay_and_zero)
+{
+	struct hist *h = hist__new();
+	struct hist_key big = key(&d1, 1, 0), small = key(&d1, 2, 0);
+	struct hist_entry *out = NULL;
+	size_t cap = 0;
+
+	for (int i = 0; i < 64; i++)
+		hist__add(h, &big, 8);
+	hist__add(h, &small, 1);
+	hist__decay(h);
+	/* 64 samples, 512 period -> 56, 448; the small one goes */
+	ck_assert_uint_eq(hist__nr_entries(h), 1);
+	ck_assert_uint_eq(hist__total_samples(h), 56);
+	ck_assert_uint_eq(hist__total_period(h), 448);
+	ck_assert_int_eq(hist__check(h), 0);
+	ck_assert_int_eq(hist__copy(h, &out, &cap), 1);
+	ck_assert_uint_eq(out[0].period, 448);
+	for (int i = 0; i < 100; i++)
+		hist__decay(h);
+	ck_assert_uint_eq(hist__nr_entries(h), 0);
+	ck_assert_int_eq(hist__check(h), 0);
+	hist__add(h, &big, 1);
+	hist__zero(h);
+	ck_assert_uint_eq(hist__nr_entries(h), 0);
+	ck_assert_uint_eq(hist__total_period(h), 0);
+	ck_assert_int_eq(hist__check(h), 0);
+	free(out);
+	hist__free(h);
+}
+END_TEST
+
+static bool fold_pid(struct hist_key *k, void *ctx)
+{
+	(void)ctx;
+	if (k->pid <= 0)
+		return false;
+	k->pid = -1;
+	return true;
+}
+
+START_TEST(test_rekey_merges)
+{
+	struct hist *h = hist__new();
+	struct hist_entry *out = NULL;
+	size_t cap = 0;
+
+	for (s32 pid = 1; pid <= 50; pid++) {
+		struct hist_key k = key(&d1, 0x40, pid);
+
+		hist__add(h, &k, 10);
+	}
+	ck_assert_uint_eq(hist__nr_entries(h), 50);
+	ck_assert_int_eq(hist__rekey(h, fold_pid, NULL), 0);
+	ck_assert_uint_eq(hist__nr_entries(h), 1);
+	ck_assert_int_eq(hist__copy(h, &out, &cap), 1);
+	ck_assert_uint_eq(out[0].samples, 50);
+	ck_assert_uint_eq(out[0].period, 500);
+	ck_assert_int_eq(out[0].key.pid, -1);
+	ck_assert_int_eq(hist__check(h), 0);
+	free(out);
+	hist__free(h);
+}
+END_TEST
+
+Suite *hist_suite(void)
+{
+	Suite *s = suite_create("hist");
+	TCase *tc = tcase_create("hist");
+
+	tcase_add_test(tc, test_add_and_copy);
+	tcase_add_test(tc, test_growth);
+	tcase_add_test(tc, test_decay_and_zero);
+	tcase_add_test(tc, test_rekey_merges);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,414 @@
+/* Tests of the pure record decoder: every sample_type bit round-trips,
+ * every truncation fails cleanly, impossible counts are refused. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "record.h"
+#include "testutil.h"
+
+static u64 buf[8192];
+
+struct writer {
+	u8 *p;
+};
+
+static void w64(struct writer *w, u64 v)
+{
+	memcpy(w->p, &v, 8);
+	w->p += 8;
+}
+
+static void w32x2(struct writer *w, u32 a, u32 b)
+{
+	memcpy(w->p, &a, 4);
+	memcpy(w->p + 4, &b, 4);
+	w->p += 8;
+}
+
+static const u64 chain[] = { 0xffffffff81000010ULL, 0x401000, 0x401100 };
+static const u64 regs[] = { 1, 2, 3 };	/* mask 0x7 */
+static const char stack[16] = "stackstackstack";
+static const char raw[12] = "raw-bytes!!";	/* 4 + 12 = 16 */
+
+/* Writes a sample with every field of st, with known values. */
+static struct perf_event_header *encode(const struct perf_event_attr *a)
+{
+	struct perf_event_header *h = (void *)buf;
+	struct writer w = { (u8 *)(h + 1) };
+	u64 st = a->sample_type;
+
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		w64(&w, 77);
+	if (st & PERF_SAMPLE_IP)
+		w64(&w, 0x401234);
+	if (st & PERF_SAMPLE_TID)
+		w32x2(&w, 100, 101);
+	if (st & PERF_SAMPLE_TIME)
+		w64(&w, 123456789);
+	if (st & PERF_SAMPLE_ADDR)
+		w64(&w, 0xdead);
+	if (st & PERF_SAMPLE_ID)
+		w64(&w, 77);
+	if (st & PERF_SAMPLE_STREAM_ID)
+		w64(&w, 55);
+	if (st & PERF_SAMPLE_CPU)
+		w32x2(&w, 3, 0);
+	if (st & PERF_SAMPLE_PERIOD)
+		w64(&w, 250000);
+	if (st & PERF_SAMPLE_READ) {
+		/* group of 2, with id: nr, {value, id} x 2 */
+		w64(&w, 2);
+		w64(&w, 10);
+		w64(&w, 77);
+		w64(&w, 20);
+		w64(&w, 78);
+	}
+	if (st & PERF_SAMPLE_CALLCHAIN) {
+		w64(&w, 3);
+		for (int i = 0; i < 3; i++)
+			w64(&w, chain[i]);
+	}
+	if (st & PERF_SAMPLE_RAW) {
+		u32 n = sizeof(raw);
+
+		memcpy(w.p, &n, 4);
+		memcpy(w.p + 4, raw, n);
+		w.p += 4 + n;
+	}
+	if (st & PERF_SAMPLE_BRANCH_STACK) {
+		w64(&w, 1);
+		w64(&w, 0x1000);	/* from */
+		w64(&w, 0x2000);	/* to */
+		w64(&w, 0);		/* flags */
+	}
+	if (st & PERF_SAMPLE_REGS_USER) {
+		w64(&w, 2);	/* PERF_SAMPLE_REGS_ABI_64 */
+		for (int i = 0; i < 3; i++)
+			w64(&w, regs[i]);
+	}
+	if (st & PERF_SAMPLE_STACK_USER) {
+		w64(&w, sizeof(stack));
+		memcpy(w.p, stack, sizeof(stack));
+		w.p += sizeof(stack);
+		w64(&w, 8);
+	}
+	if (st & PERF_SAMPLE_WEIGHT)
+		w64(&w, 42);
+	if (st & PERF_SAMPLE_DATA_SRC)
+		w64(&w, 43);
+	if (st & PERF_SAMPLE_TRANSACTION)
+		w64(&w, 44);
+	if (st & PERF_SAMPLE_REGS_INTR) {
+		w64(&w, 2);
+		for (int i = 0; i < 3; i++)
+			w64(&w, regs[i]);
+	}
+	if (st & PERF_SAMPLE_PHYS_ADDR)
+		w64(&w, 45);
+	if (st & PERF_SAMPLE_CGROUP)
+		w64(&w, 46);
+	if (st & PERF_SAMPLE_DATA_PAGE_SIZE)
+		w64(&w, 4096);
+	if (st & PERF_SAMPLE_CODE_PAGE_SIZE)
+		w64(&w, 8192);
+	if (st & PERF_SAMPLE_AUX) {
+		w64(&w, 8);
+		w64(&w, 0xa0a0);
+	}
+	h->type = PERF_RECORD_SAMPLE;
+	h->misc = PERF_RECORD_MISC_USER;
+	h->size = (u16)(w.p - (u8 *)h);
+	return h;
+}
+
+static const u64 all_bits[] = {
+	PERF_SAMPLE_IP, PERF_SAMPLE_TID, PERF_SAMPLE_TIME, PERF_SAMPLE_ADDR,
+	PERF_SAMPLE_READ, PERF_SAMPLE_CALLCHAIN, PERF_SAMPLE_ID,
+	PERF_SAMPLE_CPU, PERF_SAMPLE_PERIOD, PERF_SAMPLE_STREAM_ID,
+	PERF_SAMPLE_RAW, PERF_SAMPLE_BRANCH_STACK, PERF_SAMPLE_REGS_USER,
+	PERF_SAMPLE_STACK_USER, PERF_SAMPLE_WEIGHT, PERF_SAMPLE_DATA_SRC,
+	PERF_SAMPLE_IDENTIFIER, PERF_SAMPLE_TRANSACTION,
+	PERF_SAMPLE_REGS_INTR, PERF_SAMPLE_PHYS_ADDR, PERF_SAMPLE_AUX,
+	PERF_SAMPLE_CGROUP, PERF_SAMPLE_DATA_PAGE_SIZE,
+	PERF_SAMPLE_CODE_PAGE_SIZE,
+};
+
+static void check_decoded(const struct perf_event_attr *a,
+			  const struct perf_sample *s)
+{
+	u64 st = a->sample_type;
+
+	if (st & (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_ID))
+		ck_assert_uint_eq(s->id, 77);
+	if (st & PERF_SAMPLE_IP)
+		ck_assert_uint_eq(s->ip, 0x401234);
+	if (st & PERF_SAMPLE_TID) {
+		ck_assert_uint_eq(s->pid, 100);
+		ck_assert_uint_eq(s->tid, 101);
+	}
+	if (st & PERF_SAMPLE_TIME)
+		ck_assert_uint_eq(s->time, 123456789);
+	if (st & PERF_SAMPLE_ADDR)
+		ck_assert_uint_eq(s->addr, 0xdead);
+	if (st & PERF_SAMPLE_STREAM_ID)
+		ck_assert_uint_eq(s->stream_id, 55);
+	if (st & PERF_SAMPLE_CPU)
+		ck_assert_uint_eq(s->cpu, 3);
+	ck_assert_uint_eq(s->period, st & PERF_SAMPLE_PERIOD ? 250000 : 1);
+	if (st & PERF_SAMPLE_READ) {
+		ck_assert_uint_eq(s->read_len, 5);
+		ck_assert_uint_eq(s->read[3], 20);
+	}
+	if (st & PERF_SAMPLE_CALLCHAIN) {
+		ck_assert_uint_eq(s->callchain_nr, 3);
+		ck_assert_uint_eq(s->callchain[2], chain[2]);
+	}
+	if (st & PERF_SAMPLE_RAW) {
+		ck_assert_uint_eq(s->raw_size, sizeof(raw));
+		ck_assert_mem_eq(s->raw, raw, sizeof(raw));
+	}
+	if (st & PERF_SAMPLE_BRANCH_STACK)
+		ck_assert_uint_eq(s->branch_nr, 1);
+	if (st & PERF_SAMPLE_REGS_USER) {
+		ck_assert_uint_eq(s->user_abi, 2);
+		ck_assert_uint_eq(s->user_regs_nr, 3);
+		ck_assert_uint_eq(s->user_regs[2], 3);
+	}
+	if (st & PERF_SAMPLE_STACK_USER) {
+		ck_assert_uint_eq(s->stack_size, sizeof(stack));
+		ck_assert_mem_eq(s->stack_data, stack, sizeof(stack));
+		ck_assert_uint_eq(s->stack_dyn_size, 8);
+	}
+	if (st & PERF_SAMPLE_WEIGHT)
+		ck_assert_uint_eq(s->weight, 42);
+	if (st & PERF_SAMPLE_DATA_SRC)
+		ck_assert_uint_eq(s->data_src, 43);
+	if (st & PERF_SAMPLE_TRANSACTION)
+		ck_assert_uint_eq(s->transaction, 44);
+	if (st & PERF_SAMPLE_REGS_INTR)
+		ck_assert_uint_eq(s->intr_regs_nr, 3);
+	if (st & PERF_SAMPLE_PHYS_ADDR)
+		ck_assert_uint_eq(s->phys_addr, 45);
+	if (st & PERF_SAMPLE_CGROUP)
+		ck_assert_uint_eq(s->cgroup, 46);
+	if (st & PERF_SAMPLE_DATA_PAGE_SIZE)
+		ck_assert_uint_eq(s->data_page_size, 4096);
+	if (st & PERF_SAMPLE_CODE_PAGE_SIZE)
+		ck_assert_uint_eq(s->code_page_size, 8192);
+	if (st & PERF_SAMPLE_AUX)
+		ck_assert_uint_eq(s->aux_size, 8);
+}
+
+static void attr_for(struct perf_event_attr *a, u64 st)
+{
+	memset(a, 0, sizeof(*a));
+	a->sample_type = st;
+	a->read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
+	a->sample_regs_user = 0x7;
+	a->sample_regs_intr = 0x7;
+}
+
+/* Each bit alone, then all of them. */
+START_TEST(test_every_bit)
+{
+	struct perf_event_attr a;
+	struct perf_sample s;
+	u64 all = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(all_bits); i++) {
+		attr_for(&a, all_bits[i]);
+		ck_assert_int_eq(record__parse_sample(&a, encode(&a), &s), 0);
+		check_decoded(&a, &s);
+		all |= all_bits[i];
+	}
+	attr_for(&a, all);
+	ck_assert_int_eq(record__parse_sample(&a, encode(&a), &s), 0);
+	check_decoded(&a, &s);
+}
+END_TEST
+
+/* Every proper prefix of a full sample is refused, never over-read. */
+START_TEST(test_truncated)
+{
+	struct perf_event_attr a;
+	struct perf_event_header *h;
+	struct perf_sample s;
+	u64 all = 0;
+	u16 full;
+
+	for (size_t i = 0; i < ARRAY_SIZE(all_bits); i++)
+		all |= all_bits[i];
+	attr_for(&a, all);
+	h = encode(&a);
+	full = h->size;
+	for (u16 sz = 0; sz < full; sz += 8) {
+		h->size = sz;
+		ck_assert_int_eq(record__parse_sample(&a, h, &s), -EINVAL);
+	}
+}
+END_TEST
+
+START_TEST(test_impossible_counts)
+{
+	struct perf_event_attr a;
+	struct perf_event_header *h;
+	struct perf_sample s;
+	u64 huge = UINT64_MAX / 4;
+
+	attr_for(&a, PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN);
+	h = encode(&a);
+	memcpy((u8 *)(h + 1) + 8, &huge, 8);	/* callchain nr */
+	ck_assert_int_eq(record__parse_sample(&a, h, &s), -EINVAL);
+
+	attr_for(&a, PERF_SAMPLE_READ);
+	h = encode(&a);
+	memcpy((u8 *)(h + 1), &huge, 8);	/* read group nr */
+	ck_assert_int_eq(record__parse_sample(&a, h, &s), -EINVAL);
+
+	attr_for(&a, PERF_SAMPLE_BRANCH_STACK);
+	h = encode(&a);
+	huge = UINT64_MAX;
+	memcpy((u8 *)(h + 1), &huge, 8);	/* branch nr */
+	ck_assert_int_eq(record__parse_sample(&a, h, &s), -EINVAL);
+
+	attr_for(&a, PERF_SAMPLE_STACK_USER);
+	h = encode(&a);
+	memcpy((u8 *)(h + 1), &huge, 8);	/* stack size */
+	ck_assert_int_eq(record__parse_sample(&a, h, &s), -EINVAL);
+
+	/* every bit set, including ones the kernel does not define yet:
+	 * unknown bits are ignored, known ones decoded */
+	attr_for(&a, ~0ULL);
+	h = encode(&a);
+	(void)record__parse_sample(&a, h, &s);
+}
+END_TEST
+
+START_TEST(test_id_positions)
+{
+	struct id_pos pos;
+	struct perf_event_attr a;
+	struct perf_event_header *h;
+	u64 id = 0;
+
+	record__id_pos(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP, &pos);
+	ck_assert_int_eq(pos.sample, 0);
+	ck_assert_int_eq(pos.trailer, 1);
+	record__id_pos(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_ID |
+			       PERF_SAMPLE_CPU, &pos);
+	ck_assert_int_eq(pos.sample, 2);
+	ck_assert_int_eq(pos.trailer, 2);
+	record__id_pos(PERF_SAMPLE_IP, &pos);
+	ck_assert_int_eq(pos.sample, -1);
+
+	attr_for(&a, PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_ID);
+	h = encode(&a);
+	record__id_pos(a.sample_type, &pos);
+	ck_assert_int_eq(record__id(h, &pos, &id), 0);
+	ck_assert_uint_eq(id, 77);
+}
+END_TEST
+
+START_TEST(test_mmap2_and_trailer)
+{
+	static const u8 bid[20] = { 0xab, 0xcd, 1, 2, 3 };
+	struct perf_event_attr a;
+	struct perf_event_header *h;
+	struct perf_sample s = { 0 };
+	struct rec_mmap m;
+	size_t tr;
+
+	memset(&a, 0, sizeof(a));
+	a.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
+			PERF_SAMPLE_IDENTIFIER;
+	a.sample_id_all = 1;
+	tr = record__id_trailer_size(a.sample_type, 1);
+	ck_assert_uint_eq(tr, 32);
+	h = fake_mmap2(buf, 42, 0x400000, 0x1000, 0x2000, "/bin/true", bid, 20,
+		       tr);
+	ck_assert_int_eq(record__parse_mmap(h, tr, &m), 0);
+	ck_assert_uint_eq(m.pid, 42);
+	ck_assert_uint_eq(m.start, 0x400000);
+	ck_assert_uint_eq(m.pgoff, 0x2000);
+	ck_assert(m.has_build_id);
+	ck_assert_uint_eq(m.build_id_size, 20);
+	ck_assert_uint_eq(m.build_id[0], 0xab);
+	ck_assert_str_eq(m.filename, "/bin/true");
+	ck_assert(m.exec);
+
+	/* fill the trailer and read it back */
+	{
+		u8 *t = (u8 *)h + h->size - tr;
+		u32 pt[2] = { 42, 43 }, cpu[2] = { 1, 0 };
+		u64 time = 999, ident = 5;
+
+		memcpy(t, pt, 8);
+		memcpy(t + 8, &time, 8);
+		memcpy(t + 16, cpu, 8);
+		memcpy(t + 24, &ident, 8);
+	}
+	ck_assert_int_eq(record__parse_id_trailer(&a, h, &s), 0);
+	ck_assert_uint_eq(s.tid, 43);
+	ck_assert_uint_eq(s.time, 999);
+	ck_assert_uint_eq(s.cpu, 1);
+	ck_assert_uint_eq(s.id, 5);
+
+	/* a filename without NUL inside the record is refused */
+	h = fake_mmap2(buf, 42, 0x400000, 0x1000, 0, "/bin/true", NULL, 0, 0);
+	memset((u8 *)h + 8 + 64, 'A', h->size - 8 - 64);
+	ck_assert_int_eq(record__parse_mmap(h, 0, &m), -EINVAL);
+	/* too short */
+	h = fake_mmap2(buf, 42, 0x400000, 0x1000, 0, "x", NULL, 0, 0);
+	h->size = 40;
+	ck_assert_int_eq(record__parse_mmap(h, 0, &m), -EINVAL);
+}
+END_TEST
+
+START_TEST(test_comm_fork_lost)
+{
+	struct perf_event_header *h;
+	struct rec_comm c;
+	struct rec_fork f;
+	struct rec_lost l;
+	u64 body[2] = { 9, 1234 };
+
+	h = fake_comm(buf, 7, 8, "worker", true, 0);
+	ck_assert_int_eq(record__parse_comm(h, 0, &c), 0);
+	ck_assert_str_eq(c.comm, "worker");
+	ck_assert_uint_eq(c.comm_len, 6);
+	ck_assert(c.exec);
+	ck_assert_uint_eq(c.tid, 8);
+
+	h = fake_fork(buf, PERF_RECORD_FORK, 10, 1, 11, 1, 0);
+	ck_assert_int_eq(record__parse_fork(h, &f), 0);
+	ck_assert_uint_eq(f.pid, 10);
+	ck_assert_uint_eq(f.tid, 11);
+	h->size = 16;
+	ck_assert_int_eq(record__parse_fork(h, &f), -EINVAL);
+
+	h = (void *)buf;
+	h->type = PERF_RECORD_LOST;
+	h->size = 24;
+	memcpy(h + 1, body, 16);
+	ck_assert_int_eq(record__parse_lost(h, &l), 0);
+	ck_assert_uint_eq(l.id, 9);
+	ck_assert_uint_eq(l.lost, 1234);
+	ck_assert_str_eq(record__type_name(PERF_RECORD_MMAP2), "MMAP2");
+	ck_assert_str_eq(record__type_name(999), "UNKNOWN");
+}
+END_TEST
+
+Suite *record_suite(void)
+{
+	Suite *s = suite_create("record");
+	TCase *tc = tcase_create("record");
+
+	tcase_add_test(tc, test_every_bit);
+	tcase_add_test(tc, test_truncated);
+	tcase_add_test(tc, test_impossible_counts);
+	tcase_add_test(tc, test_id_positions);
+	tcase_add_test(tc, test_mmap2_and_trailer);
+	tcase_add_test(tc, test_comm_fork_lost);
+	suite_add_tcase(s, tc);
+	return s;
+}
