@@ -1,0 +1,311 @@
+/* debuginfo: finds the files to read for a dso (binary, separate debug). */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <linux/openat2.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "debuginfo.h"
+#include "elfsym.h"
+#include "log.h"
+
+#define PATH_BUF 4096
+
+static const char *proc_dir(const struct debuginfo_opts *o)
+{
+	return o->proc ? o->proc : "/proc";
+}
+
+bool debuginfo__build_id_eq(const u8 *a, size_t alen, const u8 *b,
+			    size_t blen)
+{
+	size_t n = MIN(alen, blen);
+
+	if (!n || memcmp(a, b, n))
+		return false;
+	for (size_t i = n; i < alen; i++)
+		if (a[i])
+			return false;
+	for (size_t i = n; i < blen; i++)
+		if (b[i])
+			return false;
+	return true;
+}
+
+/* Is fd an ELF file, and with build-id (want, want_size) if that is
+ * known?  Returns 1 yes, 0 not ELF, -ESTALE another build-id. */
+static int check_elf(int fd, const u8 *want, size_t want_size,
+		     u8 *got, int *got_size)
+{
+	Elf *elf = elfsym__open_fd(fd);
+	u8 bid[BUILD_ID_MAX];
+	int n;
+
+	if (!elf)
+		return 0;
+	n = elfsym__build_id(elf, bid, sizeof(bid));
+	elf_end(elf);
+	if (got && n > 0)
+		memcpy(got, bid, (size_t)n);
+	if (got_size)
+		*got_size = n;
+	if (!want_size)
+		return 1;
+	return n > 0 && debuginfo__build_id_eq(bid, (size_t)n, want,
+					       want_size) ? 1 : -ESTALE;
+}
+
+static int open_ro(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	return fd < 0 ? -errno : fd;
+}
+
+/* Does pid live under another root than ours (a container)? */
+static bool other_root(const struct debuginfo_opts *o, s32 pid)
+{
+	char p[PATH_BUF];
+	struct stat a, b;
+
+	if (pid <= 0)
+		return false;
+	snprintf(p, sizeof(p), "%s/%d/root", proc_dir(o), (int)pid);
+	if (stat(p, &a) || stat("/", &b))
+		return false;
+	return a.st_dev != b.st_dev || a.st_ino != b.st_ino;
+}
+
+/* Opens path as pid sees it.  With another root, path (symlinks and
+ * ".." included) resolves inside that root: openat2(RESOLVE_IN_ROOT). */
+static int open_as(const struct debuginfo_opts *o, s32 pid, const char *path,
+		   char *display, size_t size)
+{
+	char root[PATH_BUF];
+	struct open_how how = {
+		.flags = O_RDONLY | O_CLOEXEC,
+		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+	};
+	int rfd, fd, err;
+
+	if (!other_root(o, pid)) {
+		snprintf(display, size, "%s", path);
+		return open_ro(path);
+	}
+	snprintf(root, sizeof(root), "%s/%d/root", proc_dir(o), (int)pid);
+	snprintf(display, size, "%s%s", root, path);
+	rfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (rfd < 0)
+		return -errno;
+	fd = (int)syscall(SYS_openat2, rfd, path, &how, sizeof(how));
+	err = fd < 0 ? -errno : 0;
+	if (err == -ENOSYS) {
+		/* before Linux 5.6: an absolute symlink in the container
+		 * would resolve in our root here, so refuse symlinks at the
+		 * last step at least; the build-id check covers the rest */
+		pr_debug("debuginfo: no openat2, opening %s plainly", display);
+		fd = openat(rfd, path[0] == '/' ? path + 1 : path,
+			    O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+		err = fd < 0 ? -errno : 0;
+	}
+	close(rfd);
+	return err ? err : fd;
+}
+
+/* Tries one candidate; returns its fd when it is the right file. */
+static int try_binary(int fd, const struct dso *dso, bool *mismatch)
+{
+	int r;
+
+	if (fd < 0)
+		return fd;
+	r = check_elf(fd, dso->build_id, dso->build_id_size, NULL, NULL);
+	if (r == 1)
+		return fd;
+	if (r == -ESTALE)
+		*mismatch = true;
+	close(fd);
+	return r ? r : -ENOEXEC;
+}
+
+int debuginfo__open_binary(const struct debuginfo_opts *o,
+			   const struct dso *dso, char *path, size_t size)
+{
+	bool mismatch = false;
+	char mf[PATH_BUF];
+	int fd;
+
+	if (!dso->path || !dso->path[0])
+		return -ENOENT;
+	if (!dso->deleted) {
+		fd = try_binary(open_as(o, dso->pid, dso->path, path, size),
+				dso, &mismatch);
+		if (fd >= 0)
+			return fd;
+	}
+	if (dso->pid > 0 && dso->map_end > dso->map_start) {
+		snprintf(mf, sizeof(mf), "%s/%d/map_files/%" PRIx64 "-%" PRIx64,
+			 proc_dir(o), (int)dso->pid, dso->map_start,
+			 dso->map_end);
+		fd = try_binary(open_ro(mf), dso, &mismatch);
+		if (fd >= 0) {
+			snprintf(path, size, "%s", mf);
+			return fd;
+		}
+	}
+	/* A file at a deleted mapping's path is someone else unless the
+	 * build-id says otherwise. */
+	if (dso->deleted && dso->build_id_size) {
+		fd = try_binary(open_as(o, dso->pid, dso->path, path, size),
+				dso, &mismatch);
+		if (fd >= 0)
+			return fd;
+	}
+	return mismatch ? -ESTALE : -ENOENT;
+}
+
+/* zlib's CRC-32 (reflected 0xedb88320), as .gnu_debuglink uses */
+static u32 crc_table[256];
+
+static void crc_init(void)
+{
+	for (u32 i = 0; i < 256; i++) {
+		u32 c = i;
+
+		for (int k = 0; k < 8; k++)
+			c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
+		crc_table[i] = c;
+	}
+}
+
+int debuginfo__crc32(int fd, u32 *out)
+{
+	static u8 buf[65536];	/* one symbolizer thread (see header) */
+	u32 crc = 0xffffffffu;
+	off_t off = 0;
+
+	if (!crc_table[1])
+		crc_init();
+	for (;;) {
+		ssize_t n = pread(fd, buf, sizeof(buf), off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (!n)
+			break;
+		for (ssize_t i = 0; i < n; i++)
+			crc = crc_table[(crc ^ buf[i]) & 0xff] ^ (crc >> 8);
+		off += n;
+	}
+	*out = crc ^ 0xffffffffu;
+	return 0;
+}
+
+/* A debug file candidate: build-id must match when both sides have one,
+ * else (debuglink) the CRC must. */
+static int try_debug(int fd, const u8 *bid, size_t bid_size, bool by_crc,
+		     u32 crc)
+{
+	u8 got[BUILD_ID_MAX];
+	int got_size = 0, r;
+	u32 c;
+
+	if (fd < 0)
+		return fd;
+	r = check_elf(fd, NULL, 0, got, &got_size);
+	if (r != 1)
+		goto reject;
+	if (bid_size && got_size > 0) {
+		if (debuginfo__build_id_eq(got, (size_t)got_size, bid,
+					   bid_size))
+			return fd;
+		goto reject;
+	}
+	if (by_crc && !debuginfo__crc32(fd, &c) && c == crc)
+		return fd;
+reject:
+	close(fd);
+	return -ENOENT;
+}
+
+/* Formats ROOT/.build-id/xx/rest.debug into path. */
+static int by_build_id(const char *root, const u8 *bid, size_t n,
+		       char *path, size_t size)
+{
+	char hex[2 * BUILD_ID_MAX + 1];
+	int len;
+
+	for (size_t i = 0; i < n; i++)
+		snprintf(hex + 2 * i, 3, "%02x", bid[i]);
+	len = snprintf(path, size, "%s/.build-id/%.2s/%s.debug", root, hex,
+		       hex + 2);
+	return len < 0 || (size_t)len >= size ? -ENAMETOOLONG : 0;
+}
+
+int debuginfo__open_debug(const struct debuginfo_opts *o,
+			  const struct dso *dso, const struct elf_info *bin,
+			  char *path, size_t size)
+{
+	const u8 *bid = bin->build_id;
+	size_t bid_size = bin->build_id_size, nr = o->nr_debug_dirs;
+	char dir[PATH_BUF], cand[PATH_BUF];
+	const char *slash;
+	int fd;
+
+	if (!bid_size) {
+		bid = dso->build_id;
+		bid_size = dso->build_id_size;
+	}
+	if (bid_size >= 2) {
+		for (size_t i = 0; i <= nr; i++) {
+			const char *root = i < nr ? o->debug_dirs[i] :
+						    "/usr/lib/debug";
+
+			if (!root || by_build_id(root, bid, bid_size, cand,
+						 sizeof(cand)))
+				continue;
+			fd = try_debug(open_ro(cand), bid,
+				       bid_size, false, 0);
+			if (fd >= 0) {
+				snprintf(path, size, "%s", cand);
+				return fd;
+			}
+		}
+	}
+	if (!bin->debuglink[0] || !dso->path || dso->path[0] != '/')
+		return -ENOENT;
+	slash = strrchr(dso->path, '/');
+	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - dso->path),
+		 dso->path);
+	/* in the binary's own tree (the process's root) */
+	for (int i = 0; i < 2; i++) {
+		snprintf(cand, sizeof(cand), "%s/%s%s", dir,
+			 i ? ".debug/" : "", bin->debuglink);
+		fd = try_debug(open_as(o, dso->pid, cand, path, size), bid,
+			       bid_size, true, bin->debuglink_crc);
+		if (fd >= 0)
+			return fd;
+	}
+	/* under the global debug roots */
+	for (size_t i = 0; i <= nr; i++) {
+		const char *root = i < nr ? o->debug_dirs[i] : "/usr/lib/debug";
+
+		if (!root)
+			continue;
+		snprintf(cand, sizeof(cand), "%s%s/%s", root, dir,
+			 bin->debuglink);
+		fd = try_debug(open_ro(cand), bid,
+			       bid_size, true, bin->debuglink_crc);
+		if (fd >= 0) {
+			snprintf(path, size, "%s", cand);
+			return fd;
+		}
+	}
+	return -ENOENT;
+}

@@ -1,0 +1,51 @@
+/* debuginfo: finds the files to read for a dso (binary, separate debug). */
+#ifndef PTOP_DEBUGINFO_H
+#define PTOP_DEBUGINFO_H
+
+#include "dso.h"
+#include "util.h"
+
+struct elf_info;
+
+struct debuginfo_opts {
+	const char *proc;		/* "/proc" */
+	const char *const *debug_dirs;	/* tried before /usr/lib/debug */
+	size_t nr_debug_dirs;
+};
+
+/*
+ * Opens the file behind a file dso, read-only:
+ *   1. its path, inside /proc/PID/root when the process has another root
+ *      (absolute symlinks resolve inside that root), unless deleted;
+ *   2. /proc/PID/map_files/START-END (deleted files, while PID lives);
+ *   3. the path of a deleted file, only if the build-ids match.
+ * A candidate must be ELF and, when the dso has a build-id, carry the
+ * same one.  Returns an fd and the path it came from (for display), or
+ * -ESTALE when only files with another build-id were found, -ENOENT when
+ * nothing was.
+ */
+int debuginfo__open_binary(const struct debuginfo_opts *o,
+			   const struct dso *dso, char *path, size_t size);
+
+/*
+ * Opens separate debug info for the binary described by bin (its
+ * build-id, else the dso's; its .gnu_debuglink):
+ *   ROOT/.build-id/xx/rest.debug for each --debug-dir, then /usr/lib/debug;
+ *   the debuglink name in the binary's directory, its .debug/ subdirectory,
+ *   then /usr/lib/debug/<dir>/ and each --debug-dir/<dir>/.
+ * Build-id candidates must match; debuglink ones must match the build-id
+ * when both have one, else the CRC.  Returns an fd or -ENOENT.
+ */
+int debuginfo__open_debug(const struct debuginfo_opts *o,
+			  const struct dso *dso, const struct elf_info *bin,
+			  char *path, size_t size);
+
+/* Do two build-ids name the same file?  (A shorter one may be the other
+ * padded with zeros, as some perf.data writers do.) */
+bool debuginfo__build_id_eq(const u8 *a, size_t alen, const u8 *b,
+			    size_t blen);
+
+/* The CRC-32 of .gnu_debuglink over the rest of fd: 0 or -errno. */
+int debuginfo__crc32(int fd, u32 *crc);
+
+#endif

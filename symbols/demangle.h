@@ -1,0 +1,20 @@
+/* demangle: C++ (Itanium), Rust legacy and Rust v0 names to display form. */
+#ifndef PTOP_DEMANGLE_H
+#define PTOP_DEMANGLE_H
+
+#include "util.h"
+
+/* Names longer than this are not demangled (the cost of demangling grows
+ * faster than the name); results longer than DEMANGLE_MAX_OUT are dropped. */
+#define DEMANGLE_MAX_IN 4096
+#define DEMANGLE_MAX_OUT 65536
+
+/*
+ * Demangles raw into out (reset first).  Returns 1 when out holds the
+ * demangled name, 0 when raw is not a name this knows how to demangle (or
+ * is malformed or too costly: the caller shows raw), -ENOMEM.  Pure: no
+ * syscalls; C++ goes through libstdc++'s __cxa_demangle.
+ */
+int demangle__name(const char *raw, struct strbuf *out);
+
+#endif

@@ -1,0 +1,681 @@
+/* elfsym: an ELF file's symbols, PLT, segments, build-id and debuglink. */
+#include <errno.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ehframe.h"
+#include "elfnote.h"
+#include "elfsym.h"
+#include "log.h"
+#include "symbolizer.h"
+#include "symtab.h"
+
+#define PLT_ENTRY 16
+/* An .eh_frame found only through PT_GNU_EH_FRAME is read up to the end
+ * of its segment, at most this much. */
+#define EH_FRAME_MAX (256u << 20)
+
+static void elfsym__init_lib(void)
+{
+	static bool done;
+
+	/* idempotent; only the first call does anything */
+	if (!done) {
+		elf_version(EV_CURRENT);
+		done = true;
+	}
+}
+
+static Elf *check_kind(Elf *elf)
+{
+	if (!elf) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (elf_kind(elf) != ELF_K_ELF || gelf_getclass(elf) == ELFCLASSNONE) {
+		elf_end(elf);
+		errno = ENOEXEC;
+		return NULL;
+	}
+	return elf;
+}
+
+Elf *elfsym__open_fd(int fd)
+{
+	elfsym__init_lib();
+	return check_kind(elf_begin(fd, ELF_C_READ, NULL));
+}
+
+Elf *elfsym__open_mem(void *image, size_t size)
+{
+	elfsym__init_lib();
+	if (!image || !size) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return check_kind(elf_memory(image, size));
+}
+
+static bool file_swapped(Elf *elf)
+{
+	const char *id = elf_getident(elf, NULL);
+	int host = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? ELFDATA2LSB :
+							       ELFDATA2MSB;
+
+	return id && id[EI_DATA] != host;
+}
+
+/* Section headers, counted; *nr is 0 when there are none or they are
+ * unreadable. */
+static void sections(Elf *elf, size_t *nr, size_t *shstrndx)
+{
+	if (elf_getshdrnum(elf, nr) || elf_getshdrstrndx(elf, shstrndx))
+		*nr = 0;
+}
+
+static const char *scn_name(Elf *elf, size_t shstrndx, const GElf_Shdr *sh)
+{
+	const char *n = elf_strptr(elf, shstrndx, sh->sh_name);
+
+	return n ? n : "";
+}
+
+/* Section data that is really in the file (not NOBITS, not compressed). */
+static Elf_Data *scn_data(Elf_Scn *scn, const GElf_Shdr *sh)
+{
+	Elf_Data *d;
+
+	if (sh->sh_type == SHT_NOBITS || (sh->sh_flags & SHF_COMPRESSED) ||
+	    !sh->sh_size)
+		return NULL;
+	d = elf_getdata(scn, NULL);
+	if (!d || !d->d_buf || !d->d_size)
+		return NULL;
+	return d;
+}
+
+int elfsym__build_id(Elf *elf, u8 *out, size_t max)
+{
+	size_t nr, shstrndx, nph;
+	int n = 0;
+
+	sections(elf, &nr, &shstrndx);
+	for (size_t i = 1; i < nr && n <= 0; i++) {
+		Elf_Scn *scn = elf_getscn(elf, i);
+		GElf_Shdr sh;
+		Elf_Data *d;
+
+		if (!scn || !gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
+			continue;
+		d = scn_data(scn, &sh);
+		/* libelf converted the note headers to host order */
+		if (d)
+			n = elfnote__build_id(d->d_buf, d->d_size, false, out,
+					      max);
+	}
+	if (n > 0 || nr > 1 || elf_getphdrnum(elf, &nph))
+		return n > 0 ? n : 0;
+	/* no sections (stripped headers, some images): PT_NOTE */
+	for (size_t i = 0; i < nph && n <= 0; i++) {
+		GElf_Phdr ph;
+		Elf_Data *d;
+
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_NOTE ||
+		    !ph.p_filesz || ph.p_filesz > (1u << 20))
+			continue;
+		d = elf_getdata_rawchunk(elf, (s64)ph.p_offset,
+					 (size_t)ph.p_filesz, ELF_T_NHDR);
+		if (d && d->d_buf)
+			n = elfnote__build_id(d->d_buf, d->d_size, false, out,
+					      max);
+	}
+	return n > 0 ? n : 0;
+}
+
+static void read_debuglink(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh,
+			   struct elf_info *info)
+{
+	Elf_Data *d = scn_data(scn, sh);
+	const char *name;
+	size_t len, crc_off;
+	u32 crc;
+
+	if (!d)
+		return;
+	name = d->d_buf;
+	len = strnlen(name, d->d_size);
+	crc_off = ALIGN_UP(len + 1, 4);
+	if (!len || len >= sizeof(info->debuglink) || crc_off + 4 > d->d_size)
+		return;
+	/* a file name in the binary's directory, nothing else */
+	if (memchr(name, '/', len) || !strcmp(name, "..") ||
+	    !strcmp(name, "."))
+		return;
+	memcpy(&crc, (const char *)d->d_buf + crc_off, 4);
+	if (file_swapped(elf))
+		crc = __builtin_bswap32(crc);
+	memcpy(info->debuglink, name, len);
+	info->debuglink[len] = '\0';
+	info->debuglink_crc = crc;
+}
+
+int elfsym__info(Elf *elf, struct elf_info *info)
+{
+	size_t nr, shstrndx, nph = 0;
+	GElf_Ehdr eh;
+	int n;
+
+	memset(info, 0, sizeof(*info));
+	if (!gelf_getehdr(elf, &eh))
+		return -EINVAL;
+	info->machine = eh.e_machine;
+	info->type = eh.e_type;
+	info->elf_class = (u8)gelf_getclass(elf);
+	sections(elf, &nr, &shstrndx);
+	if (elf_getphdrnum(elf, &nph))
+		nph = 0;
+	if (nr <= 1 && !nph)
+		return -EINVAL;
+	for (size_t i = 0; i < nph; i++) {
+		struct elf_load *l = &info->loads[info->nr_loads];
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (info->nr_loads == ELFSYM_MAX_LOADS) {
+			pr_debug("elf: more than %d PT_LOAD, rest ignored",
+				 ELFSYM_MAX_LOADS);
+			break;
+		}
+		l->offset = ph.p_offset;
+		l->vaddr = ph.p_vaddr;
+		l->filesz = ph.p_filesz;
+		l->memsz = ph.p_memsz;
+		l->flags = ph.p_flags;
+		info->nr_loads++;
+	}
+	for (size_t i = 1; i < nr; i++) {
+		Elf_Scn *scn = elf_getscn(elf, i);
+		const char *name;
+		GElf_Shdr sh;
+
+		if (!scn || !gelf_getshdr(scn, &sh))
+			continue;
+		bool data = sh.sh_type != SHT_NOBITS && sh.sh_size;
+
+		name = scn_name(elf, shstrndx, &sh);
+		if (sh.sh_type == SHT_SYMTAB && data)
+			info->has_symtab = true;
+		else if (sh.sh_type == SHT_DYNSYM && data)
+			info->has_dynsym = true;
+		else if (data && (!strcmp(name, ".debug_info") ||
+				  !strcmp(name, ".zdebug_info")))
+			info->has_debug_info = true;
+		else if (!strcmp(name, ".gnu_debuglink"))
+			read_debuglink(elf, scn, &sh, info);
+	}
+	n = elfsym__build_id(elf, info->build_id, sizeof(info->build_id));
+	if (n > 0)
+		info->build_id_size = (u8)n;
+	return 0;
+}
+
+/* ---- symbol tables ---- */
+
+struct loader {
+	Elf *elf;
+	struct symtab *st;
+	size_t nr_scns, shstrndx;
+	u64 *scn_end;		/* end address of each section, 0: none */
+	long added;
+	int err;
+};
+
+static u64 sym_limit(const struct loader *ld, const GElf_Sym *sym)
+{
+	if (sym->st_shndx == SHN_UNDEF || sym->st_shndx >= SHN_LORESERVE ||
+	    sym->st_shndx >= ld->nr_scns || !ld->scn_end)
+		return 0;
+	return ld->scn_end[sym->st_shndx];
+}
+
+static bool is_func(const GElf_Sym *sym)
+{
+	int type = GELF_ST_TYPE(sym->st_info);
+
+	return (type == STT_FUNC || type == STT_GNU_IFUNC) &&
+	       sym->st_shndx != SHN_UNDEF && sym->st_value;
+}
+
+static enum symtab_bind bind_of(const GElf_Sym *sym)
+{
+	switch (GELF_ST_BIND(sym->st_info)) {
+	case STB_GLOBAL:
+	case STB_GNU_UNIQUE:
+		return SYMTAB_BIND_GLOBAL;
+	case STB_WEAK:
+		return SYMTAB_BIND_WEAK;
+	default:
+		return SYMTAB_BIND_LOCAL;
+	}
+}
+
+/* Name st_name of a string table's data, NUL-terminated inside it. */
+static const char *str_at(const Elf_Data *strs, u64 off, size_t *len)
+{
+	const char *s;
+
+	if (!strs || off >= strs->d_size)
+		return NULL;
+	s = (const char *)strs->d_buf + off;
+	*len = strnlen(s, strs->d_size - (size_t)off);
+	if (*len == strs->d_size - off || !*len)
+		return NULL;
+	return s;
+}
+
+static void load_syms(struct loader *ld, Elf_Scn *scn, const GElf_Shdr *sh)
+{
+	Elf_Scn *str_scn = elf_getscn(ld->elf, sh->sh_link);
+	GElf_Shdr str_sh;
+	Elf_Data *syms, *strs;
+	size_t entsize = gelf_fsize(ld->elf, ELF_T_SYM, 1, EV_CURRENT), n;
+
+	if (!str_scn || !gelf_getshdr(str_scn, &str_sh) ||
+	    str_sh.sh_type != SHT_STRTAB)
+		return;
+	syms = scn_data(scn, sh);
+	strs = scn_data(str_scn, &str_sh);
+	if (!syms || !strs || !entsize)
+		return;
+	n = syms->d_size / entsize;
+	for (size_t i = 1; i < n && !ld->err; i++) {
+		const char *name;
+		size_t len;
+		GElf_Sym sym;
+
+		if (!gelf_getsym(syms, (int)i, &sym) || !is_func(&sym))
+			continue;
+		name = str_at(strs, sym.st_name, &len);
+		if (!name)
+			continue;
+		ld->err = symtab__add(ld->st, sym.st_value, sym.st_size,
+				      sym_limit(ld, &sym), name, len, 0,
+				      bind_of(&sym), 0);
+		if (!ld->err)
+			ld->added++;
+	}
+}
+
+/* ---- PLT (x86-64) ---- */
+
+struct got_rel {
+	u64 got;	/* r_offset: the GOT slot the stub jumps through */
+	u32 sym;	/* .dynsym index */
+};
+
+static int got_rel__cmp(const void *a, const void *b)
+{
+	const struct got_rel *x = a, *y = b;
+
+	return x->got < y->got ? -1 : x->got > y->got;
+}
+
+struct plt_ctx {
+	struct got_rel *rels;
+	size_t nr_rels;
+	Elf_Data *dynsym, *dynstr;
+	struct strbuf name;
+};
+
+static Elf_Scn *find_scn(struct loader *ld, const char *want, GElf_Shdr *sh)
+{
+	for (size_t i = 1; i < ld->nr_scns; i++) {
+		Elf_Scn *scn = elf_getscn(ld->elf, i);
+
+		if (scn && gelf_getshdr(scn, sh) &&
+		    !strcmp(scn_name(ld->elf, ld->shstrndx, sh), want))
+			return scn;
+	}
+	return NULL;
+}
+
+/* Collects relocations of type `type` from the RELA section `name`. */
+static int collect_rels(struct loader *ld, struct plt_ctx *pc,
+			const char *name, u32 type)
+{
+	GElf_Shdr sh, dsh, ssh;
+	Elf_Scn *scn = find_scn(ld, name, &sh), *dyn, *str;
+	Elf_Data *d;
+	size_t entsize, n, cap = pc->nr_rels;
+
+	if (!scn || sh.sh_type != SHT_RELA)
+		return 0;
+	dyn = elf_getscn(ld->elf, sh.sh_link);
+	if (!dyn || !gelf_getshdr(dyn, &dsh) || dsh.sh_type != SHT_DYNSYM)
+		return 0;
+	str = elf_getscn(ld->elf, dsh.sh_link);
+	if (!str || !gelf_getshdr(str, &ssh) || ssh.sh_type != SHT_STRTAB)
+		return 0;
+	pc->dynsym = scn_data(dyn, &dsh);
+	pc->dynstr = scn_data(str, &ssh);
+	d = scn_data(scn, &sh);
+	entsize = gelf_fsize(ld->elf, ELF_T_RELA, 1, EV_CURRENT);
+	if (!d || !pc->dynsym || !pc->dynstr || !entsize)
+		return 0;
+	n = d->d_size / entsize;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Rela r;
+
+		if (!gelf_getrela(d, (int)i, &r) ||
+		    GELF_R_TYPE(r.r_info) != type || !GELF_R_SYM(r.r_info))
+			continue;
+		if (array__grow((void **)&pc->rels, &cap, pc->nr_rels + 1,
+				sizeof(*pc->rels)))
+			return -ENOMEM;
+		pc->rels[pc->nr_rels].got = r.r_offset;
+		pc->rels[pc->nr_rels].sym = (u32)GELF_R_SYM(r.r_info);
+		pc->nr_rels++;
+	}
+	return 0;
+}
+
+static const struct got_rel *rel_for_got(const struct plt_ctx *pc, u64 got)
+{
+	struct got_rel key = { .got = got };
+
+	return bsearch(&key, pc->rels, pc->nr_rels, sizeof(key),
+		       got_rel__cmp);
+}
+
+/* The GOT slot an x86-64 stub jumps through: "jmp *disp32(%rip)" is
+ * ff 25, perhaps after endbr64 or a bnd prefix. */
+static bool stub_got(const u8 *code, size_t len, u64 vaddr, u64 *got)
+{
+	for (size_t k = 0; k + 6 <= len; k++) {
+		s32 disp;
+
+		if (code[k] != 0xff || code[k + 1] != 0x25)
+			continue;
+		memcpy(&disp, code + k + 2, 4);
+		*got = vaddr + k + 6 + (u64)(s64)disp;
+		return true;
+	}
+	return false;
+}
+
+static void add_plt_sym(struct loader *ld, struct plt_ctx *pc, u64 start,
+			u64 size, u32 symidx)
+{
+	size_t entsize = gelf_fsize(ld->elf, ELF_T_SYM, 1, EV_CURRENT);
+	const char *name;
+	size_t len;
+	GElf_Sym sym;
+
+	if (!entsize || symidx >= pc->dynsym->d_size / entsize ||
+	    !gelf_getsym(pc->dynsym, (int)symidx, &sym))
+		return;
+	name = str_at(pc->dynstr, sym.st_name, &len);
+	if (!name)
+		return;
+	strbuf__reset(&pc->name);
+	strbuf__add(&pc->name, name, len);
+	strbuf__adds(&pc->name, "@plt");
+	if (pc->name.oom) {
+		ld->err = -ENOMEM;
+		return;
+	}
+	ld->err = symtab__add(ld->st, start, size, 0, pc->name.buf,
+			      pc->name.len, SYM_F_PLT, SYMTAB_BIND_LOCAL, 0);
+	if (!ld->err)
+		ld->added++;
+}
+
+/* Names each stub of scn by the relocation of the GOT slot it jumps
+ * through; `first` stubs are skipped (PLT0), and a stub that does not
+ * decode falls back on its index (lazy .plt order = .rela.plt order). */
+static void name_stubs(struct loader *ld, struct plt_ctx *pc, Elf_Scn *scn,
+		       const GElf_Shdr *sh, size_t entry, size_t first,
+		       const u32 *by_index, size_t nr_index)
+{
+	Elf_Data *d = scn_data(scn, sh);
+	size_t n;
+
+	if (!d || !entry)
+		return;
+	n = d->d_size / entry;
+	for (size_t i = first; i < n && !ld->err; i++) {
+		u64 vaddr = sh->sh_addr + i * entry, got;
+		const struct got_rel *r = NULL;
+
+		if (stub_got((const u8 *)d->d_buf + i * entry, entry, vaddr,
+			     &got))
+			r = rel_for_got(pc, got);
+		if (r)
+			add_plt_sym(ld, pc, vaddr, entry, r->sym);
+		else if (by_index && i - first < nr_index)
+			add_plt_sym(ld, pc, vaddr, entry,
+				    by_index[i - first]);
+	}
+}
+
+static void load_plt(struct loader *ld)
+{
+	struct plt_ctx pc = { 0 };
+	GElf_Shdr plt_sh, sec_sh, got_sh;
+	Elf_Scn *plt, *sec, *pltgot;
+	u32 *by_index = NULL;
+	size_t nr_index;
+
+	strbuf__init(&pc.name);
+	if (collect_rels(ld, &pc, ".rela.plt", R_X86_64_JUMP_SLOT))
+		goto nomem;
+	/* relocation order, before sorting by GOT slot */
+	nr_index = pc.nr_rels;
+	if (nr_index) {
+		by_index = malloc(nr_index * sizeof(*by_index));
+		if (!by_index)
+			goto nomem;
+		for (size_t i = 0; i < nr_index; i++)
+			by_index[i] = pc.rels[i].sym;
+	}
+	pltgot = find_scn(ld, ".plt.got", &got_sh);
+	if (pltgot && collect_rels(ld, &pc, ".rela.dyn", R_X86_64_GLOB_DAT))
+		goto nomem;
+	if (!pc.nr_rels)
+		goto out;
+	qsort(pc.rels, pc.nr_rels, sizeof(*pc.rels), got_rel__cmp);
+	plt = find_scn(ld, ".plt", &plt_sh);
+	sec = find_scn(ld, ".plt.sec", &sec_sh);
+	if (sec)	/* IBT: the stubs called are in .plt.sec */
+		name_stubs(ld, &pc, sec, &sec_sh, PLT_ENTRY, 0, by_index,
+			   nr_index);
+	else if (plt)
+		name_stubs(ld, &pc, plt, &plt_sh, PLT_ENTRY, 1, by_index,
+			   nr_index);
+	if (pltgot)
+		name_stubs(ld, &pc, pltgot, &got_sh,
+			   got_sh.sh_entsize == 16 ? 16 : 8, 0, NULL, 0);
+	goto out;
+nomem:
+	ld->err = -ENOMEM;
+out:
+	free(by_index);
+	free(pc.rels);
+	strbuf__fini(&pc.name);
+}
+
+/* ---- .eh_frame ---- */
+
+static int add_fde(u64 start, u64 end, void *arg)
+{
+	struct loader *ld = arg;
+
+	ld->err = symtab__add(ld->st, start, end - start, 0, NULL, 0,
+			      SYM_F_SYNTH, SYMTAB_BIND_SYNTH, 0);
+	if (ld->err)
+		return 1;
+	ld->added++;
+	return 0;
+}
+
+/* The file data at [vaddr, end of its segment), for an .eh_frame found
+ * through PT_GNU_EH_FRAME only. */
+static Elf_Data *segment_tail(Elf *elf, u64 vaddr)
+{
+	size_t nph;
+
+	if (elf_getphdrnum(elf, &nph))
+		return NULL;
+	for (size_t i = 0; i < nph; i++) {
+		GElf_Phdr ph;
+		u64 off, len;
+
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD ||
+		    vaddr < ph.p_vaddr || vaddr - ph.p_vaddr >= ph.p_filesz)
+			continue;
+		off = ph.p_offset + (vaddr - ph.p_vaddr);
+		len = MIN(ph.p_filesz - (vaddr - ph.p_vaddr),
+			  (u64)EH_FRAME_MAX);
+		if (off < ph.p_offset)
+			return NULL;
+		return elf_getdata_rawchunk(elf, (s64)off, (size_t)len,
+					    ELF_T_BYTE);
+	}
+	return NULL;
+}
+
+static void load_ehframe(struct loader *ld)
+{
+	struct ehframe_src src = {
+		.addr_size = gelf_getclass(ld->elf) == ELFCLASS32 ? 4 : 8,
+		.swap = file_swapped(ld->elf),
+	};
+	GElf_Shdr sh;
+	Elf_Scn *scn = find_scn(ld, ".eh_frame", &sh);
+	Elf_Data *d = scn ? scn_data(scn, &sh) : NULL;
+	size_t nph;
+
+	if (d) {
+		src.vaddr = sh.sh_addr;
+	} else if (!elf_getphdrnum(ld->elf, &nph)) {
+		/* no section headers: PT_GNU_EH_FRAME -> .eh_frame_hdr */
+		for (size_t i = 0; i < nph && !d; i++) {
+			Elf_Data *hdr;
+			GElf_Phdr ph;
+			u64 target;
+
+			if (!gelf_getphdr(ld->elf, (int)i, &ph) ||
+			    ph.p_type != PT_GNU_EH_FRAME || ph.p_filesz < 4 ||
+			    ph.p_filesz > (64u << 20))
+				continue;
+			hdr = elf_getdata_rawchunk(ld->elf, (s64)ph.p_offset,
+						   (size_t)ph.p_filesz,
+						   ELF_T_BYTE);
+			if (!hdr || ehframe__hdr_target(hdr->d_buf,
+							hdr->d_size,
+							ph.p_vaddr,
+							src.addr_size,
+							src.swap, &target))
+				continue;
+			d = segment_tail(ld->elf, target);
+			src.vaddr = target;
+		}
+	}
+	if (!d || !d->d_buf)
+		return;
+	src.data = d->d_buf;
+	src.size = d->d_size;
+	ehframe__for_each_fde(&src, add_fde, ld);
+}
+
+long elfsym__load(Elf *elf, struct symtab *st, unsigned int what)
+{
+	struct loader ld = { .elf = elf, .st = st };
+	GElf_Ehdr eh;
+
+	sections(elf, &ld.nr_scns, &ld.shstrndx);
+	if (ld.nr_scns) {
+		ld.scn_end = calloc(ld.nr_scns, sizeof(*ld.scn_end));
+		if (!ld.scn_end)
+			return -ENOMEM;
+	}
+	for (size_t i = 1; i < ld.nr_scns; i++) {
+		Elf_Scn *scn = elf_getscn(elf, i);
+		GElf_Shdr sh;
+
+		if (scn && gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_ALLOC))
+			ld.scn_end[i] = sh.sh_addr + sh.sh_size < sh.sh_addr ?
+						UINT64_MAX :
+						sh.sh_addr + sh.sh_size;
+	}
+	for (size_t i = 1; i < ld.nr_scns && !ld.err; i++) {
+		Elf_Scn *scn = elf_getscn(elf, i);
+		GElf_Shdr sh;
+
+		if (!scn || !gelf_getshdr(scn, &sh))
+			continue;
+		if ((sh.sh_type == SHT_SYMTAB && (what & ELFSYM_SYMTAB)) ||
+		    (sh.sh_type == SHT_DYNSYM && (what & ELFSYM_DYNSYM)))
+			load_syms(&ld, scn, &sh);
+	}
+	if (!ld.err && (what & ELFSYM_PLT) && gelf_getehdr(elf, &eh) &&
+	    eh.e_machine == EM_X86_64)
+		load_plt(&ld);
+	if (!ld.err && (what & ELFSYM_EHFRAME))
+		load_ehframe(&ld);
+	free(ld.scn_end);
+	return ld.err ? ld.err : ld.added;
+}
+
+/* ---- address conversion ---- */
+
+int elfsym__to_vaddr(const struct elf_info *info, u64 off, u64 *vaddr)
+{
+	if (!info->nr_loads) {
+		*vaddr = off;
+		return 0;
+	}
+	/* exact file ranges, executable segments first; then the page
+	 * before a segment's start, which its mapping also covers */
+	for (int pass = 0; pass < 3; pass++) {
+		for (u32 i = 0; i < info->nr_loads; i++) {
+			const struct elf_load *l = &info->loads[i];
+			u64 lo = pass == 2 ? l->offset & ~(u64)4095 : l->offset;
+			bool exec = l->flags & PF_X;
+
+			if ((pass == 0 && !exec) || (pass == 1 && exec))
+				continue;
+			if (off >= lo && off - lo < (l->offset - lo) + l->filesz) {
+				*vaddr = l->vaddr + (off - l->offset);
+				return 0;
+			}
+		}
+	}
+	return -ENOENT;
+}
+
+int elfsym__from_vaddr(const struct elf_info *info, u64 vaddr, u64 *off)
+{
+	if (!info->nr_loads) {
+		*off = vaddr;
+		return 0;
+	}
+	for (int pass = 0; pass < 2; pass++) {
+		for (u32 i = 0; i < info->nr_loads; i++) {
+			const struct elf_load *l = &info->loads[i];
+
+			bool exec = l->flags & PF_X;
+
+			if (exec == (pass == 1))
+				continue;
+			if (vaddr >= l->vaddr &&
+			    vaddr - l->vaddr < MAX(l->memsz, l->filesz)) {
+				*off = l->offset + (vaddr - l->vaddr);
+				return 0;
+			}
+		}
+	}
+	return -ENOENT;
+}

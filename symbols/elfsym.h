@@ -1,0 +1,71 @@
+/* elfsym: an ELF file's symbols, PLT, segments, build-id and debuglink. */
+#ifndef PTOP_ELFSYM_H
+#define PTOP_ELFSYM_H
+
+#include <libelf.h>
+
+#include "dso.h"
+#include "util.h"
+
+struct symtab;
+
+#define ELFSYM_MAX_LOADS 16
+#define ELFSYM_DEBUGLINK_MAX 256
+
+struct elf_load {
+	u64 offset, vaddr, filesz, memsz;
+	u32 flags;		/* PF_X, ... */
+};
+
+/* What one ELF file says about itself (headers and small sections). */
+struct elf_info {
+	struct elf_load loads[ELFSYM_MAX_LOADS];
+	u32 nr_loads;
+	u8 build_id[BUILD_ID_MAX];
+	u8 build_id_size;
+	char debuglink[ELFSYM_DEBUGLINK_MAX];	/* "" if none */
+	u32 debuglink_crc;
+	bool has_symtab;	/* a .symtab with data */
+	bool has_dynsym;
+	bool has_debug_info;	/* .debug_info with data (not NOBITS) */
+	u16 machine, type;	/* e_machine, e_type */
+	u8 elf_class;		/* ELFCLASS32/64 */
+};
+
+/* What elfsym__load adds. */
+enum elfsym_what {
+	ELFSYM_SYMTAB = 1 << 0,	 /* .symtab functions */
+	ELFSYM_DYNSYM = 1 << 1,	 /* .dynsym functions */
+	ELFSYM_PLT = 1 << 2,	 /* name@plt stubs (x86-64) */
+	ELFSYM_EHFRAME = 1 << 3, /* .eh_frame ranges as synthetic symbols,
+				  * where no real symbol is */
+};
+
+/*
+ * Opens fd (kept open by the caller while the Elf lives: sections are
+ * read on demand with pread, so nothing is mapped and a file truncated
+ * under us gives read errors, not SIGBUS) or an in-memory image (which
+ * must stay valid and writable: libelf may convert in place).  Both
+ * return NULL with errno set (ENOEXEC: not ELF).  Free with elf_end().
+ */
+Elf *elfsym__open_fd(int fd);
+Elf *elfsym__open_mem(void *image, size_t size);
+
+/* Fills info from elf's headers: 0, or -EINVAL when the section and
+ * program headers are both unreadable or absent (not a usable file). */
+int elfsym__info(Elf *elf, struct elf_info *info);
+
+/* Just the build-id (cheap; for verifying a candidate file): its size,
+ * 0 if none, or -errno. */
+int elfsym__build_id(Elf *elf, u8 *out, size_t max);
+
+/* Adds the symbols selected by what (enum elfsym_what) to st, as ELF
+ * virtual addresses.  Returns how many were added or -ENOMEM. */
+long elfsym__load(Elf *elf, struct symtab *st, unsigned int what);
+
+/* File offset <-> ELF vaddr through the PT_LOAD headers (identity when
+ * there are none).  0 or -ENOENT when no segment holds the address. */
+int elfsym__to_vaddr(const struct elf_info *info, u64 off, u64 *vaddr);
+int elfsym__from_vaddr(const struct elf_info *info, u64 vaddr, u64 *off);
+
+#endif

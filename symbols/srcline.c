@@ -1,0 +1,203 @@
+/* srcline: address -> file:line and inline chain, from DWARF via libdw. */
+#include <errno.h>
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "srcline.h"
+
+/* Inflated DWARF beyond this is refused (zlib tops out near 1032:1, so a
+ * larger ratio is a lie, and a larger total no debug file we want). */
+#define DWARF_MAX_INFLATED (1ull << 30)
+#define DWARF_MAX_RATIO 1100
+#define MAX_CUS_SCANNED 1000000
+
+struct srcline_dw {
+	Dwarf *dw;
+};
+
+static u64 be64(const u8 *p)
+{
+	u64 v = 0;
+
+	for (int i = 0; i < 8; i++)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/* Are the .debug sections sane to hand to libdw? */
+static bool sections_sane(Elf *elf)
+{
+	size_t nr, shstrndx;
+	u64 total = 0;
+
+	if (elf_getshdrnum(elf, &nr) || elf_getshdrstrndx(elf, &shstrndx))
+		return false;
+	for (size_t i = 1; i < nr; i++) {
+		Elf_Scn *scn = elf_getscn(elf, i);
+		const char *name;
+		GElf_Shdr sh;
+		u64 inflated;
+
+		if (!scn || !gelf_getshdr(scn, &sh))
+			return false;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (!name || sh.sh_type == SHT_NOBITS ||
+		    (strncmp(name, ".debug_", 7) && strncmp(name, ".zdebug_", 8)))
+			continue;
+		inflated = sh.sh_size;
+		if (sh.sh_flags & SHF_COMPRESSED) {
+			GElf_Chdr ch;
+
+			if (!gelf_getchdr(scn, &ch))
+				return false;
+			inflated = ch.ch_size;
+		} else if (!strncmp(name, ".zdebug_", 8)) {
+			Elf_Data *d = elf_rawdata(scn, NULL);
+
+			if (!d || d->d_size < 12 || memcmp(d->d_buf, "ZLIB", 4))
+				return false;
+			inflated = be64((const u8 *)d->d_buf + 4);
+		}
+		if (inflated > DWARF_MAX_INFLATED ||
+		    inflated / DWARF_MAX_RATIO > sh.sh_size)
+			return false;
+		total += inflated;
+		if (total > DWARF_MAX_INFLATED)
+			return false;
+	}
+	return true;
+}
+
+struct srcline_dw *srcline__new(Elf *elf)
+{
+	struct srcline_dw *sd;
+
+	if (!elf || !sections_sane(elf)) {
+		errno = ENODATA;
+		return NULL;
+	}
+	sd = calloc(1, sizeof(*sd));
+	if (!sd)
+		return NULL;
+	sd->dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
+	if (!sd->dw) {
+		free(sd);
+		errno = ENODATA;
+		return NULL;
+	}
+	return sd;
+}
+
+void srcline__free(struct srcline_dw *sd)
+{
+	if (!sd)
+		return;
+	dwarf_end(sd->dw);
+	free(sd);
+}
+
+static bool cu_of(Dwarf *dw, u64 vaddr, Dwarf_Die *cu)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	if (dwarf_addrdie(dw, vaddr, cu))
+		return true;
+	/* no (or partial) .debug_aranges: ask each CU */
+	for (int n = 0; n < MAX_CUS_SCANNED; n++) {
+		if (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL))
+			return false;
+		if (next <= off)
+			return false;
+		if (dwarf_offdie(dw, off + hsize, cu) &&
+		    dwarf_haspc(cu, vaddr) > 0)
+			return true;
+		off = next;
+	}
+	return false;
+}
+
+static const char *intern(struct strpool *pool, const char *s)
+{
+	return s ? strpool__intern(pool, s, strlen(s)) : NULL;
+}
+
+static const char *die_name(Dwarf_Die *die, struct strpool *pool)
+{
+	Dwarf_Attribute attr;
+
+	/* inlined instances name their function through the origin */
+	if (!dwarf_attr_integrate(die, DW_AT_name, &attr))
+		return NULL;
+	return intern(pool, dwarf_formstring(&attr));
+}
+
+static const char *call_file(Dwarf_Die *die, Dwarf_Die *cu,
+			     struct strpool *pool)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Files *files;
+	Dwarf_Word idx;
+	size_t nr;
+
+	if (!dwarf_attr(die, DW_AT_call_file, &attr) ||
+	    dwarf_formudata(&attr, &idx) ||
+	    dwarf_getsrcfiles(cu, &files, &nr) || idx >= nr)
+		return NULL;
+	return intern(pool, dwarf_filesrc(files, idx, NULL, NULL));
+}
+
+static int call_line(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word v;
+
+	if (!dwarf_attr(die, DW_AT_call_line, &attr) ||
+	    dwarf_formudata(&attr, &v) || v > INT32_MAX)
+		return 0;
+	return (int)v;
+}
+
+int srcline__lookup(struct srcline_dw *sd, u64 vaddr, struct srcline *out,
+		    size_t max, struct strpool *pool)
+{
+	Dwarf_Die cu, *scopes = NULL;
+	Dwarf_Line *line;
+	size_t k = 0;
+	int n, lineno = 0;
+
+	if (!sd || !max || !cu_of(sd->dw, vaddr, &cu))
+		return 0;
+	memset(out, 0, sizeof(*out));
+	line = dwarf_getsrc_die(&cu, vaddr);
+	if (line) {
+		out[0].file = intern(pool, dwarf_linesrc(line, NULL, NULL));
+		if (!dwarf_lineno(line, &lineno) && lineno > 0)
+			out[0].line = lineno;
+	}
+	n = dwarf_getscopes(&cu, vaddr, &scopes);
+	for (int i = 0; i < n; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+
+		if (tag == DW_TAG_inlined_subroutine) {
+			out[k].func = die_name(&scopes[i], pool);
+			if (k + 1 >= max)
+				break;
+			k++;
+			out[k].file = call_file(&scopes[i], &cu, pool);
+			out[k].line = call_line(&scopes[i]);
+			out[k].func = NULL;
+		} else if (tag == DW_TAG_subprogram ||
+			   tag == DW_TAG_entry_point) {
+			out[k].func = die_name(&scopes[i], pool);
+			break;
+		}
+	}
+	free(scopes);
+	if (!out[0].file && !k)
+		return 0;
+	return (int)(k + 1);
+}

@@ -1,0 +1,31 @@
+/* srcline: address -> file:line and inline chain, from DWARF via libdw. */
+#ifndef PTOP_SRCLINE_H
+#define PTOP_SRCLINE_H
+
+#include <libelf.h>
+
+#include "symbolizer.h"
+#include "util.h"
+
+struct strpool;
+struct srcline_dw;
+
+/*
+ * DWARF of elf (which must outlive the handle).  The sections are sized
+ * up first: compressed ones that would inflate past a sane bound are
+ * refused rather than handed to libdw.  NULL with errno set (ENODATA: no
+ * usable DWARF).
+ */
+struct srcline_dw *srcline__new(Elf *elf);
+void srcline__free(struct srcline_dw *sd);
+
+/*
+ * Frames of vaddr (an ELF virtual address), innermost first: out[0] has
+ * the line table's file:line and the function holding it; each further
+ * frame is the call site of the inlined function before it.  Strings are
+ * interned in pool.  Returns the number of frames (0: unknown address).
+ */
+int srcline__lookup(struct srcline_dw *sd, u64 vaddr, struct srcline *out,
+		    size_t max, struct strpool *pool);
+
+#endif

@@ -1,0 +1,888 @@
+/* symbolizer: (dso, address) -> symbol, source line, code bytes; cached. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "debuginfo.h"
+#include "elfsym.h"
+#include "kallsyms.h"
+#include "log.h"
+#include "perfmap.h"
+#include "srcline.h"
+#include "symbolizer.h"
+#include "symtab.h"
+
+#define PATH_BUF 4096
+#define VDSO_MAX (1u << 20)
+/* DWARF handles hold an fd and libdw's caches: keep a few. */
+#define MAX_DWARF_OPEN 4
+
+/* One loaded ELF; dsos with the same build-id share it. */
+struct image {
+	unsigned int refs;
+	struct elf_info info;	/* of the runtime binary */
+	struct symtab *st;
+	enum dso_status status;
+	const char *file;	/* where the symbols came from (pooled) */
+	bool stripped_debug;	/* symbols came from a separate debug file */
+	/* DWARF, loaded on the first srcline */
+	bool dwarf_tried;
+	int dw_fd;
+	Elf *dw_elf;
+	struct srcline_dw *dw;
+	u64 dw_used;
+	/* an in-memory image (vdso): elf_memory's buffer */
+	void *mem;
+	size_t mem_size;
+};
+
+struct dso_state {
+	bool loaded;		/* img/status are current */
+	bool warned;		/* a problem was logged once already */
+	enum dso_status status;
+	struct image *img;
+	const char *dso_name;	/* pooled */
+	u64 used;		/* generation of the last use */
+};
+
+struct pm_entry {
+	s32 pid;
+	struct perfmap *pm;
+	u64 checked;		/* generation of the last refresh, + 1 */
+	u64 used;
+};
+
+struct symbolizer {
+	struct strpool *pool;
+	const char **debug_dirs;	/* pooled copies */
+	size_t nr_debug_dirs;
+	const char *kallsyms_path, *proc, *tmp, *vdso_path;
+	bool demangle;
+
+	struct dso_state *states;	/* by dso->id */
+	size_t nr_states;
+	struct image **images;
+	size_t nr_images, cap_images;
+
+	struct kallsyms *kernel;
+	bool kernel_loaded, kernel_warned;
+	enum dso_status kernel_status;
+	u64 kernel_used;
+
+	struct image *vdso;	/* NULL: not loaded (see vdso_status) */
+	bool vdso_loaded;
+	enum dso_status vdso_status;
+
+	struct pm_entry *pms;
+	size_t nr_pms, cap_pms;
+
+	int code_fd;		/* the file read_code read last */
+	u32 code_dso;
+
+	u64 gen;
+};
+
+static const char *pool_dup(struct symbolizer *s, const char *str)
+{
+	return str ? strpool__intern(s->pool, str, strlen(str)) : NULL;
+}
+
+struct symbolizer *symbolizer__new(const struct symbolizer_opts *opts)
+{
+	struct symbolizer_opts none = { 0 };
+	struct symbolizer *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	if (!opts)
+		opts = &none;
+	s->code_fd = -1;
+	s->demangle = !opts->no_demangle;
+	s->pool = strpool__new();
+	if (!s->pool)
+		goto nomem;
+	if (opts->nr_debug_dirs) {
+		s->debug_dirs = calloc(opts->nr_debug_dirs,
+				       sizeof(*s->debug_dirs));
+		if (!s->debug_dirs)
+			goto nomem;
+		for (size_t i = 0; i < opts->nr_debug_dirs; i++) {
+			s->debug_dirs[i] = pool_dup(s, opts->debug_dirs[i]);
+			if (opts->debug_dirs[i] && !s->debug_dirs[i])
+				goto nomem;
+		}
+		s->nr_debug_dirs = opts->nr_debug_dirs;
+	}
+	s->kallsyms_path = pool_dup(s, opts->kallsyms ? opts->kallsyms :
+							"/proc/kallsyms");
+	s->proc = pool_dup(s, opts->proc ? opts->proc : "/proc");
+	s->tmp = pool_dup(s, opts->tmp ? opts->tmp : "/tmp");
+	s->vdso_path = pool_dup(s, opts->vdso_image);
+	if (!s->kallsyms_path || !s->proc || !s->tmp ||
+	    (opts->vdso_image && !s->vdso_path))
+		goto nomem;
+	return s;
+nomem:
+	symbolizer__free(s);
+	errno = ENOMEM;
+	return NULL;
+}
+
+static void image__drop_dwarf(struct image *img)
+{
+	srcline__free(img->dw);
+	img->dw = NULL;
+	if (img->dw_elf)
+		elf_end(img->dw_elf);
+	img->dw_elf = NULL;
+	if (img->dw_fd >= 0)
+		close(img->dw_fd);
+	img->dw_fd = -1;
+	img->dwarf_tried = false;
+}
+
+static void image__free(struct image *img)
+{
+	if (!img)
+		return;
+	image__drop_dwarf(img);
+	symtab__free(img->st);
+	free(img->mem);
+	free(img);
+}
+
+static struct image *image__new(void)
+{
+	struct image *img = calloc(1, sizeof(*img));
+
+	if (img) {
+		img->refs = 1;
+		img->dw_fd = -1;
+	}
+	return img;
+}
+
+static void symbolizer__put_image(struct symbolizer *s, struct image *img)
+{
+	if (!img || --img->refs)
+		return;
+	for (size_t i = 0; i < s->nr_images; i++) {
+		if (s->images[i] == img) {
+			s->images[i] = s->images[--s->nr_images];
+			break;
+		}
+	}
+	image__free(img);
+}
+
+void symbolizer__free(struct symbolizer *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->nr_states; i++)
+		symbolizer__put_image(s, s->states[i].img);
+	for (size_t i = 0; i < s->nr_images; i++)
+		image__free(s->images[i]);	/* none left, normally */
+	for (size_t i = 0; i < s->nr_pms; i++)
+		perfmap__free(s->pms[i].pm);
+	image__free(s->vdso);
+	kallsyms__free(s->kernel);
+	if (s->code_fd >= 0)
+		close(s->code_fd);
+	free(s->pms);
+	free(s->images);
+	free(s->states);
+	free(s->debug_dirs);
+	strpool__free(s->pool);
+	free(s);
+}
+
+static struct debuginfo_opts debuginfo_opts(const struct symbolizer *s)
+{
+	struct debuginfo_opts o = {
+		.proc = s->proc,
+		.debug_dirs = s->debug_dirs,
+		.nr_debug_dirs = s->nr_debug_dirs,
+	};
+
+	return o;
+}
+
+/* ---- file dsos ---- */
+
+static struct image *find_image(struct symbolizer *s,
+				const struct elf_info *info)
+{
+	if (!info->build_id_size)
+		return NULL;
+	for (size_t i = 0; i < s->nr_images; i++) {
+		struct image *img = s->images[i];
+
+		if (img->info.build_id_size == info->build_id_size &&
+		    !memcmp(img->info.build_id, info->build_id,
+			    info->build_id_size))
+			return img;
+	}
+	return NULL;
+}
+
+static int add_image(struct symbolizer *s, struct image *img)
+{
+	if (array__grow((void **)&s->images, &s->cap_images,
+			s->nr_images + 1, sizeof(*s->images)))
+		return -ENOMEM;
+	s->images[s->nr_images++] = img;
+	return 0;
+}
+
+/* Symbols of a binary: its .symtab, else a separate debug file's, else
+ * .dynsym with .eh_frame ranges filling the gaps. */
+static int load_symbols(struct symbolizer *s, const struct dso *dso,
+			struct image *img, Elf *elf, const char *bin_path)
+{
+	struct debuginfo_opts o = debuginfo_opts(s);
+	unsigned int what = ELFSYM_PLT;
+	char dbg_path[PATH_BUF];
+	Elf *dbg = NULL;
+	int dfd = -1;
+	long n = 0, m;
+
+	img->st = symtab__new(s->pool, s->demangle ? SYMTAB_DEMANGLE : 0);
+	if (!img->st)
+		return -ENOMEM;
+	img->file = pool_dup(s, bin_path);
+	if (img->info.has_symtab) {
+		what |= ELFSYM_SYMTAB;
+	} else {
+		struct elf_info di;
+
+		dfd = debuginfo__open_debug(&o, dso, &img->info, dbg_path,
+					    sizeof(dbg_path));
+		if (dfd >= 0)
+			dbg = elfsym__open_fd(dfd);
+		if (dbg && !elfsym__info(dbg, &di) && di.has_symtab) {
+			n = elfsym__load(dbg, img->st, ELFSYM_SYMTAB);
+			if (n > 0) {
+				img->file = pool_dup(s, dbg_path);
+				img->stripped_debug = true;
+			}
+		}
+		what |= ELFSYM_DYNSYM;
+		if (n <= 0)
+			what |= ELFSYM_EHFRAME;
+	}
+	if (n >= 0) {
+		m = elfsym__load(elf, img->st, what);
+		n = m < 0 ? m : n + m;
+	}
+	if (dbg)
+		elf_end(dbg);
+	if (dfd >= 0)
+		close(dfd);
+	if (n < 0)
+		return (int)n;
+	if (symtab__finish(img->st))
+		return -ENOMEM;
+	img->status = symtab__count(img->st) ? DSO_ST_OK : DSO_ST_NO_SYMBOLS;
+	return 0;
+}
+
+static void load_file(struct symbolizer *s, const struct dso *dso,
+		      struct dso_state *ds)
+{
+	struct debuginfo_opts o = debuginfo_opts(s);
+	char path[PATH_BUF];
+	struct image *img = NULL, *shared;
+	struct elf_info info;
+	Elf *elf = NULL;
+	int fd, err;
+
+	fd = debuginfo__open_binary(&o, dso, path, sizeof(path));
+	if (fd == -ESTALE) {
+		ds->status = DSO_ST_MISMATCH;
+		if (!ds->warned)
+			pr_warn("%s: build-id differs from the profiled "
+				"file's; its samples stay unsymbolized",
+				dso->path);
+		ds->warned = true;
+		return;
+	}
+	ds->status = DSO_ST_UNREADABLE;
+	if (fd < 0)
+		goto unreadable;
+	elf = elfsym__open_fd(fd);
+	if (!elf || elfsym__info(elf, &info))
+		goto unreadable;
+	shared = find_image(s, &info);
+	if (shared) {
+		shared->refs++;
+		ds->img = shared;
+		ds->status = shared->status;
+		goto out;
+	}
+	img = image__new();
+	if (!img)
+		goto unreadable;
+	img->info = info;
+	err = load_symbols(s, dso, img, elf, path);
+	if (err || add_image(s, img)) {
+		image__free(img);
+		goto unreadable;
+	}
+	ds->img = img;
+	ds->status = img->status;
+	goto out;
+unreadable:
+	if (!ds->warned)
+		pr_info("%s: cannot read symbols (%s)",
+			dso->path ? dso->path : "?",
+			fd < 0 ? strerror(-fd) : "not a usable ELF file");
+	ds->warned = true;
+out:
+	if (elf)
+		elf_end(elf);
+	if (fd >= 0)
+		close(fd);
+}
+
+/* ---- vdso ---- */
+
+/* Our own vdso: the kernel maps the same image into every process. */
+static void *own_vdso(size_t *size)
+{
+	const u8 *base = (const u8 *)getauxval(AT_SYSINFO_EHDR);
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)base;
+	u64 end = 0, sh_end;
+	void *copy;
+
+	if (!base || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
+	    eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh->e_phentsize != sizeof(Elf64_Phdr))
+		return NULL;
+	for (int i = 0; i < eh->e_phnum; i++) {
+		const Elf64_Phdr *ph = (const Elf64_Phdr *)(base + eh->e_phoff) + i;
+
+		if (ph->p_type == PT_LOAD)
+			end = MAX(end, ph->p_offset + ph->p_filesz);
+	}
+	if (!end || end > VDSO_MAX)
+		return NULL;
+	/* The section headers follow the loaded part, within its last page
+	 * (the mapping is whole pages); without them there is no .dynsym. */
+	sh_end = eh->e_shoff + (u64)eh->e_shnum * eh->e_shentsize;
+	if (sh_end > end && sh_end <= ALIGN_UP(end, (u64)4096))
+		end = sh_end;
+	copy = malloc(end);
+	if (copy) {
+		memcpy(copy, base, end);
+		*size = end;
+	}
+	return copy;
+}
+
+static void *read_small_file(const char *path, size_t max, size_t *size)
+{
+	struct stat sb;
+	void *buf = NULL;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode) || !sb.st_size ||
+	    (u64)sb.st_size > max)
+		goto out;
+	buf = malloc((size_t)sb.st_size);
+	if (!buf)
+		goto out;
+	n = pread(fd, buf, (size_t)sb.st_size, 0);
+	if (n != sb.st_size) {
+		free(buf);
+		buf = NULL;
+		goto out;
+	}
+	*size = (size_t)n;
+out:
+	close(fd);
+	return buf;
+}
+
+static void load_vdso(struct symbolizer *s)
+{
+	struct image *img;
+	Elf *elf = NULL;
+	long n;
+
+	s->vdso_loaded = true;
+	s->vdso_status = DSO_ST_UNREADABLE;
+	img = image__new();
+	if (!img)
+		return;
+	img->mem = s->vdso_path ?
+			   read_small_file(s->vdso_path, VDSO_MAX, &img->mem_size) :
+			   own_vdso(&img->mem_size);
+	if (img->mem)
+		elf = elfsym__open_mem(img->mem, img->mem_size);
+	if (!elf || elfsym__info(elf, &img->info)) {
+		pr_info("vdso: no usable image%s%s",
+			s->vdso_path ? " in " : "",
+			s->vdso_path ? s->vdso_path : "");
+		goto fail;
+	}
+	img->st = symtab__new(s->pool, 0);
+	if (!img->st)
+		goto fail;
+	n = elfsym__load(elf, img->st,
+			 ELFSYM_SYMTAB | ELFSYM_DYNSYM | ELFSYM_EHFRAME);
+	if (n < 0 || symtab__finish(img->st))
+		goto fail;
+	img->file = s->vdso_path ? s->vdso_path : pool_dup(s, "[vdso]");
+	img->status = symtab__count(img->st) ? DSO_ST_OK : DSO_ST_NO_SYMBOLS;
+	s->vdso_status = img->status;
+	s->vdso = img;
+	elf_end(elf);
+	return;
+fail:
+	if (elf)
+		elf_end(elf);
+	image__free(img);
+}
+
+/* ---- kernel ---- */
+
+static void load_kernel(struct symbolizer *s)
+{
+	s->kernel_loaded = true;
+	s->kernel = kallsyms__load(s->kallsyms_path, s->pool);
+	if (!s->kernel) {
+		s->kernel_status = DSO_ST_UNREADABLE;
+		if (!s->kernel_warned)
+			pr_warn("%s: %s; kernel samples stay unsymbolized",
+				s->kallsyms_path, strerror(errno));
+	} else if (s->kernel->restricted) {
+		s->kernel_status = DSO_ST_RESTRICTED;
+		if (!s->kernel_warned)
+			pr_warn("kernel symbols are hidden (kptr_restrict): "
+				"run as root with 'sysctl "
+				"kernel.kptr_restrict=0' to see them");
+	} else {
+		s->kernel_status = symtab__count(s->kernel->st) ?
+					   DSO_ST_OK :
+					   DSO_ST_NO_SYMBOLS;
+	}
+	s->kernel_warned = true;
+}
+
+/* ---- JIT maps ---- */
+
+static struct pm_entry *perfmap_of(struct symbolizer *s, s32 pid)
+{
+	struct pm_entry *e = NULL;
+
+	for (size_t i = 0; i < s->nr_pms; i++)
+		if (s->pms[i].pid == pid)
+			e = &s->pms[i];
+	if (!e) {
+		struct perfmap *pm = perfmap__new(s->tmp, s->proc, pid,
+						  s->pool, s->demangle);
+
+		if (!pm || array__grow((void **)&s->pms, &s->cap_pms,
+				       s->nr_pms + 1, sizeof(*s->pms))) {
+			perfmap__free(pm);
+			return NULL;
+		}
+		e = &s->pms[s->nr_pms++];
+		memset(e, 0, sizeof(*e));
+		e->pid = pid;
+		e->pm = pm;
+	}
+	/* at most one stat per tick: a JIT appends all the time */
+	if (e->checked != s->gen + 1) {
+		e->checked = s->gen + 1;
+		perfmap__refresh(e->pm);
+	}
+	e->used = s->gen;
+	return e;
+}
+
+/* ---- the facade ---- */
+
+static struct dso_state *state_of(struct symbolizer *s, const struct dso *dso)
+{
+	size_t cap = s->nr_states;
+
+	if (dso->id >= s->nr_states) {
+		size_t old = s->nr_states;
+
+		if (array__grow((void **)&s->states, &cap, (size_t)dso->id + 1,
+				sizeof(*s->states)))
+			return NULL;
+		memset(s->states + old, 0, (cap - old) * sizeof(*s->states));
+		s->nr_states = cap;
+	}
+	return &s->states[dso->id];
+}
+
+static const char *basename_of(const char *path)
+{
+	const char *slash = path ? strrchr(path, '/') : NULL;
+
+	return slash ? slash + 1 : path;
+}
+
+static const char *display_name(struct symbolizer *s, const struct dso *dso)
+{
+	switch (dso->kind) {
+	case DSO_UNKNOWN:
+		return "[unknown]";
+	case DSO_HYPERVISOR:
+		return "[hypervisor]";
+	case DSO_KERNEL:
+		return "[kernel.kallsyms]";
+	case DSO_VDSO:
+		return dso->name ? dso->name : "[vdso]";
+	default:
+		break;
+	}
+	if (dso->name && dso->name[0])
+		return dso->name;
+	if (dso->path && dso->path[0])
+		return pool_dup(s, basename_of(dso->path));
+	return dso->kind == DSO_ANON ? "[anon]" : "[unknown]";
+}
+
+/* Loads what dso needs (once, or again after a trim); NULL on ENOMEM. */
+static struct dso_state *prepare(struct symbolizer *s, const struct dso *dso)
+{
+	struct dso_state *ds = state_of(s, dso);
+
+	if (!ds)
+		return NULL;
+	ds->used = s->gen;
+	if (!ds->dso_name)
+		ds->dso_name = display_name(s, dso);
+	switch (dso->kind) {
+	case DSO_FILE:
+		if (!ds->loaded)
+			load_file(s, dso, ds);
+		break;
+	case DSO_VDSO:
+		if (ds->loaded)
+			break;
+		if (!s->vdso_loaded)
+			load_vdso(s);
+		ds->status = s->vdso_status;
+		if (s->vdso && dso->build_id_size &&
+		    !debuginfo__build_id_eq(dso->build_id, dso->build_id_size,
+					    s->vdso->info.build_id,
+					    s->vdso->info.build_id_size)) {
+			ds->status = DSO_ST_MISMATCH;
+			if (!ds->warned)
+				pr_warn("[vdso]: build-id differs from this "
+					"kernel's; give --vdso-image");
+			ds->warned = true;
+		} else if (s->vdso) {
+			ds->img = s->vdso;
+			s->vdso->refs++;
+		}
+		break;
+	case DSO_KERNEL:
+		/* one table for all kernel dsos, trimmed on its own */
+		if (!s->kernel_loaded)
+			load_kernel(s);
+		s->kernel_used = s->gen;
+		ds->status = s->kernel_status;
+		break;
+	default:
+		ds->status = DSO_ST_NO_SYMBOLS;
+		break;
+	}
+	ds->loaded = true;
+	return ds;
+}
+
+static void fill_hit(struct sym_info *info, const struct symtab_hit *hit)
+{
+	info->name = hit->name;
+	info->raw_name = hit->raw_name;
+	info->start = hit->start;
+	info->size = hit->size;
+	info->vaddr = hit->start;
+	info->flags = hit->flags;
+}
+
+int symbolizer__lookup(struct symbolizer *s, const struct dso *dso, u64 addr,
+		       struct sym_info *info)
+{
+	struct symtab_hit hit;
+	struct dso_state *ds;
+	struct pm_entry *pe;
+	u64 vaddr;
+
+	if (!s || !dso || !info)
+		return -EINVAL;
+	memset(info, 0, sizeof(*info));
+	ds = prepare(s, dso);
+	if (!ds)
+		return -ENOMEM;
+	info->dso_name = ds->dso_name;
+	info->status = ds->status;
+	switch (dso->kind) {
+	case DSO_FILE:
+	case DSO_VDSO:
+		if (!ds->img || ds->status == DSO_ST_MISMATCH ||
+		    elfsym__to_vaddr(&ds->img->info, addr, &vaddr) ||
+		    symtab__lookup(ds->img->st, vaddr, &hit))
+			break;
+		fill_hit(info, &hit);
+		/* same segment, so the same offset from the symbol */
+		info->start = addr - (vaddr - hit.start);
+		break;
+	case DSO_KERNEL:
+		s->kernel_used = s->gen;
+		if (!s->kernel || symtab__lookup(s->kernel->st, addr, &hit))
+			break;
+		fill_hit(info, &hit);
+		info->dso_name = kallsyms__dso_name(s->kernel, hit.group);
+		break;
+	case DSO_ANON:
+		if (dso->pid <= 0)
+			break;
+		pe = perfmap_of(s, dso->pid);
+		if (!pe || !perfmap__loaded(pe->pm))
+			break;
+		info->dso_name = perfmap__name(pe->pm);
+		info->status = DSO_ST_OK;
+		if (!perfmap__lookup(pe->pm, addr, &hit))
+			fill_hit(info, &hit);
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+int symbolizer__to_vaddr(struct symbolizer *s, const struct dso *dso,
+			 u64 addr, u64 *vaddr)
+{
+	struct dso_state *ds;
+
+	if (!s || !dso || !vaddr)
+		return -EINVAL;
+	if (dso->kind != DSO_FILE && dso->kind != DSO_VDSO) {
+		*vaddr = addr;
+		return 0;
+	}
+	ds = prepare(s, dso);
+	if (!ds)
+		return -ENOMEM;
+	if (!ds->img)
+		return -ENOENT;
+	return elfsym__to_vaddr(&ds->img->info, addr, vaddr);
+}
+
+int symbolizer__from_vaddr(struct symbolizer *s, const struct dso *dso,
+			   u64 vaddr, u64 *addr)
+{
+	struct dso_state *ds;
+
+	if (!s || !dso || !addr)
+		return -EINVAL;
+	if (dso->kind != DSO_FILE && dso->kind != DSO_VDSO) {
+		*addr = vaddr;
+		return 0;
+	}
+	ds = prepare(s, dso);
+	if (!ds)
+		return -ENOMEM;
+	if (!ds->img)
+		return -ENOENT;
+	return elfsym__from_vaddr(&ds->img->info, vaddr, addr);
+}
+
+/* Closes the least recently used DWARF handle when too many are open. */
+static void limit_dwarf(struct symbolizer *s)
+{
+	struct image *lru = NULL;
+	size_t open = 0;
+
+	for (size_t i = 0; i < s->nr_images; i++) {
+		struct image *img = s->images[i];
+
+		if (!img->dw)
+			continue;
+		open++;
+		if (!lru || img->dw_used < lru->dw_used)
+			lru = img;
+	}
+	if (open >= MAX_DWARF_OPEN && lru)
+		image__drop_dwarf(lru);
+}
+
+static void load_dwarf(struct symbolizer *s, const struct dso *dso,
+		       struct image *img)
+{
+	struct debuginfo_opts o = debuginfo_opts(s);
+	char path[PATH_BUF];
+	int fd;
+
+	img->dwarf_tried = true;
+	limit_dwarf(s);
+	if (img->info.has_debug_info)
+		fd = debuginfo__open_binary(&o, dso, path, sizeof(path));
+	else
+		fd = debuginfo__open_debug(&o, dso, &img->info, path,
+					   sizeof(path));
+	if (fd < 0)
+		return;
+	img->dw_fd = fd;
+	img->dw_elf = elfsym__open_fd(fd);
+	if (img->dw_elf)
+		img->dw = srcline__new(img->dw_elf);
+	if (!img->dw) {
+		pr_debug("%s: no usable DWARF", path);
+		image__drop_dwarf(img);
+		img->dwarf_tried = true;
+	}
+}
+
+int symbolizer__srcline(struct symbolizer *s, const struct dso *dso, u64 addr,
+			struct srcline *out, size_t max)
+{
+	struct dso_state *ds;
+	struct image *img;
+	u64 vaddr;
+
+	if (!s || !dso || (!out && max))
+		return -EINVAL;
+	if (dso->kind != DSO_FILE || !max)
+		return 0;
+	ds = prepare(s, dso);
+	if (!ds)
+		return -ENOMEM;
+	img = ds->img;
+	if (!img || elfsym__to_vaddr(&img->info, addr, &vaddr))
+		return 0;
+	if (!img->dwarf_tried)
+		load_dwarf(s, dso, img);
+	if (!img->dw)
+		return 0;
+	img->dw_used = s->gen;
+	return srcline__lookup(img->dw, vaddr, out, max, s->pool);
+}
+
+long symbolizer__read_code(struct symbolizer *s, const struct dso *dso,
+			   u64 addr, void *buf, size_t len)
+{
+	struct debuginfo_opts o = debuginfo_opts(s);
+	char path[PATH_BUF];
+	struct dso_state *ds;
+	ssize_t n;
+
+	if (!s || !dso || (!buf && len))
+		return -EINVAL;
+	if (dso->kind != DSO_FILE && dso->kind != DSO_VDSO)
+		return -ENOENT;
+	ds = prepare(s, dso);
+	if (!ds)
+		return -ENOMEM;
+	if (ds->status == DSO_ST_MISMATCH)
+		return -ESTALE;
+	if (dso->kind == DSO_VDSO) {
+		if (!ds->img || !ds->img->mem || addr >= ds->img->mem_size)
+			return ds->img ? 0 : -ENOENT;
+		len = MIN(len, ds->img->mem_size - (size_t)addr);
+		memcpy(buf, (const u8 *)ds->img->mem + addr, len);
+		return (long)len;
+	}
+	if (!ds->img)
+		return -ENOENT;
+	if (s->code_fd < 0 || s->code_dso != dso->id) {
+		int fd = debuginfo__open_binary(&o, dso, path, sizeof(path));
+
+		if (fd < 0)
+			return fd == -ESTALE ? -ESTALE : -ENOENT;
+		if (s->code_fd >= 0)
+			close(s->code_fd);
+		s->code_fd = fd;
+		s->code_dso = dso->id;
+	}
+	if (addr > (u64)INT64_MAX)
+		return 0;
+	len = MIN(len, (size_t)LONG_MAX);
+	do
+		n = pread(s->code_fd, buf, len, (off_t)addr);
+	while (n < 0 && errno == EINTR);
+	return n < 0 ? -errno : (long)n;
+}
+
+const char *symbolizer__dso_file(struct symbolizer *s, const struct dso *dso)
+{
+	struct dso_state *ds;
+
+	if (!s || !dso)
+		return NULL;
+	ds = prepare(s, dso);
+	if (!ds)
+		return NULL;
+	if (dso->kind == DSO_KERNEL)
+		return s->kernel ? s->kallsyms_path : NULL;
+	return ds->img ? ds->img->file : NULL;
+}
+
+bool symbolizer__kernel_restricted(struct symbolizer *s)
+{
+	return s && s->kernel_loaded && s->kernel_status == DSO_ST_RESTRICTED;
+}
+
+void symbolizer__tick(struct symbolizer *s)
+{
+	if (s)
+		s->gen++;
+}
+
+void symbolizer__trim(struct symbolizer *s, unsigned int max_idle_ticks)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->nr_states; i++) {
+		struct dso_state *ds = &s->states[i];
+
+		if (!ds->loaded || s->gen - ds->used <= max_idle_ticks)
+			continue;
+		if (ds->img) {
+			if (s->code_fd >= 0 && s->code_dso == i) {
+				close(s->code_fd);
+				s->code_fd = -1;
+			}
+			symbolizer__put_image(s, ds->img);
+			ds->img = NULL;
+		}
+		/* loaded again, from the files, on the next use */
+		ds->loaded = false;
+	}
+	for (size_t i = 0; i < s->nr_images; i++) {
+		struct image *img = s->images[i];
+
+		if (img->dw && s->gen - img->dw_used > max_idle_ticks)
+			image__drop_dwarf(img);
+	}
+	if (s->kernel && s->gen - s->kernel_used > max_idle_ticks) {
+		kallsyms__free(s->kernel);
+		s->kernel = NULL;
+		s->kernel_loaded = false;
+	}
+	for (size_t i = 0; i < s->nr_pms;) {
+		if (s->gen - s->pms[i].used > max_idle_ticks) {
+			perfmap__free(s->pms[i].pm);
+			s->pms[i] = s->pms[--s->nr_pms];
+		} else {
+			i++;
+		}
+	}
+}

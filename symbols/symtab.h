@@ -1,0 +1,78 @@
+/* symtab: a sorted symbol array with O(log n) address lookup (pure). */
+#ifndef PTOP_SYMTAB_H
+#define PTOP_SYMTAB_H
+
+#include "util.h"
+
+/*
+ * Usage:
+ *	st = symtab__new(pool, SYMTAB_DEMANGLE);
+ *	symtab__add(st, ...);		any order, aliases welcome
+ *	symtab__finish(st);		sorts, resolves aliases and sizes
+ *	symtab__lookup(st, addr, &hit);	names demangled once, then cached
+ *
+ * Addresses are whatever the owner chooses (ELF vaddrs, kernel ips, JIT
+ * ips).  A symbol of size 0 extends to the next symbol's start, bounded by
+ * its limit (the end of its section); the last one without a limit gets
+ * the rest of its page.  Names returned by symtab__lookup are interned in
+ * the pool given to symtab__new, so they outlive the symtab.
+ */
+
+/* Priority among symbols at the same address, lowest first. */
+enum symtab_bind {
+	SYMTAB_BIND_BOUNDARY,	/* only ends the symbol before it; dropped */
+	SYMTAB_BIND_SYNTH,	/* an .eh_frame range; dropped where it
+				 * overlaps a real symbol */
+	SYMTAB_BIND_LOCAL,
+	SYMTAB_BIND_WEAK,
+	SYMTAB_BIND_GLOBAL,
+};
+
+enum symtab_flags {
+	SYMTAB_DEMANGLE = 1 << 0,	/* demangle names on lookup */
+	SYMTAB_LAST_WINS = 1 << 1,	/* at one address the symbol added
+					 * last wins (JIT maps) */
+};
+
+struct symtab_hit {
+	const char *name;	/* demangled (or raw when not mangled) */
+	const char *raw_name;
+	u64 start, size;
+	u32 flags;		/* enum sym_flags */
+	u16 group;		/* owner's tag (kernel module index) */
+};
+
+struct symtab;
+struct strpool;
+
+/* pool: where looked-up names are interned; NULL: a private one. */
+struct symtab *symtab__new(struct strpool *pool, unsigned int flags);
+void symtab__free(struct symtab *st);
+
+/*
+ * Adds a symbol.  name (len bytes, need not be NUL-terminated) is copied;
+ * NULL names a synthetic symbol "func_0x<start hex>" (made on lookup).
+ * limit: first address past the symbol's section, 0 if unknown.
+ * Returns 0, -ENOMEM, or -EBUSY after symtab__finish.
+ */
+int symtab__add(struct symtab *st, u64 start, u64 size, u64 limit,
+		const char *name, size_t len, u32 flags, enum symtab_bind bind,
+		u16 group);
+
+/* Sorts, keeps one symbol per address, sizes the zero-size ones, drops
+ * boundaries and synthetic ranges that overlap a real symbol.  Returns 0
+ * or -ENOMEM (the table is then empty but usable). */
+int symtab__finish(struct symtab *st);
+
+/* Fills hit with the symbol covering addr: 0, or -ENOENT if none covers
+ * it, or -ENOMEM (naming failed; hit still holds the address range). */
+int symtab__lookup(struct symtab *st, u64 addr, struct symtab_hit *hit);
+
+size_t symtab__count(const struct symtab *st);
+/* The i-th symbol in address order (after finish), with names; for
+ * tests and listings. */
+int symtab__at(struct symtab *st, size_t i, struct symtab_hit *hit);
+/* Bytes held (arrays and name arena), for the memory figures. */
+size_t symtab__bytes(const struct symtab *st);
+
+#endif
