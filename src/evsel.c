@@ -541,6 +541,13 @@ static int setup_threads(struct evlist *el, const struct target *t)
 			pr_err("no such process: %d", (int)t->pids[i]);
 			return err;
 		}
+		if (err) {
+			pr_err("cannot list the threads of process %d: %s%s",
+			       (int)t->pids[i], strerror(-err),
+			       err == -EMFILE ? " (RLIMIT_NOFILE is too low)" :
+						"");
+			return err;
+		}
 		for (size_t k = 0; !err && k < nr; k++) {
 			bool dup = false;
 

@@ -1,9 +1,11 @@
 /* check_evsel: real events on this machine (needs root or CAP_PERFMON). */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -420,6 +422,109 @@ START_TEST(test_no_such_process)
 }
 END_TEST
 
+/* A thread that exits between listing and opening is skipped. */
+START_TEST(test_thread_gone)
+{
+	struct evlist *el = new_list("cpu-clock", 1000, 0, 8);
+	pid_t tids[2] = { dead_pid(), getpid() };
+	struct target tg = { .kind = TARGET_TIDS, .pids = tids, .nr_pids = 2 };
+	size_t nr;
+
+	ck_assert_int_eq(evlist__open(el, &tg), 0);
+	ck_assert(!evlist__attr(el, 0)->inherit);
+	evlist__ids(el, 0, &nr);
+	ck_assert_uint_eq(nr, (size_t)nr_online());
+	evlist__free(el);
+}
+END_TEST
+
+static int max_fd(void)
+{
+	int m = 0;
+
+	for (int fd = 0; fd < 4096; fd++)
+		if (fcntl(fd, F_GETFD) >= 0)
+			m = fd;
+	return m;
+}
+
+START_TEST(test_emfile)
+{
+	struct evlist *el = new_list("cpu-clock,task-clock,page-faults", 1000,
+				     0, 8);
+	pid_t pid;
+	struct target tg = self_target(&pid);
+	struct rlimit rl;
+	int top = max_fd();
+
+	/* no holes below the top, room for three more descriptors above it
+	 * (enough to list the threads, not for 3 events x CPUs), and no way
+	 * to raise the limit */
+	for (int fd = 0; fd < top; fd++)
+		if (fcntl(fd, F_GETFD) < 0)
+			ck_assert_int_eq(open("/dev/null", O_RDONLY), fd);
+	rl.rlim_cur = rl.rlim_max = (rlim_t)max_fd() + 4;
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
+	ck_assert_int_eq(evlist__open(el, &tg), -EMFILE);
+	ck_assert_msg(strstr(logged, "RLIMIT_NOFILE"), "%s", logged);
+	ck_assert_uint_eq(evlist__nr_rings(el), 0);
+	ck_assert_int_eq(max_fd() + 4, (int)rl.rlim_cur);	/* all closed */
+	evlist__free(el);
+}
+END_TEST
+
+/* Unprivileged: profiling oneself falls back to user space only (as perf
+ * does with perf_event_paranoid 2), system-wide explains the sysctl. */
+START_TEST(test_unprivileged)
+{
+	long long paranoid = 0;
+	char buf[16] = "";
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+	pid_t child;
+	int status;
+
+	if (f) {
+		if (fgets(buf, sizeof(buf), f))
+			paranoid = atoll(buf);
+		fclose(f);
+	}
+	if (paranoid < 2)
+		return;		/* nothing to fall back from */
+	child = fork();
+	ck_assert_int_ge(child, 0);
+	if (child == 0) {
+		struct evlist *el = new_list("cpu-clock", 1000, 0, 8);
+		pid_t pid;
+		struct target tg = self_target(&pid);
+		struct target sys = { .kind = TARGET_SYSTEM };
+		int code = 0;
+
+		if (setgid(65534) || setuid(65534))
+			_exit(10);
+		if (paranoid < 3) {
+			if (evlist__open(el, &tg))
+				code |= 1;
+			else if (!evlist__attr(el, 0)->exclude_kernel)
+				code |= 2;
+			if (!strstr(logged, "falling back") &&
+			    !strstr(logged, "fall back"))
+				code |= 4;
+			evlist__close(el);
+		}
+		if (evlist__open(el, &sys) != -EACCES)
+			code |= 8;
+		if (!strstr(logged, "kernel.perf_event_paranoid is") ||
+		    !strstr(logged, "CAP_PERFMON"))
+			code |= 16;
+		evlist__free(el);
+		_exit(code);
+	}
+	ck_assert_int_eq(waitpid(child, &status, 0), child);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		      "status %#x", status);
+}
+END_TEST
+
 /* A one-page ring at 100 kHz overflows: the kernel says how much it lost. */
 START_TEST(test_lost)
 {
@@ -625,6 +730,9 @@ Suite *evsel_suite(void)
 	tcase_add_test(tc, test_unknown_tracepoint);
 	tcase_add_test(tc, test_tracepoint);
 	tcase_add_test(tc, test_no_such_process);
+	tcase_add_test(tc, test_thread_gone);
+	tcase_add_test(tc, test_emfile);
+	tcase_add_test(tc, test_unprivileged);
 	tcase_add_test(tc, test_lost);
 	tcase_add_test(tc, test_system_wide);
 	tcase_add_test(tc, test_command);
