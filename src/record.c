@@ -1,5 +1,6 @@
 /* record: pure decoding of perf records (samples, mmaps, comm, fork, ...). */
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "record.h"
@@ -142,7 +143,18 @@ int record__parse_sample(const struct perf_event_attr *attr,
 	struct cur c;
 	u32 res;
 
-	memset(s, 0, sizeof(*s));
+	const u64 core = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
+			 PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR |
+			 PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID |
+			 PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
+			 PERF_SAMPLE_CALLCHAIN;
+	struct perf_sample_ext *x = &s->ext_storage;
+
+	memset(s, 0, offsetof(struct perf_sample, ext_storage));
+	if (st & ~core) {
+		memset(x, 0, sizeof(*x));
+		s->ext = x;
+	}
 	if (h->size < sizeof(*h))
 		return -EINVAL;
 	c.p = (const u8 *)(h + 1);
@@ -177,9 +189,9 @@ int record__parse_sample(const struct perf_event_attr *attr,
 			memcpy(&nr, c.p, 8);
 		}
 		words = read_format_words(rf, nr);
-		if (cur_words(&c, words, &s->read))
+		if (cur_words(&c, words, &x->read))
 			return -EINVAL;
-		s->read_len = words;
+		x->read_len = words;
 	}
 	if (st & PERF_SAMPLE_CALLCHAIN) {
 		if (cur_u64(&c, &s->callchain_nr) ||
@@ -191,11 +203,11 @@ int record__parse_sample(const struct perf_event_attr *attr,
 
 		if (c.end - c.p < 4)
 			return -EINVAL;
-		memcpy(&s->raw_size, c.p, 4);
+		memcpy(&x->raw_size, c.p, 4);
 		c.p += 4;
-		if (cur_bytes(&c, s->raw_size, &p))
+		if (cur_bytes(&c, x->raw_size, &p))
 			return -EINVAL;
-		s->raw = p;
+		x->raw = p;
 		/* size includes the padding that realigns to 8 bytes */
 		if (((uintptr_t)c.p - (uintptr_t)(h + 1)) & 7)
 			return -EINVAL;
@@ -203,54 +215,54 @@ int record__parse_sample(const struct perf_event_attr *attr,
 	if (st & PERF_SAMPLE_BRANCH_STACK) {
 		const u64 *w;
 
-		if (cur_u64(&c, &s->branch_nr))
+		if (cur_u64(&c, &x->branch_nr))
 			return -EINVAL;
 		if ((attr->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX) &&
-		    cur_u64(&c, &s->branch_hw_idx))
+		    cur_u64(&c, &x->branch_hw_idx))
 			return -EINVAL;
-		if (s->branch_nr > (u64)(c.end - c.p) / 24)
+		if (x->branch_nr > (u64)(c.end - c.p) / 24)
 			return -EINVAL;
-		if (cur_words(&c, s->branch_nr * 3, &w))
+		if (cur_words(&c, x->branch_nr * 3, &w))
 			return -EINVAL;
-		s->branch = w;
+		x->branch = w;
 	}
 	if ((st & PERF_SAMPLE_REGS_USER) &&
-	    parse_regs(&c, attr->sample_regs_user, &s->user_abi,
-		       &s->user_regs_nr, &s->user_regs))
+	    parse_regs(&c, attr->sample_regs_user, &x->user_abi,
+		       &x->user_regs_nr, &x->user_regs))
 		return -EINVAL;
 	if (st & PERF_SAMPLE_STACK_USER) {
-		if (cur_u64(&c, &s->stack_size) ||
-		    cur_bytes(&c, s->stack_size, &s->stack_data))
+		if (cur_u64(&c, &x->stack_size) ||
+		    cur_bytes(&c, x->stack_size, &x->stack_data))
 			return -EINVAL;
-		if (s->stack_size) {
-			if (cur_u64(&c, &s->stack_dyn_size))
+		if (x->stack_size) {
+			if (cur_u64(&c, &x->stack_dyn_size))
 				return -EINVAL;
-			if (s->stack_dyn_size > s->stack_size)
-				s->stack_dyn_size = s->stack_size;
+			if (x->stack_dyn_size > x->stack_size)
+				x->stack_dyn_size = x->stack_size;
 		}
 	}
 	if ((st & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) &&
-	    cur_u64(&c, &s->weight))
+	    cur_u64(&c, &x->weight))
 		return -EINVAL;
-	if ((st & PERF_SAMPLE_DATA_SRC) && cur_u64(&c, &s->data_src))
+	if ((st & PERF_SAMPLE_DATA_SRC) && cur_u64(&c, &x->data_src))
 		return -EINVAL;
-	if ((st & PERF_SAMPLE_TRANSACTION) && cur_u64(&c, &s->transaction))
+	if ((st & PERF_SAMPLE_TRANSACTION) && cur_u64(&c, &x->transaction))
 		return -EINVAL;
 	if ((st & PERF_SAMPLE_REGS_INTR) &&
-	    parse_regs(&c, attr->sample_regs_intr, &s->intr_abi,
-		       &s->intr_regs_nr, &s->intr_regs))
+	    parse_regs(&c, attr->sample_regs_intr, &x->intr_abi,
+		       &x->intr_regs_nr, &x->intr_regs))
 		return -EINVAL;
-	if ((st & PERF_SAMPLE_PHYS_ADDR) && cur_u64(&c, &s->phys_addr))
+	if ((st & PERF_SAMPLE_PHYS_ADDR) && cur_u64(&c, &x->phys_addr))
 		return -EINVAL;
-	if ((st & PERF_SAMPLE_CGROUP) && cur_u64(&c, &s->cgroup))
+	if ((st & PERF_SAMPLE_CGROUP) && cur_u64(&c, &x->cgroup))
 		return -EINVAL;
-	if ((st & PERF_SAMPLE_DATA_PAGE_SIZE) && cur_u64(&c, &s->data_page_size))
+	if ((st & PERF_SAMPLE_DATA_PAGE_SIZE) && cur_u64(&c, &x->data_page_size))
 		return -EINVAL;
-	if ((st & PERF_SAMPLE_CODE_PAGE_SIZE) && cur_u64(&c, &s->code_page_size))
+	if ((st & PERF_SAMPLE_CODE_PAGE_SIZE) && cur_u64(&c, &x->code_page_size))
 		return -EINVAL;
 	if (st & PERF_SAMPLE_AUX) {
-		if (cur_u64(&c, &s->aux_size) ||
-		    cur_bytes(&c, s->aux_size, &s->aux))
+		if (cur_u64(&c, &x->aux_size) ||
+		    cur_bytes(&c, x->aux_size, &x->aux))
 			return -EINVAL;
 	}
 	return 0;

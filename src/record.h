@@ -6,30 +6,17 @@
 
 #include "util.h"
 
-/* Everything a PERF_RECORD_SAMPLE can carry.  Pointers point into the
- * record and are valid as long as it is. */
-struct perf_sample {
-	u64 id;
-	u64 ip;
-	u32 pid, tid;
-	u64 time;
-	u64 addr;
-	u64 stream_id;
-	u32 cpu;
-	u64 period;
+/* The fields of a PERF_RECORD_SAMPLE that few users need. */
+struct perf_sample_ext {
 	u64 weight;
 	u64 data_src;
 	u64 transaction;
 	u64 phys_addr;
 	u64 cgroup;
 	u64 data_page_size, code_page_size;
-	u16 misc;		/* the header's misc (cpumode, exact ip) */
 
 	const u64 *read;	/* raw read_format values */
 	u64 read_len;		/* in u64 words */
-
-	u64 callchain_nr;
-	const u64 *callchain;
 
 	u32 raw_size;
 	const void *raw;
@@ -52,6 +39,32 @@ struct perf_sample {
 
 	u64 aux_size;
 	const void *aux;
+};
+
+/*
+ * A decoded PERF_RECORD_SAMPLE.  Pointers point into the record and are
+ * valid as long as it is.  Fields whose bit is absent from sample_type are
+ * zero.  ext is NULL unless sample_type has a bit beyond the core ones
+ * (IDENTIFIER, IP, TID, TIME, ADDR, ID, STREAM_ID, CPU, PERIOD,
+ * CALLCHAIN): decoding runs for every sample, and zeroing the rare fields
+ * would cost more than the rest of it.
+ */
+struct perf_sample {
+	u64 id;
+	u64 ip;
+	u32 pid, tid;
+	u64 time;
+	u64 addr;
+	u64 stream_id;
+	u32 cpu;
+	u64 period;
+	u16 misc;		/* the header's misc (cpumode, exact ip) */
+
+	u64 callchain_nr;
+	const u64 *callchain;
+
+	const struct perf_sample_ext *ext;
+	struct perf_sample_ext ext_storage;	/* use ->ext */
 };
 
 /* Sample fields that precede the id in a SAMPLE record and that follow it

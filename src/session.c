@@ -340,8 +340,16 @@ static int session__sample(struct session *s, const struct perf_event_header *h)
 		COUNT(e, cpu, dropped, 1);
 		return -ENOMEM;
 	}
-	COUNT(e, cpu, samples, 1);
-	COUNT(e, cpu, period, smp.period);
+	{
+		struct ev_counts *c = cpu >= 0 ? event__cpu(e, (u32)cpu) : NULL;
+
+		e->counts.samples++;
+		e->counts.period += smp.period;
+		if (c) {
+			c->samples++;
+			c->period += smp.period;
+		}
+	}
 	if (smp.time) {
 		if (!s->first_time || smp.time < s->first_time)
 			s->first_time = smp.time;

@@ -155,48 +155,56 @@ static void check_decoded(const struct perf_event_attr *a,
 	if (st & PERF_SAMPLE_CPU)
 		ck_assert_uint_eq(s->cpu, 3);
 	ck_assert_uint_eq(s->period, st & PERF_SAMPLE_PERIOD ? 250000 : 1);
+	if (!(st & ~(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+		     PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID |
+		     PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |
+		     PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN))) {
+		ck_assert_ptr_null(s->ext);
+		return;
+	}
+	ck_assert_ptr_nonnull(s->ext);
 	if (st & PERF_SAMPLE_READ) {
-		ck_assert_uint_eq(s->read_len, 5);
-		ck_assert_uint_eq(s->read[3], 20);
+		ck_assert_uint_eq(s->ext->read_len, 5);
+		ck_assert_uint_eq(s->ext->read[3], 20);
 	}
 	if (st & PERF_SAMPLE_CALLCHAIN) {
 		ck_assert_uint_eq(s->callchain_nr, 3);
 		ck_assert_uint_eq(s->callchain[2], chain[2]);
 	}
 	if (st & PERF_SAMPLE_RAW) {
-		ck_assert_uint_eq(s->raw_size, sizeof(raw));
-		ck_assert_mem_eq(s->raw, raw, sizeof(raw));
+		ck_assert_uint_eq(s->ext->raw_size, sizeof(raw));
+		ck_assert_mem_eq(s->ext->raw, raw, sizeof(raw));
 	}
 	if (st & PERF_SAMPLE_BRANCH_STACK)
-		ck_assert_uint_eq(s->branch_nr, 1);
+		ck_assert_uint_eq(s->ext->branch_nr, 1);
 	if (st & PERF_SAMPLE_REGS_USER) {
-		ck_assert_uint_eq(s->user_abi, 2);
-		ck_assert_uint_eq(s->user_regs_nr, 3);
-		ck_assert_uint_eq(s->user_regs[2], 3);
+		ck_assert_uint_eq(s->ext->user_abi, 2);
+		ck_assert_uint_eq(s->ext->user_regs_nr, 3);
+		ck_assert_uint_eq(s->ext->user_regs[2], 3);
 	}
 	if (st & PERF_SAMPLE_STACK_USER) {
-		ck_assert_uint_eq(s->stack_size, sizeof(stack));
-		ck_assert_mem_eq(s->stack_data, stack, sizeof(stack));
-		ck_assert_uint_eq(s->stack_dyn_size, 8);
+		ck_assert_uint_eq(s->ext->stack_size, sizeof(stack));
+		ck_assert_mem_eq(s->ext->stack_data, stack, sizeof(stack));
+		ck_assert_uint_eq(s->ext->stack_dyn_size, 8);
 	}
 	if (st & PERF_SAMPLE_WEIGHT)
-		ck_assert_uint_eq(s->weight, 42);
+		ck_assert_uint_eq(s->ext->weight, 42);
 	if (st & PERF_SAMPLE_DATA_SRC)
-		ck_assert_uint_eq(s->data_src, 43);
+		ck_assert_uint_eq(s->ext->data_src, 43);
 	if (st & PERF_SAMPLE_TRANSACTION)
-		ck_assert_uint_eq(s->transaction, 44);
+		ck_assert_uint_eq(s->ext->transaction, 44);
 	if (st & PERF_SAMPLE_REGS_INTR)
-		ck_assert_uint_eq(s->intr_regs_nr, 3);
+		ck_assert_uint_eq(s->ext->intr_regs_nr, 3);
 	if (st & PERF_SAMPLE_PHYS_ADDR)
-		ck_assert_uint_eq(s->phys_addr, 45);
+		ck_assert_uint_eq(s->ext->phys_addr, 45);
 	if (st & PERF_SAMPLE_CGROUP)
-		ck_assert_uint_eq(s->cgroup, 46);
+		ck_assert_uint_eq(s->ext->cgroup, 46);
 	if (st & PERF_SAMPLE_DATA_PAGE_SIZE)
-		ck_assert_uint_eq(s->data_page_size, 4096);
+		ck_assert_uint_eq(s->ext->data_page_size, 4096);
 	if (st & PERF_SAMPLE_CODE_PAGE_SIZE)
-		ck_assert_uint_eq(s->code_page_size, 8192);
+		ck_assert_uint_eq(s->ext->code_page_size, 8192);
 	if (st & PERF_SAMPLE_AUX)
-		ck_assert_uint_eq(s->aux_size, 8);
+		ck_assert_uint_eq(s->ext->aux_size, 8);
 }
 
 static void attr_for(struct perf_event_attr *a, u64 st)
