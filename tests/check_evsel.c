@@ -1,11 +1,13 @@
 /* check_evsel: real events on this machine (needs root or CAP_PERFMON). */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -252,6 +254,77 @@ START_TEST(test_self_cpu_clock)
 	ck_assert_uint_gt(t.mine, 20);
 	ck_assert_uint_eq(t.bad, 0);
 	ck_assert_uint_eq(t.other, 0);
+	evlist__free(el);
+}
+END_TEST
+
+struct burner {
+	double ms;
+	pid_t tid;
+};
+
+static void *burn_thread(void *arg)
+{
+	struct burner *b = arg;
+
+	__atomic_store_n(&b->tid, (pid_t)syscall(SYS_gettid),
+			 __ATOMIC_RELEASE);
+	burn(b->ms);
+	return NULL;
+}
+
+/* Counts the samples of tids[0..1] in every ring. */
+static void samples_of_tids(struct evlist *el, const pid_t *tids,
+			    size_t *n)
+{
+	const struct perf_event_attr *attr = evlist__attr(el, 0);
+
+	n[0] = n[1] = 0;
+	for (size_t i = 0; i < evlist__nr_rings(el); i++) {
+		struct ring *r = evlist__ring(el, i);
+		const struct perf_event_header *h;
+		struct perf_sample s;
+
+		ring__read_init(r);
+		while ((h = ring__next(r))) {
+			if (h->type != PERF_RECORD_SAMPLE ||
+			    record__parse_sample(attr, h, &s))
+				continue;
+			n[0] += s.tid == (u32)tids[0];
+			n[1] += s.tid == (u32)tids[1];
+		}
+		ring__consume(r);
+	}
+}
+
+/* -p follows every thread, those that exist (one fd each per CPU, all
+ * redirected into the CPU's ring) and those created later (inherit). */
+START_TEST(test_threads)
+{
+	struct evlist *el = new_list("task-clock", 1000, 0, 64);
+	struct burner before = { .ms = 150 }, after = { .ms = 150 };
+	pthread_t th1, th2;
+	pid_t pid, tids[2];
+	struct target tg = self_target(&pid);
+	size_t nr, n[2];
+
+	/* a thread that exists when the events are opened */
+	ck_assert_int_eq(pthread_create(&th1, NULL, burn_thread, &before), 0);
+	while (!__atomic_load_n(&before.tid, __ATOMIC_ACQUIRE))
+		usleep(100);
+	ck_assert_int_eq(evlist__open(el, &tg), 0);
+	evlist__ids(el, 0, &nr);
+	ck_assert_uint_eq(nr, 2 * (size_t)nr_online());
+	ck_assert_uint_eq(evlist__nr_rings(el), (size_t)nr_online());
+	/* and one created afterwards */
+	ck_assert_int_eq(pthread_create(&th2, NULL, burn_thread, &after), 0);
+	pthread_join(th1, NULL);
+	pthread_join(th2, NULL);
+	tids[0] = before.tid;
+	tids[1] = after.tid;
+	samples_of_tids(el, tids, n);
+	ck_assert_uint_gt(n[0], 10);
+	ck_assert_uint_gt(n[1], 10);
 	evlist__free(el);
 }
 END_TEST
@@ -724,6 +797,7 @@ Suite *evsel_suite(void)
 	}
 	tcase_add_test(tc, test_self_cpu_clock);
 	tcase_add_test(tc, test_two_events_share_rings);
+	tcase_add_test(tc, test_threads);
 	tcase_add_test(tc, test_disable_stops);
 	tcase_add_test(tc, test_default_fallback);
 	tcase_add_test(tc, test_explicit_hw_error);
