@@ -1,0 +1,57 @@
+#!/bin/sh
+# make bench: ptop against the installed perf, in the same run.
+# Environment: PTOP, WL (workloads), BUILD.  BENCH_SECS (default 10).
+# The machine is noisy: each figure is the best of a few runs, and the
+# ratios matter more than the absolute numbers.
+set -u
+SECS=${BENCH_SECS:-10}
+RUNSTAT=$BUILD/bench/runstat
+tmp=$(mktemp -d)
+pids=""
+cleanup() {
+	for p in $pids; do kill "$p" 2>/dev/null; done
+	wait 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT INT TERM
+
+field() { echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
+best() { sort -g | head -1; }
+
+echo "ptop bench ($(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, $(uname -r), $(perf --version 2>/dev/null))"
+echo
+
+# 1. Ingest cost: synthetic records, no kernel.
+for i in 1 2 3; do "$BUILD/bench/ingest" 3000000; done > "$tmp/ingest"
+ns=$(sed -n 's/^ingest: \([0-9.]*\) ns.*/\1/p' "$tmp/ingest" | best)
+echo "ingest (ring read + decode + map lookup + aggregation): $ns ns/sample (best of 3; target <= 100)"
+
+# 2. System-wide at 4000 Hz for SECS, a 2-thread busy workload running.
+"$WL/spin3" 0 2 & pids="$pids $!"
+sleep 0.5
+p=$("$RUNSTAT" -t "$SECS" -- "$PTOP" -b -F 4000 -d 2)
+q=$("$RUNSTAT" -t "$SECS" -- perf top -F 4000 --stdio -d 2 2>/dev/null)
+pc=$(field "$p" cpu_s); pr=$(field "$p" rss_kb)
+qc=$(field "$q" cpu_s); qr=$(field "$q" rss_kb)
+echo "system-wide, 4000 Hz, ${SECS} s, spin3 x2 threads:"
+echo "  CPU time:  ptop $pc s, perf top $qc s  -> ptop/perf = $(ratio "$pc" "$qc") (target <= 0.5)"
+echo "  peak RSS:  ptop $pr KiB, perf top $qr KiB  -> ptop/perf = $(ratio "$pr" "$qr") (target <= 0.5)"
+
+# 3. Time to the first screen that shows the hot function, resolved.
+# Each tool at its fastest refresh: ptop -d 0.25, perf top -d 1.
+for i in 1 2 3; do
+	"$RUNSTAT" -t 6 -p spin_a -- "$PTOP" -b -F 4000 -d 0.25
+done > "$tmp/first_ptop"
+for i in 1 2 3; do
+	"$RUNSTAT" -t 8 -p spin_a -- perf top -F 4000 --stdio -d 1 2>/dev/null
+done > "$tmp/first_perf"
+fp=$(sed -n 's/.*first_s=\([-0-9.]*\).*/\1/p' "$tmp/first_ptop" | grep -v '^-' | best)
+fq=$(sed -n 's/.*first_s=\([-0-9.]*\).*/\1/p' "$tmp/first_perf" | grep -v '^-' | best)
+echo "first resolved table showing spin_a: ptop ${fp:-never} s, perf top ${fq:-never} s (best of 3; target well under 1 s)"
+
+# Further sections are added by the features that own them.
+for extra in tests/bench/run-*.sh; do
+	[ -f "$extra" ] && . "$extra"
+done
+exit 0
