@@ -44,13 +44,17 @@ enum event_class {
 	EVCLASS_CACHE,
 };
 
-/* Every generic name (aliases included once, canonical names first). */
+/* Every generic name (aliases included once, canonical names first).
+ * Cache events come by their canonical names only ("L1-dcache-loads"),
+ * not perf's other spellings of them ("l1d-loads"), which parse too. */
 void events__foreach_generic(void (*fn)(const char *name, enum event_class cls,
 					u32 type, u64 config, void *ctx),
 			     void *ctx);
 
 /* A perf name for (type, config), for files that carry no event names
- * ("cycles", "cpu-clock", "L1-dcache-load-misses", "rNNN", or NULL). */
+ * ("cycles", "cpu-clock", "L1-dcache-load-misses", "rNNN", or NULL).
+ * Hardware and software names are static strings (buf may be NULL);
+ * cache and raw names are written into buf, NULL if it is too small. */
 const char *events__name_of(u32 type, u64 config, char *buf, size_t len);
 
 #endif

@@ -50,7 +50,11 @@ int evlist__add(struct evlist *el, const struct event_spec *spec);
  * Opens every event for the target, one ring per CPU (the other events of
  * that CPU are redirected into it with PERF_EVENT_IOC_SET_OUTPUT), and
  * reads their ids.  The first event carries mmap2/comm/task tracking.
- * Events are opened enabled, except for TARGET_COMMAND (enable_on_exec).
+ * Events are opened enabled, except for TARGET_COMMAND (enable_on_exec):
+ * all are enabled together once every ring is mapped, so none starts
+ * early.  Like perf, when kernel.perf_event_paranoid > 1 refuses events
+ * that include the kernel, the list falls back to user space only
+ * (exclude_kernel, exclude_hv) with a warning.
  * A default "cycles" that cannot be opened is replaced by cpu-clock with a
  * one-line notice in the log.  On failure returns -errno after logging one
  * clear message (perf_event_paranoid and CAP_PERFMON for EACCES/EPERM,
@@ -63,6 +67,8 @@ void evlist__close(struct evlist *el);
 
 size_t evlist__nr_events(const struct evlist *el);
 const char *evlist__event_name(const struct evlist *el, size_t i);
+/* The attr as opened (final once evlist__open succeeded: IDENTIFIER,
+ * fallbacks and learnt restrictions included). */
 const struct perf_event_attr *evlist__attr(const struct evlist *el, size_t i);
 /* The kernel ids of event i (one per fd), valid after evlist__open. */
 const u64 *evlist__ids(const struct evlist *el, size_t i, size_t *nr);

@@ -19,20 +19,27 @@
  */
 typedef int (*synth_cb)(void *ctx, const struct perf_event_header *rec);
 
-/* pid -1: every process. */
+/*
+ * pid -1: every process; one that exits while it is read is skipped.  A pid
+ * that names a thread stands for its process; one that does not exist
+ * gives -ESRCH and no record.  Returns 0, -errno, or the first non-zero
+ * value of the callback, which stops the walk.
+ */
 int synth__processes(const char *proc, pid_t pid,
 		     const struct perf_event_attr *attr, synth_cb cb,
 		     void *ctx);
 
-/* The threads of a process, from /proc/PID/task (sorted, malloc'd). */
+/* The threads of a process, from /proc/PID/task (sorted, malloc'd);
+ * -ESRCH if it does not exist. */
 int synth__threads(const char *proc, pid_t pid, pid_t **tids, size_t *nr);
 
 /* Pids whose comm equals name, or whose cmdline's argv[0] basename does
- * (malloc'd, sorted). */
+ * (malloc'd, sorted); none is not an error (0 and *nr 0). */
 int synth__find_pids(const char *proc, const char *name, pid_t **pids,
 		     size_t *nr);
 
-/* The comm of a process ("" if gone), sanitized by the caller. */
+/* The comm of a process ("" and -ESRCH if gone), sanitized by the
+ * caller. */
 int synth__comm(const char *proc, pid_t pid, char *buf, size_t len);
 
 #endif
