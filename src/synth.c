@@ -3,12 +3,15 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/openat2.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "elfnote.h"
@@ -35,6 +38,8 @@ struct bid_entry {
 
 struct synth {
 	int procfd;
+	int rootfd;		/* /proc/PID/root of root_pid, or -1 */
+	pid_t root_pid;
 	const struct perf_event_attr *attr;
 	size_t trailer;
 	bool trailer_tid;
@@ -551,39 +556,102 @@ static bool path_deleted(const struct map_line *m)
 }
 
 /*
+ * Turns an O_PATH descriptor into a readable one if it names a regular
+ * file (with inode ino, unless 0).  Going through O_PATH means that a
+ * device or a FIFO someone put at that name is never really opened.
+ */
+static int reopen_regular(int pathfd, u64 ino, const struct map_line *dev)
+{
+	char self[64];
+	struct stat st;
+	int fd = -1;
+
+	if (fstat(pathfd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    (!ino || st.st_ino == ino) &&
+	    (!dev || (major(st.st_dev) == dev->maj &&
+		      minor(st.st_dev) == dev->min))) {
+		snprintf(self, sizeof(self), "/proc/self/fd/%d", pathfd);
+		fd = open(self, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	}
+	close(pathfd);
+	return fd;
+}
+
+/* The root directory of the process, opened once per process. */
+static int proc_root(struct synth *s, pid_t pid)
+{
+	char path[64];
+
+	if (s->rootfd >= 0 && s->root_pid == pid)
+		return s->rootfd;
+	if (s->rootfd >= 0)
+		close(s->rootfd);
+	snprintf(path, sizeof(path), "%d/root", (int)pid);
+	s->rootfd = openat(s->procfd, path,
+			   O_PATH | O_DIRECTORY | O_CLOEXEC);
+	s->root_pid = pid;
+	return s->rootfd;
+}
+
+/* The path as the process sees it: absolute symlinks and ".." resolve
+ * inside its root (a container's), not ours. */
+static int open_in_root(struct synth *s, pid_t pid, const char *path)
+{
+	struct open_how how = {
+		.flags = O_PATH | O_CLOEXEC,
+		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+	};
+	char buf[NAME_MAX_LEN + 64];
+	int root = proc_root(s, pid);
+	long fd;
+
+	if (root < 0)
+		return -1;
+	fd = syscall(SYS_openat2, root, path, &how, sizeof(how));
+	if (fd >= 0 || errno != ENOSYS)
+		return (int)fd;
+	/* Before 5.6: the magic link, which resolves absolute symlinks in
+	 * our root instead (the inode check catches a wrong file). */
+	if (snprintf(buf, sizeof(buf), "%d/root%s", (int)pid, path) >=
+	    (int)sizeof(buf))
+		return -1;
+	return openat(s->procfd, buf, O_PATH | O_CLOEXEC);
+}
+
+/*
  * Opens the mapped file itself: through the process's root (its mount
  * namespace, for containers), or through map_files (root only) when the
  * name no longer leads to the mapped inode (deleted, renamed over,
- * unreachable).  Only the inode number is compared: st_dev differs from the
- * maps device on btrfs subvolumes and overlayfs, and a wrong negative there
- * would cost the build-id of every such file.
+ * unreachable).  Through the process's root only the inode number is
+ * compared: st_dev differs from the maps device on btrfs subvolumes and
+ * overlayfs, and a wrong negative there would cost the build-id of every
+ * such file.
  */
 static int open_mapped(struct synth *s, pid_t pid, const struct map_line *m)
 {
 	char path[NAME_MAX_LEN + 64];
-	struct stat st;
-	int fd = -1;
+	int fd = -1, pfd;
 
 	if (!path_deleted(m) && m->path_len < PATH_MAX) {
-		snprintf(path, sizeof(path), "%d/root%.*s", (int)pid,
-			 (int)m->path_len, m->path);
-		fd = openat(s->procfd, path, O_RDONLY | O_CLOEXEC | O_NOCTTY |
-						     O_NONBLOCK);
-		if (fd >= 0 && (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
-				st.st_ino != m->ino)) {
-			close(fd);
-			fd = -1;
+		snprintf(path, sizeof(path), "%.*s", (int)m->path_len,
+			 m->path);
+		pfd = open_in_root(s, pid, path);
+		if (pfd >= 0)
+			fd = reopen_regular(pfd, m->ino, NULL);
+		/* A chroot: /proc printed the path from our root.  Same
+		 * device and inode, or it is not the mapped file. */
+		if (fd < 0) {
+			pfd = open(path, O_PATH | O_CLOEXEC);
+			if (pfd >= 0)
+				fd = reopen_regular(pfd, m->ino, m);
 		}
 	}
 	if (fd < 0) {
 		snprintf(path, sizeof(path), "%d/map_files/%.*s", (int)pid,
 			 (int)m->range_len, m->range);
-		fd = openat(s->procfd, path, O_RDONLY | O_CLOEXEC | O_NOCTTY |
-						     O_NONBLOCK);
-		if (fd >= 0 && (fstat(fd, &st) || !S_ISREG(st.st_mode))) {
-			close(fd);
-			fd = -1;
-		}
+		pfd = openat(s->procfd, path, O_PATH | O_CLOEXEC);
+		if (pfd >= 0)
+			fd = reopen_regular(pfd, 0, NULL);
 	}
 	return fd;
 }
@@ -836,6 +904,7 @@ int synth__processes(const char *proc, pid_t pid,
 	s->trailer = record__id_trailer_size(attr->sample_type,
 					     attr->sample_id_all);
 	s->trailer_tid = s->trailer && (attr->sample_type & PERF_SAMPLE_TID);
+	s->rootfd = -1;
 	s->procfd = open_proc(proc);
 	if (s->procfd < 0) {
 		err = s->procfd;
@@ -882,6 +951,8 @@ int synth__processes(const char *proc, pid_t pid,
 	}
 out:
 	free(pids);
+	if (s->rootfd >= 0)
+		close(s->rootfd);
 	if (s->procfd >= 0)
 		close(s->procfd);
 	free(s->maps);
