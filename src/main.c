@@ -4,6 +4,7 @@
 #include <langinfo.h>
 #include <locale.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,10 +165,14 @@ static void usage(FILE *f)
 	fprintf(f, "\nIn the live view, press h for the keys.  See ptop(1).\n");
 }
 
-static int bad_usage(const char *fmt, const char *arg)
+static int __attribute__((format(printf, 1, 2))) bad_usage(const char *fmt, ...)
 {
+	va_list ap;
+
 	fprintf(stderr, "ptop: ");
-	fprintf(stderr, fmt, arg);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
 	fprintf(stderr, "\nTry 'ptop --help' for the options.\n");
 	return 2;
 }
@@ -206,12 +211,13 @@ static int parse_pids(const char *s, struct target *t)
 static int parse_options(int argc, char **argv, struct options *o)
 {
 	struct option longopts[ARRAY_SIZE(opt_descs) + 1];
-	char shortopts[ARRAY_SIZE(opt_descs) * 2 + 2], *sp = shortopts;
+	char shortopts[ARRAY_SIZE(opt_descs) * 2 + 3], *sp = shortopts;
 	struct strbuf err;
 	int c;
 
 	memset(longopts, 0, sizeof(longopts));
 	*sp++ = '+';	/* stop at the command */
+	*sp++ = ':';	/* report a missing argument as ':' */
 	for (size_t i = 0; i < ARRAY_SIZE(opt_descs); i++) {
 		const struct opt_desc *d = &opt_descs[i];
 

@@ -1,0 +1,31 @@
+#!/bin/sh
+# ptop -b --json -- workload: the known 60/30/10 profile, in the right dso,
+# and the text mode shows the same rows.
+. tests/integration/lib.sh
+
+"$PTOP" -b --json -d 1 -n 2 -e cpu-clock -- "$WL/spin3" 3 > "$TMP/out.json" 2> "$TMP/err" ||
+	fail "ptop exited with $?: $(cat "$TMP/err")"
+[ "$(wc -l < "$TMP/out.json")" -eq 2 ] || fail "expected 2 refreshes, got $(wc -l < "$TMP/out.json")"
+jq -e . "$TMP/out.json" > /dev/null || fail "invalid JSON"
+a=$(share "$TMP/out.json" spin_a)
+b=$(share "$TMP/out.json" spin_b)
+c=$(share "$TMP/out.json" spin_c)
+near "$a" 60 6 spin_a
+near "$b" 30 5 spin_b
+near "$c" 10 4 spin_c
+tail -n 1 "$TMP/out.json" | jq -e '.event == "cpu-clock" and .lost == 0 and
+	([.rows[] | select(.symbol == "spin_a")][0].dso == "spin3") and
+	([.rows[] | select(.symbol == "spin_a")][0].kernel == false)' > /dev/null ||
+	fail "event, lost or dso wrong: $(tail -n 1 "$TMP/out.json" | head -c 600)"
+# the samples of the rows and the header agree
+tail -n 1 "$TMP/out.json" | jq -e '([.rows[].samples] | add) <= .samples' > /dev/null ||
+	fail "rows hold more samples than the header"
+
+# text mode: '#' header lines, then the rows with the [.] marker
+"$PTOP" -b -d 1 -n 1 -e cpu-clock -- "$WL/spin3" 2 > "$TMP/out.txt" 2>&1 ||
+	fail "text mode failed"
+grep -q '^# event cpu-clock, 4000 Hz' "$TMP/out.txt" || fail "no event header: $(head -3 "$TMP/out.txt")"
+grep -q '^# Overhead  Samples' "$TMP/out.txt" || fail "no column titles"
+grep -Eq '^ +[0-9.]+% +[0-9]+ +spin3 +\[\.\] spin_a$' "$TMP/out.txt" ||
+	fail "no spin_a row: $(cat "$TMP/out.txt")"
+exit 0
