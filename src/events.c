@@ -170,7 +170,7 @@ static int match_alias(const char *s, size_t slen, const char *const (*tab)[5],
 enum cache_parse {
 	CACHE_NOT,		/* not a cache name at all */
 	CACHE_OK,
-	CACHE_INVALID,		/* a cache name, but no such combination */
+	CACHE_INVALID,		/* a cache name, no such combination */
 };
 
 /* perf's grammar: <cache>[-<op-or-result>[-<op-or-result>]], at most one

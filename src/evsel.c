@@ -39,7 +39,7 @@ struct evsel {
 struct evmmap {
 	void *base;
 	size_t len;
-	int fd;			/* borrowed from an evsel, not closed here */
+	int fd;			/* an evsel's, not closed here */
 	int cpu;
 	struct ring ring;
 };
@@ -58,7 +58,7 @@ struct evlist {
 	size_t nr_cpus;
 	pid_t *threads;		/* {-1} for TARGET_SYSTEM */
 	size_t nr_threads;
-	struct evmmap **mmaps;	/* [cpu index], NULL: nothing opened there */
+	struct evmmap **mmaps;	/* [cpu index], NULL: nothing open there */
 	struct evmmap **rings;	/* the non-NULL mmaps, densely */
 	size_t nr_rings;
 	bool opened;
@@ -299,7 +299,8 @@ static void config_attr(struct evlist *el, size_t i)
 			a->sample_max_stack = el->opts.max_stack;
 	}
 	if (el->opts.dwarf_stack_size) {
-		a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+		a->sample_type |= PERF_SAMPLE_REGS_USER |
+				  PERF_SAMPLE_STACK_USER;
 		a->sample_regs_user = dwarf_regs_mask();
 		a->sample_stack_user = ALIGN_UP(el->opts.dwarf_stack_size, 8u);
 		/* The user part of the chain comes from unwinding the stack

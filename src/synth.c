@@ -32,7 +32,7 @@ struct bid_entry {
 	u64 ino;
 	u32 maj, min;
 	bool used;
-	u8 size;		/* 0: the file has none, or it could not be read */
+	u8 size;		/* 0: none in the file, or unreadable */
 	u8 bid[BUILD_ID_SIZE];
 };
 
@@ -445,7 +445,8 @@ static int elf_build_id(struct synth *s, int fd, u8 *bid)
 	if (!pread_all(fd, &eh, sizeof(eh), 0) ||
 	    memcmp(eh.ident, ELFMAG, SELFMAG) != 0)
 		return 0;
-	if (eh.ident[EI_CLASS] != ELFCLASS64 && eh.ident[EI_CLASS] != ELFCLASS32)
+	if (eh.ident[EI_CLASS] != ELFCLASS64 &&
+	    eh.ident[EI_CLASS] != ELFCLASS32)
 		return 0;
 	is64 = eh.ident[EI_CLASS] == ELFCLASS64;
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__

@@ -399,8 +399,9 @@ START_TEST(test_name_of)
 					   sizeof(buf)));
 	ck_assert_ptr_null(events__name_of(PERF_TYPE_SOFTWARE, 99, buf,
 					   sizeof(buf)));
+	/* iTLB-stores */
 	ck_assert_ptr_null(events__name_of(PERF_TYPE_HW_CACHE, 0x104, buf,
-					   sizeof(buf)));	/* iTLB-stores */
+					   sizeof(buf)));
 	ck_assert_ptr_null(events__name_of(PERF_TYPE_HW_CACHE, 0x20000, buf,
 					   sizeof(buf)));
 	ck_assert_ptr_null(events__name_of(PERF_TYPE_TRACEPOINT, 1, buf,

@@ -157,13 +157,16 @@ static void drain(struct evlist *el, struct tally *t)
 					t->bad++;
 					break;
 				}
-				if (record__parse_sample(evlist__attr(el, (size_t)e), h, &s)) {
+				if (record__parse_sample(
+					    evlist__attr(el, (size_t)e), h,
+					    &s)) {
 					t->bad++;
 					break;
 				}
 				if (evlist__nr_events(el) > 1)
 					ck_assert_uint_eq(s.id, id);
-				ck_assert_int_eq(s.cpu, evlist__ring_cpu(el, i));
+				ck_assert_int_eq(s.cpu,
+						 evlist__ring_cpu(el, i));
 				if (e < 4)
 					t->per_event[e]++;
 				if (s.pid == (u32)t->pid)
@@ -541,7 +544,8 @@ START_TEST(test_emfile)
 	ck_assert_int_eq(evlist__open(el, &tg), -EMFILE);
 	ck_assert_msg(strstr(logged, "RLIMIT_NOFILE"), "%s", logged);
 	ck_assert_uint_eq(evlist__nr_rings(el), 0);
-	ck_assert_int_eq(max_fd() + 4, (int)rl.rlim_cur);	/* all closed */
+	/* everything it opened is closed */
+	ck_assert_int_eq(max_fd() + 4, (int)rl.rlim_cur);
 	evlist__free(el);
 }
 END_TEST

@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -235,7 +237,8 @@ START_TEST(test_self)
 			ck_assert(m.prot & PROT_EXEC);
 			ck_assert_uint_eq(m.filename_len, strlen(m.filename));
 			ck_assert_str_ne(m.filename, "[vsyscall]");
-			ck_assert_uint_eq(h->misc & PERF_RECORD_MISC_CPUMODE_MASK,
+			ck_assert_uint_eq(h->misc &
+						  PERF_RECORD_MISC_CPUMODE_MASK,
 					  PERF_RECORD_MISC_USER);
 			if (!strcmp(m.filename, "[vdso]")) {
 				vdso = true;
@@ -341,6 +344,93 @@ START_TEST(test_deleted)
 		ck_assert_mem_eq(m.build_id, bid, (size_t)bid_size);
 	}
 	munmap(p, 4096);
+	recs_free(&r);
+}
+END_TEST
+
+static void copy_file(const char *from, const char *to)
+{
+	char buf[65536];
+	int in = open(from, O_RDONLY), out;
+	ssize_t n;
+
+	ck_assert_int_ge(in, 0);
+	out = open(to, O_WRONLY | O_CREAT | O_TRUNC, 0755);
+	ck_assert_int_ge(out, 0);
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		ck_assert_int_eq(write(out, buf, (size_t)n), n);
+	close(in);
+	close(out);
+}
+
+/* A process in its own mount namespace and root, as in a container: its
+ * "/prog" exists only there and is read through its root. */
+START_TEST(test_container)
+{
+	char dir[] = "/tmp/ptop-ctr-XXXXXX", prog[64], old[64];
+	int ready[2], done[2], status;
+	struct perf_event_attr attr;
+	struct recs r = { 0 };
+	struct rec_mmap m;
+	u8 bid[20];
+	int bid_size;
+	void *addr;
+	pid_t child;
+
+	if (geteuid() != 0)
+		return;		/* namespaces need root */
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(prog, sizeof(prog), "%s/prog", dir);
+	snprintf(old, sizeof(old), "%s/old", dir);
+	copy_file("/proc/self/exe", prog);
+	ck_assert_int_eq(mkdir(old, 0700), 0);
+	bid_size = libelf_build_id(prog, bid);
+	ck_assert_int_gt(bid_size, 0);
+	ck_assert_int_eq(pipe(ready), 0);
+	ck_assert_int_eq(pipe(done), 0);
+	child = fork();
+	ck_assert_int_ge(child, 0);
+	if (child == 0) {
+		void *p = MAP_FAILED;
+		char c;
+		int fd;
+
+		if (unshare(CLONE_NEWNS) == 0 &&
+		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0 &&
+		    mount(dir, dir, NULL, MS_BIND, NULL) == 0 &&
+		    chdir(dir) == 0 &&
+		    syscall(SYS_pivot_root, ".", "old") == 0 &&
+		    chdir("/") == 0 && umount2("/old", MNT_DETACH) == 0 &&
+		    (fd = open("/prog", O_RDONLY)) >= 0) {
+			p = mmap(NULL, 4096, PROT_READ | PROT_EXEC,
+				 MAP_PRIVATE, fd, 0);
+			close(fd);
+		}
+		if (write(ready[1], &p, sizeof(p)) != sizeof(p))
+			_exit(1);
+		if (read(done[0], &c, 1) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	ck_assert_int_eq(read(ready[0], &addr, sizeof(addr)),
+			 (ssize_t)sizeof(addr));
+	ck_assert_ptr_ne(addr, MAP_FAILED);
+
+	attr_for(&attr, 0);
+	ck_assert_int_eq(synth__processes(NULL, child, &attr, collect, &r),
+			 0);
+	ck_assert_ptr_nonnull(find_mmap(&r, record__id_trailer_size(
+						    attr.sample_type, 1),
+					"/prog", &m));
+	ck_assert_uint_eq(m.start, (u64)(uintptr_t)addr);
+	ck_assert(m.has_build_id);
+	ck_assert_mem_eq(m.build_id, bid, (size_t)bid_size);
+
+	ck_assert_int_eq(write(done[1], "x", 1), 1);
+	ck_assert_int_eq(waitpid(child, &status, 0), child);
+	unlink(prog);
+	rmdir(old);
+	rmdir(dir);
 	recs_free(&r);
 }
 END_TEST
@@ -467,6 +557,7 @@ Suite *synth_suite(void)
 	tcase_add_test(tc, test_self);
 	tcase_add_test(tc, test_no_trailer);
 	tcase_add_test(tc, test_deleted);
+	tcase_add_test(tc, test_container);
 	tcase_add_test(tc, test_vanished);
 	tcase_add_test(tc, test_threads_and_find);
 	tcase_add_test(tc, test_stop);
