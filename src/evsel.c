@@ -66,6 +66,7 @@ struct evlist {
 	/* Learnt from the kernel, kept across reopenings. */
 	bool no_build_id;	/* build_id in mmap2 rejected (before 5.12) */
 	bool user_only;		/* paranoid fallback to exclude_kernel */
+	u8 default_precise;	/* precise_ip tried for the default cycles */
 };
 
 static long sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
@@ -247,6 +248,8 @@ struct evlist *evlist__new(const struct evlist_opts *opts)
 	/* The copies own the strings; opts points at them. */
 	el->opts.proc = el->proc;
 	el->opts.tracefs = el->tracefs;
+	/* perf's default is cycles:P, the most precise the PMU offers */
+	el->default_precise = 3;
 	el->freq = el->opts.period ? 0 :
 		   el->opts.freq ? el->opts.freq : DEFAULT_FREQ;
 	return el;
@@ -320,6 +323,8 @@ static void config_attr(struct evlist *el, size_t i)
 		a->freq = 0;
 		a->sample_period = el->opts.period;
 	}
+	if (ev->spec.is_default)
+		a->precise_ip = el->default_precise;
 	a->sample_id_all = 1;
 	/* perf's default when no :G/:H modifier is given. */
 	a->exclude_guest = 1;
@@ -737,6 +742,16 @@ static int open_one(struct evlist *el, size_t ei, pid_t pid, int cpu,
 			pr_debug("the kernel rejects build-ids in MMAP2 records; using device and inode");
 			el->no_build_id = true;
 			ev->attr.build_id = 0;
+			continue;
+		}
+		/* The default cycles asks for the best precision; PMUs
+		 * without it say EOPNOTSUPP or EINVAL: one level less. */
+		if ((err == EOPNOTSUPP || err == EINVAL) &&
+		    ev->spec.is_default && ev->attr.precise_ip) {
+			el->default_precise = ev->attr.precise_ip - 1;
+			if (evsel_has_fd(el, ev))
+				return RETRY;
+			ev->attr.precise_ip = el->default_precise;
 			continue;
 		}
 		break;

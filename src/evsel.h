@@ -55,7 +55,8 @@ int evlist__add(struct evlist *el, const struct event_spec *spec);
  * early.  Like perf, when kernel.perf_event_paranoid > 1 refuses events
  * that include the kernel, the list falls back to user space only
  * (exclude_kernel, exclude_hv) with a warning.
- * A default "cycles" that cannot be opened is replaced by cpu-clock with a
+ * A default "cycles" (opened with the best precise_ip the PMU takes, like
+ * perf's cycles:P) that cannot be opened is replaced by cpu-clock with a
  * one-line notice in the log.  On failure returns -errno after logging one
  * clear message (perf_event_paranoid and CAP_PERFMON for EACCES/EPERM,
  * perf_event_mlock_kb and -m for a ring that cannot be mapped, "not
