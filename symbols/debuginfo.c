@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <linux/openat2.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -59,6 +60,24 @@ static int check_elf(int fd, const u8 *want, size_t want_size,
 					       want_size) ? 1 : -ESTALE;
 }
 
+/* snprintf that refuses to truncate: a cut path names another file. */
+static __attribute__((format(printf, 3, 4))) bool
+path_fmt(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, size, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= size) {
+		if (size)
+			buf[0] = '\0';
+		return false;
+	}
+	return true;
+}
+
 static int open_ro(const char *path)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -74,8 +93,8 @@ static bool other_root(const struct debuginfo_opts *o, s32 pid)
 
 	if (pid <= 0)
 		return false;
-	snprintf(p, sizeof(p), "%s/%d/root", proc_dir(o), (int)pid);
-	if (stat(p, &a) || stat("/", &b))
+	if (!path_fmt(p, sizeof(p), "%s/%d/root", proc_dir(o), (int)pid) ||
+	    stat(p, &a) || stat("/", &b))
 		return false;
 	return a.st_dev != b.st_dev || a.st_ino != b.st_ino;
 }
@@ -93,11 +112,12 @@ static int open_as(const struct debuginfo_opts *o, s32 pid, const char *path,
 	int rfd, fd, err;
 
 	if (!other_root(o, pid)) {
-		snprintf(display, size, "%s", path);
+		path_fmt(display, size, "%s", path);
 		return open_ro(path);
 	}
-	snprintf(root, sizeof(root), "%s/%d/root", proc_dir(o), (int)pid);
-	snprintf(display, size, "%s%s", root, path);
+	if (!path_fmt(root, sizeof(root), "%s/%d/root", proc_dir(o), (int)pid))
+		return -ENAMETOOLONG;
+	path_fmt(display, size, "%s%s", root, path);
 	rfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (rfd < 0)
 		return -errno;
@@ -132,12 +152,22 @@ static int try_binary(int fd, const struct dso *dso, bool *mismatch)
 	return r ? r : -ENOEXEC;
 }
 
+/* The most telling failure: another build-id, then not ELF, then none. */
+static int worst(int a, int b)
+{
+	if (a == -ESTALE || b == -ESTALE)
+		return -ESTALE;
+	if (a == -ENOEXEC || b == -ENOEXEC)
+		return -ENOEXEC;
+	return a < 0 ? a : b;
+}
+
 int debuginfo__open_binary(const struct debuginfo_opts *o,
 			   const struct dso *dso, char *path, size_t size)
 {
 	bool mismatch = false;
 	char mf[PATH_BUF];
-	int fd;
+	int fd, err = -ENOENT;
 
 	if (!dso->path || !dso->path[0])
 		return -ENOENT;
@@ -146,16 +176,18 @@ int debuginfo__open_binary(const struct debuginfo_opts *o,
 				dso, &mismatch);
 		if (fd >= 0)
 			return fd;
+		err = worst(err, fd);
 	}
-	if (dso->pid > 0 && dso->map_end > dso->map_start) {
-		snprintf(mf, sizeof(mf), "%s/%d/map_files/%" PRIx64 "-%" PRIx64,
-			 proc_dir(o), (int)dso->pid, dso->map_start,
-			 dso->map_end);
+	if (dso->pid > 0 && dso->map_end > dso->map_start &&
+	    path_fmt(mf, sizeof(mf), "%s/%d/map_files/%" PRIx64 "-%" PRIx64,
+		     proc_dir(o), (int)dso->pid, dso->map_start,
+		     dso->map_end)) {
 		fd = try_binary(open_ro(mf), dso, &mismatch);
 		if (fd >= 0) {
-			snprintf(path, size, "%s", mf);
+			path_fmt(path, size, "%s", mf);
 			return fd;
 		}
+		err = worst(err, fd);
 	}
 	/* A file at a deleted mapping's path is someone else unless the
 	 * build-id says otherwise. */
@@ -164,8 +196,9 @@ int debuginfo__open_binary(const struct debuginfo_opts *o,
 				dso, &mismatch);
 		if (fd >= 0)
 			return fd;
+		err = worst(err, fd);
 	}
-	return mismatch ? -ESTALE : -ENOENT;
+	return mismatch ? -ESTALE : err;
 }
 
 /* zlib's CRC-32 (reflected 0xedb88320), as .gnu_debuglink uses */
@@ -239,13 +272,10 @@ static int by_build_id(const char *root, const u8 *bid, size_t n,
 		       char *path, size_t size)
 {
 	char hex[2 * BUILD_ID_MAX + 1];
-	int len;
-
 	for (size_t i = 0; i < n; i++)
 		snprintf(hex + 2 * i, 3, "%02x", bid[i]);
-	len = snprintf(path, size, "%s/.build-id/%.2s/%s.debug", root, hex,
-		       hex + 2);
-	return len < 0 || (size_t)len >= size ? -ENAMETOOLONG : 0;
+	return path_fmt(path, size, "%s/.build-id/%.2s/%s.debug", root, hex,
+			hex + 2) ? 0 : -ENAMETOOLONG;
 }
 
 int debuginfo__open_debug(const struct debuginfo_opts *o,
@@ -273,20 +303,23 @@ int debuginfo__open_debug(const struct debuginfo_opts *o,
 			fd = try_debug(open_ro(cand), bid,
 				       bid_size, false, 0);
 			if (fd >= 0) {
-				snprintf(path, size, "%s", cand);
+				path_fmt(path, size, "%s", cand);
 				return fd;
 			}
 		}
 	}
-	if (!bin->debuglink[0] || !dso->path || dso->path[0] != '/')
+	if (!bin->debuglink[0] || !dso->path)
 		return -ENOENT;
 	slash = strrchr(dso->path, '/');
-	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - dso->path),
-		 dso->path);
+	if (!path_fmt(dir, sizeof(dir), "%.*s",
+		      slash ? (int)(slash - dso->path) : 1,
+		      slash ? dso->path : "."))
+		return -ENOENT;
 	/* in the binary's own tree (the process's root) */
 	for (int i = 0; i < 2; i++) {
-		snprintf(cand, sizeof(cand), "%s/%s%s", dir,
-			 i ? ".debug/" : "", bin->debuglink);
+		if (!path_fmt(cand, sizeof(cand), "%s/%s%s", dir,
+			      i ? ".debug/" : "", bin->debuglink))
+			continue;
 		fd = try_debug(open_as(o, dso->pid, cand, path, size), bid,
 			       bid_size, true, bin->debuglink_crc);
 		if (fd >= 0)
@@ -298,12 +331,15 @@ int debuginfo__open_debug(const struct debuginfo_opts *o,
 
 		if (!root)
 			continue;
-		snprintf(cand, sizeof(cand), "%s%s/%s", root, dir,
-			 bin->debuglink);
+		if (dir[0] != '/')
+			break;
+		if (!path_fmt(cand, sizeof(cand), "%s%s/%s", root, dir,
+			      bin->debuglink))
+			continue;
 		fd = try_debug(open_ro(cand), bid,
 			       bid_size, true, bin->debuglink_crc);
 		if (fd >= 0) {
-			snprintf(path, size, "%s", cand);
+			path_fmt(path, size, "%s", cand);
 			return fd;
 		}
 	}

@@ -21,8 +21,8 @@ struct debuginfo_opts {
  *   3. the path of a deleted file, only if the build-ids match.
  * A candidate must be ELF and, when the dso has a build-id, carry the
  * same one.  Returns an fd and the path it came from (for display), or
- * -ESTALE when only files with another build-id were found, -ENOENT when
- * nothing was.
+ * -ESTALE when a file with another build-id was found, -ENOEXEC when only
+ * non-ELF files were, else the error of opening the path (-ENOENT, ...).
  */
 int debuginfo__open_binary(const struct debuginfo_opts *o,
 			   const struct dso *dso, char *path, size_t size);

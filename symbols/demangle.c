@@ -470,16 +470,34 @@ static void v0_dyn(struct v0 *p)
 	v0_prints(p, "dyn ");
 	while (!p->err && !v0_eat(p, 'E')) {
 		bool open = false;
+		size_t n = 0;
 
 		if (!first)
 			v0_prints(p, " + ");
 		first = false;
-		v0_path(p, false);
+		/* Trait<Args, Assoc = T>: the bindings join the generic
+		 * arguments' list, so that list is printed here */
+		if (v0_eat(p, 'I')) {
+			if (!v0_enter(p))
+				return;
+			v0_path(p, false);
+			v0_prints(p, "<");
+			open = true;
+			while (!p->err && !v0_eat(p, 'E')) {
+				if (n++)
+					v0_prints(p, ", ");
+				v0_generic_arg(p);
+			}
+			p->depth--;
+		} else {
+			v0_path(p, false);
+		}
 		while (!p->err && v0_eat(p, 'p')) {
 			struct v0_ident id = v0_undis_ident(p);
 
-			v0_prints(p, open ? ", " : "<");
+			v0_prints(p, !open ? "<" : n ? ", " : "");
 			open = true;
+			n++;
 			v0_print(p, id.s, id.len);
 			v0_prints(p, " = ");
 			v0_type(p);

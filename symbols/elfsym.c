@@ -162,7 +162,7 @@ static void read_debuglink(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh,
 
 int elfsym__info(Elf *elf, struct elf_info *info)
 {
-	size_t nr, shstrndx, nph = 0;
+	size_t nr, shstrndx, nph = 0, readable = 0;
 	GElf_Ehdr eh;
 	int n;
 
@@ -199,11 +199,12 @@ int elfsym__info(Elf *elf, struct elf_info *info)
 		Elf_Scn *scn = elf_getscn(elf, i);
 		const char *name;
 		GElf_Shdr sh;
+		bool data;
 
 		if (!scn || !gelf_getshdr(scn, &sh))
 			continue;
-		bool data = sh.sh_type != SHT_NOBITS && sh.sh_size;
-
+		readable++;
+		data = sh.sh_type != SHT_NOBITS && sh.sh_size;
 		name = scn_name(elf, shstrndx, &sh);
 		if (sh.sh_type == SHT_SYMTAB && data)
 			info->has_symtab = true;
@@ -215,6 +216,9 @@ int elfsym__info(Elf *elf, struct elf_info *info)
 		else if (!strcmp(name, ".gnu_debuglink"))
 			read_debuglink(elf, scn, &sh, info);
 	}
+	/* headers that point past the end (a truncated file) */
+	if (!readable && !info->nr_loads)
+		return -EINVAL;
 	n = elfsym__build_id(elf, info->build_id, sizeof(info->build_id));
 	if (n > 0)
 		info->build_id_size = (u8)n;

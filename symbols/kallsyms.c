@@ -120,7 +120,7 @@ struct kallsyms *kallsyms__parse(const char *text, size_t len,
 
 	if (!ks)
 		return NULL;
-	ks->st = symtab__new(pool, 0);
+	ks->st = symtab__new(pool, SYMTAB_GROUP_BOUNDS);
 	if (!ks->st) {
 		err = -ENOMEM;
 		goto fail;

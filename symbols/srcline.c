@@ -178,7 +178,17 @@ int srcline__lookup(struct srcline_dw *sd, u64 vaddr, struct srcline *out,
 		if (!dwarf_lineno(line, &lineno) && lineno > 0)
 			out[0].line = lineno;
 	}
+	/* dwarf_getscopes continues an inlined scope with its abstract
+	 * definition's context; the DIE tree above the innermost scope is
+	 * where it was inlined, which is the chain we want */
 	n = dwarf_getscopes(&cu, vaddr, &scopes);
+	if (n > 0) {
+		Dwarf_Die inner = scopes[0];
+
+		free(scopes);
+		scopes = NULL;
+		n = dwarf_getscopes_die(&inner, &scopes);
+	}
 	for (int i = 0; i < n; i++) {
 		int tag = dwarf_tag(&scopes[i]);
 

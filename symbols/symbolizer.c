@@ -341,6 +341,7 @@ unreadable:
 	if (!ds->warned)
 		pr_info("%s: cannot read symbols (%s)",
 			dso->path ? dso->path : "?",
+			fd == -ENOEXEC ? "not an ELF file" :
 			fd < 0 ? strerror(-fd) : "not a usable ELF file");
 	ds->warned = true;
 out:

@@ -231,10 +231,19 @@ static size_t dedup(struct symtab *st)
 	return out;
 }
 
+/* Where a symbol with nothing after it to end it ends (perf's rule). */
+static u64 page_end(u64 start)
+{
+	u64 end = ALIGN_UP(start, (u64)PAGE) + PAGE;
+
+	return end < start ? UINT64_MAX : end;
+}
+
 static void fix_sizes(struct symtab *st)
 {
 	for (size_t i = 0; i < st->nr; i++) {
 		struct sym *s = &st->syms[i];
+		const struct sym *next = i + 1 < st->nr ? s + 1 : NULL;
 		u64 limit = s->limit > s->start ? s->limit : 0;
 		u64 end;
 
@@ -242,21 +251,16 @@ static void fix_sizes(struct symtab *st)
 			end = s->start + s->size;
 			if (end < s->start)
 				end = UINT64_MAX;
-			if (limit && end > limit)
-				end = limit;
-		} else if (i + 1 < st->nr) {
-			end = st->syms[i + 1].start;
-			if (limit && end > limit)
-				end = limit;
-		} else if (limit) {
-			end = limit;
+		} else if (!next) {
+			end = limit ? limit : page_end(s->start);
+		} else if ((st->flags & SYMTAB_GROUP_BOUNDS) &&
+			   next->group != s->group) {
+			end = MIN(next->start, page_end(s->start));
 		} else {
-			end = ALIGN_UP(s->start, (u64)PAGE);
-			if (end == s->start)
-				end = s->start + PAGE;
-			if (end < s->start)
-				end = UINT64_MAX;
+			end = next->start;
 		}
+		if (limit && end > limit)
+			end = limit;
 		s->size = end - s->start;
 	}
 }

@@ -13,8 +13,9 @@
  *
  * Addresses are whatever the owner chooses (ELF vaddrs, kernel ips, JIT
  * ips).  A symbol of size 0 extends to the next symbol's start, bounded by
- * its limit (the end of its section); the last one without a limit gets
- * the rest of its page.  Names returned by symtab__lookup are interned in
+ * its limit (the end of its section); the last one without a limit (and,
+ * with SYMTAB_GROUP_BOUNDS, the last one of its group) ends at the page
+ * boundary after start + 4 KiB, as perf does for kallsyms.  Names returned by symtab__lookup are interned in
  * the pool given to symtab__new, so they outlive the symtab.
  */
 
@@ -32,6 +33,9 @@ enum symtab_flags {
 	SYMTAB_DEMANGLE = 1 << 0,	/* demangle names on lookup */
 	SYMTAB_LAST_WINS = 1 << 1,	/* at one address the symbol added
 					 * last wins (JIT maps) */
+	SYMTAB_GROUP_BOUNDS = 1 << 2,	/* a zero-size symbol does not grow
+					 * into another group (kernel and
+					 * modules, as perf does) */
 };
 
 struct symtab_hit {

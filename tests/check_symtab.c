@@ -1,0 +1,331 @@
+/* check_symtab: the sorted symbol table (pure: no files). */
+#include <check.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "symbolizer.h"
+#include "symtab.h"
+#include "testutil.h"
+#include "util.h"
+
+static struct symtab *st;
+static struct strpool *pool;
+
+static void setup(void)
+{
+	pool = strpool__new();
+	st = symtab__new(pool, SYMTAB_DEMANGLE);
+	ck_assert_ptr_nonnull(st);
+}
+
+static void teardown(void)
+{
+	symtab__free(st);
+	strpool__free(pool);
+}
+
+static void add(u64 start, u64 size, u64 limit, const char *name,
+		enum symtab_bind bind)
+{
+	ck_assert_int_eq(symtab__add(st, start, size, limit, name,
+				     name ? strlen(name) : 0, 0, bind, 0),
+			 0);
+}
+
+static const char *name_at(u64 addr)
+{
+	struct symtab_hit hit;
+
+	if (symtab__lookup(st, addr, &hit))
+		return NULL;
+	return hit.name;
+}
+
+START_TEST(test_lookup_basic)
+{
+	struct symtab_hit hit;
+
+	add(0x2000, 0x10, 0, "b", SYMTAB_BIND_GLOBAL);
+	add(0x1000, 0x100, 0, "a", SYMTAB_BIND_GLOBAL);
+	add(0x3000, 0x8, 0, "c", SYMTAB_BIND_LOCAL);
+	ck_assert_int_eq(symtab__finish(st), 0);
+	ck_assert_uint_eq(symtab__count(st), 3);
+	ck_assert_ptr_null(name_at(0xfff));
+	ck_assert_str_eq(name_at(0x1000), "a");
+	ck_assert_str_eq(name_at(0x10ff), "a");
+	ck_assert_ptr_null(name_at(0x1100));
+	ck_assert_str_eq(name_at(0x2000), "b");
+	ck_assert_ptr_null(name_at(0x2010));
+	ck_assert_str_eq(name_at(0x3007), "c");
+	ck_assert_ptr_null(name_at(0x3008));
+	ck_assert_int_eq(symtab__lookup(st, 0x2004, &hit), 0);
+	ck_assert_uint_eq(hit.start, 0x2000);
+	ck_assert_uint_eq(hit.size, 0x10);
+	ck_assert_int_eq(symtab__lookup(st, UINT64_MAX, &hit), -ENOENT);
+	ck_assert_int_eq(symtab__lookup(st, 0, &hit), -ENOENT);
+}
+END_TEST
+
+START_TEST(test_empty)
+{
+	struct symtab_hit hit;
+
+	ck_assert_int_eq(symtab__lookup(st, 0x1000, &hit), -ENOENT);
+	ck_assert_int_eq(symtab__finish(st), 0);
+	ck_assert_int_eq(symtab__lookup(st, 0x1000, &hit), -ENOENT);
+	ck_assert_int_eq(symtab__add(st, 1, 1, 0, "x", 1, 0,
+				     SYMTAB_BIND_GLOBAL, 0),
+			 -EBUSY);
+	ck_assert_int_eq(symtab__lookup(NULL, 0x1000, &hit), -ENOENT);
+	symtab__free(NULL);
+}
+END_TEST
+
+/* size 0: up to the next symbol, but not past the section's end */
+START_TEST(test_zero_size)
+{
+	struct symtab_hit hit;
+
+	add(0x1000, 0, 0x1800, "asm_a", SYMTAB_BIND_GLOBAL);
+	add(0x1400, 0, 0x1800, "asm_b", SYMTAB_BIND_GLOBAL);
+	add(0x2000, 0, 0x2100, "asm_c", SYMTAB_BIND_GLOBAL);
+	add(0x5000, 0, 0, "asm_last", SYMTAB_BIND_GLOBAL);
+	ck_assert_int_eq(symtab__finish(st), 0);
+	ck_assert_int_eq(symtab__lookup(st, 0x1010, &hit), 0);
+	ck_assert_str_eq(hit.name, "asm_a");
+	ck_assert_uint_eq(hit.size, 0x400);
+	ck_assert_int_eq(symtab__lookup(st, 0x1500, &hit), 0);
+	ck_assert_str_eq(hit.name, "asm_b");
+	ck_assert_uint_eq(hit.size, 0x400);	/* section end, not 0x2000 */
+	ck_assert_ptr_null(name_at(0x1900));
+	ck_assert_int_eq(symtab__lookup(st, 0x2000, &hit), 0);
+	ck_assert_uint_eq(hit.size, 0x100);
+	/* nothing after it, no section: perf's page rule */
+	ck_assert_int_eq(symtab__lookup(st, 0x5000, &hit), 0);
+	ck_assert_uint_eq(hit.size, 0x1000);
+}
+END_TEST
+
+/* aliases: global over weak over local, then a fixed order */
+START_TEST(test_aliases)
+{
+	add(0x1000, 0x20, 0, "local_name", SYMTAB_BIND_LOCAL);
+	add(0x1000, 0x20, 0, "weak_name", SYMTAB_BIND_WEAK);
+	add(0x1000, 0x20, 0, "global_name", SYMTAB_BIND_GLOBAL);
+	add(0x2000, 0x20, 0, "__libc_thing", SYMTAB_BIND_GLOBAL);
+	add(0x2000, 0x20, 0, "thing", SYMTAB_BIND_GLOBAL);
+	add(0x3000, 0x20, 0, "zeta", SYMTAB_BIND_GLOBAL);
+	add(0x3000, 0x20, 0, "alpha", SYMTAB_BIND_GLOBAL);
+	add(0x4000, 0, 0, "nosize", SYMTAB_BIND_GLOBAL);
+	add(0x4000, 0x30, 0, "sized", SYMTAB_BIND_LOCAL);
+	ck_assert_int_eq(symtab__finish(st), 0);
+	ck_assert_uint_eq(symtab__count(st), 4);
+	ck_assert_str_eq(name_at(0x1010), "global_name");
+	ck_assert_str_eq(name_at(0x2010), "thing");
+	ck_assert_str_eq(name_at(0x3010), "alpha");
+	/* the global one wins and borrows its alias's size */
+	ck_assert_str_eq(name_at(0x402f), "nosize");
+	ck_assert_ptr_null(name_at(0x4030));
+}
+END_TEST
+
+/* the same aliases in the other order give the same answer */
+START_TEST(test_aliases_order)
+{
+	add(0x3000, 0x20, 0, "alpha", SYMTAB_BIND_GLOBAL);
+	add(0x3000, 0x20, 0, "zeta", SYMTAB_BIND_GLOBAL);
+	add(0x1000, 0x20, 0, "global_name", SYMTAB_BIND_GLOBAL);
+	add(0x1000, 0x20, 0, "weak_name", SYMTAB_BIND_WEAK);
+	ck_assert_int_eq(symtab__finish(st), 0);
+	ck_assert_str_eq(name_at(0x3010), "alpha");
+	ck_assert_str_eq(name_at(0x1010), "global_name");
+}
+END_TEST
+
+START_TEST(test_nested)
+{
+	/* an outer function with a smaller symbol inside it */
+	add(0x1000, 0x1000, 0, "outer", SYMTAB_BIND_GLOBAL);
+	add(0x1100, 0x10, 0, "inner", SYMTAB_BIND_LOCAL);
+	ck_assert_int_eq(symtab__finish(st), 0);
+	ck_assert_str_eq(name_at(0x1105), "inner");
+	ck_assert_str_eq(name_at(0x1200), "outer");
+	ck_assert_str_eq(name_at(0x1000), "outer");
+}
+END_TEST
+
+START_TEST(test_synth)
+{
+	struct symtab_hit hit;
+
+	add(0x1000, 0x100, 0, "real", SYMTAB_BIND_GLOBAL);
+	add(0x1000, 0x100, 0, NULL, SYMTAB_BIND_SYNTH);	/* same: real */
+	add(0x1080, 0x100, 0, NULL, SYMTAB_BIND_SYNTH);	/* overlaps */
+	add(0x2000, 0x40, 0, NULL, SYMTAB_BIND_SYNTH);	/* a gap: kept */
+	add(0x3000, 0x200, 0, NULL, SYMTAB_BIND_SYNTH);	/* covers real2 */
+	add(0x3100, 0x10, 0, "real2", SYMTAB_BIND_LOCAL);
+	ck_assert_int_eq(symtab__finish(st), 0);
+	ck_assert_uint_eq(symtab__count(st), 3);
+	ck_assert_str_eq(name_at(0x10ff), "real");
+	ck_assert_ptr_null(name_at(0x1100));
+	ck_assert_int_eq(symtab__lookup(st, 0x2010, &hit), 0);
+	ck_assert_str_eq(hit.name, "func_0x2000");
+	ck_assert_str_eq(hit.raw_name, "func_0x2000");
+	ck_assert_uint_eq(hit.start, 0x2000);
+	ck_assert_uint_eq(hit.size, 0x40);
+	ck_assert_ptr_null(name_at(0x3000));
+	ck_assert_str_eq(name_at(0x3100), "real2");
+}
+END_TEST
+
+START_TEST(test_boundary)
+{
+	add(0x1000, 0, 0, "text", SYMTAB_BIND_GLOBAL);
+	add(0x1040, 0, 0, NULL, SYMTAB_BIND_BOUNDARY);
+	add(0x2000, 0, 0, "text2", SYMTAB_BIND_GLOBAL);
+	ck_assert_int_eq(symtab__finish(st), 0);
+	ck_assert_uint_eq(symtab__count(st), 2);
+	ck_assert_str_eq(name_at(0x103f), "text");
+	ck_assert_ptr_null(name_at(0x1040));
+}
+END_TEST
+
+START_TEST(test_last_wins)
+{
+	struct symtab *jit = symtab__new(pool, SYMTAB_LAST_WINS);
+
+	ck_assert_int_eq(symtab__add(jit, 0x1000, 0x40, 0, "old", 3, 0,
+				     SYMTAB_BIND_GLOBAL, 0),
+			 0);
+	ck_assert_int_eq(symtab__add(jit, 0x1000, 0x20, 0, "new", 3, 0,
+				     SYMTAB_BIND_GLOBAL, 0),
+			 0);
+	ck_assert_int_eq(symtab__finish(jit), 0);
+	struct symtab_hit hit;
+
+	ck_assert_int_eq(symtab__lookup(jit, 0x1010, &hit), 0);
+	ck_assert_str_eq(hit.name, "new");
+	ck_assert_uint_eq(hit.size, 0x20);
+	symtab__free(jit);
+}
+END_TEST
+
+START_TEST(test_group_bounds)
+{
+	struct symtab *k = symtab__new(pool, SYMTAB_GROUP_BOUNDS);
+	struct symtab_hit hit;
+
+	symtab__add(k, 0x1000, 0, 0, "k1", 2, 0, SYMTAB_BIND_GLOBAL, 0);
+	symtab__add(k, 0x1800, 0, 0, "k_last", 6, 0, SYMTAB_BIND_GLOBAL, 0);
+	symtab__add(k, 0x100000, 0, 0, "m1", 2, 0, SYMTAB_BIND_GLOBAL, 1);
+	ck_assert_int_eq(symtab__finish(k), 0);
+	ck_assert_int_eq(symtab__lookup(k, 0x1800, &hit), 0);
+	ck_assert_uint_eq(hit.size, 0x1800);	/* to 0x3000, not 0x100000 */
+	ck_assert_int_eq(symtab__lookup(k, 0x100000, &hit), 0);
+	ck_assert_uint_eq(hit.group, 1);
+	symtab__free(k);
+}
+END_TEST
+
+/* names are demangled once and the same pointer comes back */
+START_TEST(test_demangle_cached)
+{
+	struct symtab_hit a, b;
+
+	add(0x1000, 0x10, 0, "_ZN5fixns5countEv", SYMTAB_BIND_GLOBAL);
+	add(0x2000, 0x10, 0, "plain_c", SYMTAB_BIND_GLOBAL);
+	ck_assert_int_eq(symtab__finish(st), 0);
+	ck_assert_int_eq(symtab__lookup(st, 0x1000, &a), 0);
+	ck_assert_int_eq(symtab__lookup(st, 0x1008, &b), 0);
+	ck_assert_str_eq(a.name, "fixns::count()");
+	ck_assert_str_eq(a.raw_name, "_ZN5fixns5countEv");
+	ck_assert_ptr_eq(a.name, b.name);
+	ck_assert_int_eq(symtab__lookup(st, 0x2000, &a), 0);
+	ck_assert_ptr_eq(a.name, a.raw_name);
+}
+END_TEST
+
+/* names outlive the table (they live in the pool) */
+START_TEST(test_names_outlive)
+{
+	struct symtab_hit hit;
+	struct symtab *t = symtab__new(pool, 0);
+
+	symtab__add(t, 0x1000, 0x10, 0, "survivor", 8, 0, SYMTAB_BIND_GLOBAL,
+		    0);
+	symtab__finish(t);
+	ck_assert_int_eq(symtab__lookup(t, 0x1000, &hit), 0);
+	symtab__free(t);
+	ck_assert_str_eq(hit.name, "survivor");
+}
+END_TEST
+
+/* hostile values: sizes that wrap, symbols at the very top */
+START_TEST(test_extremes)
+{
+	struct symtab_hit hit;
+
+	add(UINT64_MAX - 0x10, UINT64_MAX, 0, "wraps", SYMTAB_BIND_GLOBAL);
+	add(UINT64_MAX - 0x100, 0, 0, "top", SYMTAB_BIND_GLOBAL);
+	add(0x10, 0, 0x5, "bad_limit", SYMTAB_BIND_GLOBAL);
+	ck_assert_int_eq(symtab__finish(st), 0);
+	ck_assert_str_eq(name_at(UINT64_MAX - 1), "wraps");
+	ck_assert_str_eq(name_at(UINT64_MAX - 0x20), "top");
+	ck_assert_int_eq(symtab__lookup(st, 0x10, &hit), 0);
+	ck_assert_str_eq(hit.name, "bad_limit");
+	/* names with a NUL inside are cut there */
+	ck_assert_int_eq(symtab__add(st, 1, 1, 0, "a\0b", 3, 0,
+				     SYMTAB_BIND_GLOBAL, 0),
+			 -EBUSY);
+}
+END_TEST
+
+/* many symbols: every address of every symbol resolves to it */
+START_TEST(test_many)
+{
+	char name[32];
+
+	for (u64 i = 0; i < 5000; i++) {
+		snprintf(name, sizeof(name), "f%llu", (unsigned long long)i);
+		/* reverse order, gaps between */
+		add(0x100000 - i * 0x40, 0x30, 0, name, SYMTAB_BIND_GLOBAL);
+	}
+	ck_assert_int_eq(symtab__finish(st), 0);
+	for (u64 i = 0; i < 5000; i += 7) {
+		snprintf(name, sizeof(name), "f%llu", (unsigned long long)i);
+		ck_assert_str_eq(name_at(0x100000 - i * 0x40 + 0x2f), name);
+		ck_assert_ptr_null(name_at(0x100000 - i * 0x40 + 0x30));
+	}
+	struct symtab_hit hit;
+
+	ck_assert_int_eq(symtab__at(st, 0, &hit), 0);
+	ck_assert_str_eq(hit.name, "f4999");
+	ck_assert_int_eq(symtab__at(st, 5000, &hit), -ENOENT);
+	ck_assert_uint_gt(symtab__bytes(st), 5000 * 32);
+}
+END_TEST
+
+Suite *symtab_suite(void)
+{
+	Suite *s = suite_create("symtab");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_lookup_basic);
+	tcase_add_test(tc, test_empty);
+	tcase_add_test(tc, test_zero_size);
+	tcase_add_test(tc, test_aliases);
+	tcase_add_test(tc, test_aliases_order);
+	tcase_add_test(tc, test_nested);
+	tcase_add_test(tc, test_synth);
+	tcase_add_test(tc, test_boundary);
+	tcase_add_test(tc, test_last_wins);
+	tcase_add_test(tc, test_group_bounds);
+	tcase_add_test(tc, test_demangle_cached);
+	tcase_add_test(tc, test_names_outlive);
+	tcase_add_test(tc, test_extremes);
+	tcase_add_test(tc, test_many);
+	suite_add_tcase(s, tc);
+	return s;
+}
