@@ -583,7 +583,7 @@ static void paranoid_error(const char *name, int err)
 	       "for users without CAP_PERFMON (or CAP_SYS_ADMIN). Run as root or with CAP_PERFMON, "
 	       "or lower it with 'sysctl kernel.perf_event_paranoid=<level>'; profiling another user's "
 	       "process needs the same privileges.",
-	       name, strerror(err), level);
+	       name, strerror(-err), level);
 }
 
 static bool is_pmu_event(const struct evsel *ev)
@@ -594,13 +594,14 @@ static bool is_pmu_event(const struct evsel *ev)
 	       type == PERF_TYPE_RAW;
 }
 
+/* err: -errno */
 static void open_error(struct evlist *el, struct evsel *ev, int err,
 		       pid_t pid, int cpu)
 {
 	const char *name = ev->spec.name;
 	struct rlimit rl;
 
-	switch (err) {
+	switch (-err) {
 	case EACCES:
 	case EPERM:
 		paranoid_error(name, err);
@@ -629,45 +630,45 @@ static void open_error(struct evlist *el, struct evsel *ev, int err,
 	default:
 		break;
 	}
-	if (ev->attr.precise_ip && (err == EOPNOTSUPP || err == EINVAL)) {
+	if (ev->attr.precise_ip && (err == -EOPNOTSUPP || err == -EINVAL)) {
 		pr_err("cannot open %s: %s; this machine cannot give the precision asked by the 'p' modifiers, try without them",
-		       name, strerror(err));
+		       name, strerror(-err));
 		return;
 	}
-	if (is_pmu_event(ev) && (err == ENOENT || err == ENODEV ||
-				 err == EOPNOTSUPP || err == ENXIO ||
-				 err == EINVAL)) {
+	if (is_pmu_event(ev) && (err == -ENOENT || err == -ENODEV ||
+				 err == -EOPNOTSUPP || err == -ENXIO ||
+				 err == -EINVAL)) {
 		pr_err("the %s event is not supported on this machine: the hardware (or the virtual machine) has no counter for it; "
 		       "use a software event such as cpu-clock, see --list-events",
 		       name);
 		return;
 	}
-	if (err == EOPNOTSUPP) {
+	if (err == -EOPNOTSUPP) {
 		pr_err("cannot open %s: this event cannot be sampled", name);
 		return;
 	}
-	if (err == EINVAL && el->freq) {
+	if (err == -EINVAL && el->freq) {
 		pr_err("cannot open %s on CPU %d: %s (is -F %llu above kernel.perf_event_max_sample_rate?)",
-		       name, cpu, strerror(err),
+		       name, cpu, strerror(-err),
 		       (unsigned long long)el->freq);
 		return;
 	}
-	pr_err("cannot open %s on CPU %d: %s", name, cpu, strerror(err));
+	pr_err("cannot open %s on CPU %d: %s", name, cpu, strerror(-err));
 }
 
 static int ring_error(struct evlist *el, int cpu, int err)
 {
 	long long kb = -1;
 
-	if (err == EPERM || err == ENOMEM) {
+	if (err == -EPERM || err == -ENOMEM) {
 		read_int_file("/proc/sys/kernel/perf_event_mlock_kb", &kb);
 		pr_err("cannot map the %u-page ring buffer of CPU %d: %s; lower -m (pages per CPU) or raise /proc/sys/kernel/perf_event_mlock_kb (now %lld KiB)",
-		       el->opts.mmap_pages, cpu, strerror(err), kb);
+		       el->opts.mmap_pages, cpu, strerror(-err), kb);
 	} else {
 		pr_err("cannot map the ring buffer of CPU %d: %s", cpu,
-		       strerror(err));
+		       strerror(-err));
 	}
-	return -err;
+	return err;
 }
 
 /* Maps the ring of CPU index ci on fd. */
@@ -686,7 +687,7 @@ static int map_ring(struct evlist *el, size_t ci, int fd)
 	m->base = mmap(NULL, m->len, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
 		       0);
 	if (m->base == MAP_FAILED) {
-		err = errno;
+		err = -errno;
 		m->base = NULL;
 		free(m);
 		return ring_error(el, el->cpus[ci], err);
@@ -709,8 +710,8 @@ static bool evsel_has_fd(const struct evlist *el, const struct evsel *ev)
 
 static bool fallback_errno(int err)
 {
-	return err == ENOENT || err == ENODEV || err == EOPNOTSUPP ||
-	       err == ENXIO || err == EINVAL;
+	return err == -ENOENT || err == -ENODEV || err == -EOPNOTSUPP ||
+	       err == -ENXIO || err == -EINVAL;
 }
 
 #define RETRY 1
@@ -734,10 +735,10 @@ static int open_one(struct evlist *el, size_t ei, pid_t pid, int cpu,
 			*fdp = (int)fd;
 			return 0;
 		}
-		err = errno;
+		err = -errno;
 		/* Kernels before 5.12 reject the build_id bit: retry once
 		 * without it, before anything was opened with it. */
-		if (err == EINVAL && ev->attr.build_id &&
+		if (err == -EINVAL && ev->attr.build_id &&
 		    !evsel_has_fd(el, ev)) {
 			pr_debug("the kernel rejects build-ids in MMAP2 records; using device and inode");
 			el->no_build_id = true;
@@ -746,7 +747,7 @@ static int open_one(struct evlist *el, size_t ei, pid_t pid, int cpu,
 		}
 		/* The default cycles asks for the best precision; PMUs
 		 * without it say EOPNOTSUPP or EINVAL: one level less. */
-		if ((err == EOPNOTSUPP || err == EINVAL) &&
+		if ((err == -EOPNOTSUPP || err == -EINVAL) &&
 		    ev->spec.is_default && ev->attr.precise_ip) {
 			el->default_precise = ev->attr.precise_ip - 1;
 			if (evsel_has_fd(el, ev))
@@ -756,7 +757,7 @@ static int open_one(struct evlist *el, size_t ei, pid_t pid, int cpu,
 		}
 		break;
 	}
-	if (err == ESRCH && pid != -1)
+	if (err == -ESRCH && pid != -1)
 		return -ESRCH;
 	if (ev->spec.is_default && fallback_errno(err)) {
 		pr_warn("The %s event is not supported on this machine, falling back to cpu-clock",
@@ -764,7 +765,7 @@ static int open_one(struct evlist *el, size_t ei, pid_t pid, int cpu,
 		events__fallback(&ev->spec);
 		return RETRY;
 	}
-	if ((err == EACCES || err == EPERM) && !el->user_only &&
+	if ((err == -EACCES || err == -EPERM) && !el->user_only &&
 	    !ev->attr.exclude_kernel) {
 		long long level = 2;
 
@@ -777,7 +778,7 @@ static int open_one(struct evlist *el, size_t ei, pid_t pid, int cpu,
 		}
 	}
 	open_error(el, ev, err, pid, cpu);
-	return -err;
+	return err;
 }
 
 static int add_id(struct evsel *ev, int fd, size_t max)
