@@ -267,14 +267,14 @@ static void fix_sizes(struct symtab *st)
 
 /* Drops boundaries, empty symbols and synthetic ranges that overlap a
  * real symbol (the real one knows better). */
-static size_t prune(struct symtab *st)
+static int prune(struct symtab *st)
 {
 	size_t n = st->nr, out = 0;
 	u64 next_real = UINT64_MAX, real_end = 0;
 	u8 *drop = calloc(n ? n : 1, 1);
 
 	if (!drop)
-		return 0;
+		return -ENOMEM;
 	for (size_t i = n; i-- > 0;) {
 		struct sym *s = &st->syms[i];
 
@@ -306,13 +306,12 @@ static size_t prune(struct symtab *st)
 		st->syms[out++] = *s;
 	}
 	free(drop);
-	return out;
+	st->nr = out;
+	return 0;
 }
 
 int symtab__finish(struct symtab *st)
 {
-	size_t n;
-
 	if (st->finished)
 		return 0;
 	st->finished = true;
@@ -320,13 +319,10 @@ int symtab__finish(struct symtab *st)
 		qsort(st->syms, st->nr, sizeof(*st->syms), sym__cmp);
 		st->nr = dedup(st);
 		fix_sizes(st);
-		n = prune(st);
-		if (!n && st->nr) {
-			/* prune could not allocate its mask */
+		if (prune(st)) {
 			st->nr = 0;
 			return -ENOMEM;
 		}
-		st->nr = n;
 	}
 	for (size_t i = 0; i < st->nr; i++)
 		st->syms[i].name = NULL;

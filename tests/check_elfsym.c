@@ -1,0 +1,314 @@
+/* check_elfsym: ELF symbols, PLT, eh_frame ranges, segments, build-ids. */
+#include <check.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "debuginfo.h"
+#include "elfsym.h"
+#include "fixtures/symtest.h"
+#include "symbolizer.h"
+#include "symtab.h"
+
+struct loaded {
+	int fd;
+	Elf *elf;
+	struct elf_info info;
+	struct symtab *st;
+};
+
+static void load(struct loaded *l, const char *fixture, unsigned int what)
+{
+	l->fd = open(test_fixture(fixture), O_RDONLY);
+	ck_assert_int_ge(l->fd, 0);
+	l->elf = elfsym__open_fd(l->fd);
+	ck_assert_ptr_nonnull(l->elf);
+	ck_assert_int_eq(elfsym__info(l->elf, &l->info), 0);
+	l->st = symtab__new(NULL, SYMTAB_DEMANGLE);
+	ck_assert_ptr_nonnull(l->st);
+	ck_assert_int_ge(elfsym__load(l->elf, l->st, what), 0);
+	ck_assert_int_eq(symtab__finish(l->st), 0);
+}
+
+static void unload(struct loaded *l)
+{
+	symtab__free(l->st);
+	elf_end(l->elf);
+	close(l->fd);
+}
+
+/* The symbol at nm's address of name has nm's start and size. */
+static void check_nm(struct loaded *l, const char *nm, const char *name,
+		     const char *want_name)
+{
+	struct symtab_hit hit;
+	u64 addr, size;
+
+	ck_assert_msg(nm_find(nm, name, &addr, &size), "%s not in %s", name,
+		      nm);
+	for (u64 a = addr; a < addr + size; a += size > 4 ? size / 4 : 1) {
+		ck_assert_int_eq(symtab__lookup(l->st, a, &hit), 0);
+		if (want_name)
+			ck_assert_str_eq(hit.name, want_name);
+		else
+			ck_assert_uint_ne(hit.flags & SYM_F_SYNTH, 0);
+		ck_assert_uint_eq(hit.start, addr);
+		ck_assert_uint_eq(hit.size, size);
+	}
+	ck_assert(symtab__lookup(l->st, addr + size, &hit) ||
+		  hit.start == addr + size);
+}
+
+static const char *const known[] = { "fix_leaf", "fix_static", "fix_caller",
+				     "fix_target", "main" };
+
+START_TEST(test_symtab_exact)
+{
+	const char *files[][2] = { { "symfix", "symfix.nm" },
+				   { "symfix-pie", "symfix-pie.nm" } };
+
+	for (size_t f = 0; f < ARRAY_SIZE(files); f++) {
+		struct loaded l;
+
+		load(&l, files[f][0], ELFSYM_SYMTAB | ELFSYM_PLT);
+		ck_assert(l.info.has_symtab);
+		ck_assert(l.info.has_debug_info);
+		for (size_t i = 0; i < ARRAY_SIZE(known); i++)
+			check_nm(&l, files[f][1], known[i], known[i]);
+		/* fix_weak is an alias: the global name is shown */
+		check_nm(&l, files[f][1], "fix_weak", "fix_target");
+		unload(&l);
+	}
+}
+END_TEST
+
+START_TEST(test_shared_lib)
+{
+	struct loaded l;
+
+	load(&l, "libsymfix.so", ELFSYM_SYMTAB | ELFSYM_PLT);
+	check_nm(&l, "libsymfix.nm", "lib_exported", "lib_exported");
+	check_nm(&l, "libsymfix.nm", "lib_hidden", "lib_hidden");
+	check_nm(&l, "libsymfix.nm", "lib_print", "lib_print");
+	unload(&l);
+	/* .dynsym alone: exported ones only */
+	load(&l, "libsymfix.so", ELFSYM_DYNSYM);
+	check_nm(&l, "libsymfix.nm", "lib_exported", "lib_exported");
+	struct symtab_hit hit;
+	u64 addr, size;
+
+	ck_assert(nm_find("libsymfix.nm", "lib_hidden", &addr, &size));
+	ck_assert_int_eq(symtab__lookup(l.st, addr, &hit), -ENOENT);
+	unload(&l);
+}
+END_TEST
+
+/* name@plt where objdump puts it (.plt, .plt.sec, .plt.got) */
+static void check_plt(const char *fixture, const char *plt)
+{
+	FILE *f = fopen(test_fixture(plt), "r");
+	char line[512], name[400];
+	unsigned long long addr;
+	struct loaded l;
+	int n = 0;
+
+	ck_assert_ptr_nonnull(f);
+	load(&l, fixture, ELFSYM_PLT);
+	while (fgets(line, sizeof(line), f)) {
+		struct symtab_hit hit;
+
+		if (sscanf(line, "%llx %399s", &addr, name) != 2)
+			continue;
+		ck_assert_int_eq(symtab__lookup(l.st, addr + 4, &hit), 0);
+		ck_assert_str_eq(hit.name, name);
+		ck_assert_uint_eq(hit.start, addr);
+		ck_assert_uint_eq(hit.flags, SYM_F_PLT);
+		n++;
+	}
+	ck_assert_int_ge(n, 2);
+	fclose(f);
+	unload(&l);
+}
+
+START_TEST(test_plt)
+{
+	check_plt("symfix", "symfix.plt");
+	check_plt("libsymfix.so", "libsymfix.plt");
+}
+END_TEST
+
+/* stripped: each function is one FDE range, exactly nm's extent */
+START_TEST(test_ehframe_ranges)
+{
+	struct loaded l;
+	struct symtab_hit hit;
+
+	load(&l, "symfix-stripped", ELFSYM_SYMTAB | ELFSYM_DYNSYM |
+					    ELFSYM_PLT | ELFSYM_EHFRAME);
+	ck_assert(!l.info.has_symtab);
+	ck_assert(!l.info.has_debug_info);
+	for (size_t i = 0; i < ARRAY_SIZE(known); i++)
+		check_nm(&l, "symfix-pie.nm", known[i], NULL);
+	u64 addr, size;
+	char want[64];
+
+	ck_assert(nm_find("symfix-pie.nm", "fix_caller", &addr, &size));
+	ck_assert_int_eq(symtab__lookup(l.st, addr + 1, &hit), 0);
+	snprintf(want, sizeof(want), "func_0x%llx", (unsigned long long)addr);
+	ck_assert_str_eq(hit.name, want);
+	ck_assert_str_eq(hit.raw_name, want);
+	unload(&l);
+}
+END_TEST
+
+START_TEST(test_info)
+{
+	struct loaded l;
+	char hex[64] = "", want[64] = "";
+	FILE *f = fopen(test_fixture("symfix-pie.bid"), "r");
+	u32 crc;
+	int fd;
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fscanf(f, "%63s", want), 1);
+	fclose(f);
+	load(&l, "symfix-pie", 0);
+	ck_assert_uint_eq(l.info.build_id_size, 20);
+	for (int i = 0; i < 20; i++)
+		snprintf(hex + 2 * i, 3, "%02x", l.info.build_id[i]);
+	ck_assert_str_eq(hex, want);
+	ck_assert_uint_eq(l.info.type, ET_DYN);
+	ck_assert_uint_eq(l.info.machine, EM_X86_64);
+	ck_assert_uint_ge(l.info.nr_loads, 2);
+	ck_assert_str_eq(l.info.debuglink, "");
+	unload(&l);
+
+	load(&l, "symfix-dl", 0);
+	ck_assert_str_eq(l.info.debuglink, "symfix-dl.debug");
+	fd = open(test_fixture("symfix-dl.debug"), O_RDONLY);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(debuginfo__crc32(fd, &crc), 0);
+	ck_assert_uint_eq(crc, l.info.debuglink_crc);
+	close(fd);
+	unload(&l);
+
+	load(&l, "symfix-nobid", 0);
+	ck_assert_uint_eq(l.info.build_id_size, 0);
+	ck_assert_str_eq(l.info.debuglink, "symfix-nobid.debug");
+	unload(&l);
+}
+END_TEST
+
+START_TEST(test_vaddr)
+{
+	struct loaded l;
+	u64 addr, size, v, off;
+
+	/* non-PIE: text at 0x401000 from offset 0x1000 */
+	load(&l, "symfix", 0);
+	ck_assert(nm_find("symfix.nm", "fix_caller", &addr, &size));
+	ck_assert_int_eq(elfsym__from_vaddr(&l.info, addr, &off), 0);
+	ck_assert_uint_eq(off, addr - 0x400000);
+	ck_assert_int_eq(elfsym__to_vaddr(&l.info, off, &v), 0);
+	ck_assert_uint_eq(v, addr);
+	ck_assert_int_eq(elfsym__to_vaddr(&l.info, 0x7fffffff, &v), -ENOENT);
+	ck_assert_int_eq(elfsym__from_vaddr(&l.info, 0x10, &v), -ENOENT);
+	unload(&l);
+	/* PIE: identity for its text */
+	load(&l, "symfix-pie", 0);
+	ck_assert(nm_find("symfix-pie.nm", "fix_caller", &addr, &size));
+	ck_assert_int_eq(elfsym__to_vaddr(&l.info, addr, &v), 0);
+	ck_assert_uint_eq(v, addr);
+	unload(&l);
+}
+END_TEST
+
+START_TEST(test_not_elf)
+{
+	int fd = open(test_fixture("notelf.bin"), O_RDONLY);
+	struct elf_info info;
+	Elf *elf;
+	char junk[64];
+
+	ck_assert_int_ge(fd, 0);
+	errno = 0;
+	ck_assert_ptr_null(elfsym__open_fd(fd));
+	ck_assert_int_eq(errno, ENOEXEC);
+	close(fd);
+	/* truncated: the header is fine, what it points at is not there */
+	fd = open(test_fixture("garbage.elf"), O_RDONLY);
+	elf = elfsym__open_fd(fd);
+	ck_assert_ptr_nonnull(elf);
+	ck_assert_int_eq(elfsym__info(elf, &info), -EINVAL);
+	elf_end(elf);
+	close(fd);
+	memset(junk, 0x7f, sizeof(junk));
+	ck_assert_ptr_null(elfsym__open_mem(junk, sizeof(junk)));
+	ck_assert_ptr_null(elfsym__open_mem(NULL, 10));
+}
+END_TEST
+
+/* from memory: the same answers; cut anywhere: no crash */
+START_TEST(test_memory)
+{
+	size_t len = 0;
+	char *img = slurp(test_fixture("symfix-pie"), &len);
+	struct elf_info info;
+	struct symtab_hit hit;
+
+	ck_assert_ptr_nonnull(img);
+	for (size_t cut = 0; cut <= len; cut += cut < 4096 ? 61 : 509) {
+		char *copy = malloc(cut ? cut : 1);
+		struct symtab *st = symtab__new(NULL, 0);
+		Elf *elf;
+
+		memcpy(copy, img, cut);
+		elf = elfsym__open_mem(copy, cut);
+		if (elf) {
+			if (!elfsym__info(elf, &info))
+				elfsym__load(elf, st, ~0u);
+			elf_end(elf);
+		}
+		symtab__finish(st);
+		symtab__lookup(st, 0x1200, &hit);
+		symtab__free(st);
+		free(copy);
+	}
+	{
+		struct symtab *st = symtab__new(NULL, 0);
+		Elf *elf = elfsym__open_mem(img, len);
+		u64 addr, size;
+
+		ck_assert_ptr_nonnull(elf);
+		ck_assert_int_eq(elfsym__info(elf, &info), 0);
+		ck_assert_int_gt(elfsym__load(elf, st, ELFSYM_SYMTAB), 0);
+		symtab__finish(st);
+		ck_assert(nm_find("symfix-pie.nm", "fix_leaf", &addr, &size));
+		ck_assert_int_eq(symtab__lookup(st, addr, &hit), 0);
+		ck_assert_str_eq(hit.name, "fix_leaf");
+		elf_end(elf);
+		symtab__free(st);
+	}
+	free(img);
+}
+END_TEST
+
+Suite *elfsym_suite(void)
+{
+	Suite *s = suite_create("elfsym");
+	TCase *tc = tcase_create("core");
+
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, test_symtab_exact);
+	tcase_add_test(tc, test_shared_lib);
+	tcase_add_test(tc, test_plt);
+	tcase_add_test(tc, test_ehframe_ranges);
+	tcase_add_test(tc, test_info);
+	tcase_add_test(tc, test_vaddr);
+	tcase_add_test(tc, test_not_elf);
+	tcase_add_test(tc, test_memory);
+	suite_add_tcase(s, tc);
+	return s;
+}
