@@ -1,0 +1,399 @@
+/* tui: the live view's loop: refreshes on time, keys through the key
+ * table, one redraw per refresh, key or resize; the terminal is restored
+ * on every exit path. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sanitize.h"
+#include "tty.h"
+#include "tui.h"
+#include "tui_internal.h"
+
+/* The first table comes quickly, the next ones every -d seconds. */
+#define FIRST_REFRESH 0.25
+/* The loop wakes at least this often (target end, log, SIGINT). */
+#define MAX_WAIT_MS 200
+#define STATUS_SECS 5.0
+
+void tui__init(struct tui *t, struct app *a)
+{
+	memset(t, 0, sizeof(*t));
+	t->a = a;
+	t->base = a->spec;
+	t->live_mode = a->mode == HIST_ZERO ? HIST_CUMULATIVE : a->mode;
+	table__init(&t->table, a->session, a->syms, &a->spec);
+	t->table.filter = a->filter;
+	if (a->filter.sym_substr)
+		snprintf(t->table.filter_buf, sizeof(t->table.filter_buf), "%s",
+			 a->filter.sym_substr);
+	t->table.filter.sym_substr =
+		t->table.filter_buf[0] ? t->table.filter_buf : NULL;
+	columns__init(&t->cols, &t->table.spec, a->show_period);
+	listview__init(&t->top, &top__ops, t);
+	t->stack[0] = V_TOP;
+	t->depth = 1;
+	t->next_refresh = a->start + MIN(FIRST_REFRESH, a->delay);
+	t->last_refresh = a->start;
+}
+
+void tui__fini(struct tui *t)
+{
+	listview__fini(&t->top);
+	listview__fini(&t->list);
+	help__fini(&t->help);
+	evpick__release(t->evpick);
+	table__fini(&t->table);
+	free(t->prev);
+	memset(t, 0, sizeof(*t));
+}
+
+unsigned int tui__view(const struct tui *t)
+{
+	return t->depth ? t->stack[t->depth - 1] : V_TOP;
+}
+
+void tui__push(struct tui *t, unsigned int view)
+{
+	if (t->depth < ARRAY_SIZE(t->stack))
+		t->stack[t->depth++] = view;
+}
+
+void tui__pop(struct tui *t)
+{
+	if (t->depth > 1)
+		t->depth--;
+}
+
+const struct row *tui__selected_row(const struct tui *t)
+{
+	size_t i;
+
+	if (!t->have_snap || !listview__selected(&t->top, &i) ||
+	    i >= t->table.rows.nr)
+		return NULL;
+	return &t->table.rows.rows[i];
+}
+
+void tui__status(struct tui *t, enum style st, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(t->status, sizeof(t->status), fmt, ap);
+	va_end(ap);
+	t->status_style = st;
+	t->status_until = app__now() + (st == ST_ERROR ? 2 : 1) * STATUS_SECS;
+}
+
+size_t tui__nr_shown(const struct tui *t)
+{
+	if (t->a->sampler && sampler__nr_events(t->a->sampler))
+		return sampler__nr_events(t->a->sampler);
+	return session__nr_events(t->a->session);
+}
+
+size_t tui__session_ev(const struct tui *t, size_t pos)
+{
+	if (t->a->sampler && sampler__nr_events(t->a->sampler))
+		return sampler__session_event(t->a->sampler, pos);
+	return pos;
+}
+
+void tui__set_order(struct tui *t, enum sort_key k, bool invert)
+{
+	struct sort_spec spec = t->base;
+
+	/* sorting by a column shows it: rows are grouped by it too */
+	if (sort_key__groups(k) && !sort_spec__has(&spec, k) &&
+	    spec.nr_group < SORT__MAX)
+		spec.group[spec.nr_group++] = k;
+	spec.order = k;
+	spec.invert = invert;
+	t->table.spec = spec;
+	columns__init(&t->cols, &spec, t->a->show_period);
+}
+
+static bool row_id__match(const struct tui *t, const struct row *r)
+{
+	const struct sort_spec *sp = &t->table.spec;
+	const struct row_id *id = &t->sel;
+
+	if ((sort_spec__has(sp, SORT_SYM) || sort_spec__has(sp, SORT_DSO)) &&
+	    (r->dso != id->dso || r->dso_name != id->dso_name))
+		return false;
+	if (sort_spec__has(sp, SORT_SYM) &&
+	    (r->sym != id->sym ||
+	     (r->sym ? r->sym_start != id->sym_start : r->addr != id->addr)))
+		return false;
+	if ((sort_spec__has(sp, SORT_COMM) || sort_spec__has(sp, SORT_PID) ||
+	     sort_spec__has(sp, SORT_TID)) && r->comm != id->comm)
+		return false;
+	if ((sort_spec__has(sp, SORT_PID) || sort_spec__has(sp, SORT_TID)) &&
+	    r->pid != id->pid)
+		return false;
+	if (sort_spec__has(sp, SORT_TID) && r->tid != id->tid)
+		return false;
+	if (sort_spec__has(sp, SORT_CPU) && r->cpu != id->cpu)
+		return false;
+	return true;
+}
+
+int tui__rebuild(struct tui *t)
+{
+	size_t n = tui__nr_shown(t), ev;
+	int err;
+
+	if (!t->have_snap)
+		return 0;
+	if (t->ev_pos >= n)
+		t->ev_pos = 0;
+	ev = tui__session_ev(t, t->ev_pos);
+	if (ev >= t->table.nr_snaps)
+		ev = 0;
+	err = table__build(&t->table, ev);
+	listview__update(&t->top);
+	if (t->has_sel) {
+		for (size_t i = 0; i < t->table.rows.nr; i++) {
+			if (row_id__match(t, &t->table.rows.rows[i])) {
+				listview__select_row(&t->top, i);
+				break;
+			}
+		}
+	}
+	return err;
+}
+
+void tui__describe_filters(const struct tui *t, char *buf, size_t len)
+{
+	const struct row_filter *f = &t->table.filter;
+	size_t off = 0;
+
+#define ADD(...)                                                             \
+	do {                                                                 \
+		if (off < len)                                               \
+			off += (size_t)snprintf(buf + off, len - off,        \
+						off ? ", " : "");            \
+		if (off < len)                                               \
+			off += (size_t)snprintf(buf + off, len - off,        \
+						__VA_ARGS__);                \
+	} while (0)
+
+	buf[0] = '\0';
+	if (f->sym_substr)
+		ADD("symbol ~ '%s'", f->sym_substr);
+	if (f->dso)
+		ADD("dso %s", f->dso_name ? f->dso_name : f->dso->name);
+	if (f->has_pid)
+		ADD("pid %d", f->pid);
+	if (f->has_tid)
+		ADD("tid %d", f->tid);
+	if (f->hide_kernel)
+		ADD("no kernel");
+	if (f->hide_user)
+		ADD("no user");
+	if (f->percent_limit > 0)
+		ADD("rows >= %g%%", f->percent_limit);
+	if (f->max_rows)
+		ADD("at most %zu rows", f->max_rows);
+	if (t->table.spec.order != SORT_OVERHEAD || t->table.spec.invert)
+		ADD("sort %s%s", sort_key__name(t->table.spec.order),
+		    t->table.spec.invert ? " inverted" : "");
+#undef ADD
+}
+
+enum act_result tui__key(struct tui *t, int key)
+{
+	unsigned int view = tui__view(t);
+	const struct key_binding *b = keys__lookup(key, view);
+
+	if (b)
+		return b->action(t);
+	if (view == V_PROMPT)
+		return tui__prompt_input(t, key);
+	if (view == V_CONFIRM) {
+		/* any other key answers no */
+		tui__pop(t);
+		return R_REDRAW;
+	}
+	return R_NONE;
+}
+
+/* The header of the shown event, recomputed at each draw (elapsed time,
+ * paused, filters). */
+static void tui__update_header(struct tui *t)
+{
+	size_t ev = t->table.ev;
+	u64 win = ev < t->nr_prev && t->have_snap ? t->prev[ev * 2 + 1] : 0;
+
+	if (!t->have_snap)
+		ev = tui__session_ev(t, t->ev_pos);
+	app__header(t->a, &t->table, ev, t->window, win, &t->hi);
+	t->hi.ev_index = t->ev_pos;
+	t->hi.nr_events = tui__nr_shown(t);
+	tui__describe_filters(t, t->filters, sizeof(t->filters));
+	/* header__format sanitizes it */
+	t->hi.filters = t->filters[0] ? t->filters : NULL;
+}
+
+/* A new snapshot (unless paused or the target ended), then rows. */
+static int tui__refresh(struct tui *t, double now)
+{
+	struct app *a = t->a;
+	size_t n;
+	int err;
+
+	app__check_target(a);
+	/* paused: the table stays for reading; ended: the last table stays
+	 * until the user quits */
+	if ((a->sampler && sampler__paused(a->sampler)) ||
+	    (a->finished && t->final_done && t->have_snap))
+		return tui__rebuild(t);
+	err = table__snapshot(&t->table, a->mode);
+	if (err)
+		return err;
+	if (a->finished)
+		t->final_done = true;
+	n = t->table.nr_snaps;
+	if (n > t->nr_prev) {
+		/* per event: samples at the last refresh, samples since */
+		u64 *p = realloc(t->prev, n * 2 * sizeof(*p));
+
+		if (!p) {
+			perror("ptop");
+			abort();
+		}
+		memset(p + t->nr_prev * 2, 0, (n - t->nr_prev) * 2 * sizeof(*p));
+		t->prev = p;
+		t->nr_prev = n;
+	}
+	for (size_t ev = 0; ev < n; ev++) {
+		u64 s = table__snap(&t->table, ev)->counts.samples;
+
+		t->prev[ev * 2 + 1] = s - t->prev[ev * 2];
+		t->prev[ev * 2] = s;
+	}
+	t->window = now - t->last_refresh;
+	t->last_refresh = now;
+	t->have_snap = true;
+	return tui__rebuild(t);
+}
+
+static void tui__take_log(struct tui *t)
+{
+	char msg[512];
+	enum log_level level;
+	size_t count;
+
+	if (!t->logq || !logq__take(t->logq, msg, sizeof(msg), &level, &count))
+		return;
+	if (count > 1) {
+		size_t n = strlen(msg);
+
+		snprintf(msg + n, sizeof(msg) - n, " (+%zu more)", count - 1);
+	}
+	tui__status(t, level <= LOG_WARN ? ST_ERROR : ST_NORMAL, "%s", msg);
+}
+
+static int tui__wait_ms(struct tui *t, double now)
+{
+	double left = t->next_refresh - now;
+	int ms;
+
+	if (left <= 0)
+		return 0;
+	ms = left * 1000 > MAX_WAIT_MS ? MAX_WAIT_MS : (int)(left * 1000) + 1;
+	/* the event picker fills in while its listing runs */
+	if (tui__view(t) == V_EVENTS && t->evpick && !evpick__done(t->evpick))
+		ms = MIN(ms, 100);
+	return ms;
+}
+
+int tui__run(struct app *a)
+{
+	struct screen scr;
+	struct tui t;
+	char err[256];
+	bool dirty = true, quit = false, status_on = false;
+
+	if (tty__open(err, sizeof(err))) {
+		pr_err("%s", err);
+		return 1;
+	}
+	tui__init(&t, a);
+	t.logq = logq__new();
+	if (t.logq)
+		log__set_handler(logq__handler, t.logq);
+	screen__init(&scr);
+
+	while (!quit && !*a->stop) {
+		double now = app__now();
+		size_t rows, cols;
+		int key, keys = 0;
+
+		if (now >= t.next_refresh) {
+			if (tui__refresh(&t, now))
+				tui__status(&t, ST_ERROR, "refresh: out of memory");
+			t.next_refresh += a->delay;
+			if (t.next_refresh <= now)
+				t.next_refresh = now + a->delay;
+			dirty = true;
+		} else if (!a->finished && app__check_target(a)) {
+			/* the last samples, and the note, right away */
+			t.next_refresh = now;
+			continue;
+		}
+		tui__take_log(&t);
+		if (t.status[0] && (now < t.status_until) != status_on) {
+			status_on = now < t.status_until;
+			dirty = true;
+		}
+		if (tui__view(&t) == V_EVENTS && t.evpick)
+			dirty = true;
+		if (dirty) {
+			tty__size(&rows, &cols);
+			if (rows != scr.rows || cols != scr.cols)
+				screen__resize(&scr, rows, cols);
+			tui__update_header(&t);
+			tui__render(&t, &scr, now);
+			tty__draw(&scr, t.repaint);
+			t.repaint = false;
+			dirty = false;
+		}
+		/* a burst of keys (or a SIGWINCH storm) makes one redraw */
+		for (key = tty__getkey(tui__wait_ms(&t, app__now()));
+		     key != K_NONE && keys < 64; key = tty__getkey(0), keys++) {
+			enum act_result r;
+
+			if (key == K_RESIZE) {
+				dirty = true;
+				continue;
+			}
+			r = tui__key(&t, key);
+			if (r == R_QUIT) {
+				quit = true;
+				break;
+			}
+			if (r == R_REBUILD && tui__rebuild(&t))
+				tui__status(&t, ST_ERROR, "out of memory");
+			if (r == R_REFRESH)
+				t.next_refresh = app__now();
+			if (r != R_NONE)
+				dirty = true;
+		}
+	}
+
+	tty__close();
+	log__set_handler(logq__stderr, NULL);
+	if (t.logq) {
+		/* what was only on the status line is not lost */
+		logq__replay(t.logq, STDERR_FILENO);
+		logq__free(t.logq);
+	}
+	screen__fini(&scr);
+	tui__fini(&t);
+	return 0;
+}
