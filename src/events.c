@@ -546,6 +546,9 @@ int events__parse(const char *list, struct event_spec **specs, size_t *n,
 
 	if (!list || !specs || !n)
 		return -EINVAL;
+	/* err holds this call's message only, even when reused. */
+	if (err)
+		strbuf__reset(err);
 	for (;;) {
 		const char *end = strchr(p, ',');
 		size_t len = end ? (size_t)(end - p) : strlen(p);

@@ -303,6 +303,10 @@ START_TEST(test_lists)
 			 -EINVAL);
 	ck_assert_uint_eq(n, 4);
 	ck_assert_ptr_nonnull(strstr(err.buf, "'nope'"));
+	/* a reused buffer holds the last message only */
+	ck_assert_int_eq(events__parse("nix", &specs, &n, &err), -EINVAL);
+	ck_assert_ptr_null(strstr(err.buf, "nope"));
+	ck_assert_ptr_nonnull(strstr(err.buf, "'nix'"));
 	/* no message buffer is fine */
 	ck_assert_int_eq(events__parse("nope", &specs, &n, NULL), -EINVAL);
 	free(specs);
