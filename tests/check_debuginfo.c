@@ -1,0 +1,226 @@
+/* check_debuginfo: finding binaries (containers, deleted) and debug files. */
+#include <check.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "debuginfo.h"
+#include "elfsym.h"
+#include "fixtures/symtest.h"
+
+static char path[4096];
+
+static void info_of(const char *file, struct elf_info *info)
+{
+	int fd = open(file, O_RDONLY);
+	Elf *elf;
+
+	ck_assert_int_ge(fd, 0);
+	elf = elfsym__open_fd(fd);
+	ck_assert_ptr_nonnull(elf);
+	ck_assert_int_eq(elfsym__info(elf, info), 0);
+	elf_end(elf);
+	close(fd);
+}
+
+static void close_ok(int fd)
+{
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+}
+
+START_TEST(test_build_id_eq)
+{
+	u8 a[20] = { 1, 2, 3 }, b[20] = { 1, 2, 3 };
+
+	ck_assert(debuginfo__build_id_eq(a, 20, b, 20));
+	ck_assert(debuginfo__build_id_eq(a, 3, b, 20));	/* zero padded */
+	b[19] = 1;
+	ck_assert(!debuginfo__build_id_eq(a, 3, b, 20));
+	ck_assert(!debuginfo__build_id_eq(a, 0, b, 0));
+	a[0] = 9;
+	ck_assert(!debuginfo__build_id_eq(a, 20, b, 20));
+}
+END_TEST
+
+START_TEST(test_binary_by_path)
+{
+	struct debuginfo_opts o = { 0 };
+	struct dso d = file_dso(0, fixture_path("symfix-pie"));
+	struct elf_info info;
+
+	close_ok(debuginfo__open_binary(&o, &d, path, sizeof(path)));
+	ck_assert_str_eq(path, test_fixture("symfix-pie"));
+	/* with the right build-id */
+	info_of(test_fixture("symfix-pie"), &info);
+	memcpy(d.build_id, info.build_id, info.build_id_size);
+	d.build_id_size = info.build_id_size;
+	close_ok(debuginfo__open_binary(&o, &d, path, sizeof(path)));
+	/* with another: refused */
+	d.build_id[0] ^= 0xff;
+	ck_assert_int_eq(debuginfo__open_binary(&o, &d, path, sizeof(path)),
+			 -ESTALE);
+	/* missing, not ELF, nothing */
+	d = file_dso(0, fixture_path("no-such-file"));
+	ck_assert_int_eq(debuginfo__open_binary(&o, &d, path, sizeof(path)),
+			 -ENOENT);
+	d = file_dso(0, fixture_path("notelf.bin"));
+	ck_assert_int_eq(debuginfo__open_binary(&o, &d, path, sizeof(path)),
+			 -ENOEXEC);
+	d.path = "";
+	ck_assert_int_eq(debuginfo__open_binary(&o, &d, path, sizeof(path)),
+			 -ENOENT);
+}
+END_TEST
+
+/* a process in another root: its absolute symlinks resolve in there */
+START_TEST(test_container_root)
+{
+	struct debuginfo_opts o = { .proc = test_fixture("proc") };
+	char want[4096];
+	struct dso d = file_dso(0, "/usr/lib/libsymfix.so");
+
+	d.pid = 4243;
+	close_ok(debuginfo__open_binary(&o, &d, path, sizeof(path)));
+	snprintf(want, sizeof(want), "%s/4243/root/usr/lib/libsymfix.so",
+		 test_fixture("proc"));
+	ck_assert_str_eq(path, want);
+	/* ".." cannot climb out of it */
+	d.path = "/../../../../../../../etc/passwd";
+	ck_assert_int_lt(debuginfo__open_binary(&o, &d, path, sizeof(path)),
+			 0);
+	/* our own root: the plain path */
+	d.pid = getpid();
+	d.path = test_fixture("libsymfix.so");
+	o.proc = "/proc";
+	close_ok(debuginfo__open_binary(&o, &d, path, sizeof(path)));
+	ck_assert_str_eq(path, test_fixture("libsymfix.so"));
+}
+END_TEST
+
+/* a deleted file is still readable through map_files while mapped */
+START_TEST(test_deleted_map_files)
+{
+	struct debuginfo_opts o = { 0 };
+	char tmp[] = "/tmp/ptop-deleted-XXXXXX";
+	size_t len = 0;
+	void *img = slurp(test_fixture("libsymfix.so"), &len), *map;
+	struct elf_info want, got;
+	struct dso d;
+	int fd, r;
+
+	if (geteuid() != 0)
+		return;	/* map_files needs CAP_SYS_ADMIN */
+	ck_assert_ptr_nonnull(img);
+	fd = mkstemp(tmp);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, img, len), (ssize_t)len);
+	map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+	ck_assert_ptr_ne(map, MAP_FAILED);
+	close(fd);
+	unlink(tmp);
+	d = file_dso(0, tmp);
+	d.deleted = true;
+	d.pid = getpid();
+	d.map_start = (u64)(uintptr_t)map;
+	d.map_end = d.map_start + ALIGN_UP(len, 4096);
+	r = debuginfo__open_binary(&o, &d, path, sizeof(path));
+	ck_assert_int_ge(r, 0);
+	ck_assert_ptr_nonnull(strstr(path, "/map_files/"));
+	close(r);
+	info_of(path, &got);
+	info_of(test_fixture("libsymfix.so"), &want);
+	ck_assert_uint_eq(got.build_id_size, want.build_id_size);
+	ck_assert_mem_eq(got.build_id, want.build_id, want.build_id_size);
+	/* once unmapped: gone */
+	munmap(map, len);
+	ck_assert_int_lt(debuginfo__open_binary(&o, &d, path, sizeof(path)),
+			 0);
+	free(img);
+}
+END_TEST
+
+START_TEST(test_debug_by_build_id)
+{
+	const char *dirs[] = { "/nonexistent", test_fixture("debugroot") };
+	char root[4096];
+	struct debuginfo_opts o = { .debug_dirs = dirs, .nr_debug_dirs = 2 };
+	struct dso d = file_dso(0, fixture_path("symfix-bid"));
+	struct elf_info info;
+
+	snprintf(root, sizeof(root), "%s", test_fixture("debugroot"));
+	dirs[1] = root;
+	info_of(test_fixture("symfix-bid"), &info);
+	ck_assert(!info.has_symtab);
+	close_ok(debuginfo__open_debug(&o, &d, &info, path, sizeof(path)));
+	ck_assert_ptr_nonnull(strstr(path, "/.build-id/"));
+	ck_assert_int_eq(strncmp(path, root, strlen(root)), 0);
+	/* without the debug dir: not found */
+	o.nr_debug_dirs = 0;
+	ck_assert_int_eq(debuginfo__open_debug(&o, &d, &info, path,
+					       sizeof(path)),
+			 -ENOENT);
+}
+END_TEST
+
+START_TEST(test_debuglink)
+{
+	struct debuginfo_opts o = { 0 };
+	struct dso d = file_dso(0, fixture_path("symfix-dl"));
+	struct elf_info info;
+
+	info_of(test_fixture("symfix-dl"), &info);
+	close_ok(debuginfo__open_debug(&o, &d, &info, path, sizeof(path)));
+	ck_assert_str_eq(path, test_fixture("symfix-dl.debug"));
+	/* no build-id: the CRC decides */
+	d = file_dso(0, fixture_path("symfix-nobid"));
+	info_of(test_fixture("symfix-nobid"), &info);
+	ck_assert_uint_eq(info.build_id_size, 0);
+	close_ok(debuginfo__open_debug(&o, &d, &info, path, sizeof(path)));
+	ck_assert_ptr_nonnull(strstr(path, ".debug/symfix-nobid.debug"));
+	info.debuglink_crc ^= 1;
+	ck_assert_int_eq(debuginfo__open_debug(&o, &d, &info, path,
+					       sizeof(path)),
+			 -ENOENT);
+	/* a debuglink to a file with another build-id is refused */
+	d = file_dso(0, fixture_path("symfix-dl"));
+	info_of(test_fixture("symfix-dl"), &info);
+	info.build_id[0] ^= 0xff;
+	ck_assert_int_eq(debuginfo__open_debug(&o, &d, &info, path,
+					       sizeof(path)),
+			 -ENOENT);
+}
+END_TEST
+
+START_TEST(test_crc)
+{
+	int fd = open(test_fixture("notelf.bin"), O_RDONLY);
+	u32 crc = 0;
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(debuginfo__crc32(fd, &crc), 0);
+	/* zlib.crc32(b"this is not an ELF file\n") */
+	ck_assert_uint_eq(crc, 0xe569e0e8u);
+	close(fd);
+	ck_assert_int_eq(debuginfo__crc32(-1, &crc), -EBADF);
+}
+END_TEST
+
+Suite *debuginfo_suite(void)
+{
+	Suite *s = suite_create("debuginfo");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_build_id_eq);
+	tcase_add_test(tc, test_binary_by_path);
+	tcase_add_test(tc, test_container_root);
+	tcase_add_test(tc, test_deleted_map_files);
+	tcase_add_test(tc, test_debug_by_build_id);
+	tcase_add_test(tc, test_debuglink);
+	tcase_add_test(tc, test_crc);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,208 @@
+/* check_srcline: file:line and inline chains from DWARF (libdw). */
+#include <check.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "elfsym.h"
+#include "fixtures/symtest.h"
+#include "srcline.h"
+
+static struct strpool *pool;
+
+struct dw {
+	int fd;
+	Elf *elf;
+	struct srcline_dw *sd;
+};
+
+static void setup(void)
+{
+	pool = strpool__new();
+}
+
+static void teardown(void)
+{
+	strpool__free(pool);
+}
+
+static bool dw_open(struct dw *d, const char *fixture)
+{
+	d->fd = open(test_fixture(fixture), O_RDONLY);
+	ck_assert_int_ge(d->fd, 0);
+	d->elf = elfsym__open_fd(d->fd);
+	ck_assert_ptr_nonnull(d->elf);
+	d->sd = srcline__new(d->elf);
+	return d->sd != NULL;
+}
+
+static void dw_close(struct dw *d)
+{
+	srcline__free(d->sd);
+	elf_end(d->elf);
+	close(d->fd);
+}
+
+static bool ends_with(const char *s, const char *tail)
+{
+	size_t a = s ? strlen(s) : 0, b = strlen(tail);
+
+	return a >= b && !strcmp(s + a - b, tail);
+}
+
+/* Somewhere in fix_caller is fix_inl's body: the chain is
+ * fix_inl (at MARK:inl) <- fix_caller (at MARK:call). */
+static void check_inline_chain(const char *fixture, const char *nm)
+{
+	int line_inl = lines_find("symfix.lines", "inl");
+	int line_call = lines_find("symfix.lines", "call");
+	struct srcline out[8];
+	struct dw d;
+	u64 addr, size;
+	bool seen = false;
+
+	ck_assert_int_gt(line_inl, 0);
+	ck_assert(nm_find(nm, "fix_caller", &addr, &size));
+	ck_assert(dw_open(&d, fixture));
+	for (u64 a = addr; a < addr + size; a++) {
+		int n = srcline__lookup(d.sd, a, out, ARRAY_SIZE(out), pool);
+
+		ck_assert_int_ge(n, 1);
+		ck_assert(ends_with(out[0].file, "symfix.c"));
+		ck_assert_str_eq(out[n - 1].func, "fix_caller");
+		if (n != 2 || out[0].line != line_inl)
+			continue;
+		ck_assert_str_eq(out[0].func, "fix_inl");
+		ck_assert(ends_with(out[1].file, "symfix.c"));
+		ck_assert_int_eq(out[1].line, line_call);
+		ck_assert_str_eq(out[1].func, "fix_caller");
+		/* one frame asked, one given */
+		ck_assert_int_eq(srcline__lookup(d.sd, a, out, 1, pool), 1);
+		ck_assert_str_eq(out[0].func, "fix_inl");
+		seen = true;
+	}
+	ck_assert_msg(seen, "no address of fix_caller is in fix_inl");
+	dw_close(&d);
+}
+
+START_TEST(test_inline_chain)
+{
+	check_inline_chain("symfix-pie", "symfix-pie.nm");
+	check_inline_chain("symfix", "symfix.nm");
+	/* the separate debug file knows the same */
+	check_inline_chain("symfix-dl.debug", "symfix-pie.nm");
+}
+END_TEST
+
+START_TEST(test_known_line)
+{
+	int line = lines_find("symfix.lines", "leaf");
+	struct srcline out[4];
+	struct dw d;
+	u64 addr, size;
+	bool seen = false;
+
+	ck_assert(nm_find("symfix-pie.nm", "fix_leaf", &addr, &size));
+	ck_assert(dw_open(&d, "symfix-pie"));
+	for (u64 a = addr; a < addr + size; a++) {
+		int n = srcline__lookup(d.sd, a, out, 4, pool);
+
+		ck_assert_int_eq(n, 1);
+		ck_assert_str_eq(out[0].func, "fix_leaf");
+		/* the body is one line, after the opening lines */
+		ck_assert_int_ge(out[0].line, line - 2);
+		ck_assert_int_le(out[0].line, line + 1);
+		seen |= out[0].line == line;
+	}
+	ck_assert(seen);
+	/* strings are interned: the same pointers again */
+	ck_assert_int_eq(srcline__lookup(d.sd, addr, out, 1, pool), 1);
+	const char *f = out[0].file;
+
+	ck_assert_int_eq(srcline__lookup(d.sd, addr + 1, out, 1, pool), 1);
+	ck_assert_ptr_eq(out[0].file, f);
+	/* no code there */
+	ck_assert_int_eq(srcline__lookup(d.sd, 0x10, out, 4, pool), 0);
+	ck_assert_int_eq(srcline__lookup(d.sd, UINT64_MAX, out, 4, pool), 0);
+	ck_assert_int_eq(srcline__lookup(d.sd, addr, out, 0, pool), 0);
+	dw_close(&d);
+}
+END_TEST
+
+START_TEST(test_no_dwarf)
+{
+	struct dw d;
+
+	ck_assert(!dw_open(&d, "symfix-stripped"));
+	ck_assert_int_eq(errno, ENODATA);
+	dw_close(&d);
+	ck_assert_ptr_null(srcline__new(NULL));
+	srcline__free(NULL);
+}
+END_TEST
+
+/* DWARF cut short anywhere: answers or not, never a crash */
+START_TEST(test_truncated_dwarf)
+{
+	size_t len = 0;
+	char *img = slurp(test_fixture("symfix-dl.debug"), &len);
+	struct srcline out[8];
+	u64 addr, size;
+
+	ck_assert_ptr_nonnull(img);
+	ck_assert(nm_find("symfix-pie.nm", "fix_caller", &addr, &size));
+	for (size_t cut = len / 2; cut <= len; cut += 97) {
+		char *copy = malloc(cut);
+		struct srcline_dw *sd;
+		Elf *elf;
+
+		memcpy(copy, img, cut);
+		elf = elfsym__open_mem(copy, cut);
+		sd = elf ? srcline__new(elf) : NULL;
+		for (u64 a = addr; sd && a < addr + size; a += 7)
+			srcline__lookup(sd, a, out, 8, pool);
+		srcline__free(sd);
+		if (elf)
+			elf_end(elf);
+		free(copy);
+	}
+	/* bytes flipped in the DWARF sections' area */
+	for (int round = 0; round < 40; round++) {
+		char *copy = malloc(len);
+		struct srcline_dw *sd;
+		Elf *elf;
+
+		memcpy(copy, img, len);
+		for (int k = 0; k < 8; k++) {
+			size_t at = (size_t)(round * 7919 + k * 104729) % len;
+
+			copy[at] ^= (char)(0x5a + round);
+		}
+		elf = elfsym__open_mem(copy, len);
+		sd = elf ? srcline__new(elf) : NULL;
+		for (u64 a = addr; sd && a < addr + size; a += 5)
+			srcline__lookup(sd, a, out, 8, pool);
+		srcline__free(sd);
+		if (elf)
+			elf_end(elf);
+		free(copy);
+	}
+	free(img);
+}
+END_TEST
+
+Suite *srcline_suite(void)
+{
+	Suite *s = suite_create("srcline");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_inline_chain);
+	tcase_add_test(tc, test_known_line);
+	tcase_add_test(tc, test_no_dwarf);
+	tcase_add_test(tc, test_truncated_dwarf);
+	suite_add_tcase(s, tc);
+	return s;
+}

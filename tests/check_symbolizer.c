@@ -1,0 +1,573 @@
+/* check_symbolizer: the facade end to end, on the fixtures. */
+#include <check.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fixtures/symtest.h"
+#include "log.h"
+#include "symbolizer.h"
+
+static struct symbolizer *s;
+static int warnings;
+static char last_warning[1024];
+
+static void count_log(enum log_level level, const char *msg, void *ctx)
+{
+	(void)ctx;
+	if (level <= LOG_WARN) {
+		warnings++;
+		snprintf(last_warning, sizeof(last_warning), "%s", msg);
+	}
+}
+
+static void setup(void)
+{
+	warnings = 0;
+	last_warning[0] = '\0';
+	log__set_handler(count_log, NULL);
+	s = symbolizer__new(NULL);
+	ck_assert_ptr_nonnull(s);
+}
+
+static void teardown(void)
+{
+	symbolizer__free(s);
+	s = NULL;
+	log__set_handler(NULL, NULL);
+}
+
+static void renew(const struct symbolizer_opts *o)
+{
+	symbolizer__free(s);
+	s = symbolizer__new(o);
+	ck_assert_ptr_nonnull(s);
+}
+
+/* Looks up nm's function name through dso at file offsets and checks
+ * everything the row and annotate need. */
+static void check_func(const struct dso *d, const char *nm, const char *name,
+		       const char *want, u32 flags)
+{
+	struct sym_info si;
+	u64 addr, size, off, v;
+
+	ck_assert_msg(nm_find(nm, name, &addr, &size), "%s", name);
+	ck_assert_int_eq(symbolizer__from_vaddr(s, d, addr, &off), 0);
+	ck_assert_int_eq(symbolizer__to_vaddr(s, d, off, &v), 0);
+	ck_assert_uint_eq(v, addr);
+	ck_assert_int_eq(symbolizer__lookup(s, d, off + size - 1, &si), 0);
+	ck_assert_int_eq(si.status, DSO_ST_OK);
+	ck_assert_ptr_nonnull(si.name);
+	ck_assert_str_eq(si.name, want);
+	ck_assert_uint_eq(si.start, off);
+	ck_assert_uint_eq(si.size, size);
+	ck_assert_uint_eq(si.vaddr, addr);
+	ck_assert_uint_eq(si.flags, flags);
+	ck_assert_str_eq(si.dso_name, d->name);
+}
+
+START_TEST(test_files)
+{
+	struct dso nonpie = file_dso(0, fixture_path("symfix"));
+	struct dso pie = file_dso(1, fixture_path("symfix-pie"));
+	struct dso lib = file_dso(2, fixture_path("libsymfix.so"));
+	struct sym_info si;
+
+	check_func(&nonpie, "symfix.nm", "fix_leaf", "fix_leaf", 0);
+	check_func(&nonpie, "symfix.nm", "fix_caller", "fix_caller", 0);
+	check_func(&nonpie, "symfix.nm", "fix_weak", "fix_target", 0);
+	check_func(&pie, "symfix-pie.nm", "fix_static", "fix_static", 0);
+	check_func(&pie, "symfix-pie.nm", "main", "main", 0);
+	check_func(&lib, "libsymfix.nm", "lib_hidden", "lib_hidden", 0);
+	check_func(&lib, "libsymfix.nm", "lib_print", "lib_print", 0);
+	/* non-PIE: the key is the file offset, not the vaddr */
+	u64 addr, size;
+
+	ck_assert(nm_find("symfix.nm", "fix_leaf", &addr, &size));
+	ck_assert_int_eq(symbolizer__lookup(s, &nonpie, addr, &si), 0);
+	ck_assert_ptr_null(si.name);
+	ck_assert_str_eq(symbolizer__dso_file(s, &pie), test_fixture("symfix-pie"));
+}
+END_TEST
+
+START_TEST(test_plt)
+{
+	struct dso nonpie = file_dso(0, fixture_path("symfix"));
+	struct sym_info si;
+	u64 off;
+
+	/* puts@plt at 0x401030 (see symfix.plt) */
+	ck_assert_int_eq(symbolizer__from_vaddr(s, &nonpie, 0x401030, &off),
+			 0);
+	ck_assert_int_eq(symbolizer__lookup(s, &nonpie, off + 2, &si), 0);
+	ck_assert_str_eq(si.name, "puts@plt");
+	ck_assert_uint_eq(si.flags, SYM_F_PLT);
+	ck_assert_uint_eq(si.size, 16);
+}
+END_TEST
+
+START_TEST(test_stripped)
+{
+	struct dso d = file_dso(0, fixture_path("symfix-stripped"));
+	struct sym_info si;
+	struct srcline sl[4];
+	char want[64];
+	u64 addr, size;
+
+	ck_assert(nm_find("symfix-pie.nm", "fix_caller", &addr, &size));
+	snprintf(want, sizeof(want), "func_0x%llx", (unsigned long long)addr);
+	check_func(&d, "symfix-pie.nm", "fix_caller", want, SYM_F_SYNTH);
+	/* every address of the function: one row */
+	for (u64 a = addr; a < addr + size; a++) {
+		ck_assert_int_eq(symbolizer__lookup(s, &d, a, &si), 0);
+		ck_assert_str_eq(si.name, want);
+	}
+	ck_assert_int_eq(symbolizer__srcline(s, &d, addr, sl, 4), 0);
+}
+END_TEST
+
+START_TEST(test_debug_files)
+{
+	char root[4096];
+	const char *dirs[] = { root };
+	struct symbolizer_opts o = { .debug_dirs = dirs, .nr_debug_dirs = 1 };
+	struct dso dl = file_dso(0, fixture_path("symfix-dl"));
+	struct dso bid;
+	char bid_path[4096];
+	struct srcline sl[4];
+	u64 addr, size, off;
+
+	snprintf(root, sizeof(root), "%s", test_fixture("debugroot"));
+	snprintf(bid_path, sizeof(bid_path), "%s", test_fixture("symfix-bid"));
+	bid = file_dso(1, bid_path);
+	renew(&o);
+	/* .gnu_debuglink */
+	check_func(&dl, "symfix-pie.nm", "fix_caller", "fix_caller", 0);
+	ck_assert_str_eq(symbolizer__dso_file(s, &dl),
+			 test_fixture("symfix-dl.debug"));
+	ck_assert(nm_find("symfix-pie.nm", "fix_leaf", &addr, &size));
+	ck_assert_int_eq(symbolizer__from_vaddr(s, &dl, addr, &off), 0);
+	ck_assert_int_eq(symbolizer__srcline(s, &dl, off, sl, 4), 1);
+	ck_assert_int_eq(sl[0].line, lines_find("symfix.lines", "leaf"));
+	/* build-id under --debug-dir */
+	check_func(&bid, "symfix-bid.nm", "fix_caller", "fix_caller", 0);
+	ck_assert_ptr_nonnull(strstr(symbolizer__dso_file(s, &bid),
+				     "/.build-id/"));
+	ck_assert(nm_find("symfix-bid.nm", "fix_caller", &addr, &size));
+	ck_assert_int_eq(symbolizer__from_vaddr(s, &bid, addr, &off), 0);
+	bool chain = false;
+
+	for (u64 a = off; a < off + size; a++) {
+		int n = symbolizer__srcline(s, &bid, a, sl, 4);
+
+		ck_assert_int_ge(n, 1);
+		if (n == 2 && !strcmp(sl[0].func, "fix_inl"))
+			chain = !strcmp(sl[1].func, "fix_caller");
+	}
+	ck_assert(chain);
+}
+END_TEST
+
+START_TEST(test_mismatch)
+{
+	struct dso d = file_dso(0, fixture_path("symfix-pie"));
+	struct sym_info si;
+	char buf[16];
+
+	memset(d.build_id, 0xab, 20);
+	d.build_id_size = 20;
+	for (int i = 0; i < 3; i++) {
+		ck_assert_int_eq(symbolizer__lookup(s, &d, 0x11f0, &si), 0);
+		ck_assert_int_eq(si.status, DSO_ST_MISMATCH);
+		ck_assert_ptr_null(si.name);
+		ck_assert_str_eq(si.dso_name, "symfix-pie");
+	}
+	ck_assert_int_eq(warnings, 1);
+	ck_assert_ptr_nonnull(strstr(last_warning, "build-id"));
+	ck_assert_int_eq(symbolizer__read_code(s, &d, 0x1000, buf, 16),
+			 -ESTALE);
+	ck_assert_int_eq(symbolizer__srcline(s, &d, 0x11f0, NULL, 0), 0);
+}
+END_TEST
+
+START_TEST(test_unreadable)
+{
+	const char *files[] = { "garbage.elf", "notelf.bin", "no-such-file" };
+
+	for (u32 i = 0; i < ARRAY_SIZE(files); i++) {
+		char p[4096];
+		struct dso d;
+		struct sym_info si;
+
+		snprintf(p, sizeof(p), "%s", test_fixture(files[i]));
+		d = file_dso(i, p);
+		ck_assert_int_eq(symbolizer__lookup(s, &d, 0x40, &si), 0);
+		ck_assert_int_eq(si.status, DSO_ST_UNREADABLE);
+		ck_assert_ptr_null(si.name);
+		ck_assert_str_eq(si.dso_name, files[i]);
+		ck_assert_ptr_null(symbolizer__dso_file(s, &d));
+	}
+	ck_assert_int_eq(warnings, 0);	/* missing files are info only */
+}
+END_TEST
+
+/* one build-id, one image: the stripped copy gets the full names */
+START_TEST(test_shared_image)
+{
+	struct dso full = file_dso(0, fixture_path("symfix-pie"));
+	char p[4096];
+	struct dso stripped;
+
+	snprintf(p, sizeof(p), "%s", test_fixture("symfix-stripped"));
+	stripped = file_dso(1, p);
+	check_func(&full, "symfix-pie.nm", "fix_leaf", "fix_leaf", 0);
+	check_func(&stripped, "symfix-pie.nm", "fix_leaf", "fix_leaf", 0);
+}
+END_TEST
+
+START_TEST(test_container)
+{
+	struct symbolizer_opts o = { .proc = test_fixture("proc") };
+	struct dso d = file_dso(0, "/usr/lib/libsymfix.so");
+
+	renew(&o);
+	d.pid = 4243;
+	check_func(&d, "libsymfix.nm", "lib_exported", "lib_exported", 0);
+}
+END_TEST
+
+START_TEST(test_kernel)
+{
+	char path[4096];
+	struct symbolizer_opts o = { .kallsyms = path };
+	struct dso k = { .kind = DSO_KERNEL, .id = 3, .pid = -1 };
+	struct dso f = file_dso(0, fixture_path("symfix-pie"));
+	struct sym_info si;
+	char buf[8];
+
+	snprintf(path, sizeof(path), "%s", test_fixture("kallsyms.normal"));
+	renew(&o);
+	ck_assert(!symbolizer__kernel_restricted(s));
+	ck_assert_int_eq(symbolizer__lookup(s, &k, 0xffffffff81000190, &si), 0);
+	ck_assert_str_eq(si.name, "do_syscall_64");
+	ck_assert_str_eq(si.dso_name, "[kernel.kallsyms]");
+	ck_assert_uint_eq(si.start, 0xffffffff81000180);
+	ck_assert_uint_eq(si.vaddr, 0xffffffff81000180);
+	ck_assert_uint_eq(si.flags, SYM_F_KERNEL);
+	ck_assert_int_eq(si.status, DSO_ST_OK);
+	ck_assert_int_eq(symbolizer__lookup(s, &k, 0xffffffffc0001204, &si), 0);
+	ck_assert_str_eq(si.name, "mod_a_fn2");
+	ck_assert_str_eq(si.dso_name, "[mod_a]");
+	ck_assert_int_eq(symbolizer__lookup(s, &k, 0xffffffff90000000, &si), 0);
+	ck_assert_ptr_null(si.name);
+	ck_assert_str_eq(si.dso_name, "[kernel.kallsyms]");
+	ck_assert(!symbolizer__kernel_restricted(s));
+	ck_assert_int_eq(symbolizer__read_code(s, &k, 0xffffffff81000180, buf,
+					       8),
+			 -ENOENT);
+	ck_assert_str_eq(symbolizer__dso_file(s, &k), path);
+
+	/* kptr_restrict: a warning once, kernel rows unnamed, user fine */
+	snprintf(path, sizeof(path), "%s",
+		 test_fixture("kallsyms.restricted"));
+	renew(&o);
+	for (int i = 0; i < 3; i++) {
+		ck_assert_int_eq(symbolizer__lookup(s, &k, 0xffffffff81000190,
+						    &si),
+				 0);
+		ck_assert_int_eq(si.status, DSO_ST_RESTRICTED);
+		ck_assert_ptr_null(si.name);
+	}
+	ck_assert(symbolizer__kernel_restricted(s));
+	ck_assert_int_eq(warnings, 1);
+	ck_assert_ptr_nonnull(strstr(last_warning, "kptr_restrict"));
+	check_func(&f, "symfix-pie.nm", "fix_leaf", "fix_leaf", 0);
+
+	snprintf(path, sizeof(path), "%s", test_fixture("no-kallsyms"));
+	renew(&o);
+	ck_assert_int_eq(symbolizer__lookup(s, &k, 0xffffffff81000190, &si), 0);
+	ck_assert_int_eq(si.status, DSO_ST_UNREADABLE);
+	ck_assert(!symbolizer__kernel_restricted(s));
+}
+END_TEST
+
+START_TEST(test_anon)
+{
+	char tmp[4096], proc[4096];
+	struct symbolizer_opts o = { .tmp = tmp, .proc = proc };
+	struct dso jit = { .kind = DSO_ANON, .id = 4, .pid = 4242,
+			   .name = "//anon" };
+	struct dso other = { .kind = DSO_ANON, .id = 5, .pid = 4244,
+			     .name = "//anon" };
+	struct sym_info si;
+	char buf[4];
+
+	snprintf(tmp, sizeof(tmp), "%s", test_fixture("tmp"));
+	snprintf(proc, sizeof(proc), "%s", test_fixture("proc"));
+	renew(&o);
+	ck_assert_int_eq(symbolizer__lookup(s, &jit, 0x7f0000001050, &si), 0);
+	ck_assert_str_eq(si.name, "jit_second with spaces");
+	ck_assert_str_eq(si.dso_name, "perf-4242.map");
+	ck_assert_uint_eq(si.flags, SYM_F_JIT);
+	ck_assert_uint_eq(si.start, 0x7f0000001040);
+	ck_assert_int_eq(si.status, DSO_ST_OK);
+	ck_assert_int_eq(symbolizer__lookup(s, &other, 0x7f0000001050, &si),
+			 0);
+	ck_assert_ptr_null(si.name);
+	ck_assert_str_eq(si.dso_name, "//anon");
+	ck_assert_int_eq(si.status, DSO_ST_NO_SYMBOLS);
+	ck_assert_int_eq(symbolizer__read_code(s, &jit, 0x7f0000001050, buf,
+					       4),
+			 -ENOENT);
+}
+END_TEST
+
+/* a JIT appends: seen after the next tick, not before */
+START_TEST(test_anon_growth)
+{
+	char dir[] = "/tmp/ptop-jit-XXXXXX", map[128];
+	struct symbolizer_opts o = { .tmp = dir, .proc = "/proc" };
+	struct dso jit = { .kind = DSO_ANON, .id = 0, .name = "//anon" };
+	struct sym_info si;
+	FILE *f;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	jit.pid = getpid();
+	snprintf(map, sizeof(map), "%s/perf-%d.map", dir, (int)jit.pid);
+	f = fopen(map, "w");
+	fputs("1000 10 first\n", f);
+	fclose(f);
+	renew(&o);
+	ck_assert_int_eq(symbolizer__lookup(s, &jit, 0x1000, &si), 0);
+	ck_assert_str_eq(si.name, "first");
+	f = fopen(map, "a");
+	fputs("2000 10 second\n", f);
+	fclose(f);
+	ck_assert_int_eq(symbolizer__lookup(s, &jit, 0x2000, &si), 0);
+	ck_assert_ptr_null(si.name);	/* same tick: not looked at */
+	symbolizer__tick(s);
+	ck_assert_int_eq(symbolizer__lookup(s, &jit, 0x2000, &si), 0);
+	ck_assert_str_eq(si.name, "second");
+	unlink(map);
+	rmdir(dir);
+}
+END_TEST
+
+START_TEST(test_unknown_hypervisor)
+{
+	struct dso u = { .kind = DSO_UNKNOWN, .id = 0, .pid = -1 };
+	struct dso h = { .kind = DSO_HYPERVISOR, .id = 1, .pid = -1 };
+	struct sym_info si;
+	struct srcline sl[2];
+
+	ck_assert_int_eq(symbolizer__lookup(s, &u, 0x1234, &si), 0);
+	ck_assert_ptr_null(si.name);
+	ck_assert_str_eq(si.dso_name, "[unknown]");
+	ck_assert_int_eq(symbolizer__lookup(s, &h, 0x1234, &si), 0);
+	ck_assert_ptr_null(si.name);
+	ck_assert_str_eq(si.dso_name, "[hypervisor]");
+	ck_assert_int_eq(symbolizer__srcline(s, &h, 0x1234, sl, 2), 0);
+	u64 v;
+
+	ck_assert_int_eq(symbolizer__to_vaddr(s, &u, 0x1234, &v), 0);
+	ck_assert_uint_eq(v, 0x1234);
+}
+END_TEST
+
+START_TEST(test_vdso)
+{
+	struct dso v = { .kind = DSO_VDSO, .id = 0, .pid = -1,
+			 .name = "[vdso]" };
+	const u8 *base = (const u8 *)getauxval(AT_SYSINFO_EHDR);
+	struct sym_info si;
+	u8 code[16];
+	bool found = false;
+
+	if (!base)
+		return;
+	/* our own vdso: find its clock_gettime by walking its text */
+	for (u64 a = 0; a < 0x2000 && !found; a += 4) {
+		ck_assert_int_eq(symbolizer__lookup(s, &v, a, &si), 0);
+		found = si.name && strstr(si.name, "clock_gettime");
+	}
+	ck_assert_msg(found, "no clock_gettime in the vdso");
+	ck_assert_int_eq(si.status, DSO_ST_OK);
+	ck_assert_str_eq(si.dso_name, "[vdso]");
+	ck_assert_int_eq(symbolizer__read_code(s, &v, si.start, code, 16), 16);
+	ck_assert_mem_eq(code, base + si.start, 16);
+	/* a vdso from another kernel */
+	v.id = 1;
+	memset(v.build_id, 0x11, 20);
+	v.build_id_size = 20;
+	ck_assert_int_eq(symbolizer__lookup(s, &v, si.start, &si), 0);
+	ck_assert_int_eq(si.status, DSO_ST_MISMATCH);
+	ck_assert_ptr_null(si.name);
+}
+END_TEST
+
+START_TEST(test_vdso_image)
+{
+	char path[4096];
+	struct symbolizer_opts o = { .vdso_image = path };
+	struct dso v = { .kind = DSO_VDSO, .id = 0, .pid = -1,
+			 .name = "[vdso]" };
+
+	/* any ELF image does: here the PIE fixture */
+	snprintf(path, sizeof(path), "%s", test_fixture("symfix-pie"));
+	renew(&o);
+	check_func(&v, "symfix-pie.nm", "fix_leaf", "fix_leaf", 0);
+	snprintf(path, sizeof(path), "%s", test_fixture("notelf.bin"));
+	renew(&o);
+	struct sym_info si;
+
+	ck_assert_int_eq(symbolizer__lookup(s, &v, 0x1000, &si), 0);
+	ck_assert_int_eq(si.status, DSO_ST_UNREADABLE);
+}
+END_TEST
+
+START_TEST(test_read_code)
+{
+	struct dso pie = file_dso(0, fixture_path("symfix-pie"));
+	struct dso nonpie = file_dso(1, fixture_path("symfix"));
+	size_t len = 0;
+	u8 *img = slurp(test_fixture("symfix"), &len), buf[64];
+	u64 addr, size, off;
+
+	ck_assert_ptr_nonnull(img);
+	ck_assert(nm_find("symfix.nm", "fix_caller", &addr, &size));
+	ck_assert_int_eq(symbolizer__from_vaddr(s, &nonpie, addr, &off), 0);
+	ck_assert_int_eq(symbolizer__read_code(s, &nonpie, off, buf, size),
+			 (long)size);
+	ck_assert_mem_eq(buf, img + off, size);
+	/* alternating dsos reopen the right file */
+	ck_assert_int_eq(symbolizer__read_code(s, &pie, 0, buf, 4), 4);
+	ck_assert_mem_eq(buf, "\177ELF", 4);
+	ck_assert_int_eq(symbolizer__read_code(s, &nonpie, off, buf, size),
+			 (long)size);
+	ck_assert_mem_eq(buf, img + off, size);
+	/* past the end: short, then nothing */
+	ck_assert_int_eq(symbolizer__read_code(s, &nonpie, len - 3, buf, 16), 3);
+	ck_assert_int_eq(symbolizer__read_code(s, &nonpie, len + 100, buf, 16),
+			 0);
+	ck_assert_int_eq(symbolizer__read_code(s, &nonpie, UINT64_MAX, buf, 16),
+			 0);
+	free(img);
+}
+END_TEST
+
+/* trimming frees the tables; names already handed out stay valid */
+START_TEST(test_trim)
+{
+	struct dso pie = file_dso(0, fixture_path("symfix-pie"));
+	struct sym_info a, b;
+	struct srcline sl[2];
+	u64 addr, size, off;
+
+	ck_assert(nm_find("symfix-pie.nm", "fix_leaf", &addr, &size));
+	ck_assert_int_eq(symbolizer__from_vaddr(s, &pie, addr, &off), 0);
+	ck_assert_int_eq(symbolizer__lookup(s, &pie, off, &a), 0);
+	ck_assert_int_eq(symbolizer__srcline(s, &pie, off, sl, 2), 1);
+	for (int i = 0; i < 5; i++)
+		symbolizer__tick(s);
+	symbolizer__trim(s, 2);
+	ck_assert_str_eq(a.name, "fix_leaf");
+	ck_assert(sl[0].file && strstr(sl[0].file, "symfix.c"));
+	ck_assert_int_eq(symbolizer__lookup(s, &pie, off, &b), 0);
+	ck_assert_ptr_eq(a.name, b.name);
+	ck_assert_uint_eq(a.size, b.size);
+	ck_assert_int_eq(symbolizer__srcline(s, &pie, off, sl, 2), 1);
+	/* recently used: kept */
+	symbolizer__tick(s);
+	symbolizer__trim(s, 2);
+	ck_assert_int_eq(symbolizer__lookup(s, &pie, off, &b), 0);
+	ck_assert_ptr_eq(a.name, b.name);
+	symbolizer__trim(s, 0);
+	symbolizer__trim(NULL, 0);
+	symbolizer__tick(NULL);
+}
+END_TEST
+
+START_TEST(test_bad_args)
+{
+	struct dso d = file_dso(0, fixture_path("symfix-pie"));
+	struct sym_info si;
+	u64 v;
+	u8 buf[4];
+
+	ck_assert_int_eq(symbolizer__lookup(NULL, &d, 0, &si), -EINVAL);
+	ck_assert_int_eq(symbolizer__lookup(s, NULL, 0, &si), -EINVAL);
+	ck_assert_int_eq(symbolizer__lookup(s, &d, 0, NULL), -EINVAL);
+	ck_assert_int_eq(symbolizer__to_vaddr(s, &d, 0, NULL), -EINVAL);
+	ck_assert_int_eq(symbolizer__from_vaddr(s, NULL, 0, &v), -EINVAL);
+	ck_assert_int_eq(symbolizer__srcline(s, &d, 0, NULL, 2), -EINVAL);
+	ck_assert_int_eq(symbolizer__read_code(s, &d, 0, NULL, 4), -EINVAL);
+	ck_assert_int_eq(symbolizer__read_code(s, &d, 0, buf, 0), 0);
+	ck_assert_ptr_null(symbolizer__dso_file(NULL, &d));
+	ck_assert(!symbolizer__kernel_restricted(NULL));
+	symbolizer__free(NULL);
+	/* a huge id is a memory question, not a crash */
+	d.id = UINT32_MAX;
+	ck_assert_int_le(symbolizer__lookup(s, &d, 0, &si), 0);
+}
+END_TEST
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* a big DSO loads in well under a second (200 ms without sanitizers) */
+START_TEST(test_big_dso)
+{
+	const char *llvm = "/usr/lib/x86_64-linux-gnu/libLLVM-14.so.1";
+	struct dso d = file_dso(0, llvm);
+	struct sym_info si;
+	double t;
+
+	if (access(llvm, R_OK))
+		return;
+	t = now_ms();
+	ck_assert_int_eq(symbolizer__lookup(s, &d, 0x1000000, &si), 0);
+	t = now_ms() - t;
+	ck_assert_int_eq(si.status, DSO_ST_OK);
+	ck_assert_ptr_nonnull(si.name);
+	ck_assert_msg(t < 2000, "libLLVM took %.0f ms", t);
+}
+END_TEST
+
+Suite *symbolizer_suite(void)
+{
+	Suite *su = suite_create("symbolizer");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_files);
+	tcase_add_test(tc, test_plt);
+	tcase_add_test(tc, test_stripped);
+	tcase_add_test(tc, test_debug_files);
+	tcase_add_test(tc, test_mismatch);
+	tcase_add_test(tc, test_unreadable);
+	tcase_add_test(tc, test_shared_image);
+	tcase_add_test(tc, test_container);
+	tcase_add_test(tc, test_kernel);
+	tcase_add_test(tc, test_anon);
+	tcase_add_test(tc, test_anon_growth);
+	tcase_add_test(tc, test_unknown_hypervisor);
+	tcase_add_test(tc, test_vdso);
+	tcase_add_test(tc, test_vdso_image);
+	tcase_add_test(tc, test_read_code);
+	tcase_add_test(tc, test_trim);
+	tcase_add_test(tc, test_bad_args);
+	tcase_add_test(tc, test_big_dso);
+	suite_add_tcase(su, tc);
+	return su;
+}
