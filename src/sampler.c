@@ -367,10 +367,15 @@ static int sampler__synthesize(struct sampler *sp)
 				       sp);
 		break;
 	case TARGET_PIDS:
-		for (size_t i = 0; i < sp->target.nr_pids && !err; i++)
-			err = synth__processes(sp->opts.proc,
-					       sp->target.pids[i], attr,
-					       sampler__feed, sp);
+		/* A pid that is already gone must not hide the others. */
+		for (size_t i = 0; i < sp->target.nr_pids; i++) {
+			int e = synth__processes(sp->opts.proc,
+						 sp->target.pids[i], attr,
+						 sampler__feed, sp);
+
+			if (e && e != -ESRCH && e != -ENOENT && !err)
+				err = e;
+		}
 		break;
 	case TARGET_COMMAND:
 		/* Not exec'd yet: its COMM and MMAP2 records come from the
