@@ -161,13 +161,88 @@ static int call_line(Dwarf_Die *die)
 	return (int)v;
 }
 
+/* The chain of scopes holding a pc, found by walking the CU's DIE tree.
+ * Not dwarf_getscopes: it leaks its array when an inlined scope's
+ * abstract origin cannot be found, which hostile DWARF arranges. */
+#define MAX_SCOPE_DEPTH 64
+#define MAX_DIE_VISITS 500000
+
+struct scope_walk {
+	u64 pc;
+	Dwarf_Die chain[MAX_SCOPE_DEPTH];	/* outermost first */
+	int depth;
+	unsigned int visits;
+};
+
+static bool is_scope(int tag)
+{
+	switch (tag) {
+	case DW_TAG_subprogram:
+	case DW_TAG_inlined_subroutine:
+	case DW_TAG_entry_point:
+	case DW_TAG_lexical_block:
+	case DW_TAG_try_block:
+	case DW_TAG_catch_block:
+	case DW_TAG_with_stmt:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* code can sit inside these without their having a pc range */
+static bool is_container(int tag)
+{
+	switch (tag) {
+	case DW_TAG_namespace:
+	case DW_TAG_class_type:
+	case DW_TAG_structure_type:
+	case DW_TAG_union_type:
+	case DW_TAG_module:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static void walk_scopes(struct scope_walk *w, Dwarf_Die *parent, int level)
+{
+	Dwarf_Die child, next;
+
+	if (level >= MAX_SCOPE_DEPTH || dwarf_child(parent, &child))
+		return;
+	for (;;) {
+		int tag = dwarf_tag(&child);
+
+		if (++w->visits > MAX_DIE_VISITS)
+			return;
+		if (is_scope(tag) && dwarf_haspc(&child, w->pc) > 0) {
+			if (w->depth < MAX_SCOPE_DEPTH)
+				w->chain[w->depth++] = child;
+			walk_scopes(w, &child, level + 1);
+			return;
+		}
+		if (is_container(tag)) {
+			int before = w->depth;
+
+			walk_scopes(w, &child, level + 1);
+			if (w->depth > before)
+				return;
+		}
+		if (dwarf_siblingof(&child, &next))
+			return;
+		child = next;
+	}
+}
+
 int srcline__lookup(struct srcline_dw *sd, u64 vaddr, struct srcline *out,
 		    size_t max, struct strpool *pool)
 {
-	Dwarf_Die cu, *scopes = NULL;
+	struct scope_walk walk, *w = &walk;	/* 2 KiB */
 	Dwarf_Line *line;
+	Dwarf_Die cu;
 	size_t k = 0;
-	int n, lineno = 0;
+	int lineno = 0;
 
 	if (!sd || !max || !cu_of(sd->dw, vaddr, &cu))
 		return 0;
@@ -178,35 +253,29 @@ int srcline__lookup(struct srcline_dw *sd, u64 vaddr, struct srcline *out,
 		if (!dwarf_lineno(line, &lineno) && lineno > 0)
 			out[0].line = lineno;
 	}
-	/* dwarf_getscopes continues an inlined scope with its abstract
-	 * definition's context; the DIE tree above the innermost scope is
-	 * where it was inlined, which is the chain we want */
-	n = dwarf_getscopes(&cu, vaddr, &scopes);
-	if (n > 0) {
-		Dwarf_Die inner = scopes[0];
-
-		free(scopes);
-		scopes = NULL;
-		n = dwarf_getscopes_die(&inner, &scopes);
-	}
-	for (int i = 0; i < n; i++) {
-		int tag = dwarf_tag(&scopes[i]);
+	w->pc = vaddr;
+	w->depth = 0;
+	w->visits = 0;
+	walk_scopes(w, &cu, 0);
+	/* innermost first: each inlined scope's call site is a frame */
+	for (int i = w->depth - 1; i >= 0; i--) {
+		Dwarf_Die *die = &w->chain[i];
+		int tag = dwarf_tag(die);
 
 		if (tag == DW_TAG_inlined_subroutine) {
-			out[k].func = die_name(&scopes[i], pool);
+			out[k].func = die_name(die, pool);
 			if (k + 1 >= max)
 				break;
 			k++;
-			out[k].file = call_file(&scopes[i], &cu, pool);
-			out[k].line = call_line(&scopes[i]);
+			out[k].file = call_file(die, &cu, pool);
+			out[k].line = call_line(die);
 			out[k].func = NULL;
 		} else if (tag == DW_TAG_subprogram ||
 			   tag == DW_TAG_entry_point) {
-			out[k].func = die_name(&scopes[i], pool);
+			out[k].func = die_name(die, pool);
 			break;
 		}
 	}
-	free(scopes);
 	if (!out[0].file && !k)
 		return 0;
 	return (int)(k + 1);

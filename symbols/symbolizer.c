@@ -21,6 +21,8 @@
 #define VDSO_MAX (1u << 20)
 /* DWARF handles hold an fd and libdw's caches: keep a few. */
 #define MAX_DWARF_OPEN 4
+/* dso ids are dense indexes; past this one is a bug, not a table */
+#define MAX_DSO_ID (1u << 20)
 
 /* One loaded ELF; dsos with the same build-id share it. */
 struct image {
@@ -560,7 +562,7 @@ static const char *display_name(struct symbolizer *s, const struct dso *dso)
 /* Loads what dso needs (once, or again after a trim); NULL on ENOMEM. */
 static struct dso_state *prepare(struct symbolizer *s, const struct dso *dso)
 {
-	struct dso_state *ds = state_of(s, dso);
+	struct dso_state *ds = dso->id < MAX_DSO_ID ? state_of(s, dso) : NULL;
 
 	if (!ds)
 		return NULL;
@@ -625,7 +627,7 @@ int symbolizer__lookup(struct symbolizer *s, const struct dso *dso, u64 addr,
 	struct pm_entry *pe;
 	u64 vaddr;
 
-	if (!s || !dso || !info)
+	if (!s || !dso || !info || dso->id >= MAX_DSO_ID)
 		return -EINVAL;
 	memset(info, 0, sizeof(*info));
 	ds = prepare(s, dso);
