@@ -9,6 +9,7 @@
 #define SEP "  "
 #define DSO_MAX 32
 #define COMM_MAX 20
+#define SYM_MIN 20	/* "[.] " and 16 columns of name */
 
 static const char *const titles[COL__MAX] = {
 	[COL_OVERHEAD] = "Overhead",
@@ -189,13 +190,14 @@ void columns__fit(struct columns *c, const struct rowset *rs, size_t first,
 			c->width[sym_i] = SIZE_MAX / 4;
 		return;
 	}
-	/* Too narrow: shrink the text columns, then give up on them. */
-	for (size_t i = 0; i < c->nr && used + 8 > total_width; i++) {
+	/* Too narrow: shrink the text columns so that the symbol keeps
+	 * room for a short name, then give up on them. */
+	for (size_t i = 0; i < c->nr && used + SYM_MIN > total_width; i++) {
 		size_t *w = &c->width[i];
 
 		if (c->col[i] != COL_DSO && c->col[i] != COL_COMM)
 			continue;
-		while (*w > 6 && used + 8 > total_width) {
+		while (*w > 6 && used + SYM_MIN > total_width) {
 			(*w)--;
 			used--;
 		}

@@ -86,6 +86,7 @@ void tui__status(struct tui *t, enum style st, const char *fmt, ...)
 	vsnprintf(t->status, sizeof(t->status), fmt, ap);
 	va_end(ap);
 	t->status_style = st;
+	t->status_seq++;
 	t->status_until = app__now() + (st == ST_ERROR ? 2 : 1) * STATUS_SECS;
 }
 
@@ -282,10 +283,13 @@ static int tui__refresh(struct tui *t, double now)
 	return tui__rebuild(t);
 }
 
-static void tui__take_log(struct tui *t)
+/* Log messages go to the status line; after an action that set its own
+ * status, they follow it instead of hiding it. */
+static void tui__take_log(struct tui *t, bool after_action)
 {
-	char msg[512];
+	char msg[512], prev[sizeof(t->status)];
 	enum log_level level;
+	enum style st;
 	size_t count;
 
 	if (!t->logq || !logq__take(t->logq, msg, sizeof(msg), &level, &count))
@@ -295,7 +299,14 @@ static void tui__take_log(struct tui *t)
 
 		snprintf(msg + n, sizeof(msg) - n, " (+%zu more)", count - 1);
 	}
-	tui__status(t, level <= LOG_WARN ? ST_ERROR : ST_NORMAL, "%s", msg);
+	st = level <= LOG_WARN ? ST_ERROR : ST_NORMAL;
+	if (after_action && t->status[0]) {
+		snprintf(prev, sizeof(prev), "%s", t->status);
+		tui__status(t, t->status_style == ST_ERROR ? ST_ERROR : st,
+			    "%s; %s", prev, msg);
+	} else {
+		tui__status(t, st, "%s", msg);
+	}
 }
 
 static int tui__wait_ms(struct tui *t, double now)
@@ -332,6 +343,7 @@ int tui__run(struct app *a)
 	while (!quit && !*a->stop) {
 		double now = app__now();
 		size_t rows, cols;
+		unsigned int seq;
 		int key, keys = 0;
 
 		if (now >= t.next_refresh) {
@@ -346,7 +358,7 @@ int tui__run(struct app *a)
 			t.next_refresh = now;
 			continue;
 		}
-		tui__take_log(&t);
+		tui__take_log(&t, false);
 		if (t.status[0] && (now < t.status_until) != status_on) {
 			status_on = now < t.status_until;
 			dirty = true;
@@ -372,7 +384,9 @@ int tui__run(struct app *a)
 				dirty = true;
 				continue;
 			}
+			seq = t.status_seq;
 			r = tui__key(&t, key);
+			tui__take_log(&t, seq != t.status_seq);
 			if (r == R_QUIT) {
 				quit = true;
 				break;

@@ -94,6 +94,7 @@ struct tui {
 	char status[512];	/* unsanitized */
 	enum style status_style;
 	double status_until;
+	unsigned int status_seq;	/* counts tui__status calls */
 
 	/* refreshes */
 	bool have_snap;

@@ -1,0 +1,51 @@
+#!/bin/sh
+# f pauses sampling (the count stops growing), f resumes; [ and ] change
+# the refresh delay; z zeroes; P saves the table.
+. tests/e2e/tmux.inc
+
+bg "$WL/spin3" 40
+SPIN=$LAST_BG
+cd "$TMP"
+run "$PTOP" -p "$SPIN" -d 0.5
+wait_top 'spin_a'
+keys f
+wait_for '; PAUSED'
+wait_for '^paused'
+sleep 0.7
+a=$(samples)
+sleep 1.5
+b=$(samples)
+[ -n "$a" ] && [ "$a" = "$b" ] || fail "samples grew while paused: $a -> $b"
+keys f
+wait_gone '; PAUSED'
+end=$(( $(date +%s) + 5 ))
+while [ "$(samples)" = "$b" ] && [ "$(date +%s)" -le "$end" ]; do sleep 0.1; done
+[ "$(samples)" != "$b" ] || fail "samples do not grow after resuming"
+
+keys ']'
+wait_for 'refreshing every 1 s'
+keys '[' '['
+wait_for 'refreshing every 0.2 s'
+
+keys z
+wait_for 'zeroing at every refresh'
+wait_for '; zeroing'
+keys z
+wait_gone '; zeroing'
+
+keys P
+wait_for 'saved the table to ./ptop.hist.0'
+grep -q 'spin_a' "$TMP/ptop.hist.0" || fail "the saved table has no spin_a"
+grep -q '^# event cpu-clock' "$TMP/ptop.hist.0" || fail "the saved table has no header"
+
+# the row menu: copy the row to a file; a: annotate says it is not there
+keys Enter
+wait_for 'Annotate .*spin_a'
+keys End Enter
+wait_for 'saved the row to ./ptop.row.0'
+grep -q 'spin_a' "$TMP/ptop.row.0" || fail "the saved row has no spin_a"
+keys a
+wait_for 'annotate spin_a: the annotate view is not there yet'
+
+quit_clean
+echo "ok"

@@ -1,0 +1,35 @@
+#!/bin/sh
+# Resizing redraws at the new size; tiny terminals and a SIGWINCH storm
+# do not crash it.
+. tests/e2e/tmux.inc
+
+bg "$WL/spin3" 40
+SPIN=$LAST_BG
+run "$PTOP" -p "$SPIN" -d 0.5
+wait_top 'spin_a'
+T resize-window -t main -x 40 -y 12
+wait_top 'spin_a'
+# (the ellipsis is one column, three bytes)
+ell=$(printf '\342\200\246')
+screen | sed "s/$ell/./g" | awk 'length($0) > 40 { exit 1 }' ||
+	fail "lines wider than 40 columns"
+[ "$(screen | wc -l)" -le 12 ] || fail "more than 12 lines"
+T resize-window -t main -x 10 -y 3
+wait_for '^event'
+T resize-window -t main -x 1 -y 1
+sleep 0.3
+T resize-window -t main -x 120 -y 40
+wait_top 'spin_a'
+# a storm of resizes
+i=0
+while [ $i -lt 30 ]; do
+	T resize-window -t main -x $((20 + i * 3)) -y $((5 + i))
+	i=$((i + 1))
+done
+T resize-window -t main -x 120 -y 40
+wait_top 'spin_a'
+screen | grep -q '^Overhead' || fail "no table after the storm"
+[ -n "$(ptop_pid)" ] || fail "ptop is gone"
+
+quit_clean
+echo "ok"

@@ -1,0 +1,38 @@
+#!/bin/sh
+# p re-targets sampling live: to a pid, to a process name, back to every
+# CPU.
+. tests/e2e/tmux.inc
+
+bg "$WL/spin3" 40
+SPIN=$LAST_BG
+bg "$WL/dlwork" 40
+DL=$LAST_BG
+run "$PTOP" -p "$SPIN" -d 1
+wait_top 'spin_a'
+
+keys p
+wait_for '^Attach to pid'
+keys "$DL" Enter
+wait_for "^event cpu-clock.*target pid $DL \(dlwork\)"
+wait_for "attached to pid $DL"
+wait_top 'wlhot_spin' 10
+sleep 1.2
+screen | grep -q 'spin_a' && fail "spin_a still shown after attaching to dlwork"
+
+keys p
+keys s p i n 3 Enter
+wait_for "^event cpu-clock.*target pid $SPIN \(spin3\)"
+wait_top 'spin_a'
+
+keys p
+keys n o - s u c h - p r o c e s s Enter
+wait_for "no process named 'no-such-process'"
+wait_for "target pid $SPIN \(spin3\)"
+
+keys p Enter
+wait_for '^event cpu-clock.*target all CPUs'
+wait_for 'wlhot_spin' 10
+wait_for 'spin_a' 10
+
+quit_clean
+echo "ok"
