@@ -239,6 +239,57 @@ void keys__markdown(struct strbuf *sb)
 	keys__foreach_help(md_line, sb);
 }
 
+/* roff text: hyphens are minus signs, backslashes are escaped, a line
+ * never starts with a control character. */
+static void roff(struct strbuf *sb, const char *s)
+{
+	if (*s == '.' || *s == '\'')
+		strbuf__adds(sb, "\\&");
+	for (; *s; s++) {
+		if (*s == '-')
+			strbuf__adds(sb, "\\-");
+		else if (*s == '\\')
+			strbuf__adds(sb, "\\e");
+		else
+			strbuf__addc(sb, *s);
+	}
+}
+
+static void man_line(const char *section, const char *keys, const char *help,
+		     void *ctx)
+{
+	struct strbuf *sb = ctx;
+
+	if (!keys) {
+		strbuf__adds(sb, ".SS ");
+		roff(sb, section);
+		strbuf__addc(sb, '\n');
+		return;
+	}
+	strbuf__adds(sb, ".TP\n.B ");
+	roff(sb, keys);
+	strbuf__addc(sb, '\n');
+	roff(sb, help);
+	strbuf__addc(sb, '\n');
+}
+
+void keys__man(struct strbuf *sb)
+{
+	strbuf__adds(sb,
+		     ".SH KEYS\n"
+		     ".\\\" Generated from ui/keys.c by tests/gen_keys.c; do "
+		     "not edit.\n"
+		     "The live view is driven from the keyboard; inside ptop,\n"
+		     ".B h\n"
+		     "lists these keys.  They follow\n"
+		     ".B perf top\n"
+		     "where it has a key and\n"
+		     ".B htop\n"
+		     "where it has none; the same list is in\n"
+		     ".IR doc/keys.md .\n");
+	keys__foreach_help(man_line, sb);
+}
+
 void keys__footer(unsigned int view, struct screen *s, size_t y)
 {
 	char name[32];

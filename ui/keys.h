@@ -90,8 +90,11 @@ void keys__foreach_help(void (*fn)(const char *section, const char *keys,
 				   const char *help, void *ctx),
 			void *ctx);
 
-/* doc/keys.md, generated (tests/gen_keys.c writes it, a test compares). */
+/* doc/keys.md and the KEYS section of doc/ptop.1 (from ".SH KEYS" to
+ * the next ".SH"), generated: tests/gen_keys.c writes them, the keys
+ * suite fails when they are stale. */
 void keys__markdown(struct strbuf *sb);
+void keys__man(struct strbuf *sb);
 
 struct screen;
 /* The footer's hints for view ("h help  q quit  ..."), from the
