@@ -152,7 +152,7 @@ void columns__fit(struct columns *c, const struct rowset *rs, size_t first,
 		  size_t count, size_t total_width)
 {
 	struct strbuf sb;
-	size_t used = 0, sym_i = c->nr;
+	size_t used = 0, sym_i = c->nr, sym_need = 0;
 
 	strbuf__init(&sb);
 	for (size_t i = 0; i < c->nr; i++) {
@@ -164,11 +164,14 @@ void columns__fit(struct columns *c, const struct rowset *rs, size_t first,
 		for (size_t i = 0; i < c->nr; i++) {
 			size_t w;
 
-			if (c->col[i] == COL_SYM)
-				continue;
 			strbuf__reset(&sb);
 			cell(&sb, c->col[i], rs, &rs->rows[j]);
 			w = display_width(sb.buf ? sb.buf : "", sb.len);
+			if (c->col[i] == COL_SYM) {
+				if (w > sym_need)
+					sym_need = w;
+				continue;
+			}
 			if (c->col[i] == COL_DSO && w > DSO_MAX)
 				w = DSO_MAX;
 			if (c->col[i] == COL_COMM && w > COMM_MAX)
@@ -191,13 +194,16 @@ void columns__fit(struct columns *c, const struct rowset *rs, size_t first,
 		return;
 	}
 	/* Too narrow: shrink the text columns so that the symbol keeps
-	 * room for a short name, then give up on them. */
-	for (size_t i = 0; i < c->nr && used + SYM_MIN > total_width; i++) {
+	 * room for a short name (or all of the longest), then give up on
+	 * them. */
+	if (sym_need > SYM_MIN || sym_i == c->nr)
+		sym_need = SYM_MIN;
+	for (size_t i = 0; i < c->nr && used + sym_need > total_width; i++) {
 		size_t *w = &c->width[i];
 
 		if (c->col[i] != COL_DSO && c->col[i] != COL_COMM)
 			continue;
-		while (*w > 6 && used + SYM_MIN > total_width) {
+		while (*w > 6 && used + sym_need > total_width) {
 			(*w)--;
 			used--;
 		}

@@ -1,0 +1,263 @@
+/* Tests of row formatting (shared by batch and the live view): the
+ * columns a sort spec shows, widths, alignment, truncation with an
+ * ellipsis, and sanitizing of every string taken from a row. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fmt.h"
+#include "sanitize.h"
+#include "testutil.h"
+
+#define ELL "\xe2\x80\xa6"
+
+static struct dso lib = { .kind = DSO_FILE, .name = "libfoo.so" };
+static struct dso kern = { .kind = DSO_KERNEL, .name = "[kernel.kallsyms]" };
+
+static void rows_init(struct rowset *rs, struct row *rows, size_t n)
+{
+	memset(rs, 0, sizeof(*rs));
+	rs->rows = rows;
+	rs->nr = n;
+	for (size_t i = 0; i < n; i++) {
+		rs->total_samples += rows[i].samples;
+		rs->total_period += rows[i].period;
+	}
+}
+
+static struct row mkrow(const struct dso *d, const char *sym, u64 n)
+{
+	struct row r;
+
+	memset(&r, 0, sizeof(r));
+	r.dso = d;
+	r.dso_name = d->name;
+	r.sym = sym;
+	r.kernel = d->kind == DSO_KERNEL;
+	r.samples = r.period = n;
+	r.addr = 0x1234;
+	r.comm = "spin3";
+	r.pid = 42;
+	r.tid = 43;
+	r.cpu = 1;
+	return r;
+}
+
+static size_t width_of(const struct strbuf *sb)
+{
+	return display_width(sb->buf ? sb->buf : "", sb->len);
+}
+
+START_TEST(test_columns_of_spec)
+{
+	struct sort_spec spec;
+	struct columns c;
+	struct strbuf err;
+
+	strbuf__init(&err);
+	sort_spec__default(&spec);
+	columns__init(&c, &spec, false);
+	ck_assert_uint_eq(c.nr, 4);
+	ck_assert_int_eq(c.col[0], COL_OVERHEAD);
+	ck_assert_int_eq(c.col[1], COL_SAMPLES);
+	ck_assert_int_eq(c.col[2], COL_DSO);
+	ck_assert_int_eq(c.col[3], COL_SYM);
+	columns__init(&c, &spec, true);
+	ck_assert_int_eq(c.col[2], COL_PERIOD);
+	ck_assert_int_eq(sort_spec__parse("tid,sym", &spec, &err), 0);
+	columns__init(&c, &spec, false);
+	ck_assert_uint_eq(c.nr, 6);
+	ck_assert_int_eq(c.col[2], COL_PID);
+	ck_assert_int_eq(c.col[3], COL_TID);
+	ck_assert_int_eq(c.col[4], COL_COMM);
+	ck_assert_int_eq(c.col[5], COL_SYM);
+	ck_assert_int_eq(sort_spec__parse("cpu,comm", &spec, &err), 0);
+	columns__init(&c, &spec, false);
+	ck_assert_int_eq(c.col[2], COL_CPU);
+	ck_assert_int_eq(c.col[3], COL_COMM);
+	strbuf__fini(&err);
+}
+END_TEST
+
+START_TEST(test_rows_aligned)
+{
+	struct row rows[] = { mkrow(&lib, "hot_function", 600),
+			      mkrow(&kern, "do_syscall_64", 300),
+			      mkrow(&lib, NULL, 100) };
+	struct sort_spec spec;
+	struct columns c;
+	struct rowset rs;
+	struct strbuf sb;
+	size_t off[COL__MAX];
+
+	rows_init(&rs, rows, 3);
+	sort_spec__default(&spec);
+	columns__init(&c, &spec, false);
+	columns__fit(&c, &rs, 0, rs.nr, 0);
+	strbuf__init(&sb);
+	fmt__header(&sb, &c);
+	ck_assert_str_eq(sb.buf,
+			 "Overhead  Samples  Shared Object      Symbol");
+	strbuf__reset(&sb);
+	fmt__row(&sb, &c, &rs, &rows[0], off);
+	ck_assert_str_eq(sb.buf,
+			 "  60.00%      600  libfoo.so          [.] hot_function");
+	ck_assert_uint_eq(off[0], 0);
+	ck_assert_uint_eq(off[1], 10);
+	ck_assert_uint_eq(off[3], 38);
+	strbuf__reset(&sb);
+	fmt__row(&sb, &c, &rs, &rows[1], NULL);
+	ck_assert_str_eq(sb.buf,
+			 "  30.00%      300  [kernel.kallsyms]  [k] do_syscall_64");
+	/* no symbol: the address */
+	strbuf__reset(&sb);
+	fmt__row(&sb, &c, &rs, &rows[2], NULL);
+	ck_assert_str_eq(sb.buf, "  10.00%      100  libfoo.so          "
+				 "[.] 0x0000000000001234");
+	strbuf__fini(&sb);
+}
+END_TEST
+
+START_TEST(test_truncated_to_width)
+{
+	static char huge[65536 + 1];
+	struct row rows[] = { mkrow(&lib, huge, 500),
+			      mkrow(&lib, "short", 500) };
+	struct sort_spec spec;
+	struct columns c;
+	struct rowset rs;
+	struct strbuf sb;
+	struct strbuf err;
+
+	memset(huge, 'x', sizeof(huge) - 1);
+	rows_init(&rs, rows, 2);
+	strbuf__init(&err);
+	ck_assert_int_eq(sort_spec__parse("comm,dso,sym", &spec, &err), 0);
+	strbuf__fini(&err);
+	columns__init(&c, &spec, false);
+	strbuf__init(&sb);
+	for (size_t w = 1; w < 120; w++) {
+		columns__fit(&c, &rs, 0, rs.nr, w);
+		for (size_t i = 0; i < 2; i++) {
+			strbuf__reset(&sb);
+			fmt__row(&sb, &c, &rs, &rows[i], NULL);
+			/* at sane widths, never wider than the screen */
+			if (w >= 40)
+				ck_assert_uint_le(width_of(&sb), w);
+		}
+	}
+	columns__fit(&c, &rs, 0, rs.nr, 80);
+	strbuf__reset(&sb);
+	fmt__row(&sb, &c, &rs, &rows[0], NULL);
+	ck_assert_uint_eq(width_of(&sb), 80);
+	ck_assert(sb.len >= 3 && strcmp(sb.buf + sb.len - 3, ELL) == 0);
+	/* the symbol keeps room in a narrow table */
+	sort_spec__default(&spec);
+	columns__init(&c, &spec, false);
+	columns__fit(&c, &rs, 0, rs.nr, 40);
+	strbuf__reset(&sb);
+	fmt__row(&sb, &c, &rs, &rows[1], NULL);
+	ck_assert_ptr_nonnull(strstr(sb.buf, "[.] short"));
+	strbuf__fini(&sb);
+}
+END_TEST
+
+START_TEST(test_hostile_strings_sanitized)
+{
+	static const struct dso evil_dso = {
+		.kind = DSO_FILE, .name = "lib\x1b]52;c;QUJD\x07.so",
+	};
+	struct row rows[] = { mkrow(&evil_dso, "f\x1b[2J\xc2\x9bg\xe2\x80\xae"
+					       "h\ni\xff", 1) };
+	struct sort_spec spec;
+	struct columns c;
+	struct rowset rs;
+	struct strbuf sb, err;
+
+	rows[0].comm = "evil\x1b[31m\xe2\x81\xa6";
+	rows_init(&rs, rows, 1);
+	strbuf__init(&err);
+	ck_assert_int_eq(sort_spec__parse("comm,dso,sym", &spec, &err), 0);
+	strbuf__fini(&err);
+	columns__init(&c, &spec, false);
+	columns__fit(&c, &rs, 0, 1, 0);
+	strbuf__init(&sb);
+	fmt__row(&sb, &c, &rs, &rows[0], NULL);
+	for (size_t i = 0; i < sb.len; i++) {
+		unsigned char ch = (unsigned char)sb.buf[i];
+
+		ck_assert_msg(ch >= 0x20 && ch != 0x7f, "control byte %#x", ch);
+	}
+	ck_assert_ptr_null(strstr(sb.buf, "\xc2\x9b"));
+	ck_assert_ptr_null(strstr(sb.buf, "\xe2\x80\xae"));
+	ck_assert_ptr_null(strstr(sb.buf, "\xe2\x81\xa6"));
+	ck_assert_ptr_nonnull(strstr(sb.buf, "evil?[31m?"));
+	ck_assert_ptr_nonnull(strstr(sb.buf, "lib?]52;c;QUJD?.so"));
+	ck_assert_ptr_nonnull(strstr(sb.buf, "[.] f?[2J?g?h?i\xef\xbf\xbd"));
+	/* widths are those of the sanitized text */
+	ck_assert_uint_eq(c.width[2], strlen("evil?[31m?"));
+	strbuf__fini(&sb);
+}
+END_TEST
+
+START_TEST(test_wide_symbols)
+{
+	struct row rows[] = { mkrow(&lib, "\xe6\xbc\xa2\xe5\xad\x97_fn", 1) };
+	struct sort_spec spec;
+	struct columns c;
+	struct rowset rs;
+	struct strbuf sb;
+
+	rows_init(&rs, rows, 1);
+	sort_spec__default(&spec);
+	columns__init(&c, &spec, false);
+	/* 8 + 2 + 7 + 2 + 13 + 2 = 34 before the symbol, which needs 11
+	 * columns ("[.] ", two CJK characters of 2, "_fn"): the shared
+	 * object gives up 4 of its 13 */
+	columns__fit(&c, &rs, 0, 1, 41);
+	strbuf__init(&sb);
+	fmt__row(&sb, &c, &rs, &rows[0], NULL);
+	ck_assert_uint_eq(width_of(&sb), 41);
+	ck_assert_ptr_nonnull(strstr(sb.buf, "  libfoo.so  [.] \xe6\xbc\xa2"
+					     "\xe5\xad\x97_fn"));
+	/* narrower: the symbol is cut between whole characters */
+	columns__fit(&c, &rs, 0, 1, 34);
+	strbuf__reset(&sb);
+	fmt__row(&sb, &c, &rs, &rows[0], NULL);
+	ck_assert_uint_le(width_of(&sb), 34);
+	ck_assert_ptr_nonnull(strstr(sb.buf, "[.] \xe6\xbc\xa2" ELL));
+	strbuf__fini(&sb);
+}
+END_TEST
+
+START_TEST(test_fit_width)
+{
+	struct strbuf sb;
+
+	strbuf__init(&sb);
+	ck_assert_uint_eq(fit_width(&sb, "/usr/lib/libc.so.6", 10, false, true),
+			  10);
+	ck_assert_str_eq(sb.buf, ELL "libc.so.6");
+	strbuf__reset(&sb);
+	ck_assert_uint_eq(fit_width(&sb, "abc", 6, true, false), 6);
+	ck_assert_str_eq(sb.buf, "abc   ");
+	strbuf__reset(&sb);
+	ck_assert_uint_eq(fit_width(&sb, "abcdef", 0, true, false), 0);
+	ck_assert_str_eq(sb.buf ? sb.buf : "", "");
+	strbuf__fini(&sb);
+}
+END_TEST
+
+Suite *fmt_suite(void)
+{
+	Suite *s = suite_create("fmt");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_columns_of_spec);
+	tcase_add_test(tc, test_rows_aligned);
+	tcase_add_test(tc, test_truncated_to_width);
+	tcase_add_test(tc, test_hostile_strings_sanitized);
+	tcase_add_test(tc, test_wide_symbols);
+	tcase_add_test(tc, test_fit_width);
+	suite_add_tcase(s, tc);
+	return s;
+}

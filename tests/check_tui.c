@@ -1,0 +1,556 @@
+/* Tests of the live view without a terminal: the whole screen at many
+ * sizes (never wider than the terminal, hostile names neutralized,
+ * colours by share, the selection), and keys dispatched through the key
+ * table to the actions (filters and their undo, zooms, sorting, events,
+ * prompts, quitting, saving). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sanitize.h"
+#include "testutil.h"
+#include "tui_internal.h"
+
+static struct dso lib = { .kind = DSO_FILE, .name = "spin3" };
+static struct dso kern = { .kind = DSO_KERNEL, .name = "[kernel.kallsyms]" };
+static char huge[70000];
+
+struct fixture {
+	struct app a;
+	struct tui t;
+	volatile sig_atomic_t stop;
+	char dir[64];
+};
+
+static void add_row(struct tui *t, const struct dso *d, const char *sym,
+		    u64 start, u64 size, u64 period)
+{
+	struct rowset *rs = &t->table.rows;
+	struct row *r;
+
+	ck_assert_int_eq(array__grow((void **)&rs->rows, &rs->cap, rs->nr + 1,
+				     sizeof(*rs->rows)), 0);
+	r = &rs->rows[rs->nr++];
+	memset(r, 0, sizeof(*r));
+	r->dso = d;
+	r->dso_name = d->name;
+	r->sym = sym;
+	r->sym_start = start;
+	r->sym_size = size;
+	r->addr = start;
+	r->kernel = d->kind == DSO_KERNEL;
+	r->comm = "spin3";
+	r->pid = -1;
+	r->tid = -1;
+	r->samples = r->period = period;
+	rs->total_samples += period;
+	rs->total_period += period;
+}
+
+/* Samples of two threads in spin_a, the second busier. */
+static void add_entries(struct snapshot *snap)
+{
+	static const struct {
+		u64 addr, period;
+		s32 pid, tid;
+	} e[] = {
+		{ 0x1010, 100, 7, 7 }, { 0x1020, 250, 7, 8 },
+		{ 0x1030, 250, 7, 7 }, { 0x2000, 400, 9, 9 },
+	};
+
+	snap->entries = calloc(4, sizeof(*snap->entries));
+	ck_assert_ptr_nonnull(snap->entries);
+	for (size_t i = 0; i < 4; i++) {
+		struct hist_entry *h = &snap->entries[i];
+
+		h->key.dso = e[i].addr < 0x2000 ? &lib : &kern;
+		h->key.addr = e[i].addr;
+		h->key.pid = e[i].pid;
+		h->key.tid = e[i].tid;
+		h->key.comm = "spin3";
+		h->samples = h->period = e[i].period;
+	}
+	snap->nr = snap->cap = 4;
+	snap->total_samples = snap->total_period = 1000;
+	snap->counts.samples = 1000;
+}
+
+static void fixture_init(struct fixture *f, size_t nr_events)
+{
+	struct session_opts so = { .key_fields = KEY_ALL };
+	struct perf_event_attr attr = { .type = PERF_TYPE_SOFTWARE,
+					.freq = 1, .sample_freq = 4000 };
+	static const char *const names[] = { "cpu-clock", "page-faults" };
+
+	memset(f, 0, sizeof(*f));
+	f->a.session = session__new(&so);
+	ck_assert_ptr_nonnull(f->a.session);
+	for (size_t i = 0; i < nr_events; i++)
+		ck_assert_int_ge(session__add_event(f->a.session, names[i],
+						    &attr), 0);
+	sort_spec__default(&f->a.spec);
+	f->a.delay = 2;
+	f->a.stop = &f->stop;
+	snprintf(f->a.target_desc, sizeof(f->a.target_desc), "pid 7 (spin3)");
+	tui__init(&f->t, &f->a);
+	/* a table as a refresh leaves it */
+	f->t.table.snaps = calloc(nr_events, sizeof(*f->t.table.snaps));
+	ck_assert_ptr_nonnull(f->t.table.snaps);
+	f->t.table.nr_snaps = nr_events;
+	add_entries(&f->t.table.snaps[0]);
+	f->t.have_snap = true;
+	add_row(&f->t, &lib, "spin_a", 0x1000, 0x100, 600);
+	add_row(&f->t, &kern, "do_syscall_64", 0x2000, 0x10, 390);
+	add_row(&f->t, &lib, "spin_c", 0x1100, 0x100, 10);
+	listview__update(&f->t.top);
+	f->t.hi = (struct header_info){
+		.target = f->a.target_desc, .event = "cpu-clock", .freq = 4000,
+		.elapsed = 3.5, .window = 2, .window_samples = 800,
+		.nr_events = nr_events,
+	};
+	snprintf(f->dir, sizeof(f->dir), "/tmp/ptop-check-tui-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(f->dir));
+	f->t.save_dir = f->dir;
+}
+
+static void fixture_fini(struct fixture *f)
+{
+	char cmd[128];
+
+	tui__fini(&f->t);
+	session__free(f->a.session);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+static int find_line(const struct screen *s, const char *needle)
+{
+	for (size_t y = 0; y < s->rows; y++)
+		if (strstr(screen__text(s, y), needle))
+			return (int)y;
+	return -1;
+}
+
+static void check_fits(const struct screen *s)
+{
+	for (size_t y = 0; y < s->rows; y++) {
+		const char *l = screen__text(s, y);
+
+		ck_assert_msg(display_width(l, strlen(l)) <= s->cols,
+			      "line %zu wider than %zu: '%s'", y, s->cols, l);
+		for (const char *p = l; *p; p++)
+			ck_assert_msg((unsigned char)*p >= 0x20 && *p != 0x7f,
+				      "control byte in line %zu", y);
+	}
+}
+
+START_TEST(test_render_table)
+{
+	struct fixture f;
+	struct screen s;
+	int y;
+
+	fixture_init(&f, 1);
+	screen__init(&s);
+	screen__resize(&s, 40, 120);
+	tui__render(&f.t, &s, 0);
+	check_fits(&s);
+	ck_assert_ptr_nonnull(strstr(screen__text(&s, 0),
+				     "event cpu-clock, 4000 Hz; target pid 7 (spin3)"));
+	ck_assert_int_eq(screen__style_at(&s, 0, 0), ST_BOLD);
+	ck_assert_ptr_nonnull(strstr(screen__text(&s, 1), "samples 1000 (400/s)"));
+	y = find_line(&s, "Overhead");
+	ck_assert_int_eq(y, 2);
+	ck_assert_int_eq(screen__style_at(&s, 2, 0), ST_TITLE);
+	ck_assert_str_eq(screen__text(&s, 3),
+			 "  60.00%      600  spin3              [.] spin_a");
+	/* the first row is selected: the selection wins over colours */
+	ck_assert_int_eq(screen__style_at(&s, 3, 2), ST_SELECTED);
+	/* 39 %: hot (red) overhead cell, the rest plain */
+	ck_assert_int_eq(screen__style_at(&s, 4, 2), ST_HOT);
+	ck_assert_int_eq(screen__style_at(&s, 4, 30), ST_NORMAL);
+	ck_assert_str_eq(screen__text(&s, 4),
+			 "  39.00%      390  [kernel.kallsyms]  [k] do_syscall_64");
+	/* 1 %: medium (green) */
+	ck_assert_int_eq(screen__style_at(&s, 5, 2), ST_MEDIUM);
+	/* the footer: key hints from the key table */
+	ck_assert_ptr_nonnull(strstr(screen__text(&s, 39), "h help"));
+	ck_assert_ptr_nonnull(strstr(screen__text(&s, 39), "q quit"));
+	ck_assert_int_eq(screen__style_at(&s, 39, 0), ST_KEY);
+	/* moving down selects the next row */
+	ck_assert_int_eq(tui__key(&f.t, K_DOWN), R_REDRAW);
+	tui__render(&f.t, &s, 0);
+	ck_assert_int_eq(screen__style_at(&s, 4, 2), ST_SELECTED);
+	ck_assert_int_eq(screen__style_at(&s, 3, 2), ST_HOT);
+	screen__fini(&s);
+	fixture_fini(&f);
+}
+END_TEST
+
+START_TEST(test_render_every_size)
+{
+	static const size_t sizes[][2] = {
+		{ 40, 120 }, { 12, 40 }, { 3, 10 }, { 1, 1 }, { 0, 0 },
+		{ 2, 200 }, { 5, 5 }, { 100, 3 }, { 4, 80 },
+	};
+	struct fixture f;
+	struct screen s;
+
+	memset(huge, 'x', sizeof(huge) - 1);
+	fixture_init(&f, 1);
+	add_row(&f.t, &lib, huge, 0x3000, 1, 1);
+	listview__update(&f.t.top);
+	/* lost samples: a warning line */
+	f.t.table.snaps[0].counts.lost = 5;
+	screen__init(&s);
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		screen__resize(&s, sizes[i][0], sizes[i][1]);
+		for (unsigned int v = 0; v < 4; v++) {
+			if (v == 1)
+				tui__key(&f.t, 'h');
+			if (v == 2)
+				tui__key(&f.t, '/');
+			if (v == 3)
+				tui__key(&f.t, K_ESC);
+			tui__render(&f.t, &s, 0);
+			check_fits(&s);
+			if (v == 1)
+				tui__key(&f.t, K_ESC);
+		}
+		tui__key(&f.t, K_END);
+	}
+	/* 10x3: the event, the titles, the footer */
+	screen__resize(&s, 3, 10);
+	tui__render(&f.t, &s, 0);
+	ck_assert_str_eq(screen__text(&s, 0), "event cpu\xe2\x80\xa6");
+	ck_assert_str_eq(screen__text(&s, 1), "Overhead \xe2\x80\xa6");
+	/* the lost samples are highlighted, with advice */
+	screen__resize(&s, 40, 160);
+	tui__render(&f.t, &s, 0);
+	ck_assert_int_ge(find_line(&s, "WARNING: 5 records lost"), 0);
+	ck_assert_int_eq(screen__style_at(&s, (size_t)find_line(&s, "WARNING"), 0),
+			 ST_WARN);
+	ck_assert_int_eq(screen__style_at(&s, 1,
+					  (size_t)(strstr(screen__text(&s, 1), "lost 5") -
+						   screen__text(&s, 1))),
+			 ST_WARN);
+	screen__fini(&s);
+	fixture_fini(&f);
+}
+END_TEST
+
+START_TEST(test_hostile_names)
+{
+	struct fixture f;
+	struct screen s;
+	static const struct dso evil = {
+		.kind = DSO_FILE, .name = "x\x1b]52;c;QUJD\x07.so",
+	};
+
+	fixture_init(&f, 1);
+	add_row(&f.t, &evil, "f\x1b[2J\xc2\x9b" "31m\xe2\x80\xae\n", 0x4000, 1,
+		300);
+	snprintf(f.a.target_desc, sizeof(f.a.target_desc),
+		 "pid 7 (\x1b[31mevil)");
+	f.a.filter.sym_substr = NULL;
+	listview__update(&f.t.top);
+	screen__init(&s);
+	screen__resize(&s, 20, 100);
+	tui__render(&f.t, &s, 0);
+	check_fits(&s);
+	ck_assert_int_ge(find_line(&s, "x?]52;c;QUJD?.so"), 0);
+	ck_assert_int_ge(find_line(&s, "[.] f?[2J?31m??"), 0);
+	ck_assert_int_ge(find_line(&s, "(?[31mevil)"), 0);
+	/* a status message and a typed filter are sanitized too */
+	tui__status(&f.t, ST_NORMAL, "bad \x1b[5m name");
+	tui__render(&f.t, &s, 0);
+	ck_assert_int_ge(find_line(&s, "bad ?[5m name"), 0);
+	tui__key(&f.t, '/');
+	tui__key(&f.t, 0x9b);	/* not text: ignored */
+	tui__key(&f.t, 'a');
+	tui__render(&f.t, &s, 0);
+	ck_assert_str_eq(screen__text(&s, 19), "Filter symbols: a");
+	ck_assert_int_eq(s.cursor_y, 19);
+	ck_assert_int_eq(s.cursor_x, 17);
+	screen__fini(&s);
+	fixture_fini(&f);
+}
+END_TEST
+
+START_TEST(test_symbol_filter_and_undo)
+{
+	struct fixture f;
+
+	fixture_init(&f, 1);
+	ck_assert_int_eq(tui__key(&f.t, '/'), R_REDRAW);
+	ck_assert_uint_eq(tui__view(&f.t), V_PROMPT);
+	ck_assert_int_eq(tui__key(&f.t, 's'), R_REBUILD);
+	ck_assert_str_eq(f.t.table.filter.sym_substr, "s");
+	tui__key(&f.t, 'p');
+	ck_assert_str_eq(f.t.table.filter.sym_substr, "sp");
+	ck_assert_int_eq(tui__key(&f.t, K_BACKSPACE), R_REBUILD);
+	ck_assert_str_eq(f.t.table.filter.sym_substr, "s");
+	/* Esc in the prompt: back to no filter */
+	ck_assert_int_eq(tui__key(&f.t, K_ESC), R_REBUILD);
+	ck_assert_ptr_null(f.t.table.filter.sym_substr);
+	ck_assert_uint_eq(tui__view(&f.t), V_TOP);
+	/* Enter keeps it, as a level Esc undoes */
+	tui__key(&f.t, '/');
+	tui__key(&f.t, 'b');
+	ck_assert_int_eq(tui__key(&f.t, K_ENTER), R_REBUILD);
+	ck_assert_str_eq(f.t.table.filter.sym_substr, "b");
+	ck_assert_uint_eq(f.t.nr_zooms, 1);
+	tui__describe_filters(&f.t, f.t.filters, sizeof(f.t.filters));
+	ck_assert_str_eq(f.t.filters, "symbol ~ 'b'");
+	/* a second filter stacks on the first */
+	tui__key(&f.t, '/');
+	tui__key(&f.t, 'c');
+	tui__key(&f.t, K_ENTER);
+	ck_assert_str_eq(f.t.table.filter.sym_substr, "bc");
+	ck_assert_int_eq(tui__key(&f.t, K_ESC), R_REBUILD);
+	ck_assert_str_eq(f.t.table.filter.sym_substr, "b");
+	ck_assert_int_eq(tui__key(&f.t, K_LEFT), R_REBUILD);
+	ck_assert_ptr_null(f.t.table.filter.sym_substr);
+	/* empty clears it */
+	tui__key(&f.t, '/');
+	tui__key(&f.t, 'x');
+	tui__key(&f.t, K_ENTER);
+	tui__key(&f.t, '/');
+	tui__key(&f.t, K_CTRL_U);
+	tui__key(&f.t, K_ENTER);
+	ck_assert_ptr_null(f.t.table.filter.sym_substr);
+	ck_assert_uint_eq(f.t.nr_zooms, 0);
+	/* nothing left to undo: Esc asks, n stays, y quits */
+	ck_assert_int_eq(tui__key(&f.t, K_ESC), R_REDRAW);
+	ck_assert_uint_eq(tui__view(&f.t), V_CONFIRM);
+	ck_assert_int_eq(tui__key(&f.t, 'n'), R_REDRAW);
+	ck_assert_uint_eq(tui__view(&f.t), V_TOP);
+	tui__key(&f.t, K_ESC);
+	ck_assert_int_eq(tui__key(&f.t, 'x'), R_REDRAW);	/* any key: no */
+	ck_assert_uint_eq(tui__view(&f.t), V_TOP);
+	tui__key(&f.t, K_ESC);
+	ck_assert_int_eq(tui__key(&f.t, 'y'), R_QUIT);
+	ck_assert_int_eq(tui__key(&f.t, 'q'), R_QUIT);
+	ck_assert_int_eq(tui__key(&f.t, K_CTRL_C), R_QUIT);
+	fixture_fini(&f);
+}
+END_TEST
+
+START_TEST(test_zooms)
+{
+	struct fixture f;
+
+	fixture_init(&f, 1);
+	/* d: the selected row's object */
+	ck_assert_int_eq(tui__key(&f.t, 'd'), R_REBUILD);
+	ck_assert_ptr_eq(f.t.table.filter.dso, &lib);
+	ck_assert_int_eq(tui__key(&f.t, 'd'), R_REDRAW);	/* already */
+	/* t: the busiest thread of spin_a (tid 7: 100 + 250 > 250) */
+	ck_assert_int_eq(tui__key(&f.t, 't'), R_REBUILD);
+	ck_assert(f.t.table.filter.has_tid);
+	ck_assert_int_eq(f.t.table.filter.tid, 7);
+	ck_assert_ptr_nonnull(strstr(f.t.status, "thread 7 (spin3)"));
+	/* T: its process */
+	ck_assert_int_eq(tui__key(&f.t, 'T'), R_REBUILD);
+	ck_assert(f.t.table.filter.has_pid);
+	ck_assert_int_eq(f.t.table.filter.pid, 7);
+	/* K between zooms stays when they are undone */
+	tui__key(&f.t, 'K');
+	ck_assert(f.t.table.filter.hide_kernel);
+	tui__key(&f.t, K_ESC);
+	ck_assert(!f.t.table.filter.has_pid);
+	ck_assert(f.t.table.filter.has_tid);
+	tui__key(&f.t, K_ESC);
+	ck_assert(!f.t.table.filter.has_tid);
+	ck_assert_ptr_eq(f.t.table.filter.dso, &lib);
+	tui__key(&f.t, K_ESC);
+	ck_assert_ptr_null(f.t.table.filter.dso);
+	ck_assert(f.t.table.filter.hide_kernel);
+	/* K and U exclude each other */
+	tui__key(&f.t, 'U');
+	ck_assert(f.t.table.filter.hide_user);
+	ck_assert(!f.t.table.filter.hide_kernel);
+	tui__key(&f.t, 'U');
+	ck_assert(!f.t.table.filter.hide_user);
+	/* a kernel row zooms into the kernel's process 9 */
+	tui__key(&f.t, K_DOWN);
+	tui__key(&f.t, 'T');
+	ck_assert_int_eq(f.t.table.filter.pid, 9);
+	tui__key(&f.t, K_ESC);
+	/* L: a percent limit */
+	tui__key(&f.t, 'L');
+	tui__key(&f.t, K_CTRL_U);
+	tui__key(&f.t, '5');
+	ck_assert_int_eq(tui__key(&f.t, K_ENTER), R_REBUILD);
+	ck_assert(f.t.table.filter.percent_limit == 5.0);
+	tui__key(&f.t, 'L');
+	tui__key(&f.t, K_CTRL_U);
+	tui__key(&f.t, '1');
+	tui__key(&f.t, '0');
+	tui__key(&f.t, '1');
+	ck_assert_int_eq(tui__key(&f.t, K_ENTER), R_REDRAW);	/* > 100 */
+	ck_assert(f.t.table.filter.percent_limit == 5.0);
+	fixture_fini(&f);
+}
+END_TEST
+
+START_TEST(test_sorting)
+{
+	struct fixture f;
+
+	fixture_init(&f, 1);
+	ck_assert_int_eq(tui__key(&f.t, '>'), R_REBUILD);
+	ck_assert_int_eq(f.t.table.spec.order, SORT_SAMPLES);
+	tui__key(&f.t, '<');
+	tui__key(&f.t, '<');
+	ck_assert_int_eq(f.t.table.spec.order, SORT_CPU);
+	/* sorting by a column shows it */
+	ck_assert(sort_spec__has(&f.t.table.spec, SORT_CPU));
+	ck_assert_int_eq(f.t.cols.col[2], COL_DSO);
+	ck_assert_int_eq(f.t.cols.col[3], COL_CPU);
+	tui__key(&f.t, 'I');
+	ck_assert(f.t.table.spec.invert);
+	tui__key(&f.t, '>');
+	ck_assert_int_eq(f.t.table.spec.order, SORT_OVERHEAD);
+	ck_assert(!sort_spec__has(&f.t.table.spec, SORT_CPU));
+	ck_assert(f.t.table.spec.invert);
+	tui__key(&f.t, 'I');
+	/* the picker */
+	ck_assert_int_eq(tui__key(&f.t, 's'), R_REDRAW);
+	ck_assert_uint_eq(tui__view(&f.t), V_MENU);
+	ck_assert_uint_eq(listview__nr(&f.t.list), 9);
+	tui__key(&f.t, '/');
+	tui__key(&f.t, 'c');
+	tui__key(&f.t, 'o');
+	tui__key(&f.t, 'm');
+	tui__key(&f.t, K_ENTER);	/* keeps the search */
+	ck_assert_uint_eq(listview__nr(&f.t.list), 1);
+	ck_assert_int_eq(tui__key(&f.t, K_ENTER), R_REBUILD);
+	ck_assert_uint_eq(tui__view(&f.t), V_TOP);
+	ck_assert_int_eq(f.t.table.spec.order, SORT_COMM);
+	ck_assert(sort_spec__has(&f.t.table.spec, SORT_COMM));
+	fixture_fini(&f);
+}
+END_TEST
+
+START_TEST(test_views_and_events)
+{
+	struct fixture f;
+
+	fixture_init(&f, 2);
+	ck_assert_uint_eq(tui__nr_shown(&f.t), 2);
+	ck_assert_int_eq(tui__key(&f.t, K_TAB), R_REBUILD);
+	ck_assert_uint_eq(f.t.ev_pos, 1);
+	ck_assert_ptr_nonnull(strstr(f.t.status, "page-faults (2/2)"));
+	tui__key(&f.t, K_TAB);
+	ck_assert_uint_eq(f.t.ev_pos, 0);
+	tui__key(&f.t, K_BTAB);
+	ck_assert_uint_eq(f.t.ev_pos, 1);
+	/* help: a list generated from the key table; q goes back */
+	ck_assert_int_eq(tui__key(&f.t, K_F(1)), R_REDRAW);
+	ck_assert_uint_eq(tui__view(&f.t), V_HELP);
+	ck_assert_uint_gt(listview__nr(&f.t.list), 40);
+	tui__key(&f.t, K_END);
+	ck_assert_int_eq(tui__key(&f.t, 'q'), R_REDRAW);
+	ck_assert_uint_eq(tui__view(&f.t), V_TOP);
+	/* without a live source, e and p and f say why they cannot */
+	ck_assert_int_eq(tui__key(&f.t, 'e'), R_REDRAW);
+	ck_assert_uint_eq(tui__view(&f.t), V_TOP);
+	ck_assert_ptr_nonnull(strstr(f.t.status, "no live source"));
+	tui__key(&f.t, 'p');
+	ck_assert_ptr_nonnull(strstr(f.t.status, "no live source"));
+	tui__key(&f.t, 'f');
+	ck_assert_ptr_nonnull(strstr(f.t.status, "no live source"));
+	/* a: annotate is another issue: it says so */
+	tui__key(&f.t, 'a');
+	ck_assert_ptr_nonnull(strstr(f.t.status, "annotate spin_a"));
+	/* z toggles zeroing; [ and ] the delay */
+	tui__key(&f.t, 'z');
+	ck_assert_int_eq(f.a.mode, HIST_ZERO);
+	tui__key(&f.t, 'z');
+	ck_assert_int_eq(f.a.mode, HIST_CUMULATIVE);
+	tui__key(&f.t, ']');
+	ck_assert(f.a.delay == 3);
+	tui__key(&f.t, '[');
+	tui__key(&f.t, '[');
+	ck_assert(f.a.delay == 1);
+	ck_assert(tui__delay_step(0.05, -1) == 0.05);
+	ck_assert(tui__delay_step(0.05, 1) == 0.1);
+	ck_assert(tui__delay_step(60, 1) == 60);
+	ck_assert(tui__delay_step(2.5, -1) == 2);
+	ck_assert(tui__delay_step(2.5, 1) == 3);
+	fixture_fini(&f);
+}
+END_TEST
+
+static char *slurp(const char *path)
+{
+	FILE *fp = fopen(path, "r");
+	static char buf[8192];
+	size_t n;
+
+	if (!fp)
+		return NULL;
+	n = fread(buf, 1, sizeof(buf) - 1, fp);
+	buf[n] = '\0';
+	fclose(fp);
+	return buf;
+}
+
+START_TEST(test_save_and_row_menu)
+{
+	struct fixture f;
+	char path[128];
+	const char *text;
+
+	fixture_init(&f, 1);
+	ck_assert_int_eq(tui__key(&f.t, 'P'), R_REDRAW);
+	snprintf(path, sizeof(path), "%s/ptop.hist.0", f.dir);
+	ck_assert_ptr_nonnull(strstr(f.t.status, path));
+	text = slurp(path);
+	ck_assert_ptr_nonnull(text);
+	/* the same text as batch mode */
+	ck_assert_ptr_nonnull(strstr(text, "# event cpu-clock, 4000 Hz"));
+	ck_assert_ptr_nonnull(strstr(text, "  60.00%      600  spin3"));
+	tui__key(&f.t, 'P');
+	snprintf(path, sizeof(path), "%s/ptop.hist.1", f.dir);
+	ck_assert_ptr_nonnull(slurp(path));
+	/* Enter: the row's menu; its last entry copies the row */
+	ck_assert_int_eq(tui__key(&f.t, K_ENTER), R_REDRAW);
+	ck_assert_uint_eq(tui__view(&f.t), V_MENU);
+	ck_assert_str_eq(f.t.menu.items[0].label, "Annotate spin_a");
+	ck_assert_str_eq(f.t.menu.items[1].label, "Zoom into spin3 (d)");
+	tui__key(&f.t, K_END);
+	tui__key(&f.t, K_ENTER);
+	ck_assert_uint_eq(tui__view(&f.t), V_TOP);
+	snprintf(path, sizeof(path), "%s/ptop.row.0", f.dir);
+	text = slurp(path);
+	ck_assert_ptr_nonnull(text);
+	ck_assert_str_eq(text, "Overhead  Samples  Shared Object  Symbol\n"
+			       "  60.00%      600  spin3          [.] spin_a\n");
+	/* the menu's zoom */
+	tui__key(&f.t, K_ENTER);
+	tui__key(&f.t, K_DOWN);
+	ck_assert_int_eq(tui__key(&f.t, K_RIGHT), R_REBUILD);
+	ck_assert_ptr_eq(f.t.table.filter.dso, &lib);
+	fixture_fini(&f);
+}
+END_TEST
+
+Suite *tui_suite(void)
+{
+	Suite *s = suite_create("tui");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_render_table);
+	tcase_add_test(tc, test_render_every_size);
+	tcase_add_test(tc, test_hostile_names);
+	tcase_add_test(tc, test_symbol_filter_and_undo);
+	tcase_add_test(tc, test_zooms);
+	tcase_add_test(tc, test_sorting);
+	tcase_add_test(tc, test_views_and_events);
+	tcase_add_test(tc, test_save_and_row_menu);
+	suite_add_tcase(s, tc);
+	return s;
+}
