@@ -3,8 +3,10 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <linux/openat2.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -15,6 +17,9 @@
 #include "log.h"
 
 #define PATH_BUF 4096
+/* Paths come from the profiled processes: a FIFO or a tty put where a
+ * library was must not block us (then check_elf wants a regular file). */
+#define RO_FLAGS (O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
 
 static const char *proc_dir(const struct debuginfo_opts *o)
 {
@@ -37,15 +42,19 @@ bool debuginfo__build_id_eq(const u8 *a, size_t alen, const u8 *b,
 	return true;
 }
 
-/* Is fd an ELF file, and with build-id (want, want_size) if that is
+/* Is fd a regular ELF file, and with build-id (want, want_size) if that is
  * known?  Returns 1 yes, 0 not ELF, -ESTALE another build-id. */
 static int check_elf(int fd, const u8 *want, size_t want_size,
 		     u8 *got, int *got_size)
 {
-	Elf *elf = elfsym__open_fd(fd);
 	u8 bid[BUILD_ID_MAX];
+	struct stat sb;
+	Elf *elf;
 	int n;
 
+	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode))
+		return 0;
+	elf = elfsym__open_fd(fd);
 	if (!elf)
 		return 0;
 	n = elfsym__build_id(elf, bid, sizeof(bid));
@@ -80,7 +89,7 @@ path_fmt(char *buf, size_t size, const char *fmt, ...)
 
 static int open_ro(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, RO_FLAGS);
 
 	return fd < 0 ? -errno : fd;
 }
@@ -106,7 +115,7 @@ static int open_as(const struct debuginfo_opts *o, s32 pid, const char *path,
 {
 	char root[PATH_BUF];
 	struct open_how how = {
-		.flags = O_RDONLY | O_CLOEXEC,
+		.flags = RO_FLAGS,
 		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
 	};
 	int rfd, fd, err;
@@ -129,7 +138,7 @@ static int open_as(const struct debuginfo_opts *o, s32 pid, const char *path,
 		 * last step at least; the build-id check covers the rest */
 		pr_debug("debuginfo: no openat2, opening %s plainly", display);
 		fd = openat(rfd, path[0] == '/' ? path + 1 : path,
-			    O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+			    RO_FLAGS | O_NOFOLLOW);
 		err = fd < 0 ? -errno : 0;
 	}
 	close(rfd);
@@ -217,27 +226,35 @@ static void crc_init(void)
 
 int debuginfo__crc32(int fd, u32 *out)
 {
-	static u8 buf[65536];	/* one symbolizer thread (see header) */
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	const size_t size = 1 << 16;
 	u32 crc = 0xffffffffu;
+	u8 *buf = malloc(size);
 	off_t off = 0;
+	int err = 0;
 
-	if (!crc_table[1])
-		crc_init();
+	if (!buf)
+		return -ENOMEM;
+	pthread_once(&once, crc_init);
 	for (;;) {
-		ssize_t n = pread(fd, buf, sizeof(buf), off);
+		ssize_t n = pread(fd, buf, size, off);
 
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0)
-			return -errno;
+		if (n < 0) {
+			err = -errno;
+			break;
+		}
 		if (!n)
 			break;
 		for (ssize_t i = 0; i < n; i++)
 			crc = crc_table[(crc ^ buf[i]) & 0xff] ^ (crc >> 8);
 		off += n;
 	}
-	*out = crc ^ 0xffffffffu;
-	return 0;
+	free(buf);
+	if (!err)
+		*out = crc ^ 0xffffffffu;
+	return err;
 }
 
 /* A debug file candidate: build-id must match when both sides have one,

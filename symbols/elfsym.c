@@ -18,13 +18,8 @@
 
 static void elfsym__init_lib(void)
 {
-	static bool done;
-
-	/* idempotent; only the first call does anything */
-	if (!done) {
-		elf_version(EV_CURRENT);
-		done = true;
-	}
+	/* idempotent, and cheap enough to call every time */
+	elf_version(EV_CURRENT);
 }
 
 static Elf *check_kind(Elf *elf)

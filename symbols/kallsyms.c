@@ -159,7 +159,7 @@ struct kallsyms *kallsyms__load(const char *path, struct strpool *pool)
 
 	if (!buf)
 		return NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0) {
 		err = -errno;
 		goto out;

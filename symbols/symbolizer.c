@@ -393,7 +393,7 @@ static void *read_small_file(const char *path, size_t max, size_t *size)
 	struct stat sb;
 	void *buf = NULL;
 	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 
 	if (fd < 0)
 		return NULL;

@@ -90,7 +90,8 @@ int symbolizer__srcline(struct symbolizer *s, const struct dso *dso, u64 addr,
 			struct srcline *out, size_t max);
 
 /* Reads code bytes at key addresses [addr, addr + len); returns bytes read
- * or -errno. */
+ * or -errno.  (-ENOENT: no file to read, as for kernel, anon and unreadable
+ * dsos; -ESTALE: the file's build-id differs from the mapping's.) */
 long symbolizer__read_code(struct symbolizer *s, const struct dso *dso,
 			   u64 addr, void *buf, size_t len);
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "debuginfo.h"
@@ -73,6 +74,27 @@ START_TEST(test_binary_by_path)
 	d.path = "";
 	ck_assert_int_eq(debuginfo__open_binary(&o, &d, path, sizeof(path)),
 			 -ENOENT);
+}
+END_TEST
+
+/* a FIFO (or a tty) where a library was does not block the reader */
+START_TEST(test_fifo)
+{
+	struct debuginfo_opts o = { 0 };
+	char dir[] = "/tmp/ptop-fifo-XXXXXX", fifo[64];
+	struct dso d;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(fifo, sizeof(fifo), "%s/libfoo.so", dir);
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	d = file_dso(0, fifo);
+	ck_assert_int_eq(debuginfo__open_binary(&o, &d, path, sizeof(path)),
+			 -ENOEXEC);
+	d.path = "/dev/tty";
+	ck_assert_int_lt(debuginfo__open_binary(&o, &d, path, sizeof(path)),
+			 0);
+	unlink(fifo);
+	rmdir(dir);
 }
 END_TEST
 
@@ -216,6 +238,7 @@ Suite *debuginfo_suite(void)
 
 	tcase_add_test(tc, test_build_id_eq);
 	tcase_add_test(tc, test_binary_by_path);
+	tcase_add_test(tc, test_fifo);
 	tcase_add_test(tc, test_container_root);
 	tcase_add_test(tc, test_deleted_map_files);
 	tcase_add_test(tc, test_debug_by_build_id);
