@@ -66,10 +66,12 @@ static bool rust_component(const char *s, size_t len, struct strbuf *out)
 				unsigned int v = 0;
 
 				for (size_t j = i + 2; j < i + 1 + n; j++) {
-					if (!is_hex(s[j]))
+					char h = s[j];
+
+					if (!is_hex(h))
 						return false;
-					v = v * 16 + (unsigned int)(is_digit(s[j]) ?
-						s[j] - '0' : s[j] - 'a' + 10);
+					v = v * 16 + (unsigned int)(is_digit(h)
+						? h - '0' : h - 'a' + 10);
 				}
 				/* printable ASCII only: a name is no place for
 				 * control bytes */

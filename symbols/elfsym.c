@@ -646,7 +646,8 @@ int elfsym__to_vaddr(const struct elf_info *info, u64 off, u64 *vaddr)
 
 			if ((pass == 0 && !exec) || (pass == 1 && exec))
 				continue;
-			if (off >= lo && off - lo < (l->offset - lo) + l->filesz) {
+			if (off >= lo &&
+			    off - lo < (l->offset - lo) + l->filesz) {
 				*vaddr = l->vaddr + (off - l->offset);
 				return 0;
 			}

@@ -192,8 +192,9 @@ int perfmap__refresh(struct perfmap *pm)
 	    sb.st_size == pm->size)
 		goto out;	/* unchanged */
 	buf = malloc((size_t)sb.st_size + 1);
-	st = symtab__new(pm->pool,
-			 SYMTAB_LAST_WINS | (pm->demangle ? SYMTAB_DEMANGLE : 0));
+	st = symtab__new(pm->pool, pm->demangle ?
+				SYMTAB_LAST_WINS | SYMTAB_DEMANGLE :
+				SYMTAB_LAST_WINS);
 	if (!buf || !st) {
 		err = -ENOMEM;
 		goto out;

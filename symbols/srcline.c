@@ -45,7 +45,8 @@ static bool sections_sane(Elf *elf)
 			return false;
 		name = elf_strptr(elf, shstrndx, sh.sh_name);
 		if (!name || sh.sh_type == SHT_NOBITS ||
-		    (strncmp(name, ".debug_", 7) && strncmp(name, ".zdebug_", 8)))
+		    (strncmp(name, ".debug_", 7) &&
+		     strncmp(name, ".zdebug_", 8)))
 			continue;
 		inflated = sh.sh_size;
 		if (sh.sh_flags & SHF_COMPRESSED) {

@@ -31,7 +31,6 @@ struct image {
 	struct symtab *st;
 	enum dso_status status;
 	const char *file;	/* where the symbols came from (pooled) */
-	bool stripped_debug;	/* symbols came from a separate debug file */
 	/* DWARF, loaded on the first srcline */
 	bool dwarf_tried;
 	int dw_fd;
@@ -269,10 +268,8 @@ static int load_symbols(struct symbolizer *s, const struct dso *dso,
 			dbg = elfsym__open_fd(dfd);
 		if (dbg && !elfsym__info(dbg, &di) && di.has_symtab) {
 			n = elfsym__load(dbg, img->st, ELFSYM_SYMTAB);
-			if (n > 0) {
+			if (n > 0)
 				img->file = pool_dup(s, dbg_path);
-				img->stripped_debug = true;
-			}
 		}
 		what |= ELFSYM_DYNSYM;
 		if (n <= 0)
@@ -360,6 +357,7 @@ static void *own_vdso(size_t *size)
 {
 	const u8 *base = (const u8 *)getauxval(AT_SYSINFO_EHDR);
 	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)base;
+	const Elf64_Phdr *phs;
 	u64 end = 0, sh_end;
 	void *copy;
 
@@ -367,12 +365,10 @@ static void *own_vdso(size_t *size)
 	    eh->e_ident[EI_CLASS] != ELFCLASS64 ||
 	    eh->e_phentsize != sizeof(Elf64_Phdr))
 		return NULL;
-	for (int i = 0; i < eh->e_phnum; i++) {
-		const Elf64_Phdr *ph = (const Elf64_Phdr *)(base + eh->e_phoff) + i;
-
-		if (ph->p_type == PT_LOAD)
-			end = MAX(end, ph->p_offset + ph->p_filesz);
-	}
+	phs = (const Elf64_Phdr *)(base + eh->e_phoff);
+	for (int i = 0; i < eh->e_phnum; i++)
+		if (phs[i].p_type == PT_LOAD)
+			end = MAX(end, phs[i].p_offset + phs[i].p_filesz);
 	if (!end || end > VDSO_MAX)
 		return NULL;
 	/* The section headers follow the loaded part, within its last page
@@ -426,9 +422,11 @@ static void load_vdso(struct symbolizer *s)
 	img = image__new();
 	if (!img)
 		return;
-	img->mem = s->vdso_path ?
-			   read_small_file(s->vdso_path, VDSO_MAX, &img->mem_size) :
-			   own_vdso(&img->mem_size);
+	if (s->vdso_path)
+		img->mem = read_small_file(s->vdso_path, VDSO_MAX,
+					   &img->mem_size);
+	else
+		img->mem = own_vdso(&img->mem_size);
 	if (img->mem)
 		elf = elfsym__open_mem(img->mem, img->mem_size);
 	if (!elf || elfsym__info(elf, &img->info)) {

@@ -15,8 +15,9 @@
  * ips).  A symbol of size 0 extends to the next symbol's start, bounded by
  * its limit (the end of its section); the last one without a limit (and,
  * with SYMTAB_GROUP_BOUNDS, the last one of its group) ends at the page
- * boundary after start + 4 KiB, as perf does for kallsyms.  Names returned by symtab__lookup are interned in
- * the pool given to symtab__new, so they outlive the symtab.
+ * boundary after start + 4 KiB, as perf does for kallsyms.  Names returned
+ * by symtab__lookup are interned in the pool given to symtab__new, so they
+ * outlive the symtab.
  */
 
 /* Priority among symbols at the same address, lowest first. */

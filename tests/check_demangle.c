@@ -117,8 +117,9 @@ START_TEST(test_rust_v0)
 			 "mycrate::Foo::<127>");
 	ck_assert_str_eq(dm("_RNCNCNgCs6DXkGYLi8lr_2cc5spawn00B5_"),
 			 "cc::spawn::{closure#0}::{closure#0}");
-	ck_assert_str_eq(dm("_RNvMsr_NtCs3ssYzQotkvD_3std4pathNtB5_7PathBuf3new"),
-			 "<std::path::PathBuf>::new");
+	ck_assert_str_eq(
+		dm("_RNvMsr_NtCs3ssYzQotkvD_3std4pathNtB5_7PathBuf3new"),
+		"<std::path::PathBuf>::new");
 	ck_assert_str_eq(
 		dm("_RINbNbCskIICzLVDPPb_5alloc5alloc8box_freeDINbNiB4_5boxed5"
 		   "FnBoxuEp6OutputuEL_ECs1iopQbuBiw2_3std"),

@@ -54,7 +54,7 @@ static size_t put_cie(struct sec *s, const char *aug, u8 fde_enc)
 		size_t zlen = 0;
 
 		for (const char *a = aug + 1; *a; a++)
-			zlen += *a == 'R' ? 1 : *a == 'L' ? 1 : *a == 'P' ? 5 : 0;
+			zlen += *a == 'R' || *a == 'L' ? 1 : *a == 'P' ? 5 : 0;
 		put8(s, (u8)zlen);
 		for (const char *a = aug + 1; *a; a++) {
 			if (*a == 'R' || *a == 'L')

@@ -119,7 +119,8 @@ START_TEST(test_hostile_text)
 	}
 	/* a NUL in the middle of the text */
 	{
-		const char text[] = "ffffffff81000000 T a\0b\nffffffff81000100 T c\n";
+		const char text[] = "ffffffff81000000 T a\0b\n"
+				    "ffffffff81000100 T c\n";
 		struct kallsyms *ks = kallsyms__parse(text, sizeof(text) - 1,
 						      pool);
 		struct symtab_hit hit;

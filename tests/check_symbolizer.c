@@ -91,7 +91,8 @@ START_TEST(test_files)
 	ck_assert(nm_find("symfix.nm", "fix_leaf", &addr, &size));
 	ck_assert_int_eq(symbolizer__lookup(s, &nonpie, addr, &si), 0);
 	ck_assert_ptr_null(si.name);
-	ck_assert_str_eq(symbolizer__dso_file(s, &pie), test_fixture("symfix-pie"));
+	ck_assert_str_eq(symbolizer__dso_file(s, &pie),
+			 test_fixture("symfix-pie"));
 }
 END_TEST
 
@@ -451,7 +452,8 @@ START_TEST(test_read_code)
 			 (long)size);
 	ck_assert_mem_eq(buf, img + off, size);
 	/* past the end: short, then nothing */
-	ck_assert_int_eq(symbolizer__read_code(s, &nonpie, len - 3, buf, 16), 3);
+	ck_assert_int_eq(symbolizer__read_code(s, &nonpie, len - 3, buf, 16),
+			 3);
 	ck_assert_int_eq(symbolizer__read_code(s, &nonpie, len + 100, buf, 16),
 			 0);
 	ck_assert_int_eq(symbolizer__read_code(s, &nonpie, UINT64_MAX, buf, 16),
