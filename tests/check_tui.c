@@ -3,6 +3,7 @@
  * colours by share, the selection), and keys dispatched through the key
  * table to the actions (filters and their undo, zooms, sorting, events,
  * prompts, quitting, saving). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 
 #include "sanitize.h"
 #include "testutil.h"
+#include "tui.h"
 #include "tui_internal.h"
 
 static struct dso lib = { .kind = DSO_FILE, .name = "spin3" };
@@ -538,6 +540,28 @@ START_TEST(test_save_and_row_menu)
 }
 END_TEST
 
+START_TEST(test_check_terminal)
+{
+	char *old = getenv("TERM") ? strdup(getenv("TERM")) : NULL;
+
+	setenv("TERM", "dumb", 1);
+	ck_assert_int_eq(tui__check_terminal(), -EINVAL);
+	setenv("TERM", "", 1);
+	ck_assert_int_eq(tui__check_terminal(), -EINVAL);
+	unsetenv("TERM");
+	ck_assert_int_eq(tui__check_terminal(), -EINVAL);
+	setenv("TERM", "no-such-terminal-type", 1);
+	ck_assert_int_eq(tui__check_terminal(), -EINVAL);
+	setenv("TERM", "vt100", 1);
+	ck_assert_int_eq(tui__check_terminal(), 0);
+	if (old)
+		setenv("TERM", old, 1);
+	else
+		unsetenv("TERM");
+	free(old);
+}
+END_TEST
+
 Suite *tui_suite(void)
 {
 	Suite *s = suite_create("tui");
@@ -551,6 +575,7 @@ Suite *tui_suite(void)
 	tcase_add_test(tc, test_sorting);
 	tcase_add_test(tc, test_views_and_events);
 	tcase_add_test(tc, test_save_and_row_menu);
+	tcase_add_test(tc, test_check_terminal);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -471,6 +471,41 @@ enum act_result action__zoom_dso(struct tui *t)
 	return R_REBUILD;
 }
 
+/* Whether a histogram entry is part of a row under the current
+ * grouping and zooms. */
+static bool entry_in_row(const struct tui *t, const struct hist_entry *e,
+			 const struct row *r)
+{
+	const struct sort_spec *sp = &t->table.spec;
+	const struct row_filter *f = &t->table.filter;
+
+	if (e->key.pid < 0)
+		return false;	/* folded entries of reaped processes */
+	if ((f->has_pid && e->key.pid != f->pid) ||
+	    (f->has_tid && e->key.tid != f->tid) ||
+	    (f->dso && e->key.dso != f->dso))
+		return false;
+	if ((sort_spec__has(sp, SORT_SYM) || sort_spec__has(sp, SORT_DSO)) &&
+	    e->key.dso != r->dso)
+		return false;
+	if (sort_spec__has(sp, SORT_SYM)) {
+		if (r->sym && r->sym_size) {
+			if (e->key.addr < r->sym_start ||
+			    e->key.addr - r->sym_start >= r->sym_size)
+				return false;
+		} else if (e->key.addr != r->addr) {
+			return false;
+		}
+	}
+	if (sort_spec__has(sp, SORT_COMM) && e->key.comm != r->comm)
+		return false;
+	if (sort_spec__has(sp, SORT_PID) && e->key.pid != r->pid)
+		return false;
+	if (sort_spec__has(sp, SORT_CPU) && e->key.cpu != r->cpu)
+		return false;
+	return true;
+}
+
 /*
  * The thread (or process) of a row.  Rows grouped by it carry it; a
  * dso,sym row may gather many threads: the one with the largest period
@@ -498,17 +533,9 @@ static bool row_owner(struct tui *t, const struct row *r, bool thread,
 		return false;
 	for (size_t i = 0; i < snap->nr; i++) {
 		const struct hist_entry *e = &snap->entries[i];
-		bool in;
 		size_t k;
 
-		if (e->key.dso != r->dso || e->key.pid < 0)
-			continue;
-		if (r->sym && r->sym_size)
-			in = e->key.addr >= r->sym_start &&
-			     e->key.addr - r->sym_start < r->sym_size;
-		else
-			in = e->key.addr == r->addr;
-		if (!in)
+		if (!entry_in_row(t, e, r))
 			continue;
 		for (k = 0; k < nr; k++)
 			if (own[k].pid == e->key.pid &&

@@ -13,6 +13,15 @@
 #else
 #include <curses.h>
 #endif
+/* setupterm, set_curterm, del_curterm; term.h defines macros named like
+ * terminfo capabilities, two of which clash with the screen model */
+#if __has_include(<ncursesw/term.h>)
+#include <ncursesw/term.h>
+#else
+#include <term.h>
+#endif
+#undef lines
+#undef columns
 
 #include "keys.h"
 #include "tty.h"
@@ -139,14 +148,8 @@ static void tty__colors(void)
 	style_attr[ST_KEY] = COLOR_PAIR(6) | A_BOLD;
 }
 
-int tty__open(char *err, size_t len)
+static int check_term(const char *term, char *err, size_t len)
 {
-	static bool atexit_done;
-	const char *term = getenv("TERM");
-	char *cup;
-
-	if (tty_on)
-		return 0;
 	if (!term || !*term || strcmp(term, "dumb") == 0) {
 		snprintf(err, len, "TERM is %s%s%s: the live view needs a "
 				   "terminal that can move the cursor; use -b "
@@ -155,6 +158,48 @@ int tty__open(char *err, size_t len)
 			 term && *term ? term : "", term && *term ? "'" : "");
 		return -EINVAL;
 	}
+	return 0;
+}
+
+int tty__probe(char *err, size_t len)
+{
+	const char *term = getenv("TERM");
+	TERMINAL *saved = cur_term, *mine;
+	int errret = 0, rc;
+	char *cup;
+
+	if (tty_on)
+		return 0;
+	rc = check_term(term, err, len);
+	if (rc)
+		return rc;
+	if (setupterm(term, fileno(stdout), &errret) != OK) {
+		snprintf(err, len, "cannot use the terminal type '%s'%s; use -b "
+				   "for batch mode", term,
+			 errret == 0 ? " (no terminfo entry, or a hard-copy "
+				       "terminal)" : "");
+		return -EINVAL;
+	}
+	cup = tigetstr("cup");
+	rc = !cup || cup == (char *)-1 ? -EINVAL : 0;
+	if (rc)
+		snprintf(err, len, "the terminal type '%s' cannot move the "
+				   "cursor; use -b for batch mode", term);
+	mine = set_curterm(saved);
+	del_curterm(mine);
+	return rc;
+}
+
+int tty__open(char *err, size_t len)
+{
+	static bool atexit_done;
+	const char *term = getenv("TERM");
+	char *cup;
+
+	if (tty_on)
+		return 0;
+	if (check_term(term, err, len))
+		return -EINVAL;
 	tty_out = fileno(stdout);
 	tty_in = fileno(stdin);
 	tty_have_saved = tcgetattr(tty_in, &tty_saved) == 0;

@@ -8,6 +8,8 @@
 
 /* 0, or -errno with a message for the user in err (TERM unusable). */
 int tty__open(char *err, size_t len);
+/* The same checks without touching the terminal (before sampling). */
+int tty__probe(char *err, size_t len);
 /* Restores the terminal; safe to call twice. */
 void tty__close(void);
 bool tty__active(void);

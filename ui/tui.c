@@ -323,6 +323,16 @@ static int tui__wait_ms(struct tui *t, double now)
 	return ms;
 }
 
+int tui__check_terminal(void)
+{
+	char err[256];
+	int rc = tty__probe(err, sizeof(err));
+
+	if (rc)
+		pr_err("%s", err);
+	return rc;
+}
+
 int tui__run(struct app *a)
 {
 	struct screen scr;

@@ -8,4 +8,9 @@
  * every exit path.  Returns the process exit status. */
 int tui__run(struct app *a);
 
+/* Whether the live view can run on this terminal (TERM set, not dumb,
+ * known to terminfo, able to move the cursor); logs why not and returns
+ * -EINVAL.  For main, before it starts sampling. */
+int tui__check_terminal(void);
+
 #endif

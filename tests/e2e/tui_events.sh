@@ -31,6 +31,15 @@ screen | sed -n 2p | grep -q '^  context-switches ' || fail "context-switches is
 keys Enter
 wait_for '^event context-switches, [0-9]+ Hz \[3/3\]'
 wait_for 'also sampling context-switches'
+# r replaces the shown event
+keys e
+wait_for '^Events: Enter adds, r replaces context-switches'
+keys /
+keys t a s k - c l o c k Enter
+wait_gone '^Search:'
+keys r
+wait_for '^event task-clock, [0-9]+ Hz \[3/3\]'
+wait_for 'now sampling task-clock'
 # the other two are still sampled
 keys Tab
 wait_for '^event cpu-clock, [0-9]+ Hz \[1/3\]'
