@@ -1,5 +1,6 @@
 /* check_elfsym: ELF symbols, PLT, eh_frame ranges, segments, build-ids. */
 #include <check.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include "debuginfo.h"
 #include "elfsym.h"
 #include "fixtures/symtest.h"
+#include "srcline.h"
 #include "symbolizer.h"
 #include "symtab.h"
 
@@ -295,6 +297,66 @@ START_TEST(test_memory)
 }
 END_TEST
 
+/* The fuzzers' seeds and every crash they found (kept in the corpus as
+ * regressions), through the same steps as fuzz_elf, in every test run. */
+START_TEST(test_fuzz_corpus)
+{
+	const char *dir = "tests/fuzz/corpus/elf";
+	struct dirent *de;
+	DIR *d = opendir(dir);
+	struct strpool *pool = strpool__new();
+	int n = 0;
+
+	if (!d)
+		return;	/* not run from the source tree */
+	while ((de = readdir(d))) {
+		char p[4096];
+		size_t len = 0;
+		char *img;
+		struct elf_info info;
+		struct symtab *st;
+		struct srcline_dw *sd = NULL;
+		Elf *elf;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", dir, de->d_name);
+		img = slurp(p, &len);
+		if (!img)
+			continue;
+		st = symtab__new(NULL, SYMTAB_DEMANGLE);
+		elf = elfsym__open_mem(img, len);
+		if (elf && !elfsym__info(elf, &info)) {
+			elfsym__load(elf, st, ~0u);
+			symtab__finish(st);
+			sd = srcline__new(elf);
+			for (size_t i = 0; i < symtab__count(st) && i < 64;
+			     i++) {
+				struct symtab_hit hit;
+				struct srcline out[8];
+				u64 off;
+
+				if (symtab__at(st, i, &hit))
+					continue;
+				elfsym__from_vaddr(&info, hit.start, &off);
+				if (sd)
+					srcline__lookup(sd, hit.start, out, 8,
+							pool);
+			}
+			srcline__free(sd);
+		}
+		if (elf)
+			elf_end(elf);
+		symtab__free(st);
+		free(img);
+		n++;
+	}
+	closedir(d);
+	strpool__free(pool);
+	ck_assert_int_gt(n, 0);
+}
+END_TEST
+
 Suite *elfsym_suite(void)
 {
 	Suite *s = suite_create("elfsym");
@@ -309,6 +371,7 @@ Suite *elfsym_suite(void)
 	tcase_add_test(tc, test_vaddr);
 	tcase_add_test(tc, test_not_elf);
 	tcase_add_test(tc, test_memory);
+	tcase_add_test(tc, test_fuzz_corpus);
 	suite_add_tcase(s, tc);
 	return s;
 }
