@@ -247,6 +247,12 @@ void tty__close(void)
 	if (!tty_on)
 		return;
 	tty_on = 0;
+	/* without an alternate screen (vt100) the table stays: the shell
+	 * prompt at least gets a clean last line */
+	wattrset(stdscr, A_NORMAL);
+	wmove(stdscr, LINES > 0 ? LINES - 1 : 0, 0);
+	wclrtoeol(stdscr);
+	wrefresh(stdscr);
 	curs_set(1);
 	endwin();
 	delscreen(tty_screen);

@@ -336,18 +336,25 @@ int tui__check_terminal(void)
 int tui__run(struct app *a)
 {
 	struct screen scr;
+	struct logq *logq;
 	struct tui t;
 	char err[256];
 	bool dirty = true, quit = false, status_on = false;
 
-	if (tty__open(err, sizeof(err))) {
-		pr_err("%s", err);
+	logq = logq__new();
+	if (!logq) {
+		pr_err("out of memory");
 		return 1;
 	}
+	if (tty__open(err, sizeof(err))) {
+		pr_err("%s", err);
+		logq__free(logq);
+		return 1;
+	}
+	/* from here on nothing may write to the terminal behind curses */
+	log__set_handler(logq__handler, logq);
 	tui__init(&t, a);
-	t.logq = logq__new();
-	if (t.logq)
-		log__set_handler(logq__handler, t.logq);
+	t.logq = logq;
 	screen__init(&scr);
 
 	while (!quit && !*a->stop) {
@@ -412,11 +419,9 @@ int tui__run(struct app *a)
 
 	tty__close();
 	log__set_handler(logq__stderr, NULL);
-	if (t.logq) {
-		/* what was only on the status line is not lost */
-		logq__replay(t.logq, STDERR_FILENO);
-		logq__free(t.logq);
-	}
+	/* what was only on the status line is not lost */
+	logq__replay(logq, STDERR_FILENO);
+	logq__free(logq);
 	screen__fini(&scr);
 	tui__fini(&t);
 	return 0;
