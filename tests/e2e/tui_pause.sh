@@ -22,6 +22,17 @@ end=$(( $(date +%s) + 5 ))
 while [ "$(samples)" = "$b" ] && [ "$(date +%s)" -le "$end" ]; do sleep 0.1; done
 [ "$(samples)" != "$b" ] || fail "samples do not grow after resuming"
 
+# stopped for two seconds (SIGSTOP), then continued: it goes on
+P=$(ptop_pid)
+kill -STOP "$P"
+sleep 2
+c=$(samples)
+kill -CONT "$P"
+end=$(( $(date +%s) + 5 ))
+while [ "$(samples)" = "$c" ] && [ "$(date +%s)" -le "$end" ]; do sleep 0.1; done
+[ "$(samples)" != "$c" ] || fail "no refresh after SIGCONT"
+wait_top 'spin_a'
+
 keys ']'
 wait_for 'refreshing every 1 s'
 keys '[' '['
