@@ -205,6 +205,7 @@ START_TEST(test_render_every_size)
 	listview__update(&f.t.top);
 	/* lost samples: a warning line */
 	f.t.table.snaps[0].counts.lost = 5;
+	f.t.table.snaps[0].counts.throttle = 3;
 	screen__init(&s);
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		screen__resize(&s, sizes[i][0], sizes[i][1]);
@@ -231,6 +232,8 @@ START_TEST(test_render_every_size)
 	screen__resize(&s, 40, 160);
 	tui__render(&f.t, &s, 0);
 	ck_assert_int_ge(find_line(&s, "WARNING: 5 records lost"), 0);
+	ck_assert_int_ge(find_line(&s, "WARNING: the kernel throttled sampling 3 "
+				       "times"), 0);
 	ck_assert_int_eq(screen__style_at(&s, (size_t)find_line(&s, "WARNING"), 0),
 			 ST_WARN);
 	ck_assert_int_eq(screen__style_at(&s, 1,

@@ -73,6 +73,13 @@ void header__format(struct strbuf *sb, const struct header_info *hi,
 				 "slow to read the ring buffers; try a larger -m "
 				 "or a lower -F\n", lost);
 	}
+	if (snap->counts.throttle) {
+		strbuf__adds(sb, prefix);
+		strbuf__addf(sb, "WARNING: the kernel throttled sampling %" PRIu64
+				 " times: the rate is over "
+				 "kernel.perf_event_max_sample_rate; try a lower "
+				 "-F\n", snap->counts.throttle);
+	}
 	if (hi->filters && *hi->filters) {
 		strbuf__adds(sb, prefix);
 		strbuf__adds(sb, "filters: ");
