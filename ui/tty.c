@@ -1,5 +1,7 @@
 /* tty: ncursesw behind a screen model; terminal restore on every path. */
+#include <dlfcn.h>
 #include <errno.h>
+#include <link.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,14 +38,19 @@ static chtype style_attr[ST__MAX];
 /* What a crash handler writes: leave the alternate screen, show the
  * cursor, reset attributes.  Built once, written with write(2) only. */
 static char restore_seq[256];
-static size_t restore_len;
+static size_t restore_len, rmcup_len;
 
 static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
 static struct sigaction crash_old[ARRAY_SIZE(crash_signals)];
 
-static void tty__raw_restore(void)
+/* leave_alt: also leave the alternate screen (rmcup comes first in
+ * restore_seq). */
+static void tty__raw_restore(bool leave_alt)
 {
-	if (restore_len && write(tty_out, restore_seq, restore_len) < 0) {
+	size_t skip = leave_alt ? 0 : rmcup_len;
+
+	if (restore_len > skip &&
+	    write(tty_out, restore_seq + skip, restore_len - skip) < 0) {
 		/* nothing else to try */
 	}
 	if (tty_have_saved)
@@ -58,7 +65,7 @@ static void tty__crash(int sig, siginfo_t *si, void *uc)
 
 	if (tty_on) {
 		tty_on = 0;
-		tty__raw_restore();
+		tty__raw_restore(true);
 	}
 	for (i = 0; i < ARRAY_SIZE(crash_signals); i++)
 		if (crash_signals[i] == sig)
@@ -115,6 +122,53 @@ static void add_cap(const char *name)
 static void tty__atexit(void)
 {
 	tty__close();
+}
+
+/*
+ * Sanitizer builds die through _exit, past atexit and signals: their
+ * death callbacks restore the terminal's modes.  GCC loads ASan and UBSan as two
+ * libraries, each with its own callback, so every loaded sanitizer
+ * runtime gets it; a normal build has none.
+ */
+static void tty__sanitizer_death(void)
+{
+	/* the report is already on the alternate screen: stay there so
+	 * that it can be read */
+	if (tty_on) {
+		tty_on = 0;
+		tty__raw_restore(false);
+	}
+}
+
+static int set_death_callback(struct dl_phdr_info *info, size_t size,
+			      void *ctx)
+{
+	void (*set)(void (*)(void));
+	void *h;
+
+	(void)size;
+	(void)ctx;
+	if (!info->dlpi_name || !strstr(info->dlpi_name, "san"))
+		return 0;
+	h = dlopen(info->dlpi_name, RTLD_LAZY | RTLD_NOLOAD);
+	if (!h)
+		return 0;
+	*(void **)&set = dlsym(h, "__sanitizer_set_death_callback");
+	if (set)
+		set(tty__sanitizer_death);
+	dlclose(h);
+	return 0;
+}
+
+extern void __sanitizer_set_death_callback(void (*cb)(void))
+	__attribute__((weak));
+
+static void tty__sanitizer_hooks(void)
+{
+	/* a static runtime (clang) is not a loaded library */
+	if (__sanitizer_set_death_callback)
+		__sanitizer_set_death_callback(tty__sanitizer_death);
+	dl_iterate_phdr(set_death_callback, NULL);
 }
 
 static void tty__colors(void)
@@ -223,12 +277,14 @@ int tty__open(char *err, size_t len)
 	}
 	restore_len = 0;
 	add_cap("rmcup");
+	rmcup_len = restore_len;
 	add_cap("sgr0");
 	add_cap("cnorm");
 	tty__install_crash();
 	tty_on = 1;
 	if (!atexit_done) {
 		atexit(tty__atexit);
+		tty__sanitizer_hooks();
 		atexit_done = true;
 	}
 	cbreak();
