@@ -146,7 +146,7 @@ static int open_as(const struct debuginfo_opts *o, s32 pid, const char *path,
 }
 
 /* Tries one candidate; returns its fd when it is the right file. */
-static int try_binary(int fd, const struct dso *dso, bool *mismatch)
+static int try_binary(int fd, const struct dso *dso)
 {
 	int r;
 
@@ -155,59 +155,85 @@ static int try_binary(int fd, const struct dso *dso, bool *mismatch)
 	r = check_elf(fd, dso->build_id, dso->build_id_size, NULL, NULL);
 	if (r == 1)
 		return fd;
-	if (r == -ESTALE)
-		*mismatch = true;
 	close(fd);
 	return r ? r : -ENOEXEC;
 }
 
-/* The most telling failure: another build-id, then not ELF, then none. */
+/* The most telling failure: another build-id, then not ELF, then any
+ * other than a missing file. */
 static int worst(int a, int b)
 {
 	if (a == -ESTALE || b == -ESTALE)
 		return -ESTALE;
 	if (a == -ENOEXEC || b == -ENOEXEC)
 		return -ENOEXEC;
-	return a < 0 ? a : b;
+	return a == -ENOENT ? b : a;
+}
+
+/* /proc/PID/map_files/START-END: the very file mapped, even deleted. */
+static int open_map_files(const struct debuginfo_opts *o,
+			  const struct dso *dso, char *path, size_t size)
+{
+	char mf[PATH_BUF];
+	int fd;
+
+	if (dso->pid <= 0 || dso->map_end <= dso->map_start ||
+	    !path_fmt(mf, sizeof(mf), "%s/%d/map_files/%" PRIx64 "-%" PRIx64,
+		      proc_dir(o), (int)dso->pid, dso->map_start,
+		      dso->map_end))
+		return -ENOENT;
+	fd = try_binary(open_ro(mf), dso);
+	if (fd >= 0)
+		path_fmt(path, size, "%s", mf);
+	return fd;
+}
+
+static bool same_inode(int fd, const struct dso *dso)
+{
+	struct stat sb;
+
+	return !dso->ino || (!fstat(fd, &sb) && (u64)sb.st_ino == dso->ino);
 }
 
 int debuginfo__open_binary(const struct debuginfo_opts *o,
 			   const struct dso *dso, char *path, size_t size)
 {
-	bool mismatch = false;
-	char mf[PATH_BUF];
-	int fd, err = -ENOENT;
+	int fd, mfd, err = -ENOENT;
 
 	if (!dso->path || !dso->path[0])
 		return -ENOENT;
 	if (!dso->deleted) {
 		fd = try_binary(open_as(o, dso->pid, dso->path, path, size),
-				dso, &mismatch);
+				dso);
+		/* Without a build-id, another inode at the path is likely a
+		 * newer version renamed over the mapped one: the mapping
+		 * itself is better, while its process lives. */
+		if (fd >= 0 && !dso->build_id_size && !same_inode(fd, dso)) {
+			mfd = open_map_files(o, dso, path, size);
+			if (mfd >= 0) {
+				close(fd);
+				return mfd;
+			}
+			pr_debug("%s: not the inode that was mapped", path);
+		}
 		if (fd >= 0)
 			return fd;
 		err = worst(err, fd);
 	}
-	if (dso->pid > 0 && dso->map_end > dso->map_start &&
-	    path_fmt(mf, sizeof(mf), "%s/%d/map_files/%" PRIx64 "-%" PRIx64,
-		     proc_dir(o), (int)dso->pid, dso->map_start,
-		     dso->map_end)) {
-		fd = try_binary(open_ro(mf), dso, &mismatch);
-		if (fd >= 0) {
-			path_fmt(path, size, "%s", mf);
-			return fd;
-		}
-		err = worst(err, fd);
-	}
+	fd = open_map_files(o, dso, path, size);
+	if (fd >= 0)
+		return fd;
+	err = worst(err, fd);
 	/* A file at a deleted mapping's path is someone else unless the
 	 * build-id says otherwise. */
 	if (dso->deleted && dso->build_id_size) {
 		fd = try_binary(open_as(o, dso->pid, dso->path, path, size),
-				dso, &mismatch);
+				dso);
 		if (fd >= 0)
 			return fd;
 		err = worst(err, fd);
 	}
-	return mismatch ? -ESTALE : err;
+	return err;
 }
 
 /* zlib's CRC-32 (reflected 0xedb88320), as .gnu_debuglink uses */

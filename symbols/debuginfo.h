@@ -16,7 +16,9 @@ struct debuginfo_opts {
 /*
  * Opens the file behind a file dso, read-only:
  *   1. its path, inside /proc/PID/root when the process has another root
- *      (absolute symlinks resolve inside that root), unless deleted;
+ *      (absolute symlinks resolve inside that root), unless deleted; when
+ *      the dso has no build-id but an inode and the path's file has
+ *      another, map_files is preferred (a newer file renamed over it);
  *   2. /proc/PID/map_files/START-END (deleted files, while PID lives);
  *   3. the path of a deleted file, only if the build-ids match.
  * A candidate must be ELF and, when the dso has a build-id, carry the

@@ -165,6 +165,58 @@ START_TEST(test_deleted_map_files)
 }
 END_TEST
 
+/* renamed over while mapped (an upgrade): without a build-id the inode
+ * tells, and the mapping is read rather than the new file */
+START_TEST(test_renamed_over)
+{
+	struct debuginfo_opts o = { 0 };
+	char dir[] = "/tmp/ptop-renamed-XXXXXX", p1[64], p2[64];
+	size_t len = 0, len2 = 0;
+	void *img = slurp(test_fixture("libsymfix.so"), &len), *map;
+	void *other = slurp(test_fixture("symfix-pie"), &len2);
+	struct elf_info want, got;
+	struct stat sb;
+	struct dso d;
+	int fd;
+
+	if (geteuid() != 0)
+		return;	/* map_files needs CAP_SYS_ADMIN */
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(p1, sizeof(p1), "%s/libx.so", dir);
+	snprintf(p2, sizeof(p2), "%s/libx.so.new", dir);
+	fd = open(p1, O_CREAT | O_RDWR, 0600);
+	ck_assert_int_eq(write(fd, img, len), (ssize_t)len);
+	map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+	ck_assert_ptr_ne(map, MAP_FAILED);
+	ck_assert_int_eq(fstat(fd, &sb), 0);
+	close(fd);
+	fd = open(p2, O_CREAT | O_WRONLY, 0600);
+	ck_assert_int_eq(write(fd, other, len2), (ssize_t)len2);
+	close(fd);
+	ck_assert_int_eq(rename(p2, p1), 0);
+	d = file_dso(0, p1);
+	d.ino = sb.st_ino;
+	d.pid = getpid();
+	d.map_start = (u64)(uintptr_t)map;
+	d.map_end = d.map_start + ALIGN_UP(len, 4096);
+	fd = debuginfo__open_binary(&o, &d, path, sizeof(path));
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	ck_assert_ptr_nonnull(strstr(path, "/map_files/"));
+	info_of(path, &got);
+	info_of(test_fixture("libsymfix.so"), &want);
+	ck_assert_mem_eq(got.build_id, want.build_id, want.build_id_size);
+	/* unmapped: the path's file is all there is */
+	munmap(map, len);
+	close_ok(debuginfo__open_binary(&o, &d, path, sizeof(path)));
+	ck_assert_str_eq(path, p1);
+	unlink(p1);
+	rmdir(dir);
+	free(img);
+	free(other);
+}
+END_TEST
+
 START_TEST(test_debug_by_build_id)
 {
 	const char *dirs[] = { "/nonexistent", test_fixture("debugroot") };
@@ -241,6 +293,7 @@ Suite *debuginfo_suite(void)
 	tcase_add_test(tc, test_fifo);
 	tcase_add_test(tc, test_container_root);
 	tcase_add_test(tc, test_deleted_map_files);
+	tcase_add_test(tc, test_renamed_over);
 	tcase_add_test(tc, test_debug_by_build_id);
 	tcase_add_test(tc, test_debuglink);
 	tcase_add_test(tc, test_crc);

@@ -1,0 +1,401 @@
+/* disasm: machine code -> instructions through capstone (x86-64); a
+ * bounded cache of disassembled functions. */
+#include <capstone/capstone.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "disasm.h"
+
+struct disasm {
+	unsigned int refs;
+	u64 vaddr;
+	u8 *code;
+	size_t len;
+	struct insn *insns;
+	size_t nr, cap;
+	char *text;		/* "mnemonic\0operands\0" per instruction */
+	size_t text_len, text_cap;
+	size_t nr_bad;
+};
+
+/* The last word: "bnd jmp" -> "jmp", "notrack jmp" -> "jmp". */
+static const char *last_word(const char *m)
+{
+	const char *sp = strrchr(m, ' ');
+
+	return sp ? sp + 1 : m;
+}
+
+static bool is_one_of(const char *m, const char *const *list)
+{
+	for (; *list; list++)
+		if (!strcmp(m, *list))
+			return true;
+	return false;
+}
+
+enum insn_kind disasm__classify(const char *mnemonic)
+{
+	static const char *const rets[] = {
+		"ret", "retq", "retl", "retw", "lret", "lretq", "lretl",
+		"lretw", "iret", "iretq", "iretl", "iretw", "iretd", "sysret",
+		"sysretq", "sysretl", "sysexit", "uiret", NULL,
+	};
+	static const char *const calls[] = {
+		"call", "callq", "calll", "callw", "lcall", "lcallq",
+		"lcalll", "lcallw", NULL,
+	};
+	static const char *const jumps[] = {
+		"jmp", "jmpq", "jmpl", "jmpw", "ljmp", "ljmpq", "ljmpl",
+		"ljmpw", NULL,
+	};
+	static const char *const cjumps[] = {
+		"loop", "loope", "loopne", "loopz", "loopnz", "xbegin", NULL,
+	};
+	const char *m;
+
+	if (!mnemonic)
+		return INSN_OTHER;
+	m = last_word(mnemonic);
+	if (is_one_of(m, rets))
+		return INSN_RET;
+	if (is_one_of(m, calls))
+		return INSN_CALL;
+	if (is_one_of(m, jumps))
+		return INSN_JUMP;
+	if (is_one_of(m, cjumps) || (m[0] == 'j' && m[1]))
+		return INSN_CJUMP;
+	return INSN_OTHER;
+}
+
+bool disasm__parse_target(const char *ops, u64 *target)
+{
+	const char *p = ops;
+	char *end;
+	u64 v;
+
+	if (!ops)
+		return false;
+	while (*p == ' ')
+		p++;
+	/* "*%rax", "%rax", "[rip + 8]", "0x10:0x20" (far) have none */
+	if (!(p[0] >= '0' && p[0] <= '9'))
+		return false;
+	errno = 0;
+	v = strtoull(p, &end, 0);
+	if (errno || end == p)
+		return false;
+	while (*end == ' ')
+		end++;
+	if (*end)
+		return false;
+	*target = v;
+	return true;
+}
+
+static int add_text(struct disasm *d, const char *m, const char *ops,
+		    u32 *off)
+{
+	size_t ml = strlen(m), ol = strlen(ops), need = ml + ol + 2;
+
+	if (d->text_len + need > UINT32_MAX)
+		return -ENOMEM;
+	if (array__grow((void **)&d->text, &d->text_cap, d->text_len + need,
+			1))
+		return -ENOMEM;
+	*off = (u32)d->text_len;
+	memcpy(d->text + d->text_len, m, ml + 1);
+	memcpy(d->text + d->text_len + ml + 1, ops, ol + 1);
+	d->text_len += need;
+	return 0;
+}
+
+static int add_insn(struct disasm *d, u64 addr, size_t code_off, size_t size,
+		    const char *m, const char *ops, bool bad)
+{
+	struct insn *in;
+
+	if (array__grow((void **)&d->insns, &d->cap, d->nr + 1,
+			sizeof(*d->insns)))
+		return -ENOMEM;
+	in = &d->insns[d->nr];
+	memset(in, 0, sizeof(*in));
+	if (add_text(d, m, ops, &in->text))
+		return -ENOMEM;
+	in->addr = addr;
+	in->code = (u32)code_off;
+	in->size = (u8)size;
+	if (bad) {
+		in->kind = INSN_BAD;
+		d->nr_bad++;
+	} else {
+		in->kind = (u8)disasm__classify(m);
+		if (in->kind == INSN_JUMP || in->kind == INSN_CJUMP ||
+		    in->kind == INSN_CALL)
+			in->has_target = disasm__parse_target(ops, &in->target);
+	}
+	d->nr++;
+	return 0;
+}
+
+static int decode(struct disasm *d, enum disasm_syntax syntax)
+{
+	const uint8_t *p = d->code;
+	size_t left = d->len;
+	uint64_t addr = d->vaddr;
+	cs_insn *ci;
+	csh h;
+	int err = 0;
+
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, &h) != CS_ERR_OK)
+		return -EOPNOTSUPP;
+	cs_option(h, CS_OPT_SYNTAX, syntax == DISASM_INTEL ?
+					    CS_OPT_SYNTAX_INTEL :
+					    CS_OPT_SYNTAX_ATT);
+	ci = cs_malloc(h);
+	if (!ci) {
+		cs_close(&h);
+		return -ENOMEM;
+	}
+	while (left && !err) {
+		size_t off = (size_t)(p - d->code);
+
+		if (cs_disasm_iter(h, &p, &left, &addr, ci)) {
+			err = add_insn(d, ci->address, off, ci->size,
+				       ci->mnemonic, ci->op_str, false);
+			continue;
+		}
+		/* data in code, or garbage: one byte, then go on */
+		{
+			char ops[8];
+
+			snprintf(ops, sizeof(ops), "0x%02x", *p);
+			err = add_insn(d, addr, off, 1, ".byte", ops, true);
+		}
+		p++;
+		left--;
+		addr++;
+	}
+	cs_free(ci, 1);
+	cs_close(&h);
+	return err;
+}
+
+struct disasm *disasm__new(const void *code, size_t len, u64 vaddr,
+			   enum disasm_syntax syntax)
+{
+	struct disasm *d;
+	int err;
+
+	if (!code || !len || len > DISASM_MAX_CODE ||
+	    vaddr > UINT64_MAX - len) {
+		errno = EINVAL;
+		return NULL;
+	}
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return NULL;
+	d->refs = 1;
+	d->vaddr = vaddr;
+	d->len = len;
+	d->code = malloc(len);
+	if (!d->code) {
+		err = -ENOMEM;
+		goto fail;
+	}
+	memcpy(d->code, code, len);
+	err = decode(d, syntax);
+	if (err)
+		goto fail;
+	return d;
+fail:
+	d->refs = 1;
+	disasm__put(d);
+	errno = -err;
+	return NULL;
+}
+
+struct disasm *disasm__get(struct disasm *d)
+{
+	if (d)
+		d->refs++;
+	return d;
+}
+
+void disasm__put(struct disasm *d)
+{
+	if (!d || --d->refs)
+		return;
+	free(d->code);
+	free(d->insns);
+	free(d->text);
+	free(d);
+}
+
+size_t disasm__nr(const struct disasm *d)
+{
+	return d ? d->nr : 0;
+}
+
+const struct insn *disasm__at(const struct disasm *d, size_t i)
+{
+	return d && i < d->nr ? &d->insns[i] : NULL;
+}
+
+long disasm__find(const struct disasm *d, u64 vaddr)
+{
+	size_t lo = 0, hi;
+
+	if (!d || !d->nr)
+		return -1;
+	hi = d->nr;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (d->insns[mid].addr <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return -1;
+	lo--;
+	if (vaddr - d->insns[lo].addr >= d->insns[lo].size)
+		return -1;
+	return (long)lo;
+}
+
+const char *disasm__mnemonic(const struct disasm *d, const struct insn *in)
+{
+	return d->text + in->text;
+}
+
+const char *disasm__operands(const struct disasm *d, const struct insn *in)
+{
+	const char *m = d->text + in->text;
+
+	return m + strlen(m) + 1;
+}
+
+const u8 *disasm__bytes(const struct disasm *d, const struct insn *in)
+{
+	return d->code + in->code;
+}
+
+u64 disasm__vaddr(const struct disasm *d)
+{
+	return d ? d->vaddr : 0;
+}
+
+size_t disasm__len(const struct disasm *d)
+{
+	return d ? d->len : 0;
+}
+
+size_t disasm__bytes_held(const struct disasm *d)
+{
+	if (!d)
+		return 0;
+	return sizeof(*d) + d->len + d->cap * sizeof(*d->insns) +
+	       d->text_cap;
+}
+
+size_t disasm__nr_bad(const struct disasm *d)
+{
+	return d ? d->nr_bad : 0;
+}
+
+/* ---- the cache ---- */
+
+struct dc_entry {
+	struct disasm_key key;
+	struct disasm *d;
+	u64 used;
+};
+
+struct disasm_cache {
+	struct dc_entry *e;
+	size_t nr, cap;
+	size_t bytes, max_bytes;
+	u64 clock;
+};
+
+struct disasm_cache *disasm_cache__new(size_t max_bytes)
+{
+	struct disasm_cache *c = calloc(1, sizeof(*c));
+
+	if (c)
+		c->max_bytes = max_bytes;
+	return c;
+}
+
+void disasm_cache__free(struct disasm_cache *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->nr; i++)
+		disasm__put(c->e[i].d);
+	free(c->e);
+	free(c);
+}
+
+static bool key_eq(const struct disasm_key *a, const struct disasm_key *b)
+{
+	return a->id_size == b->id_size && a->syntax == b->syntax &&
+	       a->start == b->start && a->len == b->len &&
+	       !memcmp(a->id, b->id, a->id_size);
+}
+
+struct disasm *disasm_cache__get(struct disasm_cache *c,
+				 const struct disasm_key *k)
+{
+	if (!c || !k)
+		return NULL;
+	for (size_t i = 0; i < c->nr; i++) {
+		if (key_eq(&c->e[i].key, k)) {
+			c->e[i].used = ++c->clock;
+			return disasm__get(c->e[i].d);
+		}
+	}
+	return NULL;
+}
+
+static void evict(struct disasm_cache *c)
+{
+	while (c->nr > 1 && c->bytes > c->max_bytes) {
+		size_t lru = 0;
+
+		for (size_t i = 1; i < c->nr; i++)
+			if (c->e[i].used < c->e[lru].used)
+				lru = i;
+		c->bytes -= disasm__bytes_held(c->e[lru].d);
+		disasm__put(c->e[lru].d);
+		c->e[lru] = c->e[--c->nr];
+	}
+}
+
+int disasm_cache__add(struct disasm_cache *c, const struct disasm_key *k,
+		      struct disasm *d)
+{
+	struct dc_entry *e;
+
+	if (!c || !k || !d)
+		return -EINVAL;
+	if (array__grow((void **)&c->e, &c->cap, c->nr + 1, sizeof(*c->e)))
+		return -ENOMEM;
+	e = &c->e[c->nr++];
+	e->key = *k;
+	e->d = disasm__get(d);
+	e->used = ++c->clock;
+	c->bytes += disasm__bytes_held(d);
+	evict(c);
+	return 0;
+}
+
+size_t disasm_cache__nr(const struct disasm_cache *c)
+{
+	return c ? c->nr : 0;
+}
