@@ -76,7 +76,7 @@ OBJ_TESTS := $(SRC_TESTS:%.c=$(BUILD)/%.o)
 WORKLOADS := $(patsubst tests/workloads/%.c,$(BUILD)/workloads/%,\
 	$(sort $(wildcard tests/workloads/*.c)))
 
-.PHONY: all run check check-unit check-scripts bench fuzz install clean \
+.PHONY: all run check check-unit check-scripts bench fuzz install clean keys-doc \
 	deps deps-test depcheck depcheck-test fixtures workloads tags
 
 all: depcheck $(BUILD)/ptop ptop
@@ -161,6 +161,15 @@ check-unit: depcheck-test $(BUILD)/ptop ptop $(BUILD)/tests/runner fixtures work
 check-scripts: depcheck-test $(BUILD)/ptop ptop workloads
 	$(Q)PTOP=$(CURDIR)/$(BUILD)/ptop WL=$(CURDIR)/$(BUILD)/workloads \
 	  BUILD=$(CURDIR)/$(BUILD) tests/run-scripts.sh
+
+# doc/keys.md and the KEYS section of doc/ptop.1 come from the key table
+# (the keys suite fails when they are stale).
+$(BUILD)/gen_keys: tests/gen_keys.c $(BUILD)/libptop.a
+	$(Q)$(CC) $(CFLAGS) $(PKG_CFLAGS) -o $@ $< $(BUILD)/libptop.a $(LIBS)
+
+keys-doc: $(BUILD)/gen_keys
+	$(BUILD)/gen_keys md > doc/keys.md
+	$(BUILD)/gen_keys man doc/ptop.1
 
 include tests/bench/bench.mk
 include tests/fuzz/fuzz.mk

@@ -15,6 +15,7 @@
 #include "events.h"
 #include "evsel.h"
 #include "log.h"
+#include "logq.h"
 #include "sanitize.h"
 #include "sampler.h"
 #include "session.h"
@@ -121,28 +122,6 @@ static void on_stop(int sig)
 {
 	(void)sig;
 	stop_requested = 1;
-}
-
-static void log_stderr(enum log_level level, const char *msg, void *ctx)
-{
-	static const char *const prefix[] = {
-		[LOG_ERR] = "ptop: ",
-		[LOG_WARN] = "ptop: warning: ",
-		[LOG_INFO] = "ptop: ",
-		[LOG_DEBUG] = "ptop: debug: ",
-	};
-	struct strbuf sb;
-
-	(void)ctx;
-	strbuf__init(&sb);
-	strbuf__adds(&sb, prefix[level]);
-	/* messages quote paths and names: sanitize them like any output */
-	sanitize_str(&sb, msg);
-	strbuf__addc(&sb, '\n');
-	if (sb.buf && write(STDERR_FILENO, sb.buf, sb.len) < 0) {
-		/* nowhere left to report to */
-	}
-	strbuf__fini(&sb);
 }
 
 static void usage(FILE *f)
@@ -445,7 +424,7 @@ int main(int argc, char **argv)
 
 	setlocale(LC_ALL, "");
 	sanitize__set_ascii(strcmp(nl_langinfo(CODESET), "UTF-8") != 0);
-	log__set_handler(log_stderr, NULL);
+	log__set_handler(logq__stderr, NULL);
 	sort_spec__default(&o.spec);
 
 	rc = parse_options(argc, argv, &o);
@@ -467,6 +446,9 @@ int main(int argc, char **argv)
 		       "(ptop -b, or ptop -b --json)");
 		return 1;
 	}
+	/* A terminal the live view cannot use fails before sampling. */
+	if (!o.batch && tui__check_terminal())
+		return 1;
 	if (o.has_cpus)
 		o.target.cpus = o.cpus;
 

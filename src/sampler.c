@@ -424,6 +424,12 @@ static int sampler__open(struct sampler *sp)
 	err = evlist__open(el, &sp->target);
 	if (err)
 		goto fail;
+	/* A default cycles that fell back stays cpu-clock: reopening (p, e)
+	 * must not try it, and warn about it, again. */
+	for (size_t i = 0; i < sp->nr_specs && i < evlist__nr_events(el); i++)
+		if (sp->specs[i].is_default &&
+		    evlist__attr(el, i)->type != sp->specs[i].attr.type)
+			events__fallback(&sp->specs[i]);
 	evlist__free(sp->evlist);
 	sp->evlist = el;
 	n = evlist__nr_rings(el);

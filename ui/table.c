@@ -88,12 +88,6 @@ int table__build(struct table *t, size_t ev)
 
 	if (!snap)
 		return -EINVAL;
-	/* rowset__build hands rows to qsort_r even when there are none,
-	 * and a NULL array is undefined there (UBSan stops on it): keep
-	 * one allocated */
-	if (!t->rows.rows && array__grow((void **)&t->rows.rows, &t->rows.cap,
-					 1, sizeof(*t->rows.rows)))
-		return -ENOMEM;
 	t->ev = ev;
 	return rowset__build(&t->rows, snap, &t->spec, &t->filter,
 			     table__resolve, t);
