@@ -25,6 +25,7 @@ if [ "$mode" = test ]; then
 	want_cmd perf linux-perf
 	want_cmd g++ g++
 	want_cmd strip binutils
+	want_cmd clang clang
 fi
 [ -z "$need" ] && exit 0
 

@@ -12,8 +12,8 @@
  *   anon/JIT code     (per-pid anon dso, ip)
  *   kernel            (kernel dso, ip)
  * plus the fields the session keeps (pid, tid, comm, cpu: see
- * session_opts.key_fields; the others stay zero).  A fixed-size, zeroed
- * struct compared with memcmp.
+ * session_opts.key_fields; the others stay zero) and, with call graphs,
+ * the interned chain.  A fixed-size, zeroed struct compared with memcmp.
  */
 struct hist_key {
 	const struct dso *dso;	/* never NULL */
@@ -21,7 +21,8 @@ struct hist_key {
 	const char *comm;	/* interned */
 	s32 pid, tid;
 	s32 cpu;
-	u32 pad;		/* zero */
+	u32 chain;		/* leaf node of the call chain (callchain.h),
+				 * 0: none */
 };
 
 struct hist_entry {

@@ -126,6 +126,8 @@ void rowset__fini(struct rowset *rs)
 {
 	free(rs->rows);
 	free(rs->slots);
+	free(rs->node_sym);
+	free(rs->node_done);
 	memset(rs, 0, sizeof(*rs));
 }
 
@@ -135,6 +137,17 @@ double rowset__percent(const struct rowset *rs, const struct row *r)
 		return 100.0 * (double)r->period / (double)rs->total_period;
 	if (rs->total_samples)
 		return 100.0 * (double)r->samples / (double)rs->total_samples;
+	return 0.0;
+}
+
+double rowset__percent_children(const struct rowset *rs, const struct row *r)
+{
+	if (rs->total_period)
+		return 100.0 * (double)r->children_period /
+		       (double)rs->total_period;
+	if (rs->total_samples)
+		return 100.0 * (double)r->children_samples /
+		       (double)rs->total_samples;
 	return 0.0;
 }
 
@@ -238,10 +251,14 @@ static int cmp_str(const char *a, const char *b)
 	return strcmp(a, b);
 }
 
-static int cmp_key(const struct row *a, const struct row *b, enum sort_key k)
+static int cmp_key(const struct row *a, const struct row *b, enum sort_key k,
+		   bool children)
 {
 	switch (k) {
 	case SORT_OVERHEAD:
+		if (children && a->children_period != b->children_period)
+			return a->children_period > b->children_period ? -1 : 1;
+		/* fall through */
 	case SORT_PERIOD:
 		if (a->period != b->period)
 			return a->period > b->period ? -1 : 1;
@@ -278,22 +295,175 @@ static int row_cmp(const void *pa, const void *pb, void *ctx)
 {
 	const struct sort_spec *cmp_spec = ctx;
 	const struct row *a = pa, *b = pb;
-	int c = cmp_key(a, b, cmp_spec->order);
+	bool ch = cmp_spec->children;
+	int c = cmp_key(a, b, cmp_spec->order, ch);
 
 	if (c)
 		return cmp_spec->invert ? -c : c;
-	c = cmp_key(a, b, SORT_OVERHEAD);
+	c = cmp_key(a, b, SORT_OVERHEAD, ch);
 	if (c)
 		return c;
-	c = cmp_key(a, b, SORT_SAMPLES);
+	c = cmp_key(a, b, SORT_SAMPLES, ch);
 	if (c)
 		return c;
 	for (size_t i = 0; i < cmp_spec->nr_group; i++) {
-		c = cmp_key(a, b, cmp_spec->group[i]);
+		c = cmp_key(a, b, cmp_spec->group[i], ch);
 		if (c)
 			return c;
 	}
 	return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
+/* Finds the row with r's identity under spec, or appends r; returns its
+ * index or -ENOMEM. */
+static long rowset__find_or_add(struct rowset *rs, const struct sort_spec *spec,
+				const struct row *r)
+{
+	struct group_key g;
+	size_t j;
+
+	group_key__make(&g, spec, r);
+	j = group_key__hash(&g) & (rs->nslots - 1);
+	for (; rs->slots[j] != UINT32_MAX; j = (j + 1) & (rs->nslots - 1)) {
+		struct group_key og;
+
+		group_key__make(&og, spec, &rs->rows[rs->slots[j]]);
+		if (memcmp(&og, &g, sizeof(g)) == 0)
+			return rs->slots[j];
+	}
+	if (rs->nr >= UINT32_MAX - 1 ||
+	    array__grow((void **)&rs->rows, &rs->cap, rs->nr + 1,
+			sizeof(*rs->rows)))
+		return -ENOMEM;
+	rs->rows[rs->nr] = *r;
+	rs->slots[j] = (u32)rs->nr++;
+	if (rs->nr * 2 > rs->nslots && rowset__regroup(rs, spec, rs->nr * 2))
+		return -ENOMEM;
+	return (long)(rs->nr - 1);
+}
+
+/* The resolution of chain node id, memoized for this build. */
+static const struct row_sym *rowset__node_sym(struct rowset *rs, u32 id)
+{
+	const struct cc_node *nd = &rs->snap->chains[id];
+	struct row_sym *sym = &rs->node_sym[id];
+
+	if (!rs->node_done[id]) {
+		memset(sym, 0, sizeof(*sym));
+		if (rs->resolve(rs->resolve_ctx, nd->dso, nd->addr, sym) ||
+		    !sym->dso_name)
+			sym->dso_name = nd->dso->name;
+		if (!sym->name)
+			sym->start = nd->addr;
+		rs->node_done[id] = 1;
+	}
+	return sym;
+}
+
+/* A row for (dso, addr, sym) carrying the entry's other fields. */
+static void row__make(struct row *r, const struct hist_entry *e,
+		      const struct dso *dso, u64 addr, const struct row_sym *sym)
+{
+	memset(r, 0, sizeof(*r));
+	r->dso = dso;
+	r->dso_name = sym->dso_name;
+	r->sym = sym->name;
+	r->sym_start = sym->name ? sym->start : addr;
+	r->sym_size = sym->name ? sym->size : 0;
+	r->addr = addr;
+	r->sym_flags = sym->flags;
+	r->kernel = dso->kind == DSO_KERNEL;
+	r->comm = e->key.comm;
+	r->pid = e->key.pid;
+	r->tid = e->key.tid;
+	r->cpu = e->key.cpu;
+}
+
+/* The filters that look at a row's object and symbol. */
+static bool row__visible(const struct row_filter *f, const struct row *r)
+{
+	if (f->hide_kernel && r->dso->kind == DSO_KERNEL)
+		return false;
+	if (f->hide_user && r->dso->kind != DSO_KERNEL)
+		return false;
+	if (f->dso && r->dso != f->dso)
+		return false;
+	if (f->dso_name && strcmp(r->dso_name, f->dso_name) != 0)
+		return false;
+	if (f->sym_substr && *f->sym_substr &&
+	    (!r->sym || !contains_nocase(r->sym, f->sym_substr)))
+		return false;
+	return true;
+}
+
+static bool entry__visible(const struct row_filter *f,
+			   const struct hist_entry *e)
+{
+	return !(f->has_pid && e->key.pid != f->pid) &&
+	       !(f->has_tid && e->key.tid != f->tid);
+}
+
+static int rowset__prepare_nodes(struct rowset *rs, const struct snapshot *snap)
+{
+	size_t n = snap->nr_chains;
+
+	if (n > rs->node_cap) {
+		struct row_sym *s = realloc(rs->node_sym, n * sizeof(*s));
+		u8 *d;
+
+		if (!s)
+			return -ENOMEM;
+		rs->node_sym = s;
+		d = realloc(rs->node_done, n);
+		if (!d)
+			return -ENOMEM;
+		rs->node_done = d;
+		rs->node_cap = n;
+	}
+	if (n)
+		memset(rs->node_done, 0, n);
+	return 0;
+}
+
+/* Children: each entry's period goes once to every row on its chain. */
+static int rowset__children(struct rowset *rs, const struct snapshot *snap,
+			    const struct sort_spec *spec,
+			    const struct row_filter *f, const long *entry_row)
+{
+	for (size_t i = 0; i < snap->nr; i++) {
+		const struct hist_entry *e = &snap->entries[i];
+		u32 stamp = (u32)i + 1, id = e->key.chain;
+
+		if (!entry__visible(f, e))
+			continue;
+		if (entry_row[i] >= 0) {
+			struct row *r = &rs->rows[entry_row[i]];
+
+			r->children_samples += e->samples;
+			r->children_period += e->period;
+			r->stamp = stamp;
+		}
+		for (; id && id < snap->nr_chains; id = snap->chains[id].parent) {
+			const struct cc_node *nd = &snap->chains[id];
+			struct row fr, *r;
+			long k;
+
+			row__make(&fr, e, nd->dso, nd->addr,
+				  rowset__node_sym(rs, id));
+			if (!row__visible(f, &fr))
+				continue;
+			k = rowset__find_or_add(rs, spec, &fr);
+			if (k < 0)
+				return (int)k;
+			r = &rs->rows[k];
+			if (r->stamp == stamp)
+				continue;	/* recursion: once per sample */
+			r->children_samples += e->samples;
+			r->children_period += e->period;
+			r->stamp = stamp;
+		}
+	}
+	return 0;
 }
 
 int rowset__build(struct rowset *rs, const struct snapshot *snap,
@@ -301,91 +471,71 @@ int rowset__build(struct rowset *rs, const struct snapshot *snap,
 		  row_resolve_fn resolve, void *ctx)
 {
 	static const struct row_filter none;
+	long *entry_row = NULL;
 	size_t kept = 0;
+	int err = 0;
 
 	if (!f)
 		f = &none;
 	rs->nr = 0;
+	rs->snap = snap;
+	rs->resolve = resolve;
+	rs->resolve_ctx = ctx;
+	rs->spec = *spec;
 	rs->total_samples = snap->total_samples;
 	rs->total_period = snap->total_period;
 	rs->shown_samples = rs->shown_period = 0;
 	rs->hidden_rows = 0;
-	if (rowset__regroup(rs, spec, 64))
+	if (rowset__regroup(rs, spec, 64) || rowset__prepare_nodes(rs, snap))
 		return -ENOMEM;
+	if (spec->children) {
+		entry_row = malloc((snap->nr ? snap->nr : 1) * sizeof(*entry_row));
+		if (!entry_row)
+			return -ENOMEM;
+	}
 
 	for (size_t i = 0; i < snap->nr; i++) {
 		const struct hist_entry *e = &snap->entries[i];
 		const struct dso *dso = e->key.dso;
 		struct row_sym sym = { 0 };
-		struct group_key g;
 		struct row r;
-		size_t j;
+		long k;
 
-		if (f->hide_kernel && dso->kind == DSO_KERNEL)
-			continue;
-		if (f->hide_user && dso->kind != DSO_KERNEL)
-			continue;
-		if (f->dso && dso != f->dso)
-			continue;
-		if (f->has_pid && e->key.pid != f->pid)
-			continue;
-		if (f->has_tid && e->key.tid != f->tid)
+		if (entry_row)
+			entry_row[i] = -1;
+		if (!entry__visible(f, e))
 			continue;
 		if (resolve(ctx, dso, e->key.addr, &sym) || !sym.dso_name)
 			sym.dso_name = dso->name;
-		if (f->dso_name && strcmp(sym.dso_name, f->dso_name) != 0)
+		row__make(&r, e, dso, e->key.addr, &sym);
+		if (!row__visible(f, &r))
 			continue;
-		if (f->sym_substr && *f->sym_substr &&
-		    (!sym.name || !contains_nocase(sym.name, f->sym_substr)))
-			continue;
-
-		memset(&r, 0, sizeof(r));
-		r.dso = dso;
-		r.dso_name = sym.dso_name;
-		r.sym = sym.name;
-		r.sym_start = sym.name ? sym.start : e->key.addr;
-		r.sym_size = sym.name ? sym.size : 0;
-		r.addr = e->key.addr;
-		r.sym_flags = sym.flags;
-		r.kernel = dso->kind == DSO_KERNEL;
-		r.comm = e->key.comm;
-		r.pid = e->key.pid;
-		r.tid = e->key.tid;
-		r.cpu = e->key.cpu;
-		r.samples = e->samples;
-		r.period = e->period;
-
-		group_key__make(&g, spec, &r);
-		j = group_key__hash(&g) & (rs->nslots - 1);
-		for (; rs->slots[j] != UINT32_MAX; j = (j + 1) & (rs->nslots - 1)) {
-			struct row *o = &rs->rows[rs->slots[j]];
-			struct group_key og;
-
-			group_key__make(&og, spec, o);
-			if (memcmp(&og, &g, sizeof(g)) == 0)
-				break;
+		k = rowset__find_or_add(rs, spec, &r);
+		if (k < 0) {
+			err = (int)k;
+			goto out;
 		}
-		if (rs->slots[j] != UINT32_MAX) {
-			struct row *o = &rs->rows[rs->slots[j]];
-
-			o->samples += r.samples;
-			o->period += r.period;
-			/* an unresolved row shows its lowest address */
-			if (r.addr < o->addr && !o->sym)
-				o->addr = r.addr;
+		if (entry_row)
+			entry_row[i] = k;
+		if (k == (long)rs->nr - 1 && rs->rows[k].samples == 0 &&
+		    rs->rows[k].period == 0) {
+			rs->rows[k].samples = e->samples;
+			rs->rows[k].period = e->period;
 			continue;
 		}
-		if (array__grow((void **)&rs->rows, &rs->cap, rs->nr + 1,
-				sizeof(*rs->rows)))
-			return -ENOMEM;
-		rs->rows[rs->nr] = r;
-		rs->slots[j] = (u32)rs->nr++;
-		if (rs->nr * 2 > rs->nslots &&
-		    rowset__regroup(rs, spec, rs->nr * 2))
-			return -ENOMEM;
+		rs->rows[k].samples += e->samples;
+		rs->rows[k].period += e->period;
+		/* an unresolved row shows its lowest address */
+		if (!rs->rows[k].sym && r.addr < rs->rows[k].addr)
+			rs->rows[k].addr = r.addr;
+	}
+	if (spec->children) {
+		err = rowset__children(rs, snap, spec, f, entry_row);
+		if (err)
+			goto out;
 	}
 
-	{
+	if (rs->nr > 1) {
 		/* qsort_r's context is not const; the comparator only reads */
 		struct sort_spec copy = *spec;
 
@@ -394,9 +544,10 @@ int rowset__build(struct rowset *rs, const struct snapshot *snap,
 
 	for (size_t i = 0; i < rs->nr; i++) {
 		struct row *r = &rs->rows[i];
+		double pct = spec->children ? rowset__percent_children(rs, r) :
+					      rowset__percent(rs, r);
 
-		if ((f->percent_limit > 0 &&
-		     rowset__percent(rs, r) < f->percent_limit) ||
+		if ((f->percent_limit > 0 && pct < f->percent_limit) ||
 		    (f->max_rows && kept >= f->max_rows)) {
 			rs->hidden_rows++;
 			continue;
@@ -406,5 +557,223 @@ int rowset__build(struct rowset *rs, const struct snapshot *snap,
 		rs->rows[kept++] = *r;
 	}
 	rs->nr = kept;
+out:
+	free(entry_row);
+	/* the grouping table no longer matches the sorted rows */
+	if (!err)
+		err = rowset__regroup(rs, spec, rs->nr);
+	return err;
+}
+
+void cg_tree__init(struct cg_tree *t)
+{
+	memset(t, 0, sizeof(*t));
+}
+
+void cg_tree__fini(struct cg_tree *t)
+{
+	free(t->nodes);
+	memset(t, 0, sizeof(*t));
+}
+
+/* The child of parent showing sym, created if needed; 0 on ENOMEM. */
+static u32 cg_tree__child(struct cg_tree *t, u32 parent, const struct dso *dso,
+			  const struct row_sym *sym, u64 addr)
+{
+	u32 c;
+
+	for (c = t->nodes[parent].first_child; c; c = t->nodes[c].next_sibling) {
+		const struct cg_node *n = &t->nodes[c];
+
+		if (n->dso_name == sym->dso_name && n->sym == sym->name &&
+		    (sym->name || n->addr == addr))
+			return c;
+	}
+	if (t->nr >= UINT32_MAX ||
+	    array__grow((void **)&t->nodes, &t->cap, t->nr + 1,
+			sizeof(*t->nodes)))
+		return 0;
+	c = (u32)t->nr++;
+	t->nodes[c] = (struct cg_node){
+		.sym = sym->name,
+		.dso_name = sym->dso_name,
+		.addr = sym->name ? sym->start : addr,
+		.kernel = dso->kind == DSO_KERNEL,
+		.parent = parent,
+		.next_sibling = t->nodes[parent].first_child,
+		.depth = t->nodes[parent].depth + 1,
+	};
+	t->nodes[parent].first_child = c;
+	return c;
+}
+
+static u64 cg_period_of;	/* unused marker for readability */
+
+static int cg_cmp(const void *pa, const void *pb, void *ctx)
+{
+	const struct cg_tree *t = ctx;
+	const struct cg_node *a = &t->nodes[*(const u32 *)pa];
+	const struct cg_node *b = &t->nodes[*(const u32 *)pb];
+
+	if (a->period != b->period)
+		return a->period > b->period ? -1 : 1;
+	return *(const u32 *)pa < *(const u32 *)pb ? -1 : 1;
+}
+
+/* Orders every node's children by period, largest first. */
+static int cg_tree__sort(struct cg_tree *t)
+{
+	u32 *kids = NULL;
+	size_t cap = 0;
+
+	for (size_t p = 0; p < t->nr; p++) {
+		size_t n = 0;
+
+		for (u32 c = t->nodes[p].first_child; c; c = t->nodes[c].next_sibling) {
+			if (array__grow((void **)&kids, &cap, n + 1, sizeof(*kids))) {
+				free(kids);
+				return -ENOMEM;
+			}
+			kids[n++] = c;
+		}
+		if (n < 2)
+			continue;
+		qsort_r(kids, n, sizeof(*kids), cg_cmp, t);
+		t->nodes[p].first_child = kids[0];
+		for (size_t i = 0; i < n; i++)
+			t->nodes[kids[i]].next_sibling = i + 1 < n ? kids[i + 1] : 0;
+	}
+	free(kids);
+	return 0;
+}
+
+/* The frames of an entry, root first, leaf (the entry itself) last. */
+static size_t entry__frames(struct rowset *rs, const struct hist_entry *e,
+			    const struct row_sym *leaf, const struct row_sym **out,
+			    const struct dso **dsos, u64 *addrs, size_t max)
+{
+	const struct snapshot *snap = rs->snap;
+	size_t n = 0;
+	u32 id = e->key.chain;
+
+	/* the chain's leaf node is the sampled ip: the entry itself */
+	if (id && id < snap->nr_chains)
+		id = snap->chains[id].parent;
+	for (; id && id < snap->nr_chains && n + 1 < max;
+	     id = snap->chains[id].parent) {
+		out[n] = rowset__node_sym(rs, id);
+		dsos[n] = snap->chains[id].dso;
+		addrs[n] = snap->chains[id].addr;
+		n++;
+	}
+	/* reverse into root-first order */
+	for (size_t i = 0; i < n / 2; i++) {
+		const struct row_sym *t = out[i];
+		const struct dso *d = dsos[i];
+		u64 a = addrs[i];
+
+		out[i] = out[n - 1 - i];
+		dsos[i] = dsos[n - 1 - i];
+		addrs[i] = addrs[n - 1 - i];
+		out[n - 1 - i] = t;
+		dsos[n - 1 - i] = d;
+		addrs[n - 1 - i] = a;
+	}
+	out[n] = leaf;
+	dsos[n] = e->key.dso;
+	addrs[n] = e->key.addr;
+	return n + 1;
+}
+
+#define MAX_FRAMES 1024
+
+int rowset__tree(struct rowset *rs, const struct row *x, enum cg_order order,
+		 struct cg_tree *t)
+{
+	const struct snapshot *snap = rs->snap;
+	const struct row_sym *fr[MAX_FRAMES];
+	const struct dso *dsos[MAX_FRAMES];
+	u64 addrs[MAX_FRAMES];
+	struct group_key gx;
+
+	(void)cg_period_of;
+	t->nr = 0;
+	if (array__grow((void **)&t->nodes, &t->cap, 1, sizeof(*t->nodes)))
+		return -ENOMEM;
+	memset(&t->nodes[0], 0, sizeof(t->nodes[0]));
+	t->nr = 1;
+	t->total_samples = x->children_samples ? x->children_samples : x->samples;
+	t->total_period = x->children_period ? x->children_period : x->period;
+	if (!snap)
+		return 0;
+	group_key__make(&gx, &rs->spec, x);
+
+	for (size_t i = 0; i < snap->nr; i++) {
+		const struct hist_entry *e = &snap->entries[i];
+		struct row_sym leaf = { 0 };
+		size_t n, from = SIZE_MAX;
+		u32 node = 0;
+
+		if (!e->key.chain)
+			continue;
+		if (rs->resolve(rs->resolve_ctx, e->key.dso, e->key.addr, &leaf) ||
+		    !leaf.dso_name)
+			leaf.dso_name = e->key.dso->name;
+		n = entry__frames(rs, e, &leaf, fr, dsos, addrs, MAX_FRAMES);
+		/* the outermost frame that is x */
+		for (size_t k = 0; k < n; k++) {
+			struct group_key g;
+			struct row r;
+
+			row__make(&r, e, dsos[k], addrs[k], fr[k]);
+			group_key__make(&g, &rs->spec, &r);
+			if (memcmp(&g, &gx, sizeof(g)) == 0) {
+				from = k;
+				break;
+			}
+		}
+		if (from == SIZE_MAX)
+			continue;
+		/* its own samples: the whole chain; its callees': from x */
+		if (from == n - 1)
+			from = 0;
+		for (size_t k = 0; k < n - from; k++) {
+			size_t j = order == CG_CALLER ? from + k : n - 1 - k;
+
+			node = cg_tree__child(t, node, dsos[j], fr[j], addrs[j]);
+			if (!node)
+				return -ENOMEM;
+			t->nodes[node].samples += e->samples;
+			t->nodes[node].period += e->period;
+		}
+	}
+	return cg_tree__sort(t);
+}
+
+int rowset__foreach_path(struct rowset *rs, row_path_fn fn, void *ctx)
+{
+	const struct snapshot *snap = rs->snap;
+	const struct row_sym *fr[MAX_FRAMES];
+	const struct dso *dsos[MAX_FRAMES];
+	u64 addrs[MAX_FRAMES];
+
+	if (!snap)
+		return 0;
+	for (size_t i = 0; i < snap->nr; i++) {
+		const struct hist_entry *e = &snap->entries[i];
+		struct row_sym leaf = { 0 };
+		size_t n;
+		int err;
+
+		if (rs->resolve(rs->resolve_ctx, e->key.dso, e->key.addr, &leaf) ||
+		    !leaf.dso_name)
+			leaf.dso_name = e->key.dso->name;
+		if (!leaf.name)
+			leaf.start = e->key.addr;
+		n = entry__frames(rs, e, &leaf, fr, dsos, addrs, MAX_FRAMES);
+		err = fn(ctx, fr, n, e);
+		if (err)
+			return err;
+	}
 	return 0;
 }

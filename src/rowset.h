@@ -30,6 +30,11 @@ struct sort_spec {
 	size_t nr_group;
 	enum sort_key order;		/* what rows are ordered by */
 	bool invert;
+	/* Call graphs: every row also gets its children (total) cost, the
+	 * samples whose chain holds it anywhere, counted once per sample;
+	 * functions seen only as callers get rows too, and "overhead"
+	 * orders by the total, like perf report --children. */
+	bool children;
 };
 
 /* "-s dso,sym": grouping keys, in column order; an ordering-only key in
@@ -74,7 +79,9 @@ struct row {
 	bool kernel;
 	const char *comm;
 	s32 pid, tid, cpu;
-	u64 samples, period;
+	u64 samples, period;		/* self */
+	u64 children_samples, children_period;	/* self + callees */
+	u32 stamp;			/* internal: last entry counted */
 };
 
 struct rowset {
@@ -87,6 +94,14 @@ struct rowset {
 	/* grouping table, reused between builds */
 	u32 *slots;
 	size_t nslots;
+	/* resolution of each chain node of the snapshot, memoized */
+	struct row_sym *node_sym;
+	u8 *node_done;
+	size_t node_cap;
+	const struct snapshot *snap;	/* of the last build */
+	row_resolve_fn resolve;
+	void *resolve_ctx;
+	struct sort_spec spec;
 };
 
 void rowset__init(struct rowset *rs);
@@ -96,7 +111,51 @@ int rowset__build(struct rowset *rs, const struct snapshot *snap,
 		  row_resolve_fn resolve, void *ctx);
 
 /* Share of a row in percent of the snapshot's total period (samples when
- * the period is zero). */
+ * the period is zero): self, and with children. */
 double rowset__percent(const struct rowset *rs, const struct row *r);
+double rowset__percent_children(const struct rowset *rs, const struct row *r);
+
+/*
+ * Call trees.  The tree of a row holds, weighted by period, the paths of
+ * the samples that involve it: for its own samples the whole chain from
+ * the outermost caller down to it ("who calls it"), for the samples of
+ * its callees the path from it down to the leaf ("what it spends in its
+ * callees").  CG_CALLEE reverses each path.  Node 0 is an invisible root;
+ * percentages are relative to the row's total.
+ */
+enum cg_order {
+	CG_CALLER,
+	CG_CALLEE,
+};
+
+struct cg_node {
+	const char *sym;	/* NULL: unresolved, see addr */
+	const char *dso_name;
+	u64 addr;
+	bool kernel;
+	u64 samples, period;
+	u32 parent, first_child, next_sibling;	/* 0: none */
+	u32 depth;		/* children of the root: 1 */
+};
+
+struct cg_tree {
+	struct cg_node *nodes;
+	size_t nr, cap;
+	u64 total_samples, total_period;	/* the row's total */
+};
+
+void cg_tree__init(struct cg_tree *t);
+void cg_tree__fini(struct cg_tree *t);
+/* r must be a row of the last rowset__build (same snapshot).  Children
+ * are sorted by period, largest first. */
+int rowset__tree(struct rowset *rs, const struct row *r, enum cg_order order,
+		 struct cg_tree *t);
+
+/* Every sample path of the last build, root first, leaf (the entry's own
+ * symbol) last; entries without a chain give one frame.  fn returns 0 to
+ * go on. */
+typedef int (*row_path_fn)(void *ctx, const struct row_sym *const *frames,
+			   size_t n, const struct hist_entry *e);
+int rowset__foreach_path(struct rowset *rs, row_path_fn fn, void *ctx);
 
 #endif

@@ -18,12 +18,23 @@ struct session_event {
 	size_t nr_cpu;
 };
 
+/* An entry of a perf.data file's build-id table; entries whose paths
+ * hash alike are chained through next (an index + 1, 0: end). */
+struct session_bid {
+	s32 pid;
+	u8 bid[BUILD_ID_MAX];
+	u8 size;
+	size_t next;
+	char *path;
+};
+
 struct session {
 	struct session_opts opts;
 	pthread_mutex_t lock;
 	struct strpool *strings;
 	struct dsos *dsos;
 	struct machine *machine;
+	struct callchains *chains;
 	struct session_event *events;
 	size_t nr_events, cap_events;
 	struct intmap ids;	/* id -> event index + 1 */
@@ -32,6 +43,10 @@ struct session {
 	int time_trailer;	/* u64 index of TIME from the end, -1: none */
 	size_t trailer;		/* sample_id trailer size, from event 0 */
 	struct intmap asked;	/* pids handed to opts.unknown_pid */
+	struct session_bid *bids;	/* perf.data build-id table */
+	size_t nr_bids, cap_bids;
+	struct intmap bid_index;	/* hash of path -> first entry + 1 */
+	u64 events_gen;
 	struct session_counts counts;
 	u64 first_time, last_time;
 	bool kernel_samples;
@@ -51,13 +66,17 @@ struct session *session__new(const struct session_opts *opts)
 	pthread_mutex_init(&s->lock, NULL);
 	intmap__init(&s->ids);
 	intmap__init(&s->asked);
+	intmap__init(&s->bid_index);
 	s->strings = strpool__new();
 	if (!s->strings)
 		goto err;
 	s->dsos = dsos__new(s->strings);
 	s->machine = machine__new(s->strings);
-	if (!s->dsos || !s->machine)
+	s->chains = callchains__new();
+	if (!s->dsos || !s->machine || !s->chains)
 		goto err;
+	if (!s->opts.max_stack)
+		s->opts.max_stack = 512;
 	/* The idle task never gets a COMM record. */
 	if (machine__comm(s->machine, 0, 0, "swapper", 7, false))
 		goto err;
@@ -80,7 +99,12 @@ void session__free(struct session *s)
 	free(s->events);
 	intmap__fini(&s->ids);
 	intmap__fini(&s->asked);
+	for (size_t i = 0; i < s->nr_bids; i++)
+		free(s->bids[i].path);
+	free(s->bids);
+	intmap__fini(&s->bid_index);
 	machine__free(s->machine);
+	callchains__free(s->chains);
 	dsos__free(s->dsos);
 	strpool__free(s->strings);
 	pthread_mutex_destroy(&s->lock);
@@ -164,6 +188,7 @@ int session__add_event(struct session *s, const char *name,
 	}
 	e->attr = *attr;
 	s->nr_events++;
+	s->events_gen++;
 	session__layout(s);
 	return (int)(s->nr_events - 1);
 }
@@ -178,6 +203,7 @@ int session__set_attr(struct session *s, size_t ev,
 	if (ev >= s->nr_events)
 		return -EINVAL;
 	s->events[ev].attr = *attr;
+	s->events_gen++;
 	/* forget the ids of this event: the fds they named are closed */
 	while (intmap__next(&s->ids, &i, &k, &v)) {
 		if ((uintptr_t)v == ev + 1) {
@@ -193,7 +219,113 @@ int session__add_id(struct session *s, size_t ev, u64 id)
 {
 	if (ev >= s->nr_events)
 		return -EINVAL;
+	s->events_gen++;
 	return intmap__put(&s->ids, id, (void *)(uintptr_t)(ev + 1));
+}
+
+int session__set_event_name(struct session *s, size_t ev, const char *name)
+{
+	char *n;
+
+	if (ev >= s->nr_events || !name)
+		return -EINVAL;
+	n = strdup(name);
+	if (!n)
+		return -ENOMEM;
+	free(s->events[ev].name);
+	s->events[ev].name = n;
+	return 0;
+}
+
+int session__event_ids(const struct session *s, size_t ev, u64 **ids,
+		       size_t *nr)
+{
+	size_t i = 0, n = 0, cap = 0;
+	u64 k, *out = NULL;
+	void *v;
+
+	*ids = NULL;
+	*nr = 0;
+	if (ev >= s->nr_events)
+		return -EINVAL;
+	while (intmap__next(&s->ids, &i, &k, &v)) {
+		if ((uintptr_t)v != ev + 1)
+			continue;
+		if (array__grow((void **)&out, &cap, n + 1, sizeof(*out))) {
+			free(out);
+			return -ENOMEM;
+		}
+		out[n++] = k;
+	}
+	*ids = out;
+	*nr = n;
+	return 0;
+}
+
+u64 session__events_gen(const struct session *s)
+{
+	return s->events_gen;
+}
+
+void session__time_range(const struct session *s, u64 *first, u64 *last)
+{
+	*first = s->first_time;
+	*last = s->last_time;
+}
+
+int session__add_build_id(struct session *s, s32 pid, const char *path,
+			  const u8 *bid, size_t size)
+{
+	size_t len = strlen(path);
+	u64 key = hash_bytes(path, len);
+	struct session_bid *b;
+
+	if (!size)
+		return -EINVAL;
+	if (array__grow((void **)&s->bids, &s->cap_bids, s->nr_bids + 1,
+			sizeof(*s->bids)))
+		return -ENOMEM;
+	b = &s->bids[s->nr_bids];
+	memset(b, 0, sizeof(*b));
+	b->path = strdup(path);
+	if (!b->path)
+		return -ENOMEM;
+	b->pid = pid;
+	b->size = (u8)MIN(size, (size_t)BUILD_ID_MAX);
+	memcpy(b->bid, bid, b->size);
+	b->next = (uintptr_t)intmap__get(&s->bid_index, key);
+	if (intmap__put(&s->bid_index, key,
+			(void *)(uintptr_t)(s->nr_bids + 1))) {
+		free(b->path);
+		return -ENOMEM;
+	}
+	s->nr_bids++;
+	return 0;
+}
+
+/* The table's build-id for a mapping of path by pid: its pid's entry,
+ * else a host (-1) entry. */
+static const struct session_bid *session__find_bid(const struct session *s,
+						   s32 pid, const char *path,
+						   size_t len)
+{
+	const struct session_bid *any = NULL;
+	size_t i;
+
+	if (!s->nr_bids)
+		return NULL;
+	i = (uintptr_t)intmap__get(&s->bid_index, hash_bytes(path, len));
+	for (; i; i = s->bids[i - 1].next) {
+		const struct session_bid *b = &s->bids[i - 1];
+
+		if (strcmp(b->path, path) != 0)
+			continue;
+		if (b->pid == pid)
+			return b;
+		if (b->pid == -1 && !any)
+			any = b;
+	}
+	return any;
 }
 
 size_t session__nr_events(const struct session *s)
@@ -262,11 +394,78 @@ static bool session__has_cpu(const struct session_event *e)
 	return e->attr.sample_type & PERF_SAMPLE_CPU;
 }
 
+/* Where a user address of pid lands: (dso, key-space address). */
+static void session__resolve_user(struct session *s, s32 pid, u64 ip,
+				  const struct dso **dso, u64 *addr)
+{
+	const struct map *map = machine__find_map(s->machine, pid, ip);
+
+	if (!map) {
+		*dso = dsos__unknown(s->dsos);
+		*addr = ip;
+	} else if (map->dso->kind == DSO_ANON) {
+		*dso = map->dso;
+		*addr = ip;
+	} else {
+		*dso = map->dso;
+		*addr = ip - map->start + map->pgoff;
+	}
+}
+
+/*
+ * Interns a sample's call chain, root first, and returns its leaf node.
+ * The chain comes leaf first, with PERF_CONTEXT_* markers saying whether
+ * the entries that follow are kernel or user addresses.  Every entry but
+ * the first is a return address: minus one, it lies in the call.
+ */
+static u32 session__chain(struct session *s, const struct perf_sample *smp,
+			  u16 cpumode)
+{
+	struct {
+		const struct dso *dso;
+		u64 addr;
+	} fr[512];
+	size_t n = 0, max = MIN(s->opts.max_stack, ARRAY_SIZE(fr));
+	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL;
+	u32 node = 0;
+
+	for (u64 i = 0; i < smp->callchain_nr && n < max; i++) {
+		u64 ip = smp->callchain[i];
+
+		if (ip >= (u64)PERF_CONTEXT_MAX) {
+			if (ip == (u64)PERF_CONTEXT_KERNEL)
+				kernel = true;
+			else if (ip == (u64)PERF_CONTEXT_USER)
+				kernel = false;
+			else
+				break;	/* guest or hypervisor chains */
+			continue;
+		}
+		if (n > 0)
+			ip--;
+		if (kernel) {
+			fr[n].dso = dsos__kernel(s->dsos);
+			fr[n].addr = ip;
+		} else {
+			session__resolve_user(s, (s32)smp->pid, ip, &fr[n].dso,
+					      &fr[n].addr);
+		}
+		n++;
+	}
+	while (n > 0) {
+		n--;
+		node = callchains__intern(s->chains, node, fr[n].dso,
+					  fr[n].addr);
+		if (!node)
+			return 0;
+	}
+	return node;
+}
+
 static int session__sample(struct session *s, const struct perf_event_header *h)
 {
 	struct session_event *e = session__event_of(s, h);
 	unsigned int kf = s->opts.key_fields;
-	const struct map *map = NULL;
 	struct perf_sample smp;
 	struct hist_key key;
 	int cpu;
@@ -294,26 +493,19 @@ static int session__sample(struct session *s, const struct perf_event_header *h)
 		s->kernel_samples = true;
 		break;
 	case PERF_RECORD_MISC_USER:
-		map = machine__find_map(s->machine, (s32)smp.pid, smp.ip);
-		if (!map && s->opts.unknown_pid && !s->in_unknown_pid &&
-		    !intmap__get(&s->asked, smp.pid) &&
+		session__resolve_user(s, (s32)smp.pid, smp.ip, &key.dso,
+				      &key.addr);
+		/* A pid never heard of: let the source read it from /proc
+		 * once, then look again. */
+		if (key.dso->kind == DSO_UNKNOWN && s->opts.unknown_pid &&
+		    !s->in_unknown_pid && !intmap__get(&s->asked, smp.pid) &&
 		    !machine__knows(s->machine, (s32)smp.pid)) {
 			intmap__put(&s->asked, smp.pid, (void *)1);
 			s->in_unknown_pid = true;
 			s->opts.unknown_pid(s, (s32)smp.pid, s->opts.ctx);
 			s->in_unknown_pid = false;
-			map = machine__find_map(s->machine, (s32)smp.pid,
-						smp.ip);
-		}
-		if (!map) {
-			key.dso = dsos__unknown(s->dsos);
-			key.addr = smp.ip;
-		} else if (map->dso->kind == DSO_ANON) {
-			key.dso = map->dso;
-			key.addr = smp.ip;
-		} else {
-			key.dso = map->dso;
-			key.addr = smp.ip - map->start + map->pgoff;
+			session__resolve_user(s, (s32)smp.pid, smp.ip,
+					      &key.dso, &key.addr);
 		}
 		break;
 	case PERF_RECORD_MISC_HYPERVISOR:
@@ -336,6 +528,9 @@ static int session__sample(struct session *s, const struct perf_event_header *h)
 					    (s32)smp.tid);
 	if (kf & KEY_CPU)
 		key.cpu = cpu;
+	if (smp.callchain_nr)
+		key.chain = session__chain(s, &smp,
+					   h->misc & PERF_RECORD_MISC_CPUMODE_MASK);
 	if (hist__add(e->hist, &key, smp.period)) {
 		COUNT(e, cpu, dropped, 1);
 		return -ENOMEM;
@@ -369,6 +564,7 @@ static struct dso *session__dso(struct session *s, const struct rec_mmap *m)
 		.map_start = m->start,
 		.map_end = m->start + m->len,
 	};
+	const struct session_bid *b;
 
 	if (strcmp(m->filename, "[vdso]") == 0) {
 		id.kind = DSO_VDSO;
@@ -379,6 +575,10 @@ static struct dso *session__dso(struct session *s, const struct rec_mmap *m)
 	} else if (m->has_build_id && m->build_id_size) {
 		id.build_id = m->build_id;
 		id.build_id_size = m->build_id_size;
+	} else if ((b = session__find_bid(s, (s32)m->pid, m->filename,
+					  m->filename_len))) {
+		id.build_id = b->bid;
+		id.build_id_size = b->size;
 	} else {
 		id.maj = m->maj;
 		id.min = m->min;
@@ -540,6 +740,9 @@ void session__refresh(struct session *s, enum hist_mode mode)
 		else if (mode == HIST_DECAY)
 			hist__decay(h);
 	}
+	/* Nothing refers to the chains any more (snapshots hold copies). */
+	if (mode == HIST_ZERO && callchains__nr(s->chains) > 1)
+		callchains__reset(s->chains);
 	machine__tick(s->machine);
 	/* Two ticks: samples taken before an exit may still sit in another
 	 * CPU's ring for one more read. */
@@ -561,6 +764,7 @@ void snapshot__init(struct snapshot *snap)
 
 void snapshot__fini(struct snapshot *snap)
 {
+	free(snap->chains);
 	free(snap->entries);
 	free(snap->cpu_counts);
 	memset(snap, 0, sizeof(*snap));
@@ -599,6 +803,10 @@ int session__snapshot(struct session *s, size_t ev, struct snapshot *snap)
 	snap->nr_threads = machine__nr_threads(s->machine);
 	snap->nr_dsos = dsos__count(s->dsos);
 	snap->kernel_samples = s->kernel_samples;
+	snap->nr_chains = 0;
+	if (callchains__nr(s->chains) > 1)
+		return callchains__copy(s->chains, &snap->chains,
+					&snap->cap_chains, &snap->nr_chains);
 	return 0;
 }
 

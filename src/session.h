@@ -6,6 +6,7 @@
 
 #include <linux/perf_event.h>
 
+#include "callchain.h"
 #include "dso.h"
 #include "hist.h"
 #include "machine.h"
@@ -37,6 +38,8 @@ struct session_opts {
 	/* Samples outside [time_start, time_end) are skipped and counted
 	 * (--time); 0, 0: no window. */
 	u64 time_start, time_end;
+	/* Frames kept per call chain (--max-stack); 0: 512. */
+	unsigned int max_stack;
 	/* Per-event entry count above which the entries of reaped
 	 * processes are folded into per-command entries (pid/tid -1), which
 	 * bounds memory over long runs with many short-lived processes.
@@ -90,6 +93,26 @@ int session__add_event(struct session *s, const char *name,
 int session__set_attr(struct session *s, size_t ev,
 		      const struct perf_event_attr *attr);
 int session__add_id(struct session *s, size_t ev, u64 id);
+/* Renames an event (a perf.data file names its events after its attrs
+ * are read). */
+int session__set_event_name(struct session *s, size_t ev, const char *name);
+/* For writers: the ids of event ev (malloc'd, the caller frees them;
+ * *ids NULL when there are none), and a counter that add_event,
+ * set_attr and add_id bump, so that new events and ids are noticed. */
+int session__event_ids(const struct session *s, size_t ev, u64 **ids,
+		       size_t *nr);
+u64 session__events_gen(const struct session *s);
+/* The first and last sample timestamps seen (ns; 0 when none). */
+void session__time_range(const struct session *s, u64 *first, u64 *last);
+
+/*
+ * A perf.data file's build-id table: a file mapping whose MMAP record
+ * carries no build-id gets the one listed for its path, from an entry of
+ * its pid or, as perf does with its host entries, of pid -1.  Entries
+ * must be added before the MMAP records they apply to are processed.
+ */
+int session__add_build_id(struct session *s, s32 pid, const char *path,
+			  const u8 *bid, size_t size);
 size_t session__nr_events(const struct session *s);
 const char *session__event_name(const struct session *s, size_t ev);
 const struct perf_event_attr *session__event_attr(const struct session *s,
@@ -134,6 +157,9 @@ struct snapshot {
 	u64 first_time, last_time;	/* sample timestamps seen (ns) */
 	size_t nr_procs, nr_threads, nr_dsos;
 	bool kernel_samples;		/* any sample in kernel mode */
+	/* the call chains hist_key.chain refers to (a copy) */
+	struct cc_node *chains;
+	size_t nr_chains, cap_chains;
 };
 
 void snapshot__init(struct snapshot *snap);

@@ -12,6 +12,27 @@ $(BUILD)/workloads/libwlhot.so: tests/workloads/wlhot.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(WL_CFLAGS) -shared -fPIC -o $@ $<
 
+# cgwork links libwlcg.so (found next to it through its rpath); a copy
+# built without frame pointers is for --call-graph dwarf.
+WORKLOADS := $(filter-out $(BUILD)/workloads/wlcg $(BUILD)/workloads/cgwork,$(WORKLOADS))
+# Leaf functions keep their frame too, or frame-pointer chains skip their
+# callers: GCC 12 omits leaf frames whatever the flags, clang does not.
+CG_CC := clang
+CG_FP := -mno-omit-leaf-frame-pointer
+$(BUILD)/workloads/libwlcg.so: tests/workloads/wlcg.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CG_CC) $(WL_CFLAGS) $(CG_FP) -shared -fPIC -o $@ $<
+
+$(BUILD)/workloads/libwlcg-nofp.so: tests/workloads/wlcg.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CG_CC) $(WL_CFLAGS) -fomit-frame-pointer -shared -fPIC -o $@ $<
+
+$(BUILD)/workloads/cgwork: tests/workloads/cgwork.c tests/workloads/wl.h $(BUILD)/workloads/libwlcg.so
+	$(Q)$(CG_CC) $(WL_CFLAGS) $(CG_FP) -o $@ $< -L$(BUILD)/workloads -lwlcg -Wl,-rpath,'$$ORIGIN'
+
+$(BUILD)/workloads/cgwork-nofp: tests/workloads/cgwork.c tests/workloads/wl.h $(BUILD)/workloads/libwlcg-nofp.so
+	$(Q)$(CG_CC) $(WL_CFLAGS) -fomit-frame-pointer -o $@ $< -L$(BUILD)/workloads -lwlcg-nofp -Wl,-rpath,'$$ORIGIN'
+
 # spin3 without symbols: the symbolizer must fall back on .eh_frame
 $(BUILD)/workloads/spin3-stripped: $(BUILD)/workloads/spin3
 	$(Q)strip -o $@ $<
@@ -21,4 +42,5 @@ $(BUILD)/workloads/cppwork: tests/workloads/cppwork.cpp
 	$(Q)$(CXX) $(WL_CFLAGS) -o $@ $<
 
 WORKLOADS_EXTRA := $(BUILD)/workloads/libwlhot.so \
+	$(BUILD)/workloads/cgwork $(BUILD)/workloads/cgwork-nofp \
 	$(BUILD)/workloads/spin3-stripped $(BUILD)/workloads/cppwork
