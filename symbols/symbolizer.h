@@ -28,6 +28,8 @@ struct symbolizer_opts {
 	const char *tmp;	/* default "/tmp", for perf-PID.map */
 	const char *vdso_image;	/* a file holding the vdso; default: this
 				 * process's own vdso (same kernel) */
+	const char *kcore;	/* kernel code for annotate; default
+				 * "/proc/kcore" */
 	bool no_demangle;
 };
 
@@ -89,9 +91,16 @@ struct srcline {
 int symbolizer__srcline(struct symbolizer *s, const struct dso *dso, u64 addr,
 			struct srcline *out, size_t max);
 
-/* Reads code bytes at key addresses [addr, addr + len); returns bytes read
- * or -errno.  (-ENOENT: no file to read, as for kernel, anon and unreadable
- * dsos; -ESTALE: the file's build-id differs from the mapping's.) */
+/*
+ * Reads code bytes at key addresses [addr, addr + len); returns bytes read
+ * or -errno.  Files are read from disk; when the file cannot be opened any
+ * more (deleted, then its process's map_files gone), and for anon/JIT
+ * code, from /proc/PID/mem of the process that maps it while it lives;
+ * the kernel's from /proc/kcore.  Errors: -ENOENT (nothing to read: an
+ * unreadable file and no live process, no kcore), -ESRCH (the process
+ * that mapped it is gone), -EACCES/-EPERM (kcore or mem refused),
+ * -ESTALE (the file's build-id differs from the mapping's).
+ */
 long symbolizer__read_code(struct symbolizer *s, const struct dso *dso,
 			   u64 addr, void *buf, size_t len);
 
