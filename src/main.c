@@ -51,6 +51,12 @@ enum opt_id {
 	OPT_DEBUG_DIR,
 	OPT_SHOW_PERIOD,
 	OPT_NO_DEMANGLE,
+	OPT_CALL_GRAPH,
+	OPT_MAX_STACK,
+	OPT_CHILDREN,
+	OPT_NO_CHILDREN,
+	OPT_FOLDED,
+	OPT_FP = 'g',
 };
 
 /* The one option table: getopt's tables and --help come from it. */
@@ -90,6 +96,18 @@ static const struct opt_desc {
 	{ OPT_DEBUG_DIR, "debug-dir", "DIR",
 	  "look for debug files by build-id under DIR too (repeatable)" },
 	{ OPT_NO_DEMANGLE, "no-demangle", NULL, "show C++/Rust names mangled" },
+	{ OPT_FP, "call-graph-fp", NULL,
+	  "sample call chains (frame pointers), like --call-graph fp" },
+	{ OPT_CALL_GRAPH, "call-graph", "MODE",
+	  "fp or dwarf[,BYTES] (unwinds a copy of the user stack), "
+	  "then ,caller (default) or ,callee for the trees" },
+	{ OPT_MAX_STACK, "max-stack", "N", "keep at most N frames per chain" },
+	{ OPT_CHILDREN, "children", NULL,
+	  "with call graphs, show and sort by the total with callees (default)" },
+	{ OPT_NO_CHILDREN, "no-children", NULL, "with call graphs, self cost only" },
+	{ OPT_FOLDED, "folded", NULL,
+	  "batch with call graphs: print folded stacks (a;b;c count) for "
+	  "flame graph tools" },
 	{ OPT_VERBOSE, "verbose", NULL, "more messages (repeat for debug)" },
 	{ OPT_HELP, "help", NULL, "this help" },
 	{ OPT_VERSION, "version", NULL, "print the version" },
@@ -112,6 +130,11 @@ struct options {
 	enum hist_mode mode;
 	const char **debug_dirs;
 	size_t nr_debug_dirs;
+	bool callgraph, folded;
+	int children;		/* -1: default (on with call graphs) */
+	u32 dwarf_size;
+	unsigned int max_stack;
+	enum cg_order cg_order;
 	int verbose;
 	char **command;
 };
@@ -184,6 +207,41 @@ static int parse_pids(const char *s, struct target *t)
 	if (!err && !t->nr_pids)
 		err = -EINVAL;
 	return err;
+}
+
+/* "fp", "dwarf", "dwarf,8192", "fp,callee", "caller"... */
+static int parse_call_graph(const char *s, struct options *o)
+{
+	char buf[64], *tok, *save = NULL;
+	bool mode_seen = false;
+
+	if (strlen(s) >= sizeof(buf))
+		return -EINVAL;
+	strcpy(buf, s);
+	o->callgraph = true;
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		u64 v;
+
+		if (strcmp(tok, "fp") == 0) {
+			o->dwarf_size = 0;
+			mode_seen = true;
+		} else if (strcmp(tok, "dwarf") == 0) {
+			o->dwarf_size = 8192;
+			mode_seen = true;
+		} else if (strcmp(tok, "caller") == 0) {
+			o->cg_order = CG_CALLER;
+		} else if (strcmp(tok, "callee") == 0) {
+			o->cg_order = CG_CALLEE;
+		} else if (mode_seen && o->dwarf_size && parse_u64(tok, &v) == 0 &&
+			   v >= 64 && v <= 65528) {
+			/* the kernel takes at most 64 KiB minus the header */
+			o->dwarf_size = (u32)(v & ~7ULL);
+		} else {
+			return -EINVAL;
+		}
+	}
+	return 0;
 }
 
 /* Returns 0 to go on, or an exit status + 1. */
@@ -323,6 +381,29 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case OPT_NO_DEMANGLE:
 			o->no_demangle = true;
 			break;
+		case OPT_FP:
+			o->callgraph = true;
+			o->dwarf_size = 0;
+			break;
+		case OPT_CALL_GRAPH:
+			if (parse_call_graph(optarg, o))
+				return 1 + bad_usage("bad call graph '%s' (fp or dwarf[,BYTES], "
+						     "then ,caller or ,callee)", optarg);
+			break;
+		case OPT_MAX_STACK:
+			if (parse_u64(optarg, &v) || v == 0 || v > 512)
+				return 1 + bad_usage("bad stack depth '%s' (1..512)", optarg);
+			o->max_stack = (unsigned int)v;
+			break;
+		case OPT_CHILDREN:
+			o->children = 1;
+			break;
+		case OPT_NO_CHILDREN:
+			o->children = 0;
+			break;
+		case OPT_FOLDED:
+			o->folded = true;
+			break;
 		case OPT_VERBOSE:
 			o->verbose++;
 			break;
@@ -351,6 +432,11 @@ static int parse_options(int argc, char **argv, struct options *o)
 		return 1 + bad_usage("%s", "--json needs -b");
 	if (o->filter.hide_kernel && o->filter.hide_user)
 		return 1 + bad_usage("%s", "-K and -U together hide everything");
+	if (o->folded && (!o->batch || !o->callgraph || o->json))
+		return 1 + bad_usage("%s", "--folded needs -b and -g (and no --json)");
+	if (o->children < 0)
+		o->children = o->callgraph;
+	o->spec.children = o->children && o->callgraph;
 	return 0;
 }
 
@@ -410,6 +496,7 @@ static void describe_target(const struct options *o, char *buf, size_t len)
 int main(int argc, char **argv)
 {
 	struct options o = {
+		.children = -1,
 		.freq = 4000,
 		.mmap_pages = 128,
 		.delay = 2.0,
@@ -466,12 +553,16 @@ int main(int argc, char **argv)
 	a.iterations = o.iterations;
 	a.json = o.json;
 	a.show_period = o.show_period;
+	a.callgraph = o.callgraph;
+	a.folded = o.folded;
+	a.cg_order = o.cg_order;
 	a.stop = &stop_requested;
 	describe_target(&o, a.target_desc, sizeof(a.target_desc));
 
 	/* Batch keeps only what its sort keys need; the live view can
 	 * regroup at any time, so it keeps everything. */
 	sso.key_fields = o.batch ? sort_spec__key_fields(&o.spec) : KEY_ALL;
+	sso.max_stack = o.max_stack;
 	a.session = session__new(&sso);
 	if (!a.session) {
 		pr_err("out of memory");
@@ -490,6 +581,9 @@ int main(int argc, char **argv)
 	spo.ev.freq = o.freq;
 	spo.ev.period = o.period;
 	spo.ev.mmap_pages = o.mmap_pages;
+	spo.ev.callchain = o.callgraph;
+	spo.ev.max_stack = (u16)o.max_stack;
+	spo.ev.dwarf_stack_size = o.dwarf_size;
 	a.sampler = sampler__new(a.session, &spo);
 	if (!a.sampler || sampler__set_events(a.sampler, o.specs, o.nr_specs)) {
 		pr_err("out of memory");

@@ -441,7 +441,7 @@ static u32 session__chain(struct session *s, const struct perf_sample *smp,
 				break;	/* guest or hypervisor chains */
 			continue;
 		}
-		if (n > 0)
+		if (n > 0 && ip)
 			ip--;
 		if (kernel) {
 			fr[n].dso = dsos__kernel(s->dsos);

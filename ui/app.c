@@ -107,7 +107,16 @@ static void batch__wait(struct app *a, double until)
 
 int batch__run(struct app *a)
 {
-	struct batch_opts bo = { .json = a->json, .show_period = a->show_period };
+	struct batch_opts bo = {
+		.json = a->json,
+		.show_period = a->show_period,
+		.callgraph = a->callgraph,
+		.folded = a->folded,
+		.order = a->cg_order,
+		/* perf's callchain threshold unless --percent-limit */
+		.tree_limit = a->filter.percent_limit > 0 ?
+				      a->filter.percent_limit : 0.5,
+	};
 	double next = a->start + a->delay, last = a->start;
 	u64 *prev = NULL;
 	size_t nr_prev = 0;

@@ -23,6 +23,9 @@ struct app {
 	double delay;			/* seconds between refreshes */
 	long iterations;		/* batch: 0 = until the end */
 	bool json, show_period;
+	bool callgraph;			/* chains are sampled (-g) */
+	bool folded;			/* batch: folded stacks */
+	enum cg_order cg_order;		/* of the trees */
 	char target_desc[256];
 	char note[256];			/* e.g. "process 1234 exited" */
 	double start;			/* monotonic seconds */

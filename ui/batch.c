@@ -1,10 +1,113 @@
 /* batch: the headless front end's printers (text tables and JSON). */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "batch.h"
 #include "fmt.h"
 #include "sanitize.h"
+
+static double tree_pct(const struct cg_tree *tr, const struct cg_node *n)
+{
+	if (tr->total_period)
+		return 100.0 * (double)n->period / (double)tr->total_period;
+	if (tr->total_samples)
+		return 100.0 * (double)n->samples / (double)tr->total_samples;
+	return 0.0;
+}
+
+static void tree_name(struct strbuf *sb, const struct cg_node *n)
+{
+	if (n->sym)
+		sanitize_str(sb, n->sym);
+	else
+		strbuf__addf(sb, "0x%" PRIx64, n->addr);
+}
+
+/* The children of p at or above the limit (percent of the row). */
+static size_t tree_kids(const struct cg_tree *tr, u32 p, double limit,
+			u32 *kids, size_t max)
+{
+	size_t n = 0;
+
+	for (u32 c = tr->nodes[p].first_child; c && n < max;
+	     c = tr->nodes[c].next_sibling)
+		if (tree_pct(tr, &tr->nodes[c]) >= limit)
+			kids[n++] = c;
+	return n;
+}
+
+/*
+ * perf's graph style: a single callee continues the line below its
+ * caller, several branch with their share of the row:
+ *
+ *             ---outer
+ *                |
+ *                |--66.92%--inner_a
+ *                |
+ *                 --33.08%--inner_b
+ */
+static void tree_print(struct strbuf *sb, const struct cg_tree *tr, u32 p,
+		       struct strbuf *prefix, double limit, bool top)
+{
+	u32 kids[64];
+	size_t n = tree_kids(tr, p, limit, kids, ARRAY_SIZE(kids));
+	size_t plen = prefix->len;
+
+	if (n == 1) {
+		strbuf__add(sb, prefix->buf, prefix->len);
+		strbuf__adds(sb, top ? "---" : "");
+		tree_name(sb, &tr->nodes[kids[0]]);
+		strbuf__addc(sb, '\n');
+		if (top)
+			strbuf__adds(prefix, "   ");
+		tree_print(sb, tr, kids[0], prefix, limit, false);
+		prefix->len = plen;
+		prefix->buf[plen] = '\0';
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct cg_node *c = &tr->nodes[kids[i]];
+		bool last = i + 1 == n;
+		struct strbuf head;
+
+		strbuf__init(&head);
+		strbuf__addf(&head, "%s%.2f%%--", last ? " --" : "|--",
+			     tree_pct(tr, c));
+		strbuf__add(sb, prefix->buf, prefix->len);
+		strbuf__adds(sb, "|\n");
+		strbuf__add(sb, prefix->buf, prefix->len);
+		strbuf__add(sb, head.buf, head.len);
+		tree_name(sb, c);
+		strbuf__addc(sb, '\n');
+		strbuf__addc(prefix, last ? ' ' : '|');
+		for (size_t k = 1; k < head.len; k++)
+			strbuf__addc(prefix, ' ');
+		tree_print(sb, tr, kids[i], prefix, limit, false);
+		prefix->len = plen;
+		prefix->buf[plen] = '\0';
+		strbuf__fini(&head);
+	}
+}
+
+static void batch__tree(struct strbuf *sb, const struct batch_opts *o,
+			struct table *t, const struct row *r)
+{
+	struct cg_tree tr;
+	struct strbuf prefix;
+
+	cg_tree__init(&tr);
+	if (rowset__tree(&t->rows, r, o->order, &tr) == 0 && tr.nr > 1) {
+		strbuf__init(&prefix);
+		strbuf__adds(&prefix, "            ");
+		tree_print(sb, &tr, 0, &prefix, o->tree_limit, true);
+		strbuf__addc(sb, '\n');
+		strbuf__fini(&prefix);
+	}
+	cg_tree__fini(&tr);
+}
 
 static void batch__text(struct strbuf *sb, const struct batch_opts *o,
 			struct table *t, const struct header_info *hi)
@@ -22,6 +125,8 @@ static void batch__text(struct strbuf *sb, const struct batch_opts *o,
 		strbuf__adds(sb, "  ");
 		fmt__row(sb, &cols, &t->rows, &t->rows.rows[i], NULL);
 		strbuf__addc(sb, '\n');
+		if (o->callgraph)
+			batch__tree(sb, o, t, &t->rows.rows[i]);
 	}
 	if (t->rows.hidden_rows)
 		strbuf__addf(sb, "# %" PRIu64 " more rows not shown\n",
@@ -48,8 +153,41 @@ static void json_sanitized(struct strbuf *sb, const char *s)
 	strbuf__fini(&clean);
 }
 
-static void batch__json_row(struct strbuf *sb, struct table *t,
-			    const struct row *r)
+static void json_tree(struct strbuf *sb, const struct cg_tree *tr, u32 p,
+		      double limit, unsigned int depth)
+{
+	bool first = true;
+
+	strbuf__addc(sb, '[');
+	for (u32 c = tr->nodes[p].first_child; c && depth < 256;
+	     c = tr->nodes[c].next_sibling) {
+		const struct cg_node *n = &tr->nodes[c];
+		struct strbuf name;
+
+		if (tree_pct(tr, n) < limit)
+			continue;
+		strbuf__init(&name);
+		tree_name(&name, n);
+		strbuf__adds(sb, first ? "{" : ",{");
+		first = false;
+		json_key(sb, "symbol");
+		json_string(sb, name.buf ? name.buf : "");
+		strbuf__addc(sb, ',');
+		json_key(sb, "dso");
+		json_sanitized(sb, n->dso_name);
+		strbuf__addf(sb, ",\"kernel\":%s,\"percent\":%.4f,\"samples\":%"
+				 PRIu64 ",\"period\":%" PRIu64 ",\"children\":",
+			     n->kernel ? "true" : "false", tree_pct(tr, n),
+			     n->samples, n->period);
+		json_tree(sb, tr, c, limit, depth + 1);
+		strbuf__addc(sb, '}');
+		strbuf__fini(&name);
+	}
+	strbuf__addc(sb, ']');
+}
+
+static void batch__json_row(struct strbuf *sb, const struct batch_opts *o,
+			    struct table *t, const struct row *r)
 {
 	const struct sort_spec *sp = &t->spec;
 	bool pid = sort_spec__has(sp, SORT_PID) || sort_spec__has(sp, SORT_TID);
@@ -85,12 +223,28 @@ static void batch__json_row(struct strbuf *sb, struct table *t,
 	fmt__symbol(&sym, r);
 	json_string(sb, sym.buf ? sym.buf : "");
 	strbuf__fini(&sym);
-	strbuf__addf(sb, ",\"resolved\":%s,\"kernel\":%s}",
+	strbuf__addf(sb, ",\"resolved\":%s,\"kernel\":%s",
 		     r->sym ? "true" : "false", r->kernel ? "true" : "false");
+	if (t->spec.children || o->callgraph)
+		strbuf__addf(sb, ",\"self\":%.4f,\"children\":%.4f",
+			     rowset__percent(&t->rows, r),
+			     rowset__percent_children(&t->rows, r));
+	if (o->callgraph) {
+		struct cg_tree tr;
+
+		cg_tree__init(&tr);
+		strbuf__adds(sb, ",\"tree\":");
+		if (rowset__tree(&t->rows, r, o->order, &tr) == 0)
+			json_tree(sb, &tr, 0, o->tree_limit, 0);
+		else
+			strbuf__adds(sb, "[]");
+		cg_tree__fini(&tr);
+	}
+	strbuf__addc(sb, '}');
 }
 
-static void batch__json(struct strbuf *sb, struct table *t,
-			const struct header_info *hi)
+static void batch__json(struct strbuf *sb, const struct batch_opts *o,
+			struct table *t, const struct header_info *hi)
 {
 	const struct snapshot *snap = table__snap(t, t->ev);
 	const struct ev_counts *c = &snap->counts;
@@ -138,17 +292,101 @@ static void batch__json(struct strbuf *sb, struct table *t,
 	for (size_t i = 0; i < t->rows.nr; i++) {
 		if (i)
 			strbuf__addc(sb, ',');
-		batch__json_row(sb, t, &t->rows.rows[i]);
+		batch__json_row(sb, o, t, &t->rows.rows[i]);
 	}
 	strbuf__addf(sb, "],\"hidden_rows\":%" PRIu64 "}\n",
 		     t->rows.hidden_rows);
 }
 
+/* Folded stacks: one "root;...;leaf count" line per distinct path. */
+struct folded {
+	struct strpool *pool;
+	struct intmap counts;	/* interned path -> samples */
+	struct strbuf line;
+};
+
+static int folded__path(void *ctx, const struct row_sym *const *frames,
+			size_t n, const struct hist_entry *e)
+{
+	struct folded *f = ctx;
+	const char *key;
+	uintptr_t c;
+
+	strbuf__reset(&f->line);
+	for (size_t i = 0; i < n; i++) {
+		size_t at = f->line.len;
+
+		if (i)
+			strbuf__addc(&f->line, ';');
+		if (frames[i]->name)
+			sanitize_str(&f->line, frames[i]->name);
+		else
+			strbuf__addf(&f->line, "[%s+0x%" PRIx64 "]",
+				     frames[i]->dso_name, frames[i]->start);
+		/* ';' and ' ' separate frames and the count */
+		for (size_t k = at + !!i; k < f->line.len; k++)
+			if (f->line.buf[k] == ';' || f->line.buf[k] == ' ')
+				f->line.buf[k] = '_';
+	}
+	if (f->line.oom)
+		return -ENOMEM;
+	key = strpool__intern(f->pool, f->line.buf, f->line.len);
+	if (!key)
+		return -ENOMEM;
+	c = (uintptr_t)intmap__get(&f->counts, (u64)(uintptr_t)key);
+	/* counts are stored plus one so that zero is "absent" */
+	return intmap__put(&f->counts, (u64)(uintptr_t)key,
+			   (void *)(c ? c + e->samples : e->samples + 1));
+}
+
+struct folded_line {
+	const char *path;
+	u64 count;
+};
+
+static int folded_cmp(const void *a, const void *b)
+{
+	const struct folded_line *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return strcmp(x->path, y->path);
+}
+
+static void batch__folded(struct strbuf *sb, struct table *t)
+{
+	struct folded f = { .pool = strpool__new() };
+	struct folded_line *lines = NULL;
+	size_t n = 0, i = 0;
+	u64 k;
+	void *v;
+
+	intmap__init(&f.counts);
+	strbuf__init(&f.line);
+	if (f.pool && rowset__foreach_path(&t->rows, folded__path, &f) == 0 &&
+	    (lines = malloc((f.counts.nr ? f.counts.nr : 1) * sizeof(*lines)))) {
+		while (intmap__next(&f.counts, &i, &k, &v)) {
+			lines[n].path = (const char *)(uintptr_t)k;
+			lines[n++].count = (uintptr_t)v - 1;
+		}
+		qsort(lines, n, sizeof(*lines), folded_cmp);
+		for (i = 0; i < n; i++)
+			strbuf__addf(sb, "%s %" PRIu64 "\n", lines[i].path,
+				     lines[i].count);
+	}
+	free(lines);
+	strbuf__fini(&f.line);
+	intmap__fini(&f.counts);
+	strpool__free(f.pool);
+}
+
 void batch__format(struct strbuf *sb, const struct batch_opts *o,
 		   struct table *t, const struct header_info *hi)
 {
-	if (o->json)
-		batch__json(sb, t, hi);
+	if (o->folded)
+		batch__folded(sb, t);
+	else if (o->json)
+		batch__json(sb, o, t, hi);
 	else
 		batch__text(sb, o, t, hi);
 }

@@ -9,6 +9,11 @@
 struct batch_opts {
 	bool json;
 	bool show_period;
+	bool callgraph;		/* print each row's call tree */
+	bool folded;		/* folded stacks instead of tables */
+	enum cg_order order;
+	double tree_limit;	/* percent of the row under which tree
+				 * branches are left out */
 };
 
 /*

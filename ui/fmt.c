@@ -12,6 +12,7 @@
 #define SYM_MIN 20	/* "[.] " and 16 columns of name */
 
 static const char *const titles[COL__MAX] = {
+	[COL_CHILDREN] = "Children",
 	[COL_OVERHEAD] = "Overhead",
 	[COL_SAMPLES] = "Samples",
 	[COL_PERIOD] = "Period",
@@ -26,6 +27,14 @@ static const char *const titles[COL__MAX] = {
 const char *column__title(enum column c)
 {
 	return c < COL__MAX ? titles[c] : "";
+}
+
+/* Overhead is called Self next to Children, as in perf. */
+static const char *columns__title(const struct columns *c, enum column col)
+{
+	if (col == COL_OVERHEAD && c->children)
+		return "Self";
+	return column__title(col);
 }
 
 static bool columns__has(const struct columns *c, enum column col)
@@ -48,6 +57,9 @@ void columns__init(struct columns *c, const struct sort_spec *spec,
 	bool sym = false;
 
 	memset(c, 0, sizeof(*c));
+	c->children = spec->children;
+	if (spec->children)
+		columns__push(c, COL_CHILDREN);
 	columns__push(c, COL_OVERHEAD);
 	columns__push(c, COL_SAMPLES);
 	if (show_period)
@@ -82,7 +94,7 @@ void columns__init(struct columns *c, const struct sort_spec *spec,
 	if (sym)
 		columns__push(c, COL_SYM);
 	for (size_t i = 0; i < c->nr; i++)
-		c->width[i] = strlen(titles[c->col[i]]);
+		c->width[i] = strlen(columns__title(c, c->col[i]));
 }
 
 const char *fmt__mode(const struct row *r)
@@ -103,6 +115,9 @@ static void cell(struct strbuf *sb, enum column col, const struct rowset *rs,
 		 const struct row *r)
 {
 	switch (col) {
+	case COL_CHILDREN:
+		strbuf__addf(sb, "%.2f%%", rowset__percent_children(rs, r));
+		break;
 	case COL_OVERHEAD:
 		strbuf__addf(sb, "%.2f%%", rowset__percent(rs, r));
 		break;
@@ -144,7 +159,7 @@ static void cell(struct strbuf *sb, enum column col, const struct rowset *rs,
 
 static bool right_aligned(enum column col)
 {
-	return col == COL_OVERHEAD || col == COL_SAMPLES ||
+	return col == COL_OVERHEAD || col == COL_CHILDREN || col == COL_SAMPLES ||
 	       col == COL_PERIOD || col == COL_PID || col == COL_TID;
 }
 
@@ -156,8 +171,9 @@ void columns__fit(struct columns *c, const struct rowset *rs, size_t first,
 
 	strbuf__init(&sb);
 	for (size_t i = 0; i < c->nr; i++) {
-		c->width[i] = strlen(titles[c->col[i]]);
-		if (c->col[i] == COL_OVERHEAD && c->width[i] < 8)
+		c->width[i] = strlen(columns__title(c, c->col[i]));
+		if ((c->col[i] == COL_OVERHEAD || c->col[i] == COL_CHILDREN) &&
+		    c->width[i] < 8)
 			c->width[i] = 8;
 	}
 	for (size_t j = first; j < rs->nr && j < first + count; j++) {
@@ -215,7 +231,7 @@ void columns__fit(struct columns *c, const struct rowset *rs, size_t first,
 void fmt__header(struct strbuf *sb, const struct columns *c)
 {
 	for (size_t i = 0; i < c->nr; i++) {
-		const char *t = titles[c->col[i]];
+		const char *t = columns__title(c, c->col[i]);
 		size_t w = c->width[i], tl = strlen(t);
 
 		if (i)

@@ -6,7 +6,8 @@
 #include "util.h"
 
 enum column {
-	COL_OVERHEAD,
+	COL_CHILDREN,		/* self + callees, with call graphs */
+	COL_OVERHEAD,		/* titled "Self" next to Children */
 	COL_SAMPLES,
 	COL_PERIOD,
 	COL_COMM,
@@ -22,12 +23,14 @@ struct columns {
 	enum column col[COL__MAX];
 	size_t width[COL__MAX];	/* by position */
 	size_t nr;
+	bool children;		/* Children column: Overhead reads "Self" */
 };
 
 const char *column__title(enum column c);
 
-/* Overhead, Samples, [Period], then the grouped keys in -s order; the
- * symbol comes last so that it can take the rest of the line. */
+/* [Children,] Overhead (Self), Samples, [Period], then the grouped keys
+ * in -s order; the symbol comes last so that it can take the rest of the
+ * line.  Children appear when spec->children. */
 void columns__init(struct columns *c, const struct sort_spec *spec,
 		   bool show_period);
 /* Widths from the content of rows [first, first+count) and the titles;

@@ -1,0 +1,303 @@
+/* Tests of call chains: interning, self vs children, recursion counted
+ * once, max-stack truncation, trees in both orders, paths. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "callchain.h"
+#include "record.h"
+#include "rowset.h"
+#include "session.h"
+#include "testutil.h"
+
+static u64 buf[8192];
+static struct session *s;
+
+#define ST (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
+	    PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN)
+
+/* Functions of /bin/cg, each 0x100 bytes from 0x1000: main, outer,
+ * inner_a, inner_b, rec; mapped at 0x400000 with pgoff 0, so an ip
+ * 0x401xyz is offset 0x1xyz. */
+static const char *const fn_names[] = { "main", "outer", "inner_a", "inner_b", "rec" };
+
+static u64 ip_of(int fn, u64 off)
+{
+	return 0x401000 + (u64)fn * 0x100 + off;
+}
+
+static int resolve(void *ctx, const struct dso *d, u64 addr, struct row_sym *out)
+{
+	(void)ctx;
+	memset(out, 0, sizeof(*out));
+	out->dso_name = d->name;
+	if (d->kind == DSO_FILE && addr >= 0x1000 && addr < 0x1500) {
+		out->name = fn_names[(addr - 0x1000) / 0x100];
+		out->start = 0x1000 + (addr - 0x1000) / 0x100 * 0x100;
+		out->size = 0x100;
+	} else if (d->kind == DSO_KERNEL) {
+		out->name = "kfunc";
+		out->start = addr & ~0xfffULL;
+	}
+	return 0;
+}
+
+static void setup(void)
+{
+	struct session_opts o = { .key_fields = 0, .max_stack = 6 };
+	struct perf_event_attr a;
+	size_t t = record__id_trailer_size(ST, true);
+
+	memset(&a, 0, sizeof(a));
+	a.sample_type = ST;
+	a.sample_id_all = 1;
+	s = session__new(&o);
+	ck_assert_int_eq(session__add_event(s, "cpu-clock", &a), 0);
+	session__process(s, fake_comm(buf, 10, 10, "cg", false, t));
+	session__process(s, fake_mmap2(buf, 10, 0x400000, 0x10000, 0, "/bin/cg",
+				       (const u8 *)"cgbuildid-cgbuildid", 20, t));
+}
+
+static void teardown(void)
+{
+	session__free(s);
+}
+
+/* A sample whose chain is given innermost first (as the kernel writes
+ * it), each entry a (function, offset); the first is the sampled ip. */
+static void sample(u64 period, int n, const int *fns, u16 misc)
+{
+	u64 chain[16];
+	struct fake_sample fs = { .pid = 10, .tid = 10, .time = 1, .period = period,
+				  .misc = misc ? misc : PERF_RECORD_MISC_USER };
+
+	chain[0] = (u64)PERF_CONTEXT_USER;
+	for (int i = 0; i < n; i++)
+		chain[i + 1] = ip_of(fns[i], i ? 0x11 : 0x40); /* return addrs */
+	fs.ip = chain[1];
+	fs.callchain = chain;
+	fs.nr_callchain = (u64)n + 1;
+	ck_assert_int_eq(session__process(s, fake_sample(buf, ST, &fs)), 0);
+}
+
+static const struct row *find(const struct rowset *rs, const char *name)
+{
+	for (size_t i = 0; i < rs->nr; i++)
+		if (rs->rows[i].sym && strcmp(rs->rows[i].sym, name) == 0)
+			return &rs->rows[i];
+	return NULL;
+}
+
+static void build(struct rowset *rs, struct snapshot *snap, bool children)
+{
+	struct sort_spec spec;
+
+	sort_spec__default(&spec);
+	spec.children = children;
+	snapshot__init(snap);
+	ck_assert_int_eq(session__snapshot(s, 0, snap), 0);
+	rowset__init(rs);
+	ck_assert_int_eq(rowset__build(rs, snap, &spec, NULL, resolve, NULL), 0);
+}
+
+/* main -> outer -> inner_a x2, main -> outer -> inner_b x1 */
+static void feed_basic(void)
+{
+	static const int a[] = { 2, 1, 0 }, b[] = { 3, 1, 0 };
+
+	sample(100, 3, a, 0);
+	sample(100, 3, a, 0);
+	sample(100, 3, b, 0);
+}
+
+START_TEST(test_intern)
+{
+	struct callchains *cc = callchains__new();
+	struct dso d = { .kind = DSO_FILE, .name = "x" };
+	u32 a = callchains__intern(cc, 0, &d, 1);
+	u32 b = callchains__intern(cc, a, &d, 2);
+
+	ck_assert_uint_ne(a, 0);
+	ck_assert_uint_eq(callchains__intern(cc, 0, &d, 1), a);
+	ck_assert_uint_eq(callchains__intern(cc, a, &d, 2), b);
+	ck_assert_uint_ne(callchains__intern(cc, b, &d, 2), b);
+	ck_assert_uint_eq(callchains__node(cc, b)->depth, 2);
+	ck_assert_uint_eq(callchains__node(cc, b)->parent, a);
+	for (u64 i = 0; i < 20000; i++)	/* growth keeps identities */
+		ck_assert_uint_ne(callchains__intern(cc, b, &d, 100 + i), 0);
+	ck_assert_uint_eq(callchains__intern(cc, a, &d, 2), b);
+	callchains__reset(cc);
+	ck_assert_uint_eq(callchains__nr(cc), 1);
+	callchains__free(cc);
+}
+END_TEST
+
+START_TEST(test_self_and_children)
+{
+	struct rowset rs;
+	struct snapshot snap;
+
+	feed_basic();
+	build(&rs, &snap, true);
+	/* rows exist for callers that never were a leaf */
+	ck_assert_ptr_nonnull(find(&rs, "main"));
+	ck_assert_uint_eq(find(&rs, "main")->children_period, 300);
+	ck_assert_uint_eq(find(&rs, "main")->period, 0);
+	ck_assert_uint_eq(find(&rs, "outer")->children_period, 300);
+	ck_assert_uint_eq(find(&rs, "inner_a")->period, 200);
+	ck_assert_uint_eq(find(&rs, "inner_a")->children_period, 200);
+	ck_assert_double_eq_tol(rowset__percent_children(&rs, find(&rs, "outer")), 100.0, 1e-9);
+	/* ordered by total: main and outer (300) before inner_a (200) */
+	ck_assert_uint_eq(rs.rows[0].children_period, 300);
+	ck_assert_str_eq(rs.rows[2].sym, "inner_a");
+	rowset__fini(&rs);
+	snapshot__fini(&snap);
+
+	/* without children: only leaves, ordered by self */
+	build(&rs, &snap, false);
+	ck_assert_uint_eq(rs.nr, 2);
+	ck_assert_str_eq(rs.rows[0].sym, "inner_a");
+	ck_assert_ptr_null(find(&rs, "main"));
+	rowset__fini(&rs);
+	snapshot__fini(&snap);
+}
+END_TEST
+
+START_TEST(test_recursion_once)
+{
+	static const int r[] = { 4, 4, 4, 1, 0 };	/* main->outer->rec->rec->rec */
+	struct rowset rs;
+	struct snapshot snap;
+
+	sample(10, 5, r, 0);
+	build(&rs, &snap, true);
+	ck_assert_uint_eq(find(&rs, "rec")->children_period, 10);
+	ck_assert_uint_eq(find(&rs, "rec")->period, 10);
+	ck_assert_uint_eq(find(&rs, "main")->children_period, 10);
+	rowset__fini(&rs);
+	snapshot__fini(&snap);
+}
+END_TEST
+
+START_TEST(test_max_stack)
+{
+	/* 8 frames, max_stack 6: the outermost two are cut */
+	static const int deep[] = { 2, 4, 4, 4, 4, 4, 1, 0 };
+	struct rowset rs;
+	struct snapshot snap;
+
+	sample(10, 8, deep, 0);
+	build(&rs, &snap, true);
+	ck_assert_ptr_null(find(&rs, "main"));
+	ck_assert_ptr_null(find(&rs, "outer"));
+	ck_assert_uint_eq(find(&rs, "rec")->children_period, 10);
+	rowset__fini(&rs);
+	snapshot__fini(&snap);
+}
+END_TEST
+
+START_TEST(test_trees)
+{
+	struct rowset rs;
+	struct snapshot snap;
+	struct cg_tree t;
+	const struct cg_node *n;
+
+	feed_basic();
+	build(&rs, &snap, true);
+	cg_tree__init(&t);
+
+	/* outer: what it spends in its callees, caller order */
+	ck_assert_int_eq(rowset__tree(&rs, find(&rs, "outer"), CG_CALLER, &t), 0);
+	ck_assert_uint_eq(t.total_period, 300);
+	n = &t.nodes[t.nodes[0].first_child];
+	ck_assert_str_eq(n->sym, "outer");
+	ck_assert_uint_eq(n->period, 300);
+	ck_assert_str_eq(t.nodes[n->first_child].sym, "inner_a");	/* largest first */
+	ck_assert_uint_eq(t.nodes[n->first_child].period, 200);
+	ck_assert_str_eq(t.nodes[t.nodes[n->first_child].next_sibling].sym, "inner_b");
+
+	/* inner_a: who calls it (its own samples: the whole chain) */
+	ck_assert_int_eq(rowset__tree(&rs, find(&rs, "inner_a"), CG_CALLER, &t), 0);
+	n = &t.nodes[t.nodes[0].first_child];
+	ck_assert_str_eq(n->sym, "main");
+	n = &t.nodes[n->first_child];
+	ck_assert_str_eq(n->sym, "outer");
+	ck_assert_str_eq(t.nodes[n->first_child].sym, "inner_a");
+
+	/* callee order: the same paths, reversed */
+	ck_assert_int_eq(rowset__tree(&rs, find(&rs, "inner_a"), CG_CALLEE, &t), 0);
+	n = &t.nodes[t.nodes[0].first_child];
+	ck_assert_str_eq(n->sym, "inner_a");
+	ck_assert_str_eq(t.nodes[n->first_child].sym, "outer");
+	cg_tree__fini(&t);
+	rowset__fini(&rs);
+	snapshot__fini(&snap);
+}
+END_TEST
+
+static int count_paths(void *ctx, const struct row_sym *const *fr, size_t n,
+		       const struct hist_entry *e)
+{
+	int *c = ctx;
+
+	ck_assert_uint_eq(n, 3);
+	ck_assert_str_eq(fr[0]->name, "main");
+	ck_assert_str_eq(fr[1]->name, "outer");
+	ck_assert(strcmp(fr[2]->name, "inner_a") == 0 || strcmp(fr[2]->name, "inner_b") == 0);
+	*c += (int)e->samples;
+	return 0;
+}
+
+START_TEST(test_paths_and_kernel)
+{
+	struct rowset rs;
+	struct snapshot snap;
+	int c = 0;
+	u64 chain[5] = { (u64)PERF_CONTEXT_KERNEL, 0xffffffff81002040ULL,
+			 (u64)PERF_CONTEXT_USER, ip_of(1, 0x11), ip_of(0, 0x11) };
+	struct fake_sample fs = { .pid = 10, .tid = 10, .time = 1, .period = 5,
+				  .misc = PERF_RECORD_MISC_KERNEL,
+				  .ip = 0xffffffff81002040ULL,
+				  .callchain = chain, .nr_callchain = 5 };
+
+	feed_basic();
+	build(&rs, &snap, true);
+	ck_assert_int_eq(rowset__foreach_path(&rs, count_paths, &c), 0);
+	ck_assert_int_eq(c, 3);
+	rowset__fini(&rs);
+	snapshot__fini(&snap);
+
+	/* a kernel leaf under a user chain: both parts count */
+	session__process(s, fake_sample(buf, ST, &fs));
+	build(&rs, &snap, true);
+	ck_assert_uint_eq(find(&rs, "kfunc")->period, 5);
+	ck_assert(find(&rs, "kfunc")->kernel);
+	ck_assert_uint_eq(find(&rs, "outer")->children_period, 305);
+	rowset__fini(&rs);
+	snapshot__fini(&snap);
+
+	/* zeroing forgets the chains too */
+	session__refresh(s, HIST_ZERO);
+	snapshot__init(&snap);
+	ck_assert_int_eq(session__snapshot(s, 0, &snap), 0);
+	ck_assert_uint_eq(snap.nr, 0);
+	ck_assert_uint_eq(snap.nr_chains, 0);
+	snapshot__fini(&snap);
+}
+END_TEST
+
+Suite *callchain_suite(void)
+{
+	Suite *ss = suite_create("callchain");
+	TCase *tc = tcase_create("callchain");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_intern);
+	tcase_add_test(tc, test_self_and_children);
+	tcase_add_test(tc, test_recursion_once);
+	tcase_add_test(tc, test_max_stack);
+	tcase_add_test(tc, test_trees);
+	tcase_add_test(tc, test_paths_and_kernel);
+	suite_add_tcase(ss, tc);
+	return ss;
+}
