@@ -49,8 +49,13 @@ int table__snapshot(struct table *t, enum hist_mode mode)
 	if (!err)
 		session__refresh(s, mode);
 	session__unlock(s);
-	if (t->syms)
+	if (t->syms) {
 		symbolizer__tick(t->syms);
+		/* Bounded caches over long runs: what no refresh used for a
+		 * while (a few minutes at the default delay) is dropped and
+		 * reloaded if it is needed again. */
+		symbolizer__trim(t->syms, 100);
+	}
 	return err;
 }
 
