@@ -7,9 +7,11 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "debuginfo.h"
+#include "elfnote.h"
 #include "elfsym.h"
 #include "kallsyms.h"
 #include "kcore.h"
@@ -74,6 +76,11 @@ struct symbolizer {
 
 	struct kallsyms *kernel;
 	bool kernel_loaded, kernel_warned;
+	/* the recording's kernel (symbolizer_opts), to check kallsyms */
+	u8 kernel_bid[BUILD_ID_MAX];
+	size_t kernel_bid_size;
+	const char *kernel_release, *kernel_notes;
+	u64 kernel_text;
 	enum dso_status kernel_status;
 	u64 kernel_used;
 
@@ -108,6 +115,11 @@ struct symbolizer *symbolizer__new(const struct symbolizer_opts *opts)
 		opts = &none;
 	s->code_fd = -1;
 	s->demangle = !opts->no_demangle;
+	s->kernel_bid_size = MIN(opts->kernel_build_id_size,
+				 (size_t)BUILD_ID_MAX);
+	if (s->kernel_bid_size)
+		memcpy(s->kernel_bid, opts->kernel_build_id, s->kernel_bid_size);
+	s->kernel_text = opts->kernel_text;
 	s->pool = strpool__new();
 	if (!s->pool)
 		goto nomem;
@@ -127,6 +139,9 @@ struct symbolizer *symbolizer__new(const struct symbolizer_opts *opts)
 							"/proc/kallsyms");
 	s->proc = pool_dup(s, opts->proc ? opts->proc : "/proc");
 	s->tmp = pool_dup(s, opts->tmp ? opts->tmp : "/tmp");
+	s->kernel_release = pool_dup(s, opts->kernel_release);
+	s->kernel_notes = pool_dup(s, opts->kernel_notes ? opts->kernel_notes :
+							   "/sys/kernel/notes");
 	s->vdso_path = pool_dup(s, opts->vdso_image);
 	s->kcore_path = pool_dup(s, opts->kcore ? opts->kcore : "/proc/kcore");
 	if (!s->kallsyms_path || !s->proc || !s->tmp || !s->kcore_path ||
@@ -462,11 +477,53 @@ fail:
 
 /* ---- kernel ---- */
 
+/* Is the running kernel the recording's?  NULL, or why not. */
+static const char *kernel_differs(struct symbolizer *s)
+{
+	struct symtab_hit hit;
+	struct utsname u;
+	u8 notes[4096], bid[BUILD_ID_MAX];
+	ssize_t n = -1;
+	int fd;
+
+	if (s->kernel_bid_size) {
+		fd = open(s->kernel_notes, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0) {
+			n = read(fd, notes, sizeof(notes));
+			close(fd);
+		}
+		n = n > 0 ? elfnote__build_id(notes, (size_t)n, false, bid,
+					      sizeof(bid)) : 0;
+		if (n <= 0 || !debuginfo__build_id_eq(bid, (size_t)n,
+						       s->kernel_bid,
+						       s->kernel_bid_size))
+			return "its build-id is not this kernel's";
+	} else if (s->kernel_release) {
+		if (uname(&u) || strcmp(u.release, s->kernel_release))
+			return "it ran another kernel release";
+	}
+	if (s->kernel_text && s->kernel &&
+	    (symtab__lookup(s->kernel->st, s->kernel_text, &hit) ||
+	     hit.start != s->kernel_text))
+		return "the kernel has moved since (KASLR: a reboot)";
+	return NULL;
+}
+
 static void load_kernel(struct symbolizer *s)
 {
+	const char *why;
+
 	s->kernel_loaded = true;
 	s->kernel = kallsyms__load(s->kallsyms_path, s->pool);
-	if (!s->kernel) {
+	why = s->kernel && !s->kernel->restricted ? kernel_differs(s) : NULL;
+	if (why) {
+		kallsyms__free(s->kernel);
+		s->kernel = NULL;
+		s->kernel_status = DSO_ST_MISMATCH;
+		if (!s->kernel_warned)
+			pr_warn("the recording's kernel is not this one (%s): "
+				"kernel samples are shown by address", why);
+	} else if (!s->kernel) {
 		s->kernel_status = DSO_ST_UNREADABLE;
 		if (!s->kernel_warned)
 			pr_warn("%s: %s; kernel samples stay unsymbolized",
@@ -710,6 +767,47 @@ int symbolizer__from_vaddr(struct symbolizer *s, const struct dso *dso,
 	if (!ds->img)
 		return -ENOENT;
 	return elfsym__from_vaddr(&ds->img->info, vaddr, addr);
+}
+
+int symbolizer__foreach_symbol(struct symbolizer *s, const struct dso *dso,
+			       int (*fn)(void *ctx, const struct sym_info *si),
+			       void *ctx)
+{
+	struct symtab *st = NULL;
+	struct symtab_hit hit;
+	struct dso_state *ds;
+	struct sym_info si;
+	int rc = 0;
+
+	if (!s || !dso || !fn || dso->id >= MAX_DSO_ID)
+		return -EINVAL;
+	ds = prepare(s, dso);
+	if (!ds)
+		return -ENOMEM;
+	if ((dso->kind == DSO_FILE || dso->kind == DSO_VDSO) && ds->img &&
+	    ds->status != DSO_ST_MISMATCH)
+		st = ds->img->st;
+	else if (dso->kind == DSO_KERNEL && s->kernel)
+		st = s->kernel->st;
+	for (size_t i = 0; st && !rc && i < symtab__count(st); i++) {
+		u64 key;
+
+		if (symtab__at(st, i, &hit) || !hit.name)
+			continue;
+		memset(&si, 0, sizeof(si));
+		fill_hit(&si, &hit);
+		si.status = ds->status;
+		si.dso_name = ds->dso_name;
+		if (dso->kind == DSO_KERNEL) {
+			si.dso_name = kallsyms__dso_name(s->kernel, hit.group);
+		} else {
+			if (elfsym__from_vaddr(&ds->img->info, hit.start, &key))
+				continue;
+			si.start = key;
+		}
+		rc = fn(ctx, &si);
+	}
+	return rc;
 }
 
 /* Closes the least recently used DWARF handle when too many are open. */

@@ -31,6 +31,21 @@ struct symbolizer_opts {
 	const char *kcore;	/* kernel code for annotate; default
 				 * "/proc/kcore" */
 	bool no_demangle;
+	/*
+	 * A recording (perf.data) made on another kernel, or before a reboot,
+	 * must not be named from this machine's /proc/kallsyms.  When these
+	 * are set and the running kernel's build-id (/sys/kernel/notes)
+	 * differs from kernel_build_id, or, without one, its release (uname
+	 * -r) differs from kernel_release, or no kallsyms symbol starts at the
+	 * recording's _text address kernel_text (KASLR moved the kernel),
+	 * kernel samples keep their addresses and the kernel's status is
+	 * DSO_ST_MISMATCH.  All unset (live profiling): no check.
+	 */
+	const u8 *kernel_build_id;
+	size_t kernel_build_id_size;
+	const char *kernel_release;
+	u64 kernel_text;
+	const char *kernel_notes;	/* default "/sys/kernel/notes" */
 };
 
 enum dso_status {
@@ -90,6 +105,17 @@ struct srcline {
  * -errno.  Loads DWARF (from the file or its separate debug file) lazily. */
 int symbolizer__srcline(struct symbolizer *s, const struct dso *dso, u64 addr,
 			struct srcline *out, size_t max);
+
+/*
+ * Calls fn for each symbol of dso (loading them first) in address order
+ * until fn returns non-zero, and returns that value (0 when it never
+ * did, -errno on bad arguments).  Kernel: every kallsyms symbol.  Names
+ * are demangled as they are visited, which is slow on big C++ libraries:
+ * this is for finding a name once (annotate SYMBOL), not per refresh.
+ */
+int symbolizer__foreach_symbol(struct symbolizer *s, const struct dso *dso,
+			       int (*fn)(void *ctx, const struct sym_info *si),
+			       void *ctx);
 
 /*
  * Reads code bytes at key addresses [addr, addr + len); returns bytes read

@@ -1,0 +1,452 @@
+/* check_annotate: the annotation of a function built by the tests
+ * (annfix): instructions, jump labels and call targets, the source line
+ * of each instruction, samples per instruction from fake snapshots, the
+ * modes, the text and JSON, finding a function by name, errors. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "annotate.h"
+#include "fixtures/symtest.h"
+#include "log.h"
+
+static struct symbolizer *syms;
+static struct annotator *an;
+static struct dso fix;
+
+static void setup(void)
+{
+	log__set_handler(NULL, NULL);
+	syms = symbolizer__new(NULL);
+	ck_assert_ptr_nonnull(syms);
+	an = annotator__new(syms, DISASM_ATT);
+	ck_assert_ptr_nonnull(an);
+	fix = file_dso(0, fixture_path("annfix"));
+}
+
+static void teardown(void)
+{
+	annotator__free(an);
+	symbolizer__free(syms);
+}
+
+/* The key (file offset) of a function of annfix. */
+static u64 key_of(const char *func, u64 *size)
+{
+	u64 addr, sz, key;
+
+	ck_assert(nm_find("annfix.nm", func, &addr, &sz));
+	ck_assert_int_eq(symbolizer__from_vaddr(syms, &fix, addr, &key), 0);
+	if (size)
+		*size = sz;
+	return key;
+}
+
+static struct annotation *open_fn(const char *func)
+{
+	struct annotation *a = NULL;
+	struct strbuf why;
+
+	strbuf__init(&why);
+	ck_assert_msg(annotator__open(an, &fix, key_of(func, NULL), &a,
+				      &why) == 0,
+		      "%s", why.buf ? why.buf : "");
+	strbuf__fini(&why);
+	return a;
+}
+
+static long find_mnemonic(const struct annotation *a, enum insn_kind kind)
+{
+	for (size_t i = 0; i < a->nr; i++)
+		if (disasm__at(a->dis, i)->kind == kind)
+			return (long)i;
+	return -1;
+}
+
+START_TEST(test_open)
+{
+	struct annotation *a = open_fn("ann_loop"), *again;
+	u64 size, key = key_of("ann_loop", &size);
+	int body = lines_find("annfix.lines", "body");
+	long call = find_mnemonic(a, INSN_CALL), jne = -1;
+	const struct ann_src *s;
+
+	ck_assert_str_eq(a->name, "ann_loop");
+	ck_assert_str_eq(a->dso_name, "annfix");
+	ck_assert_uint_eq(a->start, key);
+	ck_assert_uint_eq(a->size, size);
+	ck_assert_uint_gt(a->nr, 10);
+	ck_assert_uint_eq(a->nr_notes, 0);
+	ck_assert(a->has_lines);
+	/* the call names its callee */
+	ck_assert_int_ge(call, 0);
+	ck_assert_str_eq(a->insns[call].target_name, "ann_helper");
+	ck_assert_uint_eq(a->insns[call].target_off, 0);
+	ck_assert_int_eq(a->insns[call].target, -1);
+	/* and is the loop body's line, whose text was read from disk */
+	ck_assert_int_ge(a->insns[call].src, 0);
+	s = &a->srcs[a->insns[call].src];
+	ck_assert_int_eq(s->line, body);
+	ck_assert_ptr_nonnull(strstr(s->file, "annfix.c"));
+	ck_assert_ptr_nonnull(s->text);
+	ck_assert_ptr_nonnull(strstr(s->text, "s += ann_helper(i);"));
+	ck_assert(!s->inlined);
+	ck_assert_str_eq(s->func, "ann_loop");
+	/* the loop's backward jump lands on a label inside */
+	for (size_t i = 0; i < a->nr; i++)
+		if (disasm__at(a->dis, i)->kind == INSN_CJUMP &&
+		    a->insns[i].target >= 0 &&
+		    (size_t)a->insns[i].target < i)
+			jne = (long)i;
+	ck_assert_int_ge(jne, 0);
+	ck_assert_uint_gt(a->insns[a->insns[jne].target].label, 0);
+	ck_assert_uint_ge(a->nr_labels, 2);
+	/* keys follow the instructions' addresses */
+	for (size_t i = 0; i < a->nr; i++)
+		ck_assert_uint_eq(a->insns[i].key - a->start,
+				  annotation__insn_vaddr(a, i) - a->vaddr);
+	/* cached: the same annotation again */
+	again = open_fn("ann_loop");
+	ck_assert_ptr_eq(again, a);
+	annotation__put(again);
+	annotation__put(a);
+}
+END_TEST
+
+/* A snapshot made by hand: entries for keys. */
+struct fake_snap {
+	struct snapshot snap;
+	struct hist_entry e[16];
+};
+
+static void fake_add(struct fake_snap *f, const struct dso *d, u64 addr,
+		     u64 samples)
+{
+	struct hist_entry *e = &f->e[f->snap.nr++];
+
+	memset(e, 0, sizeof(*e));
+	e->key.dso = d;
+	e->key.addr = addr;
+	e->samples = samples;
+	e->period = samples * 1000;
+	f->snap.entries = f->e;
+	f->snap.total_samples += samples;
+	f->snap.total_period += samples * 1000;
+}
+
+START_TEST(test_count)
+{
+	struct annotation *a = open_fn("ann_loop");
+	struct dso other = file_dso(1, fixture_path("annfix"));
+	long call = find_mnemonic(a, INSN_CALL);
+	struct fake_snap f;
+	double sum = 0;
+	u32 *hot;
+	size_t n;
+
+	memset(&f, 0, sizeof(f));
+	/* 60 on the call, 30 in the middle of the next instruction's
+	 * bytes (skid), 10 on the first; outside and other dsos ignored */
+	fake_add(&f, &fix, a->insns[call].key, 60);
+	fake_add(&f, &fix, a->insns[call + 1].key + 1, 30);
+	fake_add(&f, &fix, a->start, 10);
+	fake_add(&f, &fix, a->start + a->size, 500);
+	fake_add(&f, &fix, a->start - 1, 500);
+	fake_add(&f, &other, a->insns[call].key, 500);
+	annotation__count(a, &f.snap);
+	ck_assert_uint_eq(a->samples, 100);
+	ck_assert_uint_eq(a->period, 100000);
+	ck_assert_uint_eq(a->total_samples, 1600);
+	ck_assert_uint_eq(a->insns[call].samples, 60);
+	ck_assert_uint_eq(a->insns[call + 1].samples, 30);
+	ck_assert_uint_eq(a->insns[0].samples, 10);
+	ck_assert_double_eq_tol(annotation__percent(a, 60, 60000), 60.0,
+				1e-9);
+	for (size_t i = 0; i < a->nr; i++)
+		sum += annotation__percent(a, a->insns[i].samples,
+					   a->insns[i].period);
+	ck_assert_double_eq_tol(sum, 100.0, 1e-9);
+	ck_assert_int_eq(annotation__hottest(a), call);
+	n = annotation__hot_order(a, &hot);
+	ck_assert_uint_eq(n, 3);
+	ck_assert_uint_eq(hot[0], (u32)call);
+	ck_assert_uint_eq(hot[1], (u32)call + 1);
+	ck_assert_uint_eq(hot[2], 0);
+	free(hot);
+	/* the source lines sum their instructions */
+	sum = 0;
+	for (size_t i = 0; i < a->nr_srcs; i++)
+		sum += (double)a->srcs[i].samples;
+	ck_assert_double_eq_tol(sum, 100.0, 1e-9);
+	ck_assert_uint_ge(a->srcs[a->insns[call].src].samples, 60);
+	/* the next refresh starts from its own snapshot */
+	memset(&f, 0, sizeof(f));
+	annotation__count(a, &f.snap);
+	ck_assert_uint_eq(a->samples, 0);
+	ck_assert_int_eq(annotation__hottest(a), -1);
+	ck_assert_uint_eq(annotation__hot_order(a, &hot), 0);
+	ck_assert_double_eq(annotation__percent(a, 0, 0), 0.0);
+	annotation__count(a, NULL);
+	annotation__put(a);
+}
+END_TEST
+
+START_TEST(test_layout_and_text)
+{
+	struct annotation *a = open_fn("ann_loop");
+	struct ann_fmt fmt = { .value = ANN_PERCENT };
+	long call = find_mnemonic(a, INSN_CALL);
+	int body = lines_find("annfix.lines", "body");
+	struct ann_lines ls = { 0 };
+	struct fake_snap f;
+	struct strbuf sb;
+	char want[64];
+	size_t nsrc = 0, ninsn = 0;
+
+	memset(&f, 0, sizeof(f));
+	fake_add(&f, &fix, a->insns[call].key, 3);
+	fake_add(&f, &fix, a->insns[0].key, 1);
+	annotation__count(a, &f.snap);
+
+	/* both: each source line above the instructions it made */
+	ck_assert_int_eq(annotation__layout(a, ANN_BOTH, &ls), 0);
+	for (size_t i = 0; i < ls.nr; i++) {
+		if (ls.l[i].kind == AL_SRC) {
+			nsrc++;
+			ck_assert_uint_lt(i + 1, ls.nr);
+			ck_assert_uint_eq(ls.l[i + 1].kind, AL_INSN);
+			ck_assert_int_eq(a->insns[ls.l[i + 1].idx].src,
+					 (int)ls.l[i].idx);
+		} else {
+			ck_assert_uint_eq(ls.l[i].idx, ninsn++);
+		}
+	}
+	ck_assert_uint_eq(ninsn, a->nr);
+	ck_assert_uint_gt(nsrc, 1);
+	/* asm only, source only (sorted by line) */
+	ck_assert_int_eq(annotation__layout(a, ANN_ASM, &ls), 0);
+	ck_assert_uint_eq(ls.nr, a->nr);
+	ck_assert_int_eq(annotation__layout(a, ANN_SOURCE, &ls), 0);
+	ck_assert_uint_eq(ls.nr, a->nr_srcs);
+	for (size_t i = 1; i < ls.nr; i++)
+		ck_assert_int_le(a->srcs[ls.l[i - 1].idx].line,
+				 a->srcs[ls.l[i].idx].line);
+	ann_lines__fini(&ls);
+
+	strbuf__init(&sb);
+	annotation__text(a, "cpu-clock", ANN_BOTH, &fmt, &sb);
+	ck_assert(!sb.oom);
+	ck_assert_ptr_nonnull(strstr(sb.buf, "# annotate: ann_loop  [annfix]"
+					     "  100.00% of cpu-clock, 4 "
+					     "samples"));
+	/* the source text keeps its indentation */
+	snprintf(want, sizeof(want), "annfix.c:%d  ", body);
+	ck_assert_ptr_nonnull(strstr(sb.buf, want));
+	ck_assert_ptr_nonnull(strstr(strstr(sb.buf, want),
+				     "  s += ann_helper(i); /* MARK:body */\n"));
+	ck_assert_ptr_nonnull(strstr(sb.buf, "   75.00  "));
+	ck_assert_ptr_nonnull(strstr(sb.buf, " <ann_helper>\n"));
+	ck_assert_ptr_nonnull(strstr(sb.buf, "    0.00  "));
+	ck_assert_ptr_nonnull(strstr(sb.buf, " ^\n"));
+	ck_assert_ptr_nonnull(strstr(sb.buf, ".L1:"));
+	/* the call line: percent, address, instruction */
+	strbuf__reset(&sb);
+	{
+		struct ann_line l = { AL_INSN, (u32)call };
+		char addr[32];
+
+		annotation__format_line(a, &l, &fmt, &sb);
+		snprintf(addr, sizeof(addr), "%lx:",
+			 (unsigned long)annotation__insn_vaddr(a, call));
+		ck_assert_msg(!strncmp(sb.buf, "   75.00  ", 10), "%s", sb.buf);
+		ck_assert_ptr_nonnull(strstr(sb.buf, addr));
+		ck_assert_ptr_nonnull(strstr(sb.buf, "callq  0x"));
+		/* raw bytes: e8 and the offset */
+		strbuf__reset(&sb);
+		fmt.bytes = true;
+		fmt.value = ANN_SAMPLES;
+		annotation__format_line(a, &l, &fmt, &sb);
+		ck_assert_ptr_nonnull(strstr(sb.buf, "       3  "));
+		ck_assert_ptr_nonnull(strstr(sb.buf, "  e8 "));
+		/* cold lines blank in the view */
+		strbuf__reset(&sb);
+		fmt.blank_zero = true;
+		l.idx = 1;
+		annotation__format_line(a, &l, &fmt, &sb);
+		ck_assert_msg(!strncmp(sb.buf, "          ", 10), "%s", sb.buf);
+	}
+	strbuf__reset(&sb);
+	{
+		struct header_info hi = { .event = "cpu-clock",
+					  .elapsed = 1.5 };
+
+		annotation__json(a, &hi, &sb);
+		ck_assert_ptr_nonnull(strstr(sb.buf, "{\"time\":1.500,\"event\":"
+						     "\"cpu-clock\",\"symbol\":"
+						     "\"ann_loop\""));
+		ck_assert_ptr_nonnull(strstr(sb.buf, "\"kind\":\"call\""));
+		ck_assert_ptr_nonnull(strstr(sb.buf, "\"target_symbol\":"
+						     "\"ann_helper\""));
+		ck_assert_ptr_nonnull(strstr(sb.buf, "\"percent\":75.0000"));
+		ck_assert_ptr_nonnull(strstr(sb.buf, "  s += ann_helper(i); "
+						     "/* MARK:body */\"}"));
+		ck_assert_ptr_nonnull(strstr(sb.buf, "\"inlined\":false"));
+		ck_assert_int_eq(sb.buf[sb.len - 1], '\n');
+		ck_assert_ptr_null(strchr(sb.buf, '\t'));
+	}
+	strbuf__fini(&sb);
+	annotation__put(a);
+}
+END_TEST
+
+/* Data in code: .byte entries and a note, never a failure. */
+START_TEST(test_garbage)
+{
+	struct annotation *a = open_fn("ann_garbage");
+	struct ann_fmt fmt = { .value = ANN_PERCENT };
+	struct strbuf sb;
+
+	ck_assert_uint_eq(a->nr, 4);
+	/* an asm function: no line information either */
+	ck_assert_uint_eq(a->nr_notes, 2);
+	ck_assert_ptr_nonnull(strstr(a->notes[0], "2 bytes did not decode"));
+	ck_assert_ptr_nonnull(strstr(a->notes[1], "no source lines"));
+	strbuf__init(&sb);
+	annotation__text(a, NULL, ANN_BOTH, &fmt, &sb);
+	ck_assert_ptr_nonnull(strstr(sb.buf, ".byte  0x06"));
+	ck_assert_ptr_nonnull(strstr(sb.buf, "# note: 2 bytes"));
+	strbuf__fini(&sb);
+	annotation__put(a);
+}
+END_TEST
+
+START_TEST(test_find)
+{
+	struct fake_snap f;
+	const struct dso *d = NULL;
+	struct strbuf close;
+	u64 addr = 0, loop = key_of("ann_loop", NULL);
+
+	memset(&f, 0, sizeof(f));
+	fake_add(&f, &fix, loop + 4, 5);
+	fake_add(&f, &fix, key_of("ann_helper", NULL), 2);
+	strbuf__init(&close);
+	ck_assert_int_eq(annotator__find(an, &f.snap, "ann_loop", &d, &addr,
+					 &close),
+			 0);
+	ck_assert_ptr_eq(d, &fix);
+	ck_assert_uint_eq(addr, loop);
+	/* not sampled, but in the symbol table of a dso that ran */
+	ck_assert_int_eq(annotator__find(an, &f.snap, "main", &d, &addr,
+					 &close),
+			 0);
+	ck_assert_uint_eq(addr, key_of("main", NULL));
+	/* unknown: close names */
+	ck_assert_int_eq(annotator__find(an, &f.snap, "ann_lop", &d, &addr,
+					 &close),
+			 -ENOENT);
+	ck_assert_ptr_nonnull(strstr(close.buf, "ann_loop\n"));
+	strbuf__reset(&close);
+	ck_assert_int_eq(annotator__find(an, &f.snap, "helper", &d, &addr,
+					 &close),
+			 -ENOENT);
+	ck_assert_ptr_nonnull(strstr(close.buf, "ann_helper\n"));
+	strbuf__reset(&close);
+	ck_assert_int_eq(annotator__find(an, &f.snap, "zzzzzzzzzzzzzzzz", &d,
+					 &addr, &close),
+			 -ENOENT);
+	ck_assert_uint_eq(close.len, 0);
+	strbuf__fini(&close);
+	ck_assert_uint_eq(annotate__distance("ann_loop", "ann_lop"), 1);
+	ck_assert_uint_eq(annotate__distance("", "abc"), 3);
+	ck_assert_uint_eq(annotate__distance("kitten", "sitting"), 3);
+}
+END_TEST
+
+START_TEST(test_errors)
+{
+	struct dso kernel = { .kind = DSO_KERNEL, .id = 2, .pid = -1,
+			      .name = "[kernel.kallsyms]" };
+	struct dso gone = file_dso(3, "/nonexistent/ptop/libgone.so");
+	struct symbolizer_opts o = { .kcore = "/nonexistent/kcore" };
+	struct annotation *a = NULL;
+	struct sym_info si;
+	struct strbuf why;
+
+	strbuf__init(&why);
+	/* no function at an address */
+	ck_assert_int_eq(annotator__open(an, &gone, 0x1000, &a, &why),
+			 -ENOENT);
+	ck_assert_ptr_null(a);
+	ck_assert_ptr_nonnull(strstr(why.buf, "nothing to annotate"));
+	/* a kernel function without kcore: says what it needs */
+	annotator__free(an);
+	symbolizer__free(syms);
+	syms = symbolizer__new(&o);
+	an = annotator__new(syms, DISASM_INTEL);
+	ck_assert_int_eq(annotator__syntax(an), DISASM_INTEL);
+	ck_assert_int_eq(symbolizer__lookup(syms, &kernel, 0, &si), 0);
+	if (symbolizer__kernel_restricted(syms)) {
+		strbuf__fini(&why);
+		return;
+	}
+	{
+		/* any kernel text symbol */
+		struct fake_snap f;
+		const struct dso *d;
+		u64 addr;
+
+		memset(&f, 0, sizeof(f));
+		fake_add(&f, &kernel, 0, 1);
+		if (annotator__find(an, &f.snap, "schedule", &d, &addr,
+				    NULL)) {
+			strbuf__fini(&why);
+			return;
+		}
+		strbuf__reset(&why);
+		ck_assert_int_eq(annotator__open(an, &kernel, addr, &a, &why),
+				 -ENOENT);
+		ck_assert_ptr_nonnull(strstr(why.buf, "kernel annotation "
+						      "needs /proc/kcore"));
+	}
+	strbuf__fini(&why);
+}
+END_TEST
+
+/* No symbols at all: .eh_frame bounds, said so. */
+START_TEST(test_stripped)
+{
+	struct dso st = file_dso(4, fixture_path("symfix-stripped"));
+	struct annotation *a = NULL;
+	struct strbuf why;
+	u64 addr, size, key;
+
+	ck_assert(nm_find("symfix-pie.nm", "fix_caller", &addr, &size));
+	ck_assert_int_eq(symbolizer__from_vaddr(syms, &st, addr, &key), 0);
+	strbuf__init(&why);
+	ck_assert_int_eq(annotator__open(an, &st, key, &a, &why), 0);
+	ck_assert_ptr_nonnull(strstr(a->notes[0], "no symbols"));
+	ck_assert_uint_gt(a->nr, 3);
+	ck_assert_int_eq(disasm__at(a->dis, a->nr - 1)->kind, INSN_RET);
+	annotation__put(a);
+	strbuf__fini(&why);
+}
+END_TEST
+
+Suite *annotate_suite(void)
+{
+	Suite *su = suite_create("annotate");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_open);
+	tcase_add_test(tc, test_count);
+	tcase_add_test(tc, test_layout_and_text);
+	tcase_add_test(tc, test_garbage);
+	tcase_add_test(tc, test_find);
+	tcase_add_test(tc, test_errors);
+	tcase_add_test(tc, test_stripped);
+	suite_add_tcase(su, tc);
+	return su;
+}
