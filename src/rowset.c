@@ -578,7 +578,7 @@ void cg_tree__fini(struct cg_tree *t)
 
 /* The child of parent showing sym, created if needed; 0 on ENOMEM. */
 static u32 cg_tree__child(struct cg_tree *t, u32 parent, const struct dso *dso,
-			  const struct row_sym *sym, u64 addr)
+			  const struct row_sym *sym, u64 addr, bool inlined)
 {
 	u32 c;
 
@@ -586,7 +586,7 @@ static u32 cg_tree__child(struct cg_tree *t, u32 parent, const struct dso *dso,
 		const struct cg_node *n = &t->nodes[c];
 
 		if (n->dso_name == sym->dso_name && n->sym == sym->name &&
-		    (sym->name || n->addr == addr))
+		    n->inlined == inlined && (sym->name || n->addr == addr))
 			return c;
 	}
 	if (t->nr >= UINT32_MAX ||
@@ -599,6 +599,7 @@ static u32 cg_tree__child(struct cg_tree *t, u32 parent, const struct dso *dso,
 		.dso_name = sym->dso_name,
 		.addr = sym->name ? sym->start : addr,
 		.kernel = dso->kind == DSO_KERNEL,
+		.inlined = inlined,
 		.parent = parent,
 		.next_sibling = t->nodes[parent].first_child,
 		.depth = t->nodes[parent].depth + 1,
@@ -687,8 +688,52 @@ static size_t entry__frames(struct rowset *rs, const struct hist_entry *e,
 
 #define MAX_FRAMES 1024
 
+/* Max inlined functions shown per frame. */
+#define MAX_INLINE 16
+
+/*
+ * Adds frame j of a path below *node: the function, then the functions
+ * inlined in it at that address, outermost first (reversed in callee
+ * order, where the path runs from the leaf up).
+ */
+static int cg_tree__add_frame(struct cg_tree *t, u32 *node,
+			      const struct dso *dso, const struct row_sym *fr,
+			      u64 addr, enum cg_order order, cg_inline_fn fn,
+			      void *ctx, const struct hist_entry *e)
+{
+	const char *names[MAX_INLINE];
+	size_t n = fr->name && fn ? fn(ctx, dso, addr, names, MAX_INLINE) : 0;
+
+	if (n > MAX_INLINE)
+		n = MAX_INLINE;
+	for (size_t k = 0; k <= n; k++) {
+		/* caller order: k = 0 is the function, then names[n-1]..[0];
+		 * callee order: names[0]..[n-1], then the function */
+		bool func = order == CG_CALLER ? k == 0 : k == n;
+		size_t idx = order == CG_CALLER ? n - k : k;
+		struct row_sym in = { .dso_name = fr->dso_name, .start = addr };
+
+		if (!func)
+			in.name = names[idx];
+		*node = cg_tree__child(t, *node, dso, func ? fr : &in, addr,
+				       !func);
+		if (!*node)
+			return -ENOMEM;
+		t->nodes[*node].samples += e->samples;
+		t->nodes[*node].period += e->period;
+	}
+	return 0;
+}
+
 int rowset__tree(struct rowset *rs, const struct row *x, enum cg_order order,
 		 struct cg_tree *t)
+{
+	return rowset__tree_inline(rs, x, order, NULL, NULL, t);
+}
+
+int rowset__tree_inline(struct rowset *rs, const struct row *x,
+			enum cg_order order, cg_inline_fn fn, void *ctx,
+			struct cg_tree *t)
 {
 	const struct snapshot *snap = rs->snap;
 	const struct row_sym *fr[MAX_FRAMES];
@@ -739,12 +784,11 @@ int rowset__tree(struct rowset *rs, const struct row *x, enum cg_order order,
 			from = 0;
 		for (size_t k = 0; k < n - from; k++) {
 			size_t j = order == CG_CALLER ? from + k : n - 1 - k;
+			int err = cg_tree__add_frame(t, &node, dsos[j], fr[j],
+						     addrs[j], order, fn, ctx, e);
 
-			node = cg_tree__child(t, node, dsos[j], fr[j], addrs[j]);
-			if (!node)
-				return -ENOMEM;
-			t->nodes[node].samples += e->samples;
-			t->nodes[node].period += e->period;
+			if (err)
+				return err;
 		}
 	}
 	return cg_tree__sort(t);
@@ -775,5 +819,172 @@ int rowset__foreach_path(struct rowset *rs, row_path_fn fn, void *ctx)
 		if (err)
 			return err;
 	}
+	return 0;
+}
+
+bool rowset__same_row(const struct rowset *rs, const struct row *a,
+		      const struct row *b)
+{
+	struct group_key ga, gb;
+
+	group_key__make(&ga, &rs->spec, a);
+	group_key__make(&gb, &rs->spec, b);
+	return memcmp(&ga, &gb, sizeof(ga)) == 0;
+}
+
+long rowset__find(const struct rowset *rs, const struct row *id)
+{
+	struct group_key g;
+	size_t j;
+
+	/* rows made by hand (tests) have no grouping table */
+	if (!rs->snap || !rs->nslots) {
+		for (size_t i = 0; i < rs->nr; i++)
+			if (rowset__same_row(rs, &rs->rows[i], id))
+				return (long)i;
+		return -1;
+	}
+	group_key__make(&g, &rs->spec, id);
+	j = group_key__hash(&g) & (rs->nslots - 1);
+	for (; rs->slots[j] != UINT32_MAX; j = (j + 1) & (rs->nslots - 1)) {
+		struct group_key og;
+
+		if (rs->slots[j] >= rs->nr)
+			continue;
+		group_key__make(&og, &rs->spec, &rs->rows[rs->slots[j]]);
+		if (memcmp(&og, &g, sizeof(g)) == 0)
+			return rs->slots[j];
+	}
+	return -1;
+}
+
+void cg_neighbours__init(struct cg_neighbours *nb)
+{
+	memset(nb, 0, sizeof(*nb));
+}
+
+void cg_neighbours__fini(struct cg_neighbours *nb)
+{
+	free(nb->callers);
+	free(nb->callees);
+	memset(nb, 0, sizeof(*nb));
+}
+
+/* Counts frame k of a sample for the neighbour it is, once per sample
+ * (stamp). */
+static int neighbour__add(struct rowset *rs, struct row **arr, size_t *nr,
+			  size_t *cap, const struct hist_entry *e,
+			  const struct dso *dso, u64 addr,
+			  const struct row_sym *sym, u32 stamp)
+{
+	struct group_key g, og;
+	struct row r, *n = NULL;
+
+	row__make(&r, e, dso, addr, sym);
+	group_key__make(&g, &rs->spec, &r);
+	for (size_t i = 0; i < *nr && !n; i++) {
+		group_key__make(&og, &rs->spec, &(*arr)[i]);
+		if (memcmp(&og, &g, sizeof(g)) == 0)
+			n = &(*arr)[i];
+	}
+	if (!n) {
+		if (array__grow((void **)arr, cap, *nr + 1, sizeof(**arr)))
+			return -ENOMEM;
+		n = &(*arr)[(*nr)++];
+		*n = r;
+	}
+	if (n->stamp != stamp) {
+		n->stamp = stamp;
+		n->samples += e->samples;
+		n->period += e->period;
+	}
+	return 0;
+}
+
+static int neighbour_cmp(const void *pa, const void *pb)
+{
+	const struct row *a = pa, *b = pb;
+
+	if (a->period != b->period)
+		return a->period > b->period ? -1 : 1;
+	if (a->samples != b->samples)
+		return a->samples > b->samples ? -1 : 1;
+	if (!a->sym || !b->sym)
+		return (a->sym == NULL) - (b->sym == NULL);
+	return strcmp(a->sym, b->sym);
+}
+
+int rowset__neighbours(struct rowset *rs, const struct row *x,
+		       struct cg_neighbours *nb)
+{
+	const struct snapshot *snap = rs->snap;
+	const struct row_sym *fr[MAX_FRAMES];
+	const struct dso *dsos[MAX_FRAMES];
+	u64 addrs[MAX_FRAMES];
+	struct group_key gx;
+
+	nb->nr_callers = nb->nr_callees = 0;
+	nb->total_samples = nb->total_period = 0;
+	nb->self_samples = nb->self_period = 0;
+	if (!snap)
+		return 0;
+	group_key__make(&gx, &rs->spec, x);
+	for (size_t i = 0; i < snap->nr; i++) {
+		const struct hist_entry *e = &snap->entries[i];
+		struct row_sym leaf = { 0 };
+		u32 stamp = (u32)i + 1;
+		bool in = false, self = false;
+		size_t n;
+
+		if (rs->resolve(rs->resolve_ctx, e->key.dso, e->key.addr,
+				&leaf) || !leaf.dso_name)
+			leaf.dso_name = e->key.dso->name;
+		n = entry__frames(rs, e, &leaf, fr, dsos, addrs, MAX_FRAMES);
+		for (size_t k = 0; k < n; k++) {
+			struct group_key g;
+			struct row r;
+			int err = 0;
+
+			row__make(&r, e, dsos[k], addrs[k], fr[k]);
+			group_key__make(&g, &rs->spec, &r);
+			if (memcmp(&g, &gx, sizeof(g)) != 0)
+				continue;
+			in = true;
+			/* the last frame is the entry itself */
+			self |= k + 1 == n;
+			if (k > 0)
+				err = neighbour__add(rs, &nb->callers,
+						     &nb->nr_callers,
+						     &nb->cap_callers, e,
+						     dsos[k - 1], addrs[k - 1],
+						     fr[k - 1], stamp);
+			if (!err && k + 1 < n)
+				err = neighbour__add(rs, &nb->callees,
+						     &nb->nr_callees,
+						     &nb->cap_callees, e,
+						     dsos[k + 1], addrs[k + 1],
+						     fr[k + 1], stamp);
+			if (err)
+				return err;
+		}
+		if (!in)
+			continue;
+		nb->total_samples += e->samples;
+		nb->total_period += e->period;
+		if (self) {
+			nb->self_samples += e->samples;
+			nb->self_period += e->period;
+		}
+	}
+	for (size_t i = 0; i < nb->nr_callers; i++)
+		nb->callers[i].stamp = 0;
+	for (size_t i = 0; i < nb->nr_callees; i++)
+		nb->callees[i].stamp = 0;
+	if (nb->nr_callers > 1)
+		qsort(nb->callers, nb->nr_callers, sizeof(*nb->callers),
+		      neighbour_cmp);
+	if (nb->nr_callees > 1)
+		qsort(nb->callees, nb->nr_callees, sizeof(*nb->callees),
+		      neighbour_cmp);
 	return 0;
 }

@@ -133,6 +133,7 @@ struct cg_node {
 	const char *dso_name;
 	u64 addr;
 	bool kernel;
+	bool inlined;		/* a function inlined into its parent frame */
 	u64 samples, period;
 	u32 parent, first_child, next_sibling;	/* 0: none */
 	u32 depth;		/* children of the root: 1 */
@@ -150,6 +151,49 @@ void cg_tree__fini(struct cg_tree *t);
  * are sorted by period, largest first. */
 int rowset__tree(struct rowset *rs, const struct row *r, enum cg_order order,
 		 struct cg_tree *t);
+
+/*
+ * Inlined frames: the functions inlined at frame (dso, addr), innermost
+ * first, at most max; returns how many (0: none known).  Names must be
+ * the same pointer for the same name while the tree lives.
+ */
+typedef size_t (*cg_inline_fn)(void *ctx, const struct dso *dso, u64 addr,
+			       const char **names, size_t max);
+/* rowset__tree where each resolved frame that fn knows to be inside
+ * inlined code also shows the inlined functions as frames of their own
+ * (cg_node.inlined), like perf's --inline. */
+int rowset__tree_inline(struct rowset *rs, const struct row *r,
+			enum cg_order order, cg_inline_fn fn, void *ctx,
+			struct cg_tree *t);
+
+/* Whether a and b are the same row under the grouping of the last build
+ * (what identifies a row from one refresh to the next). */
+bool rowset__same_row(const struct rowset *rs, const struct row *a,
+		      const struct row *b);
+/* The index of the row of the last build that is id, or -1. */
+long rowset__find(const struct rowset *rs, const struct row *id);
+
+/*
+ * A function's neighbours in the sampled chains: its callers (the frame
+ * just above it) and its callees (the frame just below), each counted
+ * once per sample, with the samples and period of the samples in which
+ * they call it or are called by it; largest first.  The neighbours are
+ * rows with the identity fields of the grouping (sym, dso, comm, ...)
+ * and samples/period set to those shares.  Totals: the samples whose
+ * chain holds the function (its children total) and those where it is
+ * the leaf (self).  x needs only the identity fields.
+ */
+struct cg_neighbours {
+	struct row *callers, *callees;
+	size_t nr_callers, nr_callees, cap_callers, cap_callees;
+	u64 total_samples, total_period;
+	u64 self_samples, self_period;
+};
+
+void cg_neighbours__init(struct cg_neighbours *nb);
+void cg_neighbours__fini(struct cg_neighbours *nb);
+int rowset__neighbours(struct rowset *rs, const struct row *x,
+		       struct cg_neighbours *nb);
 
 /* Every sample path of the last build, root first, leaf (the entry's own
  * symbol) last; entries without a chain give one frame.  fn returns 0 to
