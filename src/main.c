@@ -57,6 +57,8 @@ enum opt_id {
 	OPT_NO_CHILDREN,
 	OPT_FOLDED,
 	OPT_FP = 'g',
+	OPT_DISASM = 'M',
+	OPT_ANNOTATE = 600,
 };
 
 /* The one option table: getopt's tables and --help come from it. */
@@ -96,6 +98,11 @@ static const struct opt_desc {
 	{ OPT_DEBUG_DIR, "debug-dir", "DIR",
 	  "look for debug files by build-id under DIR too (repeatable)" },
 	{ OPT_NO_DEMANGLE, "no-demangle", NULL, "show C++/Rust names mangled" },
+	{ OPT_ANNOTATE, "annotate", "SYMBOL",
+	  "batch: print SYMBOL's annotated code at each refresh (the hottest "
+	  "match): percent, address and instruction, with source lines" },
+	{ OPT_DISASM, "disassembler-style", "STYLE",
+	  "annotate in att (default) or intel syntax, as perf's -M" },
 	{ OPT_FP, "call-graph-fp", NULL,
 	  "sample call chains (frame pointers), like --call-graph fp" },
 	{ OPT_CALL_GRAPH, "call-graph", "MODE",
@@ -135,6 +142,8 @@ struct options {
 	u32 dwarf_size;
 	unsigned int max_stack;
 	enum cg_order cg_order;
+	const char *annotate;
+	enum disasm_syntax syntax;
 	int verbose;
 	char **command;
 };
@@ -378,6 +387,19 @@ static int parse_options(int argc, char **argv, struct options *o)
 			o->debug_dirs[o->nr_debug_dirs++] = optarg;
 			break;
 		}
+		case OPT_ANNOTATE:
+			if (!*optarg)
+				return 1 + bad_usage("%s", "--annotate needs a symbol name");
+			o->annotate = optarg;
+			break;
+		case OPT_DISASM:
+			if (!strcmp(optarg, "intel"))
+				o->syntax = DISASM_INTEL;
+			else if (!strcmp(optarg, "att"))
+				o->syntax = DISASM_ATT;
+			else
+				return 1 + bad_usage("bad disassembler style '%s' (att or intel)", optarg);
+			break;
 		case OPT_NO_DEMANGLE:
 			o->no_demangle = true;
 			break;
@@ -430,6 +452,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 	}
 	if (o->json && !o->batch)
 		return 1 + bad_usage("%s", "--json needs -b");
+	if (o->annotate && !o->batch)
+		return 1 + bad_usage("%s", "--annotate needs -b (in the live "
+				     "view, a annotates the selected row)");
 	if (o->filter.hide_kernel && o->filter.hide_user)
 		return 1 + bad_usage("%s", "-K and -U together hide everything");
 	if (o->folded && (!o->batch || !o->callgraph || o->json))
@@ -553,6 +578,8 @@ int main(int argc, char **argv)
 	a.iterations = o.iterations;
 	a.json = o.json;
 	a.show_period = o.show_period;
+	a.annotate = o.annotate;
+	a.syntax = o.syntax;
 	a.callgraph = o.callgraph;
 	a.folded = o.folded;
 	a.cg_order = o.cg_order;

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "app.h"
+#include "annotate.h"
 #include "batch.h"
 #include "log.h"
 
@@ -105,6 +106,58 @@ static void batch__wait(struct app *a, double until)
 	}
 }
 
+/* --annotate: the function's annotation instead of the table; -ECANCELED
+ * when it cannot be annotated (said why). */
+static int app__annotate(struct app *a, struct annotator *an,
+			 const struct batch_opts *bo,
+			 const struct snapshot *snap,
+			 const struct header_info *hi, struct strbuf *sb,
+			 bool *found)
+{
+	struct strbuf why;
+	int err;
+
+	strbuf__init(&why);
+	err = batch__annotate(sb, bo, an, snap, a->annotate, hi, &why);
+	if (!err) {
+		*found = true;
+	} else if (err == -ENOENT && !why.len) {
+		err = 0;	/* not run yet: said so, and go on */
+	} else {
+		pr_err("%s", why.len ? why.buf : strerror(-err));
+		err = -ECANCELED;
+	}
+	strbuf__fini(&why);
+	return err;
+}
+
+/* --annotate of a function that never showed up: close names, and the
+ * non-zero exit of a name that is not there. */
+static int app__annotate_missing(struct app *a, struct annotator *an,
+				 const struct table *t)
+{
+	struct strbuf close;
+
+	strbuf__init(&close);
+	for (size_t ev = 0; ev < t->nr_snaps && !close.len; ev++)
+		batch__annotate_close(an, table__snap(t, ev), a->annotate,
+				      &close);
+	for (size_t i = 0; close.len && i + 1 < close.len; i++)
+		if (close.buf[i] == '\n')
+			close.buf[i] = ',';
+	if (close.len)
+		close.buf[--close.len] = '\0';
+	if (close.len)
+		pr_err("no function named '%s' in the sampled code; close "
+		       "names: %s", a->annotate, close.buf);
+	else
+		pr_err("no function named '%s' in the sampled code (it must "
+		       "be in code that ran: the target's binaries, its "
+		       "libraries or the kernel)", a->annotate);
+	strbuf__fini(&close);
+	return -ECANCELED;
+}
+
 int batch__run(struct app *a)
 {
 	struct batch_opts bo = {
@@ -122,10 +175,20 @@ int batch__run(struct app *a)
 	size_t nr_prev = 0;
 	struct strbuf sb;
 	struct table t;
+	struct annotator *an = NULL;
+	bool ann_found = false;
 	long iter = 0;
 	int err = 0;
 
 	table__init(&t, a->session, a->syms, &a->spec);
+	if (a->annotate) {
+		an = annotator__new(a->syms, a->syntax);
+		if (!an) {
+			table__fini(&t);
+			pr_err("out of memory");
+			return 1;
+		}
+	}
 	t.filter = a->filter;
 	strbuf__init(&sb);
 	for (;;) {
@@ -163,6 +226,13 @@ int batch__run(struct app *a)
 			app__header(a, &t, ev, now - last,
 				    snap->counts.samples - prev[ev], &hi);
 			prev[ev] = snap->counts.samples;
+			if (an) {
+				err = app__annotate(a, an, &bo, snap, &hi, &sb,
+						    &ann_found);
+				if (err)
+					break;
+				continue;
+			}
 			batch__format(&sb, &bo, &t, &hi);
 		}
 		if (err)
@@ -182,9 +252,14 @@ int batch__run(struct app *a)
 		if (next < app__now())
 			next = app__now() + a->delay;
 	}
+	if (an && !err && !ann_found)
+		err = app__annotate_missing(a, an, &t);
+	annotator__free(an);
 	strbuf__fini(&sb);
 	table__fini(&t);
 	free(prev);
+	if (err == -ECANCELED)
+		return 1;	/* the reason is out already */
 	if (err == -EPIPE)
 		return 0;	/* the reader has what it wanted */
 	if (err) {

@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <sys/types.h>
 
+#include "disasm.h"
 #include "header.h"
 #include "rowset.h"
 #include "sampler.h"
@@ -32,6 +33,8 @@ struct app {
 	bool finished;			/* the target or the file ended */
 	int exit_status;		/* of a spawned command */
 	volatile sig_atomic_t *stop;	/* set by SIGINT/SIGTERM */
+	const char *annotate;		/* batch: --annotate SYMBOL */
+	enum disasm_syntax syntax;	/* -M: of the annotations */
 };
 
 double app__now(void);

@@ -1,5 +1,6 @@
 /* batch: the headless front end's printers (text tables and JSON). */
 #include <errno.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -389,4 +390,60 @@ void batch__format(struct strbuf *sb, const struct batch_opts *o,
 		batch__json(sb, o, t, hi);
 	else
 		batch__text(sb, o, t, hi);
+}
+
+int batch__annotate(struct strbuf *sb, const struct batch_opts *o,
+		    struct annotator *an, const struct snapshot *snap,
+		    const char *name, const struct header_info *hi,
+		    struct strbuf *why)
+{
+	struct ann_fmt f = { .value = ANN_PERCENT };
+	struct annotation *a;
+	const struct dso *dso;
+	u64 addr;
+	int err;
+
+	err = annotator__find(an, snap, name, &dso, &addr, NULL);
+	if (err == -ENOENT) {
+		if (o->json) {
+			strbuf__addf(sb, "{\"time\":%.3f,\"event\":",
+				     hi->elapsed);
+			json_sanitized(sb, hi->event);
+			strbuf__adds(sb, ",\"symbol\":");
+			json_sanitized(sb, name);
+			strbuf__adds(sb, ",\"found\":false}\n");
+		} else {
+			header__format(sb, hi, snap, "# ");
+			strbuf__adds(sb, "# annotate ");
+			sanitize_str(sb, name);
+			strbuf__adds(sb, ": no such function in the code "
+					 "sampled so far\n\n");
+		}
+		return -ENOENT;
+	}
+	if (err)
+		return err;
+	err = annotator__open(an, dso, addr, &a, why);
+	if (err)
+		return err;
+	annotation__count(a, snap);
+	if (o->json) {
+		annotation__json(a, hi, sb);
+	} else {
+		header__format(sb, hi, snap, "# ");
+		annotation__text(a, hi->event, ANN_BOTH, &f, sb);
+	}
+	annotation__put(a);
+	return 0;
+}
+
+void batch__annotate_close(struct annotator *an,
+			   const struct snapshot *snap, const char *name,
+			   struct strbuf *close)
+{
+	const struct dso *dso;
+	u64 addr;
+
+	if (snap)
+		annotator__find(an, snap, name, &dso, &addr, close);
 }

@@ -2,6 +2,7 @@
 #ifndef PTOP_BATCH_H
 #define PTOP_BATCH_H
 
+#include "annotate.h"
 #include "header.h"
 #include "table.h"
 #include "util.h"
@@ -23,5 +24,23 @@ struct batch_opts {
  */
 void batch__format(struct strbuf *sb, const struct batch_opts *o,
 		   struct table *t, const struct header_info *hi);
+
+/*
+ * --annotate NAME: the annotation of the function named name in snap
+ * (the hottest match when several dsos have one) instead of the table:
+ * text ('#' header lines, then one line per instruction: percent,
+ * address, instruction, with source lines above the instructions they
+ * made) or one JSON object.  Returns 0; -ENOENT with why empty when no
+ * sampled code has the function (a line saying so is appended); another
+ * -errno with why set when it cannot be annotated.
+ */
+int batch__annotate(struct strbuf *sb, const struct batch_opts *o,
+		    struct annotator *an, const struct snapshot *snap,
+		    const char *name, const struct header_info *hi,
+		    struct strbuf *why);
+/* The names close to name in snap's code, one per line (sanitized). */
+void batch__annotate_close(struct annotator *an,
+			   const struct snapshot *snap, const char *name,
+			   struct strbuf *close);
 
 #endif
