@@ -23,6 +23,8 @@ expect_fail "needs a terminal" "$PTOP" < /dev/null
 expect_fail "not supported" "$PTOP" -b -n 1 -e instructions
 # an unknown tracepoint
 expect_fail "tracepoint" "$PTOP" -b -n 1 -e nosuch:tracepoint
+expect_fail "annotate needs -b" "$PTOP" --annotate main
+expect_fail "bad disassembler style" "$PTOP" -b -M arm
 
 # the default event falls back to cpu-clock with one notice, here
 "$PTOP" -b -d 0.3 -n 1 > "$TMP/o" 2> "$TMP/e" || fail "default event run failed: $(cat "$TMP/e")"
@@ -37,7 +39,8 @@ timeout 20 sh -c "'$PTOP' -b -d 0.2 -e cpu-clock | head -c 100 > /dev/null" || f
 "$PTOP" --help > "$TMP/h" || fail "--help failed"
 sed 's/\\-/-/g' doc/ptop.1 > "$TMP/man"
 for o in event freq count pid tid cpu mmap-pages delay iterations batch json sort zero decay \
-	percent-limit entries hide-kernel hide-user list-events debug-dir; do
+	percent-limit entries hide-kernel hide-user list-events debug-dir annotate \
+	disassembler-style; do
 	grep -q -- "--$o" "$TMP/h" || fail "--help misses --$o"
 	grep -q -- "--$o" "$TMP/man" || fail "doc/ptop.1 misses --$o"
 done
