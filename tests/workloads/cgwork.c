@@ -10,16 +10,15 @@ void lib_work(unsigned long n);
 
 volatile unsigned long cg_sink;
 
+/* Each spins for n microseconds. */
 __attribute__((noinline)) void inner_a(unsigned long n)
 {
-	for (unsigned long i = 0; i < n; i++)
-		cg_sink += i * i;
+	WL_SPIN_FOR(n, cg_sink);
 }
 
 __attribute__((noinline)) void inner_b(unsigned long n)
 {
-	for (unsigned long i = 0; i < n; i++)
-		cg_sink += i * i;
+	WL_SPIN_FOR(n, cg_sink);
 }
 
 __attribute__((noinline)) void outer(unsigned long n)
@@ -43,9 +42,9 @@ int main(int argc, char **argv)
 	double secs = wl_seconds(argc, argv), start = wl_now();
 
 	while (!wl_done(start, secs)) {
-		outer(20000);
-		caller_x(20000);
-		caller_y(20000);
+		outer(150);
+		caller_x(150);
+		caller_y(150);
 	}
 	return 0;
 }

@@ -4,39 +4,33 @@
 #include <cstdlib>
 #include <ctime>
 
-static double now()
-{
-	timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
+#include "wl.h"
 
 namespace ptopwl {
 volatile unsigned long sink;
 
 template <typename T> struct Worker {
-	__attribute__((noinline)) void crunch(unsigned long n)
+	// spins for us microseconds
+	__attribute__((noinline)) void crunch(unsigned long us)
 	{
-		for (unsigned long i = 0; i < n; i++)
-			sink += (T)i * 3;
+		WL_SPIN_FOR(us, sink);
 	}
 };
 
-__attribute__((noinline)) void helper(unsigned long n)
+__attribute__((noinline)) void helper(unsigned long us)
 {
-	for (unsigned long i = 0; i < n; i++)
-		sink += i * 3;
+	WL_SPIN_FOR(us, sink);
 }
 } // namespace ptopwl
 
 int main(int argc, char **argv)
 {
-	double secs = argc > 1 ? atof(argv[1]) : 3.0, start = now();
+	double secs = wl_seconds(argc, argv), start = wl_now();
 	ptopwl::Worker<int> w;
 
-	while (secs <= 0 || now() - start < secs) {
-		w.crunch(80000);
-		ptopwl::helper(20000);
+	while (!wl_done(start, secs)) {
+		w.crunch(800);
+		ptopwl::helper(200);
 	}
 	return 0;
 }

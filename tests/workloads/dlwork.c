@@ -12,10 +12,9 @@
 
 volatile unsigned long dlwork_sink;
 
-__attribute__((noinline)) void main_spin(unsigned long n)
+__attribute__((noinline)) void main_spin(unsigned long us)
 {
-	for (unsigned long i = 0; i < n; i++)
-		dlwork_sink += i ^ (i >> 3);
+	WL_SPIN_FOR(us, dlwork_sink);
 }
 
 int main(int argc, char **argv)
@@ -40,8 +39,8 @@ int main(int argc, char **argv)
 		return 1;
 	start = wl_now();
 	while (!wl_done(start, secs)) {
-		hot(70000);
-		main_spin(30000);
+		hot(700);
+		main_spin(300);
 	}
 	dlclose(h);
 	return 0;

@@ -1,4 +1,4 @@
-/* spin3: spin_a, spin_b and spin_c take about 60, 30 and 10 % of the CPU.
+/* spin3: spin_a, spin_b and spin_c take 60, 30 and 10 % of the time.
  * usage: spin3 [SECONDS [THREADS]] (0 seconds: until killed) */
 #include <pthread.h>
 #include <stdio.h>
@@ -7,23 +7,19 @@
 
 volatile unsigned long spin3_sink;
 
-/* Identical bodies: the share of each is its share of iterations. */
-__attribute__((noinline)) void spin_a(unsigned long n)
+__attribute__((noinline)) void spin_a(unsigned long us)
 {
-	for (unsigned long i = 0; i < n; i++)
-		spin3_sink += i * i;
+	WL_SPIN_FOR(us, spin3_sink);
 }
 
-__attribute__((noinline)) void spin_b(unsigned long n)
+__attribute__((noinline)) void spin_b(unsigned long us)
 {
-	for (unsigned long i = 0; i < n; i++)
-		spin3_sink += i * i;
+	WL_SPIN_FOR(us, spin3_sink);
 }
 
-__attribute__((noinline)) void spin_c(unsigned long n)
+__attribute__((noinline)) void spin_c(unsigned long us)
 {
-	for (unsigned long i = 0; i < n; i++)
-		spin3_sink += i * i;
+	WL_SPIN_FOR(us, spin3_sink);
 }
 
 static double secs;
@@ -34,9 +30,9 @@ static void *worker(void *arg)
 
 	(void)arg;
 	while (!wl_done(start, secs)) {
-		spin_a(60000);
-		spin_b(30000);
-		spin_c(10000);
+		spin_a(600);
+		spin_b(300);
+		spin_c(100);
 	}
 	return NULL;
 }

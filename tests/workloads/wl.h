@@ -24,4 +24,21 @@ static inline int wl_done(double start, double secs)
 	return secs > 0 && wl_now() - start >= secs;
 }
 
+/*
+ * Spins for a slice of wall time, adding to sink: a workload's shares are
+ * slices of time, which hold whatever the loop's speed (iteration counts
+ * drift by several points from run to run with microarchitectural
+ * effects).  The clock is read every 16384 iterations: under 1 % of the
+ * time.  A macro, so that every function has its own loop and its own
+ * samples.
+ */
+#define WL_SPIN_FOR(us, sink)                                             \
+	do {                                                              \
+		double end_ = wl_now() + (double)(us) / 1e6;              \
+		do {                                                      \
+			for (unsigned long i_ = 0; i_ < 16384; i_++)      \
+				(sink) += i_ * i_;                        \
+		} while (wl_now() < end_);                                \
+	} while (0)
+
 #endif

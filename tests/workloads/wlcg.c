@@ -1,8 +1,10 @@
 /* libwlcg.so: the library function of cgwork, called from two callers. */
+#include "wl.h"
+
 volatile unsigned long wlcg_sink;
 
+/* spins for n microseconds */
 __attribute__((noinline)) void lib_work(unsigned long n)
 {
-	for (unsigned long i = 0; i < n; i++)
-		wlcg_sink += i * i;
+	WL_SPIN_FOR(n, wlcg_sink);
 }

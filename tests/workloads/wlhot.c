@@ -1,8 +1,10 @@
 /* libwlhot.so: the hot function of the dlopen workload. */
+#include "wl.h"
+
 volatile unsigned long wlhot_sink;
 
-__attribute__((noinline)) void wlhot_spin(unsigned long n)
+/* spins for us microseconds */
+__attribute__((noinline)) void wlhot_spin(unsigned long us)
 {
-	for (unsigned long i = 0; i < n; i++)
-		wlhot_sink += i ^ (i >> 3);
+	WL_SPIN_FOR(us, wlhot_sink);
 }

@@ -8,7 +8,7 @@ $(BUILD)/workloads/%: tests/workloads/%.c tests/workloads/wl.h
 
 # the library that dlwork dlopen()s (the .c is not a program)
 WORKLOADS := $(filter-out $(BUILD)/workloads/wlhot,$(WORKLOADS))
-$(BUILD)/workloads/libwlhot.so: tests/workloads/wlhot.c
+$(BUILD)/workloads/libwlhot.so: tests/workloads/wlhot.c tests/workloads/wl.h
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(WL_CFLAGS) -shared -fPIC -o $@ $<
 
@@ -19,11 +19,11 @@ WORKLOADS := $(filter-out $(BUILD)/workloads/wlcg $(BUILD)/workloads/cgwork,$(WO
 # callers: GCC 12 omits leaf frames whatever the flags, clang does not.
 CG_CC := clang
 CG_FP := -mno-omit-leaf-frame-pointer
-$(BUILD)/workloads/libwlcg.so: tests/workloads/wlcg.c
+$(BUILD)/workloads/libwlcg.so: tests/workloads/wlcg.c tests/workloads/wl.h
 	@mkdir -p $(dir $@)
 	$(Q)$(CG_CC) $(WL_CFLAGS) $(CG_FP) -shared -fPIC -o $@ $<
 
-$(BUILD)/workloads/libwlcg-nofp.so: tests/workloads/wlcg.c
+$(BUILD)/workloads/libwlcg-nofp.so: tests/workloads/wlcg.c tests/workloads/wl.h
 	@mkdir -p $(dir $@)
 	$(Q)$(CG_CC) $(WL_CFLAGS) -fomit-frame-pointer -shared -fPIC -o $@ $<
 
@@ -37,7 +37,7 @@ $(BUILD)/workloads/cgwork-nofp: tests/workloads/cgwork.c tests/workloads/wl.h $(
 $(BUILD)/workloads/spin3-stripped: $(BUILD)/workloads/spin3
 	$(Q)strip -o $@ $<
 
-$(BUILD)/workloads/cppwork: tests/workloads/cppwork.cpp
+$(BUILD)/workloads/cppwork: tests/workloads/cppwork.cpp tests/workloads/wl.h
 	@mkdir -p $(dir $@)
 	$(Q)$(CXX) $(WL_CFLAGS) -o $@ $<
 
