@@ -597,6 +597,7 @@ static u32 cg_tree__child(struct cg_tree *t, u32 parent, const struct dso *dso,
 	t->nodes[c] = (struct cg_node){
 		.sym = sym->name,
 		.dso_name = sym->dso_name,
+		.dso = dso,
 		.addr = sym->name ? sym->start : addr,
 		.kernel = dso->kind == DSO_KERNEL,
 		.inlined = inlined,
@@ -785,7 +786,8 @@ int rowset__tree_inline(struct rowset *rs, const struct row *x,
 		for (size_t k = 0; k < n - from; k++) {
 			size_t j = order == CG_CALLER ? from + k : n - 1 - k;
 			int err = cg_tree__add_frame(t, &node, dsos[j], fr[j],
-						     addrs[j], order, fn, ctx, e);
+						     addrs[j], order, fn, ctx,
+						     e);
 
 			if (err)
 				return err;

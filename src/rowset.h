@@ -131,7 +131,8 @@ enum cg_order {
 struct cg_node {
 	const char *sym;	/* NULL: unresolved, see addr */
 	const char *dso_name;
-	u64 addr;
+	const struct dso *dso;
+	u64 addr;		/* the symbol's start, or the address */
 	bool kernel;
 	bool inlined;		/* a function inlined into its parent frame */
 	u64 samples, period;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt.h"
 #include "record.h"
 #include "rowset.h"
 #include "session.h"
@@ -204,8 +205,8 @@ START_TEST(test_neighbours)
 	ck_assert_uint_eq(nb.total_period, 610);
 	ck_assert_uint_eq(nb.nr_callees, 3);
 	ck_assert_str_eq(nb.callees[0].sym, "outer");
-	ck_assert_uint_eq(nb_find(nb.callees, nb.nr_callees, "caller_x")->period,
-			  210);
+	r = nb_find(nb.callees, nb.nr_callees, "caller_x");
+	ck_assert_uint_eq(r->period, 210);
 
 	cg_neighbours__fini(&nb);
 	cg_neighbours__fini(&nb);	/* twice: harmless */
@@ -344,6 +345,63 @@ START_TEST(test_tree_inline)
 }
 END_TEST
 
+
+static void collect(void *ctx, const char *line, size_t len, u32 node)
+{
+	struct strbuf *sb = ctx;
+
+	strbuf__add(sb, line, len);
+	strbuf__adds(sb, node ? "\n" : "$\n");	/* marks "|" lines */
+}
+
+/* perf's graph style, as batch prints it and the live view draws it */
+START_TEST(test_tree_text)
+{
+	struct rowset rs;
+	struct snapshot snap;
+	struct cg_tree t;
+	struct strbuf sb;
+
+	feed_cgwork();
+	build(&rs, &snap, true);
+	cg_tree__init(&t);
+	strbuf__init(&sb);
+	ck_assert_int_eq(rowset__tree(&rs, find(&rs, "main"), CG_CALLER, &t),
+			 0);
+	fmt__tree(&t, "  ", 0.5, collect, &sb);
+	ck_assert_str_eq(sb.buf,
+			 "  ---main\n"
+			 "     |$\n"
+			 "     |--49.18%--outer\n"
+			 "     |          |$\n"
+			 "     |          |--32.79%--inner_a\n"
+			 "     |          |$\n"
+			 "     |           --16.39%--inner_b\n"
+			 "     |$\n"
+			 "     |--34.43%--caller_x\n"
+			 "     |          lib_work\n"
+			 "     |$\n"
+			 "      --16.39%--caller_y\n"
+			 "                lib_work\n");
+	/* the limit leaves small branches out */
+	strbuf__reset(&sb);
+	fmt__tree(&t, "", 20, collect, &sb);
+	ck_assert_ptr_null(strstr(sb.buf, "inner_b"));
+	ck_assert_ptr_null(strstr(sb.buf, "caller_y"));
+	ck_assert_ptr_nonnull(strstr(sb.buf, "--34.43%--caller_x"));
+	/* an inlined frame says so; hostile names are sanitized */
+	t.nodes[t.nodes[0].first_child].inlined = true;
+	t.nodes[t.nodes[0].first_child].sym = "m\x1b[2Jain";
+	strbuf__reset(&sb);
+	fmt__tree(&t, "", 0.5, collect, &sb);
+	ck_assert_ptr_nonnull(strstr(sb.buf, "---m?[2Jain (inlined)\n"));
+	strbuf__fini(&sb);
+	cg_tree__fini(&t);
+	rowset__fini(&rs);
+	snapshot__fini(&snap);
+}
+END_TEST
+
 Suite *cgview_suite(void)
 {
 	Suite *ss = suite_create("cgview");
@@ -353,6 +411,7 @@ Suite *cgview_suite(void)
 	tcase_add_test(tc, test_neighbours);
 	tcase_add_test(tc, test_neighbours_recursion_and_no_chain);
 	tcase_add_test(tc, test_tree_inline);
+	tcase_add_test(tc, test_tree_text);
 	suite_add_tcase(ss, tc);
 	return ss;
 }

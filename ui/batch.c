@@ -10,102 +10,24 @@
 #include "fmt.h"
 #include "sanitize.h"
 
-static double tree_pct(const struct cg_tree *tr, const struct cg_node *n)
+static void tree_line(void *ctx, const char *line, size_t len, u32 node)
 {
-	if (tr->total_period)
-		return 100.0 * (double)n->period / (double)tr->total_period;
-	if (tr->total_samples)
-		return 100.0 * (double)n->samples / (double)tr->total_samples;
-	return 0.0;
-}
+	struct strbuf *sb = ctx;
 
-static void tree_name(struct strbuf *sb, const struct cg_node *n)
-{
-	if (n->sym)
-		sanitize_str(sb, n->sym);
-	else
-		strbuf__addf(sb, "0x%" PRIx64, n->addr);
-}
-
-/* The children of p at or above the limit (percent of the row). */
-static size_t tree_kids(const struct cg_tree *tr, u32 p, double limit,
-			u32 *kids, size_t max)
-{
-	size_t n = 0;
-
-	for (u32 c = tr->nodes[p].first_child; c && n < max;
-	     c = tr->nodes[c].next_sibling)
-		if (tree_pct(tr, &tr->nodes[c]) >= limit)
-			kids[n++] = c;
-	return n;
-}
-
-/*
- * perf's graph style: a single callee continues the line below its
- * caller, several branch with their share of the row:
- *
- *             ---outer
- *                |
- *                |--66.92%--inner_a
- *                |
- *                 --33.08%--inner_b
- */
-static void tree_print(struct strbuf *sb, const struct cg_tree *tr, u32 p,
-		       struct strbuf *prefix, double limit, bool top)
-{
-	u32 kids[64];
-	size_t n = tree_kids(tr, p, limit, kids, ARRAY_SIZE(kids));
-	size_t plen = prefix->len;
-
-	if (n == 1) {
-		strbuf__add(sb, prefix->buf, prefix->len);
-		strbuf__adds(sb, top ? "---" : "");
-		tree_name(sb, &tr->nodes[kids[0]]);
-		strbuf__addc(sb, '\n');
-		if (top)
-			strbuf__adds(prefix, "   ");
-		tree_print(sb, tr, kids[0], prefix, limit, false);
-		prefix->len = plen;
-		prefix->buf[plen] = '\0';
-		return;
-	}
-	for (size_t i = 0; i < n; i++) {
-		const struct cg_node *c = &tr->nodes[kids[i]];
-		bool last = i + 1 == n;
-		struct strbuf head;
-
-		strbuf__init(&head);
-		strbuf__addf(&head, "%s%.2f%%--", last ? " --" : "|--",
-			     tree_pct(tr, c));
-		strbuf__add(sb, prefix->buf, prefix->len);
-		strbuf__adds(sb, "|\n");
-		strbuf__add(sb, prefix->buf, prefix->len);
-		strbuf__add(sb, head.buf, head.len);
-		tree_name(sb, c);
-		strbuf__addc(sb, '\n');
-		strbuf__addc(prefix, last ? ' ' : '|');
-		for (size_t k = 1; k < head.len; k++)
-			strbuf__addc(prefix, ' ');
-		tree_print(sb, tr, kids[i], prefix, limit, false);
-		prefix->len = plen;
-		prefix->buf[plen] = '\0';
-		strbuf__fini(&head);
-	}
+	(void)node;
+	strbuf__add(sb, line, len);
+	strbuf__addc(sb, '\n');
 }
 
 static void batch__tree(struct strbuf *sb, const struct batch_opts *o,
 			struct table *t, const struct row *r)
 {
 	struct cg_tree tr;
-	struct strbuf prefix;
 
 	cg_tree__init(&tr);
 	if (rowset__tree(&t->rows, r, o->order, &tr) == 0 && tr.nr > 1) {
-		strbuf__init(&prefix);
-		strbuf__adds(&prefix, "            ");
-		tree_print(sb, &tr, 0, &prefix, o->tree_limit, true);
+		fmt__tree(&tr, "            ", o->tree_limit, tree_line, sb);
 		strbuf__addc(sb, '\n');
-		strbuf__fini(&prefix);
 	}
 	cg_tree__fini(&tr);
 }
@@ -165,10 +87,10 @@ static void json_tree(struct strbuf *sb, const struct cg_tree *tr, u32 p,
 		const struct cg_node *n = &tr->nodes[c];
 		struct strbuf name;
 
-		if (tree_pct(tr, n) < limit)
+		if (fmt__tree_percent(tr, n) < limit)
 			continue;
 		strbuf__init(&name);
-		tree_name(&name, n);
+		fmt__tree_name(&name, n);
 		strbuf__adds(sb, first ? "{" : ",{");
 		first = false;
 		json_key(sb, "symbol");
@@ -178,7 +100,7 @@ static void json_tree(struct strbuf *sb, const struct cg_tree *tr, u32 p,
 		json_sanitized(sb, n->dso_name);
 		strbuf__addf(sb, ",\"kernel\":%s,\"percent\":%.4f,\"samples\":%"
 				 PRIu64 ",\"period\":%" PRIu64 ",\"children\":",
-			     n->kernel ? "true" : "false", tree_pct(tr, n),
+			     n->kernel ? "true" : "false", fmt__tree_percent(tr, n),
 			     n->samples, n->period);
 		json_tree(sb, tr, c, limit, depth + 1);
 		strbuf__addc(sb, '}');

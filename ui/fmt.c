@@ -274,3 +274,124 @@ void fmt__row(struct strbuf *sb, const struct columns *c,
 	}
 	strbuf__fini(&txt);
 }
+
+double fmt__tree_percent(const struct cg_tree *tr, const struct cg_node *n)
+{
+	if (tr->total_period)
+		return 100.0 * (double)n->period / (double)tr->total_period;
+	if (tr->total_samples)
+		return 100.0 * (double)n->samples / (double)tr->total_samples;
+	return 0.0;
+}
+
+void fmt__tree_name(struct strbuf *sb, const struct cg_node *n)
+{
+	if (n->sym)
+		sanitize_str(sb, n->sym);
+	else
+		strbuf__addf(sb, "0x%" PRIx64, n->addr);
+	if (n->inlined)
+		strbuf__adds(sb, " (inlined)");
+}
+
+/* The children of p at or above the limit (percent of the row). */
+static size_t tree_kids(const struct cg_tree *tr, u32 p, double limit,
+			u32 *kids, size_t max)
+{
+	size_t n = 0;
+
+	for (u32 c = tr->nodes[p].first_child; c && n < max;
+	     c = tr->nodes[c].next_sibling)
+		if (fmt__tree_percent(tr, &tr->nodes[c]) >= limit)
+			kids[n++] = c;
+	return n;
+}
+
+struct tree_out {
+	fmt_tree_line_fn fn;
+	void *ctx;
+	struct strbuf line;
+};
+
+static void add_prefix(struct strbuf *line, const struct strbuf *prefix)
+{
+	if (prefix->len)
+		strbuf__add(line, prefix->buf, prefix->len);
+}
+
+static void tree_emit(struct tree_out *o, u32 node)
+{
+	o->fn(o->ctx, o->line.buf ? o->line.buf : "", o->line.len, node);
+	strbuf__reset(&o->line);
+}
+
+/*
+ * perf's graph style: a single callee continues the line below its
+ * caller, several branch with their share of the row:
+ *
+ *             ---outer
+ *                |
+ *                |--66.92%--inner_a
+ *                |
+ *                 --33.08%--inner_b
+ */
+static void tree_lines(struct tree_out *o, const struct cg_tree *tr, u32 p,
+		       struct strbuf *prefix, double limit, bool top)
+{
+	u32 kids[64];
+	size_t n = tree_kids(tr, p, limit, kids, ARRAY_SIZE(kids));
+	size_t plen = prefix->len;
+
+	if (n == 1) {
+		add_prefix(&o->line, prefix);
+		strbuf__adds(&o->line, top ? "---" : "");
+		fmt__tree_name(&o->line, &tr->nodes[kids[0]]);
+		tree_emit(o, kids[0]);
+		if (top)
+			strbuf__adds(prefix, "   ");
+		tree_lines(o, tr, kids[0], prefix, limit, false);
+		prefix->len = plen;
+		if (prefix->buf)
+			prefix->buf[plen] = '\0';
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct cg_node *c = &tr->nodes[kids[i]];
+		bool last = i + 1 == n;
+		char head[48];
+		int hl = snprintf(head, sizeof(head), "%s%.2f%%--",
+				  last ? " --" : "|--",
+				  fmt__tree_percent(tr, c));
+
+		add_prefix(&o->line, prefix);
+		strbuf__addc(&o->line, '|');
+		tree_emit(o, 0);
+		add_prefix(&o->line, prefix);
+		strbuf__adds(&o->line, head);
+		fmt__tree_name(&o->line, c);
+		tree_emit(o, kids[i]);
+		strbuf__addc(prefix, last ? ' ' : '|');
+		for (int k = 1; k < hl; k++)
+			strbuf__addc(prefix, ' ');
+		tree_lines(o, tr, kids[i], prefix, limit, false);
+		prefix->len = plen;
+		if (prefix->buf)
+			prefix->buf[plen] = '\0';
+	}
+}
+
+void fmt__tree(const struct cg_tree *tr, const char *indent, double limit,
+	       fmt_tree_line_fn fn, void *ctx)
+{
+	struct tree_out o = { .fn = fn, .ctx = ctx };
+	struct strbuf prefix;
+
+	if (!tr->nr)
+		return;
+	strbuf__init(&o.line);
+	strbuf__init(&prefix);
+	strbuf__adds(&prefix, indent);
+	tree_lines(&o, tr, 0, &prefix, limit, true);
+	strbuf__fini(&prefix);
+	strbuf__fini(&o.line);
+}

@@ -51,4 +51,22 @@ void fmt__symbol(struct strbuf *sb, const struct row *r);
 /* The [k] / [.] marker perf uses. */
 const char *fmt__mode(const struct row *r);
 
+/* Share of a call-tree node in percent of the tree's row. */
+double fmt__tree_percent(const struct cg_tree *tr, const struct cg_node *n);
+/* Sanitized name of a node: the symbol or its address; "(inlined)" after
+ * an inlined function. */
+void fmt__tree_name(struct strbuf *sb, const struct cg_node *n);
+
+/*
+ * A call tree in perf's graph style, one line at a time: fn gets each
+ * line's text (no newline, sanitized) and the node it names, 0 for the
+ * "|" lines between branches.  Every line starts with indent; branches
+ * under limit (percent of the row) are left out.  Batch text and the
+ * live view's expanded rows both draw with it.
+ */
+typedef void (*fmt_tree_line_fn)(void *ctx, const char *line, size_t len,
+				 u32 node);
+void fmt__tree(const struct cg_tree *tr, const char *indent, double limit,
+	       fmt_tree_line_fn fn, void *ctx);
+
 #endif
