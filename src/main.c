@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -16,6 +17,7 @@
 #include "evsel.h"
 #include "log.h"
 #include "logq.h"
+#include "perfdata.h"
 #include "sanitize.h"
 #include "sampler.h"
 #include "session.h"
@@ -59,6 +61,9 @@ enum opt_id {
 	OPT_FP = 'g',
 	OPT_DISASM = 'M',
 	OPT_ANNOTATE = 600,
+	OPT_INPUT = 'i',
+	OPT_OUTPUT = 'o',
+	OPT_TIME = 512,
 };
 
 /* The one option table: getopt's tables and --help come from it. */
@@ -115,6 +120,15 @@ static const struct opt_desc {
 	{ OPT_FOLDED, "folded", NULL,
 	  "batch with call graphs: print folded stacks (a;b;c count) for "
 	  "flame graph tools" },
+	{ OPT_INPUT, "input", "FILE",
+	  "show a perf.data file (from perf record or ptop -o) instead of "
+	  "profiling; - reads a pipe-mode stream (perf record -o -) from stdin" },
+	{ OPT_OUTPUT, "output", "FILE",
+	  "also write what is profiled to FILE in perf.data format; - writes "
+	  "a pipe-mode stream to stdout (batch tables then go to stderr)" },
+	{ OPT_TIME, "time", "START,END",
+	  "with -i: only samples in this window, as perf report --time: "
+	  "seconds (1887.5,1888) or percentages (10%-20%, 10%/2)" },
 	{ OPT_VERBOSE, "verbose", NULL, "more messages (repeat for debug)" },
 	{ OPT_HELP, "help", NULL, "this help" },
 	{ OPT_VERSION, "version", NULL, "print the version" },
@@ -146,6 +160,11 @@ struct options {
 	enum disasm_syntax syntax;
 	int verbose;
 	char **command;
+	const char *input, *output, *time;
+	const char *live_opt;	/* an option that only applies to profiling */
+	int children_opt;	/* --children/--no-children as given, -1 */
+	char **argv;
+	int argc;
 };
 
 static volatile sig_atomic_t stop_requested;
@@ -253,6 +272,14 @@ static int parse_call_graph(const char *s, struct options *o)
 	return 0;
 }
 
+static const char *opt_name(int id)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(opt_descs); i++)
+		if (opt_descs[i].id == id)
+			return opt_descs[i].lng;
+	return "?";
+}
+
 /* Returns 0 to go on, or an exit status + 1. */
 static int parse_options(int argc, char **argv, struct options *o)
 {
@@ -284,6 +311,23 @@ static int parse_options(int argc, char **argv, struct options *o)
 		double d;
 
 		switch (c) {
+		case OPT_EVENT: case OPT_FREQ: case OPT_COUNT: case OPT_PID:
+		case OPT_TID: case OPT_CPU: case OPT_MMAP:
+			o->live_opt = opt_name(c);
+			break;
+		default:
+			break;
+		}
+		switch (c) {
+		case OPT_INPUT:
+			o->input = optarg;
+			break;
+		case OPT_OUTPUT:
+			o->output = optarg;
+			break;
+		case OPT_TIME:
+			o->time = optarg;
+			break;
 		case OPT_EVENT:
 			strbuf__reset(&err);
 			if (events__parse(optarg, &o->specs, &o->nr_specs, &err)) {
@@ -459,10 +503,139 @@ static int parse_options(int argc, char **argv, struct options *o)
 		return 1 + bad_usage("%s", "-K and -U together hide everything");
 	if (o->folded && (!o->batch || !o->callgraph || o->json))
 		return 1 + bad_usage("%s", "--folded needs -b and -g (and no --json)");
+	if (o->input && o->output)
+		return 1 + bad_usage("%s", "-i and -o cannot be combined: -o "
+				     "records what ptop profiles");
+	if (o->input && o->command)
+		return 1 + bad_usage("%s", "-i shows a recording: a command "
+				     "only applies to profiling");
+	if (o->input && o->live_opt)
+		return 1 + bad_usage("-i shows a recording: --%s only applies "
+				     "to profiling", o->live_opt);
+	if (o->time && !o->input)
+		return 1 + bad_usage("%s", "--time needs -i");
+	if (o->output && !*o->output)
+		return 1 + bad_usage("%s", "-o needs a file name (or -)");
+	o->children_opt = o->children;
 	if (o->children < 0)
 		o->children = o->callgraph;
 	o->spec.children = o->children && o->callgraph;
 	return 0;
+}
+
+/*
+ * A stream on stdin (-i -) or stdout (-o -) is not the terminal: the
+ * live view gets /dev/tty for its keys and its screen; batch tables go to
+ * stderr when stdout carries the stream.  The stream keeps a duplicate
+ * of its descriptor.
+ */
+static int redirect_stdio(bool batch, bool in_pipe, bool out_pipe,
+			  int *in_fd, int *out_fd)
+{
+	int tty = -1, null = -1;
+
+	if (in_pipe && isatty(STDIN_FILENO)) {
+		pr_err("-i - reads a perf.data stream from stdin, which is a "
+		       "terminal: pipe one in (perf record -o - ... | ptop -i -)");
+		return -1;
+	}
+	if (out_pipe && isatty(STDOUT_FILENO)) {
+		pr_err("-o - writes a binary perf.data stream to stdout, which "
+		       "is a terminal: pipe it (ptop -o - | perf report -i -) "
+		       "or give a file name");
+		return -1;
+	}
+	if (!batch) {
+		tty = open("/dev/tty", O_RDWR | O_CLOEXEC);
+		if (tty < 0) {
+			pr_err("the live view needs a terminal (/dev/tty: %s); "
+			       "use -b for batch mode", strerror(errno));
+			return -1;
+		}
+	} else if (in_pipe) {
+		null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	}
+	if (in_pipe) {
+		*in_fd = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3);
+		if (*in_fd < 0 || dup2(batch ? null : tty, STDIN_FILENO) < 0)
+			goto fail;
+	}
+	if (out_pipe) {
+		*out_fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+		if (*out_fd < 0 ||
+		    dup2(batch ? STDERR_FILENO : tty, STDOUT_FILENO) < 0)
+			goto fail;
+	}
+	if (tty >= 0)
+		close(tty);
+	if (null >= 0)
+		close(null);
+	return 0;
+fail:
+	pr_err("redirecting the standard streams: %s", strerror(errno));
+	if (tty >= 0)
+		close(tty);
+	if (null >= 0)
+		close(null);
+	return -1;
+}
+
+/*
+ * The kernel a recording's samples came from: the copy of its kallsyms
+ * that perf record keeps in its build-id cache when there is one, else
+ * this machine's, checked by build-id (or release) and _text address.
+ */
+static void recording_kernel(const struct perfdata_info *info,
+			     struct symbolizer_opts *so, char *path,
+			     size_t len)
+{
+	const struct pd_build_id *k = perfdata_info__kernel(info);
+	const char *home = getenv("HOME");
+
+	so->kernel_text = info->kernel_text;
+	if (k) {
+		int n = snprintf(path, len, "%s/.debug/[kernel.kallsyms]/",
+				 home ? home : "/root");
+
+		for (size_t i = 0; i < k->size && n > 0 && (size_t)n < len; i++)
+			n += snprintf(path + n, len - (size_t)n, "%02x", k->bid[i]);
+		if (n > 0 && (size_t)n < len)
+			snprintf(path + n, len - (size_t)n, "/kallsyms");
+		if (access(path, R_OK) == 0) {
+			so->kallsyms = path;
+			return;
+		}
+		so->kernel_build_id = k->bid;
+		so->kernel_build_id_size = k->size;
+	} else {
+		so->kernel_release = info->osrelease;
+	}
+}
+
+static void describe_recording(const char *path,
+			       const struct perfdata_info *info, char *buf,
+			       size_t len)
+{
+	int n = snprintf(buf, len, "%s %s", info->pipe ? "stream" : "file",
+			 strcmp(path, "-") == 0 ? "stdin" : path);
+
+	if (info->hostname && n > 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, " from %s",
+			      info->hostname);
+	if (info->osrelease && n > 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, " (%s%s%s)",
+			      info->osrelease, info->arch ? ", " : "",
+			      info->arch ? info->arch : "");
+}
+
+/* Call graphs are shown for recordings whose samples carry chains. */
+static bool recording_has_chains(const struct session *s)
+{
+	for (size_t i = 0; i < session__nr_events(s); i++)
+		if (session__event_attr(s, i)->sample_type &
+		    PERF_SAMPLE_CALLCHAIN)
+			return true;
+	return false;
 }
 
 static void print_event(const char *name, const char *kind, void *ctx)
@@ -532,6 +705,10 @@ int main(int argc, char **argv)
 	struct session_opts sso = { 0 };
 	struct app a;
 	struct sigaction sa;
+	struct perfdata *pd = NULL;
+	char kallsyms[4096];
+	bool in_pipe, out_pipe;
+	int in_fd = -1, out_fd = -1;
 	int rc, err;
 
 	setlocale(LC_ALL, "");
@@ -542,6 +719,8 @@ int main(int argc, char **argv)
 	rc = parse_options(argc, argv, &o);
 	if (rc)
 		return rc - 1;
+	o.argv = argv;
+	o.argc = argc;
 	log__set_level(o.verbose >= 2 ? LOG_DEBUG : LOG_INFO);
 
 	if (o.list_events) {
@@ -553,6 +732,11 @@ int main(int argc, char **argv)
 		return err ? 1 : 0;
 	}
 
+	in_pipe = o.input && strcmp(o.input, "-") == 0;
+	out_pipe = o.output && strcmp(o.output, "-") == 0;
+	if ((in_pipe || out_pipe) &&
+	    redirect_stdio(o.batch, in_pipe, out_pipe, &in_fd, &out_fd))
+		return 1;
 	if (!o.batch && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
 		pr_err("the live view needs a terminal; use -b for batch mode "
 		       "(ptop -b, or ptop -b --json)");
@@ -584,7 +768,36 @@ int main(int argc, char **argv)
 	a.folded = o.folded;
 	a.cg_order = o.cg_order;
 	a.stop = &stop_requested;
+	a.input = o.input;
+	a.output = o.output;
 	describe_target(&o, a.target_desc, sizeof(a.target_desc));
+	if (o.input && !in_pipe) {
+		struct strbuf e;
+
+		strbuf__init(&e);
+		pd = perfdata__open(o.input, &e);
+		if (!pd) {
+			pr_err("%s: %s", o.input, e.buf ? e.buf : strerror(errno));
+			strbuf__fini(&e);
+			return 1;
+		}
+		strbuf__fini(&e);
+	}
+	if (o.time) {
+		const struct perfdata_info *info = pd ? perfdata__info(pd) : NULL;
+		struct strbuf e;
+
+		strbuf__init(&e);
+		if (perfdata__parse_time(o.time, info ? info->first_sample_time : 0,
+					 info ? info->last_sample_time : 0,
+					 &sso.time_start, &sso.time_end, &e)) {
+			pr_err("%s", e.buf ? e.buf : o.time);
+			strbuf__fini(&e);
+			perfdata__close(pd);
+			return 1;
+		}
+		strbuf__fini(&e);
+	}
 
 	/* Batch keeps only what its sort keys need; the live view can
 	 * regroup at any time, so it keeps everything. */
@@ -598,6 +811,53 @@ int main(int argc, char **argv)
 	so.debug_dirs = o.debug_dirs;
 	so.nr_debug_dirs = o.nr_debug_dirs;
 	so.no_demangle = o.no_demangle;
+	if (o.input) {
+		const struct perfdata_info *info;
+
+		if (pd) {
+			/* the whole file, before the front end starts */
+			a.start = app__now();
+			err = perfdata__read(pd, a.session, NULL);
+			if (err) {
+				pr_err("%s: %s", o.input, strerror(-err));
+				rc = 1;
+				goto out;
+			}
+			info = perfdata__info(pd);
+			a.input_stats = perfdata__stats(pd);
+			a.finished = true;
+		} else {
+			a.pipe = perfdata_pipe__new(a.session, in_fd, NULL);
+			if (!a.pipe) {
+				pr_err("out of memory");
+				rc = 1;
+				goto out;
+			}
+			in_fd = -1;	/* the reader's now */
+			/* the stream's header records say which kernel */
+			while ((err = perfdata_pipe__prelude(a.pipe)) == -EINTR &&
+			       !stop_requested)
+				;
+			if (stop_requested) {
+				rc = 130;
+				goto out;
+			}
+			info = perfdata_pipe__info(a.pipe);
+			a.start = app__now();
+		}
+		recording_kernel(info, &so, kallsyms, sizeof(kallsyms));
+		describe_recording(o.input, info, a.target_desc,
+				   sizeof(a.target_desc));
+		if (info->first_sample_time && info->last_sample_time >
+					       info->first_sample_time)
+			a.recorded = (double)(info->last_sample_time -
+					      info->first_sample_time) / 1e9;
+		/* the pids of a recording are not this machine's processes */
+		so.proc = "/nonexistent";
+		a.callgraph = recording_has_chains(a.session) || (in_pipe && o.callgraph);
+		a.spec.children = (o.children_opt < 0 || o.children_opt) &&
+				  a.callgraph;
+	}
 	a.syms = symbolizer__new(&so);
 	if (!a.syms) {
 		pr_err("cannot start the symbolizer: %s", strerror(errno));
@@ -605,6 +865,33 @@ int main(int argc, char **argv)
 		goto out;
 	}
 
+	if (a.pipe && perfdata_pipe__start(a.pipe)) {
+		rc = 1;
+		goto out;
+	}
+	if (o.input) {
+		rc = o.batch ? batch__run(&a) : tui__run(&a);
+		goto out;
+	}
+	if (o.output) {
+		struct perfdata_writer_opts wo = {
+			.path = out_pipe ? "stdout" : o.output,
+			.fd = out_fd,
+			.pipe = out_pipe,
+			.argv = (const char *const *)o.argv,
+			.argc = o.argc,
+			.version = "ptop " PTOP_VERSION,
+		};
+
+		a.writer = perfdata_writer__new(a.session, &wo);
+		if (!a.writer) {
+			rc = 1;
+			goto out;
+		}
+		out_fd = -1;	/* the writer's now */
+		spo.sink = perfdata_writer__sink;
+		spo.sink_ctx = a.writer;
+	}
 	spo.ev.freq = o.freq;
 	spo.ev.period = o.period;
 	spo.ev.mmap_pages = o.mmap_pages;
@@ -646,6 +933,24 @@ int main(int argc, char **argv)
 	}
 	rc = o.batch ? batch__run(&a) : tui__run(&a);
 out:
+	/* the writer finalizes its file once nothing else comes in */
+	if (a.sampler)
+		sampler__stop(a.sampler);
+	if (a.writer) {
+		struct perfdata_writer_stats ws;
+
+		perfdata_writer__close(a.writer);
+		perfdata_writer__stats(a.writer, &ws);
+		if (ws.error && ws.error != -EPIPE && !rc)
+			rc = 1;
+		perfdata_writer__free(a.writer);
+	}
+	perfdata_pipe__free(a.pipe);
+	perfdata__close(pd);
+	if (in_fd >= 0)
+		close(in_fd);
+	if (out_fd >= 0)
+		close(out_fd);
 	sampler__free(a.sampler);
 	symbolizer__free(a.syms);
 	session__free(a.session);

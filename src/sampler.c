@@ -232,6 +232,7 @@ static void sampler__drain(struct sampler *sp)
 	u64 next_time[n ? n : 1];
 	const struct perf_event_header *next[n ? n : 1];
 	struct session *s = sp->session;
+	bool fed = false;
 
 	for (size_t i = 0; i < n; i++) {
 		rings[i] = evlist__ring(sp->evlist, i);
@@ -251,11 +252,24 @@ static void sampler__drain(struct sampler *sp)
 		if (best == n)
 			break;
 		next[best] = ring__next(rings[best]);
-		if (next[best])
+		if (next[best]) {
 			sampler__feed(sp, next[best]);
+			fed = true;
+		}
 		next[best] = ring__peek(rings[best]);
 		next_time[best] = next[best] ?
 				  session__record_time(s, next[best]) : 0;
+	}
+	if (fed && sp->opts.sink) {
+		/* perf's round marker: a writer's reader sorts records
+		 * between two of them (no record of a later pass is older
+		 * than one of the pass before the last) */
+		static const struct perf_event_header round = {
+			.type = 68,	/* PERF_RECORD_FINISHED_ROUND */
+			.size = sizeof(round),
+		};
+
+		sp->opts.sink(sp->opts.sink_ctx, &round);
 	}
 	for (size_t i = 0; i < n && i < sp->nr_seen; i++) {
 		struct ring *r = rings[i];

@@ -10,7 +10,10 @@
 #include "session.h"
 
 /* Records also go to the sink (the perf.data writer), in the order the
- * session sees them.  Called with the session locked. */
+ * session sees them, and after each pass over the rings that read
+ * records, a PERF_RECORD_FINISHED_ROUND header (type 68, perf's round
+ * marker, which the session never sees).  Called with the session
+ * locked. */
 typedef int (*record_sink_fn)(void *ctx, const struct perf_event_header *h);
 
 struct sampler_opts {

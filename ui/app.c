@@ -6,10 +6,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <inttypes.h>
+
 #include "app.h"
 #include "annotate.h"
 #include "batch.h"
 #include "log.h"
+#include "sanitize.h"
 
 double app__now(void)
 {
@@ -17,6 +20,95 @@ double app__now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Binaries of the recording that are missing or changed (their rows
+ * show no symbols): "2 binaries missing or changed: a, b". */
+static void app__missing(struct app *a, const struct table *t,
+			 struct strbuf *sb)
+{
+	const struct dso *seen[4];
+	size_t nr = 0, more = 0;
+	struct sym_info si;
+
+	if (!a->syms)
+		return;
+	for (size_t i = 0; i < t->rows.nr; i++) {
+		const struct row *r = &t->rows.rows[i];
+		bool dup = false;
+
+		if (r->sym || !r->dso ||
+		    (r->dso->kind != DSO_FILE && r->dso->kind != DSO_VDSO))
+			continue;
+		for (size_t j = 0; j < nr && !dup; j++)
+			dup = seen[j] == r->dso;
+		if (dup || symbolizer__lookup(a->syms, r->dso, r->addr, &si) ||
+		    (si.status != DSO_ST_MISMATCH &&
+		     si.status != DSO_ST_UNREADABLE))
+			continue;
+		if (nr < ARRAY_SIZE(seen))
+			seen[nr++] = r->dso;
+		else
+			more++;
+	}
+	if (!nr)
+		return;
+	strbuf__addf(sb, "%s%zu binar%s missing or changed:", sb->len ? "; " : "",
+		     nr + more, nr + more == 1 ? "y" : "ies");
+	for (size_t j = 0; j < nr; j++)
+		strbuf__addf(sb, "%s %s", j ? "," : "", seen[j]->name);
+	if (more)
+		strbuf__addf(sb, " and %zu more", more);
+}
+
+/* The header's note: the app's, then what file mode and the writer
+ * have to say. */
+static const char *app__note(struct app *a, const struct table *t, size_t ev)
+{
+	const struct snapshot *snap = table__snap(t, ev);
+	struct strbuf sb;
+
+	strbuf__init(&sb);
+	if (a->note[0])
+		strbuf__adds(&sb, a->note);
+	if (a->input && snap && snap->kernel_samples && a->syms) {
+		struct sym_info si;
+
+		if (!symbolizer__lookup(a->syms, dsos__kernel(session__dsos(a->session)),
+					0, &si) && si.status == DSO_ST_MISMATCH)
+			strbuf__addf(&sb, "%skernel rows show addresses: the "
+					  "recording's kernel is not this one",
+				     sb.len ? "; " : "");
+	}
+	if (a->input && t->ev == ev)
+		app__missing(a, t, &sb);
+	if (a->input_stats) {
+		size_t at = sb.len;
+
+		strbuf__adds(&sb, sb.len ? "; " : "");
+		perfdata_stats__describe(a->input_stats, &sb);
+		if (sb.len == at + (at ? 2 : 0))
+			sb.len = at;
+	}
+	if (a->writer) {
+		struct perfdata_writer_stats ws;
+
+		perfdata_writer__stats(a->writer, &ws);
+		strbuf__addf(&sb, "%swriting %s: %.1f MB", sb.len ? "; " : "",
+			     strcmp(a->output, "-") ? a->output : "stdout",
+			     (double)ws.bytes / 1e6);
+		if (ws.backlog >= (1u << 20))
+			strbuf__addf(&sb, ", backlog %.1f MB",
+				     (double)ws.backlog / 1e6);
+		if (ws.dropped)
+			strbuf__addf(&sb, ", %" PRIu64 " records not written",
+				     ws.dropped);
+		if (ws.error)
+			strbuf__addf(&sb, ", stopped: %s", strerror(-ws.error));
+	}
+	snprintf(a->note_buf, sizeof(a->note_buf), "%s", sb.buf ? sb.buf : "");
+	strbuf__fini(&sb);
+	return a->note_buf[0] ? a->note_buf : NULL;
 }
 
 void app__header(struct app *a, const struct table *t, size_t ev,
@@ -34,13 +126,25 @@ void app__header(struct app *a, const struct table *t, size_t ev,
 			hi->period = attr->sample_period;
 	}
 	hi->elapsed = app__now() - a->start;
-	hi->window = window;
+	if (a->input && a->finished) {
+		/* a recording: its own duration */
+		const struct snapshot *snap = table__snap(t, ev);
+
+		hi->elapsed = a->recorded;
+		if (hi->elapsed <= 0 && snap && snap->last_time > snap->first_time)
+			hi->elapsed = (double)(snap->last_time -
+					       snap->first_time) / 1e9;
+	}
+	/* a file read at once: its rate is over the recording; a stream's
+	 * last window is not a rate */
+	hi->window = !a->input ? window : !a->pipe ? a->recorded :
+		     a->finished ? 0 : window;
 	hi->window_samples = window_samples;
 	hi->paused = a->sampler && sampler__paused(a->sampler);
 	hi->zeroing = a->mode == HIST_ZERO;
 	hi->decaying = a->mode == HIST_DECAY;
 	hi->finished = a->finished;
-	hi->note = a->note[0] ? a->note : NULL;
+	hi->note = app__note(a, t, ev);
 	hi->ev_index = ev;
 	hi->nr_events = t->nr_snaps;
 }
@@ -50,7 +154,28 @@ bool app__check_target(struct app *a)
 	const struct target *t;
 	int status = 0;
 
-	if (a->finished || !a->sampler)
+	if (a->finished)
+		return false;
+	if (a->pipe) {
+		if (!perfdata_pipe__done(a->pipe))
+			return false;
+		a->finished = true;
+		snprintf(a->note, sizeof(a->note), "the stream ended");
+		return true;
+	}
+	if (a->writer && a->output && strcmp(a->output, "-") == 0) {
+		struct perfdata_writer_stats ws;
+
+		perfdata_writer__stats(a->writer, &ws);
+		if (ws.error == -EPIPE && a->sampler) {
+			sampler__stop(a->sampler);
+			a->finished = true;
+			snprintf(a->note, sizeof(a->note),
+				 "the reader of the output stream went away");
+			return true;
+		}
+	}
+	if (!a->sampler)
 		return false;
 	if (sampler__target_alive(a->sampler, &status))
 		return false;
@@ -104,6 +229,76 @@ static void batch__wait(struct app *a, double until)
 		ts.tv_nsec = (long)(left * 1e9);
 		nanosleep(&ts, NULL);
 	}
+}
+
+static bool app__dummy(struct app *a, size_t ev)
+{
+	const struct perf_event_attr *attr = session__event_attr(a->session, ev);
+
+	return attr && attr->type == PERF_TYPE_SOFTWARE &&
+	       attr->config == PERF_COUNT_SW_DUMMY;
+}
+
+static void json_str(struct strbuf *sb, const char *s)
+{
+	struct strbuf clean;
+
+	strbuf__init(&clean);
+	sanitize_str(&clean, s ? s : "");
+	json_string(sb, clean.buf ? clean.buf : "");
+	strbuf__fini(&clean);
+}
+
+/* perf.data input and output counters, spliced into an event's JSON
+ * object (which batch__format ends with "}\n"). */
+static void app__json_extra(struct app *a, struct strbuf *sb, size_t start)
+{
+	const struct perfdata_stats *st = a->input_stats;
+
+	if (!a->input && !a->writer)
+		return;
+	if (sb->len < start + 2 || memcmp(sb->buf + sb->len - 2, "}\n", 2))
+		return;
+	sb->len -= 2;
+	if (a->input) {
+		if (a->pipe && perfdata_pipe__done(a->pipe))
+			st = perfdata_pipe__stats(a->pipe);
+		strbuf__adds(sb, ",\"input\":{\"path\":");
+		json_str(sb, a->input);
+		if (st)
+			strbuf__addf(sb, ",\"records\":%" PRIu64
+					 ",\"skipped\":%" PRIu64
+					 ",\"unknown\":%" PRIu64
+					 ",\"bad\":%" PRIu64
+					 ",\"compressed\":%" PRIu64
+					 ",\"out_of_order\":%" PRIu64
+					 ",\"truncated\":%s,\"damaged\":%s"
+					 ",\"damage_offset\":%" PRIu64,
+				     st->records, st->skipped, st->unknown,
+				     st->bad, st->compressed, st->out_of_order,
+				     st->truncated_bytes ? "true" : "false",
+				     st->damaged ? "true" : "false",
+				     st->damage_offset);
+		strbuf__addc(sb, '}');
+	}
+	if (a->writer) {
+		struct perfdata_writer_stats ws;
+
+		perfdata_writer__stats(a->writer, &ws);
+		strbuf__adds(sb, ",\"output\":{\"path\":");
+		json_str(sb, a->output);
+		strbuf__addf(sb, ",\"records\":%" PRIu64 ",\"bytes\":%" PRIu64
+				 ",\"backlog\":%" PRIu64 ",\"dropped\":%" PRIu64
+				 ",\"error\":",
+			     ws.records, ws.bytes, ws.backlog, ws.dropped);
+		json_str(sb, ws.error ? strerror(-ws.error) : "");
+		strbuf__addc(sb, '}');
+	}
+	if (a->note_buf[0]) {
+		strbuf__adds(sb, ",\"note\":");
+		json_str(sb, a->note_buf);
+	}
+	strbuf__adds(sb, "}\n");
 }
 
 /* --annotate: the function's annotation instead of the table; -ECANCELED
@@ -219,6 +414,7 @@ int batch__run(struct app *a)
 		for (size_t ev = 0; ev < n; ev++) {
 			const struct snapshot *snap = table__snap(&t, ev);
 			struct header_info hi;
+			size_t start;
 
 			err = table__build(&t, ev);
 			if (err)
@@ -226,6 +422,12 @@ int batch__run(struct app *a)
 			app__header(a, &t, ev, now - last,
 				    snap->counts.samples - prev[ev], &hi);
 			prev[ev] = snap->counts.samples;
+			/* a recording's events that never sampled (perf's
+			 * dummy tracking event) make no table */
+			if (a->input && a->finished && !snap->counts.samples &&
+			    n > 1 && app__dummy(a, ev))
+				continue;
+			start = sb.len;
 			if (an) {
 				err = app__annotate(a, an, &bo, snap, &hi, &sb,
 						    &ann_found);
@@ -234,6 +436,8 @@ int batch__run(struct app *a)
 				continue;
 			}
 			batch__format(&sb, &bo, &t, &hi);
+			if (bo.json)
+				app__json_extra(a, &sb, start);
 		}
 		if (err)
 			break;

@@ -8,6 +8,7 @@
 
 #include "disasm.h"
 #include "header.h"
+#include "perfdata.h"
 #include "rowset.h"
 #include "sampler.h"
 #include "session.h"
@@ -35,6 +36,15 @@ struct app {
 	volatile sig_atomic_t *stop;	/* set by SIGINT/SIGTERM */
 	const char *annotate;		/* batch: --annotate SYMBOL */
 	enum disasm_syntax syntax;	/* -M: of the annotations */
+	/* perf.data: -i FILE (read before the front end starts; finished
+	 * from the start), -i - (a stream read by pipe's thread), -o */
+	const char *input;		/* NULL: live profiling */
+	const struct perfdata_stats *input_stats;	/* -i FILE */
+	struct perfdata_pipe *pipe;
+	double recorded;		/* -i: the recording's seconds */
+	struct perfdata_writer *writer;
+	const char *output;
+	char note_buf[512];		/* the header's note, composed */
 };
 
 double app__now(void);
@@ -43,7 +53,8 @@ double app__now(void);
 void app__header(struct app *a, const struct table *t, size_t ev,
 		 double window, u64 window_samples, struct header_info *hi);
 /* Checks the target; true (once) when it just ended: the sampler is
- * stopped after a last read of the rings and a note is set. */
+ * stopped after a last read of the rings and a note is set.  A stream
+ * (-i -) ends at its end; -o - ends when its reader goes away. */
 bool app__check_target(struct app *a);
 
 /* The batch front end: returns the process exit status. */

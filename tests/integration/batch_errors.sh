@@ -26,6 +26,17 @@ expect_fail "tracepoint" "$PTOP" -b -n 1 -e nosuch:tracepoint
 expect_fail "annotate needs -b" "$PTOP" --annotate main
 expect_fail "bad disassembler style" "$PTOP" -b -M arm
 
+# perf.data options
+expect_fail "needs -i" "$PTOP" -b --time 1,2
+expect_fail "only applies to profiling" "$PTOP" -b -i /dev/null -e cpu-clock
+expect_fail "cannot be combined" "$PTOP" -b -i x.data -o y.data
+expect_fail "No such file" "$PTOP" -b -i /nonexistent.data
+: > "$TMP/empty.data"
+expect_fail "is empty" "$PTOP" -b -i "$TMP/empty.data"
+expect_fail "not a regular file" "$PTOP" -b -i /dev/null
+printf 'not a perf file at all' > "$TMP/bad.data"
+expect_fail "not a perf.data file" "$PTOP" -b -i "$TMP/bad.data"
+
 # the default event falls back to cpu-clock with one notice, here
 "$PTOP" -b -d 0.3 -n 1 > "$TMP/o" 2> "$TMP/e" || fail "default event run failed: $(cat "$TMP/e")"
 if grep -q 'event cpu-clock' "$TMP/o"; then
@@ -39,7 +50,7 @@ timeout 20 sh -c "'$PTOP' -b -d 0.2 -e cpu-clock | head -c 100 > /dev/null" || f
 "$PTOP" --help > "$TMP/h" || fail "--help failed"
 sed 's/\\-/-/g' doc/ptop.1 > "$TMP/man"
 for o in event freq count pid tid cpu mmap-pages delay iterations batch json sort zero decay \
-	percent-limit entries hide-kernel hide-user list-events debug-dir annotate \
+	percent-limit entries hide-kernel hide-user list-events debug-dir input output time annotate \
 	disassembler-style; do
 	grep -q -- "--$o" "$TMP/h" || fail "--help misses --$o"
 	grep -q -- "--$o" "$TMP/man" || fail "doc/ptop.1 misses --$o"
