@@ -9,7 +9,7 @@
 #include "testutil.h"
 
 static const unsigned int views[] = {
-	V_TOP, V_HELP, V_MENU, V_EVENTS, V_PROMPT, V_CONFIRM,
+	V_TOP, V_HELP, V_MENU, V_EVENTS, V_PROMPT, V_CONFIRM, V_CALLERS,
 };
 
 START_TEST(test_every_binding_has_help)
@@ -66,10 +66,20 @@ START_TEST(test_lookup)
 	ck_assert_ptr_nonnull(keys__lookup('f', V_TOP));
 	ck_assert_ptr_nonnull(keys__lookup(K_TAB, V_TOP));
 	ck_assert_ptr_nonnull(keys__lookup(K_BTAB, V_TOP));
-	/* kept for call-graph trees */
-	ck_assert_ptr_null(keys__lookup('+', V_TOP));
-	ck_assert_ptr_null(keys__lookup('E', V_TOP));
-	ck_assert_ptr_null(keys__lookup('C', V_TOP));
+	/* call-graph trees, as in perf top */
+	ck_assert_ptr_nonnull(keys__lookup('+', V_TOP));
+	ck_assert_ptr_nonnull(keys__lookup('E', V_TOP));
+	ck_assert_ptr_nonnull(keys__lookup('C', V_TOP));
+	ck_assert_ptr_nonnull(keys__lookup('G', V_TOP));
+	ck_assert_ptr_nonnull(keys__lookup('c', V_TOP));
+	/* the caller/callee view moves, goes in, comes back, annotates */
+	ck_assert_ptr_nonnull(keys__lookup(K_DOWN, V_CALLERS));
+	ck_assert_ptr_nonnull(keys__lookup(K_ENTER, V_CALLERS));
+	ck_assert_ptr_nonnull(keys__lookup(K_ESC, V_CALLERS));
+	ck_assert_ptr_nonnull(keys__lookup('a', V_CALLERS));
+	ck_assert_ptr_nonnull(keys__lookup(K_CTRL_C, V_CALLERS));
+	ck_assert_ptr_ne(keys__lookup(K_ESC, V_CALLERS)->action,
+			 keys__lookup(K_ESC, V_HELP)->action);
 	/* every browsing view moves */
 	for (size_t v = 0; v < 4; v++) {
 		ck_assert_ptr_nonnull(keys__lookup(K_UP, views[v]));
@@ -133,7 +143,7 @@ START_TEST(test_help_lists_every_binding)
 	struct count c = { 0 };
 
 	keys__foreach_help(count_line, &c);
-	ck_assert_uint_eq(c.sections, 6);
+	ck_assert_uint_eq(c.sections, 7);
 	ck_assert_uint_eq(c.keys, keys__nr);
 	ck_assert_uint_lt(c.lines, keys__nr);	/* Up, k share a line */
 }
@@ -210,6 +220,10 @@ START_TEST(test_markdown_shape)
 	ck_assert_ptr_nonnull(strstr(sb.buf, "| `Up`, `k` | select the previous row |"));
 	ck_assert_ptr_nonnull(strstr(sb.buf, "| `Tab` |"));
 	ck_assert_ptr_nonnull(strstr(sb.buf, "## The event picker"));
+	/* the percentages are explained after the keys */
+	ck_assert_ptr_nonnull(strstr(sb.buf, "## Percentages"));
+	ck_assert_ptr_nonnull(strstr(sb.buf, "| Children | with -g: share"));
+	ck_assert_ptr_nonnull(strstr(sb.buf, "| `+` | expand or collapse"));
 	strbuf__fini(&sb);
 	strbuf__init(&sb);
 	keys__man(&sb);

@@ -17,14 +17,14 @@
 
 static struct listview *cur_list(struct tui *t)
 {
-	return tui__view(t) == V_TOP ? &t->top : &t->list;
+	return tui__list(t, tui__view(t));
 }
 
 /* Remembers what the selected table row is, so that it stays selected
  * when the rows move at the next refresh. */
-static void remember_selection(struct tui *t)
+void tui__remember_selection(struct tui *t)
 {
-	const struct row *r = tui__selected_row(t);
+	const struct row *r = tui__selected_line(t, &t->sel_sub, NULL);
 
 	t->has_sel = r != NULL;
 	if (!r)
@@ -40,7 +40,7 @@ static enum act_result move(struct tui *t, enum lv_move m)
 {
 	listview__move(cur_list(t), m);
 	if (tui__view(t) == V_TOP)
-		remember_selection(t);
+		tui__remember_selection(t);
 	return R_REDRAW;
 }
 
@@ -823,7 +823,12 @@ enum act_result action__delay_up(struct tui *t)
 
 enum act_result action__annotate(struct tui *t)
 {
-	const struct row *r = tui__selected_row(t);
+	return tui__annotate(t, tui__selected_row(t));
+}
+
+/* The caller/callee view annotates its functions through here too. */
+enum act_result tui__annotate(struct tui *t, const struct row *r)
+{
 	struct strbuf sb;
 
 	if (!r)
@@ -944,6 +949,8 @@ enum row_menu_id {
 	MENU_ZOOM_THREAD,
 	MENU_ZOOM_PROCESS,
 	MENU_COPY,
+	MENU_TREE,
+	MENU_CALLERS,
 };
 
 static enum act_result pick_row_action(struct tui *t, int id)
@@ -959,6 +966,10 @@ static enum act_result pick_row_action(struct tui *t, int id)
 		return action__zoom_process(t);
 	case MENU_COPY:
 		return copy_row(t);
+	case MENU_TREE:
+		return action__tree_toggle(t);
+	case MENU_CALLERS:
+		return action__callers(t);
 	}
 	return R_NONE;
 }
@@ -980,6 +991,19 @@ enum act_result action__row_menu(struct tui *t)
 	snprintf(m->items[m->nr].label, sizeof(m->items[0].label),
 		 "Annotate %s", sym.buf ? sym.buf : "");
 	m->items[m->nr++].id = MENU_ANNOTATE;
+	if (tui__has_chains(t)) {
+		size_t i = (size_t)(r - t->table.rows.rows);
+
+		snprintf(m->items[m->nr].label, sizeof(m->items[0].label),
+			 "%s call tree (+)",
+			 calltree__expanded(&t->ct, &t->table.rows, i) ?
+				 "Collapse the" : "Expand the");
+		m->items[m->nr++].id = MENU_TREE;
+		/* of the function the selected line names (c) */
+		snprintf(m->items[m->nr].label, sizeof(m->items[0].label),
+			 "Callers and callees (c)");
+		m->items[m->nr++].id = MENU_CALLERS;
+	}
 	snprintf(m->items[m->nr].label, sizeof(m->items[0].label),
 		 "Zoom into %s (d)", dso.buf ? dso.buf : "");
 	m->items[m->nr++].id = MENU_ZOOM_DSO;

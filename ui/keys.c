@@ -9,7 +9,6 @@
  * perf top's keys where it has one, htop's where it has none.  Order
  * matters: it is the order of the help screen and of doc/keys.md, and
  * consecutive bindings with the same action and help share a line.
- * `+`, `E` and `C` are kept for call-graph trees.
  */
 const struct key_binding keys__table[] = {
 	/* moving: the table and every list */
@@ -74,6 +73,33 @@ const struct key_binding keys__table[] = {
 	{ 'a', V_TOP, action__annotate, "annotate the selected symbol" },
 	{ 'P', V_TOP, action__save,
 	  "save the table as text (the file is named in the status line)" },
+	/* call graphs (-g) */
+	{ '+', V_TOP, action__tree_toggle,
+	  "expand or collapse the selected row's call tree (-g), in perf's "
+	  "graph style, % of the row's Children total", "tree" },
+	{ 'E', V_TOP, action__tree_expand_all, "expand every row's call tree" },
+	{ 'C', V_TOP, action__tree_collapse_all, "collapse every call tree" },
+	{ 'G', V_TOP, action__tree_order,
+	  "flip the trees: callers first (who calls it, then what it calls) "
+	  "or callees first" },
+	{ 'c', V_TOP, action__callers,
+	  "callers and callees of the selected function (or of the function "
+	  "a tree line names), with their shares", "callers" },
+
+	/* the caller/callee view */
+	{ K_ENTER, V_CALLERS, action__callers_enter,
+	  "move to the selected caller or callee", "go to" },
+	{ K_RIGHT, V_CALLERS, action__callers_enter,
+	  "move to the selected caller or callee" },
+	{ K_ESC, V_CALLERS, action__callers_back,
+	  "back to the function before; from the first, to the table",
+	  "back" },
+	{ K_LEFT, V_CALLERS, action__callers_back,
+	  "back to the function before; from the first, to the table" },
+	{ 'q', V_CALLERS, action__callers_close, "back to the table", "table" },
+	{ 'a', V_CALLERS, action__callers_annotate,
+	  "annotate the selected caller or callee (on other lines: the "
+	  "function shown)", "annotate" },
 
 	/* lists: help, pickers, menus */
 	{ K_ESC, V_LIST, action__back, "back (clears the list filter first)", "back" },
@@ -106,6 +132,26 @@ const struct key_binding keys__table[] = {
 };
 
 const size_t keys__nr = ARRAY_SIZE(keys__table);
+
+const struct key_note keys__notes[] = {
+	{ "Overhead, Self",
+	  "share of all samples taken in the function's own code; the "
+	  "column adds up to 100 % (it is titled Self next to Children)" },
+	{ "Children",
+	  "with -g: share of all samples whose call chain holds the "
+	  "function, itself or anything it calls, counted once per sample; "
+	  "main comes near 100 %; rows are ordered by it (--no-children: "
+	  "Self only)" },
+	{ "Trees",
+	  "(+) each branch's share of its row's Children total: in caller "
+	  "order, the chains leading to the function, then its callees" },
+	{ "Callers",
+	  "(c) each caller's or callee's share of the samples whose chain "
+	  "holds the function (its Children total); self is the part "
+	  "spent in the function itself" },
+};
+
+const size_t keys__nr_notes = ARRAY_SIZE(keys__notes);
 
 const struct key_binding *keys__lookup(int key, unsigned int view)
 {
@@ -158,6 +204,8 @@ const char *keys__section(unsigned int views)
 		return "Quit? (any other key answers no)";
 	if (views == V_EVENTS)
 		return "The event picker";
+	if (views == V_CALLERS)
+		return "The caller/callee view (c)";
 	return "Lists (help, pickers, menus)";
 }
 
@@ -194,6 +242,16 @@ void keys__foreach_help(void (*fn)(const char *section, const char *keys,
 	}
 }
 
+void keys__foreach_note(void (*fn)(const char *section, const char *term,
+				   const char *text, void *ctx),
+			void *ctx)
+{
+	fn(KEYS_NOTES_TITLE, NULL, NULL, ctx);
+	for (size_t i = 0; i < keys__nr_notes; i++)
+		fn(KEYS_NOTES_TITLE, keys__notes[i].term, keys__notes[i].text,
+		   ctx);
+}
+
 static void md_line(const char *section, const char *keys, const char *help,
 		    void *ctx)
 {
@@ -224,6 +282,18 @@ static void md_line(const char *section, const char *keys, const char *help,
 	strbuf__addf(sb, " | %s |\n", help);
 }
 
+static void md_note(const char *section, const char *term, const char *text,
+		    void *ctx)
+{
+	struct strbuf *sb = ctx;
+
+	if (!term)
+		strbuf__addf(sb, "\n## %s\n\n| Number | Meaning |\n|---|---|\n",
+			     section);
+	else
+		strbuf__addf(sb, "| %s | %s |\n", term, text);
+}
+
 void keys__markdown(struct strbuf *sb)
 {
 	strbuf__adds(sb,
@@ -237,6 +307,7 @@ void keys__markdown(struct strbuf *sb)
 		     "(`h`).  They follow `perf top` where it has a key and "
 		     "`htop` where it has none.\n");
 	keys__foreach_help(md_line, sb);
+	keys__foreach_note(md_note, sb);
 }
 
 /* roff text: hyphens are minus signs, backslashes are escaped, a line
@@ -288,6 +359,7 @@ void keys__man(struct strbuf *sb)
 		     "where it has none; the same list is in\n"
 		     ".IR doc/keys.md .\n");
 	keys__foreach_help(man_line, sb);
+	keys__foreach_note(man_line, sb);
 }
 
 void keys__footer(unsigned int view, struct screen *s, size_t y)

@@ -43,8 +43,9 @@ enum view_mask {
 	V_EVENTS = 1 << 3,	/* the event picker */
 	V_PROMPT = 1 << 4,	/* a one-line prompt in the footer */
 	V_CONFIRM = 1 << 5,	/* "quit ptop?" */
+	V_CALLERS = 1 << 6,	/* callers and callees of a function */
 	V_LIST = V_HELP | V_MENU | V_EVENTS,
-	V_BROWSE = V_TOP | V_LIST,
+	V_BROWSE = V_TOP | V_LIST | V_CALLERS,
 	V_ALL = V_BROWSE | V_PROMPT | V_CONFIRM,
 };
 
@@ -88,6 +89,23 @@ const char *keys__section(unsigned int views);
  */
 void keys__foreach_help(void (*fn)(const char *section, const char *keys,
 				   const char *help, void *ctx),
+			void *ctx);
+
+/* What the numbers mean, after the keys in the help screen and the
+ * documents: "Self", "Children"... */
+struct key_note {
+	const char *term;
+	const char *text;
+};
+
+extern const struct key_note keys__notes[];
+extern const size_t keys__nr_notes;
+
+#define KEYS_NOTES_TITLE "Percentages"
+
+/* Calls fn for the notes' title (term NULL), then each note. */
+void keys__foreach_note(void (*fn)(const char *section, const char *term,
+				   const char *text, void *ctx),
 			void *ctx);
 
 /* doc/keys.md and the KEYS section of doc/ptop.1 (from ".SH KEYS" to

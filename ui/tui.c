@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "inlines.h"
 #include "sanitize.h"
 #include "tty.h"
 #include "tui.h"
@@ -34,6 +35,11 @@ void tui__init(struct tui *t, struct app *a)
 		t->table.filter_buf[0] ? t->table.filter_buf : NULL;
 	columns__init(&t->cols, &t->table.spec, a->show_period);
 	listview__init(&t->top, &top__ops, t);
+	/* branches under perf's callchain threshold are left out, as in
+	 * batch, unless --percent-limit */
+	calltree__init(&t->ct, a->cg_order,
+		       a->filter.percent_limit > 0 ? a->filter.percent_limit
+						   : 0.5);
 	t->stack[0] = V_TOP;
 	t->depth = 1;
 	t->next_refresh = a->start + MIN(FIRST_REFRESH, a->delay);
@@ -46,6 +52,9 @@ void tui__fini(struct tui *t)
 	listview__fini(&t->list);
 	help__fini(&t->help);
 	evpick__release(t->evpick);
+	callers__free(t->callers);
+	calltree__fini(&t->ct);
+	inlines__free(t->inlines);
 	table__fini(&t->table);
 	free(t->prev);
 	memset(t, 0, sizeof(*t));
@@ -68,14 +77,38 @@ void tui__pop(struct tui *t)
 		t->depth--;
 }
 
+const struct row *tui__selected_line(const struct tui *t, size_t *sub,
+				     const struct ct_line **line)
+{
+	const struct ct_line *l;
+	size_t i, row;
+
+	*sub = 0;
+	if (line)
+		*line = NULL;
+	if (!t->have_snap || !listview__selected(&t->top, &i))
+		return NULL;
+	/* with call trees expanded, lines are rows and tree lines */
+	l = calltree__line(&t->ct, &t->table.rows, i, &row, sub);
+	if (line)
+		*line = l;
+	return row < t->table.rows.nr ? &t->table.rows.rows[row] : NULL;
+}
+
 const struct row *tui__selected_row(const struct tui *t)
 {
-	size_t i;
+	size_t sub;
 
-	if (!t->have_snap || !listview__selected(&t->top, &i) ||
-	    i >= t->table.rows.nr)
-		return NULL;
-	return &t->table.rows.rows[i];
+	return tui__selected_line(t, &sub, NULL);
+}
+
+struct listview *tui__list(struct tui *t, unsigned int view)
+{
+	if (view == V_TOP)
+		return &t->top;
+	if (view == V_CALLERS && t->callers)
+		return callers__list(t->callers);
+	return &t->list;
 }
 
 void tui__status(struct tui *t, enum style st, const char *fmt, ...)
@@ -156,13 +189,21 @@ int tui__rebuild(struct tui *t)
 	if (ev >= t->table.nr_snaps)
 		ev = 0;
 	err = table__build(&t->table, ev);
+	if (!err)
+		err = tui__build_trees(t);
+	callers__update(t);
 	listview__update(&t->top);
 	if (t->has_sel) {
 		for (size_t i = 0; i < t->table.rows.nr; i++) {
-			if (row_id__match(t, &t->table.rows.rows[i])) {
-				listview__select_row(&t->top, i);
-				break;
-			}
+			const struct rowset *rs = &t->table.rows;
+
+			if (!row_id__match(t, &rs->rows[i]))
+				continue;
+			/* the same line of its tree, if it is still there */
+			listview__select_row(&t->top,
+					     calltree__line_of(&t->ct, rs, i,
+							       t->sel_sub));
+			break;
 		}
 	}
 	return err;

@@ -5,6 +5,7 @@
 #define PTOP_TUI_INTERNAL_H
 
 #include "app.h"
+#include "calltree.h"
 #include "fmt.h"
 #include "header.h"
 #include "keys.h"
@@ -110,6 +111,13 @@ struct tui {
 	bool repaint;		/* Ctrl-L: repaint the whole terminal */
 	unsigned int save_seq;
 	const char *save_dir;	/* where P writes ("." by default) */
+
+	/* call graphs (view_tree.c, view_callers.c) */
+	struct calltree ct;	/* trees under the table's rows */
+	struct inlines *inlines;	/* inlined frames of trees (lazy) */
+	size_t sel_sub;		/* the selected tree line of the selected
+				 * row, 0: the row itself */
+	struct callers *callers;	/* NULL until first opened */
 };
 
 /* Set-up without a terminal (tests too). */
@@ -123,6 +131,15 @@ void tui__pop(struct tui *t);
 
 /* The selected row of the table, or NULL. */
 const struct row *tui__selected_row(const struct tui *t);
+/* The same, with the selected line: sub 0 is the row itself, sub > 0 a
+ * line of its call tree (*line, if line is given). */
+const struct row *tui__selected_line(const struct tui *t, size_t *sub,
+				     const struct ct_line **line);
+/* Remembers the selected row (and tree line) across refreshes. */
+void tui__remember_selection(struct tui *t);
+/* The list of a view: the table, the caller/callee view, or the one
+ * list help, pickers and menus share. */
+struct listview *tui__list(struct tui *t, unsigned int view);
 /* The status line: a message for a few seconds. */
 void tui__status(struct tui *t, enum style st, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -210,5 +227,34 @@ enum act_result action__prompt_kill(struct tui *t);
 
 /* Delay steps of [ and ] (pure, for tests). */
 double tui__delay_step(double delay, int dir);
+
+/* Annotates r's function (the table's a, and the caller/callee view's). */
+enum act_result tui__annotate(struct tui *t, const struct row *r);
+
+/* Call graphs: trees in the table (view_tree.c). */
+bool tui__has_chains(const struct tui *t);
+enum act_result tui__no_chains(struct tui *t);
+/* The table's lines with the expanded trees (after each table__build). */
+int tui__build_trees(struct tui *t);
+const char *tui__tree_order_name(const struct tui *t);
+enum act_result action__tree_toggle(struct tui *t);
+enum act_result action__tree_expand_all(struct tui *t);
+enum act_result action__tree_collapse_all(struct tui *t);
+enum act_result action__tree_order(struct tui *t);
+
+/* The caller/callee view (view_callers.c). */
+struct callers;
+extern const struct list_ops callers__ops;
+void callers__free(struct callers *c);
+/* Its lines from the new rows (after each table__build) when open. */
+void callers__update(struct tui *t);
+struct listview *callers__list(struct callers *c);
+/* Opens it on r's function (identity fields only). */
+enum act_result tui__open_callers(struct tui *t, const struct row *r);
+enum act_result action__callers(struct tui *t);
+enum act_result action__callers_enter(struct tui *t);
+enum act_result action__callers_back(struct tui *t);
+enum act_result action__callers_close(struct tui *t);
+enum act_result action__callers_annotate(struct tui *t);
 
 #endif

@@ -16,10 +16,9 @@ static char *xstrdup(const char *s)
 	return d;
 }
 
-static void help__add(const char *section, const char *keys,
-		      const char *text, void *ctx)
+static void help__line(struct help *h, const char *keys, const char *text,
+		       size_t len)
 {
-	struct help *h = ctx;
 	struct help_line *l = realloc(h->lines, (h->nr + 1) * sizeof(*l));
 
 	if (!l) {
@@ -29,7 +28,42 @@ static void help__add(const char *section, const char *keys,
 	h->lines = l;
 	l = &h->lines[h->nr++];
 	l->keys = keys ? xstrdup(keys) : NULL;
-	l->text = xstrdup(keys ? text : section);
+	l->text = strndup(text, len);
+	if (!l->text) {
+		perror("ptop");
+		abort();
+	}
+}
+
+/* Help texts wrap at this many columns (ASCII), so that an 80-column
+ * terminal shows them whole. */
+#define HELP_WRAP 60
+
+static void help__add(const char *section, const char *keys,
+		      const char *text, void *ctx)
+{
+	struct help *h = ctx;
+
+	if (!keys) {
+		help__line(h, NULL, section, strlen(section));
+		return;
+	}
+	/* continuation lines have empty keys */
+	for (bool first = true; first || *text; first = false) {
+		size_t n = strlen(text), cut = n;
+
+		if (n > HELP_WRAP) {
+			for (cut = HELP_WRAP; cut > 0 && text[cut] != ' ';
+			     cut--)
+				;
+			if (!cut)
+				cut = HELP_WRAP;
+		}
+		help__line(h, first ? keys : "", text, cut);
+		text += cut;
+		while (*text == ' ')
+			text++;
+	}
 }
 
 void help__build(struct help *h)
@@ -37,6 +71,8 @@ void help__build(struct help *h)
 	if (h->nr)
 		return;
 	keys__foreach_help(help__add, h);
+	/* Self vs Children and the trees' percentages */
+	keys__foreach_note(help__add, h);
 }
 
 void help__fini(struct help *h)

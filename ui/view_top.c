@@ -15,18 +15,27 @@ enum style top__share_style(double percent)
 	return ST_NORMAL;
 }
 
+/* The table's lines: its rows, and the lines of expanded call trees. */
 static size_t top__nr_rows(void *ctx)
 {
 	const struct tui *t = ctx;
 
-	return t->have_snap ? t->table.rows.nr : 0;
+	return t->have_snap ? calltree__nr_lines(&t->ct, &t->table.rows) : 0;
 }
 
 static void top__prepare(void *ctx, size_t first, size_t count, size_t width)
 {
 	struct tui *t = ctx;
+	size_t r0 = first, r1 = first, sub;
 
-	columns__fit(&t->cols, &t->table.rows, first, count, width);
+	/* the columns fit the rows of the lines shown */
+	if (count) {
+		calltree__line(&t->ct, &t->table.rows, first, &r0, &sub);
+		calltree__line(&t->ct, &t->table.rows, first + count - 1, &r1,
+			       &sub);
+	}
+	columns__fit(&t->cols, &t->table.rows, r0,
+		     count ? r1 - r0 + 1 : 0, width);
 }
 
 static void top__header(void *ctx, struct screen *s, size_t y)
@@ -36,6 +45,9 @@ static void top__header(void *ctx, struct screen *s, size_t y)
 
 	strbuf__init(&sb);
 	fmt__header(&sb, &t->cols);
+	if (tui__has_chains(t))
+		strbuf__addf(&sb, "    [trees: %s first, G flips]",
+			     tui__tree_order_name(t));
 	screen__add(s, y, ST_TITLE, sb.buf ? sb.buf : "");
 	screen__fill(s, y, ST_TITLE);
 	strbuf__fini(&sb);
@@ -45,11 +57,17 @@ static void top__row(void *ctx, size_t i, struct screen *s, size_t y)
 {
 	struct tui *t = ctx;
 	const struct rowset *rs = &t->table.rows;
-	const struct row *r = &rs->rows[i];
-	size_t off[COL__MAX];
+	size_t row, sub, off[COL__MAX];
+	const struct ct_line *l = calltree__line(&t->ct, rs, i, &row, &sub);
+	const struct row *r = &rs->rows[row];
 	struct strbuf sb;
 	enum style st;
 
+	if (l) {
+		/* a call tree line, sanitized when the tree was drawn */
+		screen__addn(s, y, ST_NORMAL, t->ct.text.buf + l->off, l->len);
+		return;
+	}
 	strbuf__init(&sb);
 	/* fmt__row sanitizes every string it takes from the row */
 	fmt__row(&sb, &t->cols, rs, r, off);
@@ -181,9 +199,11 @@ void tui__render(struct tui *t, struct screen *s, double now)
 	if (!body)
 		return;
 	if (under != V_TOP) {
-		if (t->list.ops)
-			listview__update(&t->list);
-		listview__render(&t->list, s, 0, body);
+		struct listview *lv = tui__list(t, under);
+
+		if (lv->ops)
+			listview__update(lv);
+		listview__render(lv, s, 0, body);
 		return;
 	}
 	/* the table keeps its titles and a few rows; the header gets the
