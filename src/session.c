@@ -51,6 +51,7 @@ struct session {
 	u64 first_time, last_time;
 	bool kernel_samples;
 	bool in_unknown_pid;
+	struct session_unwinder unwinder;	/* queue NULL: none */
 };
 
 struct session *session__new(const struct session_opts *opts)
@@ -418,8 +419,8 @@ static void session__resolve_user(struct session *s, s32 pid, u64 ip,
  * the entries that follow are kernel or user addresses.  Every entry but
  * the first is a return address: minus one, it lies in the call.
  */
-static u32 session__chain(struct session *s, const struct perf_sample *smp,
-			  u16 cpumode)
+static u32 session__chain(struct session *s, s32 pid, const u64 *chain,
+			  u64 nr, u16 cpumode)
 {
 	struct {
 		const struct dso *dso;
@@ -429,8 +430,8 @@ static u32 session__chain(struct session *s, const struct perf_sample *smp,
 	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL;
 	u32 node = 0;
 
-	for (u64 i = 0; i < smp->callchain_nr && n < max; i++) {
-		u64 ip = smp->callchain[i];
+	for (u64 i = 0; i < nr && n < max; i++) {
+		u64 ip = chain[i];
 
 		if (ip >= (u64)PERF_CONTEXT_MAX) {
 			if (ip == (u64)PERF_CONTEXT_KERNEL)
@@ -447,7 +448,7 @@ static u32 session__chain(struct session *s, const struct perf_sample *smp,
 			fr[n].dso = dsos__kernel(s->dsos);
 			fr[n].addr = ip;
 		} else {
-			session__resolve_user(s, (s32)smp->pid, ip, &fr[n].dso,
+			session__resolve_user(s, pid, ip, &fr[n].dso,
 					      &fr[n].addr);
 		}
 		n++;
@@ -460,6 +461,61 @@ static u32 session__chain(struct session *s, const struct perf_sample *smp,
 			return 0;
 	}
 	return node;
+}
+
+/* Adds a sample to its event's histogram and counters. */
+static int session__account(struct session_event *e, int cpu,
+			    const struct hist_key *key, u64 period)
+{
+	struct ev_counts *c;
+
+	if (hist__add(e->hist, key, period)) {
+		COUNT(e, cpu, dropped, 1);
+		return -ENOMEM;
+	}
+	c = cpu >= 0 ? event__cpu(e, (u32)cpu) : NULL;
+	e->counts.samples++;
+	e->counts.period += period;
+	if (c) {
+		c->samples++;
+		c->period += period;
+	}
+	return 0;
+}
+
+/* Hands a sample with a user stack to the unwinder: 0 when it took it. */
+static int session__defer(struct session *s, struct session_event *e,
+			  const struct perf_sample *smp,
+			  const struct hist_key *key, int cpu)
+{
+	const struct perf_sample_ext *x = smp->ext;
+	struct unwind_req req;
+	u64 nk = 0;
+
+	if (!s->unwinder.queue)
+		return -ENOENT;
+	/* the kernel's part of the chain; its user part, if any, is
+	 * replaced by the unwound one */
+	while (nk < smp->callchain_nr &&
+	       smp->callchain[nk] != (u64)PERF_CONTEXT_USER)
+		nk++;
+	memset(&req, 0, sizeof(req));
+	req.ev = (u32)(e - s->events);
+	req.cpu = cpu;
+	req.pid = smp->pid;
+	req.tid = smp->tid;
+	req.cpumode = smp->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	req.period = smp->period;
+	req.key = *key;
+	req.nr_kernel = nk;
+	req.kernel = smp->callchain;
+	req.abi = x->user_abi;
+	req.regs_mask = e->attr.sample_regs_user;
+	req.nr_regs = x->user_regs_nr;
+	req.regs = x->user_regs;
+	req.stack_size = x->stack_dyn_size;
+	req.stack = x->stack_data;
+	return s->unwinder.queue(s->unwinder.ctx, &req);
 }
 
 static int session__sample(struct session *s, const struct perf_event_header *h)
@@ -528,30 +584,71 @@ static int session__sample(struct session *s, const struct perf_event_header *h)
 					    (s32)smp.tid);
 	if (kf & KEY_CPU)
 		key.cpu = cpu;
-	if (smp.callchain_nr)
-		key.chain = session__chain(s, &smp,
-					   h->misc & PERF_RECORD_MISC_CPUMODE_MASK);
-	if (hist__add(e->hist, &key, smp.period)) {
-		COUNT(e, cpu, dropped, 1);
-		return -ENOMEM;
-	}
-	{
-		struct ev_counts *c = cpu >= 0 ? event__cpu(e, (u32)cpu) : NULL;
-
-		e->counts.samples++;
-		e->counts.period += smp.period;
-		if (c) {
-			c->samples++;
-			c->period += smp.period;
-		}
-	}
 	if (smp.time) {
 		if (!s->first_time || smp.time < s->first_time)
 			s->first_time = smp.time;
 		if (smp.time > s->last_time)
 			s->last_time = smp.time;
 	}
-	return 0;
+	if (smp.ext && smp.ext->user_abi && smp.ext->stack_dyn_size &&
+	    smp.ext->user_regs_nr) {
+		if (session__defer(s, e, &smp, &key, cpu) == 0)
+			return 0;
+		COUNT(e, cpu, unwind_failed, 1);
+	}
+	if (smp.callchain_nr)
+		key.chain = session__chain(s, (s32)smp.pid, smp.callchain,
+					   smp.callchain_nr,
+					   h->misc & PERF_RECORD_MISC_CPUMODE_MASK);
+	return session__account(e, cpu, &key, smp.period);
+}
+
+void session__set_unwinder(struct session *s,
+			   const struct session_unwinder *u)
+{
+	if (u)
+		s->unwinder = *u;
+	else
+		memset(&s->unwinder, 0, sizeof(s->unwinder));
+}
+
+void session__flush(struct session *s)
+{
+	struct session_unwinder u;
+
+	session__lock(s);
+	u = s->unwinder;
+	session__unlock(s);
+	if (u.queue && u.flush)
+		u.flush(u.ctx);
+}
+
+/* The deferred half of session__sample. */
+int session__add_unwound(struct session *s, const struct unwind_req *req,
+			 const u64 *pcs, size_t nr)
+{
+	/* the kernel part, then the user part behind its marker, as the
+	 * kernel would have written a frame-pointer chain */
+	u64 chain[2 * 512 + 2];
+	struct session_event *e;
+	struct hist_key key;
+	size_t n = 0;
+
+	if (req->ev >= s->nr_events)
+		return -EINVAL;
+	e = &s->events[req->ev];
+	key = req->key;
+	for (u64 i = 0; i < req->nr_kernel && n < 512 + 1; i++)
+		chain[n++] = req->kernel[i];
+	if (nr) {
+		chain[n++] = (u64)PERF_CONTEXT_USER;
+		for (size_t i = 0; i < nr && i < 512; i++)
+			chain[n++] = pcs[i];
+	}
+	if (n)
+		key.chain = session__chain(s, (s32)req->pid, chain, n,
+					   req->cpumode);
+	return session__account(e, req->cpu, &key, req->period);
 }
 
 static struct dso *session__dso(struct session *s, const struct rec_mmap *m)

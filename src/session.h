@@ -58,6 +58,9 @@ struct ev_counts {
 	u64 unthrottle;
 	u64 dropped;		/* samples ptop could not decode or keep */
 	u64 filtered;		/* outside the --time window */
+	u64 unwind_failed;	/* samples with a user stack that no
+				 * unwinder took: kept with the chain the
+				 * kernel gave (see session_unwinder) */
 };
 
 struct session_counts {
@@ -130,6 +133,60 @@ int session__process(struct session *s, const struct perf_event_header *h);
  * others), 0 when it has none: sources use it to merge CPU rings. */
 u64 session__record_time(const struct session *s,
 			 const struct perf_event_header *h);
+
+/*
+ * DWARF unwinding (--call-graph dwarf).  A sample that carries user
+ * registers and a copy of the user stack is not unwound by the session:
+ * it is handed, as an unwind_req, to the unwinder installed here, which
+ * copies what it needs and returns 0 (the sample is then added later,
+ * through session__add_unwound), or -errno (queue full, unsupported ABI,
+ * no memory): the session adds the sample at once with the chain the
+ * kernel gave and counts it in ev_counts.unwind_failed, as it does when
+ * no unwinder is installed.  Usage:
+ *
+ *   queue(ctx, req)            called with the session locked, from
+ *                              session__process (the ring reader's
+ *                              thread, or a file reader's)
+ *   session__add_unwound(...)  the unwinder, with the session locked,
+ *                              for every request it took
+ *   session__flush(s)          a source that wants every sample in the
+ *                              histograms (end of a file, the target
+ *                              exited): without the lock; calls flush
+ */
+struct unwind_req {
+	u32 ev;			/* event index */
+	s32 cpu;		/* -1: unknown */
+	u32 pid, tid;
+	u16 cpumode;		/* PERF_RECORD_MISC_CPUMODE_MASK of misc */
+	u64 period;
+	struct hist_key key;	/* the sample's key, without its chain */
+	u64 nr_kernel;		/* the chain's kernel part, markers */
+	const u64 *kernel;	/* included, up to PERF_CONTEXT_USER */
+	u64 abi;		/* PERF_SAMPLE_REGS_ABI_* */
+	u64 regs_mask;		/* attr.sample_regs_user */
+	u32 nr_regs;
+	const u64 *regs;	/* one value per bit of regs_mask */
+	u64 stack_size;		/* bytes copied (stack_dyn_size) */
+	const void *stack;	/* from the user sp upwards */
+};
+
+struct session_unwinder {
+	int (*queue)(void *ctx, const struct unwind_req *req);
+	void (*flush)(void *ctx);
+	void *ctx;
+};
+
+/* Installs (u) or removes (NULL) the unwinder; locked by the caller. */
+void session__set_unwinder(struct session *s,
+			   const struct session_unwinder *u);
+/* Adds a request's sample with its user frames (pcs[0] the sampled user
+ * pc, then return addresses, as an unwinder finds them; nr 0: none),
+ * building the chain exactly as for a kernel-provided one.  Locked. */
+int session__add_unwound(struct session *s, const struct unwind_req *req,
+			 const u64 *pcs, size_t nr);
+/* Waits until every request an unwinder took is in the histograms;
+ * called without the lock.  A no-op without an unwinder. */
+void session__flush(struct session *s);
 
 /* Counted by sources for what never reached session__process. */
 void session__ring_dropped(struct session *s, u64 records, u64 bytes);
