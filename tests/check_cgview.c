@@ -4,11 +4,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fixtures/symtest.h"
 #include "fmt.h"
+#include "inlines.h"
 #include "record.h"
 #include "rowset.h"
 #include "session.h"
 #include "testutil.h"
+#include "tui_internal.h"
 
 static u64 buf[8192];
 static struct session *s;
@@ -402,6 +405,381 @@ START_TEST(test_tree_text)
 }
 END_TEST
 
+/* ---- the live view: a tui on the suite's session, no terminal ---- */
+
+struct tfix {
+	struct app a;
+	struct tui t;
+	struct screen s;
+	volatile sig_atomic_t stop;
+};
+
+static void tui_refresh(struct tfix *f)
+{
+	ck_assert_int_eq(table__snapshot(&f->t.table, HIST_CUMULATIVE), 0);
+	f->t.have_snap = true;
+	ck_assert_int_eq(tui__rebuild(&f->t), 0);
+}
+
+static void tui_start(struct tfix *f, bool callgraph)
+{
+	memset(f, 0, sizeof(*f));
+	f->a.session = s;
+	sort_spec__default(&f->a.spec);
+	f->a.spec.children = true;
+	f->a.callgraph = callgraph;
+	f->a.cg_order = CG_CALLER;
+	f->a.delay = 2;
+	f->a.stop = &f->stop;
+	snprintf(f->a.target_desc, sizeof(f->a.target_desc), "pid 10 (cgw)");
+	tui__init(&f->t, &f->a);
+	f->t.table.resolve = resolve;
+	f->t.table.resolve_ctx = NULL;
+	f->t.hi = (struct header_info){ .target = f->a.target_desc,
+					.event = "cpu-clock", .nr_events = 1 };
+	screen__init(&f->s);
+	screen__resize(&f->s, 40, 120);
+	tui_refresh(f);
+}
+
+static void tui_stop(struct tfix *f)
+{
+	screen__fini(&f->s);
+	tui__fini(&f->t);
+}
+
+/* A key through the key table, and what the loop then does. */
+static enum act_result key(struct tfix *f, int k)
+{
+	enum act_result r = tui__key(&f->t, k);
+
+	if (r == R_REBUILD)
+		ck_assert_int_eq(tui__rebuild(&f->t), 0);
+	return r;
+}
+
+static int line_of(struct tfix *f, const char *text)
+{
+	tui__render(&f->t, &f->s, 0);
+	for (size_t y = 0; y < f->s.rows; y++) {
+		const char *l = screen__text(&f->s, y);
+
+		ck_assert_msg(display_width(l, strlen(l)) <= f->s.cols,
+			      "line %zu too wide", y);
+		if (strstr(l, text))
+			return (int)y;
+	}
+	return -1;
+}
+
+static const char *selected_sym(struct tfix *f, size_t *sub)
+{
+	const struct row *r = tui__selected_line(&f->t, sub, NULL);
+
+	ck_assert_ptr_nonnull(r);
+	return r->sym;
+}
+
+static void select_sym(struct tfix *f, const char *name)
+{
+	size_t sub;
+
+	key(f, K_HOME);
+	for (int i = 0; i < 100; i++) {
+		if (strcmp(selected_sym(f, &sub), name) == 0 && !sub)
+			return;
+		key(f, K_DOWN);
+	}
+	ck_abort_msg("no row %s", name);
+}
+
+START_TEST(test_table_trees)
+{
+	struct tfix f;
+	size_t sub, rows;
+	int y;
+
+	feed_cgwork();
+	tui_start(&f, true);
+	rows = f.t.table.rows.nr;
+	/* Children and Self, the trees' order in the titles */
+	y = line_of(&f, "Children");
+	ck_assert_int_ge(y, 0);
+	ck_assert_ptr_nonnull(strstr(screen__text(&f.s, (size_t)y), "Self"));
+	ck_assert_ptr_nonnull(strstr(screen__text(&f.s, (size_t)y),
+				     "[trees: callers first, G flips]"));
+	/* + on outer: what it spends in inner_a and inner_b */
+	select_sym(&f, "outer");
+	ck_assert_int_eq(key(&f, '+'), R_REBUILD);
+	ck_assert_ptr_nonnull(strstr(f.t.status, "call tree of outer"));
+	ck_assert_str_eq(selected_sym(&f, &sub), "outer");
+	ck_assert_uint_eq(sub, 0);
+	y = line_of(&f, "[.] outer");
+	ck_assert_int_gt(y, 0);
+	ck_assert_str_eq(screen__text(&f.s, (size_t)y + 1), CT_INDENT "---outer");
+	ck_assert_str_eq(screen__text(&f.s, (size_t)y + 3),
+			 CT_INDENT "   |--66.67%--inner_a");
+	ck_assert_str_eq(screen__text(&f.s, (size_t)y + 5),
+			 CT_INDENT "    --33.33%--inner_b");
+	ck_assert_uint_eq(listview__nr(&f.t.top), rows + 5);
+	ck_assert_int_eq(screen__style_at(&f.s, (size_t)y + 1, 0), ST_NORMAL);
+	/* tree lines are selectable; the selection knows its row */
+	key(&f, K_DOWN);
+	key(&f, K_DOWN);
+	key(&f, K_DOWN);
+	ck_assert_str_eq(selected_sym(&f, &sub), "outer");
+	ck_assert_uint_eq(sub, 3);
+	ck_assert_int_eq(screen__style_at(&f.s, (size_t)y + 3, 0), ST_NORMAL);
+	ck_assert_int_eq(line_of(&f, "|--66.67%--inner_a"), y + 3);
+	ck_assert_int_eq(screen__style_at(&f.s, (size_t)y + 3, 0), ST_SELECTED);
+
+	/* a refresh that reorders rows keeps the row and its tree line */
+	for (int i = 0; i < 10; i++) {
+		static const int b[] = { F_INNER_B, F_OUTER, F_MAIN };
+
+		sample(100, 3, b);
+	}
+	tui_refresh(&f);
+	ck_assert_str_eq(selected_sym(&f, &sub), "outer");
+	ck_assert_uint_eq(sub, 3);
+	/* inner_b is the larger branch now */
+	ck_assert_int_ge(line_of(&f, "|--84.62%--inner_b"), 0);
+
+	/* G: callee order, said in the titles */
+	ck_assert_int_eq(key(&f, 'G'), R_REBUILD);
+	ck_assert_int_ge(line_of(&f, "[trees: callees first"), 0);
+	y = line_of(&f, "|--84.62%--inner_b");
+	ck_assert_int_gt(y, 0);
+	ck_assert_str_eq(screen__text(&f.s, (size_t)y + 1),
+			 CT_INDENT "|          outer");
+	ck_assert_str_eq(selected_sym(&f, &sub), "outer");
+	key(&f, 'G');
+
+	/* + on a tree line collapses its row's tree */
+	key(&f, K_DOWN);
+	ck_assert_int_eq(key(&f, '+'), R_REBUILD);
+	ck_assert_str_eq(selected_sym(&f, &sub), "outer");
+	ck_assert_uint_eq(sub, 0);
+	ck_assert_uint_eq(listview__nr(&f.t.top), rows);
+
+	/* E: every tree; + makes an exception; C: none */
+	ck_assert_int_eq(key(&f, 'E'), R_REBUILD);
+	ck_assert_uint_gt(listview__nr(&f.t.top), rows * 3);
+	ck_assert(calltree__expanded(&f.t.ct, &f.t.table.rows, 0));
+	select_sym(&f, "main");
+	key(&f, '+');
+	ck_assert(!calltree__expanded(&f.t.ct, &f.t.table.rows,
+				      (size_t)(tui__selected_row(&f.t) -
+					       f.t.table.rows.rows)));
+	select_sym(&f, "inner_a");
+	ck_assert_int_eq(key(&f, 'C'), R_REBUILD);
+	ck_assert_uint_eq(listview__nr(&f.t.top), rows);
+	ck_assert_str_eq(selected_sym(&f, &sub), "inner_a");
+
+	/* the row menu expands too */
+	select_sym(&f, "outer");
+	ck_assert_int_eq(key(&f, K_ENTER), R_REDRAW);
+	ck_assert_str_eq(f.t.menu.items[1].label, "Expand the call tree (+)");
+	ck_assert_str_eq(f.t.menu.items[2].label, "Callers and callees (c)");
+	key(&f, K_DOWN);
+	ck_assert_int_eq(key(&f, K_ENTER), R_REBUILD);
+	ck_assert_uint_eq(tui__view(&f.t), V_TOP);
+	ck_assert_uint_eq(listview__nr(&f.t.top), rows + 5);
+	key(&f, K_ENTER);
+	ck_assert_str_eq(f.t.menu.items[1].label,
+			 "Collapse the call tree (+)");
+	key(&f, K_ESC);
+
+	/* every size: trees never overflow the screen */
+	key(&f, 'E');
+	for (size_t w = 1; w < 130; w += 7) {
+		screen__resize(&f.s, 12, w);
+		line_of(&f, "");
+	}
+	tui_stop(&f);
+}
+END_TEST
+
+START_TEST(test_no_chains)
+{
+	struct tfix f;
+	struct fake_sample fs = { .pid = 10, .tid = 10, .time = 1, .period = 7,
+				  .misc = PERF_RECORD_MISC_USER,
+				  .ip = 0x401240 };
+
+	ck_assert_int_eq(session__process(s, fake_sample(buf, ST, &fs)), 0);
+	tui_start(&f, false);
+	ck_assert_int_eq(line_of(&f, "[trees:"), -1);
+	ck_assert_int_eq(key(&f, '+'), R_REDRAW);
+	ck_assert_ptr_nonnull(strstr(f.t.status,
+				     "no call chains were sampled: start ptop "
+				     "with -g"));
+	f.t.status[0] = '\0';
+	key(&f, 'E');
+	ck_assert_ptr_nonnull(strstr(f.t.status, "no call chains"));
+	f.t.status[0] = '\0';
+	key(&f, 'C');
+	ck_assert_ptr_nonnull(strstr(f.t.status, "no call chains"));
+	key(&f, 'c');
+	ck_assert_uint_eq(tui__view(&f.t), V_TOP);
+	/* the row menu has no tree entries */
+	key(&f, K_ENTER);
+	ck_assert_str_eq(f.t.menu.items[1].label, "Zoom into cgw (d)");
+	tui_stop(&f);
+}
+END_TEST
+
+START_TEST(test_callers_view)
+{
+	struct tfix f;
+	size_t sub;
+	int y;
+
+	feed_cgwork();
+	tui_start(&f, true);
+	select_sym(&f, "lib_work");
+	ck_assert_int_eq(key(&f, 'c'), R_REDRAW);
+	ck_assert_uint_eq(tui__view(&f.t), V_CALLERS);
+	ck_assert_int_eq(line_of(&f, "Callers and callees of lib_work "
+				     "(libwlcg.so): 49.18% of all samples, "
+				     "self 49.18%"), 0);
+	ck_assert_int_eq(screen__style_at(&f.s, 0, 0), ST_TITLE);
+	y = line_of(&f, "Callers: who calls lib_work");
+	ck_assert_int_eq(y, 1);
+	ck_assert_str_eq(screen__text(&f.s, 2), "     66.67%  cgw  [.] caller_x");
+	ck_assert_str_eq(screen__text(&f.s, 3), "     33.33%  cgw  [.] caller_y");
+	ck_assert_int_eq(screen__style_at(&f.s, 3, 5), ST_HOT);
+	/* the first caller is selected */
+	ck_assert_int_eq(screen__style_at(&f.s, 2, 5), ST_SELECTED);
+	ck_assert_int_ge(line_of(&f, "-> lib_work"), 0);
+	ck_assert_int_ge(line_of(&f, "100.00%  (self: in lib_work itself)"), 0);
+	ck_assert_int_ge(line_of(&f, "none: it calls nothing sampled"), 0);
+	ck_assert_ptr_nonnull(strstr(screen__text(&f.s, 39), "Enter"));
+
+	/* Enter moves to caller_x: its caller and callees */
+	ck_assert_int_eq(key(&f, K_ENTER), R_REDRAW);
+	ck_assert_int_eq(line_of(&f, "Callers and callees of caller_x"), 0);
+	ck_assert_int_ge(line_of(&f, "[1 back with Esc]"), 0);
+	ck_assert_int_ge(line_of(&f, "    100.00%  cgw         [.] main"), 0);
+	ck_assert_int_ge(line_of(&f, "      4.76%  (self: in caller_x"), 0);
+	ck_assert_int_ge(line_of(&f, "     95.24%  libwlcg.so  [.] lib_work"),
+			 0);
+	/* and on to main, then back twice */
+	key(&f, K_ENTER);
+	ck_assert_int_eq(line_of(&f, "Callers and callees of main"), 0);
+	ck_assert_int_ge(line_of(&f, "none: its chains start here"), 0);
+	ck_assert_int_ge(line_of(&f, "49.18%  cgw  [.] outer"), 0);
+	/* a title line is not a function */
+	key(&f, K_HOME);
+	ck_assert_int_eq(key(&f, K_ENTER), R_REDRAW);
+	ck_assert_ptr_nonnull(strstr(f.t.status, "Enter on a caller"));
+	ck_assert_int_eq(key(&f, K_ESC), R_REDRAW);
+	ck_assert_int_eq(line_of(&f, "Callers and callees of caller_x"), 0);
+	ck_assert_int_eq(key(&f, K_LEFT), R_REDRAW);
+	ck_assert_int_eq(line_of(&f, "Callers and callees of lib_work"), 0);
+	/* where we left it: caller_x selected */
+	ck_assert_int_eq(screen__style_at(&f.s, 2, 5), ST_SELECTED);
+
+	/* a refresh while it is open: new shares */
+	for (int i = 0; i < 3; i++) {
+		static const int yy[] = { F_LIB_WORK, F_CALLER_Y, F_MAIN };
+
+		sample(100, 3, yy);
+	}
+	tui_refresh(&f);
+	line_of(&f, "");
+	ck_assert_str_eq(screen__text(&f.s, 2), "     66.67%  cgw  [.] caller_y");
+	ck_assert_str_eq(screen__text(&f.s, 3), "     33.33%  cgw  [.] caller_x");
+	/* the selection followed caller_x */
+	ck_assert_int_eq(screen__style_at(&f.s, 3, 5), ST_SELECTED);
+
+	/* a annotates the selected caller (or says why it cannot) */
+	f.t.status[0] = '\0';
+	key(&f, 'a');
+	ck_assert(strstr(f.t.status, "caller_x") ||
+		  tui__view(&f.t) != V_CALLERS);
+	while (tui__view(&f.t) != V_CALLERS && f.t.depth > 1)
+		tui__pop(&f.t);
+
+	/* small screens */
+	for (size_t h = 0; h < 12; h++) {
+		screen__resize(&f.s, h, 3 + h * 9);
+		line_of(&f, "");
+	}
+	screen__resize(&f.s, 40, 120);
+	/* Esc from the first function: the table, as it was */
+	ck_assert_int_eq(key(&f, K_ESC), R_REDRAW);
+	ck_assert_uint_eq(tui__view(&f.t), V_TOP);
+	ck_assert_str_eq(selected_sym(&f, &sub), "lib_work");
+
+	/* c on a tree line: the function it names; q: straight back */
+	select_sym(&f, "outer");
+	key(&f, '+');
+	key(&f, K_DOWN);
+	key(&f, K_DOWN);
+	key(&f, K_DOWN);
+	key(&f, 'c');
+	ck_assert_int_eq(line_of(&f, "Callers and callees of inner_"), 0);
+	key(&f, K_ENTER);
+	ck_assert_int_eq(line_of(&f, "Callers and callees of outer"), 0);
+	ck_assert_int_eq(key(&f, 'q'), R_REDRAW);
+	ck_assert_uint_eq(tui__view(&f.t), V_TOP);
+	/* reopened: no stack left from before */
+	key(&f, 'c');
+	ck_assert_int_eq(line_of(&f, "[1 back"), -1);
+	key(&f, K_ESC);
+	ck_assert_uint_eq(tui__view(&f.t), V_TOP);
+	tui_stop(&f);
+}
+END_TEST
+
+/* Inlined frames from DWARF on a real binary: somewhere in fix_caller
+ * is fix_inl (see check_srcline). */
+START_TEST(test_inlines_fixture)
+{
+	struct symbolizer *sy = symbolizer__new(NULL);
+	struct dso d = file_dso(0, fixture_path("symfix-pie"));
+	struct dso k = { .kind = DSO_KERNEL, .name = "[kernel.kallsyms]" };
+	struct inlines *in = inlines__new(sy);
+	const char *names[4];
+	u64 addr, size, off;
+	bool seen = false;
+	size_t asked;
+
+	ck_assert_ptr_nonnull(in);
+	ck_assert(nm_find("symfix-pie.nm", "fix_caller", &addr, &size));
+	ck_assert_int_eq(symbolizer__from_vaddr(sy, &d, addr, &off), 0);
+	for (u64 a = off; a < off + size; a++) {
+		size_t n = inlines__get(in, &d, a, names, 4);
+
+		if (!n)
+			continue;
+		ck_assert_uint_eq(n, 1);
+		ck_assert_str_eq(names[0], "fix_inl");
+		/* the same pointer each time: trees merge by pointer */
+		ck_assert_uint_eq(inlines__get(in, &d, a, names + 1, 3), 1);
+		ck_assert_ptr_eq(names[0], names[1]);
+		seen = true;
+	}
+	ck_assert(seen);
+	/* cached: asking again does not look up again */
+	asked = inlines__nr(in);
+	ck_assert_uint_eq(asked, size);
+	inlines__get(in, &d, off, names, 4);
+	ck_assert_uint_eq(inlines__nr(in), asked);
+	/* max 0, the kernel, no symbolizer: nothing */
+	ck_assert_uint_eq(inlines__get(in, &d, off, names, 0), 0);
+	ck_assert_uint_eq(inlines__get(in, &k, 0xffffffff81000000ULL, names,
+				       4), 0);
+	inlines__free(in);
+	in = inlines__new(NULL);
+	ck_assert_uint_eq(inlines__get(in, &d, off, names, 4), 0);
+	inlines__free(in);
+	inlines__free(NULL);
+	symbolizer__free(sy);
+}
+END_TEST
+
 Suite *cgview_suite(void)
 {
 	Suite *ss = suite_create("cgview");
@@ -412,6 +790,13 @@ Suite *cgview_suite(void)
 	tcase_add_test(tc, test_neighbours_recursion_and_no_chain);
 	tcase_add_test(tc, test_tree_inline);
 	tcase_add_test(tc, test_tree_text);
+	suite_add_tcase(ss, tc);
+	tc = tcase_create("tui");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_table_trees);
+	tcase_add_test(tc, test_no_chains);
+	tcase_add_test(tc, test_callers_view);
+	tcase_add_test(tc, test_inlines_fixture);
 	suite_add_tcase(ss, tc);
 	return ss;
 }

@@ -12,6 +12,8 @@ void table__init(struct table *t, struct session *s, struct symbolizer *syms,
 	t->session = s;
 	t->syms = syms;
 	t->spec = *spec;
+	t->resolve = table__resolve;
+	t->resolve_ctx = t;
 	rowset__init(&t->rows);
 }
 
@@ -95,5 +97,5 @@ int table__build(struct table *t, size_t ev)
 		return -EINVAL;
 	t->ev = ev;
 	return rowset__build(&t->rows, snap, &t->spec, &t->filter,
-			     table__resolve, t);
+			     t->resolve, t->resolve_ctx);
 }

@@ -18,6 +18,9 @@ struct table {
 	struct row_filter filter;
 	size_t ev;
 	char filter_buf[256];	/* storage for filter.sym_substr */
+	/* symbol names of rows: table__resolve (tests put theirs) */
+	row_resolve_fn resolve;
+	void *resolve_ctx;
 };
 
 void table__init(struct table *t, struct session *s, struct symbolizer *syms,

@@ -142,15 +142,42 @@ static void callers__lines(struct callers *c)
 void callers__update(struct tui *t)
 {
 	struct callers *c = t->callers;
+	enum cl_kind kind = CL_GONE;
+	struct row sel = { 0 };
+	size_t i;
 
 	if (!c || !c->open)
 		return;
+	/* the selected caller or callee stays selected when shares move */
+	if (listview__selected(&c->lv, &i) && i < c->nr_lines) {
+		const struct cl_line *l = &c->lines[i];
+
+		kind = l->kind;
+		if (kind == CL_CALLER)
+			sel = c->nb.callers[l->idx];
+		else if (kind == CL_CALLEE)
+			sel = c->nb.callees[l->idx];
+	}
 	if (rowset__neighbours(&t->table.rows, &c->fn.row, &c->nb)) {
 		c->nb.nr_callers = c->nb.nr_callees = 0;
 		tui__status(t, ST_ERROR, "callers: out of memory");
 	}
 	callers__lines(c);
 	listview__update(&c->lv);
+	if (kind != CL_CALLER && kind != CL_CALLEE)
+		return;
+	for (i = 0; i < c->nr_lines; i++) {
+		const struct cl_line *l = &c->lines[i];
+		const struct row *r = l->kind != kind ? NULL :
+				      kind == CL_CALLER ?
+				      &c->nb.callers[l->idx] :
+				      &c->nb.callees[l->idx];
+
+		if (r && rowset__same_row(&t->table.rows, r, &sel)) {
+			listview__select_row(&c->lv, i);
+			break;
+		}
+	}
 }
 
 /* The first caller (or callee) line: where the eye goes first. */
