@@ -1,6 +1,7 @@
 /* main: command line, wiring of source, session and front end. */
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <signal.h>
@@ -24,6 +25,7 @@
 #include "symbolizer.h"
 #include "synth.h"
 #include "tui.h"
+#include "unwind.h"
 
 #define PTOP_VERSION "0.1"
 
@@ -83,7 +85,8 @@ static const struct opt_desc {
 	{ OPT_TID, "tid", "TID[,TID]", "profile these threads only" },
 	{ OPT_CPU, "cpu", "LIST", "profile these CPUs only (0,2-3)" },
 	{ OPT_MMAP, "mmap-pages", "PAGES",
-	  "ring buffer pages per CPU, a power of two (default 128)" },
+	  "ring buffer pages per CPU, a power of two (default 128, "
+	  "512 with --call-graph dwarf)" },
 	{ OPT_DELAY, "delay", "SECS", "refresh every SECS (default 2)" },
 	{ OPT_ITER, "iterations", "N", "batch: exit after N refreshes" },
 	{ OPT_BATCH, "batch", NULL, "batch mode: print tables, no terminal UI" },
@@ -696,7 +699,6 @@ int main(int argc, char **argv)
 	struct options o = {
 		.children = -1,
 		.freq = 4000,
-		.mmap_pages = 128,
 		.delay = 2.0,
 		.mode = HIST_CUMULATIVE,
 	};
@@ -706,6 +708,7 @@ int main(int argc, char **argv)
 	struct app a;
 	struct sigaction sa;
 	struct perfdata *pd = NULL;
+	struct unwinder *unw = NULL;
 	char kallsyms[4096];
 	bool in_pipe, out_pipe;
 	int in_fd = -1, out_fd = -1;
@@ -811,6 +814,26 @@ int main(int argc, char **argv)
 	so.debug_dirs = o.debug_dirs;
 	so.nr_debug_dirs = o.nr_debug_dirs;
 	so.no_demangle = o.no_demangle;
+	/* --call-graph dwarf, or a recording that may hold user stacks:
+	 * live samples are unwound on the unwinder's thread, a file's or a
+	 * stream's on the reader's (nothing may be dropped there) */
+	if (o.input || o.dwarf_size) {
+		struct unwind_opts uo = {
+			.proc = o.input ? "/nonexistent" : NULL,
+			.debug_dirs = (const char *const *)o.debug_dirs,
+			.nr_debug_dirs = o.nr_debug_dirs,
+			.max_stack = o.max_stack,
+			.sync = o.input != NULL,
+		};
+
+		unw = unwind__new(a.session, &uo);
+		if (!unw && o.dwarf_size) {
+			pr_err("cannot start the DWARF unwinder: %s",
+			       strerror(errno));
+			rc = 1;
+			goto out;
+		}
+	}
 	if (o.input) {
 		const struct perfdata_info *info;
 
@@ -894,7 +917,11 @@ int main(int argc, char **argv)
 	}
 	spo.ev.freq = o.freq;
 	spo.ev.period = o.period;
-	spo.ev.mmap_pages = o.mmap_pages;
+	/* a DWARF sample carries its stack copy (8 KiB by default): 4 times
+	 * the ring, or it overflows at 4000 Hz whenever the reader is
+	 * late by a few ms */
+	spo.ev.mmap_pages = o.mmap_pages ? o.mmap_pages :
+			    o.dwarf_size ? 512 : 128;
 	spo.ev.callchain = o.callgraph;
 	spo.ev.max_stack = (u16)o.max_stack;
 	spo.ev.dwarf_stack_size = o.dwarf_size;
@@ -952,6 +979,23 @@ out:
 	if (out_fd >= 0)
 		close(out_fd);
 	sampler__free(a.sampler);
+	if (unw && o.verbose) {
+		struct unwind_stats us;
+		double n;
+
+		unwind__drain(unw);
+		unwind__stats(unw, &us);
+		n = us.unwound ? (double)us.unwound : 1.0;
+		pr_info("unwind: %" PRIu64 " samples unwound, %.0f ns each, "
+			"%.1f user frames each, %" PRIu64 " without a caller, "
+			"%" PRIu64 " refused (queue full, peak %" PRIu64
+			" KiB), %" PRIu64 " Dwfls built",
+			us.unwound, (double)us.ns / n, (double)us.frames / n,
+			us.failed, us.dropped, us.queue_peak >> 10,
+			us.dwfl_new);
+	}
+	/* after every source: what it queued is unwound first */
+	unwind__free(unw);
 	symbolizer__free(a.syms);
 	session__free(a.session);
 	free(o.specs);

@@ -179,8 +179,10 @@ bool app__check_target(struct app *a)
 		return false;
 	if (sampler__target_alive(a->sampler, &status))
 		return false;
-	/* The last samples are still in the rings: read them first. */
+	/* The last samples are still in the rings: read them first, and
+	 * let the DWARF unwinder finish what it took. */
 	sampler__stop(a->sampler);
+	session__flush(a->session);
 	a->finished = true;
 	t = sampler__target(a->sampler);
 	if (t->kind == TARGET_COMMAND) {

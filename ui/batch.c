@@ -186,9 +186,11 @@ static void batch__json(struct strbuf *sb, const struct batch_opts *o,
 		     snap->total_samples, snap->total_period, c->samples);
 	strbuf__addf(sb, ",\"lost\":%" PRIu64 ",\"lost_records\":%" PRIu64
 			 ",\"lost_samples\":%" PRIu64 ",\"throttled\":%" PRIu64
-			 ",\"dropped\":%" PRIu64 ",\"filtered\":%" PRIu64,
+			 ",\"dropped\":%" PRIu64 ",\"filtered\":%" PRIu64
+			 ",\"unwind_failed\":%" PRIu64,
 		     snapshot__lost(snap), c->lost, c->lost_samples,
-		     c->throttle, snapshot__dropped(snap), c->filtered);
+		     c->throttle, snapshot__dropped(snap), c->filtered,
+		     c->unwind_failed);
 	strbuf__addf(sb, ",\"kernel_share\":%.4f,\"finished\":%s",
 		     snapshot__kernel_share(snap),
 		     hi->finished ? "true" : "false");
@@ -197,13 +199,14 @@ static void batch__json(struct strbuf *sb, const struct batch_opts *o,
 		const struct ev_counts *pc = &snap->cpu_counts[i];
 
 		if (!pc->samples && !pc->lost && !pc->lost_samples &&
-		    !pc->dropped)
+		    !pc->dropped && !pc->unwind_failed)
 			continue;
 		strbuf__addf(sb, "%s{\"cpu\":%zu,\"samples\":%" PRIu64
 				 ",\"lost\":%" PRIu64 ",\"lost_samples\":%" PRIu64
-				 ",\"dropped\":%" PRIu64 "}",
+				 ",\"dropped\":%" PRIu64
+				 ",\"unwind_failed\":%" PRIu64 "}",
 			     first ? "" : ",", i, pc->samples, pc->lost,
-			     pc->lost_samples, pc->dropped);
+			     pc->lost_samples, pc->dropped, pc->unwind_failed);
 		first = false;
 	}
 	strbuf__adds(sb, "],\"sort\":[");

@@ -73,6 +73,15 @@ void header__format(struct strbuf *sb, const struct header_info *hi,
 				 "slow to read the ring buffers; try a larger -m "
 				 "or a lower -F\n", lost);
 	}
+	if (snap->counts.unwind_failed) {
+		strbuf__adds(sb, prefix);
+		strbuf__addf(sb, "WARNING: %" PRIu64 " samples with a user "
+				 "stack not unwound (the DWARF unwinder fell "
+				 "behind, or 32-bit code): their user call "
+				 "chains are missing; try a lower -F or a "
+				 "smaller --call-graph dwarf,SIZE\n",
+			     snap->counts.unwind_failed);
+	}
 	if (snap->counts.throttle) {
 		strbuf__adds(sb, prefix);
 		strbuf__addf(sb, "WARNING: the kernel throttled sampling %" PRIu64

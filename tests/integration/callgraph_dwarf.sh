@@ -1,0 +1,36 @@
+#!/bin/sh
+# --call-graph dwarf on cgwork-nofp (program and library built without
+# frame pointers): the chains come from CFI alone.  outer's children are
+# ~100 % of its row, 2/3 : 1/3 between inner_a and inner_b; lib_work's
+# callers caller_x and caller_y hold ~2/3 and ~1/3 of it; chains reach
+# main; every sample was unwound, and the last table (the
+# command exited) holds every sample the unwinder took.
+. tests/integration/lib.sh
+. tests/integration/callgraph.inc
+
+"$PTOP" -b --json -v --call-graph dwarf -e cpu-clock -d 30 -- \
+	"$WL/cgwork-nofp" 4 > "$TMP/out.json" 2> "$TMP/err" ||
+	fail "ptop exited with $?: $(cat "$TMP/err")"
+jq -e . "$TMP/out.json" > /dev/null || fail "invalid JSON"
+last() { tail -n 1 "$TMP/out.json"; }
+# (a loaded machine may lose a few records: counted, and rare)
+last | jq -e '.finished and .lost * 20 < .samples and .dropped == 0 and
+	.unwind_failed == 0 and .samples > 2000' > /dev/null ||
+	fail "counters: $(last | jq -c 'del(.rows)')"
+
+check_cgwork "$TMP/out.json" cgwork-nofp libwlcg-nofp.so
+
+# The unwinder's own count: every sample went through it, and the table
+# printed after the command exited holds all of them (session__flush).
+unwound=$(sed -n 's/.*unwind: \([0-9]*\) samples unwound.*/\1/p' "$TMP/err")
+[ -n "$unwound" ] || fail "no unwinder statistics: $(cat "$TMP/err")"
+samples=$(last | jq .samples)
+[ "$unwound" -eq "$samples" ] ||
+	fail "$unwound samples unwound, $samples in the last table"
+
+# The control: frame pointers on the same binary cannot find outer.
+"$PTOP" -b --json -g -e cpu-clock -d 1 -n 1 -- "$WL/cgwork-nofp" 2 \
+	> "$TMP/fp.json" 2> "$TMP/err" || fail "ptop -g failed: $(cat "$TMP/err")"
+[ "$(children "$TMP/fp.json" outer)" = 0 ] ||
+	fail "cgwork-nofp has frame pointers: -g found outer"
+exit 0
