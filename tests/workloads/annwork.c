@@ -1,6 +1,6 @@
 /* annwork: a known hot loop that calls a helper, for the annotate tests.
  * ann_outer's loop (its body at MARK:body) calls ann_inner (its loop at
- * MARK:inner) on every iteration; the two share the CPU about evenly.
+ * MARK:inner) on every iteration: about 80 % and 20 % of the CPU.
  * usage: annwork [SECONDS] (0: until killed) */
 #include "wl.h"
 
