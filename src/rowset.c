@@ -834,32 +834,6 @@ bool rowset__same_row(const struct rowset *rs, const struct row *a,
 	return memcmp(&ga, &gb, sizeof(ga)) == 0;
 }
 
-long rowset__find(const struct rowset *rs, const struct row *id)
-{
-	struct group_key g;
-	size_t j;
-
-	/* rows made by hand (tests) have no grouping table */
-	if (!rs->snap || !rs->nslots) {
-		for (size_t i = 0; i < rs->nr; i++)
-			if (rowset__same_row(rs, &rs->rows[i], id))
-				return (long)i;
-		return -1;
-	}
-	group_key__make(&g, &rs->spec, id);
-	j = group_key__hash(&g) & (rs->nslots - 1);
-	for (; rs->slots[j] != UINT32_MAX; j = (j + 1) & (rs->nslots - 1)) {
-		struct group_key og;
-
-		if (rs->slots[j] >= rs->nr)
-			continue;
-		group_key__make(&og, &rs->spec, &rs->rows[rs->slots[j]]);
-		if (memcmp(&og, &g, sizeof(g)) == 0)
-			return rs->slots[j];
-	}
-	return -1;
-}
-
 void cg_neighbours__init(struct cg_neighbours *nb)
 {
 	memset(nb, 0, sizeof(*nb));

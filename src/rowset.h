@@ -171,8 +171,6 @@ int rowset__tree_inline(struct rowset *rs, const struct row *r,
  * (what identifies a row from one refresh to the next). */
 bool rowset__same_row(const struct rowset *rs, const struct row *a,
 		      const struct row *b);
-/* The index of the row of the last build that is id, or -1. */
-long rowset__find(const struct rowset *rs, const struct row *id);
 
 /*
  * A function's neighbours in the sampled chains: its callers (the frame
