@@ -4,7 +4,8 @@
 # ~100 % of its row, 2/3 : 1/3 between inner_a and inner_b; lib_work's
 # callers caller_x and caller_y hold ~2/3 and ~1/3 of it; chains reach
 # main; every sample was unwound, and the last table (the
-# command exited) holds every sample the unwinder took.
+# command exited) holds every sample the unwinder took.  A perf.data file
+# perf recorded with --call-graph dwarf gives perf report's numbers.
 . tests/integration/lib.sh
 . tests/integration/callgraph.inc
 
@@ -33,4 +34,22 @@ samples=$(last | jq .samples)
 	> "$TMP/fp.json" 2> "$TMP/err" || fail "ptop -g failed: $(cat "$TMP/err")"
 [ "$(children "$TMP/fp.json" outer)" = 0 ] ||
 	fail "cgwork-nofp has frame pointers: -g found outer"
+
+# A perf.data file recorded by perf with --call-graph dwarf: ptop -i
+# unwinds its stacks (on the reader's thread) like perf report does.
+if ! command -v perf > /dev/null 2>&1; then
+	echo "note: no perf: the perf record --call-graph dwarf part is skipped"
+	exit 0
+fi
+perf record -q -e cpu-clock -F 4000 --call-graph dwarf -o "$TMP/dw.data" -- \
+	"$WL/cgwork-nofp" 2 > /dev/null 2> "$TMP/err" || {
+	echo "note: perf record failed ($(head -c 200 "$TMP/err")): skipped"
+	exit 0
+}
+"$PTOP" -i "$TMP/dw.data" -b --json > "$TMP/file.json" 2> "$TMP/err" ||
+	fail "ptop -i failed: $(cat "$TMP/err")"
+tail -n 1 "$TMP/file.json" | jq -e '.unwind_failed == 0' > /dev/null ||
+	fail "samples of the file not unwound"
+check_cgwork "$TMP/file.json" cgwork-nofp libwlcg-nofp.so
+vs_perf_report "$TMP/dw.data" "$TMP/file.json"
 exit 0
