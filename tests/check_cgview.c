@@ -24,10 +24,12 @@ static struct session *s;
  * mapped at 0x400000 (an ip 0x401xyz is offset 0x1xyz); lib_work is in
  * /lib/libwlcg.so at 0x7f0000000000 (offset 0x1000). */
 enum { F_MAIN, F_OUTER, F_INNER_A, F_INNER_B, F_CALLER_X, F_CALLER_Y,
-       F_LIB_WORK };
-static const char *const fn_names[] = {
+       F_LIB_WORK, F_EVIL };
+/* F_EVIL: an ESC sequence, OSC 52, C1 CSI, a bidi override, 64 KiB */
+static char evil[70000];
+static const char *fn_names[] = {
 	"main", "outer", "inner_a", "inner_b", "caller_x", "caller_y",
-	"lib_work",
+	"lib_work", evil,
 };
 
 static u64 ip_of(int fn, u64 off)
@@ -49,7 +51,7 @@ static int resolve(void *ctx, const struct dso *d, u64 addr,
 		out->start = 0x1000;
 		out->size = 0x100;
 	} else if (!strstr(d->name, "libwlcg") && addr >= 0x1000 &&
-		   addr < 0x1600) {
+		   addr < 0x1800 && (addr - 0x1000) / 0x100 != F_LIB_WORK) {
 		out->name = fn_names[(addr - 0x1000) / 0x100];
 		out->start = addr & ~0xffULL;
 		out->size = 0x100;
@@ -59,6 +61,11 @@ static int resolve(void *ctx, const struct dso *d, u64 addr,
 
 static void setup(void)
 {
+	static const char head[] = "ev\x1b[2Jil\xc2\x9b" "31m\xe2\x80\xae"
+				   "\x1b]52;c;QUJD\x07";
+
+	memset(evil, 'x', sizeof(evil) - 1);
+	memcpy(evil, head, sizeof(head) - 1);
 	struct session_opts o = { .key_fields = 0, .max_stack = 64 };
 	struct perf_event_attr a;
 	size_t t = record__id_trailer_size(ST, true);
@@ -748,6 +755,52 @@ START_TEST(test_callers_view)
 }
 END_TEST
 
+/* Hostile names in tree lines and in the caller/callee view: no control
+ * byte reaches the screen, nothing is wider than it. */
+START_TEST(test_hostile_names)
+{
+	static const int e[] = { F_LIB_WORK, F_EVIL, F_MAIN };
+	struct tfix f;
+	int y;
+
+	feed_cgwork();
+	sample(1000, 3, e);
+	tui_start(&f, true);
+	select_sym(&f, "main");
+	key(&f, '+');
+	y = line_of(&f, "--ev?[2Jil?31m??]52;c;QUJD?xxxx");
+	ck_assert_int_gt(y, 0);
+	for (size_t w = 2; w < 200; w += 13) {
+		screen__resize(&f.s, 30, w);
+		line_of(&f, "");
+		for (size_t yy = 0; yy < f.s.rows; yy++)
+			for (const char *p = screen__text(&f.s, yy); *p; p++)
+				ck_assert((unsigned char)*p >= 0x20 &&
+					  *p != 0x7f);
+	}
+	screen__resize(&f.s, 40, 120);
+	select_sym(&f, "lib_work");
+	key(&f, 'c');
+	/* the largest caller, selected: Enter moves to it */
+	ck_assert_int_ge(line_of(&f, "[.] ev?[2Jil?31m??]52;c;QUJD?xxx"), 0);
+	key(&f, K_ENTER);
+	y = line_of(&f, "Callers and callees of ev?[2Jil?31m??]52;c;QUJD?x");
+	ck_assert_int_eq(y, 0);
+	/* the name in the title is cut with an ellipsis, whole characters */
+	ck_assert_ptr_nonnull(strstr(screen__text(&f.s, 0),
+				     "xxx\xe2\x80\xa6 (cgw)"));
+	for (size_t w = 2; w < 200; w += 13) {
+		screen__resize(&f.s, 30, w);
+		line_of(&f, "");
+		for (size_t yy = 0; yy < f.s.rows; yy++)
+			for (const char *p = screen__text(&f.s, yy); *p; p++)
+				ck_assert((unsigned char)*p >= 0x20 &&
+					  *p != 0x7f);
+	}
+	tui_stop(&f);
+}
+END_TEST
+
 /* Inlined frames from DWARF on a real binary: somewhere in fix_caller
  * is fix_inl (see check_srcline). */
 START_TEST(test_inlines_fixture)
@@ -811,6 +864,7 @@ Suite *cgview_suite(void)
 	tcase_add_test(tc, test_table_trees);
 	tcase_add_test(tc, test_no_chains);
 	tcase_add_test(tc, test_callers_view);
+	tcase_add_test(tc, test_hostile_names);
 	tcase_add_test(tc, test_inlines_fixture);
 	suite_add_tcase(ss, tc);
 	return ss;

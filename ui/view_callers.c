@@ -193,6 +193,21 @@ static void select_first(struct callers *c)
 	c->lv.selected = c->lv.top = 0;
 }
 
+/* Names in titles: cut by columns (never inside a UTF-8 character), so
+ * that the copy fits its buffer (60 columns of at most 4 bytes). */
+#define NAME_COLS 60
+
+static void copy_name(char *dst, size_t len, const struct strbuf *clean,
+		      bool left)
+{
+	struct strbuf cut;
+
+	strbuf__init(&cut);
+	fit_width(&cut, clean->buf ? clean->buf : "", NAME_COLS, false, left);
+	snprintf(dst, len, "%s", cut.buf ? cut.buf : "");
+	strbuf__fini(&cut);
+}
+
 static void set_fn(struct callers *c, const struct row *r)
 {
 	struct strbuf sb;
@@ -203,10 +218,10 @@ static void set_fn(struct callers *c, const struct row *r)
 	c->fn.row.children_samples = c->fn.row.children_period = 0;
 	strbuf__init(&sb);
 	fmt__symbol(&sb, r);
-	snprintf(c->fn.name, sizeof(c->fn.name), "%s", sb.buf ? sb.buf : "");
+	copy_name(c->fn.name, sizeof(c->fn.name), &sb, false);
 	strbuf__reset(&sb);
 	sanitize_str(&sb, r->dso_name);
-	snprintf(c->fn.dso, sizeof(c->fn.dso), "%s", sb.buf ? sb.buf : "");
+	copy_name(c->fn.dso, sizeof(c->fn.dso), &sb, true);
 	strbuf__fini(&sb);
 }
 
