@@ -1,0 +1,44 @@
+#!/bin/sh
+# ptop -i on files recorded by perf record: the top rows agree with
+# perf report --sort dso,sym (same symbols, shares within 0.1 point) for
+# a command with -c and with -F, -p, -g and two events.
+. tests/integration/lib.sh
+. tests/integration/perfdata.inc
+command -v perf > /dev/null || fail "perf is not installed"
+
+rec() { perf record -q "$@" 2> "$TMP/rec.err" || fail "perf record $*: $(cat "$TMP/rec.err")"; }
+
+# a command, fixed period
+rec -e cpu-clock -c 100000 -o "$TMP/c.data" -- "$WL/spin3" 1
+agree "-c" "$TMP/c.data" 0.5
+a=$(jq -r '[.rows[] | select(.symbol == "spin_a") | .overhead] | add // 0' "$TMP/ptop.json")
+near "$a" 60 8 "spin_a in the -c file"
+jq -e '.finished == true and .input.bad == 0 and .input.damaged == false' "$TMP/ptop.json" > /dev/null ||
+	fail "-c: header says: $(head -c 400 "$TMP/ptop.json")"
+
+# frequency mode: periods differ from sample to sample
+rec -e cpu-clock -F 2000 -o "$TMP/f.data" -- "$WL/spin3" 1
+agree "-F" "$TMP/f.data" 0.5
+
+# an existing process
+"$WL/spin3" 3 > /dev/null &
+BG="$BG $!"
+pid=$!
+sleep 0.3
+rec -e cpu-clock -c 100000 -p "$pid" -o "$TMP/p.data" -- sleep 1
+agree "-p" "$TMP/p.data" 0.5
+
+# call chains: self shares, as perf report --no-children
+rec -e cpu-clock -g -c 100000 -o "$TMP/g.data" -- "$WL/spin3" 1
+agree "-g" "$TMP/g.data" 0.5 --no-children -- --no-children
+jq -e '[.rows[] | select(.symbol == "spin_a")][0].tree | length > 0' "$TMP/ptop.json" > /dev/null ||
+	fail "-g: no call tree under spin_a"
+
+# two events, one table each
+rec -e cpu-clock -c 100000 -e page-faults -c 1 -o "$TMP/e.data" -- "$WL/dlwork" 1
+# (page-faults has few samples: its small rows are ties that perf and
+# ptop may name by different aliases of one address)
+agree "-e two events" "$TMP/e.data" 5
+[ "$(jq -r .event "$TMP/ptop.json" | sort -u | wc -l)" -eq 2 ] ||
+	fail "two events: $(jq -r .event "$TMP/ptop.json" | sort -u | tr '\n' ' ')"
+exit 0
