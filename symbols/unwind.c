@@ -877,6 +877,10 @@ static void *unwind__thread(void *arg)
 		pthread_mutex_lock(&u->qlock);
 		account(u, nr, ns);
 		u->rpos += e->size;
+		/* empty: the next request goes to the start of the ring, so
+		 * that only the peak's pages are ever touched (RSS) */
+		if (u->rpos == u->wpos && u->wpos % u->cap)
+			u->rpos = u->wpos += u->cap - u->wpos % u->cap;
 		pthread_cond_broadcast(&u->done);
 	}
 	pthread_mutex_unlock(&u->qlock);

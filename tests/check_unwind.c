@@ -83,6 +83,17 @@ __asm__(".text\n"
 #define NOFP __attribute__((noipa, optimize("omit-frame-pointer")))
 #endif
 
+/* The stack as the kernel copies it: ASan's redzones included (volatile:
+ * no memcpy, which ASan intercepts). */
+__attribute__((no_sanitize_address)) static void
+copy_stack(u8 *dst, u64 sp, u64 size)
+{
+	const volatile u64 *src = (const volatile u64 *)sp;
+
+	for (u64 i = 0; i < size / 8; i++)
+		memcpy(dst + 8 * i, (const void *)&(u64){ src[i] }, 8);
+}
+
 int uw_leaf(struct capture *cap);
 int uw_mid(struct capture *cap);
 int uw_outer(struct capture *cap);
@@ -106,7 +117,7 @@ NOFP int uw_leaf(struct capture *cap)
 		pthread_attr_destroy(&at);
 	}
 	cap->stack_size = top - sp;
-	memcpy(cap->stack, (const void *)sp, cap->stack_size);
+	copy_stack(cap->stack, sp, cap->stack_size);
 	return (int)cap->stack_size & 1;
 }
 
