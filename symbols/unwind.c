@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -217,18 +218,24 @@ static struct ufile *ufile__open(struct unwinder *u, const struct dso *dso)
 		if (uf->mem)
 			uf->elf = elfsym__open_mem(uf->mem, uf->mem_size);
 		/* another kernel's vdso (a perf.data file) is not ours */
-		if (uf->elf && dso->build_id_size) {
-			n = elfsym__build_id(uf->elf, bid, sizeof(bid));
-			if (n <= 0 || !debuginfo__build_id_eq(bid, (size_t)n,
-							      dso->build_id,
-							      dso->build_id_size)) {
-				elf_end(uf->elf);
-				uf->elf = NULL;
-			}
+		n = uf->elf && dso->build_id_size ?
+			    elfsym__build_id(uf->elf, bid, sizeof(bid)) : 0;
+		if (n < 0 || (uf->elf && dso->build_id_size &&
+			      !debuginfo__build_id_eq(bid, (size_t)n,
+						      dso->build_id,
+						      dso->build_id_size))) {
+			elf_end(uf->elf);
+			uf->elf = NULL;
 		}
 	} else {
 		uf->fd = debuginfo__open_binary(&u->dio, dso, path,
 						sizeof(path));
+		/* out of fds or memory: not the file's fault, try later */
+		if (uf->fd == -EMFILE || uf->fd == -ENFILE ||
+		    uf->fd == -ENOMEM) {
+			free(uf);
+			return NULL;
+		}
 		if (uf->fd >= 0) {
 			uf->elf = elfsym__open_fd(uf->fd);
 			if (!uf->elf) {
@@ -248,7 +255,8 @@ static struct ufile *ufile__open(struct unwinder *u, const struct dso *dso)
 		uf->fd = -1;
 		free(uf->mem);
 		uf->mem = NULL;
-		pr_debug("unwind: no usable ELF for %s", dso->path ? dso->path : "?");
+		pr_debug("unwind: no usable ELF for %s",
+			 dso->path ? dso->path : "?");
 	}
 	return uf;
 }
@@ -265,7 +273,8 @@ static void files__trim(struct unwinder *u)
 		while (intmap__next(&u->files, &i, &k, &v)) {
 			struct ufile *uf = v;
 
-			if (!uf->users && (!old || uf->last_use < old->last_use))
+			if (!uf->users &&
+			    (!old || uf->last_use < old->last_use))
 				old = uf;
 		}
 		if (!old)
@@ -940,8 +949,17 @@ struct unwinder *unwind__new(struct session *s, const struct unwind_opts *o)
 		u->o.max_stack = MAX_FRAMES;
 	if (!u->o.max_procs)
 		u->o.max_procs = DEF_PROCS;
-	if (!u->o.max_files)
+	if (!u->o.max_files) {
+		struct rlimit rl;
+
 		u->o.max_files = DEF_FILES;
+		/* a quarter of the fds at most: the rings and the
+		 * symbolizer need theirs */
+		if (!getrlimit(RLIMIT_NOFILE, &rl) &&
+		    rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur / 4 < DEF_FILES)
+			u->o.max_files = MAX((size_t)rl.rlim_cur / 4,
+					     (size_t)2);
+	}
 	u->dio.proc = u->o.proc;
 	u->dio.debug_dirs = u->o.debug_dirs;
 	u->dio.nr_debug_dirs = u->o.nr_debug_dirs;

@@ -36,7 +36,7 @@
 
 struct unwind_opts {
 	const char *proc;		/* "/proc" */
-	const char *const *debug_dirs;	/* --debug-dir, for .debug_frame */
+	const char *const *debug_dirs;	/* --debug-dir (.debug_frame) */
 	size_t nr_debug_dirs;
 	size_t queue_bytes;		/* live: 0 = 16 MiB */
 	unsigned int max_stack;		/* user frames kept; 0 = 512 */

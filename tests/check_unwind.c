@@ -437,12 +437,12 @@ START_TEST(test_queue_accounting)
 	uw = unwind__new(s, &o);
 	ck_assert_ptr_nonnull(uw);
 	for (int i = 0; i < nr; i++) {
+		struct perf_event_header *h;
+
+		h = cap_sample(&cap, (u32)getpid(), NULL, 0,
+			       PERF_RECORD_MISC_USER);
 		session__lock(s);
-		ck_assert_int_eq(session__process(s, cap_sample(&cap,
-								(u32)getpid(),
-								NULL, 0,
-								PERF_RECORD_MISC_USER)),
-				 0);
+		ck_assert_int_eq(session__process(s, h), 0);
 		session__unlock(s);
 	}
 	session__flush(s);
