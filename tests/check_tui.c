@@ -467,7 +467,7 @@ START_TEST(test_views_and_events)
 	ck_assert_ptr_nonnull(strstr(f.t.status, "no live source"));
 	tui__key(&f.t, 'f');
 	ck_assert_ptr_nonnull(strstr(f.t.status, "no live source"));
-	/* a: annotate is another issue: it says so */
+	/* a: annotate; this session has no symbolizer: it says so */
 	tui__key(&f.t, 'a');
 	ck_assert_ptr_nonnull(strstr(f.t.status, "annotate spin_a"));
 	/* z toggles zeroing; [ and ] the delay */

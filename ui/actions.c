@@ -829,19 +829,9 @@ enum act_result action__annotate(struct tui *t)
 /* The caller/callee view annotates its functions through here too. */
 enum act_result tui__annotate(struct tui *t, const struct row *r)
 {
-	struct strbuf sb;
-
 	if (!r)
 		return need_row(t);
-	strbuf__init(&sb);
-	if (r->sym)
-		sanitize_str(&sb, r->sym);
-	else
-		strbuf__adds(&sb, "this address");
-	tui__status(t, ST_ERROR,
-		    "annotate %s: the annotate view is not there yet", sb.buf);
-	strbuf__fini(&sb);
-	return R_REDRAW;
+	return tui__open_annotate(t, r);
 }
 
 /* Writes text to DIR/prefix.N, the first N free; returns the name. */
@@ -893,6 +883,16 @@ static void report_save(struct tui *t, int err, const char *what,
 		tui__status(t, ST_NORMAL, "saved %s to %s", what,
 			    sb.buf ? sb.buf : "");
 	strbuf__fini(&sb);
+}
+
+int tui__save(struct tui *t, const char *prefix, const char *what,
+	      const char *text, size_t len)
+{
+	char name[4096];
+	int err = save_text(t, prefix, text, len, name, sizeof(name));
+
+	report_save(t, err, what, name);
+	return err;
 }
 
 enum act_result action__save(struct tui *t)
@@ -1034,6 +1034,8 @@ static enum act_result prompt_changed(struct tui *t)
 	case PROMPT_LIST_FILTER:
 		listview__set_filter(&t->list, t->prompt.buf);
 		return R_REDRAW;
+	case PROMPT_ANN_SEARCH:
+		return annview__prompt(t, t->prompt.buf, ANN_PROMPT_TYPED);
 	default:
 		return R_REDRAW;
 	}
@@ -1069,6 +1071,8 @@ enum act_result action__prompt_cancel(struct tui *t)
 	case PROMPT_LIST_FILTER:
 		listview__set_filter(&t->list, t->prompt.saved);
 		return R_REDRAW;
+	case PROMPT_ANN_SEARCH:
+		return annview__prompt(t, t->prompt.saved, ANN_PROMPT_CANCEL);
 	default:
 		return R_REDRAW;
 	}
@@ -1098,6 +1102,8 @@ enum act_result action__prompt_accept(struct tui *t)
 	case PROMPT_LIST_FILTER:
 		listview__set_filter(&t->list, p->buf);
 		return R_REDRAW;
+	case PROMPT_ANN_SEARCH:
+		return annview__prompt(t, p->buf, ANN_PROMPT_ACCEPT);
 	case PROMPT_TARGET:
 		return retarget(t, p->buf);
 	case PROMPT_PERCENT:

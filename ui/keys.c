@@ -101,6 +101,45 @@ const struct key_binding keys__table[] = {
 	  "annotate the selected caller or callee (on other lines: the "
 	  "function shown)", "annotate" },
 
+	/* the annotate view */
+	{ 'H', V_ANNOTATE, action__ann_hottest,
+	  "select the hottest instruction", "hottest" },
+	{ K_TAB, V_ANNOTATE, action__ann_next_hot,
+	  "the next hot instruction, hottest first", "next hot" },
+	{ K_BTAB, V_ANNOTATE, action__ann_prev_hot,
+	  "the previous hot instruction" },
+	{ K_ENTER, V_ANNOTATE, action__ann_enter,
+	  "on a jump: go to its target; on a call: annotate the callee "
+	  "(Esc comes back)", "follow" },
+	{ K_RIGHT, V_ANNOTATE, action__ann_enter,
+	  "on a jump: go to its target; on a call: annotate the callee "
+	  "(Esc comes back)" },
+	{ K_ESC, V_ANNOTATE, action__ann_back,
+	  "back to the caller; from the first function, to the table",
+	  "back" },
+	{ K_LEFT, V_ANNOTATE, action__ann_back,
+	  "back to the caller; from the first function, to the table" },
+	{ 'q', V_ANNOTATE, action__ann_back,
+	  "back to the caller; from the first function, to the table" },
+	{ 's', V_ANNOTATE, action__ann_mode,
+	  "source and instructions, instructions only, or source lines "
+	  "only (samples summed per line)", "source" },
+	{ 't', V_ANNOTATE, action__ann_value,
+	  "show percent of the function, samples or period", "value" },
+	{ '/', V_ANNOTATE, action__ann_search,
+	  "search instructions and source lines as you type", "search" },
+	{ 'n', V_ANNOTATE, action__ann_search_next,
+	  "the next match of the search" },
+	{ 'o', V_ANNOTATE, action__ann_bytes, "show or hide the raw bytes" },
+	{ 'P', V_ANNOTATE, action__ann_save,
+	  "save the annotation as text (the file is named in the status "
+	  "line)" },
+	{ 'h', V_ANNOTATE, action__help, "this help: every key and its effect",
+	  "help" },
+	{ '?', V_ANNOTATE, action__help, "this help: every key and its effect" },
+	{ K_F(1), V_ANNOTATE, action__help,
+	  "this help: every key and its effect" },
+
 	/* lists: help, pickers, menus */
 	{ K_ESC, V_LIST, action__back, "back (clears the list filter first)", "back" },
 	{ K_LEFT, V_LIST, action__back, "back (clears the list filter first)" },
@@ -206,6 +245,8 @@ const char *keys__section(unsigned int views)
 		return "The event picker";
 	if (views == V_CALLERS)
 		return "The caller/callee view (c)";
+	if (views == V_ANNOTATE)
+		return "The annotate view (a, or Enter then Annotate)";
 	return "Lists (help, pickers, menus)";
 }
 

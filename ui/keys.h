@@ -44,8 +44,9 @@ enum view_mask {
 	V_PROMPT = 1 << 4,	/* a one-line prompt in the footer */
 	V_CONFIRM = 1 << 5,	/* "quit ptop?" */
 	V_CALLERS = 1 << 6,	/* callers and callees of a function */
+	V_ANNOTATE = 1 << 7,	/* a function's annotated code */
 	V_LIST = V_HELP | V_MENU | V_EVENTS,
-	V_BROWSE = V_TOP | V_LIST | V_CALLERS,
+	V_BROWSE = V_TOP | V_LIST | V_CALLERS | V_ANNOTATE,
 	V_ALL = V_BROWSE | V_PROMPT | V_CONFIRM,
 };
 

@@ -9,6 +9,7 @@ enum prompt_kind {
 	PROMPT_LIST_FILTER,	/* / in a list: incremental */
 	PROMPT_TARGET,		/* p: pid or process name */
 	PROMPT_PERCENT,		/* L: percent limit */
+	PROMPT_ANN_SEARCH,	/* / in the annotate view: incremental */
 };
 
 struct prompt {

@@ -53,6 +53,7 @@ void tui__fini(struct tui *t)
 	help__fini(&t->help);
 	evpick__release(t->evpick);
 	callers__free(t->callers);
+	annview__free(t->annview);
 	calltree__fini(&t->ct);
 	inlines__free(t->inlines);
 	table__fini(&t->table);
@@ -108,6 +109,8 @@ struct listview *tui__list(struct tui *t, unsigned int view)
 		return &t->top;
 	if (view == V_CALLERS && t->callers)
 		return callers__list(t->callers);
+	if (view == V_ANNOTATE && annview__list(t->annview))
+		return annview__list(t->annview);
 	return &t->list;
 }
 
@@ -192,6 +195,7 @@ int tui__rebuild(struct tui *t)
 	if (!err)
 		err = tui__build_trees(t);
 	callers__update(t);
+	annview__update(t);
 	listview__update(&t->top);
 	if (t->has_sel) {
 		for (size_t i = 0; i < t->table.rows.nr; i++) {

@@ -118,6 +118,8 @@ struct tui {
 	size_t sel_sub;		/* the selected tree line of the selected
 				 * row, 0: the row itself */
 	struct callers *callers;	/* NULL until first opened */
+	struct annview *annview;	/* the annotate view's stack, NULL
+					 * until first opened */
 };
 
 /* Set-up without a terminal (tests too). */
@@ -256,5 +258,37 @@ enum act_result action__callers_enter(struct tui *t);
 enum act_result action__callers_back(struct tui *t);
 enum act_result action__callers_close(struct tui *t);
 enum act_result action__callers_annotate(struct tui *t);
+
+/* The annotate view (view_annotate.c): a stack of functions, the callee
+ * on top; its shares come from the table's snapshot. */
+struct annview;
+extern const struct list_ops annview__ops;
+void annview__free(struct annview *v);
+/* After each refresh or rebuild: the shares of the shown event. */
+void annview__update(struct tui *t);
+struct listview *annview__list(struct annview *v);
+enum act_result tui__open_annotate(struct tui *t, const struct row *r);
+enum ann_prompt {
+	ANN_PROMPT_TYPED,
+	ANN_PROMPT_ACCEPT,
+	ANN_PROMPT_CANCEL,
+};
+enum act_result annview__prompt(struct tui *t, const char *text,
+				enum ann_prompt ev);
+enum act_result action__ann_back(struct tui *t);
+enum act_result action__ann_enter(struct tui *t);
+enum act_result action__ann_hottest(struct tui *t);
+enum act_result action__ann_next_hot(struct tui *t);
+enum act_result action__ann_prev_hot(struct tui *t);
+enum act_result action__ann_mode(struct tui *t);
+enum act_result action__ann_value(struct tui *t);
+enum act_result action__ann_bytes(struct tui *t);
+enum act_result action__ann_search(struct tui *t);
+enum act_result action__ann_search_next(struct tui *t);
+enum act_result action__ann_save(struct tui *t);
+/* Writes text to a new numbered file (prefix.N, where P writes) and says
+ * so, or why not, in the status line: 0 or -errno. */
+int tui__save(struct tui *t, const char *prefix, const char *what,
+	      const char *text, size_t len);
 
 #endif
