@@ -240,7 +240,9 @@ int srcline__lookup(struct srcline_dw *sd, u64 vaddr, struct srcline *out,
 		    size_t max, struct strpool *pool)
 {
 	struct scope_walk walk, *w = &walk;	/* 2 KiB */
+	Dwarf_Attribute attr;
 	Dwarf_Line *line;
+	const char *dir;
 	Dwarf_Die cu;
 	size_t k = 0;
 	int lineno = 0;
@@ -248,6 +250,10 @@ int srcline__lookup(struct srcline_dw *sd, u64 vaddr, struct srcline *out,
 	if (!sd || !max || !cu_of(sd->dw, vaddr, &cu))
 		return 0;
 	memset(out, 0, sizeof(*out));
+	dir = dwarf_attr(&cu, DW_AT_comp_dir, &attr) ?
+		      intern(pool, dwarf_formstring(&attr)) :
+		      NULL;
+	out[0].dir = dir;
 	line = dwarf_getsrc_die(&cu, vaddr);
 	if (line) {
 		out[0].file = intern(pool, dwarf_linesrc(line, NULL, NULL));
@@ -271,6 +277,7 @@ int srcline__lookup(struct srcline_dw *sd, u64 vaddr, struct srcline *out,
 			out[k].file = call_file(die, &cu, pool);
 			out[k].line = call_line(die);
 			out[k].func = NULL;
+			out[k].dir = dir;
 		} else if (tag == DW_TAG_subprogram ||
 			   tag == DW_TAG_entry_point) {
 			out[k].func = die_name(die, pool);

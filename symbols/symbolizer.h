@@ -99,6 +99,8 @@ struct srcline {
 	const char *file;	/* NULL: unknown */
 	int line;
 	const char *func;	/* the inlined function's name, or NULL */
+	const char *dir;	/* the compilation directory, for a relative
+				 * file (annotate reads the source), or NULL */
 };
 
 /* Fills up to max frames; returns how many (0: no line information) or

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "annotate.h"
 #include "fixtures/symtest.h"
@@ -434,6 +435,34 @@ START_TEST(test_stripped)
 }
 END_TEST
 
+/* DWARF names the source relative to where it was compiled: found from
+ * anywhere. */
+START_TEST(test_relative_source)
+{
+	char bin[4096], cwd[4096];
+	struct dso abs_dso;
+	struct annotation *a = NULL;
+	struct strbuf why;
+	u64 key = key_of("ann_loop", NULL);
+	bool text = false;
+
+	ck_assert_ptr_nonnull(realpath(test_fixture("annfix"), bin));
+	ck_assert_ptr_nonnull(getcwd(cwd, sizeof(cwd)));
+	abs_dso = file_dso(5, bin);
+	ck_assert_int_eq(chdir("/"), 0);
+	strbuf__init(&why);
+	ck_assert_int_eq(annotator__open(an, &abs_dso, key, &a, &why), 0);
+	for (size_t i = 0; i < a->nr_srcs; i++)
+		text |= a->srcs[i].text != NULL;
+	ck_assert(text);
+	for (size_t i = 0; i < a->nr_notes; i++)
+		ck_assert_ptr_null(strstr(a->notes[i], "source not found"));
+	annotation__put(a);
+	strbuf__fini(&why);
+	ck_assert_int_eq(chdir(cwd), 0);
+}
+END_TEST
+
 Suite *annotate_suite(void)
 {
 	Suite *su = suite_create("annotate");
@@ -447,6 +476,7 @@ Suite *annotate_suite(void)
 	tcase_add_test(tc, test_find);
 	tcase_add_test(tc, test_errors);
 	tcase_add_test(tc, test_stripped);
+	tcase_add_test(tc, test_relative_source);
 	suite_add_tcase(su, tc);
 	return su;
 }

@@ -236,6 +236,7 @@ static int src_index(struct annotation *a, size_t *cap, struct intmap *seen,
 	s = &a->srcs[a->nr_srcs];
 	memset(s, 0, sizeof(*s));
 	s->file = fr[0].file;
+	s->dir = fr[0].dir;
 	s->line = fr[0].line;
 	s->func = fr[0].func;
 	s->inlined = nr > 1;
@@ -321,10 +322,18 @@ static int load_lines(struct annotator *an, struct annotation *a)
 	a->has_lines = a->nr_srcs > 0;
 	for (size_t i = 0; i < a->nr_srcs; i++) {
 		struct ann_src *s = &a->srcs[i];
+		char path[4096];
 		const char *text;
 		size_t len;
-		int rc = srcfile__line(an->sc, s->file, s->line, &text, &len);
 		bool known = false;
+		int rc;
+
+		/* a relative name is relative to where it was compiled */
+		if (s->file[0] != '/' && s->dir)
+			snprintf(path, sizeof(path), "%s/%s", s->dir, s->file);
+		else
+			snprintf(path, sizeof(path), "%s", s->file);
+		rc = srcfile__line(an->sc, path, s->line, &text, &len);
 
 		if (!rc) {
 			s->text = copy_line(text, len);
@@ -340,9 +349,9 @@ static int load_lines(struct annotator *an, struct annotation *a)
 		if (rc == -ERANGE)
 			add_note(a, "source %s has fewer lines than the "
 				    "binary says: another version of it?",
-				 s->file);
+				 path);
 		else
-			add_note(a, "source not found: %s (%s)", s->file,
+			add_note(a, "source not found: %s (%s)", path,
 				 strerror(-rc));
 	}
 	a->src_sorted = calloc(a->nr_srcs ? a->nr_srcs : 1,

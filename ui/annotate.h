@@ -31,6 +31,7 @@
 
 struct ann_src {
 	const char *file;	/* as DWARF names it (interned) */
+	const char *dir;	/* its compilation directory, or NULL */
 	int line;
 	const char *func;	/* innermost function: an inlined one's name */
 	bool inlined;		/* func was inlined here */
