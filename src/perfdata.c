@@ -623,6 +623,11 @@ struct pd_ref {
 	size_t off;		/* in the arena */
 };
 
+/* A run being merged: its next record and its end. */
+struct run_cur {
+	size_t pos, end;
+};
+
 struct pd_sev {
 	struct perf_event_attr attr;
 	size_t sess;		/* session event index */
@@ -639,11 +644,23 @@ struct perfdata_stream {
 	/* a record (or the pipe header) split between two feeds */
 	u64 part[65536 / 8 + 1];
 	size_t npart;
+	u64 scratch[65536 / 8 + 1];	/* perf's own records, aligned */
 
 	u8 *arena;		/* queued records, each 8-byte aligned */
 	size_t alen, acap;
-	struct pd_ref *refs;
-	size_t nr_refs, cap_refs;
+	u8 *spare;		/* the arena compaction copies into */
+	size_t spare_cap;
+	struct pd_ref *refs;	/* [head, nr_refs) are queued */
+	size_t head, nr_refs, cap_refs;
+	size_t live;		/* arena bytes of the queued records */
+	/* refs are sorted runs (a pass of perf over its per-CPU buffers
+	 * writes one per CPU): where each run after the first starts */
+	size_t *runs;
+	size_t nr_runs, cap_runs;
+	struct pd_ref *tmp;	/* merge space */
+	size_t cap_tmp;
+	struct run_cur *heap;
+	size_t cap_heap;
 	u64 seq, max_time, next_flush, last_flushed;
 	size_t limit;
 
@@ -678,8 +695,13 @@ void perfdata_stream__free(struct perfdata_stream *st)
 {
 	if (!st)
 		return;
+
 	free(st->arena);
+	free(st->spare);
 	free(st->refs);
+	free(st->runs);
+	free(st->tmp);
+	free(st->heap);
 	free(st->ev);
 	intmap__fini(&st->ids);
 	free(st);
@@ -772,13 +794,6 @@ static int ref_cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-static int ref_cmp_off(const void *a, const void *b)
-{
-	const struct pd_ref *x = a, *y = b;
-
-	return x->off < y->off ? -1 : x->off > y->off;
-}
-
 /* Room for a record of size bytes at the top of the arena: its offset. */
 static int stream__push(struct perfdata_stream *st, size_t size, size_t *off)
 {
@@ -807,41 +822,141 @@ static struct perf_event_header *stream__at(struct perfdata_stream *st,
 	return (struct perf_event_header *)(void *)(st->arena + off);
 }
 
-/* Hands on the queued records with a time up to limit, in time order. */
-static void stream__flush(struct perfdata_stream *st, u64 limit)
+static size_t stream__rec_bytes(struct perfdata_stream *st, size_t off)
 {
-	size_t k = 0, dst = 0;
+	return ALIGN_UP((size_t)stream__at(st, off)->size, (size_t)8);
+}
 
-	if (!st->nr_refs)
+/* Delivered records leave holes in the arena; once the holes outweigh
+ * what is still queued, the queued records move to a fresh arena (in
+ * time order), so the arena stays within twice the queue plus 1 MiB. */
+static void stream__compact(struct perfdata_stream *st)
+{
+	size_t dst = 0, cap;
+	u8 *t;
+
+	if (st->alen <= 2 * st->live + (1u << 20))
 		return;
-	qsort(st->refs, st->nr_refs, sizeof(*st->refs), ref_cmp);
-	while (k < st->nr_refs && st->refs[k].time <= limit) {
-		session__process(st->s, stream__at(st, st->refs[k].off));
-		st->last_flushed = st->refs[k].time;
-		k++;
+	/* two buffers in turn: no allocation (and no page faults) in the
+	 * steady state */
+	if (st->spare_cap < st->live) {
+		cap = st->live + st->live / 2 + (1u << 16);
+		t = realloc(st->spare, cap);
+		if (!t)
+			return;	/* keep the holes */
+		st->spare = t;
+		st->spare_cap = cap;
 	}
-	if (!k)
-		return;
-	memmove(st->refs, st->refs + k, (st->nr_refs - k) * sizeof(*st->refs));
-	st->nr_refs -= k;
-	/* compact what stays, in arena order, towards the start */
-	qsort(st->refs, st->nr_refs, sizeof(*st->refs), ref_cmp_off);
-	for (size_t i = 0; i < st->nr_refs; i++) {
+	for (size_t i = st->head; i < st->nr_refs; i++) {
 		struct pd_ref *r = &st->refs[i];
-		size_t n = ALIGN_UP((size_t)stream__at(st, r->off)->size,
-				    (size_t)8);
+		size_t n = stream__rec_bytes(st, r->off);
 
-		if (r->off != dst)
-			memmove(st->arena + dst, st->arena + r->off, n);
+		memcpy(st->spare + dst, st->arena + r->off, n);
 		r->off = dst;
 		dst += n;
 	}
+	t = st->arena;
+	st->arena = st->spare;
+	st->spare = t;
+	cap = st->acap;
+	st->acap = st->spare_cap;
+	st->spare_cap = cap;
 	st->alen = dst;
+}
+
+static bool run_less(const struct pd_ref *refs, const struct run_cur *a,
+		     const struct run_cur *b)
+{
+	return ref_cmp(&refs[a->pos], &refs[b->pos]) < 0;
+}
+
+static void heap_down(const struct pd_ref *refs, struct run_cur *h, size_t n,
+		      size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+		struct run_cur t;
+
+		if (l < n && run_less(refs, &h[l], &h[m]))
+			m = l;
+		if (l + 1 < n && run_less(refs, &h[l + 1], &h[m]))
+			m = l + 1;
+		if (m == i)
+			return;
+		t = h[i];
+		h[i] = h[m];
+		h[m] = t;
+		i = m;
+	}
+}
+
+/* Merges the sorted runs of the queue into one: O(n log runs). */
+static int stream__merge(struct perfdata_stream *st)
+{
+	size_t n = st->nr_refs - st->head, k = st->nr_runs + 1, out = 0;
+	struct run_cur *h;
+
+	if (!st->nr_runs)
+		return 0;
+	if (array__grow((void **)&st->heap, &st->cap_heap, k,
+			sizeof(*st->heap)) ||
+	    array__grow((void **)&st->tmp, &st->cap_tmp, n,
+			sizeof(*st->tmp))) {
+		/* no memory for the merge: sort in place */
+		qsort(st->refs + st->head, n, sizeof(*st->refs), ref_cmp);
+		st->nr_runs = 0;
+		return 0;
+	}
+	h = st->heap;
+	for (size_t i = 0; i < k; i++) {
+		h[i].pos = i ? st->runs[i - 1] : st->head;
+		h[i].end = i < st->nr_runs ? st->runs[i] : st->nr_refs;
+	}
+	for (size_t i = k / 2; i-- > 0;)
+		heap_down(st->refs, h, k, i);
+	while (k) {
+		st->tmp[out++] = st->refs[h[0].pos++];
+		if (h[0].pos == h[0].end)
+			h[0] = h[--k];
+		heap_down(st->refs, h, k, 0);
+	}
+	memcpy(st->refs + st->head, st->tmp, n * sizeof(*st->refs));
+	st->nr_runs = 0;
+	return 0;
+}
+
+/* Hands on the queued records with a time up to limit, in time order. */
+static void stream__flush(struct perfdata_stream *st, u64 limit)
+{
+	if (st->head == st->nr_refs)
+		return;
+	stream__merge(st);
+	while (st->head < st->nr_refs && st->refs[st->head].time <= limit) {
+		struct pd_ref *r = &st->refs[st->head++];
+
+		session__process(st->s, stream__at(st, r->off));
+		st->live -= stream__rec_bytes(st, r->off);
+		st->last_flushed = r->time;
+	}
+	if (st->head == st->nr_refs) {
+		st->head = st->nr_refs = 0;
+		st->alen = 0;
+		return;
+	}
+	if (st->head > st->nr_refs / 2) {
+		/* the queue is one run now: moving it keeps no run index */
+		memmove(st->refs, st->refs + st->head,
+			(st->nr_refs - st->head) * sizeof(*st->refs));
+		st->nr_refs -= st->head;
+		st->head = 0;
+	}
+	stream__compact(st);
 }
 
 static int stream__queue(struct perfdata_stream *st, size_t off, u64 time)
 {
 	struct pd_ref *r;
+	size_t i;
 
 	if (array__grow((void **)&st->refs, &st->cap_refs, st->nr_refs + 1,
 			sizeof(*st->refs)))
@@ -852,18 +967,30 @@ static int stream__queue(struct perfdata_stream *st, size_t off, u64 time)
 	r->time = time;
 	r->seq = st->seq++;
 	r->off = off;
+	st->live += stream__rec_bytes(st, off);
+	/* a record older than the one before starts a new sorted run */
+	if (st->nr_refs - 1 > st->head &&
+	    st->refs[st->nr_refs - 2].time > time) {
+		if (array__grow((void **)&st->runs, &st->cap_runs,
+				st->nr_runs + 1, sizeof(*st->runs))) {
+			st->nr_refs--;
+			st->live -= stream__rec_bytes(st, off);
+			return -ENOMEM;
+		}
+		st->runs[st->nr_runs++] = st->nr_refs - 1;
+	}
 	if (time > st->max_time)
 		st->max_time = time;
-	if (st->alen > st->limit) {
+	if (st->live > st->limit) {
 		u64 lo = UINT64_MAX, hi = 0, mid;
 
-		for (size_t i = 0; i < st->nr_refs; i++) {
+		for (i = st->head; i < st->nr_refs; i++) {
 			lo = MIN(lo, st->refs[i].time);
 			hi = MAX(hi, st->refs[i].time);
 		}
 		mid = lo + (hi - lo) / 2;
 		stream__flush(st, mid);
-		if (st->alen > st->limit)
+		if (st->live > st->limit)
 			stream__flush(st, UINT64_MAX);
 		st->next_flush = MAX(st->next_flush, mid);
 	}
@@ -1123,20 +1250,25 @@ static int stream__record(struct perfdata_stream *st, const void *src,
 	u64 t;
 
 	st->stats.records++;
+	if (rd32(src, st->swap) >= RECORD_SWAP_USER_TYPES) {
+		/* not queued: handled from an aligned copy (a round marker
+		 * flushes, and may move, the arena) */
+		h = (struct perf_event_header *)(void *)st->scratch;
+		memcpy(h, src, size);
+		if (st->swap)
+			record_swap__header(h);
+		if (st->swap && record_swap__user(h))
+			st->stats.bad++;
+		else
+			stream__user(st, h);
+		return 0;
+	}
 	if (stream__push(st, size, &off))
 		return -ENOMEM;
 	h = stream__at(st, off);
 	memcpy(h, src, size);
 	if (st->swap)
 		record_swap__header(h);
-	if (h->type >= RECORD_SWAP_USER_TYPES) {
-		if (st->swap && record_swap__user(h))
-			st->stats.bad++;
-		else
-			stream__user(st, h);
-		st->alen = off;
-		return 0;
-	}
 	st->in_data = true;
 	/* the kernel writes every record 8-byte aligned */
 	if ((size & 7) || (st->swap && stream__swap_kernel(st, h))) {
@@ -1150,6 +1282,7 @@ static int stream__record(struct perfdata_stream *st, const void *src,
 	t = session__record_time(st->s, h);
 	if (t && t != UINT64_MAX)
 		return stream__queue(st, off, t);
+	/* nothing moves the arena in session__process */
 	session__process(st->s, h);
 	st->alen = off;
 	return 0;
@@ -1723,7 +1856,7 @@ int perfdata__read(struct perfdata *pd, struct session *s,
 		   const struct perfdata_read_opts *o)
 {
 	const struct perfdata_info *info = &pd->info;
-	const size_t chunk = 1u << 20;
+	const size_t chunk = 4u << 20;
 	struct perfdata_stream *st;
 	u64 off = info->data.offset, end = off + info->data.size;
 	u64 rest = 0;

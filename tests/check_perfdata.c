@@ -1681,6 +1681,53 @@ START_TEST(test_order_bounded)
 }
 END_TEST
 
+/* Many rounds, each with one sorted run per "CPU" interleaved in time:
+ * every sample arrives, in order, resolved (runs merged, the arena
+ * compacted many times over). */
+START_TEST(test_order_many_rounds)
+{
+	struct session_opts so = { .key_fields = KEY_ALL };
+	struct session *s = session__new(&so);
+	struct perfdata_info info;
+	struct perfdata_stream *ps;
+	struct pd_event ev;
+	u64 id = ID_A, t0 = 1000;
+	struct result r;
+	u8 *p = img;
+
+	memset(&info, 0, sizeof(info));
+	memset(&ev, 0, sizeof(ev));
+	ev.attr = mkattr(PERF_COUNT_SW_CPU_CLOCK, ST);
+	ev.ids = &id;
+	ev.nr_ids = 1;
+	ps = perfdata_stream__new(s, false, false, 0, &info, NULL);
+	ck_assert_int_ge(perfdata_stream__add_event(ps, &ev), 0);
+	p += rec_comm(p, false, 7, "prog", 1);
+	p += rec_mmap2(p, false, 7, 0x400000, 0x10000, 0, "/bin/prog", bid_prog, 2);
+	ck_assert_int_eq(perfdata_stream__feed(ps, img, (size_t)(p - img)), 0);
+	for (int round = 0; round < 300; round++) {
+		p = img;
+		for (int cpu = 0; cpu < 3; cpu++)
+			for (int i = 0; i < 200; i++)
+				p += rec_sample(p, false, ID_A, 7, 0x401000,
+						t0 + (u64)i * 3 + (u64)cpu,
+						PERF_RECORD_MISC_USER);
+		p += rec_round(p, false);
+		t0 += 600;
+		ck_assert_int_eq(perfdata_stream__feed(ps, img, (size_t)(p - img)), 0);
+	}
+	perfdata_stream__end(ps);
+	summarize(s, &r);
+	ck_assert_uint_eq(r.samples[0], 300 * 600);
+	ck_assert_uint_eq(r.prog, 300 * 600);
+	ck_assert_uint_eq(perfdata_stream__stats(ps)->out_of_order, 0);
+	ck_assert_uint_eq(perfdata_stream__stats(ps)->bad, 0);
+	perfdata_stream__free(ps);
+	perfdata_info__fini(&info);
+	session__free(s);
+}
+END_TEST
+
 /* ---- --time ---- */
 
 START_TEST(test_time)
@@ -1752,6 +1799,7 @@ Suite *perfdata_suite(void)
 	tcase_add_test(tc, test_real_pipes);
 	tcase_add_test(tc, test_order_rounds);
 	tcase_add_test(tc, test_order_bounded);
+	tcase_add_test(tc, test_order_many_rounds);
 	tcase_add_test(tc, test_time);
 	suite_add_tcase(s, tc);
 	return s;
