@@ -479,8 +479,8 @@ enum act_result action__ann_search(struct tui *t)
 	if (!l)
 		return R_NONE;
 	t->annview->search_from = l->lv.selected;
-	prompt__open(&t->prompt, PROMPT_ANN_SEARCH, "Search",
-		     t->annview->search);
+	/* a new search each time, as in less; n repeats the last one */
+	prompt__open(&t->prompt, PROMPT_ANN_SEARCH, "Search", "");
 	tui__push(t, V_PROMPT);
 	return R_REDRAW;
 }
