@@ -626,9 +626,7 @@ static void describe_recording(const char *path,
 		n += snprintf(buf + n, len - (size_t)n, " from %s",
 			      info->hostname);
 	if (info->osrelease && n > 0 && (size_t)n < len)
-		n += snprintf(buf + n, len - (size_t)n, " (%s%s%s)",
-			      info->osrelease, info->arch ? ", " : "",
-			      info->arch ? info->arch : "");
+		snprintf(buf + n, len - (size_t)n, " (%s)", info->osrelease);
 }
 
 /* Call graphs are shown for recordings whose samples carry chains. */

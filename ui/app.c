@@ -87,8 +87,10 @@ static const char *app__note(struct app *a, const struct table *t, size_t ev)
 
 		strbuf__adds(&sb, sb.len ? "; " : "");
 		perfdata_stats__describe(a->input_stats, &sb);
-		if (sb.len == at + (at ? 2 : 0))
+		if (sb.len == at + (at ? 2 : 0) && sb.buf) {
 			sb.len = at;
+			sb.buf[at] = '\0';
+		}
 	}
 	if (a->writer) {
 		struct perfdata_writer_stats ws;
