@@ -16,6 +16,11 @@
 
 struct srcline_dw {
 	Dwarf *dw;
+	/* the function found last: annotate asks for every instruction of
+	 * one function in a row, and walking the CU from its root each time
+	 * (every type and declaration of every header) is what costs */
+	Dwarf_Die last_fn;
+	bool has_last_fn;
 };
 
 static u64 be64(const u8 *p)
@@ -263,7 +268,21 @@ int srcline__lookup(struct srcline_dw *sd, u64 vaddr, struct srcline *out,
 	w->pc = vaddr;
 	w->depth = 0;
 	w->visits = 0;
-	walk_scopes(w, &cu, 0);
+	if (sd->has_last_fn && sd->last_fn.cu == cu.cu &&
+	    dwarf_haspc(&sd->last_fn, vaddr) > 0) {
+		w->chain[w->depth++] = sd->last_fn;
+		walk_scopes(w, &sd->last_fn, 1);
+	} else {
+		walk_scopes(w, &cu, 0);
+		sd->has_last_fn = false;
+		for (int i = 0; i < w->depth; i++) {
+			if (dwarf_tag(&w->chain[i]) == DW_TAG_subprogram) {
+				sd->last_fn = w->chain[i];
+				sd->has_last_fn = true;
+				break;
+			}
+		}
+	}
 	/* innermost first: each inlined scope's call site is a frame */
 	for (int i = w->depth - 1; i >= 0; i--) {
 		Dwarf_Die *die = &w->chain[i];

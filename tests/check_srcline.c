@@ -95,6 +95,40 @@ START_TEST(test_inline_chain)
 }
 END_TEST
 
+/* Lookups in a row within one function (annotate's pattern) start from
+ * the function found last: the same frames as fresh lookups, whatever
+ * the order, across functions. */
+START_TEST(test_same_function_cache)
+{
+	static const char *const fns[] = { "fix_caller", "fix_leaf",
+					   "fix_caller", "main" };
+	struct dw seq, fresh;
+	u64 addr, size;
+
+	ck_assert(dw_open(&seq, "symfix"));
+	for (size_t f = 0; f < ARRAY_SIZE(fns); f++) {
+		ck_assert(nm_find("symfix.nm", fns[f], &addr, &size));
+		for (u64 a = addr; a < addr + size; a++) {
+			struct srcline x[8], y[8];
+			int n, m;
+
+			ck_assert(dw_open(&fresh, "symfix"));
+			n = srcline__lookup(seq.sd, a, x, 8, pool);
+			m = srcline__lookup(fresh.sd, a, y, 8, pool);
+			dw_close(&fresh);
+			ck_assert_int_eq(n, m);
+			for (int i = 0; i < n; i++) {
+				ck_assert_ptr_eq(x[i].file, y[i].file);
+				ck_assert_int_eq(x[i].line, y[i].line);
+				ck_assert_ptr_eq(x[i].func, y[i].func);
+				ck_assert_ptr_eq(x[i].dir, y[i].dir);
+			}
+		}
+	}
+	dw_close(&seq);
+}
+END_TEST
+
 START_TEST(test_known_line)
 {
 	int line = lines_find("symfix.lines", "leaf");
@@ -201,6 +235,7 @@ Suite *srcline_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_inline_chain);
 	tcase_add_test(tc, test_known_line);
+	tcase_add_test(tc, test_same_function_cache);
 	tcase_add_test(tc, test_no_dwarf);
 	tcase_add_test(tc, test_truncated_dwarf);
 	suite_add_tcase(s, tc);
