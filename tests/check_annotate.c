@@ -3,6 +3,7 @@
  * of each instruction, samples per instruction from fake snapshots, the
  * modes, the text and JSON, finding a function by name, errors. */
 #include <check.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -435,6 +436,53 @@ START_TEST(test_stripped)
 }
 END_TEST
 
+/* Source text, file and symbol names and notes come from outside: no
+ * control byte reaches the text or the JSON. */
+START_TEST(test_hostile)
+{
+	static const char evil[] = "x\x1b]52;c;cHduZWQ=\x07\x1b[2J\xc2\x9b"
+				   "31m\xe2\x80\xae\n\r\t\x7f y";
+	struct annotation *a = open_fn("ann_loop");
+	struct ann_fmt fmt = { .value = ANN_PERCENT, .source_value = true };
+	struct header_info hi = { .event = evil };
+	long call = find_mnemonic(a, INSN_CALL);
+	struct strbuf sb;
+
+	for (size_t i = 0; i < a->nr_srcs; i++) {
+		free((char *)(uintptr_t)a->srcs[i].text);
+		a->srcs[i].text = strdup(evil);
+		a->srcs[i].file = evil;
+		a->srcs[i].func = evil;
+		a->srcs[i].inlined = true;
+	}
+	a->insns[call].target_name = evil;
+	a->name = evil;
+	a->dso_name = evil;
+	a->file = evil;
+	snprintf(a->notes[0], sizeof(a->notes[0]), "%s", evil);
+	a->nr_notes = 1;
+	strbuf__init(&sb);
+	for (int mode = 0; mode < ANN__MODES; mode++)
+		annotation__text(a, evil, mode, &fmt, &sb);
+	annotation__json(a, &hi, &sb);
+	ck_assert(!sb.oom);
+	for (size_t i = 0; i < sb.len; i++) {
+		unsigned char c = (unsigned char)sb.buf[i];
+
+		ck_assert_msg(c == '\n' || (c >= 0x20 && c != 0x7f),
+			      "control byte 0x%02x at %zu", c, i);
+		ck_assert_msg(!(c == 0xc2 && (unsigned char)sb.buf[i + 1] >= 0x80 &&
+				(unsigned char)sb.buf[i + 1] < 0xa0),
+			      "a C1 control at %zu", i);
+		ck_assert_msg(!(c == 0xe2 && (unsigned char)sb.buf[i + 1] == 0x80 &&
+				(unsigned char)sb.buf[i + 2] == 0xae),
+			      "a bidi override at %zu", i);
+	}
+	strbuf__fini(&sb);
+	annotation__put(a);
+}
+END_TEST
+
 /* DWARF names the source relative to where it was compiled: found from
  * anywhere. */
 START_TEST(test_relative_source)
@@ -477,6 +525,7 @@ Suite *annotate_suite(void)
 	tcase_add_test(tc, test_errors);
 	tcase_add_test(tc, test_stripped);
 	tcase_add_test(tc, test_relative_source);
+	tcase_add_test(tc, test_hostile);
 	suite_add_tcase(su, tc);
 	return su;
 }

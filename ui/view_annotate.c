@@ -110,11 +110,12 @@ static size_t row_of_insn(const struct ann_level *l, size_t i)
 	return a->nr_notes;
 }
 
-/* The instruction of the selected row: itself, or the first one of a
- * source line; -1 on a note. */
+/* The instruction of the selected row: itself, or the hottest (else the
+ * first) one of a source line; -1 on a note. */
 static long selected_insn(const struct ann_level *l)
 {
 	const struct ann_line *ln;
+	long best = -1;
 	size_t row;
 
 	if (!listview__selected(&l->lv, &row))
@@ -124,10 +125,17 @@ static long selected_insn(const struct ann_level *l)
 		return -1;
 	if (ln->kind == AL_INSN)
 		return ln->idx;
-	for (size_t i = 0; i < l->a->nr; i++)
-		if (l->a->insns[i].src == (s32)ln->idx)
-			return (long)i;
-	return -1;
+	for (size_t i = 0; i < l->a->nr; i++) {
+		const struct ann_insn *ai = &l->a->insns[i];
+
+		if (ai->src != (s32)ln->idx)
+			continue;
+		if (best < 0 || ai->period > l->a->insns[best].period ||
+		    (ai->period == l->a->insns[best].period &&
+		     ai->samples > l->a->insns[best].samples))
+			best = (long)i;
+	}
+	return best;
 }
 
 /* Selects the row of instruction i with its source line in sight. */
