@@ -412,15 +412,17 @@ static void callers__row(void *ctx, size_t i, struct screen *s, size_t y)
 		break;
 	case CL_SELF:
 		pct = share(c, c->nb.self_samples, c->nb.self_period);
-		screen__addf(s, y, ST_NORMAL, "   %7.2f%%  (self: in %s itself)",
-			     pct, c->fn.name);
+		screen__addf(s, y, ST_NORMAL,
+			     "   %7.2f%%  (self: in %s itself)", pct,
+			     c->fn.name);
 		screen__style(s, y, 3, 11, top__share_style(pct));
 		break;
 	case CL_CALLEE:
 		neighbour_line(c, &c->nb.callees[l->idx], s, y);
 		break;
 	case CL_NO_CALLEE:
-		screen__add(s, y, ST_NORMAL, "   none: it calls nothing sampled");
+		screen__add(s, y, ST_NORMAL,
+			    "   none: it calls nothing sampled");
 		break;
 	case CL_GONE:
 		screen__addf(s, y, ST_NORMAL,
