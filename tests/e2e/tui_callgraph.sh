@@ -2,7 +2,8 @@
 # Call graphs in the live view (-g) on cgwork's known graph: Children and
 # Self columns; + expands outer's tree (inner_a ~2/3, inner_b ~1/3), G
 # flips it; the caller/callee view of lib_work (caller_x ~2/3, caller_y
-# ~1/3), Enter moves to caller_x, Esc comes back; q restores the terminal.
+# ~1/3), Enter moves to caller_x, a annotates from there, Esc comes back;
+# q restores the terminal.
 # Then the same caller/callee view from DWARF chains (--call-graph
 # dwarf), when DWARF unwinding gives chains.
 . tests/e2e/tmux.inc
@@ -70,6 +71,12 @@ wait_for '^Callers and callees of caller_x \(cgwork\)'
 wait_for '\[1 back with Esc\]'
 wait_for '\[\.\] lib_work$'
 wait_for '\[\.\] main$'
+# a annotates from there (the selected line: main, caller_x's caller);
+# Esc comes back to the same view
+keys a
+wait_for '^Annotate main  \[cgwork\]'
+keys Escape
+wait_for '^Callers and callees of caller_x \(cgwork\)'
 # Esc: back to lib_work, then to the table
 keys Escape
 wait_for '^Callers and callees of lib_work'
