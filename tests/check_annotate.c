@@ -194,6 +194,44 @@ START_TEST(test_count)
 }
 END_TEST
 
+/* Only the samples of one thread, command or CPU: the row annotated. */
+START_TEST(test_count_scope)
+{
+	struct annotation *a = open_fn("ann_loop");
+	struct ann_scope sc = { .has_tid = true, .tid = 8 };
+	static char other[] = "worker";
+	struct fake_snap f;
+
+	memset(&f, 0, sizeof(f));
+	fake_add(&f, &fix, a->start, 5);
+	f.e[0].key.pid = 7;
+	f.e[0].key.tid = 7;
+	fake_add(&f, &fix, a->start, 3);
+	f.e[1].key.pid = 7;
+	f.e[1].key.tid = 8;
+	f.e[1].key.comm = "worker";
+	f.e[1].key.cpu = 1;
+	annotation__count_scope(a, &f.snap, &sc);
+	ck_assert_uint_eq(a->samples, 3);
+	sc = (struct ann_scope){ .has_pid = true, .pid = 7 };
+	annotation__count_scope(a, &f.snap, &sc);
+	ck_assert_uint_eq(a->samples, 8);
+	/* comms are interned: an equal string elsewhere is another one */
+	sc = (struct ann_scope){ .has_comm = true, .comm = other };
+	annotation__count_scope(a, &f.snap, &sc);
+	ck_assert_uint_eq(a->samples, 0);
+	sc.comm = f.e[1].key.comm;
+	annotation__count_scope(a, &f.snap, &sc);
+	ck_assert_uint_eq(a->samples, 3);
+	sc = (struct ann_scope){ .has_cpu = true, .cpu = 0 };
+	annotation__count_scope(a, &f.snap, &sc);
+	ck_assert_uint_eq(a->samples, 5);
+	annotation__count_scope(a, &f.snap, NULL);
+	ck_assert_uint_eq(a->samples, 8);
+	annotation__put(a);
+}
+END_TEST
+
 START_TEST(test_layout_and_text)
 {
 	struct annotation *a = open_fn("ann_loop");
@@ -519,6 +557,7 @@ Suite *annotate_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_open);
 	tcase_add_test(tc, test_count);
+	tcase_add_test(tc, test_count_scope);
 	tcase_add_test(tc, test_layout_and_text);
 	tcase_add_test(tc, test_garbage);
 	tcase_add_test(tc, test_find);

@@ -323,6 +323,18 @@ START_TEST(test_open_and_keys)
 	tui__key(&f.t, 'q');
 	ck_assert_uint_eq(tui__view(&f.t), V_TOP);
 
+	/* zoomed into a thread: only its samples, said in the title */
+	f.t.table.filter.has_tid = true;
+	f.t.table.filter.tid = 42;
+	tui__key(&f.t, 'a');
+	render(&f, &s);
+	ck_assert_int_eq(find_line(&s, "Annotate ann_loop  [annfix]  "
+				       "0.00% of cpu-clock, 0 samples  "
+				       "(thread 42)"),
+			 0);
+	tui__key(&f.t, K_ESC);
+	f.t.table.filter.has_tid = false;
+
 	/* the row menu's first entry annotates too */
 	tui__key(&f.t, K_ENTER);
 	ck_assert_uint_eq(tui__view(&f.t), V_MENU);

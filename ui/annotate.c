@@ -753,7 +753,22 @@ long annotation__find_key(const struct annotation *a, u64 key)
 	return lo ? (long)lo - 1 : -1;
 }
 
+static bool in_scope(const struct hist_entry *e, const struct ann_scope *sc)
+{
+	return !sc || ((!sc->has_pid || e->key.pid == sc->pid) &&
+		       (!sc->has_tid || e->key.tid == sc->tid) &&
+		       (!sc->has_comm || e->key.comm == sc->comm) &&
+		       (!sc->has_cpu || e->key.cpu == sc->cpu));
+}
+
 void annotation__count(struct annotation *a, const struct snapshot *snap)
+{
+	annotation__count_scope(a, snap, NULL);
+}
+
+void annotation__count_scope(struct annotation *a,
+			     const struct snapshot *snap,
+			     const struct ann_scope *scope)
 {
 	a->samples = a->period = 0;
 	for (size_t i = 0; i < a->nr; i++)
@@ -770,7 +785,7 @@ void annotation__count(struct annotation *a, const struct snapshot *snap)
 		long k;
 
 		if (e->key.dso != a->dso || e->key.addr < a->start ||
-		    e->key.addr - a->start >= a->size)
+		    e->key.addr - a->start >= a->size || !in_scope(e, scope))
 			continue;
 		/* a sample inside an instruction (a skid, a stale
 		 * mapping) counts for the instruction holding it */

@@ -119,6 +119,18 @@ unsigned int annotate__distance(const char *a, const char *b);
  * entries of this dso whose key falls in [start, start + size). */
 void annotation__count(struct annotation *a, const struct snapshot *snap);
 
+/* Which samples count: those of one process, thread, command or CPU
+ * (the row annotated was one of them, or the table is zoomed into it). */
+struct ann_scope {
+	bool has_pid, has_tid, has_comm, has_cpu;
+	s32 pid, tid, cpu;
+	const char *comm;	/* interned: compared as a pointer */
+};
+
+void annotation__count_scope(struct annotation *a,
+			     const struct snapshot *snap,
+			     const struct ann_scope *scope);
+
 /* Share of the function, in percent: of its period (samples when the
  * period is zero, as the table does). */
 double annotation__percent(const struct annotation *a, u64 samples,

@@ -30,6 +30,8 @@ struct annview {
 	bool bytes;
 	char search[256];	/* the last search (n repeats it) */
 	size_t search_from;	/* the selection when / was pressed */
+	struct ann_scope scope;	/* whose samples count, for the stack */
+	char scope_desc[300];	/* "thread 8", sanitized; "" for all */
 };
 
 static struct annview *annview__new(struct tui *t)
@@ -177,7 +179,7 @@ void annview__update(struct tui *t)
 		return;
 	/* the table's snapshot: zero, decay and pause apply as they do to
 	 * the table */
-	annotation__count(l->a, shown_snap(t));
+	annotation__count_scope(l->a, shown_snap(t), &t->annview->scope);
 	listview__update(&l->lv);
 }
 
@@ -231,13 +233,50 @@ static enum act_result open_level(struct tui *t, const struct dso *dso,
 	if (!v->depth)
 		tui__push(t, V_ANNOTATE);
 	v->depth++;
-	annotation__count(a, shown_snap(t));
+	annotation__count_scope(a, shown_snap(t), &v->scope);
 	listview__update(&l->lv);
 	hot = annotation__hottest(a);
 	select_insn(l, hot >= 0 ? (size_t)hot : 0);
 	if (hot < 0)
 		tui__status(t, ST_NORMAL, "no samples in this function yet");
 	return R_REDRAW;
+}
+
+/* The samples that count: the row's process, thread, command or CPU when
+ * the rows are grouped by them, or the table's zoom. */
+static void set_scope(struct annview *v, const struct tui *t,
+		      const struct row *r)
+{
+	const struct sort_spec *sp = &t->table.spec;
+	const struct row_filter *f = &t->table.filter;
+	struct ann_scope *sc = &v->scope;
+	struct strbuf sb;
+
+	memset(sc, 0, sizeof(*sc));
+	strbuf__init(&sb);
+	if (sort_spec__has(sp, SORT_TID) || f->has_tid) {
+		sc->has_tid = true;
+		sc->tid = sort_spec__has(sp, SORT_TID) ? r->tid : f->tid;
+		strbuf__addf(&sb, "thread %d", sc->tid);
+	} else if (sort_spec__has(sp, SORT_PID) || f->has_pid) {
+		sc->has_pid = true;
+		sc->pid = sort_spec__has(sp, SORT_PID) ? r->pid : f->pid;
+		strbuf__addf(&sb, "process %d", sc->pid);
+	}
+	if (sort_spec__has(sp, SORT_COMM) && r->comm) {
+		sc->has_comm = true;
+		sc->comm = r->comm;
+		strbuf__adds(&sb, sb.len ? ", " : "");
+		sanitize_str(&sb, r->comm);
+	}
+	if (sort_spec__has(sp, SORT_CPU)) {
+		sc->has_cpu = true;
+		sc->cpu = r->cpu;
+		strbuf__addf(&sb, "%scpu %d", sb.len ? ", " : "", r->cpu);
+	}
+	snprintf(v->scope_desc, sizeof(v->scope_desc), "%s",
+		 sb.buf ? sb.buf : "");
+	strbuf__fini(&sb);
 }
 
 enum act_result tui__open_annotate(struct tui *t, const struct row *r)
@@ -264,6 +303,10 @@ enum act_result tui__open_annotate(struct tui *t, const struct row *r)
 		while (t->annview->depth)
 			level_fini(&t->annview->levels[--t->annview->depth]);
 	}
+	if (!t->annview && t->a->syms)
+		t->annview = annview__new(t);
+	if (t->annview && !t->annview->depth)
+		set_scope(t->annview, t, r);
 	return open_level(t, r->dso, r->sym_start, r->sym);
 }
 
@@ -575,6 +618,8 @@ static void annview__header(void *ctx, struct screen *s, size_t y)
 	strbuf__init(&sb);
 	strbuf__adds(&sb, "Annotate ");
 	annotation__format_title(l->a, hi->event, &sb);
+	if (v->scope_desc[0])
+		strbuf__addf(&sb, "  (%s)", v->scope_desc);
 	if (v->depth > 1)
 		strbuf__addf(&sb, "  (callee %zu deep, Esc: back)",
 			     v->depth - 1);
