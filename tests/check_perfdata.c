@@ -2,6 +2,7 @@
  * built here (native and byte-swapped), real recordings from the fuzz
  * seeds cut at every byte, and garbage. */
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -1728,6 +1729,315 @@ START_TEST(test_order_many_rounds)
 }
 END_TEST
 
+/* ---- writer ---- */
+
+struct wfix {
+	char dir[64];
+	char kallsyms[128], modules[128], notes[128], out[128];
+	struct session *src;
+	struct perfdata_writer *w;
+};
+
+static void write_file(const char *path, const void *buf, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, buf, len), (ssize_t)len);
+	close(fd);
+}
+
+/* A source session with the synthetic recording's two events, and the
+ * files the writer reads for the kernel's maps and build-id. */
+static void wfix_init(struct wfix *f)
+{
+	struct session_opts so = { .key_fields = KEY_ALL };
+	struct perf_event_attr a0 = mkattr(PERF_COUNT_SW_CPU_CLOCK, ST);
+	struct perf_event_attr a1 = mkattr(PERF_COUNT_SW_PAGE_FAULTS, ST);
+	/* a note area: namesz 4, descsz 20, NT_GNU_BUILD_ID, "GNU\0", id */
+	u8 note[12 + 4 + 20];
+	u32 hdr[3] = { 4, 20, 3 };
+	static const char ks[] =
+		"ffffffff81000000 T _text\n"
+		"ffffffff81000100 T do_work\n"
+		"ffffffff81200000 T _etext\n"
+		"ffffffffc0000000 t mod_fn\t[mymod]\n";
+	static const char mods[] = "mymod 16384 0 - Live 0xffffffffc0000000\n";
+
+	memset(f, 0, sizeof(*f));
+	snprintf(f->dir, sizeof(f->dir), "/tmp/ptop-pdtest-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(f->dir));
+	snprintf(f->kallsyms, sizeof(f->kallsyms), "%s/kallsyms", f->dir);
+	snprintf(f->modules, sizeof(f->modules), "%s/modules", f->dir);
+	snprintf(f->notes, sizeof(f->notes), "%s/notes", f->dir);
+	snprintf(f->out, sizeof(f->out), "%s/out.data", f->dir);
+	write_file(f->kallsyms, ks, sizeof(ks) - 1);
+	write_file(f->modules, mods, sizeof(mods) - 1);
+	memcpy(note, hdr, 12);
+	memcpy(note + 12, "GNU", 4);
+	memcpy(note + 16, bid_kernel, 20);
+	write_file(f->notes, note, sizeof(note));
+	f->src = session__new(&so);
+	ck_assert_int_eq(session__add_event(f->src, "cpu-clock", &a0), 0);
+	ck_assert_int_eq(session__add_event(f->src, "page-faults", &a1), 1);
+	ck_assert_int_eq(session__add_id(f->src, 0, ID_A), 0);
+	ck_assert_int_eq(session__add_id(f->src, 1, ID_B), 0);
+}
+
+static void wfix_fini(struct wfix *f)
+{
+	char cmd[160];
+
+	perfdata_writer__free(f->w);
+	session__free(f->src);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", f->dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+static struct perfdata_writer *wfix_writer(struct wfix *f, int fd, bool pipe,
+					   size_t buffer)
+{
+	static const char *const argv[] = { "ptop", "-o", "out.data" };
+	struct perfdata_writer_opts o = {
+		.path = f->out, .fd = fd, .pipe = pipe, .buffer_bytes = buffer,
+		.argv = argv, .argc = 3, .version = "ptop test",
+		.kallsyms = f->kallsyms, .modules = f->modules,
+		.kernel_notes = f->notes,
+	};
+
+	f->w = perfdata_writer__new(f->src, &o);
+	ck_assert_ptr_nonnull(f->w);
+	return f->w;
+}
+
+/* Feeds the synthetic recording's records to the source session and the
+ * sink, as the sampler does (session locked). */
+static void wfix_feed(struct wfix *f)
+{
+	size_t n = synth_data(img, false), off = 0;
+
+	session__lock(f->src);
+	while (off < n) {
+		struct perf_event_header *h = (void *)(img + off);
+
+		if (h->type < 64)
+			session__process(f->src, h);
+		perfdata_writer__sink(f->w, h);
+		off += h->size;
+	}
+	session__unlock(f->src);
+}
+
+static u8 *slurp(const char *path, size_t *len)
+{
+	struct stat sb;
+	u8 *buf;
+	int fd = open(path, O_RDONLY);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(fstat(fd, &sb), 0);
+	buf = malloc((size_t)sb.st_size + 1);
+	ck_assert_int_eq(read(fd, buf, (size_t)sb.st_size), sb.st_size);
+	close(fd);
+	*len = (size_t)sb.st_size;
+	return buf;
+}
+
+START_TEST(test_writer_file)
+{
+	struct perfdata_writer_stats ws;
+	const struct perfdata_info *info;
+	struct perfdata_stats st;
+	struct perfdata *pd;
+	struct strbuf err;
+	struct result r;
+	struct wfix f;
+	size_t len;
+	u8 *buf;
+
+	wfix_init(&f);
+	wfix_writer(&f, -1, false, 0);
+	wfix_feed(&f);
+	ck_assert_int_eq(perfdata_writer__close(f.w), 0);
+	perfdata_writer__stats(f.w, &ws);
+	ck_assert_uint_eq(ws.dropped, 0);
+	ck_assert_int_eq(ws.error, 0);
+	buf = slurp(f.out, &len);
+	ck_assert_int_eq(read_image(buf, len, &r, &st), 0);
+	/* the same table as the source session */
+	ck_assert_uint_eq(r.samples[0], 9);
+	ck_assert_uint_eq(r.samples[1], 1);
+	ck_assert_uint_eq(r.prog, 6);
+	ck_assert_uint_eq(r.libx, 3);
+	ck_assert_uint_eq(r.lost, 5);
+	ck_assert_uint_eq(st.bad + st.unknown + st.out_of_order, 0);
+	strbuf__init(&err);
+	pd = perfdata__open_mem(buf, len, &err);
+	ck_assert_ptr_nonnull(pd);
+	info = perfdata__info(pd);
+	ck_assert_uint_eq(info->nr_events, 2);
+	ck_assert_str_eq(info->events[1].name, "page-faults");
+	ck_assert_uint_eq(info->events[1].nr_ids, 1);
+	ck_assert_uint_eq(info->events[1].ids[0], ID_B);
+	ck_assert_ptr_nonnull(info->hostname);
+	ck_assert_str_eq(info->version, "ptop test");
+	ck_assert_str_eq(info->cmdline, "ptop -o out.data");
+	ck_assert_uint_eq(info->first_sample_time, 100);
+	ck_assert_uint_eq(info->last_sample_time, 300);
+	/* perf's kernel map (seen in the data), and the kernel's and the
+	 * program's build-ids */
+	{
+		struct session_opts so = { .key_fields = KEY_ALL };
+		struct session *s = session__new(&so);
+
+		ck_assert_int_eq(perfdata__read(pd, s, NULL), 0);
+		session__free(s);
+	}
+	ck_assert_uint_eq(info->kernel_text, 0xffffffff81000000ULL);
+	ck_assert_ptr_nonnull(perfdata_info__kernel(info));
+	ck_assert(!memcmp(perfdata_info__kernel(info)->bid, bid_kernel, 20));
+	{
+		bool prog = false;
+
+		for (size_t i = 0; i < info->nr_bids; i++)
+			prog |= strcmp(info->bids[i].path, "/bin/prog") == 0 &&
+				!memcmp(info->bids[i].bid, bid_prog, 20);
+		ck_assert(prog);
+	}
+	perfdata__close(pd);
+	/* as a killed recording leaves it: data size 0, no features */
+	{
+		u64 zero[5] = { 0 };
+
+		memcpy(buf + 48, zero, 8);
+		memcpy(buf + 72, zero, 32);
+		ck_assert_int_eq(read_image(buf, len, &r, &st), 0);
+		ck_assert_uint_eq(r.samples[0], 9);
+	}
+	strbuf__fini(&err);
+	free(buf);
+	wfix_fini(&f);
+}
+END_TEST
+
+START_TEST(test_writer_new_event_later)
+{
+	struct perf_event_attr a2 = mkattr(PERF_COUNT_SW_TASK_CLOCK, ST);
+	struct perfdata *pd;
+	struct strbuf err;
+	struct wfix f;
+	size_t len;
+	u8 *buf;
+
+	for (int pipe = 0; pipe < 2; pipe++) {
+		int fd;
+
+		wfix_init(&f);
+		fd = open(f.out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		wfix_writer(&f, fd, pipe, 0);
+		wfix_feed(&f);
+		/* the view adds an event: its records name a new id */
+		session__lock(f.src);
+		ck_assert_int_eq(session__add_event(f.src, "task-clock", &a2), 2);
+		ck_assert_int_eq(session__add_id(f.src, 2, 303), 0);
+		{
+			size_t n = rec_sample(img, false, 303, 100, 0x401000, 500,
+					      PERF_RECORD_MISC_USER);
+
+			session__process(f.src, (void *)img);
+			perfdata_writer__sink(f.w, (void *)img);
+			n = rec_round(img, false);
+			perfdata_writer__sink(f.w, (void *)img);
+			(void)n;
+		}
+		session__unlock(f.src);
+		ck_assert_int_eq(perfdata_writer__close(f.w), 0);
+		buf = slurp(f.out, &len);
+		strbuf__init(&err);
+		pd = perfdata__open_mem(buf, len, &err);
+		ck_assert_msg(pd, "%s", err.buf ? err.buf : "");
+		perfdata__close(pd);
+		{
+			struct result r;
+			struct session_opts so = { .key_fields = KEY_ALL };
+			struct session *s = session__new(&so);
+			struct snapshot snap;
+
+			pd = perfdata__open_mem(buf, len, &err);
+			ck_assert_int_eq(perfdata__read(pd, s, NULL), 0);
+			ck_assert_uint_eq(session__nr_events(s), 3);
+			ck_assert_str_eq(session__event_name(s, 2), "task-clock");
+			snapshot__init(&snap);
+			ck_assert_int_eq(session__snapshot(s, 2, &snap), 0);
+			ck_assert_uint_eq(snap.counts.samples, 1);
+			ck_assert_uint_eq(snap.session.unknown_id, 0);
+			snapshot__fini(&snap);
+			summarize(s, &r);
+			ck_assert_uint_eq(r.samples[0], 9);
+			perfdata__close(pd);
+			session__free(s);
+		}
+		strbuf__fini(&err);
+		free(buf);
+		wfix_fini(&f);
+	}
+}
+END_TEST
+
+static void *drain_pipe(void *arg)
+{
+	int fd = *(int *)arg;
+	char buf[4096];
+
+	while (read(fd, buf, sizeof(buf)) > 0)
+		;
+	return NULL;
+}
+
+START_TEST(test_writer_backlog)
+{
+	struct perfdata_writer_stats ws;
+	struct wfix f;
+	pthread_t t;
+	int p[2];
+
+	ck_assert_int_eq(pipe(p), 0);
+	wfix_init(&f);
+	/* nobody reads the pipe yet: the writer thread blocks, the sink
+	 * must not */
+	wfix_writer(&f, p[1], true, 8192);
+	for (int i = 0; i < 5000; i++)
+		wfix_feed(&f);
+	perfdata_writer__stats(f.w, &ws);
+	ck_assert_uint_gt(ws.dropped, 0);
+	ck_assert_uint_gt(ws.records, 0);
+	ck_assert_int_eq(ws.error, 0);
+	ck_assert_int_eq(pthread_create(&t, NULL, drain_pipe, &p[0]), 0);
+	ck_assert_int_eq(perfdata_writer__close(f.w), 0);
+	pthread_join(t, NULL);
+	close(p[0]);
+	wfix_fini(&f);
+}
+END_TEST
+
+START_TEST(test_writer_full_disk)
+{
+	struct perfdata_writer_stats ws;
+	struct wfix f;
+	int fd = open("/dev/full", O_WRONLY | O_CLOEXEC);
+
+	ck_assert_int_ge(fd, 0);
+	wfix_init(&f);
+	wfix_writer(&f, fd, false, 0);
+	wfix_feed(&f);
+	ck_assert_int_eq(perfdata_writer__close(f.w), -ENOSPC);
+	perfdata_writer__stats(f.w, &ws);
+	ck_assert_int_eq(ws.error, -ENOSPC);
+	ck_assert_ptr_nonnull(strstr(last_msg, "No space left"));
+	wfix_fini(&f);
+}
+END_TEST
+
 /* ---- --time ---- */
 
 START_TEST(test_time)
@@ -1801,6 +2111,10 @@ Suite *perfdata_suite(void)
 	tcase_add_test(tc, test_order_bounded);
 	tcase_add_test(tc, test_order_many_rounds);
 	tcase_add_test(tc, test_time);
+	tcase_add_test(tc, test_writer_file);
+	tcase_add_test(tc, test_writer_new_event_later);
+	tcase_add_test(tc, test_writer_backlog);
+	tcase_add_test(tc, test_writer_full_disk);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -20,14 +20,17 @@ restart
 
 # a stream on stdin: the view fills live; keys come from /dev/tty
 cat > "$TMP/pipe.sh" <<EOS
-perf --buildid-dir "$TMP/.debug" record -q -e cpu-clock -c 200000 -o - -- "$WL/spin3" 4 2> /dev/null |
+perf --buildid-dir "$TMP/.debug" record -q -e cpu-clock -c 200000 -o - -- "$WL/spin3" 6 2> /dev/null |
 	"$PTOP" -i - -d 0.3
 EOS
 run sh "$TMP/pipe.sh"
 wait_top 'spin_a' 10
 screen | grep -q 'the stream ended' && fail "the stream ended before the view showed it"
 s1=$(samples)
-sleep 1
+end=$(( $(date +%s) + 3 ))
+while [ "$(samples)" = "$s1" ] && [ "$(date +%s)" -le "$end" ]; do
+	sleep 0.2
+done
 s2=$(samples)
 [ "${s2:-0}" -gt "${s1:-0}" ] || fail "the view does not fill: $s1 then $s2 samples"
 # a key works while stdin is the stream: h shows the help, q leaves it
@@ -35,7 +38,7 @@ keys h
 wait_for 'Keys|keys' 5
 keys q
 wait_top 'spin_a' 5
-wait_for 'the stream ended' 10
+wait_for 'the stream ended' 15
 sleep 0.5
 top_row | grep -q 'spin_a' || fail "the final table is gone"
 quit_clean
