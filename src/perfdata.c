@@ -25,6 +25,7 @@
 #define PD_MAGIC_V1 0x454c494646524550ULL	/* "PERFFILE" */
 #define PD_MAX_EVENTS 256
 #define PD_MAX_IDS (1u << 20)
+#define PD_MAX_BUILD_IDS (1u << 20)	/* entries kept from a file or stream */
 #define PD_MAX_ATTR_SIZE 4096
 #define PD_MAX_FEATURE (256u << 20)
 #define PD_BUILD_ID_EVENT 36	/* header, pid, 24 build-id bytes */
@@ -339,6 +340,8 @@ static int add_build_id(struct perfdata_info *info, s32 pid, u16 misc,
 {
 	struct pd_build_id *b;
 
+	if (info->nr_bids >= PD_MAX_BUILD_IDS)
+		return -E2BIG;
 	if (array__grow((void **)&info->bids, &info->cap_bids,
 			info->nr_bids + 1, sizeof(*info->bids)))
 		return -ENOMEM;
@@ -386,6 +389,10 @@ static int parse_build_id_event(struct perfdata_info *info, const u8 *p,
 		return -ENOMEM;
 	ret = add_build_id(info, pid, misc, p + 12, size, path);
 	free(path);
+	if (ret == -E2BIG) {
+		strbuf__addf(err, "more than %u build-ids", PD_MAX_BUILD_IDS);
+		ret = -EINVAL;
+	}
 	return ret;
 }
 

@@ -18,19 +18,24 @@
 /* ---- log capture ---- */
 
 static char last_msg[1024];
+static char all_msgs[8192];	/* every message since setup, as far as fits */
 static int nr_msgs;
 
 static void capture(enum log_level level, const char *msg, void *ctx)
 {
+	size_t n = strlen(all_msgs);
+
 	(void)level;
 	(void)ctx;
 	snprintf(last_msg, sizeof(last_msg), "%s", msg);
+	snprintf(all_msgs + n, sizeof(all_msgs) - n, "%s\n", msg);
 	nr_msgs++;
 }
 
 static void setup(void)
 {
 	last_msg[0] = '\0';
+	all_msgs[0] = '\0';
 	nr_msgs = 0;
 	log__set_handler(capture, NULL);
 }
@@ -2033,7 +2038,7 @@ START_TEST(test_writer_full_disk)
 	ck_assert_int_eq(perfdata_writer__close(f.w), -ENOSPC);
 	perfdata_writer__stats(f.w, &ws);
 	ck_assert_int_eq(ws.error, -ENOSPC);
-	ck_assert_ptr_nonnull(strstr(last_msg, "No space left"));
+	ck_assert_ptr_nonnull(strstr(all_msgs, "No space left"));
 	wfix_fini(&f);
 }
 END_TEST
