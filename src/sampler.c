@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "log.h"
@@ -66,13 +67,30 @@ struct sampler *sampler__new(struct session *s, const struct sampler_opts *o)
 	return sp;
 }
 
-static void sampler__kill_child(struct sampler *sp)
+/*
+ * The command ptop started ends with ptop: it gets SIGTERM and a second to
+ * exit, then SIGKILL, like timeout(1).  One that never got to exec is
+ * killed at once.
+ */
+static void sampler__end_child(struct sampler *sp)
 {
-	if (sp->child > 0 && !sp->child_reaped) {
-		kill(sp->child, SIGKILL);
-		waitpid(sp->child, NULL, 0);
-		sp->child_reaped = true;
+	if (sp->child <= 0 || sp->child_reaped)
+		return;
+	if (sp->go_fd < 0) {
+		kill(sp->child, SIGTERM);
+		for (int i = 0; i < 50; i++) {
+			struct timespec ts = { 0, 20 * 1000 * 1000 };
+
+			if (waitpid(sp->child, NULL, WNOHANG) == sp->child) {
+				sp->child_reaped = true;
+				return;
+			}
+			nanosleep(&ts, NULL);
+		}
 	}
+	kill(sp->child, SIGKILL);
+	waitpid(sp->child, NULL, 0);
+	sp->child_reaped = true;
 }
 
 void sampler__free(struct sampler *sp)
@@ -80,9 +98,7 @@ void sampler__free(struct sampler *sp)
 	if (!sp)
 		return;
 	sampler__stop(sp);
-	/* A command that never got to exec must not linger. */
-	if (sp->go_fd >= 0)
-		sampler__kill_child(sp);
+	sampler__end_child(sp);
 	if (sp->go_fd >= 0)
 		close(sp->go_fd);
 	if (sp->err_fd >= 0)
