@@ -2336,6 +2336,9 @@ struct perfdata_writer {
 	struct pd_section hdr_attrs;	/* the header's attr section */
 	struct kmap *kmaps;
 	size_t nr_kmaps;
+	struct strbuf host[PD_FEAT_CMDLINE + 1];	/* this machine's */
+	u8 kbid[20];
+	int kbid_size;
 	struct perfdata_writer_stats st;
 };
 
@@ -2727,50 +2730,18 @@ static int kernel_build_id(const struct perfdata_writer *w, u8 *bid)
 	return n > 0 ? (int)n : 0;
 }
 
-/* Payloads of the features, by bit (session locked). */
-static int writer__features(struct perfdata_writer *w, struct strbuf *f)
+/* The features that describe this machine: read once, before sampling
+ * starts (the sink must not read files with the session locked). */
+static void writer__host_features(struct perfdata_writer *w)
 {
-	struct pd_build_id *bids = NULL;
-	size_t nr = 0, ndsos;
-	struct dsos *dsos = session__dsos(w->s);
+	struct strbuf *f = w->host;
 	struct utsname u;
-	u64 first, last;
 	char *s;
-	int n;
 
 	if (uname(&u))
 		memset(&u, 0, sizeof(u));
-	/* build-ids: the kernel's and every file dso the session knows
-	 * one for (their mmaps carried it) */
-	ndsos = dsos__count(dsos);
-	bids = calloc(ndsos + 1, sizeof(*bids));
-	if (!bids)
-		return -ENOMEM;
-	n = kernel_build_id(w, bids[0].bid);
-	if (n > 0) {
-		bids[0].size = (u8)n;
-		bids[0].pid = -1;
-		bids[0].misc = PERF_RECORD_MISC_KERNEL;
-		bids[0].path = strdup("[kernel.kallsyms]");
-		nr = bids[0].path ? 1 : 0;
-	}
-	for (size_t i = 0; i < ndsos; i++) {
-		const struct dso *d = dsos__at(dsos, i);
-
-		if (d->kind != DSO_FILE || !d->build_id_size || d->deleted)
-			continue;
-		bids[nr].pid = -1;
-		bids[nr].misc = PERF_RECORD_MISC_USER;
-		bids[nr].size = d->build_id_size;
-		memcpy(bids[nr].bid, d->build_id, d->build_id_size);
-		bids[nr].path = strdup(d->path);
-		if (bids[nr].path)
-			nr++;
-	}
-	perfdata__build_build_ids(&f[PD_FEAT_BUILD_ID], bids, nr);
-	for (size_t i = 0; i < nr; i++)
-		free(bids[i].path);
-	free(bids);
+	for (int i = 0; i <= PD_FEAT_CMDLINE; i++)
+		strbuf__init(&f[i]);
 	perfdata__build_string(&f[PD_FEAT_HOSTNAME], u.nodename);
 	perfdata__build_string(&f[PD_FEAT_OSRELEASE], u.release);
 	perfdata__build_string(&f[PD_FEAT_VERSION],
@@ -2806,6 +2777,51 @@ static int writer__features(struct perfdata_writer *w, struct strbuf *f)
 			perfdata__build_string(&f[PD_FEAT_CMDLINE], w->o.argv[i]);
 	else
 		perfdata__build_string(&f[PD_FEAT_CMDLINE], "ptop");
+	w->kbid_size = kernel_build_id(w, w->kbid);
+}
+
+/* Payloads of the features, by bit (session locked; no file reads). */
+static int writer__features(struct perfdata_writer *w, struct strbuf *f)
+{
+	struct pd_build_id *bids = NULL;
+	struct dsos *dsos = session__dsos(w->s);
+	size_t nr = 0, ndsos;
+	u64 first, last;
+
+	/* build-ids: the kernel's and every file dso the session knows
+	 * one for (their mmaps carried it) */
+	ndsos = dsos__count(dsos);
+	bids = calloc(ndsos + 1, sizeof(*bids));
+	if (!bids)
+		return -ENOMEM;
+	if (w->kbid_size > 0) {
+		memcpy(bids[0].bid, w->kbid, (size_t)w->kbid_size);
+		bids[0].size = (u8)w->kbid_size;
+		bids[0].pid = -1;
+		bids[0].misc = PERF_RECORD_MISC_KERNEL;
+		bids[0].path = strdup("[kernel.kallsyms]");
+		nr = bids[0].path ? 1 : 0;
+	}
+	for (size_t i = 0; i < ndsos; i++) {
+		const struct dso *d = dsos__at(dsos, i);
+
+		if (d->kind != DSO_FILE || !d->build_id_size || d->deleted)
+			continue;
+		bids[nr].pid = -1;
+		bids[nr].misc = PERF_RECORD_MISC_USER;
+		bids[nr].size = d->build_id_size;
+		memcpy(bids[nr].bid, d->build_id, d->build_id_size);
+		bids[nr].path = strdup(d->path);
+		if (bids[nr].path)
+			nr++;
+	}
+	perfdata__build_build_ids(&f[PD_FEAT_BUILD_ID], bids, nr);
+	for (size_t i = 0; i < nr; i++)
+		free(bids[i].path);
+	free(bids);
+	for (int i = PD_FEAT_HOSTNAME; i <= PD_FEAT_CMDLINE; i++)
+		strbuf__add(&f[i], w->host[i].buf ? w->host[i].buf : "",
+			    w->host[i].len);
 	perfdata__build_event_desc(&f[PD_FEAT_EVENT_DESC], w->ev, w->nr_ev);
 	session__time_range(w->s, &first, &last);
 	put_u64(&f[PD_FEAT_SAMPLE_TIME], first);
@@ -3012,6 +3028,7 @@ struct perfdata_writer *perfdata_writer__new(struct session *s,
 		}
 	}
 	writer__read_kmaps(w);
+	writer__host_features(w);
 	err = pthread_create(&w->thread, NULL, writer__thread, w);
 	if (err) {
 		err = -err;
@@ -3168,6 +3185,8 @@ void perfdata_writer__free(struct perfdata_writer *w)
 	free(w->ev);
 	free(w->wx);
 	free(w->kmaps);
+	for (int i = 0; i <= PD_FEAT_CMDLINE; i++)
+		strbuf__fini(&w->host[i]);
 	free(w->ring);
 	free(w->path);
 	pthread_mutex_destroy(&w->mu);
