@@ -9,7 +9,7 @@
 . tests/integration/lib.sh
 . tests/integration/callgraph.inc
 
-"$PTOP" -b --json -v --call-graph dwarf -e cpu-clock -d 30 -- \
+"$PTOP" -b --json -v --max-stack 64 --call-graph dwarf -e cpu-clock -d 30 -- \
 	"$WL/cgwork-nofp" 4 > "$TMP/out.json" 2> "$TMP/err" ||
 	fail "ptop exited with $?: $(cat "$TMP/err")"
 jq -e . "$TMP/out.json" > /dev/null || fail "invalid JSON"
@@ -30,7 +30,7 @@ samples=$(last | jq .samples)
 	fail "$unwound samples unwound, $samples in the last table"
 
 # The control: frame pointers on the same binary cannot find outer.
-"$PTOP" -b --json -g -e cpu-clock -d 1 -n 1 -- "$WL/cgwork-nofp" 2 \
+"$PTOP" -b --json --max-stack 64 -g -e cpu-clock -d 1 -n 1 -- "$WL/cgwork-nofp" 2 \
 	> "$TMP/fp.json" 2> "$TMP/err" || fail "ptop -g failed: $(cat "$TMP/err")"
 [ "$(children "$TMP/fp.json" outer)" = 0 ] ||
 	fail "cgwork-nofp has frame pointers: -g found outer"
@@ -46,7 +46,7 @@ perf record -q -e cpu-clock -F 4000 --call-graph dwarf -o "$TMP/dw.data" -- \
 	echo "note: perf record failed ($(head -c 200 "$TMP/err")): skipped"
 	exit 0
 }
-"$PTOP" -i "$TMP/dw.data" -b --json > "$TMP/file.json" 2> "$TMP/err" ||
+"$PTOP" -i "$TMP/dw.data" -b --json --max-stack 64 > "$TMP/file.json" 2> "$TMP/err" ||
 	fail "ptop -i failed: $(cat "$TMP/err")"
 tail -n 1 "$TMP/file.json" | jq -e '.unwind_failed == 0' > /dev/null ||
 	fail "samples of the file not unwound"

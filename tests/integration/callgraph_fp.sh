@@ -5,7 +5,7 @@
 . tests/integration/lib.sh
 . tests/integration/callgraph.inc
 
-"$PTOP" -b --json -g -e cpu-clock -d 30 -- "$WL/cgwork" 4 \
+"$PTOP" -b --json --max-stack 64 -g -e cpu-clock -d 30 -- "$WL/cgwork" 4 \
 	> "$TMP/out.json" 2> "$TMP/err" ||
 	fail "ptop exited with $?: $(cat "$TMP/err")"
 jq -e . "$TMP/out.json" > /dev/null || fail "invalid JSON"
@@ -41,7 +41,7 @@ perf record -q -e cpu-clock -F 4000 -g -o "$TMP/fp.data" -- "$WL/cgwork" 2 \
 	echo "note: perf record failed ($(head -c 200 "$TMP/err")): skipped"
 	exit 0
 }
-"$PTOP" -i "$TMP/fp.data" -b --json > "$TMP/file.json" 2> "$TMP/err" ||
+"$PTOP" -i "$TMP/fp.data" -b --json --max-stack 64 > "$TMP/file.json" 2> "$TMP/err" ||
 	fail "ptop -i failed: $(cat "$TMP/err")"
 check_cgwork "$TMP/file.json" cgwork libwlcg.so
 vs_perf_report "$TMP/fp.data" "$TMP/file.json"
