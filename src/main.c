@@ -837,8 +837,14 @@ int main(int argc, char **argv)
 
 		if (pd) {
 			/* the whole file, before the front end starts */
+			struct perfdata_read_opts ro = { .stop = &stop_requested };
+
 			a.start = app__now();
-			err = perfdata__read(pd, a.session, NULL);
+			err = perfdata__read(pd, a.session, &ro);
+			if (err == -EINTR) {
+				rc = 130;
+				goto out;
+			}
 			if (err) {
 				pr_err("%s: %s", o.input, strerror(-err));
 				rc = 1;

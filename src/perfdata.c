@@ -1897,6 +1897,11 @@ int perfdata__read(struct perfdata *pd, struct session *s,
 	}
 	while (off < end) {
 		size_t n = (size_t)MIN((u64)chunk, end - off);
+
+		if (o && o->stop && *o->stop) {
+			ret = -EINTR;
+			break;
+		}
 		const void *p = pd->mem ? pd->mem + off : buf;
 		int fed;
 

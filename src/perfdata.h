@@ -5,6 +5,7 @@
 #define PTOP_PERFDATA_H
 
 #include <linux/perf_event.h>
+#include <signal.h>
 
 #include "session.h"
 #include "util.h"
@@ -177,6 +178,9 @@ struct perfdata_read_opts {
 	 * this, the older half is handed on (perf's ordered_events rule).
 	 * 0: 64 MiB. */
 	size_t queue_bytes;
+	/* perfdata__read stops between two reads once *stop is set
+	 * (SIGINT while a large file is read); NULL: never. */
+	const volatile sig_atomic_t *stop;
 };
 
 /*
