@@ -786,13 +786,17 @@ static void qent__fill(struct qent *e, size_t size,
 	e->size = (u32)size;
 	e->pad = 0;
 	e->req = *req;
-	memcpy(p, req->kernel, 8 * req->nr_kernel);
+	/* (memcpy's source may not be NULL, even for 0 bytes) */
+	if (req->nr_kernel)
+		memcpy(p, req->kernel, 8 * req->nr_kernel);
 	e->req.kernel = (const u64 *)p;
 	p += 8 * req->nr_kernel;
-	memcpy(p, req->regs, 8 * (size_t)req->nr_regs);
+	if (req->nr_regs)
+		memcpy(p, req->regs, 8 * (size_t)req->nr_regs);
 	e->req.regs = (const u64 *)p;
 	p += 8 * (size_t)req->nr_regs;
-	memcpy(p, req->stack, req->stack_size);
+	if (req->stack_size)
+		memcpy(p, req->stack, req->stack_size);
 	e->req.stack = p;
 }
 
