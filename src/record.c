@@ -160,7 +160,9 @@ int record__parse_sample(const struct perf_event_attr *attr,
 	c.p = (const u8 *)(h + 1);
 	c.end = (const u8 *)h + h->size;
 	s->misc = h->misc;
-	s->period = 1;
+	/* Without PERIOD in the sample (perf record -c N), every sample
+	 * stands for the attr's fixed period, as perf counts it. */
+	s->period = !attr->freq && attr->sample_period ? attr->sample_period : 1;
 
 	if ((st & PERF_SAMPLE_IDENTIFIER) && cur_u64(&c, &s->id))
 		return -EINVAL;

@@ -195,6 +195,51 @@ static bool same_inode(int fd, const struct dso *dso)
 	return !dso->ino || (!fstat(fd, &sb) && (u64)sb.st_ino == dso->ino);
 }
 
+/*
+ * The binary by its build-id, in the stores perf and distributions keep:
+ * each --debug-dir's and /usr/lib/debug's .build-id/xx/rest (Debian's
+ * -dbg packages link the binary there), and perf's own cache,
+ * ~/.debug/.build-id/xx/rest/elf.  What a recording names is found even
+ * after the file at its path was replaced.
+ */
+static int open_by_build_id(const struct debuginfo_opts *o,
+			    const struct dso *dso, char *path, size_t size)
+{
+	const char *home = o->home ? o->home : getenv("HOME");
+	size_t nr = o->nr_debug_dirs;
+	char hex[2 * BUILD_ID_MAX + 1];
+	int err = -ENOENT;
+
+	dso__build_id_hex(dso, hex, sizeof(hex));
+	for (size_t i = 0; i <= nr + 1; i++) {
+		char cand[PATH_BUF];
+		bool ok;
+		int fd;
+
+		if (i < nr)
+			ok = path_fmt(cand, sizeof(cand), "%s/.build-id/%.2s/%s",
+				      o->debug_dirs[i], hex, hex + 2);
+		else if (i == nr)
+			ok = home && *home &&
+			     path_fmt(cand, sizeof(cand),
+				      "%s/.debug/.build-id/%.2s/%s/elf", home,
+				      hex, hex + 2);
+		else
+			ok = path_fmt(cand, sizeof(cand),
+				      "/usr/lib/debug/.build-id/%.2s/%s", hex,
+				      hex + 2);
+		if (!ok)
+			continue;
+		fd = try_binary(open_ro(cand), dso);
+		if (fd >= 0) {
+			path_fmt(path, size, "%s", cand);
+			return fd;
+		}
+		err = worst(err, fd);
+	}
+	return err;
+}
+
 int debuginfo__open_binary(const struct debuginfo_opts *o,
 			   const struct dso *dso, char *path, size_t size)
 {
@@ -202,6 +247,14 @@ int debuginfo__open_binary(const struct debuginfo_opts *o,
 
 	if (!dso->path || !dso->path[0])
 		return -ENOENT;
+	if (dso->build_id_size && dso->build_id_size <= BUILD_ID_MAX) {
+		fd = open_by_build_id(o, dso, path, size);
+		if (fd >= 0)
+			return fd;
+		/* another build-id in a store says nothing of the path */
+		if (fd != -ESTALE)
+			err = worst(err, fd);
+	}
 	if (!dso->deleted) {
 		fd = try_binary(open_as(o, dso->pid, dso->path, path, size),
 				dso);

@@ -11,10 +11,13 @@ struct debuginfo_opts {
 	const char *proc;		/* "/proc" */
 	const char *const *debug_dirs;	/* tried before /usr/lib/debug */
 	size_t nr_debug_dirs;
+	const char *home;		/* for ~/.debug; NULL: $HOME */
 };
 
 /*
  * Opens the file behind a file dso, read-only:
+ *   0. with a build-id, the build-id stores: --debug-dir and
+ *      /usr/lib/debug .build-id/xx/rest, perf's ~/.debug cache;
  *   1. its path, inside /proc/PID/root when the process has another root
  *      (absolute symlinks resolve inside that root), unless deleted; when
  *      the dso has no build-id but an inode and the path's file has

@@ -77,6 +77,42 @@ START_TEST(test_binary_by_path)
 }
 END_TEST
 
+/* A recording's binary by build-id: perf's ~/.debug cache and the
+ * build-id stores come before the path, which may hold another file. */
+START_TEST(test_binary_by_build_id_store)
+{
+	char home[] = "/tmp/ptop-home-XXXXXX", dir[4096], hex[41], cmd[16384];
+	struct debuginfo_opts o = { 0 };
+	struct dso d = file_dso(0, fixture_path("no-such-file"));
+	struct elf_info info;
+
+	ck_assert_ptr_nonnull(mkdtemp(home));
+	o.home = home;
+	info_of(test_fixture("symfix-pie"), &info);
+	memcpy(d.build_id, info.build_id, info.build_id_size);
+	d.build_id_size = info.build_id_size;
+	dso__build_id_hex(&d, hex, sizeof(hex));
+	snprintf(dir, sizeof(dir), "%s/.debug/.build-id/%.2s/%s", home, hex,
+		 hex + 2);
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s' && cp '%s' '%s/elf'", dir,
+		 test_fixture("symfix-pie"), dir);
+	ck_assert_int_eq(system(cmd), 0);
+	/* the path is gone: the cache has it */
+	close_ok(debuginfo__open_binary(&o, &d, path, sizeof(path)));
+	ck_assert_ptr_nonnull(strstr(path, "/.debug/.build-id/"));
+	/* the path holds another binary: still the cached one */
+	d.path = test_fixture("libsymfix.so");
+	close_ok(debuginfo__open_binary(&o, &d, path, sizeof(path)));
+	ck_assert_ptr_nonnull(strstr(path, "/.debug/.build-id/"));
+	/* a cache entry with another build-id is not taken */
+	d.build_id[0] ^= 0xff;
+	ck_assert_int_eq(debuginfo__open_binary(&o, &d, path, sizeof(path)),
+			 -ESTALE);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", home);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 /* a FIFO (or a tty) where a library was does not block the reader */
 START_TEST(test_fifo)
 {
@@ -290,6 +326,7 @@ Suite *debuginfo_suite(void)
 
 	tcase_add_test(tc, test_build_id_eq);
 	tcase_add_test(tc, test_binary_by_path);
+	tcase_add_test(tc, test_binary_by_build_id_store);
 	tcase_add_test(tc, test_fifo);
 	tcase_add_test(tc, test_container_root);
 	tcase_add_test(tc, test_deleted_map_files);

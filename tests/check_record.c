@@ -154,7 +154,8 @@ static void check_decoded(const struct perf_event_attr *a,
 		ck_assert_uint_eq(s->stream_id, 55);
 	if (st & PERF_SAMPLE_CPU)
 		ck_assert_uint_eq(s->cpu, 3);
-	ck_assert_uint_eq(s->period, st & PERF_SAMPLE_PERIOD ? 250000 : 1);
+	ck_assert_uint_eq(s->period, st & PERF_SAMPLE_PERIOD ? 250000 :
+				     !a->freq && a->sample_period ? a->sample_period : 1);
 	if (!(st & ~(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
 		     PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID |
 		     PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |
@@ -222,6 +223,15 @@ START_TEST(test_every_bit)
 	struct perf_event_attr a;
 	struct perf_sample s;
 	u64 all = 0;
+
+	/* no PERIOD field: the attr's fixed period (-c), 1 in freq mode */
+	attr_for(&a, PERF_SAMPLE_IP);
+	a.sample_period = 5000;
+	ck_assert_int_eq(record__parse_sample(&a, encode(&a), &s), 0);
+	ck_assert_uint_eq(s.period, 5000);
+	a.freq = 1;
+	ck_assert_int_eq(record__parse_sample(&a, encode(&a), &s), 0);
+	ck_assert_uint_eq(s.period, 1);
 
 	for (size_t i = 0; i < ARRAY_SIZE(all_bits); i++) {
 		attr_for(&a, all_bits[i]);
