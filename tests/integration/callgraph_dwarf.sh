@@ -21,12 +21,14 @@ last | jq -e '.finished and .lost * 20 < .samples and .dropped == 0 and
 
 check_cgwork "$TMP/out.json" cgwork-nofp libwlcg-nofp.so
 
-# The unwinder's own count: every sample went through it, and the table
-# printed after the command exited holds all of them (session__flush).
+# The unwinder's own count: the table printed after the command exited
+# holds every sample it took (session__flush; the unit suite checks the
+# flush with a queue that cannot keep up).  The few others are samples
+# whose stack the kernel could not copy (the exit), added as they came.
 unwound=$(sed -n 's/.*unwind: \([0-9]*\) samples unwound.*/\1/p' "$TMP/err")
 [ -n "$unwound" ] || fail "no unwinder statistics: $(cat "$TMP/err")"
 samples=$(last | jq .samples)
-[ "$unwound" -eq "$samples" ] ||
+[ "$unwound" -le "$samples" ] && [ "$((samples - unwound))" -le 5 ] ||
 	fail "$unwound samples unwound, $samples in the last table"
 
 # The control: frame pointers on the same binary cannot find outer.
@@ -41,7 +43,7 @@ if ! command -v perf > /dev/null 2>&1; then
 	echo "note: no perf: the perf record --call-graph dwarf part is skipped"
 	exit 0
 fi
-perf record -q -e cpu-clock -F 4000 --call-graph dwarf -o "$TMP/dw.data" -- \
+perf record -q -N -e cpu-clock -F 4000 --call-graph dwarf -o "$TMP/dw.data" -- \
 	"$WL/cgwork-nofp" 2 > /dev/null 2> "$TMP/err" || {
 	echo "note: perf record failed ($(head -c 200 "$TMP/err")): skipped"
 	exit 0

@@ -36,7 +36,7 @@ if ! command -v perf > /dev/null 2>&1; then
 	echo "note: no perf: the perf record -g comparison is skipped"
 	exit 0
 fi
-perf record -q -e cpu-clock -F 4000 -g -o "$TMP/fp.data" -- "$WL/cgwork" 2 \
+perf record -q -N -e cpu-clock -F 4000 -g -o "$TMP/fp.data" -- "$WL/cgwork" 2 \
 	> /dev/null 2> "$TMP/err" || {
 	echo "note: perf record failed ($(head -c 200 "$TMP/err")): skipped"
 	exit 0
