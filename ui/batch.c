@@ -76,13 +76,22 @@ static void json_sanitized(struct strbuf *sb, const char *s)
 	strbuf__fini(&clean);
 }
 
+/* Each frame nests two JSON levels: 100 frames stay within the depth
+ * common parsers accept (jq 1.6: 256); a deeper branch ends with an
+ * object {"truncated":true}. */
+#define JSON_TREE_DEPTH 100
+
 static void json_tree(struct strbuf *sb, const struct cg_tree *tr, u32 p,
 		      double limit, unsigned int depth)
 {
 	bool first = true;
 
 	strbuf__addc(sb, '[');
-	for (u32 c = tr->nodes[p].first_child; c && depth < 256;
+	if (depth >= JSON_TREE_DEPTH && tr->nodes[p].first_child) {
+		strbuf__adds(sb, "{\"truncated\":true}]");
+		return;
+	}
+	for (u32 c = tr->nodes[p].first_child; c;
 	     c = tr->nodes[c].next_sibling) {
 		const struct cg_node *n = &tr->nodes[c];
 		struct strbuf name;
