@@ -109,100 +109,162 @@ static int parse_line(struct kallsyms *ks, struct strpool *pool,
 			   SYMTAB_BIND_BOUNDARY, group);
 }
 
-struct kallsyms *kallsyms__parse(const char *text, size_t len,
-				 struct strpool *pool)
+/* Parsing state across the chunks of a file. */
+struct kparse {
+	bool nonzero;
+	u16 last;
+};
+
+/* Parses the complete lines of text[0, len); with final, the last line
+ * too even without its newline.  Returns the bytes consumed or -errno. */
+static long kallsyms__lines(struct kallsyms *ks, struct strpool *pool,
+			    struct kparse *ps, const char *text, size_t len,
+			    bool final)
+{
+	const char *p = text, *end = text + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *eol = nl ? nl : end;
+		int r;
+
+		if (!nl && !final)
+			break;
+		r = parse_line(ks, pool, p, eol, &ps->nonzero, &ps->last);
+		if (r < 0)
+			return r;
+		ks->nr_lines++;
+		if (r > 0)
+			ks->nr_bad++;
+		p = nl ? nl + 1 : end;
+	}
+	return (long)(p - text);
+}
+
+static struct kallsyms *kallsyms__begin(struct strpool *pool)
 {
 	struct kallsyms *ks = calloc(1, sizeof(*ks));
-	const char *p = text, *end = text + len;
-	bool nonzero = false;
-	u16 last = 0;
-	int err = 0;
 
 	if (!ks)
 		return NULL;
 	ks->st = symtab__new(pool, SYMTAB_GROUP_BOUNDS);
 	if (!ks->st) {
-		err = -ENOMEM;
-		goto fail;
+		free(ks);
+		errno = ENOMEM;
+		return NULL;
 	}
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *eol = nl ? nl : end;
-		int r = parse_line(ks, pool, p, eol, &nonzero, &last);
-
-		if (r < 0) {
-			err = r;
-			goto fail;
-		}
-		ks->nr_lines++;
-		if (r > 0)
-			ks->nr_bad++;
-		p = eol + 1;
-	}
-	ks->restricted = ks->nr_lines && !nonzero;
-	err = symtab__finish(ks->st);
-	if (err)
-		goto fail;
 	return ks;
-fail:
-	kallsyms__free(ks);
-	errno = -err;
-	return NULL;
 }
 
+static int kallsyms__end(struct kallsyms *ks, const struct kparse *ps)
+{
+	ks->restricted = ks->nr_lines && !ps->nonzero;
+	return symtab__finish(ks->st);
+}
+
+struct kallsyms *kallsyms__parse(const char *text, size_t len,
+				 struct strpool *pool)
+{
+	struct kallsyms *ks = kallsyms__begin(pool);
+	struct kparse ps = { 0 };
+	long n;
+	int err;
+
+	if (!ks)
+		return NULL;
+	n = kallsyms__lines(ks, pool, &ps, text, len, true);
+	err = n < 0 ? (int)n : kallsyms__end(ks, &ps);
+	if (err) {
+		kallsyms__free(ks);
+		errno = -err;
+		return NULL;
+	}
+	return ks;
+}
+
+/*
+ * Reads in chunks, parsing the lines each one completes: /proc/kallsyms
+ * is over 5 MB of text, which need not be in memory at once.  A line
+ * longer than the chunk (not kallsyms, or hostile) is skipped.
+ */
 struct kallsyms *kallsyms__load(const char *path, struct strpool *pool)
 {
-	size_t len = 0, cap = 1 << 20;
+	const size_t cap = 64 << 10;
 	struct kallsyms *ks = NULL;
+	struct kparse ps = { 0 };
+	size_t len = 0, total = 0;
+	bool skipping = false;
 	char *buf = malloc(cap);
 	int fd = -1, err = 0;
 
 	if (!buf)
 		return NULL;
+	ks = kallsyms__begin(pool);
+	if (!ks) {
+		err = -ENOMEM;
+		goto out;
+	}
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0) {
 		err = -errno;
 		goto out;
 	}
-	/* /proc files have no size: read until EOF */
 	for (;;) {
-		ssize_t n;
+		ssize_t n = read(fd, buf + len, cap - len);
+		long used;
 
-		if (len == cap) {
-			char *nb;
-
-			if (cap >= KALLSYMS_MAX) {
-				err = -EFBIG;
-				goto out;
-			}
-			nb = realloc(buf, cap * 2);
-			if (!nb) {
-				err = -ENOMEM;
-				goto out;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-		n = read(fd, buf + len, cap - len);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
 			err = -errno;
 			goto out;
 		}
+		total += (size_t)n;
+		if (total > KALLSYMS_MAX) {
+			err = -EFBIG;
+			goto out;
+		}
+		len += (size_t)n;
+		if (skipping) {
+			char *nl = memchr(buf, '\n', len);
+
+			if (!nl) {
+				len = 0;
+				if (!n)
+					break;
+				continue;
+			}
+			skipping = false;
+			len -= (size_t)(nl + 1 - buf);
+			memmove(buf, nl + 1, len);
+		}
+		used = kallsyms__lines(ks, pool, &ps, buf, len, n == 0);
+		if (used < 0) {
+			err = (int)used;
+			goto out;
+		}
+		len -= (size_t)used;
+		memmove(buf, buf + used, len);
 		if (!n)
 			break;
-		len += (size_t)n;
+		if (len == cap) {
+			/* one line fills the chunk: not a kallsyms line */
+			ks->nr_lines++;
+			ks->nr_bad++;
+			skipping = true;
+			len = 0;
+		}
 	}
-	ks = kallsyms__parse(buf, len, pool);
-	if (!ks)
-		err = -errno;
+	err = kallsyms__end(ks, &ps);
 out:
 	if (fd >= 0)
 		close(fd);
 	free(buf);
-	if (err)
+	if (err) {
+		kallsyms__free(ks);
+		ks = NULL;
 		errno = -err;
+	}
 	return ks;
 }
 

@@ -1,6 +1,8 @@
 /* check_kallsyms: kernel and module symbols, sizes, kptr_restrict. */
 #include <check.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "kallsyms.h"
 #include "symbolizer.h"
@@ -136,6 +138,61 @@ START_TEST(test_hostile_text)
 END_TEST
 
 /* the real one, when readable: every text symbol of it resolves */
+/* Loading in chunks gives what parsing the whole text gives, with lines
+ * across every chunk boundary and one line longer than a chunk. */
+START_TEST(test_chunked_load)
+{
+	char path[] = "/tmp/ptop-kallsyms-XXXXXX";
+	int fd = mkstemp(path);
+	struct strbuf text;
+	struct kallsyms *a, *b;
+
+	ck_assert_int_ge(fd, 0);
+	strbuf__init(&text);
+	for (unsigned int i = 0; i < 20000; i++) {
+		strbuf__addf(&text, "%016x T func_%u_%.*s\n", 0x81000000u + i * 16, i,
+			     (int)(i % 37), "abcdefghijklmnopqrstuvwxyzabcdefghijk");
+		if (i == 7000) {
+			/* a line of 100 KiB, longer than the chunk */
+			strbuf__adds(&text, "ffffffff81f00000 T ");
+			for (int k = 0; k < 100 * 1024; k++)
+				strbuf__addc(&text, 'x');
+			strbuf__addc(&text, '\n');
+		}
+	}
+	/* the last line has no newline */
+	strbuf__adds(&text, "0000000081f00000 T last_one");
+	ck_assert_int_eq(write(fd, text.buf, text.len), (ssize_t)text.len);
+	close(fd);
+	a = kallsyms__parse(text.buf, text.len, pool);
+	b = kallsyms__load(path, pool);
+	ck_assert_ptr_nonnull(a);
+	ck_assert_ptr_nonnull(b);
+	ck_assert_uint_eq(symtab__count(a->st), symtab__count(b->st) + 1);
+	ck_assert_uint_eq(b->nr_lines, 20002);
+	ck_assert_uint_eq(b->nr_bad, 1);	/* the long line */
+	for (unsigned int i = 0; i < 20000; i += 997) {
+		struct symtab_hit ha, hb;
+		u64 addr = 0x81000000u + i * 16 + 4;
+
+		ck_assert_int_eq(symtab__lookup(a->st, addr, &ha), 0);
+		ck_assert_int_eq(symtab__lookup(b->st, addr, &hb), 0);
+		ck_assert_str_eq(ha.name, hb.name);
+		ck_assert_uint_eq(ha.start, hb.start);
+	}
+	{	/* the last line, without its newline, is read too */
+		struct symtab_hit hb;
+
+		ck_assert_int_eq(symtab__lookup(b->st, 0x81f00000, &hb), 0);
+		ck_assert_str_eq(hb.name, "last_one");
+	}
+	kallsyms__free(a);
+	kallsyms__free(b);
+	strbuf__fini(&text);
+	unlink(path);
+}
+END_TEST
+
 START_TEST(test_proc)
 {
 	struct kallsyms *ks = kallsyms__load("/proc/kallsyms", pool);
@@ -159,6 +216,7 @@ Suite *kallsyms_suite(void)
 	tcase_add_test(tc, test_restricted);
 	tcase_add_test(tc, test_missing);
 	tcase_add_test(tc, test_hostile_text);
+	tcase_add_test(tc, test_chunked_load);
 	tcase_add_test(tc, test_proc);
 	suite_add_tcase(s, tc);
 	return s;
