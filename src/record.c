@@ -135,6 +135,64 @@ static int parse_regs(struct cur *c, u64 mask, u64 *abi, u32 *nr,
 	return cur_words(c, *nr, regs);
 }
 
+/*
+ * The layouts live sampling uses (one u64 word per field, no callchain,
+ * no extras): decoded without the generic walk, which tests every one of
+ * perf's sample_type bits for every sample.
+ */
+#define FAST_BITS (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
+		   PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_CPU |      \
+		   PERF_SAMPLE_PERIOD)
+
+static int parse_fast(u64 st, const struct perf_event_header *h,
+		      struct perf_sample *s)
+{
+	const u8 *p = (const u8 *)(h + 1);
+	/* not __builtin_popcountll: without -mpopcnt it is a libgcc call */
+	size_t need = 8 * (size_t)(!!(st & PERF_SAMPLE_IDENTIFIER) +
+				   !!(st & PERF_SAMPLE_IP) +
+				   !!(st & PERF_SAMPLE_TID) +
+				   !!(st & PERF_SAMPLE_TIME) +
+				   !!(st & PERF_SAMPLE_ID) +
+				   !!(st & PERF_SAMPLE_CPU) +
+				   !!(st & PERF_SAMPLE_PERIOD));
+
+	if (h->size < sizeof(*h) + need)
+		return -EINVAL;
+#define TAKE(dst)                                                          \
+	do {                                                               \
+		memcpy(&(dst), p, 8);                                      \
+		p += 8;                                                    \
+	} while (0)
+#define TAKE2(a, b)                                                        \
+	do {                                                               \
+		memcpy(&(a), p, 4);                                        \
+		memcpy(&(b), p + 4, 4);                                    \
+		p += 8;                                                    \
+	} while (0)
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		TAKE(s->id);
+	if (st & PERF_SAMPLE_IP)
+		TAKE(s->ip);
+	if (st & PERF_SAMPLE_TID)
+		TAKE2(s->pid, s->tid);
+	if (st & PERF_SAMPLE_TIME)
+		TAKE(s->time);
+	if (st & PERF_SAMPLE_ID)
+		TAKE(s->id);
+	if (st & PERF_SAMPLE_CPU) {
+		u32 res;
+
+		TAKE2(s->cpu, res);
+		(void)res;
+	}
+	if (st & PERF_SAMPLE_PERIOD)
+		TAKE(s->period);
+#undef TAKE
+#undef TAKE2
+	return 0;
+}
+
 int record__parse_sample(const struct perf_event_attr *attr,
 			 const struct perf_event_header *h,
 			 struct perf_sample *s)
@@ -163,6 +221,8 @@ int record__parse_sample(const struct perf_event_attr *attr,
 	/* Without PERIOD in the sample (perf record -c N), every sample
 	 * stands for the attr's fixed period, as perf counts it. */
 	s->period = !attr->freq && attr->sample_period ? attr->sample_period : 1;
+	if (!(st & ~FAST_BITS))
+		return parse_fast(st, h, s);
 
 	if ((st & PERF_SAMPLE_IDENTIFIER) && cur_u64(&c, &s->id))
 		return -EINVAL;
