@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <gelf.h>
 #include <stdlib.h>
+#include <sys/auxv.h>
 #include <string.h>
 
 #include "ehframe.h"
@@ -678,4 +679,35 @@ int elfsym__from_vaddr(const struct elf_info *info, u64 vaddr, u64 *off)
 		}
 	}
 	return -ENOENT;
+}
+
+void *elfsym__own_vdso(size_t *size)
+{
+	const u8 *base = (const u8 *)getauxval(AT_SYSINFO_EHDR);
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)base;
+	const Elf64_Phdr *phs;
+	u64 end = 0, sh_end;
+	void *copy;
+
+	if (!base || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
+	    eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh->e_phentsize != sizeof(Elf64_Phdr))
+		return NULL;
+	phs = (const Elf64_Phdr *)(base + eh->e_phoff);
+	for (int i = 0; i < eh->e_phnum; i++)
+		if (phs[i].p_type == PT_LOAD)
+			end = MAX(end, phs[i].p_offset + phs[i].p_filesz);
+	if (!end || end > ELFSYM_VDSO_MAX)
+		return NULL;
+	/* The section headers follow the loaded part, within its last page
+	 * (the mapping is whole pages); without them there is no .dynsym. */
+	sh_end = eh->e_shoff + (u64)eh->e_shnum * eh->e_shentsize;
+	if (sh_end > end && sh_end <= ALIGN_UP(end, (u64)4096))
+		end = sh_end;
+	copy = malloc(end);
+	if (copy) {
+		memcpy(copy, base, end);
+		*size = end;
+	}
+	return copy;
 }

@@ -68,4 +68,11 @@ long elfsym__load(Elf *elf, struct symtab *st, unsigned int what);
 int elfsym__to_vaddr(const struct elf_info *info, u64 off, u64 *vaddr);
 int elfsym__from_vaddr(const struct elf_info *info, u64 vaddr, u64 *off);
 
+/* A malloc'd copy of this process's vdso (the kernel maps the same image
+ * into every 64-bit process), its section headers included when they fit
+ * in its last page; NULL when there is none or it is over
+ * ELFSYM_VDSO_MAX.  The symbolizer and the unwinder read it. */
+#define ELFSYM_VDSO_MAX (1u << 20)
+void *elfsym__own_vdso(size_t *size);
+
 #endif

@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -22,7 +21,7 @@
 #include "symtab.h"
 
 #define PATH_BUF 4096
-#define VDSO_MAX (1u << 20)
+
 /* DWARF handles hold an fd and libdw's caches: keep a few. */
 #define MAX_DWARF_OPEN 4
 /* dso ids are dense indexes; past this one is a bug, not a table */
@@ -373,38 +372,6 @@ out:
 
 /* ---- vdso ---- */
 
-/* Our own vdso: the kernel maps the same image into every process. */
-static void *own_vdso(size_t *size)
-{
-	const u8 *base = (const u8 *)getauxval(AT_SYSINFO_EHDR);
-	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)base;
-	const Elf64_Phdr *phs;
-	u64 end = 0, sh_end;
-	void *copy;
-
-	if (!base || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
-	    eh->e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh->e_phentsize != sizeof(Elf64_Phdr))
-		return NULL;
-	phs = (const Elf64_Phdr *)(base + eh->e_phoff);
-	for (int i = 0; i < eh->e_phnum; i++)
-		if (phs[i].p_type == PT_LOAD)
-			end = MAX(end, phs[i].p_offset + phs[i].p_filesz);
-	if (!end || end > VDSO_MAX)
-		return NULL;
-	/* The section headers follow the loaded part, within its last page
-	 * (the mapping is whole pages); without them there is no .dynsym. */
-	sh_end = eh->e_shoff + (u64)eh->e_shnum * eh->e_shentsize;
-	if (sh_end > end && sh_end <= ALIGN_UP(end, (u64)4096))
-		end = sh_end;
-	copy = malloc(end);
-	if (copy) {
-		memcpy(copy, base, end);
-		*size = end;
-	}
-	return copy;
-}
-
 static void *read_small_file(const char *path, size_t max, size_t *size)
 {
 	struct stat sb;
@@ -444,10 +411,10 @@ static void load_vdso(struct symbolizer *s)
 	if (!img)
 		return;
 	if (s->vdso_path)
-		img->mem = read_small_file(s->vdso_path, VDSO_MAX,
+		img->mem = read_small_file(s->vdso_path, ELFSYM_VDSO_MAX,
 					   &img->mem_size);
 	else
-		img->mem = own_vdso(&img->mem_size);
+		img->mem = elfsym__own_vdso(&img->mem_size);
 	if (img->mem)
 		elf = elfsym__open_mem(img->mem, img->mem_size);
 	if (!elf || elfsym__info(elf, &img->info)) {

@@ -5,7 +5,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/auxv.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
@@ -22,7 +21,7 @@
 #define DEF_PROCS 64
 #define DEF_FILES 128
 #define MAX_FRAMES 512
-#define VDSO_MAX (1u << 20)
+
 #define PAGE 4096ULL
 
 /*
@@ -142,37 +141,6 @@ static void ufile__free(struct ufile *uf)
 	free(uf);
 }
 
-/* Our own vdso: the kernel maps the same image into every 64-bit
- * process. */
-static void *own_vdso(size_t *size)
-{
-	const u8 *base = (const u8 *)getauxval(AT_SYSINFO_EHDR);
-	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)base;
-	const Elf64_Phdr *phs;
-	u64 end = 0, sh_end;
-	void *copy;
-
-	if (!base || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
-	    eh->e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh->e_phentsize != sizeof(Elf64_Phdr))
-		return NULL;
-	phs = (const Elf64_Phdr *)(base + eh->e_phoff);
-	for (int i = 0; i < eh->e_phnum; i++)
-		if (phs[i].p_type == PT_LOAD)
-			end = MAX(end, phs[i].p_offset + phs[i].p_filesz);
-	if (!end || end > VDSO_MAX)
-		return NULL;
-	sh_end = eh->e_shoff + (u64)eh->e_shnum * eh->e_shentsize;
-	if (sh_end > end && sh_end <= ALIGN_UP(end, PAGE))
-		end = sh_end;
-	copy = malloc(end);
-	if (copy) {
-		memcpy(copy, base, end);
-		*size = end;
-	}
-	return copy;
-}
-
 /* The address range libdwfl gives a module: from the first PT_LOAD's
  * aligned vaddr to the end of the last. */
 static int ufile__layout(struct ufile *uf)
@@ -214,7 +182,7 @@ static struct ufile *ufile__open(struct unwinder *u, const struct dso *dso)
 	uf->dso = dso;
 	uf->fd = -1;
 	if (dso->kind == DSO_VDSO) {
-		uf->mem = own_vdso(&uf->mem_size);
+		uf->mem = elfsym__own_vdso(&uf->mem_size);
 		if (uf->mem)
 			uf->elf = elfsym__open_mem(uf->mem, uf->mem_size);
 		/* another kernel's vdso (a perf.data file) is not ours */
