@@ -55,4 +55,11 @@ for o in event freq count pid tid cpu mmap-pages delay iterations batch json sor
 	grep -q -- "--$o" "$TMP/h" || fail "--help misses --$o"
 	grep -q -- "--$o" "$TMP/man" || fail "doc/ptop.1 misses --$o"
 done
+# every option --help lists (it comes from the option table) is in the
+# man page and the README's pointers hold
+grep -o -- '--[a-z][a-z-]*' "$TMP/h" | sort -u > "$TMP/opts"
+[ "$(wc -l < "$TMP/opts")" -ge 30 ] || fail "too few options in --help: $(cat "$TMP/opts")"
+while read -r o; do
+	grep -q -- "$o" "$TMP/man" || fail "doc/ptop.1 misses $o"
+done < "$TMP/opts"
 exit 0
