@@ -193,7 +193,7 @@ static void usage(FILE *f)
 		else
 			snprintf(left, sizeof(left), "    --%s%s%s", o->lng,
 				 o->arg ? " " : "", o->arg ? o->arg : "");
-		fprintf(f, "  %-30s %s\n", left, o->help);
+		fprintf(f, "  %-31s %s\n", left, o->help);
 	}
 	fprintf(f, "\nIn the live view, press h for the keys.  See ptop(1).\n");
 }
