@@ -109,7 +109,7 @@ static int cur_bytes(struct cur *c, u64 n, const void **out)
 	return 0;
 }
 
-static u64 read_format_words(u64 rf, u64 nr)
+u64 record__read_format_words(u64 rf, u64 nr)
 {
 	u64 per = 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
 	u64 head = !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
@@ -250,7 +250,7 @@ int record__parse_sample(const struct perf_event_attr *attr,
 				return -EINVAL;
 			memcpy(&nr, c.p, 8);
 		}
-		words = read_format_words(rf, nr);
+		words = record__read_format_words(rf, nr);
 		if (cur_words(&c, words, &x->read))
 			return -EINVAL;
 		x->read_len = words;

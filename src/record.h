@@ -142,6 +142,10 @@ int record__parse_lost(const struct perf_event_header *h,
 int record__parse_throttle(const struct perf_event_header *h,
 			   struct rec_throttle *t);
 
+/* u64 words of a read_format value (PERF_SAMPLE_READ), the group's nr
+ * word included; UINT64_MAX for an impossible nr. */
+u64 record__read_format_words(u64 read_format, u64 nr);
+
 /* "SAMPLE", "MMAP2", ... or "UNKNOWN". */
 const char *record__type_name(u32 type);
 

@@ -207,16 +207,16 @@ int record_swap__sample(struct perf_event_header *h,
 	if ((st & PERF_SAMPLE_PERIOD) && sc_u64(&c, NULL))
 		return -EINVAL;
 	if (st & PERF_SAMPLE_READ) {
-		u64 rf = attr->read_format;
-		u64 per = 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
-		u64 head = !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
-			   !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING);
+		u64 rf = attr->read_format, words;
 
 		if (rf & PERF_FORMAT_GROUP) {
-			if (sc_u64(&c, &v) || v > (1ULL << 32) ||
-			    sc_words(&c, head + v * per))
+			/* the nr word, swapped first, then the rest */
+			if (sc_u64(&c, &v))
 				return -EINVAL;
-		} else if (sc_words(&c, head + per)) {
+			words = record__read_format_words(rf, v);
+			if (words == UINT64_MAX || sc_words(&c, words - 1))
+				return -EINVAL;
+		} else if (sc_words(&c, record__read_format_words(rf, 0))) {
 			return -EINVAL;
 		}
 	}
