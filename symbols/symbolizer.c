@@ -698,42 +698,56 @@ int symbolizer__lookup(struct symbolizer *s, const struct dso *dso, u64 addr,
 	return 0;
 }
 
-int symbolizer__to_vaddr(struct symbolizer *s, const struct dso *dso,
-			 u64 addr, u64 *vaddr)
+/* The ELF layout that converts dso's key space to vaddrs: 1 for dsos whose
+ * key space is the address itself, 0 with *info set, or -errno. */
+static int vaddr_layout(struct symbolizer *s, const struct dso *dso,
+			const struct elf_info **info)
 {
 	struct dso_state *ds;
 
-	if (!s || !dso || !vaddr)
+	if (!s || !dso)
 		return -EINVAL;
-	if (dso->kind != DSO_FILE && dso->kind != DSO_VDSO) {
-		*vaddr = addr;
-		return 0;
-	}
+	if (dso->kind != DSO_FILE && dso->kind != DSO_VDSO)
+		return 1;
 	ds = prepare(s, dso);
 	if (!ds)
 		return -ENOMEM;
 	if (!ds->img)
 		return -ENOENT;
-	return elfsym__to_vaddr(&ds->img->info, addr, vaddr);
+	*info = &ds->img->info;
+	return 0;
+}
+
+int symbolizer__to_vaddr(struct symbolizer *s, const struct dso *dso,
+			 u64 addr, u64 *vaddr)
+{
+	const struct elf_info *info;
+	int r;
+
+	if (!vaddr)
+		return -EINVAL;
+	r = vaddr_layout(s, dso, &info);
+	if (r == 1)
+		*vaddr = addr;
+	if (r)
+		return r < 0 ? r : 0;
+	return elfsym__to_vaddr(info, addr, vaddr);
 }
 
 int symbolizer__from_vaddr(struct symbolizer *s, const struct dso *dso,
 			   u64 vaddr, u64 *addr)
 {
-	struct dso_state *ds;
+	const struct elf_info *info;
+	int r;
 
-	if (!s || !dso || !addr)
+	if (!addr)
 		return -EINVAL;
-	if (dso->kind != DSO_FILE && dso->kind != DSO_VDSO) {
+	r = vaddr_layout(s, dso, &info);
+	if (r == 1)
 		*addr = vaddr;
-		return 0;
-	}
-	ds = prepare(s, dso);
-	if (!ds)
-		return -ENOMEM;
-	if (!ds->img)
-		return -ENOENT;
-	return elfsym__from_vaddr(&ds->img->info, vaddr, addr);
+	if (r)
+		return r < 0 ? r : 0;
+	return elfsym__from_vaddr(info, vaddr, addr);
 }
 
 int symbolizer__foreach_symbol(struct symbolizer *s, const struct dso *dso,
