@@ -6,7 +6,9 @@
 #include "callchain.h"
 #include "record.h"
 #include "rowset.h"
+#include "batch.h"
 #include "session.h"
+#include "table.h"
 #include "testutil.h"
 
 static u64 buf[8192];
@@ -286,6 +288,58 @@ START_TEST(test_paths_and_kernel)
 }
 END_TEST
 
+/* JSON trees stop at 64 frames, so that parsers with a depth limit (jq
+ * 1.6) read a garbage frame-pointer chain's tree. */
+START_TEST(test_json_tree_depth)
+{
+	struct session_opts o = { .key_fields = 0, .max_stack = 200 };
+	struct batch_opts bo = { .json = true, .callgraph = true };
+	struct perf_event_attr a;
+	struct header_info hi = { .target = "t", .event = "cpu-clock" };
+	struct sort_spec spec;
+	struct strbuf sb;
+	struct table t;
+	u64 chain[81];
+	struct fake_sample fs = { .pid = 10, .tid = 10, .time = 1, .period = 1,
+				  .misc = PERF_RECORD_MISC_USER };
+	const char *p;
+	int depth = 0, max = 0;
+
+	session__free(s);
+	memset(&a, 0, sizeof(a));
+	a.sample_type = ST;
+	a.sample_id_all = 1;
+	s = session__new(&o);
+	session__add_event(s, "cpu-clock", &a);
+	chain[0] = (u64)PERF_CONTEXT_USER;
+	for (int i = 1; i <= 80; i++)
+		chain[i] = 0x1000 + (u64)i * 0x10;	/* no map: 80 frames */
+	fs.ip = chain[1];
+	fs.callchain = chain;
+	fs.nr_callchain = 81;
+	session__process(s, fake_sample(buf, ST, &fs));
+	sort_spec__default(&spec);
+	table__init(&t, s, NULL, &spec);
+	ck_assert_int_eq(table__snapshot(&t, HIST_CUMULATIVE), 0);
+	ck_assert_int_eq(table__build(&t, 0), 0);
+	strbuf__init(&sb);
+	batch__format(&sb, &bo, &t, &hi);
+	ck_assert_ptr_nonnull(strstr(sb.buf, "{\"truncated\":true}"));
+	for (p = sb.buf; *p; p++) {
+		if (*p == '[' || *p == '{')
+			depth++;
+		else if (*p == ']' || *p == '}')
+			depth--;
+		if (depth > max)
+			max = depth;
+	}
+	/* top object, rows, row, tree, then two per frame: 64 frames */
+	ck_assert_int_le(max, 4 + 2 * 64 + 1);
+	strbuf__fini(&sb);
+	table__fini(&t);
+}
+END_TEST
+
 Suite *callchain_suite(void)
 {
 	Suite *ss = suite_create("callchain");
@@ -298,6 +352,7 @@ Suite *callchain_suite(void)
 	tcase_add_test(tc, test_max_stack);
 	tcase_add_test(tc, test_trees);
 	tcase_add_test(tc, test_paths_and_kernel);
+	tcase_add_test(tc, test_json_tree_depth);
 	suite_add_tcase(ss, tc);
 	return ss;
 }
