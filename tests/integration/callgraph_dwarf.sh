@@ -31,11 +31,14 @@ samples=$(last | jq .samples)
 [ "$unwound" -le "$samples" ] && [ "$((samples - unwound))" -le 5 ] ||
 	fail "$unwound samples unwound, $samples in the last table"
 
-# The control: frame pointers on the same binary cannot find outer.
+# The control: frame pointers on the same binary cannot find outer as
+# a caller.  (A sample may land in outer's own few instructions: then
+# its children equal its self, about one run in ten.)
 "$PTOP" -b --json --max-stack 64 -g -e cpu-clock -d 1 -n 1 -- "$WL/cgwork-nofp" 2 \
 	> "$TMP/fp.json" 2> "$TMP/err" || fail "ptop -g failed: $(cat "$TMP/err")"
-[ "$(children "$TMP/fp.json" outer)" = 0 ] ||
-	fail "cgwork-nofp has frame pointers: -g found outer"
+awk -v c="$(children "$TMP/fp.json" outer)" \
+	-v s="$(row_field "$TMP/fp.json" outer self)" 'BEGIN { exit !(c == s) }' ||
+	fail "cgwork-nofp has frame pointers: -g found outer as a caller"
 
 # A perf.data file recorded by perf with --call-graph dwarf: ptop -i
 # unwinds its stacks (on the reader's thread) like perf report does.
