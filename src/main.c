@@ -23,7 +23,6 @@
 #include "sampler.h"
 #include "session.h"
 #include "symbolizer.h"
-#include "synth.h"
 #include "tui.h"
 #include "unwind.h"
 
@@ -88,7 +87,7 @@ static const struct opt_desc {
 	  "ring buffer pages per CPU, a power of two (default 128, "
 	  "512 with --call-graph dwarf)" },
 	{ OPT_DELAY, "delay", "SECS", "refresh every SECS (default 2)" },
-	{ OPT_ITER, "iterations", "N", "batch: exit after N refreshes" },
+	{ OPT_ITER, "iterations", "N", "exit after N refreshes" },
 	{ OPT_BATCH, "batch", NULL, "batch mode: print tables, no terminal UI" },
 	{ OPT_JSON, "json", NULL, "batch: one JSON object per event and refresh" },
 	{ OPT_SORT, "sort", "KEYS",
@@ -645,53 +644,6 @@ static void print_event(const char *name, const char *kind, void *ctx)
 	printf("  %-44s [%s]\n", name, kind);
 }
 
-static void describe_target(const struct options *o, char *buf, size_t len)
-{
-	const struct target *t = &o->target;
-	int n;
-
-	switch (t->kind) {
-	case TARGET_SYSTEM:
-		if (o->has_cpus) {
-			size_t off = (size_t)snprintf(buf, len, "CPUs");
-
-			for (int c = 0; c < PTOP_MAX_CPUS && off < len; c++)
-				if (o->cpus[c])
-					off += (size_t)snprintf(buf + off, len - off,
-								" %d", c);
-		} else {
-			snprintf(buf, len, "all CPUs (%d)", cpus__nr_possible());
-		}
-		break;
-	case TARGET_PIDS:
-	case TARGET_TIDS:
-		if (t->nr_pids == 1) {
-			char comm[64];
-
-			if (synth__comm("/proc", t->pids[0], comm, sizeof(comm)))
-				comm[0] = '\0';
-			snprintf(buf, len, "%s %d (%s)",
-				 t->kind == TARGET_PIDS ? "pid" : "tid",
-				 (int)t->pids[0], comm);
-		} else {
-			size_t off = (size_t)snprintf(buf, len, "%s",
-						      t->kind == TARGET_PIDS ?
-							      "pids" : "tids");
-
-			for (size_t i = 0; i < t->nr_pids && off < len; i++)
-				off += (size_t)snprintf(buf + off, len - off,
-							"%s%d", i ? "," : " ",
-							(int)t->pids[i]);
-		}
-		break;
-	case TARGET_COMMAND:
-		n = snprintf(buf, len, "command:");
-		for (char **a = o->command; *a && n >= 0 && (size_t)n < len; a++)
-			n += snprintf(buf + n, len - (size_t)n, " %s", *a);
-		break;
-	}
-}
-
 int main(int argc, char **argv)
 {
 	struct options o = {
@@ -771,7 +723,8 @@ int main(int argc, char **argv)
 	a.stop = &stop_requested;
 	a.input = o.input;
 	a.output = o.output;
-	describe_target(&o, a.target_desc, sizeof(a.target_desc));
+	app__describe_target(&o.target, o.command, a.target_desc,
+			     sizeof(a.target_desc));
 	if (o.input && !in_pipe) {
 		struct strbuf e;
 

@@ -565,6 +565,56 @@ START_TEST(test_check_terminal)
 }
 END_TEST
 
+/* The header's target: one function for the start and for p, so that
+ * going back to system-wide keeps the words of -C. */
+START_TEST(test_describe_target)
+{
+	static bool cpus[PTOP_MAX_CPUS];
+	pid_t pids[] = { 12, 345 };
+	char arg0[] = "./spin3", arg1[] = "3";
+	char *cmd[] = { arg0, arg1, NULL };
+	struct target tg = { .kind = TARGET_SYSTEM };
+	char buf[256], want[64];
+
+	app__describe_target(&tg, NULL, buf, sizeof(buf));
+	snprintf(want, sizeof(want), "all CPUs (%d)", cpus__nr_possible());
+	ck_assert_str_eq(buf, want);
+	cpus[0] = true;
+	tg.cpus = cpus;
+	app__describe_target(&tg, NULL, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "CPUs 0");
+	cpus[2] = cpus[3] = true;
+	app__describe_target(&tg, NULL, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "CPUs 0 2 3");
+	/* cut, never overrun */
+	memset(buf, 'x', sizeof(buf));
+	app__describe_target(&tg, NULL, buf, 7);
+	ck_assert_str_eq(buf, "CPUs 0");
+	ck_assert_int_eq(buf[7], 'x');
+
+	tg.kind = TARGET_PIDS;
+	tg.pids = pids;
+	tg.nr_pids = 2;
+	app__describe_target(&tg, NULL, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "pids 12,345");
+	tg.kind = TARGET_TIDS;
+	app__describe_target(&tg, NULL, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "tids 12,345");
+	pids[0] = getpid();
+	tg.kind = TARGET_PIDS;
+	tg.nr_pids = 1;
+	app__describe_target(&tg, NULL, buf, sizeof(buf));
+	snprintf(want, sizeof(want), "pid %d (", (int)getpid());
+	ck_assert_msg(!strncmp(buf, want, strlen(want)), "%s", buf);
+
+	tg.kind = TARGET_COMMAND;
+	tg.pids = NULL;
+	tg.nr_pids = 0;
+	app__describe_target(&tg, cmd, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "command: ./spin3 3");
+}
+END_TEST
+
 Suite *tui_suite(void)
 {
 	Suite *s = suite_create("tui");
@@ -579,6 +629,7 @@ Suite *tui_suite(void)
 	tcase_add_test(tc, test_views_and_events);
 	tcase_add_test(tc, test_save_and_row_menu);
 	tcase_add_test(tc, test_check_terminal);
+	tcase_add_test(tc, test_describe_target);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -633,33 +633,6 @@ static bool all_pid_chars(const char *s)
 	return true;
 }
 
-static void describe_target(const struct target *tg, char *buf, size_t len)
-{
-	size_t off;
-
-	switch (tg->kind) {
-	case TARGET_SYSTEM:
-		snprintf(buf, len, "all CPUs (%d)", cpus__nr_possible());
-		return;
-	case TARGET_PIDS:
-	case TARGET_TIDS:
-	case TARGET_COMMAND:
-		break;
-	}
-	if (tg->nr_pids == 1) {
-		char comm[64];
-
-		if (synth__comm("/proc", tg->pids[0], comm, sizeof(comm)))
-			comm[0] = '\0';
-		snprintf(buf, len, "pid %d (%s)", (int)tg->pids[0], comm);
-		return;
-	}
-	off = (size_t)snprintf(buf, len, "pids");
-	for (size_t i = 0; i < tg->nr_pids && off < len; i++)
-		off += (size_t)snprintf(buf + off, len - off, "%s%d",
-					i ? "," : " ", (int)tg->pids[i]);
-}
-
 static enum act_result retarget(struct tui *t, const char *answer)
 {
 	struct app *a = t->a;
@@ -718,7 +691,9 @@ static enum act_result retarget(struct tui *t, const char *answer)
 			    strerror(-err));
 		goto out;
 	}
-	describe_target(&tg, a->target_desc, sizeof(a->target_desc));
+	/* the header's words of the start (-C's list is kept) */
+	app__describe_target(&tg, NULL, a->target_desc,
+			     sizeof(a->target_desc));
 	a->finished = false;
 	a->note[0] = '\0';
 	/* the table shows the new target only */

@@ -13,6 +13,7 @@
 #include "batch.h"
 #include "log.h"
 #include "sanitize.h"
+#include "synth.h"
 
 double app__now(void)
 {
@@ -20,6 +21,51 @@ double app__now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void app__describe_target(const struct target *tg, char *const *command,
+			  char *buf, size_t len)
+{
+	const char *what = tg->kind == TARGET_TIDS ? "tid" : "pid";
+	size_t off;
+	int n;
+
+	switch (tg->kind) {
+	case TARGET_SYSTEM:
+		if (!tg->cpus) {
+			snprintf(buf, len, "all CPUs (%d)", cpus__nr_possible());
+			break;
+		}
+		off = (size_t)snprintf(buf, len, "CPUs");
+		for (int c = 0; c < PTOP_MAX_CPUS && off < len; c++)
+			if (tg->cpus[c])
+				off += (size_t)snprintf(buf + off, len - off,
+							" %d", c);
+		break;
+	case TARGET_PIDS:
+	case TARGET_TIDS:
+		if (tg->nr_pids == 1) {
+			char comm[64];
+
+			if (synth__comm("/proc", tg->pids[0], comm,
+					sizeof(comm)))
+				comm[0] = '\0';
+			snprintf(buf, len, "%s %d (%s)", what, (int)tg->pids[0],
+				 comm);
+			break;
+		}
+		off = (size_t)snprintf(buf, len, "%ss", what);
+		for (size_t i = 0; i < tg->nr_pids && off < len; i++)
+			off += (size_t)snprintf(buf + off, len - off, "%s%d",
+						i ? "," : " ", (int)tg->pids[i]);
+		break;
+	case TARGET_COMMAND:
+		n = snprintf(buf, len, "command:");
+		for (char *const *a = command;
+		     a && *a && n >= 0 && (size_t)n < len; a++)
+			n += snprintf(buf + n, len - (size_t)n, " %s", *a);
+		break;
+	}
 }
 
 /* Binaries of the recording that are missing or changed (their rows

@@ -23,7 +23,8 @@ struct app {
 	struct row_filter filter;
 	enum hist_mode mode;
 	double delay;			/* seconds between refreshes */
-	long iterations;		/* batch: 0 = until the end */
+	long iterations;		/* -n: refreshes before exiting, 0 =
+					 * until the end (batch) or q (live) */
 	bool json, show_period;
 	bool callgraph;			/* chains are sampled (-g) */
 	bool folded;			/* batch: folded stacks */
@@ -48,6 +49,11 @@ struct app {
 };
 
 double app__now(void);
+/* The header's words for a target: "all CPUs (8)", "CPUs 0 2", "pid 12
+ * (name)", "pids 12,34", "tids ...", "command: ARGS" (command is the
+ * argv of a TARGET_COMMAND, else unused). */
+void app__describe_target(const struct target *tg, char *const *command,
+			  char *buf, size_t len);
 /* Fills the header of event ev for a refresh whose window started at
  * window_start with window_samples samples. */
 void app__header(struct app *a, const struct table *t, size_t ev,

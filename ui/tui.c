@@ -1,6 +1,6 @@
-/* tui: the live view's loop: refreshes on time, keys through the key
- * table, one redraw per refresh, key or resize; the terminal is restored
- * on every exit path. */
+/* tui: the live view's loop: refreshes on time (-n of them at most),
+ * keys through the key table, one redraw per refresh, key or resize; the
+ * terminal is restored on every exit path. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -385,6 +385,7 @@ int tui__run(struct app *a)
 	struct tui t;
 	char err[256];
 	bool dirty = true, quit = false, status_on = false;
+	long refreshes = 0;	/* the tables taken, for -n */
 
 	logq = logq__new();
 	if (!logq) {
@@ -408,17 +409,27 @@ int tui__run(struct app *a)
 		unsigned int seq;
 		int key, keys = 0;
 
+		/* -n N: like top, the Nth table stays until the next
+		 * refresh would come (one delay), then ptop exits */
+		if (a->iterations && refreshes >= a->iterations &&
+		    now >= t.next_refresh)
+			break;
 		if (now >= t.next_refresh) {
 			if (tui__refresh(&t, now))
 				tui__status(&t, ST_ERROR, "refresh: out of memory");
+			refreshes++;
 			t.next_refresh += a->delay;
 			if (t.next_refresh <= now)
 				t.next_refresh = now + a->delay;
 			dirty = true;
 		} else if (!a->finished && app__check_target(a)) {
-			/* the last samples, and the note, right away */
-			t.next_refresh = now;
-			continue;
+			/* the last samples, and the note, right away (after
+			 * -n's last table: the note only) */
+			dirty = true;
+			if (!a->iterations || refreshes < a->iterations) {
+				t.next_refresh = now;
+				continue;
+			}
 		}
 		tui__take_log(&t, false);
 		if (t.status[0] && (now < t.status_until) != status_on) {

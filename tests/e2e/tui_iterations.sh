@@ -1,0 +1,48 @@
+#!/bin/sh
+# -n in the live view: like top, ptop exits by itself (status 0, terminal
+# restored, the command ended) once the Nth table has been on screen for
+# one delay.  And p with an empty answer goes back to system-wide on the
+# CPUs of -C, which the header names as at the start.
+. tests/e2e/tmux.inc
+
+# -d 0.5 -n 3: tables at about 0.25, 0.75 and 1.25 s, the exit at about
+# 1.75 s; only lower bounds are timed (a loaded machine is only slower)
+start=$(date +%s%N)
+run "$PTOP" -d 0.5 -n 3 -e cpu-clock -- "$WL/spin3" 30
+wait_top 'spin_a' 10
+screen | grep -q '^PTOP-EXIT=' && fail "ptop exited before its table was read"
+CMD=$(pgrep -P "$(ptop_pid)" -x spin3 | head -n 1)
+wait_for '^PTOP-EXIT=' 20
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+echo "ptop -d 0.5 -n 3 exited after $ms ms"
+screen | grep -q '^PTOP-EXIT=0$' || fail "ptop did not exit with 0"
+wait_for '^TTY-icanon$' 5
+[ "$ms" -ge 1000 ] || fail "ptop exited after $ms ms, before its 3 tables"
+# the command it started does not outlive it (SIGTERM, SIGKILL after 1 s)
+if [ -n "$CMD" ]; then
+	end=$(( $(date +%s) + 5 ))
+	while kill -0 "$CMD" 2> /dev/null && [ "$(date +%s)" -le "$end" ]; do
+		sleep 0.1
+	done
+	kill -0 "$CMD" 2> /dev/null && fail "spin3 ($CMD) outlived ptop"
+fi
+restart
+
+# -C 0: p, then an empty answer, comes back to "CPUs 0", not "all CPUs"
+bg "$WL/spin3" 40
+SPIN=$LAST_BG
+run "$PTOP" -C 0 -d 0.5
+wait_for '^event cpu-clock.*target CPUs 0(;|$)'
+keys p
+wait_for '^Attach to pid'
+keys "$SPIN" Enter
+wait_for "^event cpu-clock.*target pid $SPIN \(spin3\)"
+keys p
+wait_for '^Attach to pid'
+keys Enter
+wait_for 'attached to CPUs 0$'
+wait_for '^event cpu-clock.*target CPUs 0(;|$)'
+screen | grep -q 'target all CPUs' && fail "the header says all CPUs under -C 0"
+
+quit_clean
+echo "ok"
