@@ -18,6 +18,7 @@ want_pc ncursesw libncurses-dev
 want_pc libelf libelf-dev
 want_pc libdw libdw-dev
 want_pc capstone libcapstone-dev
+want_pc libzstd libzstd-dev
 if [ "$mode" = test ]; then
 	want_pc check check
 	want_cmd tmux tmux

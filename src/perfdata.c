@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+#include <zstd.h>
 
 #include "elfnote.h"
 #include "events.h"
@@ -97,6 +98,7 @@ static const char *const user_type_names[] = {
 	[PD_RECORD_HEADER_FEATURE - 64] = "HEADER_FEATURE",
 	[PD_RECORD_COMPRESSED - 64] = "COMPRESSED",
 	[PD_RECORD_FINISHED_INIT - 64] = "FINISHED_INIT",
+	[PD_RECORD_COMPRESSED2 - 64] = "COMPRESSED2",
 };
 
 const char *perfdata__type_name(u32 type)
@@ -675,6 +677,14 @@ struct perfdata_stream {
 	size_t nr_ev, cap_ev;
 	struct intmap ids;	/* id -> ev index + 1 */
 	struct id_pos pos0;	/* from event 0 */
+
+	/* perf record -z: one zstd stream runs through the COMPRESSED
+	 * records; what it yields is records, one of which may be split
+	 * between two of them (zbuf[0, zfill) waits for the rest) */
+	ZSTD_DStream *zds;
+	u8 *zbuf;
+	size_t zfill;
+	bool zwarned;
 };
 
 struct perfdata_stream *perfdata_stream__new(struct session *s, bool pipe,
@@ -711,6 +721,8 @@ void perfdata_stream__free(struct perfdata_stream *st)
 	free(st->heap);
 	free(st->ev);
 	intmap__fini(&st->ids);
+	ZSTD_freeDStream(st->zds);
+	free(st->zbuf);
 	free(st);
 }
 
@@ -1193,9 +1205,6 @@ static void stream__user(struct perfdata_stream *st,
 	case PD_RECORD_HEADER_FEATURE:
 		stream__feature(st, h);
 		break;
-	case PD_RECORD_COMPRESSED:
-		st->stats.compressed++;
-		break;
 	case PD_RECORD_HEADER_EVENT_TYPE:
 	case PD_RECORD_ID_INDEX:
 	case PD_RECORD_AUXTRACE_INFO:
@@ -1249,15 +1258,126 @@ static void stream__kernel_mmap(struct perfdata_stream *st,
 
 /* One complete record of size bytes at src (any alignment), at stream
  * offset pos. */
+static u16 hdr_size(const struct perfdata_stream *st, const void *p)
+{
+	return rd16((const u8 *)p + 6, st->swap);
+}
+
+static int stream__record(struct perfdata_stream *st, const void *src,
+			  size_t size);
+
+/* Room for the records one decompression step yields; more than the
+ * largest record (64 KiB), which is all a split one can hold back. */
+#define ZBUF_SIZE (256u << 10)
+
+static void stream__zwarn(struct perfdata_stream *st, const char *what)
+{
+	st->stats.bad++;
+	if (st->zwarned)
+		return;
+	st->zwarned = true;
+	pr_warn("byte %" PRIu64 ": compressed data (perf record -z): %s; "
+		"what it held is skipped", st->base + st->pos, what);
+}
+
+/* Hands on the complete records of zbuf and keeps a split one. */
+static int stream__unpack(struct perfdata_stream *st)
+{
+	size_t off = 0;
+	int ret = 0;
+
+	while (st->zfill - off >= 8) {
+		const u8 *r = st->zbuf + off;
+		size_t size = hdr_size(st, r);
+		u32 type = rd32(r, st->swap);
+
+		if (size < 8) {
+			/* nothing after it can be framed: drop what is
+			 * decompressed, the next COMPRESSED record may
+			 * resynchronize only by luck, so the stream ends */
+			stream__zwarn(st, "a record of size under 8");
+			st->zfill = 0;
+			return 0;
+		}
+		if (size > st->zfill - off)
+			break;
+		if (type == PD_RECORD_COMPRESSED ||
+		    type == PD_RECORD_COMPRESSED2)
+			stream__zwarn(st, "a compressed record inside one");
+		else
+			ret = stream__record(st, r, size);
+		if (ret)
+			break;
+		off += size;
+	}
+	memmove(st->zbuf, st->zbuf + off, st->zfill - off);
+	st->zfill -= off;
+	return ret;
+}
+
+/* COMPRESSED: header, zstd data up to header.size.  COMPRESSED2:
+ * header, u64 data_size, data_size bytes of zstd data, padding to 8. */
+static int stream__compressed(struct perfdata_stream *st, const u8 *rec,
+			      size_t size, u32 type)
+{
+	ZSTD_inBuffer in = { rec + 8, size - 8, 0 };
+	bool full = false;
+
+	st->stats.compressed++;
+	if (type == PD_RECORD_COMPRESSED2) {
+		u64 n = size >= 16 ? rd64(rec + 8, st->swap) : UINT64_MAX;
+
+		if (n > size - 16) {
+			stream__zwarn(st, "COMPRESSED2 data_size past the record");
+			return 0;
+		}
+		in.src = rec + 16;
+		in.size = (size_t)n;
+	}
+	if (!st->zds) {
+		st->zds = ZSTD_createDStream();
+		st->zbuf = malloc(ZBUF_SIZE);
+		if (!st->zds || !st->zbuf)
+			return -ENOMEM;
+		ZSTD_initDStream(st->zds);
+	}
+	while (in.pos < in.size || full) {
+		ZSTD_outBuffer out = { st->zbuf + st->zfill,
+				       ZBUF_SIZE - st->zfill, 0 };
+		size_t in_before = in.pos, r;
+		int ret;
+
+		r = ZSTD_decompressStream(st->zds, &out, &in);
+		if (ZSTD_isError(r)) {
+			stream__zwarn(st, ZSTD_getErrorName(r));
+			/* a later frame may still be whole */
+			ZSTD_initDStream(st->zds);
+			st->zfill = 0;
+			return 0;
+		}
+		full = out.pos == out.size;
+		st->zfill += out.pos;
+		ret = stream__unpack(st);
+		if (ret)
+			return ret;
+		if (!out.pos && in.pos == in_before)
+			break;
+	}
+	return 0;
+}
+
 static int stream__record(struct perfdata_stream *st, const void *src,
 			  size_t size)
 {
 	struct perf_event_header *h;
 	size_t off;
+	u32 type = rd32(src, st->swap);
 	u64 t;
 
 	st->stats.records++;
-	if (rd32(src, st->swap) >= RECORD_SWAP_USER_TYPES) {
+	if (type == PD_RECORD_COMPRESSED || type == PD_RECORD_COMPRESSED2)
+		return stream__compressed(st, src, size, type);
+	if (type >= RECORD_SWAP_USER_TYPES) {
 		/* not queued: handled from an aligned copy (a round marker
 		 * flushes, and may move, the arena) */
 		h = (struct perf_event_header *)(void *)st->scratch;
@@ -1293,11 +1413,6 @@ static int stream__record(struct perfdata_stream *st, const void *src,
 	session__process(st->s, h);
 	st->alen = off;
 	return 0;
-}
-
-static u16 hdr_size(const struct perfdata_stream *st, const void *p)
-{
-	return rd16((const u8 *)p + 6, st->swap);
 }
 
 static void stream__damage(struct perfdata_stream *st, u64 at, size_t size,
@@ -1444,6 +1559,12 @@ void perfdata_stream__end(struct perfdata_stream *st)
 				st->base + st->pos - st->npart, st->npart);
 		st->npart = 0;
 	}
+	if (st->zfill) {
+		pr_warn("the compressed data ends inside a record (%zu of "
+			"its bytes); it is skipped", st->zfill);
+		st->stats.truncated_bytes += st->zfill;
+		st->zfill = 0;
+	}
 	if (st->skip) {
 		pr_warn("the data ends inside a payload (%" PRIu64
 			" bytes missing)", st->skip);
@@ -1469,8 +1590,6 @@ void perfdata_stats__describe(const struct perfdata_stats *st,
 	ITEM(st->bad, "%" PRIu64 " bad records skipped", st->bad);
 	ITEM(st->unknown, "%" PRIu64 " records of unknown types skipped",
 	     st->unknown);
-	ITEM(st->compressed, "%" PRIu64 " compressed records (perf record "
-			     "-z) not read", st->compressed);
 	ITEM(st->out_of_order, "%" PRIu64 " records out of time order",
 	     st->out_of_order);
 	ITEM(st->truncated_bytes, "the data ends inside a record");

@@ -31,6 +31,7 @@ enum pd_record_type {
 	PD_RECORD_HEADER_FEATURE = 80,
 	PD_RECORD_COMPRESSED = 81,
 	PD_RECORD_FINISHED_INIT = 82,
+	PD_RECORD_COMPRESSED2 = 83,	/* 8-byte aligned: u64 data_size first */
 	PD_RECORD_USER_MAX,
 };
 
@@ -162,7 +163,8 @@ struct perfdata_stats {
 	u64 skipped;		/* perf's own types ptop does not use
 				 * (ID_INDEX, THREAD_MAP, AUXTRACE, ...) */
 	u64 unknown;		/* types unknown to ptop, skipped by size */
-	u64 compressed;		/* COMPRESSED (perf record -z): not read */
+	u64 compressed;		/* COMPRESSED(2) records (perf record -z),
+				 * decompressed and their records read */
 	u64 bad;		/* could not be decoded or swapped: skipped */
 	u64 out_of_order;	/* older than records already handed on */
 	u64 payload_bytes;	/* tracing data and AUXTRACE payloads */

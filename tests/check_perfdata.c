@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zstd.h>
 
 #include "log.h"
 #include "perfdata.h"
@@ -1264,6 +1265,7 @@ START_TEST(test_real_files_every_prefix)
 {
 	static const char *const seeds[] = {
 		"perf-cmd.data", "perf-g.data", "perf-2ev.data", "ptop.data",
+		"perf-z.data",	/* perf record -z */
 	};
 	struct result full;
 	size_t len;
@@ -1318,9 +1320,11 @@ START_TEST(test_file_damage)
 		ck_assert_int_eq(read_image(img2, n, &r, &st), 0);
 		ck_assert_uint_eq(st.unknown, 1);
 		ck_assert_uint_eq(r.samples[0], 9);
+		/* a COMPRESSED record that is not zstd: bad */
 		p[0] = PD_RECORD_COMPRESSED;
 		ck_assert_int_eq(read_image(img2, n, &r, &st), 0);
 		ck_assert_uint_eq(st.compressed, 1);
+		ck_assert_uint_eq(st.bad, 1);
 	}
 	/* a data size past the end: what is there is read */
 	memcpy(img2, img, n);
@@ -1538,6 +1542,158 @@ START_TEST(test_pipe_every_prefix)
 }
 END_TEST
 
+/* ---- perf record -z ---- */
+
+/* A COMPRESSED (v2: COMPRESSED2) record holding z[0, n) at b. */
+static void wcompressed(struct bw *b, const u8 *z, size_t n, bool v2)
+{
+	static const u8 pad[8];
+
+	if (!v2) {
+		whdr(b, PD_RECORD_COMPRESSED, 0, (u16)(8 + n));
+		wbytes(b, z, n);
+		return;
+	}
+	whdr(b, PD_RECORD_COMPRESSED2, 0, (u16)ALIGN_UP(16 + n, (size_t)8));
+	w64(b, n);
+	wbytes(b, z, n);
+	wbytes(b, pad, ALIGN_UP(16 + n, (size_t)8) - 16 - n);
+}
+
+/* zstd frame of src[0, n) into z; returns its size. */
+static size_t zframe(u8 *z, size_t cap, const u8 *src, size_t n)
+{
+	size_t r = ZSTD_compress(z, cap, src, n, 3);
+
+	ck_assert(!ZSTD_isError(r));
+	return r;
+}
+
+/*
+ * The synthetic pipe stream with its records compressed as perf record
+ * -z writes them: frames of the data cut at byte cut (a record split
+ * between two COMPRESSED records, as a ring that wraps makes it), and,
+ * with split_frame, one frame cut in two records.  Returns the size.
+ */
+static size_t synth_zpipe(u8 *out, bool be, bool v2, size_t cut,
+			  bool split_frame)
+{
+	static u8 data[8192], z[8192];
+	size_t n = synth_pipe(out, be), dn = synth_data(data, be), zn;
+	struct bw b = { out + n - dn, be };
+
+	ck_assert_uint_le(cut, dn);
+	if (split_frame) {
+		zn = zframe(z, sizeof(z), data, dn);
+		wcompressed(&b, z, zn / 2, v2);
+		wcompressed(&b, z + zn / 2, zn - zn / 2, v2);
+	} else {
+		zn = zframe(z, sizeof(z), data, cut);
+		wcompressed(&b, z, zn, v2);
+		zn = zframe(z, sizeof(z), data + cut, dn - cut);
+		wcompressed(&b, z, zn, v2);
+	}
+	return (size_t)(b.p - out);
+}
+
+START_TEST(test_pipe_compressed)
+{
+	static const size_t chunks[] = { 1, 7, 64, 65536 };
+	size_t dn = synth_data(img2, false);
+
+	for (int be = 0; be < 2; be++)
+		for (int v2 = 0; v2 < 2; v2++)
+			for (size_t cut = 0; cut <= dn + 8; cut += 4) {
+				size_t n = synth_zpipe(img, be, v2, MIN(cut, dn),
+						       cut > dn);
+
+				for (size_t i = 0; i < ARRAY_SIZE(chunks); i++) {
+					struct perfdata_stats st;
+					struct result r;
+
+					if (i < 2 && cut % 36)
+						continue;	/* keep it quick */
+					feed_pipe(img, n, chunks[i], &r, &st);
+					ck_assert_uint_eq(r.nr_events, 2);
+					ck_assert_uint_eq(r.samples[0], 9);
+					ck_assert_uint_eq(r.samples[1], 1);
+					ck_assert_uint_eq(r.libx, 3);
+					ck_assert_uint_eq(r.lost, 5);
+					ck_assert_uint_eq(st.compressed, 2);
+					ck_assert_uint_eq(st.bad, 0);
+					ck_assert_uint_eq(st.truncated_bytes, 0);
+				}
+			}
+}
+END_TEST
+
+START_TEST(test_pipe_compressed_bad)
+{
+	size_t dn = synth_data(img2, false), n;
+	/* where the compressed records start */
+	size_t zoff = synth_pipe(img, false) - dn;
+	struct perfdata_stats st;
+	struct result r;
+	u8 *p;
+
+	/* garbage instead of zstd: counted bad, said once */
+	n = synth_zpipe(img, false, false, 100, false);
+	p = img + zoff;
+	for (size_t i = 8; i < 40; i++)
+		p[i] ^= 0x5a;
+	all_msgs[0] = '\0';
+	feed_pipe(img, n, 65536, &r, &st);
+	ck_assert_uint_ge(st.bad, 1);
+	ck_assert_ptr_nonnull(strstr(all_msgs, "compressed data"));
+	ck_assert_uint_le(r.samples[0], 9);
+
+	/* the data of the second frame ends inside a record */
+	{
+		static u8 z[8192];
+		struct bw b;
+		size_t zn;
+
+		n = synth_pipe(img, false);
+		b.p = img + n - dn;
+		b.be = false;
+		zn = zframe(z, sizeof(z), img2, dn - 4);
+		wcompressed(&b, z, zn, true);
+		n = (size_t)(b.p - img);
+		feed_pipe(img, n, 65536, &r, &st);
+		ck_assert_uint_eq(st.truncated_bytes, 4);	/* of the last round */
+		ck_assert_uint_eq(st.bad, 0);
+	}
+
+	/* COMPRESSED2 whose data_size runs past the record */
+	n = synth_zpipe(img, false, true, 100, false);
+	p = img + zoff;
+	{
+		u64 big = 1u << 20;
+
+		memcpy(p + 8, &big, 8);
+	}
+	feed_pipe(img, n, 65536, &r, &st);
+	ck_assert_uint_ge(st.bad, 1);
+
+	/* a compressed record inside a compressed record */
+	{
+		static u8 inner[256], z[512];
+		struct bw b = { inner, false };
+		size_t in_n, zn;
+
+		wcompressed(&b, (const u8 *)"xxxxxxxx", 8, false);
+		in_n = (size_t)(b.p - inner);
+		zn = zframe(z, sizeof(z), inner, in_n);
+		n = synth_pipe(img, false);
+		b.p = img + n - dn;
+		wcompressed(&b, z, zn, false);
+		n = (size_t)(b.p - img);
+		feed_pipe(img, n, 65536, &r, &st);
+		ck_assert_uint_eq(st.bad, 1);
+	}
+}
+END_TEST
+
 START_TEST(test_pipe_bad)
 {
 	struct perfdata_stats st;
@@ -1582,7 +1738,8 @@ END_TEST
 
 START_TEST(test_real_pipes)
 {
-	static const char *const seeds[] = { "perf.pipe", "ptop.pipe" };
+	static const char *const seeds[] = { "perf.pipe", "ptop.pipe",
+					     "perf-z.pipe" };
 	size_t len;
 
 	for (size_t i = 0; i < ARRAY_SIZE(seeds); i++) {
@@ -2116,6 +2273,8 @@ Suite *perfdata_suite(void)
 	tcase_add_test(tc, test_order_bounded);
 	tcase_add_test(tc, test_order_many_rounds);
 	tcase_add_test(tc, test_time);
+	tcase_add_test(tc, test_pipe_compressed);
+	tcase_add_test(tc, test_pipe_compressed_bad);
 	tcase_add_test(tc, test_writer_file);
 	tcase_add_test(tc, test_writer_new_event_later);
 	tcase_add_test(tc, test_writer_backlog);
