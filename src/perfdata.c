@@ -1292,12 +1292,9 @@ static int stream__unpack(struct perfdata_stream *st)
 		u32 type = rd32(r, st->swap);
 
 		if (size < 8) {
-			/* nothing after it can be framed: drop what is
-			 * decompressed, the next COMPRESSED record may
-			 * resynchronize only by luck, so the stream ends */
+			/* nothing after it can be framed */
 			stream__zwarn(st, "a record of size under 8");
-			st->zfill = 0;
-			return 0;
+			return -EBADMSG;
 		}
 		if (size > st->zfill - off)
 			break;
@@ -1315,12 +1312,19 @@ static int stream__unpack(struct perfdata_stream *st)
 	return ret;
 }
 
+/* What one compressed record (64 KiB at most) may decompress to: perf's
+ * records compress 5 to 30 times; past this it is a zstd bomb. */
+#define ZRECORD_MAX (64u << 20)
+
 /* COMPRESSED: header, zstd data up to header.size.  COMPRESSED2:
- * header, u64 data_size, data_size bytes of zstd data, padding to 8. */
+ * header, u64 data_size, data_size bytes of zstd data, padding to 8.
+ * After an error the rest of the record is dropped and the decoder
+ * reset: a later record that starts a frame is read. */
 static int stream__compressed(struct perfdata_stream *st, const u8 *rec,
 			      size_t size, u32 type)
 {
 	ZSTD_inBuffer in = { rec + 8, size - 8, 0 };
+	size_t total = 0;
 	bool full = false;
 
 	st->stats.compressed++;
@@ -1350,19 +1354,28 @@ static int stream__compressed(struct perfdata_stream *st, const u8 *rec,
 		r = ZSTD_decompressStream(st->zds, &out, &in);
 		if (ZSTD_isError(r)) {
 			stream__zwarn(st, ZSTD_getErrorName(r));
-			/* a later frame may still be whole */
-			ZSTD_initDStream(st->zds);
-			st->zfill = 0;
-			return 0;
+			goto reset;
 		}
 		full = out.pos == out.size;
 		st->zfill += out.pos;
+		total += out.pos;
 		ret = stream__unpack(st);
+		if (ret == -EBADMSG)
+			goto reset;
 		if (ret)
 			return ret;
+		if (total > ZRECORD_MAX) {
+			stream__zwarn(st, "one record decompresses to more "
+					  "than 64 MiB");
+			goto reset;
+		}
 		if (!out.pos && in.pos == in_before)
 			break;
 	}
+	return 0;
+reset:
+	ZSTD_initDStream(st->zds);
+	st->zfill = 0;
 	return 0;
 }
 

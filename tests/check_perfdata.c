@@ -1675,6 +1675,63 @@ START_TEST(test_pipe_compressed_bad)
 	feed_pipe(img, n, 65536, &r, &st);
 	ck_assert_uint_ge(st.bad, 1);
 
+	/* a zstd bomb: 72 MiB of 8-byte records from one small record,
+	 * cut at 64 MiB; then a size-0 record in a frame, after which the
+	 * next COMPRESSED record (the synthetic data) is still read */
+	{
+		static u8 chunk[128 << 10], z[32 << 10];
+		ZSTD_CStream *cs = ZSTD_createCStream();
+		ZSTD_outBuffer out = { z, sizeof(z), 0 };
+		struct bw b;
+		size_t zn, left;
+
+		ck_assert_ptr_nonnull(cs);
+		for (size_t i = 0; i < sizeof(chunk); i += 8) {
+			b.p = chunk + i;
+			b.be = false;
+			whdr(&b, 99, 0, 8);	/* an unknown type */
+		}
+		ZSTD_initCStream(cs, 19);
+		for (int i = 0; i < 72 * 8; i++) {
+			ZSTD_inBuffer in = { chunk, sizeof(chunk), 0 };
+
+			while (in.pos < in.size)
+				ck_assert(!ZSTD_isError(
+					ZSTD_compressStream(cs, &out, &in)));
+		}
+		do {
+			left = ZSTD_endStream(cs, &out);
+			ck_assert(!ZSTD_isError(left));
+		} while (left);
+		ZSTD_freeCStream(cs);
+		ck_assert_uint_lt(out.pos, 60000);
+		n = synth_pipe(img, false);
+		b.p = img + zoff;
+		b.be = false;
+		wcompressed(&b, z, out.pos, false);
+		n = (size_t)(b.p - img);
+		all_msgs[0] = '\0';
+		feed_pipe(img, n, 65536, &r, &st);
+		ck_assert_uint_eq(st.bad, 1);
+		ck_assert_uint_le(st.unknown, (64u << 20) / 8 + (256u << 10) / 8);
+		ck_assert_ptr_nonnull(strstr(all_msgs, "more than 64 MiB"));
+
+		memset(chunk, 0, 64);	/* a record of size 0 */
+		zn = zframe(z, sizeof(z), chunk, 64);
+		n = synth_pipe(img, false);
+		b.p = img + zoff;
+		wcompressed(&b, z, zn, true);
+		zn = zframe(z, sizeof(z), img2, dn);
+		wcompressed(&b, z, zn, true);
+		n = (size_t)(b.p - img);
+		all_msgs[0] = '\0';
+		feed_pipe(img, n, 65536, &r, &st);
+		ck_assert_uint_eq(st.bad, 1);
+		ck_assert_ptr_nonnull(strstr(all_msgs, "size under 8"));
+		ck_assert_uint_eq(r.samples[0], 9);
+		ck_assert_uint_eq(r.libx, 3);
+	}
+
 	/* a compressed record inside a compressed record */
 	{
 		static u8 inner[256], z[512];
