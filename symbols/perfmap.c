@@ -18,7 +18,7 @@ struct perfmap {
 	char path[PATH_BUF];
 	char proc_pid[PATH_BUF];
 	struct strpool *pool;
-	const char *name;	/* "perf-PID.map" */
+	const char *name;	/* "[JIT] tid PID", as perf names it */
 	struct symtab *st;	/* NULL until a load succeeds */
 	dev_t dev;
 	ino_t ino;
@@ -36,15 +36,15 @@ struct perfmap *perfmap__new(const char *dir, const char *proc, s32 pid,
 
 	if (!pm)
 		return NULL;
-	snprintf(name, sizeof(name), "perf-%d.map", (int)pid);
+	snprintf(name, sizeof(name), "[JIT] tid %d", (int)pid);
 	pm->name = strpool__intern(pool, name, strlen(name));
 	if (!pm->name) {
 		free(pm);
 		errno = ENOMEM;
 		return NULL;
 	}
-	snprintf(pm->path, sizeof(pm->path), "%s/%s", dir ? dir : "/tmp",
-		 name);
+	snprintf(pm->path, sizeof(pm->path), "%s/perf-%d.map",
+		 dir ? dir : "/tmp", (int)pid);
 	snprintf(pm->proc_pid, sizeof(pm->proc_pid), "%s/%d",
 		 proc ? proc : "/proc", (int)pid);
 	pm->pool = pool;
@@ -123,6 +123,18 @@ next:
 	return 0;
 }
 
+/* Who speaks for a process's JIT code besides root: its owner; for a
+ * process that is gone (a recording), the user reading it, as in perf
+ * report. */
+static bool owner_ok(const struct perfmap *pm, uid_t uid)
+{
+	struct stat owner;
+
+	if (stat(pm->proc_pid, &owner) == 0)
+		return owner.st_uid == uid;
+	return errno == ENOENT && uid == geteuid();
+}
+
 static void refuse(struct perfmap *pm, const char *why)
 {
 	if (!pm->warned)
@@ -155,7 +167,7 @@ static ssize_t read_lines(int fd, char *buf, size_t n)
 int perfmap__refresh(struct perfmap *pm)
 {
 	struct symtab *st = NULL;
-	struct stat sb, owner;
+	struct stat sb;
 	char *buf = NULL;
 	ssize_t n;
 	int fd, err = 0;
@@ -176,10 +188,8 @@ int perfmap__refresh(struct perfmap *pm)
 		err = -EPERM;
 		goto out;
 	}
-	/* only the process's owner (or root) speaks for its JIT code */
-	if (sb.st_uid != 0 &&
-	    (stat(pm->proc_pid, &owner) || owner.st_uid != sb.st_uid)) {
-		refuse(pm, "owned by another user than the process");
+	if (sb.st_uid != 0 && !owner_ok(pm, sb.st_uid)) {
+		refuse(pm, "owned by neither root, the process's owner nor you");
 		err = -EPERM;
 		goto out;
 	}

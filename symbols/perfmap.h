@@ -14,10 +14,11 @@ struct symtab_hit;
 struct perfmap;
 
 /*
- * The map of pid under dir (opts.tmp).  The file is trusted only if it is
- * a regular file (no symlink, no FIFO) owned by root or by the owner of
- * proc/PID; a refusal is logged once.  Nothing is read until
- * perfmap__refresh.
+ * The map of pid under dir (opts.tmp), named "[JIT] tid PID" like perf's.
+ * The file is trusted only if it is a regular file (no symlink, no FIFO)
+ * owned by root, by the owner of proc/PID, or, when proc/PID does not
+ * exist (a recording's process), by the user running ptop; a refusal is
+ * logged once.  Nothing is read until perfmap__refresh.
  */
 struct perfmap *perfmap__new(const char *dir, const char *proc, s32 pid,
 			     struct strpool *pool, bool demangle);
@@ -33,7 +34,7 @@ int perfmap__parse(const char *text, size_t len, struct symtab *st,
 		   size_t *bad);
 
 int perfmap__lookup(struct perfmap *pm, u64 addr, struct symtab_hit *hit);
-/* "perf-PID.map", interned. */
+/* "[JIT] tid PID", interned. */
 const char *perfmap__name(const struct perfmap *pm);
 bool perfmap__loaded(const struct perfmap *pm);
 size_t perfmap__bytes(const struct perfmap *pm);

@@ -61,7 +61,7 @@ START_TEST(test_fixture_map)
 	ck_assert(!perfmap__loaded(pm));
 	ck_assert_int_eq(perfmap__refresh(pm), 0);
 	ck_assert(perfmap__loaded(pm));
-	ck_assert_str_eq(perfmap__name(pm), "perf-4242.map");
+	ck_assert_str_eq(perfmap__name(pm), "[JIT] tid 4242");
 	/* the later line for an address replaces the earlier one */
 	ck_assert_int_eq(perfmap__lookup(pm, 0x7f0000001010, &hit), 0);
 	ck_assert_str_eq(hit.name, "jit_first_recompiled");
@@ -156,6 +156,15 @@ START_TEST(test_owner)
 	ck_assert_int_eq(perfmap__refresh(pm), 0);
 	ck_assert_str_eq(name_at(pm, 0x1000), "one");
 	perfmap__free(pm);
+	/* the process is gone (a recording): only root's or ours */
+	ck_assert_int_eq(rmdir(procdir), 0);
+	pm = perfmap__new(dir, dir, 77, pool, false);
+	ck_assert_int_eq(perfmap__refresh(pm), -EPERM);
+	ck_assert_int_eq(chown(path, 0, 0), 0);
+	ck_assert_int_eq(perfmap__refresh(pm), 0);
+	ck_assert_str_eq(name_at(pm, 0x1000), "one");
+	perfmap__free(pm);
+	ck_assert_int_eq(mkdir(procdir, 0755), 0);
 }
 END_TEST
 
