@@ -413,15 +413,24 @@ static bool tp_char_ok(char c)
 	       (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
 }
 
-/* A tracefs directory name: the name becomes a path, so no '/', and no
- * leading '.' (which also rules out "." and ".."). */
-static bool tp_word_ok(const char *s, size_t len)
+static bool tp_glob_char(char c)
+{
+	return c == '*' || c == '?' || c == '[' || c == ']' || c == '!';
+}
+
+/* A tracefs directory name, or a glob of them (fnmatch's * ? [...]): the
+ * name becomes a path, so no '/', and no leading '.' (which also rules
+ * out "." and ".."). */
+static bool tp_word_ok(const char *s, size_t len, bool *glob)
 {
 	if (len == 0 || s[0] == '.')
 		return false;
-	for (size_t i = 0; i < len; i++)
-		if (!tp_char_ok(s[i]))
+	for (size_t i = 0; i < len; i++) {
+		if (tp_glob_char(s[i]))
+			*glob = true;
+		else if (!tp_char_ok(s[i]))
 			return false;
+	}
 	return true;
 }
 
@@ -458,13 +467,14 @@ static int parse_tracepoint(const char *item, size_t sys_len,
 				     colon + 1, item);
 		return -EINVAL;
 	}
-	if (!tp_word_ok(item, sys_len) || !tp_word_ok(name, name_len)) {
+	if (!tp_word_ok(item, sys_len, &spec->tp_glob) ||
+	    !tp_word_ok(name, name_len, &spec->tp_glob)) {
 		if (err) {
 			strbuf__addf(err,
 				     "bad tracepoint name '%s': expected subsystem:name ",
 				     item);
 			strbuf__adds(err,
-				     "(letters, digits, '_', '-', '.'; no wildcards)");
+				     "(letters, digits, '_', '-', '.', and the wildcards * ? [...])");
 		}
 		return -EINVAL;
 	}

@@ -11,9 +11,12 @@
  * branch-misses, ...), software (cpu-clock, task-clock, page-faults,
  * minor-faults, major-faults, context-switches, cpu-migrations, ...),
  * hw-cache (L1-dcache-load-misses, LLC-loads, dTLB-load-misses, ...), raw
- * "rNNNN" (hex config) and tracepoints "subsys:name".  Generic and raw
- * events take perf's modifiers (":u", ":k", ":h", ":p", ":pp", ":ppp");
- * a tracepoint takes none.
+ * "rNNNN" (hex config) and tracepoints "subsys:name", where either part
+ * may be a glob ("sched:sched_*", "syscalls:sys_enter_rea?"): such a spec
+ * is marked tp_glob and stands for the tracepoints it matches, which
+ * evlist__expand_tracepoints lists.  Generic and raw events take perf's
+ * modifiers (":u", ":k", ":h", ":p", ":pp", ":ppp"); a tracepoint takes
+ * none.
  */
 struct event_spec {
 	char name[256];		/* as written by the user, modifiers included */
@@ -22,6 +25,7 @@ struct event_spec {
 	bool tracepoint;	/* attr.config is resolved by evsel from tracefs */
 	char tp_sys[128];
 	char tp_name[128];
+	bool tp_glob;		/* tp_sys or tp_name is a glob, to expand */
 	bool is_default;	/* the implicit "cycles": may fall back */
 };
 

@@ -2,6 +2,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -196,6 +197,10 @@ static int tracepoint_id(const struct evlist_opts *opts,
 	long long id;
 	int err;
 
+	if (spec->tp_glob) {
+		pr_err("tracepoint glob '%s' not expanded", spec->name);
+		return -EINVAL;
+	}
 	if (!dir) {
 		pr_err("tracepoint %s:%s: tracefs is not available (mount it with 'mount -t tracefs nodev /sys/kernel/tracing')",
 		       spec->tp_sys, spec->tp_name);
@@ -1056,13 +1061,19 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Every tracefs event whose id can be read, as "subsys:name", sorted. */
-static int list_tracepoints(const struct evlist_opts *opts,
-			    void (*fn)(const char *name, const char *kind,
-				       void *ctx),
-			    void *ctx)
+static void free_names(char **names, size_t n)
 {
-	const char *dir = tracefs_dir(opts);
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+/* The tracefs events whose id can be read and whose subsystem and name
+ * match the globs (NULL: any), as "subsys:name", sorted, into *out. */
+static int collect_tracepoints(const char *dir, const char *sys_glob,
+			       const char *name_glob, char ***out,
+			       size_t *nr)
+{
 	char path[PATH_MAX];
 	char **names = NULL;
 	size_t n = 0, cap = 0;
@@ -1070,8 +1081,8 @@ static int list_tracepoints(const struct evlist_opts *opts,
 	DIR *top, *sub;
 	int err = 0;
 
-	if (!dir)
-		return 0;	/* no tracepoints to list, not an error */
+	*out = NULL;
+	*nr = 0;
 	snprintf(path, sizeof(path), "%s/events", dir);
 	top = opendir(path);
 	if (!top)
@@ -1079,7 +1090,8 @@ static int list_tracepoints(const struct evlist_opts *opts,
 	while (!err && (sd = readdir(top))) {
 		int subfd;
 
-		if (sd->d_name[0] == '.' || sd->d_type == DT_REG)
+		if (sd->d_name[0] == '.' || sd->d_type == DT_REG ||
+		    (sys_glob && fnmatch(sys_glob, sd->d_name, 0)))
 			continue;
 		snprintf(path, sizeof(path), "%s/events/%s", dir, sd->d_name);
 		sub = opendir(path);
@@ -1089,7 +1101,8 @@ static int list_tracepoints(const struct evlist_opts *opts,
 		while ((ed = readdir(sub))) {
 			char id[NAME_MAX + 8], *name;
 
-			if (ed->d_name[0] == '.' || ed->d_type == DT_REG)
+			if (ed->d_name[0] == '.' || ed->d_type == DT_REG ||
+			    (name_glob && fnmatch(name_glob, ed->d_name, 0)))
 				continue;
 			snprintf(id, sizeof(id), "%s/id", ed->d_name);
 			if (faccessat(subfd, id, R_OK, 0))
@@ -1106,15 +1119,104 @@ static int list_tracepoints(const struct evlist_opts *opts,
 		closedir(sub);
 	}
 	closedir(top);
-	if (!err) {
-		qsort(names, n, sizeof(*names), cmp_str);
-		for (size_t i = 0; i < n; i++)
-			fn(names[i], "Tracepoint event", ctx);
+	if (err) {
+		free_names(names, n);
+		return err;
 	}
+	qsort(names, n, sizeof(*names), cmp_str);
+	*out = names;
+	*nr = n;
+	return 0;
+}
+
+/* Every tracepoint, for --list-events. */
+static int list_tracepoints(const struct evlist_opts *opts,
+			    void (*fn)(const char *name, const char *kind,
+				       void *ctx),
+			    void *ctx)
+{
+	const char *dir = tracefs_dir(opts);
+	char **names;
+	size_t n;
+	int err;
+
+	if (!dir)
+		return 0;	/* no tracepoints to list, not an error */
+	err = collect_tracepoints(dir, NULL, NULL, &names, &n);
 	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
+		fn(names[i], "Tracepoint event", ctx);
+	free_names(names, n);
 	return err;
+}
+
+int evlist__expand_tracepoints(const struct evlist_opts *opts,
+			       struct event_spec **specs, size_t *nr)
+{
+	struct event_spec *out = NULL;
+	size_t n = 0, cap = 0;
+	const char *dir = NULL;
+	int err = 0;
+
+	for (size_t i = 0; i < *nr && !err; i++) {
+		const struct event_spec *g = &(*specs)[i];
+		char **names = NULL;
+		size_t nn = 0;
+
+		if (!g->tp_glob) {
+			if (array__grow((void **)&out, &cap, n + 1,
+					sizeof(*out)))
+				err = -ENOMEM;
+			else
+				out[n++] = *g;
+			continue;
+		}
+		if (!dir)
+			dir = tracefs_dir(opts);
+		if (!dir) {
+			pr_err("tracepoints %s: tracefs is not available (mount it with 'mount -t tracefs nodev /sys/kernel/tracing')",
+			       g->name);
+			err = -ENOENT;
+			break;
+		}
+		err = collect_tracepoints(dir, g->tp_sys, g->tp_name, &names,
+					  &nn);
+		if (!err && nn == 0) {
+			pr_err("no tracepoint matches '%s' (in %s/events); see --list-events",
+			       g->name, dir);
+			err = -ENOENT;
+		} else if (!err && nn > EXPAND_MAX) {
+			pr_err("'%s' matches %zu tracepoints; at most %d can be sampled at once",
+			       g->name, nn, EXPAND_MAX);
+			err = -E2BIG;
+		}
+		for (size_t k = 0; k < nn && !err; k++) {
+			struct event_spec *one = NULL;
+			size_t none = 0;
+
+			/* names from tracefs parse as tracepoints */
+			if (events__parse(names[k], &one, &none, NULL) ||
+			    array__grow((void **)&out, &cap, n + 1,
+					sizeof(*out)))
+				err = -ENOMEM;
+			else
+				out[n++] = one[0];
+			free(one);
+		}
+		free_names(names, nn);
+	}
+	if (!err && n > EXPAND_MAX) {
+		pr_err("%zu events; at most %d can be sampled at once", n,
+		       EXPAND_MAX);
+		err = -E2BIG;
+	}
+	if (err) {
+		free(out);
+		return err;
+	}
+	free(*specs);
+	*specs = out;
+	*nr = n;
+	return 0;
 }
 
 int evlist__list_events(const struct evlist_opts *opts,

@@ -82,6 +82,19 @@ int evlist__ring_cpu(const struct evlist *el, size_t i);
 int evlist__enable(struct evlist *el);
 int evlist__disable(struct evlist *el);
 
+/* The most events -e may name once tracepoint globs are expanded: each
+ * is a file descriptor per CPU, and a table in the view. */
+#define EXPAND_MAX 64
+
+/*
+ * Replaces each tracepoint glob of specs[0, *nr) (spec.tp_glob: "sched:*")
+ * by the tracepoints of tracefs it matches, in name order (*specs is
+ * realloc'd).  Errors (logged): -ENOENT (no tracefs, or no match), -E2BIG
+ * (more than EXPAND_MAX events), -ENOMEM.
+ */
+int evlist__expand_tracepoints(const struct evlist_opts *opts,
+			       struct event_spec **specs, size_t *nr);
+
 /* Calls fn for every event this machine can really open (each is tried
  * system-wide, then for this process): generic, cache, tracepoints. */
 int evlist__list_events(const struct evlist_opts *opts,

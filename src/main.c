@@ -685,6 +685,14 @@ int main(int argc, char **argv)
 		return err ? 1 : 0;
 	}
 
+	/* "sched:*": the tracepoints it names, before anything starts */
+	if (o.nr_specs) {
+		struct evlist_opts eo = { 0 };
+
+		if (evlist__expand_tracepoints(&eo, &o.specs, &o.nr_specs))
+			return 1;
+	}
+
 	in_pipe = o.input && strcmp(o.input, "-") == 0;
 	out_pipe = o.output && strcmp(o.output, "-") == 0;
 	if ((in_pipe || out_pipe) &&

@@ -236,8 +236,18 @@ START_TEST(test_tracepoints)
 	parse_err("sched:../../x");
 	parse_err("sched:a/b");
 	parse_err("../sched:x");
-	m = parse_err("sched:*");
+	ck_assert(!parse1("sched:sched_switch").tp_glob);
+	/* globs: kept as written, expanded against tracefs by evsel */
+	s = parse1("sched:*");
+	ck_assert(s.tracepoint && s.tp_glob);
+	ck_assert_str_eq(s.tp_name, "*");
+	s = parse1("sys?:sched_[sw]*");
+	ck_assert(s.tp_glob);
+	ck_assert_str_eq(s.tp_sys, "sys?");
+	ck_assert_str_eq(s.tp_name, "sched_[sw]*");
+	m = parse_err("sched:*/x");
 	ck_assert_ptr_nonnull(strstr(m, "wildcards"));
+	parse_err("*:.*");
 }
 END_TEST
 

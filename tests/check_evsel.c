@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -472,6 +473,113 @@ START_TEST(test_tracepoint)
 }
 END_TEST
 
+/* A fake tracefs: events/SYS/NAME/id for each "SYS:NAME". */
+static void fake_tracefs(char *dir, const char *const *names, size_t n)
+{
+	char path[512];
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/events", dir);
+	ck_assert_int_eq(mkdir(path, 0755), 0);
+	for (size_t i = 0; i < n; i++) {
+		const char *colon = strchr(names[i], ':');
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/events/%.*s", dir,
+			 (int)(colon - names[i]), names[i]);
+		mkdir(path, 0755);
+		snprintf(path + strlen(path), sizeof(path) - strlen(path),
+			 "/%s", colon + 1);
+		ck_assert_int_eq(mkdir(path, 0755), 0);
+		strcat(path, "/id");
+		f = fopen(path, "w");
+		ck_assert_ptr_nonnull(f);
+		fprintf(f, "%zu\n", 100 + i);
+		fclose(f);
+	}
+}
+
+static void rm_tree(const char *dir)
+{
+	char cmd[600];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+/* -e 'sched:sched_*': the tracepoints it matches, in name order, in
+ * place of the glob; no match and too many are errors that say so. */
+START_TEST(test_expand_tracepoints)
+{
+	static const char *const names[] = {
+		"sched:sched_wakeup", "sched:sched_switch", "sched:other",
+		"irq:softirq_entry", "irq:irq_handler_entry",
+	};
+	char dir[] = "/tmp/ptop-tfs-XXXXXX";
+	struct evlist_opts eo = { 0 };
+	struct event_spec *specs = NULL;
+	size_t n = 0;
+
+	fake_tracefs(dir, names, ARRAY_SIZE(names));
+	eo.tracefs = dir;
+	ck_assert_int_eq(events__parse("cpu-clock,sched:sched_*,i?q:*_entry",
+				       &specs, &n, NULL), 0);
+	ck_assert_uint_eq(n, 3);
+	ck_assert_int_eq(evlist__expand_tracepoints(&eo, &specs, &n), 0);
+	ck_assert_uint_eq(n, 5);
+	ck_assert_str_eq(specs[0].name, "cpu-clock");
+	ck_assert_str_eq(specs[1].name, "sched:sched_switch");
+	ck_assert_str_eq(specs[2].name, "sched:sched_wakeup");
+	ck_assert_str_eq(specs[3].name, "irq:irq_handler_entry");
+	ck_assert_str_eq(specs[4].name, "irq:softirq_entry");
+	for (size_t i = 1; i < n; i++)
+		ck_assert(specs[i].tracepoint && !specs[i].tp_glob);
+	/* nothing to expand: unchanged */
+	ck_assert_int_eq(evlist__expand_tracepoints(&eo, &specs, &n), 0);
+	ck_assert_uint_eq(n, 5);
+	free(specs);
+
+	/* no match: the glob is named, the specs are left alone */
+	specs = NULL;
+	n = 0;
+	ck_assert_int_eq(events__parse("sched:nothing*", &specs, &n, NULL), 0);
+	ck_assert_int_eq(evlist__expand_tracepoints(&eo, &specs, &n), -ENOENT);
+	ck_assert_ptr_nonnull(strstr(logged, "no tracepoint matches 'sched:nothing*'"));
+	ck_assert_uint_eq(n, 1);
+	free(specs);
+	rm_tree(dir);
+
+	/* more than EXPAND_MAX */
+	{
+		static char buf[EXPAND_MAX + 1][32];
+		const char *many[EXPAND_MAX + 1];
+		char dir2[] = "/tmp/ptop-tfs-XXXXXX";
+
+		for (int i = 0; i <= EXPAND_MAX; i++) {
+			snprintf(buf[i], sizeof(buf[i]), "many:ev%03d", i);
+			many[i] = buf[i];
+		}
+		fake_tracefs(dir2, many, ARRAY_SIZE(many));
+		eo.tracefs = dir2;
+		specs = NULL;
+		n = 0;
+		ck_assert_int_eq(events__parse("many:*", &specs, &n, NULL), 0);
+		ck_assert_int_eq(evlist__expand_tracepoints(&eo, &specs, &n),
+				 -E2BIG);
+		ck_assert_ptr_nonnull(strstr(logged, "matches 65 tracepoints"));
+		free(specs);
+		specs = NULL;
+		n = 0;
+		ck_assert_int_eq(events__parse("many:ev0[0-5]?", &specs, &n,
+					       NULL), 0);
+		ck_assert_int_eq(evlist__expand_tracepoints(&eo, &specs, &n), 0);
+		ck_assert_uint_eq(n, 60);
+		free(specs);
+		rm_tree(dir2);
+	}
+}
+END_TEST
+
 static pid_t dead_pid(void)
 {
 	pid_t pid = fork();
@@ -821,6 +929,7 @@ Suite *evsel_suite(void)
 	tcase_add_test(tc, test_explicit_hw_error);
 	tcase_add_test(tc, test_unknown_tracepoint);
 	tcase_add_test(tc, test_tracepoint);
+	tcase_add_test(tc, test_expand_tracepoints);
 	tcase_add_test(tc, test_no_such_process);
 	tcase_add_test(tc, test_thread_gone);
 	tcase_add_test(tc, test_emfile);
