@@ -3,7 +3,11 @@
 # CPU.
 . tests/e2e/tmux.inc
 
-bg "$WL/spin3" 40
+# a copy with a name of its own: "p NAME" must find this process only,
+# not a spin3 of another test or user running at the same time
+NAME=spt$$
+cp "$WL/spin3" "$TMP/$NAME"
+bg "$TMP/$NAME" 40
 SPIN=$LAST_BG
 bg "$WL/dlwork" 40
 DL=$LAST_BG
@@ -20,14 +24,14 @@ sleep 1.2
 screen | grep -q 'spin_a' && fail "spin_a still shown after attaching to dlwork"
 
 keys p
-keys s p i n 3 Enter
-wait_for "^event cpu-clock.*target pid $SPIN \(spin3\)"
+keys "$NAME" Enter
+wait_for "^event cpu-clock.*target pid $SPIN \($NAME\)"
 wait_top 'spin_a'
 
 keys p
 keys n o - s u c h - p r o c e s s Enter
 wait_for "no process named 'no-such-process'"
-wait_for "target pid $SPIN \(spin3\)"
+wait_for "target pid $SPIN \($NAME\)"
 
 keys p Enter
 wait_for '^event cpu-clock.*target all CPUs'

@@ -6,10 +6,9 @@
 . tests/integration/perfdata.inc
 command -v perf > /dev/null || fail "perf is not installed"
 
-rec() { perf record -q "$@" 2> "$TMP/rec.err" || fail "perf record $*: $(cat "$TMP/rec.err")"; }
 
 # a command, fixed period
-rec -e cpu-clock -c 100000 -o "$TMP/c.data" -- "$WL/spin3" 1
+perf_record "$TMP/c.data" -e cpu-clock -c 100000 -- "$WL/spin3" 1
 agree "-c" "$TMP/c.data" 0.5
 a=$(jq -r '[.rows[] | select(.symbol == "spin_a") | .overhead] | add // 0' "$TMP/ptop.json")
 near "$a" 60 8 "spin_a in the -c file"
@@ -17,7 +16,7 @@ jq -e '.finished == true and .input.bad == 0 and .input.damaged == false' "$TMP/
 	fail "-c: header says: $(head -c 400 "$TMP/ptop.json")"
 
 # frequency mode: periods differ from sample to sample
-rec -e cpu-clock -F 2000 -o "$TMP/f.data" -- "$WL/spin3" 1
+perf_record "$TMP/f.data" -e cpu-clock -F 2000 -- "$WL/spin3" 1
 agree "-F" "$TMP/f.data" 0.5
 
 # an existing process
@@ -25,17 +24,17 @@ agree "-F" "$TMP/f.data" 0.5
 BG="$BG $!"
 pid=$!
 sleep 0.3
-rec -e cpu-clock -c 100000 -p "$pid" -o "$TMP/p.data" -- sleep 1
+perf_record "$TMP/p.data" -e cpu-clock -c 100000 -p "$pid" -- sleep 1
 agree "-p" "$TMP/p.data" 0.5
 
 # call chains: self shares, as perf report --no-children
-rec -e cpu-clock -g -c 100000 -o "$TMP/g.data" -- "$WL/spin3" 1
+perf_record "$TMP/g.data" -e cpu-clock -g -c 100000 -- "$WL/spin3" 1
 agree "-g" "$TMP/g.data" 0.5 --no-children -- --no-children
 jq -e '[.rows[] | select(.symbol == "spin_a")][0].tree | length > 0' "$TMP/ptop.json" > /dev/null ||
 	fail "-g: no call tree under spin_a"
 
 # two events, one table each
-rec -e cpu-clock -c 100000 -e page-faults -c 1 -o "$TMP/e.data" -- "$WL/dlwork" 1
+perf_record "$TMP/e.data" -e cpu-clock -c 100000 -e page-faults -c 1 -- "$WL/dlwork" 1
 # (page-faults has few samples: its small rows are ties that perf and
 # ptop may name by different aliases of one address)
 agree "-e two events" "$TMP/e.data" 5

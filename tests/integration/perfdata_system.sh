@@ -9,8 +9,7 @@ command -v perf > /dev/null || fail "perf is not installed"
 "$WL/spin3" 4 > /dev/null &
 BG="$BG $!"
 sleep 0.3
-perf record -q -a -e cpu-clock -F 1000 -o "$TMP/a.data" -- sleep 1.5 2> "$TMP/rec.err" ||
-	fail "perf record -a: $(cat "$TMP/rec.err")"
+perf_record "$TMP/a.data" -a -e cpu-clock -F 1000 -- sleep 1.5
 agree "-a" "$TMP/a.data" 1
 jq -e '.input.bad == 0 and .input.unknown == 0 and .lost == 0 and .dropped == 0' "$TMP/ptop.json" > /dev/null ||
 	fail "-a: counters: $(jq -c '{input, lost, dropped}' "$TMP/ptop.json")"

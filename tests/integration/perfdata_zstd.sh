@@ -8,22 +8,10 @@
 . tests/integration/callgraph.inc
 command -v perf > /dev/null || fail "perf is not installed"
 
-rec() { perf record -q -N -z "$@" 2> "$TMP/rec.err" || fail "perf record -z $*: $(cat "$TMP/rec.err")"; }
-# rec_z FILE ARGS...: perf record -z ARGS into FILE, recorded again (up to
-# three times) when perf report aborts on it: perf 6.1 sometimes fails
-# an assertion in its build-id code reading a -z recording (seen twice
-# in a dozen runs on a loaded machine, not reproduced on a quiet one)
 rec_z() {
 	f=$1
 	shift
-	for try in 1 2 3; do
-		rec -o "$f" "$@"
-		perf report -i "$f" --stdio > /dev/null 2> "$TMP/chk.err" && return 0
-		grep -q 'assertion failed at util/build-id' "$TMP/chk.err" ||
-			fail "perf report -i $f: $(head -3 "$TMP/chk.err")"
-		echo "note: perf report aborted on a -z recording; recording again" >&2
-	done
-	fail "perf report aborted on three -z recordings"
+	perf_record "$f" -z "$@"
 }
 compressed() {
 	jq -e '.input.compressed > 0 and .input.bad == 0 and .input.truncated == false and
