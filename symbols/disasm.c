@@ -141,8 +141,68 @@ static int add_insn(struct disasm *d, u64 addr, size_t code_off, size_t size,
 	return 0;
 }
 
+/*
+ * Capstone's detail mode makes every instruction about 30 % slower to
+ * decode, and only the few with a %rip operand need it: a second handle,
+ * with detail on, decodes those again (opened on the first one).
+ */
+struct rip_decoder {
+	csh h;
+	cs_insn *ci;
+	bool open;
+};
+
+static void rip_decoder__fini(struct rip_decoder *r)
+{
+	if (r->ci)
+		cs_free(r->ci, 1);
+	if (r->open)
+		cs_close(&r->h);
+}
+
+/* The address a %rip-relative memory operand of in refers to (rip is the
+ * address of the next instruction); at most one operand can be, there
+ * is one ModRM.  A direct branch keeps its own target.  0 or -ENOMEM. */
+static int rip_target(struct rip_decoder *r, struct insn *in,
+		      const char *ops, const u8 *code)
+{
+	const uint8_t *p = code;
+	size_t left = in->size;
+	uint64_t addr = in->addr;
+	const cs_x86 *x;
+
+	if (in->has_target || !strstr(ops, "rip"))
+		return 0;
+	if (!r->open) {
+		if (cs_open(CS_ARCH_X86, CS_MODE_64, &r->h) != CS_ERR_OK)
+			return -ENOMEM;
+		r->open = true;
+		cs_option(r->h, CS_OPT_DETAIL, CS_OPT_ON);
+		r->ci = cs_malloc(r->h);
+	}
+	if (!r->ci)
+		return -ENOMEM;
+	if (!cs_disasm_iter(r->h, &p, &left, &addr, r->ci) ||
+	    !r->ci->detail)
+		return 0;
+	x = &r->ci->detail->x86;
+	for (u8 k = 0; k < x->op_count && k < ARRAY_SIZE(x->operands); k++) {
+		const cs_x86_op *op = &x->operands[k];
+
+		if (op->type == X86_OP_MEM && op->mem.base == X86_REG_RIP &&
+		    op->mem.index == X86_REG_INVALID &&
+		    op->mem.segment == X86_REG_INVALID) {
+			in->target = in->addr + in->size + (u64)op->mem.disp;
+			in->rip_rel = true;
+			break;
+		}
+	}
+	return 0;
+}
+
 static int decode(struct disasm *d, enum disasm_syntax syntax)
 {
+	struct rip_decoder rip = { 0 };
 	const uint8_t *p = d->code;
 	size_t left = d->len;
 	uint64_t addr = d->vaddr;
@@ -166,6 +226,9 @@ static int decode(struct disasm *d, enum disasm_syntax syntax)
 		if (cs_disasm_iter(h, &p, &left, &addr, ci)) {
 			err = add_insn(d, ci->address, off, ci->size,
 				       ci->mnemonic, ci->op_str, false);
+			if (!err)
+				err = rip_target(&rip, &d->insns[d->nr - 1],
+						 ci->op_str, d->code + off);
 			continue;
 		}
 		/* data in code, or garbage: one byte, then go on */
@@ -179,6 +242,7 @@ static int decode(struct disasm *d, enum disasm_syntax syntax)
 		left--;
 		addr++;
 	}
+	rip_decoder__fini(&rip);
 	cs_free(ci, 1);
 	cs_close(&h);
 	return err;

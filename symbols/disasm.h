@@ -16,7 +16,11 @@
  *
  * Bytes capstone cannot decode become one-byte ".byte 0xNN" entries
  * (kind INSN_BAD) and decoding goes on after them: data in code, a
- * function cut short or garbage never stop it.  Pure: no I/O.
+ * function cut short or garbage never stop it.  An instruction with a
+ * %rip-relative memory operand ("mov 0x2ee5(%rip),%eax", "jmp
+ * *0x2fe2(%rip)") has the address it refers to as its target, with
+ * rip_rel set (capstone's detail: insn address + size + disp).  Pure:
+ * no I/O.
  */
 
 enum disasm_syntax {
@@ -35,12 +39,15 @@ enum insn_kind {
 
 struct insn {
 	u64 addr;		/* virtual address */
-	u64 target;		/* of a direct jump or call (has_target) */
+	u64 target;		/* of a direct jump or call (has_target), or
+				 * what a %rip-relative operand refers to
+				 * (rip_rel): never both */
 	u32 code;		/* offset of its bytes in the code */
 	u32 text;		/* offset of its text in the arena */
 	u8 size;
 	u8 kind;		/* enum insn_kind */
 	bool has_target;
+	bool rip_rel;
 };
 
 struct disasm;

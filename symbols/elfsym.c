@@ -228,6 +228,7 @@ struct loader {
 	struct symtab *st;
 	size_t nr_scns, shstrndx;
 	u64 *scn_end;		/* end address of each section, 0: none */
+	bool data;		/* ELFSYM_DATA: objects, not functions */
 	long added;
 	int err;
 };
@@ -246,6 +247,17 @@ static bool is_func(const GElf_Sym *sym)
 
 	return (type == STT_FUNC || type == STT_GNU_IFUNC) &&
 	       sym->st_shndx != SHN_UNDEF && sym->st_value;
+}
+
+/* Data a %rip-relative operand may name: not TLS (offsets in the
+ * thread's block), not absolute values. */
+static bool is_object(const GElf_Sym *sym)
+{
+	int type = GELF_ST_TYPE(sym->st_info);
+
+	return (type == STT_OBJECT || type == STT_COMMON) &&
+	       sym->st_shndx != SHN_UNDEF && sym->st_shndx != SHN_ABS &&
+	       sym->st_shndx != SHN_COMMON && sym->st_value;
 }
 
 static enum symtab_bind bind_of(const GElf_Sym *sym)
@@ -295,7 +307,8 @@ static void load_syms(struct loader *ld, Elf_Scn *scn, const GElf_Shdr *sh)
 		size_t len;
 		GElf_Sym sym;
 
-		if (!gelf_getsym(syms, (int)i, &sym) || !is_func(&sym))
+		if (!gelf_getsym(syms, (int)i, &sym) ||
+		    !(ld->data ? is_object(&sym) : is_func(&sym)))
 			continue;
 		name = str_at(strs, sym.st_name, &len);
 		if (!name)
@@ -405,8 +418,9 @@ static bool stub_got(const u8 *code, size_t len, u64 vaddr, u64 *got)
 	return false;
 }
 
-static void add_plt_sym(struct loader *ld, struct plt_ctx *pc, u64 start,
-			u64 size, u32 symidx)
+/* A symbol "name<suffix>" at start, named by .dynsym entry symidx. */
+static void add_rel_sym(struct loader *ld, struct plt_ctx *pc, u64 start,
+			u64 size, u32 symidx, const char *suffix, u32 flags)
 {
 	size_t entsize = gelf_fsize(ld->elf, ELF_T_SYM, 1, EV_CURRENT);
 	const char *name;
@@ -421,13 +435,13 @@ static void add_plt_sym(struct loader *ld, struct plt_ctx *pc, u64 start,
 		return;
 	strbuf__reset(&pc->name);
 	strbuf__add(&pc->name, name, len);
-	strbuf__adds(&pc->name, "@plt");
+	strbuf__adds(&pc->name, suffix);
 	if (pc->name.oom) {
 		ld->err = -ENOMEM;
 		return;
 	}
 	ld->err = symtab__add(ld->st, start, size, 0, pc->name.buf,
-			      pc->name.len, SYM_F_PLT, SYMTAB_BIND_LOCAL, 0);
+			      pc->name.len, flags, SYMTAB_BIND_LOCAL, 0);
 	if (!ld->err)
 		ld->added++;
 }
@@ -453,10 +467,11 @@ static void name_stubs(struct loader *ld, struct plt_ctx *pc, Elf_Scn *scn,
 			     &got))
 			r = rel_for_got(pc, got);
 		if (r)
-			add_plt_sym(ld, pc, vaddr, entry, r->sym);
+			add_rel_sym(ld, pc, vaddr, entry, r->sym, "@plt",
+				    SYM_F_PLT);
 		else if (by_index && i - first < nr_index)
-			add_plt_sym(ld, pc, vaddr, entry,
-				    by_index[i - first]);
+			add_rel_sym(ld, pc, vaddr, entry, by_index[i - first],
+				    "@plt", SYM_F_PLT);
 	}
 }
 
@@ -502,6 +517,23 @@ nomem:
 	ld->err = -ENOMEM;
 out:
 	free(by_index);
+	free(pc.rels);
+	strbuf__fini(&pc.name);
+}
+
+/* GOT slots named by their relocations, "name@got": what a PLT stub,
+ * a -fno-plt call or a library's access to a global loads through. */
+static void load_got(struct loader *ld)
+{
+	struct plt_ctx pc = { 0 };
+
+	strbuf__init(&pc.name);
+	if (collect_rels(ld, &pc, ".rela.plt", R_X86_64_JUMP_SLOT) ||
+	    collect_rels(ld, &pc, ".rela.dyn", R_X86_64_GLOB_DAT))
+		ld->err = -ENOMEM;
+	for (size_t i = 0; i < pc.nr_rels && !ld->err; i++)
+		add_rel_sym(ld, &pc, pc.rels[i].got, 8, pc.rels[i].sym,
+			    "@got", 0);
 	free(pc.rels);
 	strbuf__fini(&pc.name);
 }
@@ -592,7 +624,8 @@ static void load_ehframe(struct loader *ld)
 
 long elfsym__load(Elf *elf, struct symtab *st, unsigned int what)
 {
-	struct loader ld = { .elf = elf, .st = st };
+	struct loader ld = { .elf = elf, .st = st,
+			     .data = what & ELFSYM_DATA };
 	GElf_Ehdr eh;
 
 	sections(elf, &ld.nr_scns, &ld.shstrndx);
@@ -620,9 +653,13 @@ long elfsym__load(Elf *elf, struct symtab *st, unsigned int what)
 		    (sh.sh_type == SHT_DYNSYM && (what & ELFSYM_DYNSYM)))
 			load_syms(&ld, scn, &sh);
 	}
-	if (!ld.err && (what & ELFSYM_PLT) && gelf_getehdr(elf, &eh) &&
-	    eh.e_machine == EM_X86_64)
-		load_plt(&ld);
+	if (!ld.err && (what & (ELFSYM_PLT | ELFSYM_GOT)) &&
+	    gelf_getehdr(elf, &eh) && eh.e_machine == EM_X86_64) {
+		if (what & ELFSYM_PLT)
+			load_plt(&ld);
+		if (!ld.err && (what & ELFSYM_GOT))
+			load_got(&ld);
+	}
 	if (!ld.err && (what & ELFSYM_EHFRAME))
 		load_ehframe(&ld);
 	free(ld.scn_end);

@@ -39,6 +39,12 @@ enum elfsym_what {
 	ELFSYM_PLT = 1 << 2,	 /* name@plt stubs (x86-64) */
 	ELFSYM_EHFRAME = 1 << 3, /* .eh_frame ranges as synthetic symbols,
 				  * where no real symbol is */
+	/* The data a %rip-relative operand refers to (annotate), in a
+	 * table of its own: */
+	ELFSYM_DATA = 1 << 4,	 /* with SYMTAB/DYNSYM: their data objects
+				  * (STT_OBJECT, STT_COMMON), not their
+				  * functions */
+	ELFSYM_GOT = 1 << 5,	 /* name@got GOT slots (x86-64) */
 };
 
 /*

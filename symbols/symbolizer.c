@@ -31,9 +31,12 @@
 struct image {
 	unsigned int refs;
 	struct elf_info info;	/* of the runtime binary */
-	struct symtab *st;
+	struct symtab *st;	/* functions (and PLT, .eh_frame ranges) */
 	enum dso_status status;
 	const char *file;	/* where the symbols came from (pooled) */
+	/* data objects and GOT slots, loaded on the first lookup_data */
+	struct symtab *data_st;
+	bool data_tried;
 	/* DWARF, loaded on the first srcline */
 	bool dwarf_tried;
 	int dw_fd;
@@ -172,6 +175,7 @@ static void image__free(struct image *img)
 		return;
 	image__drop_dwarf(img);
 	symtab__free(img->st);
+	symtab__free(img->data_st);
 	free(img->mem);
 	free(img);
 }
@@ -262,21 +266,32 @@ static int add_image(struct symbolizer *s, struct image *img)
 }
 
 /* Symbols of a binary: its .symtab, else a separate debug file's, else
- * .dynsym with .eh_frame ranges filling the gaps. */
+ * .dynsym with .eh_frame ranges filling the gaps.  With data (annotate's
+ * %rip-relative operands), the data objects and GOT slots of the same
+ * tables, into a table of their own: the functions' table, and so every
+ * sample's lookup, stays as it is. */
 static int load_symbols(struct symbolizer *s, const struct dso *dso,
-			struct image *img, Elf *elf, const char *bin_path)
+			struct image *img, Elf *elf, const char *bin_path,
+			bool data)
 {
 	struct debuginfo_opts o = debuginfo_opts(s);
-	unsigned int what = ELFSYM_PLT;
+	unsigned int kind = data ? ELFSYM_DATA : 0;
+	unsigned int what = kind | (data ? ELFSYM_GOT : ELFSYM_PLT);
 	char dbg_path[PATH_BUF];
+	struct symtab *st;
 	Elf *dbg = NULL;
 	int dfd = -1;
 	long n = 0, m;
 
-	img->st = symtab__new(s->pool, s->demangle ? SYMTAB_DEMANGLE : 0);
-	if (!img->st)
+	st = symtab__new(s->pool, s->demangle ? SYMTAB_DEMANGLE : 0);
+	if (!st)
 		return -ENOMEM;
-	img->file = pool_dup(s, bin_path);
+	if (data) {
+		img->data_st = st;
+	} else {
+		img->st = st;
+		img->file = pool_dup(s, bin_path);
+	}
 	if (img->info.has_symtab) {
 		what |= ELFSYM_SYMTAB;
 	} else {
@@ -287,16 +302,16 @@ static int load_symbols(struct symbolizer *s, const struct dso *dso,
 		if (dfd >= 0)
 			dbg = elfsym__open_fd(dfd);
 		if (dbg && !elfsym__info(dbg, &di) && di.has_symtab) {
-			n = elfsym__load(dbg, img->st, ELFSYM_SYMTAB);
-			if (n > 0)
+			n = elfsym__load(dbg, st, ELFSYM_SYMTAB | kind);
+			if (n > 0 && !data)
 				img->file = pool_dup(s, dbg_path);
 		}
 		what |= ELFSYM_DYNSYM;
-		if (n <= 0)
+		if (n <= 0 && !data)
 			what |= ELFSYM_EHFRAME;
 	}
 	if (n >= 0) {
-		m = elfsym__load(elf, img->st, what);
+		m = elfsym__load(elf, st, what);
 		n = m < 0 ? m : n + m;
 	}
 	if (dbg)
@@ -305,9 +320,11 @@ static int load_symbols(struct symbolizer *s, const struct dso *dso,
 		close(dfd);
 	if (n < 0)
 		return (int)n;
-	if (symtab__finish(img->st))
+	if (symtab__finish(st))
 		return -ENOMEM;
-	img->status = symtab__count(img->st) ? DSO_ST_OK : DSO_ST_NO_SYMBOLS;
+	if (!data)
+		img->status = symtab__count(st) ? DSO_ST_OK :
+						  DSO_ST_NO_SYMBOLS;
 	return 0;
 }
 
@@ -348,7 +365,7 @@ static void load_file(struct symbolizer *s, const struct dso *dso,
 	if (!img)
 		goto unreadable;
 	img->info = info;
-	err = load_symbols(s, dso, img, elf, path);
+	err = load_symbols(s, dso, img, elf, path, false);
 	if (err || add_image(s, img)) {
 		image__free(img);
 		goto unreadable;
@@ -364,6 +381,30 @@ unreadable:
 			fd < 0 ? strerror(-fd) : "not a usable ELF file");
 	ds->warned = true;
 out:
+	if (elf)
+		elf_end(elf);
+	if (fd >= 0)
+		close(fd);
+}
+
+/* The data objects of a binary whose functions are loaded: its file is
+ * read again, once, when annotate first names a %rip-relative operand. */
+static void load_data(struct symbolizer *s, const struct dso *dso,
+		      struct image *img)
+{
+	struct debuginfo_opts o = debuginfo_opts(s);
+	char path[PATH_BUF];
+	Elf *elf = NULL;
+	int fd;
+
+	img->data_tried = true;
+	fd = debuginfo__open_binary(&o, dso, path, sizeof(path));
+	if (fd >= 0)
+		elf = elfsym__open_fd(fd);
+	if (elf && load_symbols(s, dso, img, elf, path, true)) {
+		symtab__free(img->data_st);
+		img->data_st = NULL;
+	}
 	if (elf)
 		elf_end(elf);
 	if (fd >= 0)
@@ -647,6 +688,22 @@ static void fill_hit(struct sym_info *info, const struct symtab_hit *hit)
 	info->flags = hit->flags;
 }
 
+/* What every lookup starts with: info cleared, then the dso's name and
+ * status once its symbols are loaded.  0 or -errno. */
+static int lookup_begin(struct symbolizer *s, const struct dso *dso,
+			struct sym_info *info, struct dso_state **ds)
+{
+	if (!s || !dso || !info || dso->id >= MAX_DSO_ID)
+		return -EINVAL;
+	memset(info, 0, sizeof(*info));
+	*ds = prepare(s, dso);
+	if (!*ds)
+		return -ENOMEM;
+	info->dso_name = (*ds)->dso_name;
+	info->status = (*ds)->status;
+	return 0;
+}
+
 int symbolizer__lookup(struct symbolizer *s, const struct dso *dso, u64 addr,
 		       struct sym_info *info)
 {
@@ -654,15 +711,10 @@ int symbolizer__lookup(struct symbolizer *s, const struct dso *dso, u64 addr,
 	struct dso_state *ds;
 	struct pm_entry *pe;
 	u64 vaddr;
+	int err = lookup_begin(s, dso, info, &ds);
 
-	if (!s || !dso || !info || dso->id >= MAX_DSO_ID)
-		return -EINVAL;
-	memset(info, 0, sizeof(*info));
-	ds = prepare(s, dso);
-	if (!ds)
-		return -ENOMEM;
-	info->dso_name = ds->dso_name;
-	info->status = ds->status;
+	if (err)
+		return err;
 	switch (dso->kind) {
 	case DSO_FILE:
 	case DSO_VDSO:
@@ -695,6 +747,36 @@ int symbolizer__lookup(struct symbolizer *s, const struct dso *dso, u64 addr,
 	default:
 		break;
 	}
+	return 0;
+}
+
+int symbolizer__lookup_data(struct symbolizer *s, const struct dso *dso,
+			    u64 vaddr, struct sym_info *info)
+{
+	struct symtab_hit hit;
+	struct dso_state *ds;
+	struct image *img;
+	int err;
+
+	/* the others' key space is the address itself */
+	if (dso && dso->kind != DSO_FILE && dso->kind != DSO_VDSO)
+		return symbolizer__lookup(s, dso, vaddr, info);
+	err = lookup_begin(s, dso, info, &ds);
+	if (err)
+		return err;
+	img = ds->img;
+	if (!img || ds->status == DSO_ST_MISMATCH)
+		return 0;
+	if (symtab__lookup(img->st, vaddr, &hit)) {
+		/* the vdso's data is the kernel's, outside its image */
+		if (dso->kind != DSO_FILE)
+			return 0;
+		if (!img->data_tried)
+			load_data(s, dso, img);
+		if (!img->data_st || symtab__lookup(img->data_st, vaddr, &hit))
+			return 0;
+	}
+	fill_hit(info, &hit);
 	return 0;
 }
 

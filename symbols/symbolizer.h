@@ -87,6 +87,20 @@ void symbolizer__free(struct symbolizer *s);
 int symbolizer__lookup(struct symbolizer *s, const struct dso *dso, u64 addr,
 		       struct sym_info *info);
 
+/*
+ * What an address that code refers to names (annotate's %rip-relative
+ * operands): the function holding ELF virtual address vaddr of dso, else
+ * the data object (STT_OBJECT of .symtab, a debug file's .symtab or
+ * .dynsym) or GOT slot ("name@got") holding it.  Data symbols are read
+ * on the first call that needs them for a binary, into a table of their
+ * own: lookups of samples never see them.  0 with info filled (name NULL:
+ * nothing there; start and vaddr are the symbol's virtual address, since
+ * .bss has no file offset), or -errno for bad arguments.  Kernel and JIT
+ * dsos: their functions only.
+ */
+int symbolizer__lookup_data(struct symbolizer *s, const struct dso *dso,
+			    u64 vaddr, struct sym_info *info);
+
 /* Key space <-> ELF vaddr for file dsos (identity for the others). */
 int symbolizer__to_vaddr(struct symbolizer *s, const struct dso *dso,
 			 u64 addr, u64 *vaddr);

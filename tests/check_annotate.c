@@ -1,7 +1,8 @@
 /* check_annotate: the annotation of a function built by the tests
- * (annfix): instructions, jump labels and call targets, the source line
- * of each instruction, samples per instruction from fake snapshots, the
- * modes, the text and JSON, finding a function by name, errors. */
+ * (annfix): instructions, jump labels and call targets, the globals
+ * %rip-relative operands refer to, the source line of each instruction,
+ * samples per instruction from fake snapshots, the modes, the text and
+ * JSON, finding a function by name, errors. */
 #include <check.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -340,6 +341,111 @@ START_TEST(test_layout_and_text)
 }
 END_TEST
 
+/* ann_loop stores annfix_sink through a %rip-relative operand: its
+ * address and name follow the operand in both syntaxes, the view, the
+ * text and the JSON; _start calls through a GOT slot. */
+START_TEST(test_rip_relative)
+{
+	struct ann_fmt fmt = { .value = ANN_PERCENT };
+	struct header_info hi = { .event = "cpu-clock" };
+	char want[64], json[96];
+	u64 sink, size;
+	long rip = -1;
+
+	ck_assert(nm_find("annfix.nm", "annfix_sink", &sink, &size));
+	snprintf(want, sizeof(want), "  # 0x%llx <annfix_sink>",
+		 (unsigned long long)sink);
+	snprintf(json, sizeof(json), "\"mem_target\":\"0x%llx\","
+				     "\"mem_symbol\":\"annfix_sink\","
+				     "\"mem_offset\":0",
+		 (unsigned long long)sink);
+	for (int syn = 0; syn < 2; syn++) {
+		struct annotation *a;
+		struct strbuf sb;
+		struct ann_line l = { AL_INSN, 0 };
+
+		if (syn) {
+			annotator__free(an);
+			an = annotator__new(syms, DISASM_INTEL);
+			ck_assert_ptr_nonnull(an);
+		}
+		a = open_fn("ann_loop");
+		for (size_t i = 0; i < a->nr; i++)
+			if (disasm__at(a->dis, i)->rip_rel)
+				rip = (long)i;
+		ck_assert_int_ge(rip, 0);
+		ck_assert_str_eq(a->insns[rip].target_name, "annfix_sink");
+		ck_assert_uint_eq(a->insns[rip].target_off, 0);
+		ck_assert_int_eq(a->insns[rip].target, -1);
+		ck_assert_uint_eq(a->insns[rip].label, 0);
+		/* the line: the operand as capstone wrote it, then what
+		 * it refers to */
+		strbuf__init(&sb);
+		l.idx = (u32)rip;
+		annotation__format_line(a, &l, &fmt, &sb);
+		ck_assert_msg(strstr(sb.buf, want) != NULL, "%s", sb.buf);
+		ck_assert_ptr_nonnull(strstr(sb.buf, syn ? "[rip + 0x" :
+							   "(%rip)"));
+		ck_assert_int_eq(sb.buf[sb.len - 1], '>');
+		/* an offset into the symbol */
+		a->insns[rip].target_off = 4;
+		strbuf__reset(&sb);
+		annotation__format_line(a, &l, &fmt, &sb);
+		ck_assert_ptr_nonnull(strstr(sb.buf, " <annfix_sink+0x4>"));
+		a->insns[rip].target_off = 0;
+		/* the text and the JSON */
+		strbuf__reset(&sb);
+		annotation__text(a, "cpu-clock", ANN_ASM, &fmt, &sb);
+		ck_assert_ptr_nonnull(strstr(sb.buf, want));
+		strbuf__reset(&sb);
+		annotation__json(a, &hi, &sb);
+		ck_assert_msg(strstr(sb.buf, json) != NULL, "%s", json);
+		ck_assert_ptr_nonnull(strstr(sb.buf, "\"mem_target\":null,"
+						     "\"mem_symbol\":null,"
+						     "\"mem_offset\":null"));
+		/* a %rip operand is not a branch target */
+		ck_assert_ptr_null(strstr(sb.buf, "\"target_symbol\":"
+						  "\"annfix_sink\""));
+		strbuf__fini(&sb);
+		annotation__put(a);
+	}
+	/* an unnamed address: the address alone */
+	{
+		struct annotation *a = open_fn("ann_loop");
+		struct ann_line l = { AL_INSN, (u32)rip };
+		struct strbuf sb;
+
+		a->insns[rip].target_name = NULL;
+		strbuf__init(&sb);
+		annotation__format_line(a, &l, &fmt, &sb);
+		snprintf(want, sizeof(want), "  # 0x%llx",
+			 (unsigned long long)sink);
+		ck_assert_ptr_nonnull(strstr(sb.buf, want));
+		ck_assert_ptr_null(strchr(sb.buf, '<'));
+		strbuf__reset(&sb);
+		annotation__json(a, &hi, &sb);
+		ck_assert_ptr_nonnull(strstr(sb.buf, "\"mem_symbol\":null,"
+						     "\"mem_offset\":null"));
+		strbuf__fini(&sb);
+		a->insns[rip].target_name = "annfix_sink";
+		annotation__put(a);
+	}
+	/* glibc's _start calls __libc_start_main through its GOT slot */
+	{
+		struct annotation *a = open_fn("_start");
+		bool got = false;
+
+		for (size_t i = 0; i < a->nr; i++)
+			got |= disasm__at(a->dis, i)->rip_rel &&
+			       a->insns[i].target_name &&
+			       !strcmp(a->insns[i].target_name,
+				       "__libc_start_main@got");
+		ck_assert(got);
+		annotation__put(a);
+	}
+}
+END_TEST
+
 /* Data in code: .byte entries and a note, never a failure. */
 START_TEST(test_garbage)
 {
@@ -494,6 +600,9 @@ START_TEST(test_hostile)
 		a->srcs[i].inlined = true;
 	}
 	a->insns[call].target_name = evil;
+	for (size_t i = 0; i < a->nr; i++)
+		if (disasm__at(a->dis, i)->rip_rel)
+			a->insns[i].target_name = evil;
 	a->name = evil;
 	a->dso_name = evil;
 	a->file = evil;
@@ -559,6 +668,7 @@ Suite *annotate_suite(void)
 	tcase_add_test(tc, test_count);
 	tcase_add_test(tc, test_count_scope);
 	tcase_add_test(tc, test_layout_and_text);
+	tcase_add_test(tc, test_rip_relative);
 	tcase_add_test(tc, test_garbage);
 	tcase_add_test(tc, test_find);
 	tcase_add_test(tc, test_errors);

@@ -1,6 +1,7 @@
 /* check_disasm: capstone's decoding of a function built by the tests,
  * compared with objdump's listing of the same file; branch kinds and
- * targets; undecodable bytes; the cache. */
+ * targets, %rip-relative operands' addresses; undecodable bytes; the
+ * cache. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,8 @@ struct od_insn {
 	char mnem[32];
 	u64 target;
 	bool has_target;
+	u64 rip;		/* "# 4018 <annfix_sink>": a %rip operand's */
+	bool has_rip;
 };
 
 /* objdump's instructions of func (in annfix.objdump); returns the count. */
@@ -31,7 +34,7 @@ static size_t objdump_func(const char *func, struct od_insn *out, size_t max)
 	while (fgets(line, sizeof(line), f) && n < max) {
 		unsigned long long a, t;
 		char m[32];
-		const char *tab;
+		const char *tab, *hash;
 
 		if (strstr(line, head)) {
 			in = true;
@@ -49,7 +52,11 @@ static size_t objdump_func(const char *func, struct od_insn *out, size_t max)
 		out[n].addr = a;
 		snprintf(out[n].mnem, sizeof(out[n].mnem), "%s", m);
 		out[n].has_target = false;
-		if (strchr(tab, '<') && !strchr(tab, '#') &&
+		hash = strchr(tab, '#');
+		out[n].has_rip = hash && sscanf(hash, "# %llx", &t) == 1;
+		if (out[n].has_rip)
+			out[n].rip = t;
+		if (strchr(tab, '<') && !hash &&
 		    sscanf(tab + 1 + strlen(m), " %llx <", &t) == 1) {
 			out[n].target = t;
 			out[n].has_target = true;
@@ -95,8 +102,9 @@ static bool same_mnemonic(const char *cs, const char *od)
 START_TEST(test_like_objdump)
 {
 	struct od_insn od[128];
-	size_t n = objdump_func("ann_loop", od, 128), len, calls = 0;
-	u64 vaddr;
+	size_t n = objdump_func("ann_loop", od, 128), len, calls = 0,
+	       rips = 0;
+	u64 vaddr, sink, sink_size;
 	u8 *code = func_code("ann_loop", &vaddr, &len);
 	struct disasm *d = disasm__new(code, len, vaddr, DISASM_ATT);
 
@@ -116,6 +124,14 @@ START_TEST(test_like_objdump)
 		ck_assert_int_eq(in->has_target, od[i].has_target);
 		if (od[i].has_target)
 			ck_assert_uint_eq(in->target, od[i].target);
+		/* %rip-relative: the address objdump's comment gives */
+		ck_assert_msg(in->rip_rel == od[i].has_rip, "at %llx",
+			      (unsigned long long)in->addr);
+		ck_assert(!(in->rip_rel && in->has_target));
+		if (od[i].has_rip) {
+			ck_assert_uint_eq(in->target, od[i].rip);
+			rips++;
+		}
 		ck_assert_mem_eq(disasm__bytes(d, in),
 				 code + (in->addr - vaddr), in->size);
 		if (in->kind == INSN_CALL) {
@@ -132,6 +148,12 @@ START_TEST(test_like_objdump)
 				 (long)i);
 	}
 	ck_assert_uint_eq(calls, 1);
+	/* ann_loop stores annfix_sink */
+	ck_assert(nm_find("annfix.nm", "annfix_sink", &sink, &sink_size));
+	ck_assert_uint_ge(rips, 1);
+	for (size_t i = 0; i < n; i++)
+		if (disasm__at(d, i)->rip_rel)
+			ck_assert_uint_eq(disasm__at(d, i)->target, sink);
 	ck_assert_int_eq(disasm__at(d, n - 1)->kind, INSN_JUMP);
 	ck_assert_int_eq(disasm__find(d, vaddr - 1), -1);
 	ck_assert_int_eq(disasm__find(d, vaddr + len), -1);
@@ -147,9 +169,22 @@ START_TEST(test_intel)
 	u64 vaddr;
 	u8 *code = func_code("ann_loop", &vaddr, &len);
 	struct disasm *d = disasm__new(code, len, vaddr, DISASM_INTEL);
+	struct disasm *att = disasm__new(code, len, vaddr, DISASM_ATT);
 	const struct insn *in;
 
 	ck_assert_ptr_nonnull(d);
+	ck_assert_ptr_nonnull(att);
+	/* the same %rip-relative addresses in either syntax */
+	ck_assert_uint_eq(disasm__nr(d), disasm__nr(att));
+	for (size_t i = 0; i < disasm__nr(d); i++) {
+		in = disasm__at(d, i);
+		ck_assert_int_eq(in->rip_rel, disasm__at(att, i)->rip_rel);
+		ck_assert_uint_eq(in->target, disasm__at(att, i)->target);
+		if (in->rip_rel)
+			ck_assert_ptr_nonnull(strstr(disasm__operands(d, in),
+						     "[rip + 0x"));
+	}
+	disasm__put(att);
 	/* push %rbp; mov %rsp,%rbp */
 	in = disasm__at(d, 1);
 	ck_assert_str_eq(disasm__mnemonic(d, in), "mov");
@@ -226,6 +261,51 @@ START_TEST(test_random)
 	ck_assert_str_eq(disasm__mnemonic(d, disasm__at(d, 1)), ".byte");
 	disasm__put(d);
 	free(buf);
+}
+END_TEST
+
+/* %rip-relative operands: rip is the next instruction's address. */
+START_TEST(test_rip_relative)
+{
+	static const struct {
+		const char *bytes;
+		size_t len;
+		bool rip;
+		u64 target;
+	} cases[] = {
+		/* mov 0x10(%rip),%eax */
+		{ "\x8b\x05\x10\x00\x00\x00", 6, true, 0x1016 },
+		/* lea -0x7(%rip),%rdi: itself */
+		{ "\x48\x8d\x3d\xf9\xff\xff\xff", 7, true, 0x1000 },
+		/* jmp *0x2fe2(%rip) (a PLT stub), then movl $1,0x8(%rip):
+		 * the immediate comes after the displacement */
+		{ "\xff\x25\xe2\x2f\x00\x00", 6, true, 0x3fe8 },
+		{ "\xc7\x05\x08\x00\x00\x00\x01\x00\x00\x00", 10, true,
+		  0x1012 },
+		/* mov 0x10(%rax),%eax; call 0x1010 (direct: its own
+		 * target); mov %fs:0x0,%rax */
+		{ "\x8b\x40\x10", 3, false, 0 },
+		{ "\xe8\x0b\x00\x00\x00", 5, false, 0x1010 },
+		{ "\x64\x48\x8b\x04\x25\x00\x00\x00\x00", 9, false, 0 },
+	};
+
+	for (int syn = 0; syn < 2; syn++) {
+		for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+			struct disasm *d = disasm__new(cases[i].bytes,
+						       cases[i].len, 0x1000,
+						       syn);
+			const struct insn *in;
+
+			ck_assert_ptr_nonnull(d);
+			ck_assert_uint_eq(disasm__nr(d), 1);
+			in = disasm__at(d, 0);
+			ck_assert_msg(in->rip_rel == cases[i].rip, "case %zu",
+				      i);
+			if (in->rip_rel || in->has_target)
+				ck_assert_uint_eq(in->target, cases[i].target);
+			disasm__put(d);
+		}
+	}
 }
 END_TEST
 
@@ -350,6 +430,7 @@ Suite *disasm_suite(void)
 	tcase_add_test(tc, test_intel);
 	tcase_add_test(tc, test_garbage);
 	tcase_add_test(tc, test_random);
+	tcase_add_test(tc, test_rip_relative);
 	tcase_add_test(tc, test_bad_args);
 	tcase_add_test(tc, test_classify);
 	tcase_add_test(tc, test_parse_target);

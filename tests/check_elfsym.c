@@ -141,6 +141,65 @@ START_TEST(test_plt)
 }
 END_TEST
 
+/* Data objects (annotate's %rip-relative operands) in their own table:
+ * nm's extent; never in the functions' table, nor functions in theirs. */
+START_TEST(test_data)
+{
+	struct symtab_hit hit;
+	struct loaded l;
+	u64 addr, size;
+
+	load(&l, "symfix-pie", ELFSYM_SYMTAB | ELFSYM_DATA);
+	check_nm(&l, "symfix-pie.nm", "symfix_sink", "symfix_sink");
+	ck_assert(nm_find("symfix-pie.nm", "fix_leaf", &addr, &size));
+	ck_assert(symtab__lookup(l.st, addr, &hit) ||
+		  strcmp(hit.name, "fix_leaf"));
+	unload(&l);
+	load(&l, "symfix-pie", ELFSYM_SYMTAB | ELFSYM_PLT);
+	ck_assert(nm_find("symfix-pie.nm", "symfix_sink", &addr, &size));
+	ck_assert_int_eq(symtab__lookup(l.st, addr, &hit), -ENOENT);
+	unload(&l);
+	/* .dynsym: the exported ones */
+	load(&l, "libsymfix.so", ELFSYM_DYNSYM | ELFSYM_DATA);
+	check_nm(&l, "libsymfix.nm", "symfixlib_sink", "symfixlib_sink");
+	unload(&l);
+}
+END_TEST
+
+/* name@got on each slot a GLOB_DAT or JUMP_SLOT relocation names, as
+ * readelf -r lists them */
+START_TEST(test_got)
+{
+	FILE *f = fopen(test_fixture("libsymfix.got"), "r");
+	char line[512], name[400], want[420];
+	unsigned long long addr;
+	bool sink = false;
+	struct loaded l;
+	int n = 0;
+
+	ck_assert_ptr_nonnull(f);
+	load(&l, "libsymfix.so", ELFSYM_GOT);
+	while (fgets(line, sizeof(line), f)) {
+		struct symtab_hit hit;
+
+		if (sscanf(line, "%llx %399s", &addr, name) != 2)
+			continue;
+		snprintf(want, sizeof(want), "%s@got", name);
+		ck_assert_int_eq(symtab__lookup(l.st, addr + 7, &hit), 0);
+		ck_assert_str_eq(hit.name, want);
+		ck_assert_uint_eq(hit.start, addr);
+		ck_assert_uint_eq(hit.size, 8);
+		sink |= !strcmp(name, "symfixlib_sink");
+		n++;
+	}
+	ck_assert_int_ge(n, 2);
+	/* the library reaches its exported global through the GOT */
+	ck_assert(sink);
+	fclose(f);
+	unload(&l);
+}
+END_TEST
+
 /* stripped: each function is one FDE range, exactly nm's extent */
 START_TEST(test_ehframe_ranges)
 {
@@ -269,8 +328,10 @@ START_TEST(test_memory)
 		memcpy(copy, img, cut);
 		elf = elfsym__open_mem(copy, cut);
 		if (elf) {
-			if (!elfsym__info(elf, &info))
+			if (!elfsym__info(elf, &info)) {
+				elfsym__load(elf, st, ~0u & ~ELFSYM_DATA);
 				elfsym__load(elf, st, ~0u);
+			}
 			elf_end(elf);
 		}
 		symtab__finish(st);
@@ -327,7 +388,10 @@ START_TEST(test_fuzz_corpus)
 		st = symtab__new(NULL, SYMTAB_DEMANGLE);
 		elf = elfsym__open_mem(img, len);
 		if (elf && !elfsym__info(elf, &info)) {
-			elfsym__load(elf, st, ~0u);
+			/* functions, then annotate's data and GOT slots */
+			elfsym__load(elf, st, ~0u & ~ELFSYM_DATA);
+			elfsym__load(elf, st, ELFSYM_SYMTAB | ELFSYM_DYNSYM |
+						      ELFSYM_DATA | ELFSYM_GOT);
 			symtab__finish(st);
 			sd = srcline__new(elf);
 			for (size_t i = 0; i < symtab__count(st) && i < 64;
@@ -366,6 +430,8 @@ Suite *elfsym_suite(void)
 	tcase_add_test(tc, test_symtab_exact);
 	tcase_add_test(tc, test_shared_lib);
 	tcase_add_test(tc, test_plt);
+	tcase_add_test(tc, test_data);
+	tcase_add_test(tc, test_got);
 	tcase_add_test(tc, test_ehframe_ranges);
 	tcase_add_test(tc, test_info);
 	tcase_add_test(tc, test_vaddr);

@@ -112,6 +112,74 @@ START_TEST(test_plt)
 }
 END_TEST
 
+/* What a %rip-relative operand refers to, by virtual address: a
+ * function, a global (read on first use, never in the functions'
+ * table), a GOT slot; a separate debug file's objects. */
+static void check_data(const struct dso *d, const char *nm, const char *name,
+		       const char *want)
+{
+	struct sym_info si;
+	u64 addr, size;
+
+	ck_assert_msg(nm_find(nm, name, &addr, &size), "%s", name);
+	ck_assert_int_eq(symbolizer__lookup_data(s, d, addr + size - 1, &si),
+			 0);
+	ck_assert_ptr_nonnull(si.name);
+	ck_assert_str_eq(si.name, want);
+	ck_assert_uint_eq(si.vaddr, addr);
+	ck_assert_uint_eq(si.size, size);
+}
+
+START_TEST(test_data)
+{
+	struct dso nonpie = file_dso(0, fixture_path("symfix"));
+	struct dso lib = file_dso(1, fixture_path("libsymfix.so"));
+	struct dso gone = file_dso(2, "/nonexistent/ptop/libgone.so");
+	char root[4096];
+	const char *dirs[] = { root };
+	struct symbolizer_opts o = { .debug_dirs = dirs, .nr_debug_dirs = 1 };
+	struct dso bid = file_dso(3, fixture_path("symfix-bid"));
+	unsigned long long slot;
+	char line[512], name[400];
+	struct sym_info si;
+	u64 addr, size, off;
+	FILE *f;
+
+	check_data(&nonpie, "symfix.nm", "symfix_sink", "symfix_sink");
+	check_data(&nonpie, "symfix.nm", "fix_leaf", "fix_leaf");
+	check_data(&lib, "libsymfix.nm", "symfixlib_sink", "symfixlib_sink");
+	/* samples are never named after data */
+	ck_assert(nm_find("symfix.nm", "symfix_sink", &addr, &size));
+	ck_assert_int_eq(symbolizer__from_vaddr(s, &nonpie, addr, &off), 0);
+	ck_assert_int_eq(symbolizer__lookup(s, &nonpie, off, &si), 0);
+	ck_assert_ptr_null(si.name);
+	/* the library's GOT slot of its global */
+	f = fopen(test_fixture("libsymfix.got"), "r");
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %399s", &slot, name) == 2 &&
+		    !strcmp(name, "symfixlib_sink"))
+			break;
+	fclose(f);
+	ck_assert_str_eq(name, "symfixlib_sink");
+	ck_assert_int_eq(symbolizer__lookup_data(s, &lib, slot + 4, &si), 0);
+	ck_assert_str_eq(si.name, "symfixlib_sink@got");
+	ck_assert_uint_eq(si.vaddr, slot);
+	/* nothing there, nothing to read */
+	ck_assert_int_eq(symbolizer__lookup_data(s, &nonpie, 8, &si), 0);
+	ck_assert_ptr_null(si.name);
+	ck_assert_int_eq(symbolizer__lookup_data(s, &gone, addr, &si), 0);
+	ck_assert_ptr_null(si.name);
+	ck_assert_int_eq(symbolizer__lookup_data(NULL, &gone, 0, &si),
+			 -EINVAL);
+	ck_assert_int_eq(symbolizer__lookup_data(s, &gone, 0, NULL), -EINVAL);
+	/* a stripped binary: the objects of its debug file's .symtab */
+	snprintf(root, sizeof(root), "%s", test_fixture("debugroot"));
+	renew(&o);
+	check_data(&bid, "symfix-bid.nm", "symfix_sink", "symfix_sink");
+}
+END_TEST
+
 START_TEST(test_stripped)
 {
 	struct dso d = file_dso(0, fixture_path("symfix-stripped"));
@@ -556,6 +624,7 @@ Suite *symbolizer_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_files);
 	tcase_add_test(tc, test_plt);
+	tcase_add_test(tc, test_data);
 	tcase_add_test(tc, test_stripped);
 	tcase_add_test(tc, test_debug_files);
 	tcase_add_test(tc, test_mismatch);

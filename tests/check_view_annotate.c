@@ -1,8 +1,9 @@
 /* check_view_annotate: the annotate view without a terminal, on a
  * function built by the tests (annfix): opened from a row with its
- * hottest instruction selected, the keys of the key table (H, Tab,
- * search, Enter into a callee and Esc back, Enter on a jump, s, t, o,
- * P), shares that follow the snapshot, every screen size. */
+ * hottest instruction selected, the global a %rip-relative operand
+ * refers to named, the keys of the key table (H, Tab, search, Enter
+ * into a callee and Esc back, Enter on a jump, s, t, o, P), shares that
+ * follow the snapshot, every screen size. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -210,6 +211,16 @@ START_TEST(test_open_and_keys)
 	ck_assert_int_ge(find_line(&s, want), 1);
 	ck_assert_int_lt(find_line(&s, want),
 			 find_line(&s, "<ann_helper>"));
+	/* the global a %rip-relative store writes, named */
+	{
+		int y = find_line(&s, "(%rip)");
+
+		ck_assert_int_ge(y, 1);
+		ck_assert_ptr_nonnull(strstr(screen__text(&s, (size_t)y),
+					     "  # 0x"));
+		ck_assert_ptr_nonnull(strstr(screen__text(&s, (size_t)y),
+					     " <annfix_sink>"));
+	}
 	/* the hot value is coloured; cold lines show no value */
 	{
 		int y = find_line(&s, "<ann_helper>");

@@ -17,6 +17,8 @@
 #define SRC_CACHE_BYTES (32u << 20)
 #define MAX_FRAMES 8
 #define MAX_CLOSE 5
+/* Operands before a %rip-relative operand's "# address <symbol>" */
+#define ANN_OPS_WIDTH 24
 
 struct ann_cached {
 	struct annotation *a;
@@ -172,7 +174,22 @@ static const char *basename_of(const char *p)
 	return s ? s + 1 : p;
 }
 
-/* Jump and call targets: labels inside, symbol names outside. */
+/* What a %rip-relative operand refers to: a function, a global, a GOT
+ * slot (data symbols are read from the binary on the first one). */
+static void name_rip_target(struct annotator *an, struct annotation *a,
+			    const struct insn *in, struct ann_insn *ai)
+{
+	struct sym_info si;
+
+	if (symbolizer__lookup_data(an->syms, a->dso, in->target, &si) ||
+	    !si.name)
+		return;
+	ai->target_name = si.name;
+	ai->target_off = in->target - si.vaddr;
+}
+
+/* Jump and call targets: labels inside, symbol names outside; the
+ * symbols %rip-relative operands refer to. */
 static void resolve_targets(struct annotator *an, struct annotation *a)
 {
 	size_t n = a->nr;
@@ -186,6 +203,8 @@ static void resolve_targets(struct annotator *an, struct annotation *a)
 		long t;
 
 		ai->target = -1;
+		if (in->rip_rel)
+			name_rip_target(an, a, in, ai);
 		if (!in->has_target)
 			continue;
 		t = disasm__find(a->dis, in->target);
@@ -959,6 +978,21 @@ static int digits(u32 v)
 	return n;
 }
 
+/* An address code refers to, named when a symbol holds it:
+ * "0x1139 <ann_helper>", "0x4018 <annfix_sink+0x8>". */
+static void fmt_target(struct strbuf *sb, u64 addr, const char *name,
+		       u64 off)
+{
+	strbuf__addf(sb, "0x%" PRIx64, addr);
+	if (!name)
+		return;
+	strbuf__adds(sb, " <");
+	sanitize_str(sb, name);
+	if (off)
+		strbuf__addf(sb, "+0x%" PRIx64, off);
+	strbuf__addc(sb, '>');
+}
+
 static void fmt_insn(const struct annotation *a, size_t i,
 		     const struct ann_fmt *f, struct strbuf *sb)
 {
@@ -1000,11 +1034,11 @@ static void fmt_insn(const struct annotation *a, size_t i,
 
 		strbuf__addf(sb, ".L%u%s", a->insns[ai->target].label, dir);
 	} else if (in->has_target && ai->target_name) {
-		strbuf__addf(sb, "0x%" PRIx64 " <", in->target);
-		sanitize_str(sb, ai->target_name);
-		if (ai->target_off)
-			strbuf__addf(sb, "+0x%" PRIx64, ai->target_off);
-		strbuf__addc(sb, '>');
+		fmt_target(sb, in->target, ai->target_name, ai->target_off);
+	} else if (in->rip_rel) {
+		/* as objdump and perf: the operand, then what it is */
+		strbuf__addf(sb, "%-*s  # ", ANN_OPS_WIDTH, ops);
+		fmt_target(sb, in->target, ai->target_name, ai->target_off);
 	} else {
 		strbuf__adds(sb, ops);
 	}
@@ -1178,7 +1212,23 @@ static void json_insn(const struct annotation *a, size_t i,
 	else
 		strbuf__adds(sb, ",\"target\":null");
 	strbuf__adds(sb, ",\"target_symbol\":");
-	json_str(sb, ai->target >= 0 ? a->name : ai->target_name);
+	json_str(sb, !in->has_target ? NULL :
+		     ai->target >= 0 ? a->name : ai->target_name);
+	/* what a %rip-relative operand refers to */
+	if (in->rip_rel) {
+		strbuf__addf(sb, ",\"mem_target\":\"0x%" PRIx64
+				 "\",\"mem_symbol\":",
+			     in->target);
+		json_str(sb, ai->target_name);
+		if (ai->target_name)
+			strbuf__addf(sb, ",\"mem_offset\":%" PRIu64,
+				     ai->target_off);
+		else
+			strbuf__adds(sb, ",\"mem_offset\":null");
+	} else {
+		strbuf__adds(sb, ",\"mem_target\":null,\"mem_symbol\":null,"
+				 "\"mem_offset\":null");
+	}
 	if (ai->src >= 0) {
 		const struct ann_src *s = &a->srcs[ai->src];
 

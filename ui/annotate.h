@@ -44,8 +44,10 @@ struct ann_insn {
 	s32 src;		/* index in srcs, -1: no line information */
 	s32 target;		/* index of an in-function branch target, -1 */
 	u32 label;		/* N of ".LN" when a branch lands here, 0 */
-	const char *target_name;	/* a direct target outside: its
-					 * symbol (NULL: unknown) */
+	const char *target_name;	/* a direct target outside, or the
+					 * address a %rip-relative operand
+					 * refers to: its symbol (NULL:
+					 * unknown) */
 	u64 target_off;		/* offset into that symbol */
 	u64 samples, period;
 };

@@ -1,8 +1,9 @@
 #!/bin/sh
 # The annotate view: a on the hottest row opens its function with the
-# hottest instruction selected and its source line shown; H; Tab; s and
-# t; a search for the call, Enter drills into the callee, Esc returns to
-# the caller, Esc to the table; the row menu's Annotate; P saves.
+# hottest instruction selected, its source line shown and the global its
+# %rip-relative operands refer to named; H; Tab; s and t; a search for
+# the call, Enter drills into the callee, Esc returns to the caller, Esc
+# to the table; the row menu's Annotate; P saves.
 . tests/e2e/tmux.inc
 
 SRC=$(pwd)/tests/workloads/annwork.c
@@ -22,6 +23,7 @@ keys a
 wait_for "^Annotate ann_outer  \\[annwork\\]  [0-9.]+% of cpu-clock"
 wait_for "annwork\\.c:$BODY +annwork_sink \\+= i \\* i / \\(i \\| 1\\);"
 wait_for '^ +[0-9]+\.[0-9]+ +[0-9a-f]+: '
+wait_for '\(%rip\).*  # 0x[0-9a-f]+ <annwork_sink>$'
 # the hottest instruction is selected: the largest percent on screen
 hot=$(screen | awk '$1 ~ /^[0-9]+\.[0-9]+$/ && $2 ~ /:$/ { if ($1 > m) m = $1 } END { print m }')
 sel=$(selected)

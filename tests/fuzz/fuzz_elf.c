@@ -46,6 +46,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		goto end;
 	elfsym__load(elf, st, ELFSYM_SYMTAB | ELFSYM_DYNSYM | ELFSYM_PLT |
 				      ELFSYM_EHFRAME);
+	/* annotate's data objects and GOT slots */
+	elfsym__load(elf, st, ELFSYM_SYMTAB | ELFSYM_DYNSYM | ELFSYM_DATA |
+				      ELFSYM_GOT);
 	symtab__finish(st);
 	sd = srcline__new(elf);
 	for (u32 i = 0; i < info.nr_loads; i++) {

@@ -1,13 +1,18 @@
 #!/bin/sh
 # ptop -b --annotate on a workload whose hot loop is known (annwork): the
 # loop's instructions hold ~100 % of ann_outer, the loop body's source line
-# stands above them, the call names its callee; JSON, -M intel, an
-# unknown name (close names, exit 1), a kernel function.
+# stands above them, the call names its callee, the %rip-relative loads
+# and stores name the global annwork_sink; JSON, -M intel, an unknown
+# name (close names, exit 1), a kernel function.
 . tests/integration/lib.sh
 
 SRC=tests/workloads/annwork.c
 BODY=$(grep -n '/\* MARK:body \*/' "$SRC" | cut -d: -f1)
 [ -n "$BODY" ] || fail "no MARK:body in $SRC"
+# annwork_sink's address as nm gives it, as ptop prints it (0x4028)
+SINK=$(nm "$WL/annwork" | awk '$3 == "annwork_sink" { print $1 }')
+[ -n "$SINK" ] || fail "no annwork_sink in $WL/annwork"
+SINK=$(printf '0x%x' "0x$SINK")
 
 # text: one line per instruction (percent, address:, instruction)
 "$PTOP" -b -e cpu-clock -d 1.5 -n 1 --annotate ann_outer -- \
@@ -19,6 +24,10 @@ grep -Eq "^ +annwork\\.c:$BODY +annwork_sink \\+= i \\* i / \\(i \\| 1\\);" "$TM
 	fail "the loop body's source line is not shown"
 grep -Eq '^ +[0-9.]+ +[0-9a-f]+: .*call[q]? +0x[0-9a-f]+ <ann_inner>$' "$TMP/text" ||
 	fail "the call does not name ann_inner"
+# the global the loop body reads and writes: perf's "# 4028 <counter>"
+n=$(grep -Ec '^ +[0-9.]+ +[0-9a-f]+: .*mov[q]? +.*\(%rip\).*  # '"$SINK"' <annwork_sink>$' "$TMP/text")
+[ "$n" -ge 2 ] ||
+	fail "the %rip-relative operands do not name annwork_sink at $SINK: $(grep rip "$TMP/text")"
 # every percent of the function adds up to 100
 sum=$(awk '$1 ~ /^[0-9]+\.[0-9]+$/ && $2 ~ /:$/ { s += $1 } END { print s }' "$TMP/text")
 near "$sum" 100 0.5 "sum of the instructions' percents"
@@ -51,12 +60,18 @@ jq -e --argjson l "$BODY" '[.lines[] | select(.line == $l and (.text | test("ann
 	"$TMP/json" > /dev/null || fail "JSON lines miss the body's line"
 jq -e '[.instructions[] | select(.kind == "call")][0].target_symbol == "ann_inner"' \
 	"$TMP/json" > /dev/null || fail "JSON call has no target_symbol"
+jq -e --arg a "$SINK" '[.instructions[] | select(.mem_symbol == "annwork_sink"
+	and .mem_target == $a and .mem_offset == 0 and .target_symbol == null)]
+	| length >= 2' "$TMP/json" > /dev/null ||
+	fail "JSON instructions have no mem_symbol annwork_sink"
 
-# Intel syntax: no AT&T registers
-"$PTOP" -b -e cpu-clock -d 0.5 -n 1 -M intel --annotate ann_inner -- \
+# Intel syntax: no AT&T registers; the global named the same way
+"$PTOP" -b -e cpu-clock -d 0.5 -n 1 -M intel --annotate ann_outer -- \
 	"$WL/annwork" 2 > "$TMP/intel" 2> "$TMP/err" || fail "-M intel failed: $(cat "$TMP/err")"
 grep -Eq '^ +[0-9.]+ +[0-9a-f]+: .*(imul|mov) ' "$TMP/intel" || fail "no Intel instructions"
 grep -E '^ +[0-9.]+ +[0-9a-f]+: ' "$TMP/intel" | grep -q '%' && fail "AT&T operands in -M intel"
+grep -Eq '^ +[0-9.]+ +[0-9a-f]+: .*mov .*\[rip \+ 0x[0-9a-f]+\].*  # '"$SINK"' <annwork_sink>$' "$TMP/intel" ||
+	fail "-M intel does not name annwork_sink: $(grep rip "$TMP/intel")"
 
 # an unknown name: close names, exit 1
 "$PTOP" -b -e cpu-clock -d 0.5 -n 1 --annotate ann_outr -- "$WL/annwork" 2 \
