@@ -56,12 +56,13 @@ MISSING_TEST = $(call missing,$(DEPS_TEST))
 # Evaluated only when a target that needs them is built, so that
 # `make deps` works on a machine that has none of them yet.
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+# capstone is loaded with dlopen on first use (symbols/cslib.c): headers only
+PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(filter-out capstone,$(PKGS)) 2>/dev/null)
 CHECK_CFLAGS = $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
 CHECK_LIBS = $(shell $(PKG_CONFIG) --libs check 2>/dev/null)
 
 # libstdc++ only for __cxa_demangle (see doc/design.md)
-LIBS = $(PKG_LIBS) -lstdc++ -lm -lpthread
+LIBS = $(PKG_LIBS) -lstdc++ -lm -lpthread -ldl
 
 SRC_CORE := $(sort $(wildcard src/*.c))
 SRC_CORE := $(filter-out src/main.c,$(SRC_CORE))

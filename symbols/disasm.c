@@ -1,12 +1,12 @@
 /* disasm: machine code -> instructions through capstone (x86-64); a
  * bounded cache of disassembled functions. */
-#include <capstone/capstone.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cslib.h"
 #include "disasm.h"
 
 struct disasm {
@@ -147,6 +147,7 @@ static int add_insn(struct disasm *d, u64 addr, size_t code_off, size_t size,
  * with detail on, decodes those again (opened on the first one).
  */
 struct rip_decoder {
+	const struct cslib *cs;
 	csh h;
 	cs_insn *ci;
 	bool open;
@@ -155,9 +156,9 @@ struct rip_decoder {
 static void rip_decoder__fini(struct rip_decoder *r)
 {
 	if (r->ci)
-		cs_free(r->ci, 1);
+		r->cs->free(r->ci, 1);
 	if (r->open)
-		cs_close(&r->h);
+		r->cs->close(&r->h);
 }
 
 /* The address a %rip-relative memory operand of in refers to (rip is the
@@ -174,15 +175,15 @@ static int rip_target(struct rip_decoder *r, struct insn *in,
 	if (in->has_target || !strstr(ops, "rip"))
 		return 0;
 	if (!r->open) {
-		if (cs_open(CS_ARCH_X86, CS_MODE_64, &r->h) != CS_ERR_OK)
+		if (r->cs->open(CS_ARCH_X86, CS_MODE_64, &r->h) != CS_ERR_OK)
 			return -ENOMEM;
 		r->open = true;
-		cs_option(r->h, CS_OPT_DETAIL, CS_OPT_ON);
-		r->ci = cs_malloc(r->h);
+		r->cs->option(r->h, CS_OPT_DETAIL, CS_OPT_ON);
+		r->ci = r->cs->malloc(r->h);
 	}
 	if (!r->ci)
 		return -ENOMEM;
-	if (!cs_disasm_iter(r->h, &p, &left, &addr, r->ci) ||
+	if (!r->cs->disasm_iter(r->h, &p, &left, &addr, r->ci) ||
 	    !r->ci->detail)
 		return 0;
 	x = &r->ci->detail->x86;
@@ -202,7 +203,8 @@ static int rip_target(struct rip_decoder *r, struct insn *in,
 
 static int decode(struct disasm *d, enum disasm_syntax syntax)
 {
-	struct rip_decoder rip = { 0 };
+	const struct cslib *cs = cslib__get();
+	struct rip_decoder rip = { .cs = cs };
 	const uint8_t *p = d->code;
 	size_t left = d->len;
 	uint64_t addr = d->vaddr;
@@ -210,20 +212,22 @@ static int decode(struct disasm *d, enum disasm_syntax syntax)
 	csh h;
 	int err = 0;
 
-	if (cs_open(CS_ARCH_X86, CS_MODE_64, &h) != CS_ERR_OK)
+	if (!cs)
+		return -ELIBACC;
+	if (cs->open(CS_ARCH_X86, CS_MODE_64, &h) != CS_ERR_OK)
 		return -EOPNOTSUPP;
-	cs_option(h, CS_OPT_SYNTAX, syntax == DISASM_INTEL ?
-					    CS_OPT_SYNTAX_INTEL :
-					    CS_OPT_SYNTAX_ATT);
-	ci = cs_malloc(h);
+	cs->option(h, CS_OPT_SYNTAX, syntax == DISASM_INTEL ?
+					     CS_OPT_SYNTAX_INTEL :
+					     CS_OPT_SYNTAX_ATT);
+	ci = cs->malloc(h);
 	if (!ci) {
-		cs_close(&h);
+		cs->close(&h);
 		return -ENOMEM;
 	}
 	while (left && !err) {
 		size_t off = (size_t)(p - d->code);
 
-		if (cs_disasm_iter(h, &p, &left, &addr, ci)) {
+		if (cs->disasm_iter(h, &p, &left, &addr, ci)) {
 			err = add_insn(d, ci->address, off, ci->size,
 				       ci->mnemonic, ci->op_str, false);
 			if (!err)
@@ -243,8 +247,8 @@ static int decode(struct disasm *d, enum disasm_syntax syntax)
 		addr++;
 	}
 	rip_decoder__fini(&rip);
-	cs_free(ci, 1);
-	cs_close(&h);
+	cs->free(ci, 1);
+	cs->close(&h);
 	return err;
 }
 

@@ -4,8 +4,8 @@
  *
  *   make build/libptop.a
  *   cc -std=gnu11 -D_GNU_SOURCE -Isrc -Isymbols -Iui tests/gen_keys.c \
- *      build/libptop.a $(pkg-config --libs ncursesw libelf libdw capstone) \
- *      -lstdc++ -lm -pthread -o build/gen_keys
+ *      build/libptop.a $(pkg-config --libs ncursesw libelf libdw libzstd) \
+ *      -lstdc++ -lm -pthread -ldl -o build/gen_keys
  *   build/gen_keys md > doc/keys.md
  *   build/gen_keys man doc/ptop.1
  */

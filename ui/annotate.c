@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "annotate.h"
+#include "cslib.h"
 #include "sanitize.h"
 #include "srcfile.h"
 
@@ -445,6 +446,9 @@ static int read_and_decode(struct annotator *an, struct annotation *a,
 		if (err == -EOPNOTSUPP)
 			strbuf__adds(why, "this capstone cannot decode "
 					  "x86-64");
+		else if (err == -ELIBACC)
+			strbuf__adds(why, "capstone (" CSLIB_SONAME ") cannot "
+					  "be loaded: install it to annotate");
 		else
 			strbuf__addf(why, "cannot disassemble %s: %s",
 				     a->name, strerror(-err));
