@@ -1123,7 +1123,8 @@ static int collect_tracepoints(const char *dir, const char *sys_glob,
 		free_names(names, n);
 		return err;
 	}
-	qsort(names, n, sizeof(*names), cmp_str);
+	if (n)
+		qsort(names, n, sizeof(*names), cmp_str);
 	*out = names;
 	*nr = n;
 	return 0;
