@@ -693,31 +693,45 @@ static size_t entry__frames(struct rowset *rs, const struct hist_entry *e,
 #define MAX_INLINE 16
 
 /*
- * Adds frame j of a path below *node: the function, then the functions
- * inlined in it at that address, outermost first (reversed in callee
- * order, where the path runs from the leaf up).
+ * What frame (dso, fr, addr) of a path shows: the function, then the
+ * functions fn says are inlined in it at that address, outermost first
+ * (out[0] is the function).  Trees and paths both expand frames here.
  */
-static int cg_tree__add_frame(struct cg_tree *t, u32 *node,
-			      const struct dso *dso, const struct row_sym *fr,
-			      u64 addr, enum cg_order order, cg_inline_fn fn,
-			      void *ctx, const struct hist_entry *e)
+static size_t frame__expand(const struct dso *dso, const struct row_sym *fr,
+			    u64 addr, cg_inline_fn fn, void *ctx,
+			    struct path_frame out[MAX_INLINE + 1])
 {
 	const char *names[MAX_INLINE];
 	size_t n = fr->name && fn ? fn(ctx, dso, addr, names, MAX_INLINE) : 0;
 
 	if (n > MAX_INLINE)
 		n = MAX_INLINE;
-	for (size_t k = 0; k <= n; k++) {
-		/* caller order: k = 0 is the function, then names[n-1]..[0];
-		 * callee order: names[0]..[n-1], then the function */
-		bool func = order == CG_CALLER ? k == 0 : k == n;
-		size_t idx = order == CG_CALLER ? n - k : k;
-		struct row_sym in = { .dso_name = fr->dso_name, .start = addr };
+	out[0] = (struct path_frame){ .sym = *fr };
+	/* names are innermost first */
+	for (size_t k = 1; k <= n; k++)
+		out[k] = (struct path_frame){
+			.sym = { .name = names[n - k],
+				 .dso_name = fr->dso_name, .start = addr },
+			.inlined = true,
+		};
+	return n + 1;
+}
 
-		if (!func)
-			in.name = names[idx];
-		*node = cg_tree__child(t, *node, dso, func ? fr : &in, addr,
-				       !func);
+/* Adds a frame of a path below *node, expanded (frame__expand); in
+ * callee order, where the path runs from the leaf up, reversed. */
+static int cg_tree__add_frame(struct cg_tree *t, u32 *node,
+			      const struct dso *dso, const struct row_sym *fr,
+			      u64 addr, enum cg_order order, cg_inline_fn fn,
+			      void *ctx, const struct hist_entry *e)
+{
+	struct path_frame ex[MAX_INLINE + 1];
+	size_t n = frame__expand(dso, fr, addr, fn, ctx, ex);
+
+	for (size_t k = 0; k < n; k++) {
+		size_t i = order == CG_CALLER ? k : n - 1 - k;
+
+		*node = cg_tree__child(t, *node, dso, &ex[i].sym, addr,
+				       ex[i].inlined);
 		if (!*node)
 			return -ENOMEM;
 		t->nodes[*node].samples += e->samples;
@@ -798,18 +812,26 @@ int rowset__tree_inline(struct rowset *rs, const struct row *x,
 
 int rowset__foreach_path(struct rowset *rs, row_path_fn fn, void *ctx)
 {
+	return rowset__foreach_path_inline(rs, NULL, NULL, fn, ctx);
+}
+
+int rowset__foreach_path_inline(struct rowset *rs, cg_inline_fn inl,
+				void *inl_ctx, row_path_fn fn, void *ctx)
+{
 	const struct snapshot *snap = rs->snap;
 	const struct row_sym *fr[MAX_FRAMES];
 	const struct dso *dsos[MAX_FRAMES];
 	u64 addrs[MAX_FRAMES];
+	struct path_frame *path = NULL;
+	size_t cap = 0;
+	int err = 0;
 
 	if (!snap)
 		return 0;
-	for (size_t i = 0; i < snap->nr; i++) {
+	for (size_t i = 0; i < snap->nr && !err; i++) {
 		const struct hist_entry *e = &snap->entries[i];
 		struct row_sym leaf = { 0 };
-		size_t n;
-		int err;
+		size_t n, np = 0;
 
 		if (rs->resolve(rs->resolve_ctx, e->key.dso, e->key.addr, &leaf) ||
 		    !leaf.dso_name)
@@ -817,11 +839,19 @@ int rowset__foreach_path(struct rowset *rs, row_path_fn fn, void *ctx)
 		if (!leaf.name)
 			leaf.start = e->key.addr;
 		n = entry__frames(rs, e, &leaf, fr, dsos, addrs, MAX_FRAMES);
-		err = fn(ctx, fr, n, e);
-		if (err)
-			return err;
+		for (size_t j = 0; j < n && !err; j++) {
+			if (array__grow((void **)&path, &cap,
+					np + MAX_INLINE + 1, sizeof(*path)))
+				err = -ENOMEM;
+			else
+				np += frame__expand(dsos[j], fr[j], addrs[j],
+						    inl, inl_ctx, path + np);
+		}
+		if (!err)
+			err = fn(ctx, path, np, e);
 	}
-	return 0;
+	free(path);
+	return err;
 }
 
 bool rowset__same_row(const struct rowset *rs, const struct row *a,

@@ -194,11 +194,22 @@ void cg_neighbours__fini(struct cg_neighbours *nb);
 int rowset__neighbours(struct rowset *rs, const struct row *x,
 		       struct cg_neighbours *nb);
 
+/* A frame of a path: a function, or (inlined) a function inlined into
+ * the function of the frame before it, at the same address. */
+struct path_frame {
+	struct row_sym sym;
+	bool inlined;
+};
+
 /* Every sample path of the last build, root first, leaf (the entry's own
  * symbol) last; entries without a chain give one frame.  fn returns 0 to
  * go on. */
-typedef int (*row_path_fn)(void *ctx, const struct row_sym *const *frames,
+typedef int (*row_path_fn)(void *ctx, const struct path_frame *frames,
 			   size_t n, const struct hist_entry *e);
 int rowset__foreach_path(struct rowset *rs, row_path_fn fn, void *ctx);
+/* rowset__foreach_path with the inlined frames inl knows, placed as
+ * rowset__tree_inline places them (the same expansion). */
+int rowset__foreach_path_inline(struct rowset *rs, cg_inline_fn inl,
+				void *inl_ctx, row_path_fn fn, void *ctx);
 
 #endif

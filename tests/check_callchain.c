@@ -237,15 +237,17 @@ START_TEST(test_trees)
 }
 END_TEST
 
-static int count_paths(void *ctx, const struct row_sym *const *fr, size_t n,
+static int count_paths(void *ctx, const struct path_frame *fr, size_t n,
 		       const struct hist_entry *e)
 {
 	int *c = ctx;
 
 	ck_assert_uint_eq(n, 3);
-	ck_assert_str_eq(fr[0]->name, "main");
-	ck_assert_str_eq(fr[1]->name, "outer");
-	ck_assert(strcmp(fr[2]->name, "inner_a") == 0 || strcmp(fr[2]->name, "inner_b") == 0);
+	ck_assert_str_eq(fr[0].sym.name, "main");
+	ck_assert_str_eq(fr[1].sym.name, "outer");
+	ck_assert(strcmp(fr[2].sym.name, "inner_a") == 0 ||
+		  strcmp(fr[2].sym.name, "inner_b") == 0);
+	ck_assert(!fr[0].inlined && !fr[1].inlined && !fr[2].inlined);
 	*c += (int)e->samples;
 	return 0;
 }
@@ -288,6 +290,22 @@ START_TEST(test_paths_and_kernel)
 }
 END_TEST
 
+/* The deepest nesting of brackets and braces in p. */
+static int json_depth(const char *p)
+{
+	int depth = 0, max = 0;
+
+	for (; *p; p++) {
+		if (*p == '[' || *p == '{')
+			depth++;
+		else if (*p == ']' || *p == '}')
+			depth--;
+		if (depth > max)
+			max = depth;
+	}
+	return max;
+}
+
 /* JSON trees stop at 64 frames, so that parsers with a depth limit (jq
  * 1.6) read a garbage frame-pointer chain's tree. */
 START_TEST(test_json_tree_depth)
@@ -302,8 +320,6 @@ START_TEST(test_json_tree_depth)
 	u64 chain[81];
 	struct fake_sample fs = { .pid = 10, .tid = 10, .time = 1, .period = 1,
 				  .misc = PERF_RECORD_MISC_USER };
-	const char *p;
-	int depth = 0, max = 0;
 
 	session__free(s);
 	memset(&a, 0, sizeof(a));
@@ -325,16 +341,129 @@ START_TEST(test_json_tree_depth)
 	strbuf__init(&sb);
 	batch__format(&sb, &bo, &t, &hi);
 	ck_assert_ptr_nonnull(strstr(sb.buf, "{\"truncated\":true}"));
-	for (p = sb.buf; *p; p++) {
-		if (*p == '[' || *p == '{')
-			depth++;
-		else if (*p == ']' || *p == '}')
-			depth--;
-		if (depth > max)
-			max = depth;
-	}
 	/* top object, rows, row, tree, then two per frame: 64 frames */
-	ck_assert_int_le(max, 4 + 2 * 64 + 1);
+	ck_assert_int_le(json_depth(sb.buf), 4 + 2 * 64 + 1);
+	strbuf__fini(&sb);
+	table__fini(&t);
+}
+END_TEST
+
+/* Sixteen inlined functions at every address. */
+static size_t deep_inlines(void *ctx, const struct dso *d, u64 addr,
+			   const char **names, size_t max)
+{
+	static const char *const n = "inl";
+
+	(void)ctx;
+	(void)d;
+	(void)addr;
+	for (size_t i = 0; i < max && i < 16; i++)
+		names[i] = n;
+	return max < 16 ? max : 16;
+}
+
+static void batch_table(struct table *t)
+{
+	struct sort_spec spec;
+
+	sort_spec__default(&spec);
+	spec.children = true;
+	table__init(t, s, NULL, &spec);
+	t->resolve = resolve;
+	t->resolve_ctx = NULL;
+	ck_assert_int_eq(table__snapshot(t, HIST_CUMULATIVE), 0);
+	ck_assert_int_eq(table__build(t, 0), 0);
+}
+
+/* Batch trees (text and JSON) and folded stacks show inlined frames as
+ * the live view's trees do: the text with " (inlined)", the JSON with
+ * "inlined":true and the plain name. */
+START_TEST(test_batch_inline)
+{
+	struct batch_opts bo = { .callgraph = true, .inl = fake_inlines };
+	struct header_info hi = { .target = "t", .event = "cpu-clock" };
+	/* outer's row, caller order: outer -> helper -> inner_a (2/3) ->
+	 * mid_inl -> leaf_inl, helper -> inner_b (1/3) */
+	static const char outer_tree[] =
+		"\"tree\":[{\"symbol\":\"outer\",\"dso\":\"cg\","
+		"\"kernel\":false,\"inlined\":false,\"percent\":100.0000,"
+		"\"samples\":3,\"period\":300,\"children\":["
+		"{\"symbol\":\"helper\",\"dso\":\"cg\",\"kernel\":false,"
+		"\"inlined\":true,\"percent\":100.0000,\"samples\":3,"
+		"\"period\":300,\"children\":["
+		"{\"symbol\":\"inner_a\",\"dso\":\"cg\",\"kernel\":false,"
+		"\"inlined\":false,\"percent\":66.6667,\"samples\":2,"
+		"\"period\":200,\"children\":["
+		"{\"symbol\":\"mid_inl\",\"dso\":\"cg\",\"kernel\":false,"
+		"\"inlined\":true,\"percent\":66.6667,\"samples\":2,"
+		"\"period\":200,\"children\":["
+		"{\"symbol\":\"leaf_inl\",\"dso\":\"cg\",\"kernel\":false,"
+		"\"inlined\":true,\"percent\":66.6667,\"samples\":2,"
+		"\"period\":200,\"children\":[]}]}]},"
+		"{\"symbol\":\"inner_b\",\"dso\":\"cg\",\"kernel\":false,"
+		"\"inlined\":false,\"percent\":33.3333,\"samples\":1,"
+		"\"period\":100,\"children\":[]}]}]}]";
+	struct strbuf sb;
+	struct table t;
+
+	feed_basic();
+	batch_table(&t);
+	strbuf__init(&sb);
+
+	bo.json = true;
+	batch__format(&sb, &bo, &t, &hi);
+	ck_assert_msg(strstr(sb.buf, outer_tree), "%s", sb.buf);
+	/* the suffix is the text's: JSON names are plain */
+	ck_assert_ptr_null(strstr(sb.buf, "(inlined)"));
+
+	/* the text tree of the same row, perf's graph style */
+	bo.json = false;
+	strbuf__reset(&sb);
+	batch__format(&sb, &bo, &t, &hi);
+	ck_assert_msg(strstr(sb.buf,
+			     "            ---outer\n"
+			     "               helper (inlined)\n"
+			     "               |\n"
+			     "               |--66.67%--inner_a\n"
+			     "               |          mid_inl (inlined)\n"
+			     "               |          leaf_inl (inlined)\n"
+			     "               |\n"
+			     "                --33.33%--inner_b\n"),
+		      "%s", sb.buf);
+	ck_assert_ptr_null(strstr(sb.buf, "outer (inlined)"));
+
+	/* folded stacks: inlined functions are frames, plainly named */
+	bo.folded = true;
+	strbuf__reset(&sb);
+	batch__format(&sb, &bo, &t, &hi);
+	ck_assert_str_eq(sb.buf, "main;outer;helper;inner_a;mid_inl;leaf_inl 2\n"
+				 "main;outer;helper;inner_b 1\n");
+	bo.folded = false;
+
+	/* without the callback: no inlined frame, every node says false */
+	bo.inl = NULL;
+	bo.json = true;
+	strbuf__reset(&sb);
+	batch__format(&sb, &bo, &t, &hi);
+	ck_assert_ptr_null(strstr(sb.buf, "helper"));
+	ck_assert_ptr_null(strstr(sb.buf, "\"inlined\":true"));
+	ck_assert_ptr_nonnull(strstr(sb.buf, "\"symbol\":\"inner_a\",\"dso\":"
+					     "\"cg\",\"kernel\":false,"
+					     "\"inlined\":false,"));
+	table__fini(&t);
+
+	/* inlined frames count in the depth cut: 6 frames of 17 nodes */
+	{
+		static const int r[] = { 4, 4, 4, 4, 4, 0 };
+
+		sample(100, 6, r, 0);
+	}
+	batch_table(&t);
+	bo.inl = deep_inlines;
+	strbuf__reset(&sb);
+	batch__format(&sb, &bo, &t, &hi);
+	ck_assert_ptr_nonnull(strstr(sb.buf, "{\"truncated\":true}"));
+	ck_assert_int_le(json_depth(sb.buf), 4 + 2 * 64 + 1);
 	strbuf__fini(&sb);
 	table__fini(&t);
 }
@@ -353,6 +482,7 @@ Suite *callchain_suite(void)
 	tcase_add_test(tc, test_trees);
 	tcase_add_test(tc, test_paths_and_kernel);
 	tcase_add_test(tc, test_json_tree_depth);
+	tcase_add_test(tc, test_batch_inline);
 	suite_add_tcase(ss, tc);
 	return ss;
 }

@@ -258,29 +258,6 @@ START_TEST(test_neighbours_recursion_and_no_chain)
 }
 END_TEST
 
-/* Inlined code: outer's calls are in an inlined "helper", and inner_a's
- * sampled ip is in "leaf_inl" inlined into "mid_inl" inlined into it. */
-static size_t fake_inlines(void *ctx, const struct dso *d, u64 addr,
-			   const char **names, size_t max)
-{
-	static const char *const helper = "helper", *const leaf = "leaf_inl",
-			  *const mid = "mid_inl";
-	int *calls = ctx;
-
-	(void)d;
-	(*calls)++;
-	if (addr >= 0x1100 && addr < 0x1200 && max >= 1) {
-		names[0] = helper;
-		return 1;
-	}
-	if (addr == 0x1240 && max >= 2) {
-		names[0] = leaf;	/* innermost first */
-		names[1] = mid;
-		return 2;
-	}
-	return 0;
-}
-
 static const struct cg_node *child(const struct cg_tree *t,
 				   const struct cg_node *n, const char *name)
 {

@@ -1,4 +1,5 @@
-/* testutil: helpers for the Check suites (fixtures, fake records). */
+/* testutil: helpers for the Check suites (fixtures, fake records, a
+ * fake inline lookup). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,4 +140,26 @@ struct perf_event_header *fake_fork(void *buf, u32 type, u32 pid, u32 ppid,
 	h->misc = 0;
 	h->size = (u16)(sizeof(*h) + 24 + trailer);
 	return h;
+}
+
+size_t fake_inlines(void *ctx, const struct dso *d, u64 addr,
+		    const char **names, size_t max)
+{
+	static const char *const helper = "helper", *const leaf = "leaf_inl",
+			  *const mid = "mid_inl";
+	int *calls = ctx;
+
+	(void)d;
+	if (calls)
+		(*calls)++;
+	if (addr >= 0x1100 && addr < 0x1200 && max >= 1) {
+		names[0] = helper;
+		return 1;
+	}
+	if (addr == 0x1240 && max >= 2) {
+		names[0] = leaf;	/* innermost first */
+		names[1] = mid;
+		return 2;
+	}
+	return 0;
 }

@@ -1,4 +1,5 @@
-/* testutil: helpers for the Check suites (fixtures, fake records). */
+/* testutil: helpers for the Check suites (fixtures, fake records, a
+ * fake inline lookup). */
 #ifndef PTOP_TESTUTIL_H
 #define PTOP_TESTUTIL_H
 
@@ -39,5 +40,16 @@ struct perf_event_header *fake_comm(void *buf, u32 pid, u32 tid,
 				    size_t trailer);
 struct perf_event_header *fake_fork(void *buf, u32 type, u32 pid, u32 ppid,
 				    u32 tid, u32 ptid, size_t trailer);
+
+/*
+ * A cg_inline_fn for the call-graph suites, whose functions are 0x100
+ * bytes each from offset 0x1000 (main, outer, inner_a, ...): outer's
+ * calls (0x1100-0x11ff) are in an inlined "helper", and inner_a's
+ * sampled ip (0x1240) is in "leaf_inl" inlined into "mid_inl" inlined
+ * into inner_a.  ctx: an int that counts the calls, or NULL.
+ */
+struct dso;
+size_t fake_inlines(void *ctx, const struct dso *d, u64 addr,
+		    const char **names, size_t max);
 
 #endif

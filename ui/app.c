@@ -11,6 +11,7 @@
 #include "app.h"
 #include "annotate.h"
 #include "batch.h"
+#include "inlines.h"
 #include "log.h"
 #include "sanitize.h"
 #include "synth.h"
@@ -421,6 +422,7 @@ int batch__run(struct app *a)
 	struct strbuf sb;
 	struct table t;
 	struct annotator *an = NULL;
+	struct inlines *inl = NULL;
 	bool ann_found = false;
 	long iter = 0;
 	int err = 0;
@@ -433,6 +435,19 @@ int batch__run(struct app *a)
 			pr_err("out of memory");
 			return 1;
 		}
+	}
+	/* trees and folded stacks show inlined frames as the live view's
+	 * trees do, from one cache for the whole run */
+	if (bo.callgraph) {
+		inl = inlines__new(a->syms);
+		if (!inl) {
+			annotator__free(an);
+			table__fini(&t);
+			pr_err("out of memory");
+			return 1;
+		}
+		bo.inl = inlines__get;
+		bo.inl_ctx = inl;
 	}
 	t.filter = a->filter;
 	strbuf__init(&sb);
@@ -509,6 +524,7 @@ int batch__run(struct app *a)
 	if (an && !err && !ann_found)
 		err = app__annotate_missing(a, an, &t);
 	annotator__free(an);
+	inlines__free(inl);
 	strbuf__fini(&sb);
 	table__fini(&t);
 	free(prev);

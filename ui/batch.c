@@ -1,6 +1,5 @@
 /* batch: the headless front end's printers (text tables and JSON). */
 #include <errno.h>
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,7 +24,8 @@ static void batch__tree(struct strbuf *sb, const struct batch_opts *o,
 	struct cg_tree tr;
 
 	cg_tree__init(&tr);
-	if (rowset__tree(&t->rows, r, o->order, &tr) == 0 && tr.nr > 1) {
+	if (rowset__tree_inline(&t->rows, r, o->order, o->inl, o->inl_ctx,
+				&tr) == 0 && tr.nr > 1) {
 		fmt__tree(&tr, "            ", o->tree_limit, tree_line, sb);
 		strbuf__addc(sb, '\n');
 	}
@@ -99,7 +99,8 @@ static void json_tree(struct strbuf *sb, const struct cg_tree *tr, u32 p,
 		if (fmt__tree_percent(tr, n) < limit)
 			continue;
 		strbuf__init(&name);
-		fmt__tree_name(&name, n);
+		/* the plain name: "inlined" says what the text's suffix says */
+		fmt__tree_sym(&name, n);
 		strbuf__adds(sb, first ? "{" : ",{");
 		first = false;
 		json_key(sb, "symbol");
@@ -107,10 +108,12 @@ static void json_tree(struct strbuf *sb, const struct cg_tree *tr, u32 p,
 		strbuf__addc(sb, ',');
 		json_key(sb, "dso");
 		json_sanitized(sb, n->dso_name);
-		strbuf__addf(sb, ",\"kernel\":%s,\"percent\":%.4f,\"samples\":%"
-				 PRIu64 ",\"period\":%" PRIu64 ",\"children\":",
-			     n->kernel ? "true" : "false", fmt__tree_percent(tr, n),
-			     n->samples, n->period);
+		strbuf__addf(sb, ",\"kernel\":%s,\"inlined\":%s,\"percent\":%.4f,"
+				 "\"samples\":%" PRIu64 ",\"period\":%" PRIu64
+				 ",\"children\":",
+			     n->kernel ? "true" : "false",
+			     n->inlined ? "true" : "false",
+			     fmt__tree_percent(tr, n), n->samples, n->period);
 		json_tree(sb, tr, c, limit, depth + 1);
 		strbuf__addc(sb, '}');
 		strbuf__fini(&name);
@@ -166,7 +169,8 @@ static void batch__json_row(struct strbuf *sb, const struct batch_opts *o,
 
 		cg_tree__init(&tr);
 		strbuf__adds(sb, ",\"tree\":");
-		if (rowset__tree(&t->rows, r, o->order, &tr) == 0)
+		if (rowset__tree_inline(&t->rows, r, o->order, o->inl,
+					o->inl_ctx, &tr) == 0)
 			json_tree(sb, &tr, 0, o->tree_limit, 0);
 		else
 			strbuf__adds(sb, "[]");
@@ -233,14 +237,16 @@ static void batch__json(struct strbuf *sb, const struct batch_opts *o,
 		     t->rows.hidden_rows);
 }
 
-/* Folded stacks: one "root;...;leaf count" line per distinct path. */
+/* Folded stacks: one "root;...;leaf count" line per distinct path;
+ * inlined functions are frames of their own, named plainly, as
+ * stackcollapse-perf.pl --inline (addr2line -i) names them. */
 struct folded {
 	struct strpool *pool;
 	struct intmap counts;	/* interned path -> samples */
 	struct strbuf line;
 };
 
-static int folded__path(void *ctx, const struct row_sym *const *frames,
+static int folded__path(void *ctx, const struct path_frame *frames,
 			size_t n, const struct hist_entry *e)
 {
 	struct folded *f = ctx;
@@ -249,15 +255,18 @@ static int folded__path(void *ctx, const struct row_sym *const *frames,
 
 	strbuf__reset(&f->line);
 	for (size_t i = 0; i < n; i++) {
+		const struct row_sym *fs = &frames[i].sym;
 		size_t at = f->line.len;
 
 		if (i)
 			strbuf__addc(&f->line, ';');
-		if (frames[i]->name)
-			sanitize_str(&f->line, frames[i]->name);
-		else
-			strbuf__addf(&f->line, "[%s+0x%" PRIx64 "]",
-				     frames[i]->dso_name, frames[i]->start);
+		if (fs->name)
+			sanitize_str(&f->line, fs->name);
+		else {
+			strbuf__addc(&f->line, '[');
+			sanitize_str(&f->line, fs->dso_name);
+			strbuf__addf(&f->line, "+0x%" PRIx64 "]", fs->start);
+		}
 		/* ';' and ' ' separate frames and the count */
 		for (size_t k = at + !!i; k < f->line.len; k++)
 			if (f->line.buf[k] == ';' || f->line.buf[k] == ' ')
@@ -288,7 +297,8 @@ static int folded_cmp(const void *a, const void *b)
 	return strcmp(x->path, y->path);
 }
 
-static void batch__folded(struct strbuf *sb, struct table *t)
+static void batch__folded(struct strbuf *sb, const struct batch_opts *o,
+			  struct table *t)
 {
 	struct folded f = { .pool = strpool__new() };
 	struct folded_line *lines = NULL;
@@ -298,7 +308,8 @@ static void batch__folded(struct strbuf *sb, struct table *t)
 
 	intmap__init(&f.counts);
 	strbuf__init(&f.line);
-	if (f.pool && rowset__foreach_path(&t->rows, folded__path, &f) == 0 &&
+	if (f.pool && rowset__foreach_path_inline(&t->rows, o->inl, o->inl_ctx,
+						  folded__path, &f) == 0 &&
 	    (lines = malloc((f.counts.nr ? f.counts.nr : 1) * sizeof(*lines)))) {
 		while (intmap__next(&f.counts, &i, &k, &v)) {
 			lines[n].path = (const char *)(uintptr_t)k;
@@ -319,7 +330,7 @@ void batch__format(struct strbuf *sb, const struct batch_opts *o,
 		   struct table *t, const struct header_info *hi)
 {
 	if (o->folded)
-		batch__folded(sb, t);
+		batch__folded(sb, o, t);
 	else if (o->json)
 		batch__json(sb, o, t, hi);
 	else

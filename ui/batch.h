@@ -15,6 +15,10 @@ struct batch_opts {
 	enum cg_order order;
 	double tree_limit;	/* percent of the row under which tree
 				 * branches are left out */
+	/* Inlined frames of trees and folded stacks, as the live view
+	 * shows them (inlines__get with its struct inlines); NULL: none */
+	cg_inline_fn inl;
+	void *inl_ctx;
 };
 
 /*

@@ -284,12 +284,17 @@ double fmt__tree_percent(const struct cg_tree *tr, const struct cg_node *n)
 	return 0.0;
 }
 
-void fmt__tree_name(struct strbuf *sb, const struct cg_node *n)
+void fmt__tree_sym(struct strbuf *sb, const struct cg_node *n)
 {
 	if (n->sym)
 		sanitize_str(sb, n->sym);
 	else
 		strbuf__addf(sb, "0x%" PRIx64, n->addr);
+}
+
+void fmt__tree_name(struct strbuf *sb, const struct cg_node *n)
+{
+	fmt__tree_sym(sb, n);
 	if (n->inlined)
 		strbuf__adds(sb, " (inlined)");
 }

@@ -53,8 +53,10 @@ const char *fmt__mode(const struct row *r);
 
 /* Share of a call-tree node in percent of the tree's row. */
 double fmt__tree_percent(const struct cg_tree *tr, const struct cg_node *n);
-/* Sanitized name of a node: the symbol or its address; "(inlined)" after
- * an inlined function. */
+/* Sanitized plain name of a node: the symbol or its address (JSON). */
+void fmt__tree_sym(struct strbuf *sb, const struct cg_node *n);
+/* What text trees show: fmt__tree_sym, then " (inlined)" after an
+ * inlined function. */
 void fmt__tree_name(struct strbuf *sb, const struct cg_node *n);
 
 /*

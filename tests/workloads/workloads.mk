@@ -33,6 +33,14 @@ $(BUILD)/workloads/cgwork: tests/workloads/cgwork.c tests/workloads/wl.h $(BUILD
 $(BUILD)/workloads/cgwork-nofp: tests/workloads/cgwork.c tests/workloads/wl.h $(BUILD)/workloads/libwlcg-nofp.so
 	$(Q)$(CG_CC) $(WL_CFLAGS) -fomit-frame-pointer -o $@ $< -L$(BUILD)/workloads -lwlcg-nofp -Wl,-rpath,'$$ORIGIN'
 
+# inlwork calls through an always_inline function: its DWARF has the
+# DW_TAG_inlined_subroutine the trees' inlined frames come from; clang and
+# frame pointers like cgwork's, so that -g chains hold outer_fn.
+WORKLOADS := $(filter-out $(BUILD)/workloads/inlwork,$(WORKLOADS))
+$(BUILD)/workloads/inlwork: tests/workloads/inlwork.c tests/workloads/wl.h
+	@mkdir -p $(dir $@)
+	$(Q)$(CG_CC) $(WL_CFLAGS) $(CG_FP) -o $@ $<
+
 # spin3 without symbols: the symbolizer must fall back on .eh_frame
 $(BUILD)/workloads/spin3-stripped: $(BUILD)/workloads/spin3
 	$(Q)strip -o $@ $<
@@ -43,4 +51,5 @@ $(BUILD)/workloads/cppwork: tests/workloads/cppwork.cpp tests/workloads/wl.h
 
 WORKLOADS_EXTRA := $(BUILD)/workloads/libwlhot.so \
 	$(BUILD)/workloads/cgwork $(BUILD)/workloads/cgwork-nofp \
-	$(BUILD)/workloads/spin3-stripped $(BUILD)/workloads/cppwork
+	$(BUILD)/workloads/spin3-stripped $(BUILD)/workloads/cppwork \
+	$(BUILD)/workloads/inlwork
