@@ -35,6 +35,9 @@ compressed "-z --call-graph dwarf"
 n=$(jq .input.compressed "$TMP/ptop.json" | head -n 1)
 [ "$n" -gt 1 ] || fail "-z --call-graph dwarf: only $n compressed record(s)"
 jq -e '.unwind_failed == 0' "$TMP/ptop.json" > /dev/null || fail "-z dwarf: samples not unwound"
+"$PTOP" -i "$TMP/d.data" -b --json --max-stack 64 > "$TMP/dw.json" 2> "$TMP/err" ||
+	fail "ptop -i -z dwarf: $(cat "$TMP/err")"
+check_cgwork "$TMP/dw.json" cgwork-nofp libwlcg-nofp.so
 
 # pipe mode: perf record -z -o - | ptop -i -
 perf record -q -N -z -e cpu-clock -F 4000 -o - -- "$WL/spin3" 1 2> "$TMP/rec.err" \
