@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "app.h"
+#include "cmdout.h"
 #include "events.h"
 #include "evsel.h"
 #include "log.h"
@@ -661,7 +662,8 @@ int main(int argc, char **argv)
 	struct unwinder *unw = NULL;
 	char kallsyms[4096];
 	bool in_pipe, out_pipe;
-	int in_fd = -1, out_fd = -1;
+	struct cmdout *cmdout = NULL;	/* live view: the command's output */
+	int in_fd = -1, out_fd = -1, cmd_in = -1;
 	int rc, err;
 
 	setlocale(LC_ALL, "");
@@ -897,11 +899,38 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (o.target.kind == TARGET_COMMAND) {
-		pid_t child = sampler__spawn(a.sampler, o.command);
+		struct spawn_io io = { -1, STDERR_FILENO, -1 };
+		pid_t child;
 
+		/* batch: standard output holds the tables alone; live: the
+		 * keyboard and the screen are the view's, the command reads
+		 * /dev/null and its output goes through cmdout */
+		if (!o.batch) {
+			const char *slash = strrchr(o.command[0], '/');
+
+			cmd_in = open("/dev/null", O_RDONLY | O_CLOEXEC);
+			cmdout = cmd_in < 0 ? NULL :
+					      cmdout__new(slash ? slash + 1 :
+								  o.command[0]);
+			if (!cmdout) {
+				pr_err("cannot set up the command's output: %s",
+				       strerror(errno));
+				rc = 1;
+				goto out;
+			}
+			io.in = cmd_in;
+			io.out = io.err = cmdout__fd(cmdout);
+		}
+		child = sampler__spawn(a.sampler, o.command, &io);
 		if (child < 0) {
 			pr_err("cannot start '%s': %s", o.command[0],
 			       strerror((int)-child));
+			rc = 1;
+			goto out;
+		}
+		if (cmdout && (err = cmdout__start(cmdout))) {
+			pr_err("cannot read the command's output: %s",
+			       strerror(-err));
 			rc = 1;
 			goto out;
 		}
@@ -944,6 +973,14 @@ out:
 	if (out_fd >= 0)
 		close(out_fd);
 	sampler__free(a.sampler);
+	/* the command is gone, the terminal is back: its output */
+	if (cmdout) {
+		cmdout__stop(cmdout);
+		cmdout__replay(cmdout, STDOUT_FILENO);
+		cmdout__free(cmdout);
+	}
+	if (cmd_in >= 0)
+		close(cmd_in);
 	if (unw && o.verbose) {
 		struct unwind_stats us;
 		double n;

@@ -15,6 +15,7 @@
 #include <zstd.h>
 
 #include "elfnote.h"
+#include "fdio.h"
 #include "events.h"
 #include "log.h"
 #include "perfdata.h"
@@ -2479,44 +2480,6 @@ struct perfdata_writer {
 	struct perfdata_writer_stats st;
 };
 
-static int write_all(int fd, const u8 *p, size_t n, u64 *done)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -errno;
-		if (w == 0)
-			return -ENOSPC;
-		p += w;
-		n -= (size_t)w;
-		*done += (u64)w;
-	}
-	return 0;
-}
-
-static int pwrite_all(int fd, const void *buf, size_t n, u64 off)
-{
-	const u8 *p = buf;
-
-	while (n) {
-		ssize_t w = pwrite(fd, p, n, (off_t)off);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -errno;
-		if (w == 0)
-			return -ENOSPC;
-		p += w;
-		n -= (size_t)w;
-		off += (u64)w;
-	}
-	return 0;
-}
-
 static void writer__fail(struct perfdata_writer *w, int err)
 {
 	if (w->error)
@@ -2564,7 +2527,7 @@ static void writer__write_chunk(struct perfdata_writer *w, u64 from, u64 to)
 		size_t n = (size_t)MIN(to - from, (u64)(w->cap - off));
 		u64 done = 0;
 
-		err = write_all(w->fd, w->ring + off, n, &done);
+		err = fd__write_all(w->fd, w->ring + off, n, &done);
 		w->file_pos += done;
 		from += done;
 	}
@@ -3228,7 +3191,7 @@ static int writer__finish_file(struct perfdata_writer *w,
 		if (w->attrs_changed)
 			attrs = writer__attr_section(w, &tail, data_end + tail.len);
 		err = tail.oom ? -ENOMEM :
-			pwrite_all(w->fd, tail.buf, tail.len, data_end);
+			fd__pwrite_all(w->fd, tail.buf, tail.len, data_end);
 		if (!err) {
 			for (size_t i = 0; i < nr; i++)
 				flags[written_feats[i] / 64] |=
@@ -3241,7 +3204,7 @@ static int writer__finish_file(struct perfdata_writer *w,
 	if (!w->attrs_changed)
 		attrs = w->hdr_attrs;
 	build_file_header(hdr, attrs, data, flags);
-	if (pwrite_all(w->fd, hdr, sizeof(hdr), 0) && !err)
+	if (fd__pwrite_all(w->fd, hdr, sizeof(hdr), 0) && !err)
 		err = -EIO;
 	if (err || w->error) {
 		if (ftruncate(w->fd, (off_t)data_end)) {

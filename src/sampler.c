@@ -137,7 +137,8 @@ int sampler__set_events(struct sampler *sp, const struct event_spec *specs,
 	return 0;
 }
 
-pid_t sampler__spawn(struct sampler *sp, char *const argv[])
+pid_t sampler__spawn(struct sampler *sp, char *const argv[],
+		     const struct spawn_io *io)
 {
 	int go[2], err[2];
 	pid_t pid;
@@ -171,6 +172,14 @@ pid_t sampler__spawn(struct sampler *sp, char *const argv[])
 		 * the command must be counted.  EOF means ptop gave up. */
 		if (read(go[0], &c, 1) != 1)
 			_exit(127);
+		if (io && ((io->in >= 0 && dup2(io->in, STDIN_FILENO) < 0) ||
+			   (io->out >= 0 && dup2(io->out, STDOUT_FILENO) < 0) ||
+			   (io->err >= 0 && dup2(io->err, STDERR_FILENO) < 0))) {
+			e = errno;
+			if (write(err[1], &e, sizeof(e)) < 0)
+				_exit(127);
+			_exit(127);
+		}
 		execvp(argv[0], argv);
 		e = errno;
 		if (write(err[1], &e, sizeof(e)) < 0)

@@ -35,9 +35,17 @@ void sampler__free(struct sampler *sp);	/* stops and closes */
 int sampler__set_events(struct sampler *sp, const struct event_spec *specs,
 			size_t nr);
 
+/* Where a spawned command's stdin, stdout and stderr come from: a file
+ * descriptor of ptop's (dup2'd in the child), or -1 for ptop's own. */
+struct spawn_io {
+	int in, out, err;
+};
+
 /* For TARGET_COMMAND: forks argv, stopped before exec until
- * sampler__start has opened its events.  Returns the child's pid. */
-pid_t sampler__spawn(struct sampler *sp, char *const argv[]);
+ * sampler__start has opened its events; io may be NULL (ptop's own).
+ * Returns the child's pid. */
+pid_t sampler__spawn(struct sampler *sp, char *const argv[],
+		     const struct spawn_io *io);
 
 /*
  * Opens the events for target, registers them with the session (new

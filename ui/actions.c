@@ -11,6 +11,7 @@
 
 #include "batch.h"
 #include "events.h"
+#include "fdio.h"
 #include "sanitize.h"
 #include "synth.h"
 #include "tui_internal.h"
@@ -825,18 +826,7 @@ static int save_text(struct tui *t, const char *prefix, const char *text,
 	}
 	if (fd < 0)
 		return -errno;
-	while (len) {
-		ssize_t w = write(fd, text, len);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			err = -errno;
-			break;
-		}
-		text += w;
-		len -= (size_t)w;
-	}
+	err = fd__write_all(fd, text, len, NULL);
 	if (close(fd) && !err)
 		err = -errno;
 	if (err)

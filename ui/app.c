@@ -11,6 +11,7 @@
 #include "app.h"
 #include "annotate.h"
 #include "batch.h"
+#include "fdio.h"
 #include "inlines.h"
 #include "log.h"
 #include "sanitize.h"
@@ -245,23 +246,6 @@ bool app__check_target(struct app *a)
 		snprintf(a->note, sizeof(a->note), "every target exited");
 	}
 	return true;
-}
-
-/* -EPIPE when the reader went away (ptop -b | head). */
-static int write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
 }
 
 /* Sleeps until `until`, waking early for a stop request or the end of
@@ -510,7 +494,8 @@ int batch__run(struct app *a)
 			err = -ENOMEM;
 			break;
 		}
-		err = write_all(STDOUT_FILENO, sb.buf, sb.len);
+		/* -EPIPE when the reader went away (ptop -b | head) */
+		err = fd__write_all(STDOUT_FILENO, sb.buf, sb.len, NULL);
 		if (err)
 			break;
 		last = now;

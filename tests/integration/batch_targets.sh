@@ -29,4 +29,12 @@ sleep 0.2
 	fail "ptop -t exited with $?: $(cat "$TMP/err")"
 tail -n 1 "$TMP/t.json" | jq -e --argjson p "$pid" '[.rows[].tid] | unique == [$p]' > /dev/null ||
 	fail "-t showed other threads: $(tail -n 1 "$TMP/t.json" | jq -c '[.rows[].tid] | unique')"
+# -- COMMAND in batch mode: the command's output goes to standard error,
+# standard output holds the tables alone
+"$PTOP" -b --json -d 30 -e cpu-clock -- sh -c \
+	'echo cmd-stdout; echo cmd-stderr >&2; exec "$0" 1' "$WL/spin3" \
+	> "$TMP/c.json" 2> "$TMP/c.err" || fail "ptop -- sh exited with $?: $(cat "$TMP/c.err")"
+jq -e . "$TMP/c.json" > /dev/null || fail "standard output is not JSON alone: $(head -c 200 "$TMP/c.json")"
+grep -qx cmd-stdout "$TMP/c.err" && grep -qx cmd-stderr "$TMP/c.err" ||
+	fail "the command's output is not on standard error: $(cat "$TMP/c.err")"
 exit 0

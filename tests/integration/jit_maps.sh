@@ -15,17 +15,19 @@ jit_cleanup() {
 }
 trap jit_cleanup EXIT INT TERM
 
-# live: the workload prints its map's path on stdout, before ptop's JSON
+# live: the workload prints its map's path (in batch mode the command's
+# standard output goes to ptop's standard error)
 "$PTOP" -b --json -d 30 -e cpu-clock -- "$WL/jitwork" 2 > "$TMP/out" 2> "$TMP/err" || {
 	st=$?
-	maps=$(grep '^/tmp/perf-' "$TMP/out")
+	maps=$(grep '^/tmp/perf-' "$TMP/err")
 	[ "$st" = 77 ] && { echo "note: jitwork is x86-64 only: skipped"; exit 0; }
 	fail "ptop exited with $st: $(cat "$TMP/err")"
 }
-maps=$(grep '^/tmp/perf-' "$TMP/out")
+maps=$(grep '^/tmp/perf-' "$TMP/err")
 pid=$(echo "$maps" | sed -n 's|^/tmp/perf-\([0-9]*\)\.map$|\1|p')
-[ -n "$pid" ] || fail "jitwork printed no map path: $(head -c 300 "$TMP/out")"
-grep '^{' "$TMP/out" > "$TMP/out.json"
+[ -n "$pid" ] || fail "jitwork printed no map path: $(head -c 300 "$TMP/err")"
+jq -e . "$TMP/out" > /dev/null || fail "standard output is not JSON alone"
+cp "$TMP/out" "$TMP/out.json"
 near "$(share "$TMP/out.json" jit_spin)" 50 10 "jit_spin live"
 near "$(share "$TMP/out.json" native_spin)" 50 10 "native_spin live"
 tail -n 1 "$TMP/out.json" | jq -e --arg d "[JIT] tid $pid" \

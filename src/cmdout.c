@@ -1,0 +1,232 @@
+/* cmdout: a profiled command's output, kept off the live view's terminal
+ * (see cmdout.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmdout.h"
+#include "fdio.h"
+#include "log.h"
+#include "util.h"
+
+#define LINE_MAX_SHOWN 200
+#define LOG_EVERY_NS 200000000LL	/* 5 lines a second at most */
+
+struct cmdout {
+	int rd, wr;		/* the pipe */
+	int wake[2];		/* stop: the thread's poll wakes */
+	pthread_t thread;
+	bool running;
+	char name[64];
+	/* the last CMDOUT_KEEP bytes, a ring: keep[(start + i) % KEEP] */
+	char *keep;
+	size_t start, len, total;
+	/* the line being read, and the newest whole one not logged yet */
+	char line[LINE_MAX_SHOWN + 1], pending[LINE_MAX_SHOWN + 1];
+	size_t line_len;
+	bool has_pending;
+	long long last_log;
+};
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+struct cmdout *cmdout__new(const char *name)
+{
+	struct cmdout *c = calloc(1, sizeof(*c));
+	int p[2];
+
+	if (!c)
+		return NULL;
+	c->keep = malloc(CMDOUT_KEEP);
+	if (!c->keep || pipe2(p, O_CLOEXEC)) {
+		free(c->keep);
+		free(c);
+		return NULL;
+	}
+	if (pipe2(c->wake, O_CLOEXEC)) {
+		int e = errno;
+
+		close(p[0]);
+		close(p[1]);
+		free(c->keep);
+		free(c);
+		errno = e;
+		return NULL;
+	}
+	c->rd = p[0];
+	c->wr = p[1];
+	snprintf(c->name, sizeof(c->name), "%s", name ? name : "command");
+	return c;
+}
+
+int cmdout__fd(const struct cmdout *c)
+{
+	return c->wr;
+}
+
+static void log_pending(struct cmdout *c, bool force)
+{
+	long long t;
+
+	if (!c->has_pending)
+		return;
+	t = now_ns();
+	if (!force && t - c->last_log < LOG_EVERY_NS)
+		return;
+	pr_info("%s: %s", c->name, c->pending);
+	c->has_pending = false;
+	c->last_log = t;
+}
+
+/* Keeps the bytes and follows the lines. */
+static void take(struct cmdout *c, const char *buf, size_t n)
+{
+	c->total += n;
+	for (size_t i = 0; i < n; i++) {
+		char ch = buf[i];
+
+		c->keep[(c->start + c->len) % CMDOUT_KEEP] = ch;
+		if (c->len < CMDOUT_KEEP)
+			c->len++;
+		else
+			c->start = (c->start + 1) % CMDOUT_KEEP;
+		if (ch == '\n' || ch == '\r') {
+			if (c->line_len) {
+				c->line[c->line_len] = '\0';
+				memcpy(c->pending, c->line, c->line_len + 1);
+				c->has_pending = true;
+			}
+			c->line_len = 0;
+		} else if (c->line_len < LINE_MAX_SHOWN) {
+			c->line[c->line_len++] = ch;
+		}
+	}
+}
+
+/* Reads what is there; false at end of file or on an error. */
+static bool drain(struct cmdout *c)
+{
+	char buf[4096];
+	ssize_t n;
+
+	for (;;) {
+		n = read(c->rd, buf, sizeof(buf));
+		if (n > 0) {
+			take(c, buf, (size_t)n);
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		return n < 0 && errno == EAGAIN;
+	}
+}
+
+static void *cmdout__thread(void *arg)
+{
+	struct cmdout *c = arg;
+	bool open = true;
+
+	while (open) {
+		struct pollfd pf[2] = {
+			{ .fd = c->rd, .events = POLLIN },
+			{ .fd = c->wake[0], .events = POLLIN },
+		};
+		int r = poll(pf, 2, c->has_pending ? 200 : -1);
+
+		if (r < 0 && errno != EINTR)
+			break;
+		if (pf[0].revents)
+			open = drain(c);
+		log_pending(c, !open);
+		if (pf[1].revents)
+			break;
+	}
+	drain(c);
+	log_pending(c, true);
+	return NULL;
+}
+
+int cmdout__start(struct cmdout *c)
+{
+	int err;
+
+	close(c->wr);
+	c->wr = -1;
+	if (fcntl(c->rd, F_SETFL, O_NONBLOCK))
+		return -errno;
+	err = pthread_create(&c->thread, NULL, cmdout__thread, c);
+	if (err)
+		return -err;
+	c->running = true;
+	return 0;
+}
+
+void cmdout__stop(struct cmdout *c)
+{
+	if (!c || !c->running)
+		return;
+	if (write(c->wake[1], "x", 1) < 0) {
+		/* the pipe is empty and open: cannot fail */
+	}
+	pthread_join(c->thread, NULL);
+	c->running = false;
+}
+
+int cmdout__replay(struct cmdout *c, int fd)
+{
+	size_t first;
+	int err;
+
+	if (c->total > c->len) {
+		char note[160];
+		int n = snprintf(note, sizeof(note),
+				 "ptop: the last %zu KiB of %s's output "
+				 "(%zu KiB in all):\n",
+				 c->len >> 10, c->name, c->total >> 10);
+
+		err = fd__write_all(fd, note, (size_t)n, NULL);
+		if (err)
+			return err;
+	}
+	first = MIN(c->len, CMDOUT_KEEP - c->start);
+	err = fd__write_all(fd, c->keep + c->start, first, NULL);
+	if (!err)
+		err = fd__write_all(fd, c->keep, c->len - first, NULL);
+	return err;
+}
+
+size_t cmdout__total(const struct cmdout *c)
+{
+	return c->total;
+}
+
+size_t cmdout__kept(const struct cmdout *c)
+{
+	return c->len;
+}
+
+void cmdout__free(struct cmdout *c)
+{
+	if (!c)
+		return;
+	cmdout__stop(c);
+	close(c->rd);
+	if (c->wr >= 0)
+		close(c->wr);
+	close(c->wake[0]);
+	close(c->wake[1]);
+	free(c->keep);
+	free(c);
+}

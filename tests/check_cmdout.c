@@ -1,0 +1,149 @@
+/* check_cmdout: a profiled command's output, kept off the live view's
+ * terminal: lines logged for the status line (rate-limited, newest
+ * wins), bytes kept for after the view (the last CMDOUT_KEEP), the stop
+ * that does not wait for an end of file. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmdout.h"
+#include "log.h"
+#include "testutil.h"
+
+static char logged[4096];
+
+static void capture(enum log_level level, const char *msg, void *ctx)
+{
+	size_t n = strlen(logged);
+
+	(void)level;
+	(void)ctx;
+	snprintf(logged + n, sizeof(logged) - n, "%s\n", msg);
+}
+
+static void setup(void)
+{
+	logged[0] = '\0';
+	log__set_handler(capture, NULL);
+	log__set_level(LOG_INFO);
+}
+
+static void teardown(void)
+{
+	log__set_handler(NULL, NULL);
+}
+
+/* What replay writes, read back through a pipe (at most cap bytes). */
+static size_t replayed(struct cmdout *c, char *buf, size_t cap)
+{
+	int p[2];
+	size_t n = 0;
+	ssize_t r;
+
+	ck_assert_int_eq(pipe(p), 0);
+	/* CMDOUT_KEEP and a note fit in a pipe only if it is read as it
+	 * is written: a child writes */
+	if (fork() == 0) {
+		close(p[0]);
+		_exit(cmdout__replay(c, p[1]) ? 1 : 0);
+	}
+	close(p[1]);
+	while (n < cap && (r = read(p[0], buf + n, cap - n)) > 0)
+		n += (size_t)r;
+	close(p[0]);
+	return n;
+}
+
+START_TEST(test_lines_and_replay)
+{
+	struct cmdout *c = cmdout__new("make");
+	char buf[256];
+	int w;
+
+	ck_assert_ptr_nonnull(c);
+	w = dup(cmdout__fd(c));	/* the child's copy */
+	ck_assert_int_ge(w, 0);
+	ck_assert_int_eq(cmdout__start(c), 0);
+	ck_assert_int_eq(write(w, "one\ntwo\r\npartial", 16), 16);
+	close(w);	/* the command exits: end of file */
+	usleep(300 * 1000);
+	cmdout__stop(c);
+	/* the first line at once, then the newest only: "one" may be
+	 * replaced by "two" within the rate limit, never lost for nothing */
+	ck_assert_ptr_nonnull(strstr(logged, "make: two\n"));
+	ck_assert_ptr_null(strstr(logged, "partial"));
+	ck_assert_uint_eq(cmdout__total(c), 16);
+	ck_assert_uint_eq(replayed(c, buf, sizeof(buf)), 16);
+	ck_assert_int_eq(memcmp(buf, "one\ntwo\r\npartial", 16), 0);
+	cmdout__free(c);
+}
+END_TEST
+
+START_TEST(test_keeps_the_last)
+{
+	struct cmdout *c = cmdout__new("big");
+	static char chunk[10000], buf[CMDOUT_KEEP + 200];
+	size_t n, total = 0;
+	int w;
+
+	ck_assert_ptr_nonnull(c);
+	w = dup(cmdout__fd(c));
+	ck_assert_int_eq(cmdout__start(c), 0);
+	for (int i = 0; i < 10; i++) {
+		memset(chunk, 'a' + i, sizeof(chunk));
+		chunk[sizeof(chunk) - 1] = '\n';
+		ck_assert_int_eq(write(w, chunk, sizeof(chunk)),
+				 (ssize_t)sizeof(chunk));
+		total += sizeof(chunk);
+	}
+	close(w);
+	usleep(300 * 1000);
+	cmdout__stop(c);
+	ck_assert_uint_eq(cmdout__total(c), total);
+	ck_assert_uint_eq(cmdout__kept(c), CMDOUT_KEEP);
+	n = replayed(c, buf, sizeof(buf));
+	/* a note, then exactly the last CMDOUT_KEEP bytes */
+	ck_assert_ptr_nonnull(strstr(buf, "ptop: the last 64 KiB of big's output"));
+	ck_assert_uint_gt(n, CMDOUT_KEEP);
+	ck_assert_int_eq(buf[n - 1], '\n');
+	ck_assert_int_eq(buf[n - 2], 'j');
+	/* 100000 bytes written: the kept ones start at byte 34464, in the
+	 * fourth chunk ('d'), and the note ends just before them */
+	ck_assert_int_eq(buf[n - CMDOUT_KEEP], 'd');
+	ck_assert_int_eq(buf[n - CMDOUT_KEEP - 1], '\n');
+	ck_assert_ptr_nonnull(strstr(logged, "big: jjjj"));
+	cmdout__free(c);
+}
+END_TEST
+
+/* A grandchild keeps the pipe open: stop returns anyway. */
+START_TEST(test_stop_without_eof)
+{
+	struct cmdout *c = cmdout__new("daemon");
+	int w;
+
+	ck_assert_ptr_nonnull(c);
+	w = dup(cmdout__fd(c));
+	ck_assert_int_eq(cmdout__start(c), 0);
+	ck_assert_int_eq(write(w, "still here\n", 11), 11);
+	usleep(100 * 1000);
+	cmdout__stop(c);	/* w is still open */
+	ck_assert_ptr_nonnull(strstr(logged, "daemon: still here"));
+	cmdout__free(c);
+	close(w);
+}
+END_TEST
+
+Suite *cmdout_suite(void)
+{
+	Suite *s = suite_create("cmdout");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_lines_and_replay);
+	tcase_add_test(tc, test_keeps_the_last);
+	tcase_add_test(tc, test_stop_without_eof);
+	suite_add_tcase(s, tc);
+	return s;
+}
