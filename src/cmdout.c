@@ -16,6 +16,7 @@
 #include "util.h"
 
 #define LINE_MAX_SHOWN 200
+#define READ_SIZE (64u << 10)
 #define LOG_EVERY_NS 200000000LL	/* 5 lines a second at most */
 
 struct cmdout {
@@ -27,6 +28,7 @@ struct cmdout {
 	/* the last CMDOUT_KEEP bytes, a ring: keep[(start + i) % KEEP] */
 	char *keep;
 	size_t start, len, total;
+	char *rbuf;		/* READ_SIZE, for read */
 	/* the line being read, and the newest whole one not logged yet */
 	char line[LINE_MAX_SHOWN + 1], pending[LINE_MAX_SHOWN + 1];
 	size_t line_len;
@@ -50,8 +52,10 @@ struct cmdout *cmdout__new(const char *name)
 	if (!c)
 		return NULL;
 	c->keep = malloc(CMDOUT_KEEP);
-	if (!c->keep || pipe2(p, O_CLOEXEC)) {
+	c->rbuf = malloc(READ_SIZE);
+	if (!c->keep || !c->rbuf || pipe2(p, O_CLOEXEC)) {
 		free(c->keep);
+		free(c->rbuf);
 		free(c);
 		return NULL;
 	}
@@ -61,6 +65,7 @@ struct cmdout *cmdout__new(const char *name)
 		close(p[0]);
 		close(p[1]);
 		free(c->keep);
+		free(c->rbuf);
 		free(c);
 		errno = e;
 		return NULL;
@@ -90,52 +95,106 @@ static void log_pending(struct cmdout *c, bool force)
 	c->last_log = t;
 }
 
-/* Keeps the bytes and follows the lines. */
-static void take(struct cmdout *c, const char *buf, size_t n)
+static void line_add(struct cmdout *c, const char *b, size_t n)
 {
-	c->total += n;
-	for (size_t i = 0; i < n; i++) {
-		char ch = buf[i];
+	n = MIN(n, LINE_MAX_SHOWN - c->line_len);
+	memcpy(c->line + c->line_len, b, n);
+	c->line_len += n;
+}
 
-		c->keep[(c->start + c->len) % CMDOUT_KEEP] = ch;
-		if (c->len < CMDOUT_KEEP)
-			c->len++;
-		else
-			c->start = (c->start + 1) % CMDOUT_KEEP;
-		if (ch == '\n' || ch == '\r') {
-			if (c->line_len) {
-				c->line[c->line_len] = '\0';
-				memcpy(c->pending, c->line, c->line_len + 1);
-				c->has_pending = true;
-			}
-			c->line_len = 0;
-		} else if (c->line_len < LINE_MAX_SHOWN) {
-			c->line[c->line_len++] = ch;
-		}
+static bool is_nl(char ch)
+{
+	return ch == '\n' || ch == '\r';
+}
+
+/* The newest whole line of b (with the line carried from before it)
+ * becomes pending; what follows the last newline is carried. */
+static void follow_lines(struct cmdout *c, const char *b, size_t n)
+{
+	size_t end = n, le, ls;
+
+	while (end && !is_nl(b[end - 1]))
+		end--;
+	if (!end) {
+		line_add(c, b, n);
+		return;
+	}
+	le = end - 1;
+	while (le && is_nl(b[le - 1]))
+		le--;
+	ls = le;
+	while (ls && !is_nl(b[ls - 1]))
+		ls--;
+	if (ls)
+		c->line_len = 0;
+	line_add(c, b + ls, le - ls);
+	if (c->line_len) {
+		memcpy(c->pending, c->line, c->line_len);
+		c->pending[c->line_len] = '\0';
+		c->has_pending = true;
+	}
+	c->line_len = 0;
+	line_add(c, b + end, n - end);
+}
+
+/* Keeps the last CMDOUT_KEEP bytes and follows the lines. */
+static void take(struct cmdout *c, const char *b, size_t n)
+{
+	size_t at, first;
+
+	c->total += n;
+	follow_lines(c, b, n);
+	if (n >= CMDOUT_KEEP) {
+		memcpy(c->keep, b + n - CMDOUT_KEEP, CMDOUT_KEEP);
+		c->start = 0;
+		c->len = CMDOUT_KEEP;
+		return;
+	}
+	at = (c->start + c->len) % CMDOUT_KEEP;
+	first = MIN(n, CMDOUT_KEEP - at);
+	memcpy(c->keep + at, b, first);
+	memcpy(c->keep, b + first, n - first);
+	if (c->len + n <= CMDOUT_KEEP) {
+		c->len += n;
+	} else {
+		c->start = (c->start + c->len + n) % CMDOUT_KEEP;
+		c->len = CMDOUT_KEEP;
 	}
 }
 
-/* Reads what is there; false at end of file or on an error. */
-static bool drain(struct cmdout *c)
+/*
+ * Reads what is there, up to budget bytes; false at end of file or on
+ * an error.  The budget keeps a command that writes as fast as it can
+ * (yes) from costing ptop a CPU: past it the pipe fills and the command
+ * waits, as it would for a slow terminal.
+ */
+static bool drain(struct cmdout *c, size_t *budget)
 {
-	char buf[4096];
 	ssize_t n;
 
-	for (;;) {
-		n = read(c->rd, buf, sizeof(buf));
+	while (*budget) {
+		n = read(c->rd, c->rbuf, MIN((size_t)READ_SIZE, *budget));
 		if (n > 0) {
-			take(c, buf, (size_t)n);
+			take(c, c->rbuf, (size_t)n);
+			*budget -= (size_t)n;
 			continue;
 		}
 		if (n < 0 && errno == EINTR)
 			continue;
 		return n < 0 && errno == EAGAIN;
 	}
+	return true;
 }
+
+/* What the command may write per second through ptop (a terminal takes
+ * a few tens of MB/s) */
+#define RATE_BYTES (16u << 20)
 
 static void *cmdout__thread(void *arg)
 {
 	struct cmdout *c = arg;
+	long long window = now_ns();
+	size_t budget = RATE_BYTES;
 	bool open = true;
 
 	while (open) {
@@ -143,17 +202,30 @@ static void *cmdout__thread(void *arg)
 			{ .fd = c->rd, .events = POLLIN },
 			{ .fd = c->wake[0], .events = POLLIN },
 		};
-		int r = poll(pf, 2, c->has_pending ? 200 : -1);
+		long long t = now_ns();
+		int timeout = c->has_pending ? 200 : -1, r;
 
+		if (t - window >= 1000000000LL) {
+			window = t;
+			budget = RATE_BYTES;
+		}
+		if (!budget) {
+			/* the second's budget is spent: only a stop wakes */
+			pf[0].fd = -1;
+			timeout = (int)((window + 1000000000LL - t) / 1000000) + 1;
+		}
+		r = poll(pf, 2, timeout);
 		if (r < 0 && errno != EINTR)
 			break;
 		if (pf[0].revents)
-			open = drain(c);
+			open = drain(c, &budget);
 		log_pending(c, !open);
 		if (pf[1].revents)
 			break;
 	}
-	drain(c);
+	/* what is in the pipe, not what a grandchild may go on writing */
+	budget = 1u << 20;
+	drain(c, &budget);
 	log_pending(c, true);
 	return NULL;
 }
@@ -228,5 +300,6 @@ void cmdout__free(struct cmdout *c)
 	close(c->wake[0]);
 	close(c->wake[1]);
 	free(c->keep);
+	free(c->rbuf);
 	free(c);
 }

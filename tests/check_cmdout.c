@@ -117,6 +117,38 @@ START_TEST(test_keeps_the_last)
 }
 END_TEST
 
+/* Lines split between writes, CR LF, empty lines: whatever the reads
+ * get, the last line logged is the newest whole one. */
+START_TEST(test_line_splits)
+{
+	static const char *const parts[] = { "ab", "c", "def\r", "\n\n",
+					     "\r\n", "xyz" };
+	struct cmdout *c = cmdout__new("t");
+	const char *last;
+	int w;
+
+	ck_assert_ptr_nonnull(c);
+	w = dup(cmdout__fd(c));
+	ck_assert_int_eq(cmdout__start(c), 0);
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		ck_assert_int_eq(write(w, parts[i], strlen(parts[i])),
+				 (ssize_t)strlen(parts[i]));
+		usleep(20 * 1000);
+	}
+	close(w);
+	usleep(300 * 1000);
+	cmdout__stop(c);
+	/* the last message logged */
+	ck_assert_uint_gt(strlen(logged), 0);
+	last = logged + strlen(logged) - 1;
+	while (last > logged && last[-1] != '\n')
+		last--;
+	ck_assert_str_eq(last, "t: abcdef\n");
+	ck_assert_ptr_null(strstr(logged, "xyz"));
+	cmdout__free(c);
+}
+END_TEST
+
 /* A grandchild keeps the pipe open: stop returns anyway. */
 START_TEST(test_stop_without_eof)
 {
@@ -143,6 +175,7 @@ Suite *cmdout_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_lines_and_replay);
 	tcase_add_test(tc, test_keeps_the_last);
+	tcase_add_test(tc, test_line_splits);
 	tcase_add_test(tc, test_stop_without_eof);
 	suite_add_tcase(s, tc);
 	return s;
