@@ -1,5 +1,6 @@
 /* events: pure parsing of event names (perf's) into perf_event_attr. */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -232,29 +233,40 @@ static const struct generic_event *find_generic(const char *s, size_t len)
 	return NULL;
 }
 
-/* "r" followed by 1..16 hex digits, as perf's lexer. */
-static bool parse_raw(const char *s, size_t len, u64 *config)
+/* One or more digits of base 10 or 16 that fit in 64 bits. */
+static bool parse_digits(const char *s, size_t len, unsigned int base,
+			 u64 *out)
 {
 	u64 v = 0;
 
-	if (len < 2 || len > 17 || s[0] != 'r')
+	if (len == 0)
 		return false;
-	for (size_t i = 1; i < len; i++) {
+	for (size_t i = 0; i < len; i++) {
 		char c = s[i];
 		unsigned int d;
 
 		if (c >= '0' && c <= '9')
 			d = (unsigned int)(c - '0');
-		else if (c >= 'a' && c <= 'f')
+		else if (base == 16 && c >= 'a' && c <= 'f')
 			d = (unsigned int)(c - 'a' + 10);
-		else if (c >= 'A' && c <= 'F')
+		else if (base == 16 && c >= 'A' && c <= 'F')
 			d = (unsigned int)(c - 'A' + 10);
 		else
 			return false;
-		v = v << 4 | d;
+		if (v > (UINT64_MAX - d) / base)
+			return false;
+		v = v * base + d;
 	}
-	*config = v;
+	*out = v;
 	return true;
+}
+
+/* "r" followed by 1..16 hex digits, as perf's lexer. */
+static bool parse_raw(const char *s, size_t len, u64 *config)
+{
+	if (len < 2 || len > 17 || s[0] != 'r')
+		return false;
+	return parse_digits(s + 1, len - 1, 16, config);
 }
 
 /* Optimal string alignment distance (transpositions count as one), case
@@ -494,11 +506,282 @@ static int parse_tracepoint(const char *item, size_t sys_len,
 	return 0;
 }
 
+/* PMU events */
+
+/*
+ * A PMU's or a term's name: it becomes a sysfs path component, so no '/',
+ * no leading '.' and no "..".  A term starts with a letter or '_' (perf's
+ * lexer); a PMU may start with a digit.
+ */
+static bool word_ok(const char *s, size_t len, bool term)
+{
+	if (len == 0 || len >= EVENT_WORD_MAX || s[0] == '.')
+		return false;
+	if (term && !(s[0] == '_' || (s[0] >= 'a' && s[0] <= 'z') ||
+		      (s[0] >= 'A' && s[0] <= 'Z')))
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		char c = s[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '_' || c == '-' ||
+		      c == '.'))
+			return false;
+		if (c == '.' && i + 1 < len && s[i + 1] == '.')
+			return false;
+	}
+	return true;
+}
+
+/* Writes a message into err (when there is one); returns -EINVAL. */
+static int bad(struct strbuf *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int bad(struct strbuf *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err) {
+		va_start(ap, fmt);
+		strbuf__vaddf(err, fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
+/* A term's value: decimal, or hex after "0x", as perf's lexer. */
+static bool parse_value(const char *s, size_t len, u64 *v)
+{
+	if (len > 2 && s[0] == '0' && s[1] == 'x')
+		return parse_digits(s + 2, len - 2, 16, v);
+	return parse_digits(s, len, 10, v);
+}
+
+/* perf's own terms that mean something ptop does not do: refused by name
+ * rather than looked up as format fields of the PMU. */
+static const char *const perf_only_terms[] = {
+	"name", "branch_type", "time", "call-graph", "stack-size",
+	"max-stack", "nr", "inherit", "no-inherit", "overwrite",
+	"no-overwrite", "percore", "aux-output", "aux-sample-size",
+	"metric-id", "driver-config",
+};
+
+int events__parse_terms(const char *s, const char *what,
+			struct event_term *terms, size_t max, size_t *nr,
+			struct strbuf *err)
+{
+	size_t n = 0;
+
+	*nr = 0;
+	if (!*s)
+		return 0;
+	for (;;) {
+		const char *end = strchr(s, ',');
+		size_t len = end ? (size_t)(end - s) : strlen(s);
+		const char *eq = memchr(s, '=', len);
+		size_t nlen = eq ? (size_t)(eq - s) : len;
+		struct event_term *t;
+
+		if (len == 0)
+			return bad(err, "empty term in '%s'", what);
+		if (n == max)
+			return bad(err,
+				   "more than %zu terms in '%s'",
+				   max, what);
+		if (!word_ok(s, nlen, true))
+			return bad(err,
+				   "bad term '%.*s' in '%s' (names of letters, digits, '_', '-', '.', without '..')",
+				   (int)nlen, s, what);
+		for (size_t i = 0; i < ARRAY_SIZE(perf_only_terms); i++) {
+			if (strlen(perf_only_terms[i]) == nlen &&
+			    !memcmp(perf_only_terms[i], s, nlen))
+				return bad(err,
+					   "perf's term '%s' (in '%s') is not supported by ptop",
+					   perf_only_terms[i], what);
+		}
+		t = &terms[n++];
+		memset(t, 0, sizeof(*t));
+		memcpy(t->name, s, nlen);
+		if (eq) {
+			if (!parse_value(eq + 1, len - nlen - 1, &t->val))
+				return bad(err,
+					   "bad number '%.*s' for term '%s' in '%s' (decimal, or hex after 0x; at most 64 bits)",
+					   (int)(len - nlen - 1), eq + 1,
+					   t->name, what);
+			t->has_val = true;
+		}
+		if (!end)
+			break;
+		s = end + 1;
+	}
+	*nr = n;
+	return 0;
+}
+
+int events__parse_format(const char *s, enum pmu_word *word, u64 *mask)
+{
+	static const char *const words[] = {
+		[PMU_CONFIG] = "config",
+		[PMU_CONFIG1] = "config1",
+		[PMU_CONFIG2] = "config2",
+	};
+	const char *colon = strchr(s, ':');
+	size_t len = strlen(s);
+	u64 m = 0;
+	int w = -1;
+
+	while (len && (s[len - 1] == '\n' || s[len - 1] == ' '))
+		len--;
+	if (!colon || (size_t)(colon - s) >= len)
+		return -EINVAL;
+	for (size_t i = 0; i < ARRAY_SIZE(words); i++)
+		if (strlen(words[i]) == (size_t)(colon - s) &&
+		    !memcmp(words[i], s, (size_t)(colon - s)))
+			w = (int)i;
+	if (w < 0)
+		return -EINVAL;
+	/* bit ranges: "N" or "N-M", comma-separated */
+	for (const char *p = colon + 1, *end = s + len; p < end;) {
+		const char *comma = memchr(p, ',', (size_t)(end - p));
+		const char *stop = comma ? comma : end;
+		const char *dash = memchr(p, '-', (size_t)(stop - p));
+		u64 lo, hi;
+
+		if (!parse_digits(p, (size_t)((dash ? dash : stop) - p), 10,
+				  &lo))
+			return -EINVAL;
+		hi = lo;
+		if (dash && !parse_digits(dash + 1, (size_t)(stop - dash - 1),
+					  10, &hi))
+			return -EINVAL;
+		if (lo > hi || hi > 63)
+			return -EINVAL;
+		for (u64 b = lo; b <= hi; b++)
+			m |= 1ULL << b;
+		if (!comma)
+			break;
+		p = comma + 1;
+		if (p == end)
+			return -EINVAL;
+	}
+	if (!m)
+		return -EINVAL;
+	*word = (enum pmu_word)w;
+	*mask = m;
+	return 0;
+}
+
+int events__format_set(u64 *w, u64 mask, u64 val)
+{
+	u64 out = *w;
+	unsigned int vbit = 0;
+
+	for (unsigned int fbit = 0; fbit < 64; fbit++) {
+		if (!(mask & (1ULL << fbit)))
+			continue;
+		if (val & (1ULL << vbit))
+			out |= 1ULL << fbit;
+		else
+			out &= ~(1ULL << fbit);
+		vbit++;
+	}
+	if (vbit < 64 && (val >> vbit))
+		return -ERANGE;
+	*w = out;
+	return 0;
+}
+
+static bool is_word(const char *s, const char *word)
+{
+	return strcmp(s, word) == 0;
+}
+
+/*
+ * "pmu/terms/modifiers" (slash: the first '/' of item): the PMU's name
+ * and its terms as written; period= and freq= are taken out of the terms
+ * into the spec.  evsel resolves the rest when it opens the event.
+ */
+static int parse_pmu(const char *item, const char *slash,
+		     struct event_spec *spec, struct strbuf *err)
+{
+	size_t plen = (size_t)(slash - item), n, kept = 0;
+	const char *close = strchr(slash + 1, '/');
+	const char *mods;
+	char terms[512];
+	int ret;
+
+	if (plen == 0)
+		return bad(err,
+			   "empty PMU name in '%s' (pmu/terms/, e.g. cpu/event=0x3c/)",
+			   item);
+	if (!word_ok(item, plen, false))
+		return bad(err,
+			   "bad PMU name '%.*s' in '%s' (letters, digits, '_', '-', '.', not '.' first, without '..')",
+			   (int)plen, item, item);
+	if (!close)
+		return bad(err,
+			   "unterminated PMU event '%s': its terms end with '/' (pmu/terms/, e.g. cpu/event=0x3c/)",
+			   item);
+	mods = close + 1;
+	if (strchr(mods, '/'))
+		return bad(err,
+			   "too many '/' in '%s' (pmu/terms/modifiers)",
+			   item);
+	if (*mods == ':')
+		return bad(err,
+			   "the modifiers of '%s' follow the last '/' without a ':', as in perf (cpu/cycles/u)",
+			   item);
+	/* item is shorter than spec->name, so its terms fit */
+	memcpy(terms, slash + 1, (size_t)(close - slash - 1));
+	terms[close - slash - 1] = '\0';
+	ret = events__parse_terms(terms, item, spec->terms, EVENT_MAX_TERMS,
+				  &n, err);
+	if (ret)
+		return ret;
+	for (size_t i = 0; i < n; i++) {
+		struct event_term *t = &spec->terms[i];
+		bool period = is_word(t->name, "period");
+
+		if (period || is_word(t->name, "freq")) {
+			if (!t->has_val || !t->val)
+				return bad(err,
+					   "'%s': %s= needs a value above 0",
+					   item, t->name);
+			if (period)
+				spec->period = t->val;
+			else
+				spec->freq = t->val;
+			continue;
+		}
+		if (!t->has_val && (is_word(t->name, "config") ||
+				    is_word(t->name, "config1") ||
+				    is_word(t->name, "config2")))
+			return bad(err, "'%s': %s= needs a value", item,
+				   t->name);
+		spec->terms[kept++] = *t;
+	}
+	spec->nr_terms = kept;
+	if (spec->period && spec->freq)
+		return bad(err,
+			   "'%s' has both period= and freq=: one or the other",
+			   item);
+	memcpy(spec->pmu_name, item, plen);
+	spec->pmu_name[plen] = '\0';
+	/* No such type until evsel reads the PMU's: opening it unresolved
+	 * fails (ENOENT) rather than sampling something else. */
+	attr_init(&spec->attr, UINT32_MAX, 0);
+	spec->pmu = true;
+	if (*mods)
+		return parse_modifiers(mods, &spec->attr, item, err);
+	return 0;
+}
+
 /* One item of the list, trimmed and NUL-terminated. */
 static int parse_one(const char *item, struct event_spec *spec,
 		     struct strbuf *err)
 {
 	const char *colon = strchr(item, ':');
+	const char *slash = strchr(item, '/');
 	size_t len = colon ? (size_t)(colon - item) : strlen(item);
 	const struct generic_event *g;
 	enum cache_parse cp;
@@ -513,6 +796,9 @@ static int parse_one(const char *item, struct event_spec *spec,
 	}
 	strcpy(spec->name, item);
 
+	/* A PMU's name has no ':': "sched:a/b" is a bad tracepoint. */
+	if (slash && (!colon || colon > slash))
+		return parse_pmu(item, slash, spec, err);
 	g = find_generic(item, len);
 	if (g) {
 		attr_init(&spec->attr, g->type, g->config);
@@ -545,6 +831,21 @@ static int parse_one(const char *item, struct event_spec *spec,
 	return 0;
 }
 
+/* Where the item at p ends: the next ',' that is not between the '/' of
+ * a PMU event's terms ("cpu/event=0x3c,umask=0/,cycles"); NULL: the end. */
+static const char *item_end(const char *p)
+{
+	bool in_terms = false;
+
+	for (; *p; p++) {
+		if (*p == '/')
+			in_terms = !in_terms;
+		else if (*p == ',' && !in_terms)
+			return p;
+	}
+	return NULL;
+}
+
 int events__parse(const char *list, struct event_spec **specs, size_t *n,
 		  struct strbuf *err)
 {
@@ -560,7 +861,7 @@ int events__parse(const char *list, struct event_spec **specs, size_t *n,
 	if (err)
 		strbuf__reset(err);
 	for (;;) {
-		const char *end = strchr(p, ',');
+		const char *end = item_end(p);
 		size_t len = end ? (size_t)(end - p) : strlen(p);
 		const char *s = p;
 

@@ -1,9 +1,11 @@
 /* evsel: opens the sampled events (per CPU or per thread) and their rings. */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +51,7 @@ struct evlist {
 	struct evlist_opts opts;
 	char *proc;
 	char *tracefs;
+	char *pmu_root;
 	struct evsel *evsels;
 	size_t nr, cap;
 	u64 freq;		/* 0: opts.period */
@@ -76,22 +79,42 @@ static long sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
 	return syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
 }
 
-/* Reads a small integer from a sysctl file; -errno if unreadable. */
-static int read_int_file(const char *path, long long *out)
+/*
+ * Reads a small file (sysctl, sysfs) whole into buf[len], NUL-terminated,
+ * without its trailing newlines and spaces; -EFBIG if it does not fit,
+ * else 0 or -errno.
+ */
+static int read_text_file(const char *path, char *buf, size_t len)
 {
-	char buf[64];
 	ssize_t n;
-	int fd, err;
+	char more;
+	int fd, err = 0;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	err = n < 0 ? -errno : 0;
+	n = read(fd, buf, len - 1);
+	if (n < 0)
+		err = -errno;
+	else if ((size_t)n == len - 1 && read(fd, &more, 1) > 0)
+		err = -EFBIG;
 	close(fd);
 	if (err)
 		return err;
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		n--;
 	buf[n] = '\0';
+	return 0;
+}
+
+/* Reads a small integer from a sysctl file; -errno if unreadable. */
+static int read_int_file(const char *path, long long *out)
+{
+	char buf[64];
+	int err = read_text_file(path, buf, sizeof(buf));
+
+	if (err)
+		return err;
 	*out = strtoll(buf, NULL, 10);
 	return 0;
 }
@@ -101,20 +124,10 @@ static int read_int_file(const char *path, long long *out)
 static int read_cpulist(const char *path, bool *set)
 {
 	char buf[4096];
-	ssize_t n;
-	int fd, err;
+	int err = read_text_file(path, buf, sizeof(buf));
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	err = n < 0 ? -errno : 0;
-	close(fd);
 	if (err)
 		return err;
-	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-		n--;
-	buf[n] = '\0';
 	return cpulist__parse(buf, set, PTOP_MAX_CPUS);
 }
 
@@ -188,6 +201,13 @@ static const char *tracefs_dir(const struct evlist_opts *opts)
 	return NULL;
 }
 
+/* The PMUs' directory in sysfs. */
+static const char *pmu_root(const struct evlist_opts *opts)
+{
+	return opts && opts->pmu_root ? opts->pmu_root :
+					"/sys/bus/event_source/devices";
+}
+
 /* Resolves a tracepoint's id into spec->attr.config. */
 static int tracepoint_id(const struct evlist_opts *opts,
 			 struct event_spec *spec)
@@ -245,7 +265,9 @@ struct evlist *evlist__new(const struct evlist_opts *opts)
 		el->opts.mmap_pages = DEFAULT_MMAP_PAGES;
 	el->proc = strdup(el->opts.proc ? el->opts.proc : "/proc");
 	el->tracefs = el->opts.tracefs ? strdup(el->opts.tracefs) : NULL;
-	if (!el->proc || (el->opts.tracefs && !el->tracefs)) {
+	el->pmu_root = el->opts.pmu_root ? strdup(el->opts.pmu_root) : NULL;
+	if (!el->proc || (el->opts.tracefs && !el->tracefs) ||
+	    (el->opts.pmu_root && !el->pmu_root)) {
 		evlist__free(el);
 		errno = ENOMEM;
 		return NULL;
@@ -253,6 +275,7 @@ struct evlist *evlist__new(const struct evlist_opts *opts)
 	/* The copies own the strings; opts points at them. */
 	el->opts.proc = el->proc;
 	el->opts.tracefs = el->tracefs;
+	el->opts.pmu_root = el->pmu_root;
 	/* perf's default is cycles:P, the most precise the PMU offers */
 	el->default_precise = 3;
 	el->freq = el->opts.period ? 0 :
@@ -268,6 +291,7 @@ void evlist__free(struct evlist *el)
 	free(el->evsels);
 	free(el->proc);
 	free(el->tracefs);
+	free(el->pmu_root);
 	free(el);
 }
 
@@ -317,7 +341,14 @@ static void config_attr(struct evlist *el, size_t i)
 		if (el->opts.callchain)
 			a->exclude_callchain_user = 1;
 	}
-	if (ev->spec.tracepoint) {
+	if (ev->spec.period) {
+		/* the event's own period= or freq= term, over -c and -F */
+		a->freq = 0;
+		a->sample_period = ev->spec.period;
+	} else if (ev->spec.freq) {
+		a->freq = 1;
+		a->sample_freq = ev->spec.freq;
+	} else if (ev->spec.tracepoint) {
 		/* Every hit, as perf samples tracepoints, unless -c. */
 		a->freq = 0;
 		a->sample_period = el->opts.period ? el->opts.period : 1;
@@ -599,6 +630,45 @@ static bool is_pmu_event(const struct evsel *ev)
 	       type == PERF_TYPE_RAW;
 }
 
+static bool fallback_errno(int err);
+
+/*
+ * A PMU event the kernel refused: many PMUs (msr, uncore, power) count
+ * but cannot sample, which is worth saying plainly: if the same attr
+ * opens as a counter (the exclude_guest ptop adds dropped too: such PMUs
+ * often take no exclusion), that is the reason.
+ */
+static void pmu_open_error(struct evlist *el, struct evsel *ev, int err,
+			   pid_t pid, int cpu)
+{
+	struct perf_event_attr a = ev->attr;
+	const struct perf_event_attr *o = &ev->attr;
+	long fd;
+
+	a.freq = 0;
+	a.sample_period = 0;
+	a.sample_type = 0;
+	a.exclude_guest = 0;
+	a.mmap = a.mmap2 = a.comm = a.comm_exec = a.task = 0;
+	a.build_id = 0;
+	a.sample_id_all = 0;
+	a.watermark = 0;
+	a.wakeup_watermark = 0;
+	a.enable_on_exec = 0;
+	fd = sys_perf_event_open(&a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd >= 0) {
+		close((int)fd);
+		pr_err("cannot sample %s: the %s PMU can count it but not sample it (%s), and ptop samples; count it with perf stat",
+		       ev->spec.name, ev->spec.pmu_name, strerror(-err));
+		return;
+	}
+	pr_err("cannot open %s on CPU %d: %s (PMU %s: type %u, config %#llx, config1 %#llx, config2 %#llx); check its terms against %s/%s/format and events",
+	       ev->spec.name, cpu, strerror(-err), ev->spec.pmu_name, o->type,
+	       (unsigned long long)o->config, (unsigned long long)o->config1,
+	       (unsigned long long)o->config2, pmu_root(&el->opts),
+	       ev->spec.pmu_name);
+}
+
 /* err: -errno */
 static void open_error(struct evlist *el, struct evsel *ev, int err,
 		       pid_t pid, int cpu)
@@ -640,6 +710,10 @@ static void open_error(struct evlist *el, struct evsel *ev, int err,
 		       name, strerror(-err));
 		return;
 	}
+	if (ev->spec.pmu && fallback_errno(err)) {
+		pmu_open_error(el, ev, err, pid, cpu);
+		return;
+	}
 	if (is_pmu_event(ev) && (err == -ENOENT || err == -ENODEV ||
 				 err == -EOPNOTSUPP || err == -ENXIO ||
 				 err == -EINVAL)) {
@@ -652,10 +726,11 @@ static void open_error(struct evlist *el, struct evsel *ev, int err,
 		pr_err("cannot open %s: this event cannot be sampled", name);
 		return;
 	}
-	if (err == -EINVAL && el->freq) {
-		pr_err("cannot open %s on CPU %d: %s (is -F %llu above kernel.perf_event_max_sample_rate?)",
+	if (err == -EINVAL && ev->attr.freq) {
+		pr_err("cannot open %s on CPU %d: %s (is %s%llu above kernel.perf_event_max_sample_rate?)",
 		       name, cpu, strerror(-err),
-		       (unsigned long long)el->freq);
+		       ev->spec.freq ? "freq=" : "-F ",
+		       (unsigned long long)ev->attr.sample_freq);
 		return;
 	}
 	pr_err("cannot open %s on CPU %d: %s", name, cpu, strerror(-err));
@@ -889,10 +964,20 @@ static int check_opts(struct evlist *el)
 		pr_err("DWARF unwinding is not supported on this architecture");
 		return -EOPNOTSUPP;
 	}
-	if (el->freq &&
-	    !read_int_file("/proc/sys/kernel/perf_event_max_sample_rate",
-			   &max_rate) &&
-	    max_rate > 0 && el->freq > (u64)max_rate) {
+	if (read_int_file("/proc/sys/kernel/perf_event_max_sample_rate",
+			  &max_rate) || max_rate <= 0)
+		return 0;
+	for (size_t i = 0; i < el->nr; i++) {
+		const struct event_spec *spec = &el->evsels[i].spec;
+
+		if (spec->freq > (u64)max_rate) {
+			pr_err("%s: freq=%llu is above the kernel's limit of %lld Hz (kernel.perf_event_max_sample_rate)",
+			       spec->name, (unsigned long long)spec->freq,
+			       max_rate);
+			return -EINVAL;
+		}
+	}
+	if (el->freq && el->freq > (u64)max_rate) {
 		if (el->opts.freq) {
 			pr_err("-F %llu is above the kernel's limit of %lld Hz (kernel.perf_event_max_sample_rate)",
 			       (unsigned long long)el->opts.freq, max_rate);
@@ -941,9 +1026,13 @@ int evlist__open(struct evlist *el, const struct target *t)
 	if (err)
 		return err;
 	for (size_t i = 0; i < el->nr; i++) {
-		if (!el->evsels[i].spec.tracepoint)
-			continue;
-		err = tracepoint_id(&el->opts, &el->evsels[i].spec);
+		struct event_spec *spec = &el->evsels[i].spec;
+
+		err = 0;
+		if (spec->tracepoint)
+			err = tracepoint_id(&el->opts, spec);
+		else if (spec->pmu)
+			err = evlist__resolve_pmu(&el->opts, spec);
 		if (err)
 			return err;
 	}
@@ -1068,6 +1157,21 @@ static void free_names(char **names, size_t n)
 	free(names);
 }
 
+/* Hands out a list of names sorted (err 0), or frees it (err < 0). */
+static int names_out(char **names, size_t n, int err, char ***out,
+		     size_t *nr)
+{
+	if (err) {
+		free_names(names, n);
+		return err;
+	}
+	if (n)
+		qsort(names, n, sizeof(*names), cmp_str);
+	*out = names;
+	*nr = n;
+	return 0;
+}
+
 /* The tracefs events whose id can be read and whose subsystem and name
  * match the globs (NULL: any), as "subsys:name", sorted, into *out. */
 static int collect_tracepoints(const char *dir, const char *sys_glob,
@@ -1119,15 +1223,7 @@ static int collect_tracepoints(const char *dir, const char *sys_glob,
 		closedir(sub);
 	}
 	closedir(top);
-	if (err) {
-		free_names(names, n);
-		return err;
-	}
-	if (n)
-		qsort(names, n, sizeof(*names), cmp_str);
-	*out = names;
-	*nr = n;
-	return 0;
+	return names_out(names, n, err, out, nr);
 }
 
 /* Every tracepoint, for --list-events. */
@@ -1220,6 +1316,406 @@ int evlist__expand_tracepoints(const struct evlist_opts *opts,
 	return 0;
 }
 
+/* PMUs */
+
+/* An alias may name other aliases: this deep at most (a loop ends). */
+#define ALIAS_DEPTH 4
+
+struct pmu_res {
+	const char *root;
+	struct event_spec *spec;
+	bool report;		/* log errors; not while listing */
+};
+
+static void res_err(const struct pmu_res *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void res_err(const struct pmu_res *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!r->report)
+		return;
+	va_start(ap, fmt);
+	log__vprintf(LOG_ERR, fmt, ap);
+	va_end(ap);
+}
+
+/* The names in a directory (not those starting with '.'), sorted. */
+static int list_dir(const char *path, char ***out, size_t *nr)
+{
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *de;
+	DIR *d = opendir(path);
+	int err = 0;
+
+	*out = NULL;
+	*nr = 0;
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		char *name;
+
+		if (de->d_name[0] == '.')
+			continue;
+		if (array__grow((void **)&names, &cap, n + 1,
+				sizeof(*names)) ||
+		    !(name = strdup(de->d_name))) {
+			err = -ENOMEM;
+			break;
+		}
+		names[n++] = name;
+	}
+	closedir(d);
+	return names_out(names, n, err, out, nr);
+}
+
+/*
+ * PMU/SUB/NAME (SUB: "type", "format", "events") into buf: 0, -ENOENT
+ * when there is no such file (not reported: the caller knows what that
+ * means), or another -errno (reported).
+ */
+static int read_pmu_file(const struct pmu_res *r, const char *sub,
+			 const char *name, char *buf, size_t len)
+{
+	char path[PATH_MAX];
+	int n, err;
+
+	n = snprintf(path, sizeof(path), "%s/%s/%s%s%s", r->root,
+		     r->spec->pmu_name, sub, name ? "/" : "", name ? name : "");
+	if (n < 0 || (size_t)n >= sizeof(path)) {
+		res_err(r, "%s: the path of its PMU's %s is too long",
+			r->spec->name, sub);
+		return -ENAMETOOLONG;
+	}
+	err = read_text_file(path, buf, len);
+	if (err == -ENOENT || err == -ENOTDIR)
+		return -ENOENT;
+	if (err)
+		res_err(r, "%s: cannot read %s: %s", r->spec->name, path,
+			strerror(-err));
+	return err;
+}
+
+static __u64 *attr_word(struct perf_event_attr *a, enum pmu_word w)
+{
+	switch (w) {
+	case PMU_CONFIG1:
+		return &a->config1;
+	case PMU_CONFIG2:
+		return &a->config2;
+	case PMU_CONFIG:
+	default:
+		return &a->config;
+	}
+}
+
+/* The word a "config", "config1", "config2" term sets; -1 for others. */
+static int config_term(const char *name)
+{
+	if (!strcmp(name, "config"))
+		return PMU_CONFIG;
+	if (!strcmp(name, "config1"))
+		return PMU_CONFIG1;
+	if (!strcmp(name, "config2"))
+		return PMU_CONFIG2;
+	return -1;
+}
+
+/* perf's raw term in PMU syntax, "r1a8" or "r0x1a8": the config. */
+static bool raw_term(const char *name, u64 *config)
+{
+	const char *hex = name + 1;
+	char *end;
+
+	if (name[0] != 'r')
+		return false;
+	if (hex[0] == '0' && hex[1] == 'x')
+		hex += 2;
+	if (!isxdigit((unsigned char)hex[0]) || strlen(hex) > 16)
+		return false;
+	errno = 0;
+	*config = strtoull(hex, &end, 16);
+	return !errno && !*end;
+}
+
+/* Sets the format field NAME (its file's content fmt) to val. */
+static int pmu_set_format(struct pmu_res *r, const char *name,
+			  const char *fmt, u64 val)
+{
+	enum pmu_word w;
+	u64 mask, word;
+
+	if (events__parse_format(fmt, &w, &mask)) {
+		res_err(r, "%s: the format of term '%s' (%s/%s/format/%s: '%s') is not one ptop knows (config, config1 or config2 bit ranges)",
+			r->spec->name, name, r->root, r->spec->pmu_name, name,
+			fmt);
+		return -EINVAL;
+	}
+	word = *attr_word(&r->spec->attr, w);
+	if (events__format_set(&word, mask, val)) {
+		res_err(r, "%s: %#llx does not fit in term '%s' of PMU '%s' (%d bits: %s)",
+			r->spec->name, (unsigned long long)val, name,
+			r->spec->pmu_name, __builtin_popcountll(mask), fmt);
+		return -EINVAL;
+	}
+	*attr_word(&r->spec->attr, w) = word;
+	return 0;
+}
+
+/* The first names of PMU/sub, for a message: " a b c", else none. */
+static void add_names(struct strbuf *sb, const struct pmu_res *r,
+		      const char *sub, const char *none)
+{
+	char path[PATH_MAX];
+	char **names;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/%s/%s", r->root, r->spec->pmu_name,
+		 sub);
+	if (list_dir(path, &names, &n) || !n) {
+		strbuf__adds(sb, none);
+		return;
+	}
+	for (size_t i = 0; i < n && i < 24; i++)
+		strbuf__addf(sb, " %s", names[i]);
+	if (n > 24)
+		strbuf__addf(sb, " ... (%zu in all)", n);
+	free_names(names, n);
+}
+
+/* An unknown term: what the PMU does know, for the message. */
+static int unknown_term(const struct pmu_res *r, const char *name,
+			const char *alias, bool has_val)
+{
+	const char *pmu = r->spec->pmu_name;
+	struct strbuf sb;
+
+	if (!r->report)
+		return -ENOENT;
+	strbuf__init(&sb);
+	strbuf__addf(&sb, "%s: PMU '%s' has no %s'%s'", r->spec->name, pmu,
+		     has_val ? "term " : "event alias or term ", name);
+	if (alias)
+		strbuf__addf(&sb, " (named by its alias '%s')", alias);
+	if (has_val)
+		strbuf__addf(&sb, " (no %s/%s/format/%s)", r->root, pmu, name);
+	else
+		strbuf__addf(&sb, " (neither %s/%s/events/%s nor format/%s)",
+			     r->root, pmu, name, name);
+	strbuf__adds(&sb, "; its terms: config config1 config2");
+	add_names(&sb, r, "format", "");
+	if (!has_val) {
+		strbuf__adds(&sb, "; its event aliases:");
+		add_names(&sb, r, "events", " (none)");
+	}
+	pr_err("%s", sb.buf ? sb.buf : name);
+	strbuf__fini(&sb);
+	return -ENOENT;
+}
+
+static int pmu_term(struct pmu_res *r, const struct event_term *t,
+		    int depth, const char *alias);
+
+/* The alias NAME (its file's content terms) applied in its place. */
+static int pmu_alias(struct pmu_res *r, const char *name, const char *terms,
+		     int depth)
+{
+	struct event_term at[EVENT_MAX_TERMS];
+	struct strbuf e;
+	char what[2 * EVENT_WORD_MAX + 4];
+	size_t n;
+	int err;
+
+	if (depth >= ALIAS_DEPTH) {
+		res_err(r, "%s: PMU '%s' aliases nest deeper than %d at '%s' (a loop?)",
+			r->spec->name, r->spec->pmu_name, ALIAS_DEPTH, name);
+		return -EINVAL;
+	}
+	if (strchr(terms, '?')) {
+		res_err(r, "%s: the alias '%s' of PMU '%s' ('%s') has parameters ('?'), which ptop does not fill in: write its terms out with values",
+			r->spec->name, name, r->spec->pmu_name, terms);
+		return -EINVAL;
+	}
+	snprintf(what, sizeof(what), "%s/%s/", r->spec->pmu_name, name);
+	strbuf__init(&e);
+	err = events__parse_terms(terms, what, at, ARRAY_SIZE(at), &n, &e);
+	if (err)
+		res_err(r, "%s: bad alias %s/%s/events/%s: %s", r->spec->name,
+			r->root, r->spec->pmu_name, name,
+			e.buf ? e.buf : "");
+	strbuf__fini(&e);
+	if (err)
+		return -EINVAL;
+	for (size_t i = 0; i < n && !err; i++) {
+		if (!strcmp(at[i].name, "period") ||
+		    !strcmp(at[i].name, "freq")) {
+			res_err(r, "%s: the alias '%s' of PMU '%s' sets %s=, which ptop takes from the event's own terms only",
+				r->spec->name, name, r->spec->pmu_name,
+				at[i].name);
+			return -EINVAL;
+		}
+		err = pmu_term(r, &at[i], depth + 1, name);
+	}
+	return err;
+}
+
+/* One term (of the event, or of the alias `alias` at this depth). */
+static int pmu_term(struct pmu_res *r, const struct event_term *t,
+		    int depth, const char *alias)
+{
+	char buf[4096];
+	int w = config_term(t->name);
+	u64 raw;
+	int err;
+
+	if (w >= 0) {
+		if (!t->has_val) {
+			res_err(r, "%s: %s= needs a value%s%s%s",
+				r->spec->name, t->name,
+				alias ? " (in alias '" : "",
+				alias ? alias : "", alias ? "')" : "");
+			return -EINVAL;
+		}
+		*attr_word(&r->spec->attr, (enum pmu_word)w) = t->val;
+		return 0;
+	}
+	if (!t->has_val) {
+		err = read_pmu_file(r, "events", t->name, buf, sizeof(buf));
+		if (!err)
+			return pmu_alias(r, t->name, buf, depth);
+		if (err != -ENOENT)
+			return err;
+	}
+	err = read_pmu_file(r, "format", t->name, buf, sizeof(buf));
+	if (!err)
+		return pmu_set_format(r, t->name, buf,
+				      t->has_val ? t->val : 1);
+	if (err != -ENOENT)
+		return err;
+	if (!t->has_val && raw_term(t->name, &raw)) {
+		r->spec->attr.config = raw;
+		return 0;
+	}
+	return unknown_term(r, t->name, alias, t->has_val);
+}
+
+static int resolve_pmu(struct pmu_res *r)
+{
+	struct event_spec *spec = r->spec;
+	struct perf_event_attr *a = &spec->attr;
+	char buf[32], *end;
+	unsigned long long type;
+	int err;
+
+	if (!spec->pmu)
+		return 0;
+	err = read_pmu_file(r, "type", NULL, buf, sizeof(buf));
+	if (err == -ENOENT) {
+		res_err(r, "%s: unknown PMU '%s' (no %s/%s/type); the PMUs of this machine are in %s",
+			spec->name, spec->pmu_name, r->root, spec->pmu_name,
+			r->root);
+		return -ENOENT;
+	}
+	if (err)
+		return err;
+	errno = 0;
+	type = strtoull(buf, &end, 10);
+	if (errno || end == buf || *end || type > UINT32_MAX) {
+		res_err(r, "%s: bad type '%s' in %s/%s/type", spec->name, buf,
+			r->root, spec->pmu_name);
+		return -EINVAL;
+	}
+	/* From scratch: resolving twice gives the same attr. */
+	a->type = (u32)type;
+	a->config = 0;
+	a->config1 = 0;
+	a->config2 = 0;
+	for (size_t i = 0; i < spec->nr_terms; i++) {
+		err = pmu_term(r, &spec->terms[i], 0, NULL);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int evlist__resolve_pmu(const struct evlist_opts *opts,
+			struct event_spec *spec)
+{
+	struct pmu_res r = {
+		.root = pmu_root(opts), .spec = spec, .report = true,
+	};
+
+	return resolve_pmu(&r);
+}
+
+/* Files of events/ that qualify an alias rather than name one. */
+static bool alias_qualifier(const char *name)
+{
+	static const char *const sfx[] = {
+		".scale", ".unit", ".per-pkg", ".snapshot",
+	};
+	size_t len = strlen(name);
+
+	for (size_t i = 0; i < ARRAY_SIZE(sfx); i++) {
+		size_t n = strlen(sfx[i]);
+
+		if (len > n && !strcmp(name + len - n, sfx[i]))
+			return true;
+	}
+	return false;
+}
+
+/* Every PMU event alias ("pmu/alias/") that can be sampled here. */
+static int list_pmu_events(const struct evlist_opts *opts, int cpu,
+			   void (*fn)(const char *name, const char *kind,
+				      void *ctx),
+			   void *ctx)
+{
+	const char *root = pmu_root(opts);
+	char path[PATH_MAX];
+	char **pmus, **aliases;
+	size_t np, na;
+	int err = list_dir(root, &pmus, &np);
+
+	if (err)
+		return err == -ENOMEM ? err : 0;	/* no PMUs to list */
+	for (size_t p = 0; p < np && !err; p++) {
+		snprintf(path, sizeof(path), "%s/%s/events", root, pmus[p]);
+		err = list_dir(path, &aliases, &na);
+		if (err) {
+			err = err == -ENOMEM ? err : 0;
+			continue;
+		}
+		for (size_t i = 0; i < na && !err; i++) {
+			struct event_spec *one = NULL;
+			struct pmu_res r = { .root = root };
+			char name[sizeof(one->name)];
+			size_t n = 0;
+
+			snprintf(name, sizeof(name), "%s/%s/", pmus[p],
+				 aliases[i]);
+			if (alias_qualifier(aliases[i]) ||
+			    events__parse(name, &one, &n, NULL)) {
+				free(one);
+				continue;
+			}
+			r.spec = one;
+			/* ptop samples: what can only count is not listed */
+			if (!resolve_pmu(&r)) {
+				one->attr.sample_period = 100000;
+				if (can_open(&one->attr, cpu))
+					fn(name, "Kernel PMU event", ctx);
+			}
+			free(one);
+		}
+		free_names(aliases, na);
+	}
+	free_names(pmus, np);
+	return err;
+}
+
 int evlist__list_events(const struct evlist_opts *opts,
 			void (*fn)(const char *name, const char *kind,
 				   void *ctx),
@@ -1227,6 +1723,7 @@ int evlist__list_events(const struct evlist_opts *opts,
 {
 	bool online[PTOP_MAX_CPUS];
 	struct list_ctx lc = { .fn = fn, .ctx = ctx, .cpu = 0 };
+	int err;
 
 	cpus__online(online);
 	for (int c = 0; c < PTOP_MAX_CPUS; c++) {
@@ -1236,5 +1733,8 @@ int evlist__list_events(const struct evlist_opts *opts,
 		}
 	}
 	events__foreach_generic(list_generic, &lc);
+	err = list_pmu_events(opts, lc.cpu, fn, ctx);
+	if (err)
+		return err;
 	return list_tracepoints(opts, fn, ctx);
 }

@@ -36,6 +36,8 @@ struct evlist_opts {
 	const char *proc;	/* default "/proc" */
 	const char *tracefs;	/* default: /sys/kernel/tracing, mounted if
 				 * needed, then /sys/kernel/debug/tracing */
+	const char *pmu_root;	/* the PMUs' sysfs directory, default
+				 * /sys/bus/event_source/devices */
 };
 
 struct evlist;
@@ -95,8 +97,26 @@ int evlist__disable(struct evlist *el);
 int evlist__expand_tracepoints(const struct evlist_opts *opts,
 			       struct event_spec **specs, size_t *nr);
 
+/*
+ * Resolves a PMU event ("pmu/terms/", spec.pmu; anything else is left
+ * alone) from sysfs (opts.pmu_root): attr.type from PMU/type; config=,
+ * config1=, config2= set those words; any other term is a field of
+ * PMU/format/TERM ("config:0-7,21"), its value spread over those bits (it
+ * must fit); a term without a value is an alias, PMU/events/TERM, whose
+ * terms apply in its place (aliases of aliases, 4 deep at most), else a
+ * format field set to 1, else perf's raw "rHEX" (config).  Terms apply in
+ * order, a later one replacing what an earlier one set.  evlist__open
+ * calls it; errors are logged naming the event and what is missing:
+ * -ENOENT (no such PMU, term or alias), -EINVAL (a value that does not
+ * fit, an alias with '?' parameters, a format ptop does not know).
+ */
+int evlist__resolve_pmu(const struct evlist_opts *opts,
+			struct event_spec *spec);
+
 /* Calls fn for every event this machine can really open (each is tried
- * system-wide, then for this process): generic, cache, tracepoints. */
+ * system-wide, then for this process): generic, cache, the PMUs' sysfs
+ * event aliases ("msr/tsc/", only those that can be sampled, since ptop
+ * samples), tracepoints. */
 int evlist__list_events(const struct evlist_opts *opts,
 			void (*fn)(const char *name, const char *kind,
 				   void *ctx),

@@ -425,6 +425,293 @@ START_TEST(test_name_of)
 }
 END_TEST
 
+static void check_term(const struct event_term *t, const char *name,
+		       bool has_val, u64 val)
+{
+	ck_assert_str_eq(t->name, name);
+	ck_assert_int_eq(t->has_val, has_val);
+	ck_assert_uint_eq(t->val, val);
+}
+
+/* Modifiers and the exclude_user, _kernel, _hv and precise_ip they give. */
+static const struct {
+	const char *mod;
+	unsigned int xu, xk, xh, p;
+} pmu_mods[] = {
+	{ "u", 0, 1, 1, 0 },	{ "k", 1, 0, 1, 0 },	{ "h", 1, 1, 0, 0 },
+	{ "uk", 0, 0, 1, 0 },	{ "p", 0, 0, 0, 1 },	{ "pp", 0, 0, 0, 2 },
+	{ "ppp", 0, 0, 0, 3 },	{ "upp", 0, 1, 1, 2 },	{ "ukpp", 0, 0, 1, 2 },
+};
+
+/* perf's PMU syntax: the PMU and its terms as written, resolved later. */
+START_TEST(test_pmu_parse)
+{
+	struct event_spec s = parse1("cpu/event=0x3c,umask=0x00/");
+	struct event_spec *specs = NULL;
+	size_t n = 0;
+
+	ck_assert(s.pmu && !s.tracepoint && !s.is_default);
+	ck_assert_str_eq(s.name, "cpu/event=0x3c,umask=0x00/");
+	ck_assert_str_eq(s.pmu_name, "cpu");
+	ck_assert_uint_eq(s.nr_terms, 2);
+	check_term(&s.terms[0], "event", true, 0x3c);
+	check_term(&s.terms[1], "umask", true, 0);
+	/* unresolved: no type the kernel knows until evsel reads sysfs */
+	ck_assert_uint_eq(s.attr.type, UINT32_MAX);
+	ck_assert_uint_eq(s.attr.size, sizeof(s.attr));
+	ck_assert(!s.attr.exclude_user && !s.attr.exclude_kernel &&
+		  !s.attr.precise_ip);
+	ck_assert_uint_eq(s.period, 0);
+	ck_assert_uint_eq(s.freq, 0);
+
+	/* an alias or a flag, and perf's modifiers after the last '/':
+	 * the same bits as after "cycles:" */
+	s = parse1("cpu/cycles/pp");
+	ck_assert_uint_eq(s.nr_terms, 1);
+	check_term(&s.terms[0], "cycles", false, 0);
+	for (size_t i = 0; i < ARRAY_SIZE(pmu_mods); i++) {
+		char name[64];
+		struct event_spec g;
+
+		snprintf(name, sizeof(name), "cycles:%s", pmu_mods[i].mod);
+		g = parse1(name);
+		snprintf(name, sizeof(name), "cpu/cycles/%s", pmu_mods[i].mod);
+		s = parse1(name);
+		ck_assert_msg(s.attr.exclude_user == pmu_mods[i].xu &&
+			      s.attr.exclude_kernel == pmu_mods[i].xk &&
+			      s.attr.exclude_hv == pmu_mods[i].xh &&
+			      s.attr.precise_ip == pmu_mods[i].p, "%s", name);
+		ck_assert(g.attr.exclude_user == s.attr.exclude_user &&
+			  g.attr.exclude_kernel == s.attr.exclude_kernel &&
+			  g.attr.exclude_hv == s.attr.exclude_hv &&
+			  g.attr.precise_ip == s.attr.precise_ip);
+	}
+
+	s = parse1("software/config=0/");
+	ck_assert_str_eq(s.pmu_name, "software");
+	ck_assert_uint_eq(s.nr_terms, 1);
+	check_term(&s.terms[0], "config", true, 0);
+	/* no terms at all is perf's config=0 */
+	s = parse1("software//");
+	ck_assert_uint_eq(s.nr_terms, 0);
+
+	/* period= and freq= are the event's own sampling, not terms */
+	s = parse1("cpu/event=0xc0,period=100000/u");
+	ck_assert_uint_eq(s.nr_terms, 1);
+	check_term(&s.terms[0], "event", true, 0xc0);
+	ck_assert_uint_eq(s.period, 100000);
+	ck_assert_uint_eq(s.freq, 0);
+	ck_assert(!s.attr.exclude_user && s.attr.exclude_kernel);
+	s = parse1("software/freq=250,config=0/");
+	ck_assert_uint_eq(s.freq, 250);
+	ck_assert_uint_eq(s.period, 0);
+	ck_assert_uint_eq(s.nr_terms, 1);
+
+	/* names with '-', '.', digits; values up to 64 bits; in order */
+	s = parse1("uncore_imc_0/cas_count_read,config1=18446744073709551615,x.y-z=0xFFFFFFFFFFFFFFFF/");
+	ck_assert_str_eq(s.pmu_name, "uncore_imc_0");
+	ck_assert_uint_eq(s.nr_terms, 3);
+	check_term(&s.terms[0], "cas_count_read", false, 0);
+	check_term(&s.terms[1], "config1", true, UINT64_MAX);
+	check_term(&s.terms[2], "x.y-z", true, UINT64_MAX);
+	s = parse1("cpu/r1a8/");
+	ck_assert_str_eq(s.terms[0].name, "r1a8");
+
+	/* commas inside the terms do not split the list */
+	ck_assert_int_eq(events__parse("cpu/event=1,umask=2/u,cycles,"
+				       "msr/tsc/,sched:sched_switch",
+				       &specs, &n, NULL), 0);
+	ck_assert_uint_eq(n, 4);
+	ck_assert_str_eq(specs[0].name, "cpu/event=1,umask=2/u");
+	ck_assert_uint_eq(specs[0].nr_terms, 2);
+	ck_assert_str_eq(specs[1].name, "cycles");
+	ck_assert(!specs[1].pmu);
+	ck_assert_str_eq(specs[2].name, "msr/tsc/");
+	ck_assert(specs[3].tracepoint);
+	free(specs);
+}
+END_TEST
+
+/* Each bad PMU event and what its message must say (it names the event
+ * too). */
+static const char *const bad_terms[][2] = {
+	{ "/event=1/", "empty PMU name" },
+	{ "cpu/event=1", "unterminated" },
+	/* the comma after an unterminated PMU event is inside its terms */
+	{ "cpu/event=1,cycles", "unterminated" },
+	{ "cpu/event=1/u/", "too many '/'" },
+	{ "cpu/event=1/:u", "without a ':'" },
+	{ "cpu/event=1/x", "unknown modifier 'x'" },
+	{ "cpu/event=1/pppp", "at most ppp" },
+	{ "cpu/event=0x/", "bad number '0x'" },
+	{ "cpu/event=/", "bad number ''" },
+	{ "cpu/event=12a/", "bad number '12a'" },
+	{ "cpu/event=-1/", "bad number '-1'" },
+	{ "cpu/event=0x1g/", "bad number" },
+	{ "cpu/event= 1/", "bad number" },
+	{ "cpu/event=18446744073709551616/", "at most 64 bits" },
+	{ "cpu/event=0x10000000000000000/", "at most 64 bits" },
+	{ "cpu/event=1,,umask=1/", "empty term" },
+	{ "cpu/event=1,/", "empty term" },
+	{ "cpu/,event=1/", "empty term" },
+	{ "cpu/=1/", "bad term ''" },
+	{ "cpu/1event/", "bad term '1event'" },
+	{ "cpu/ev ent=1/", "bad term 'ev ent'" },
+	{ "cpu/name=foo/", "perf's term 'name'" },
+	{ "cpu/call-graph=1/", "not supported by ptop" },
+	{ "cpu/period/", "period= needs a value above 0" },
+	{ "cpu/freq=0/", "freq= needs a value above 0" },
+	{ "cpu/config/", "config= needs a value" },
+	{ "cpu/config2/", "config2= needs a value" },
+	{ "cpu/period=1,freq=1/", "both period= and freq=" },
+};
+
+static const char *const bad_names[][2] = {
+	{ "../cpu/event=1/", "bad PMU name '..'" },
+	{ "./event=1/", "bad PMU name '.'" },
+	{ "../event=1/", "bad PMU name" },
+	{ ".cpu/event=1/", "bad PMU name" },
+	{ "a..b/event=1/", "bad PMU name" },
+	{ "c*u/event=1/", "bad PMU name" },
+	{ "cpu/../", "bad term '..'" },
+	{ "cpu/.hidden/", "bad term" },
+	{ "cpu/a..b/", "bad term" },
+	{ "cpu/a..b=1/", "bad term" },
+	{ "cpu/../type/", "too many '/'" },
+};
+
+START_TEST(test_pmu_errors)
+{
+	const char *m;
+	char many[512];
+
+	/* syntax, numbers, terms, perf's terms ptop does not take */
+	for (size_t i = 0; i < ARRAY_SIZE(bad_terms); i++) {
+		m = parse_err(bad_terms[i][0]);
+		ck_assert_msg(strstr(m, bad_terms[i][1]), "'%s': %s",
+			      bad_terms[i][0], m);
+		ck_assert_msg(strstr(m, bad_terms[i][0]), "'%s': %s",
+			      bad_terms[i][0], m);
+	}
+	/* EVENT_MAX_TERMS, and one more */
+	strcpy(many, "cpu/");
+	for (int i = 0; i < EVENT_MAX_TERMS; i++)
+		sprintf(many + strlen(many), "t%d=%d,", i, i);
+	many[strlen(many) - 1] = '/';
+	ck_assert_uint_eq(parse1(many).nr_terms, EVENT_MAX_TERMS);
+	many[strlen(many) - 1] = '\0';
+	strcat(many, ",one_more/");
+	m = parse_err(many);
+	ck_assert_ptr_nonnull(strstr(m, "more than 16 terms"));
+
+	/* names that would leave the PMU's sysfs directory */
+	for (size_t i = 0; i < ARRAY_SIZE(bad_names); i++) {
+		m = parse_err(bad_names[i][0]);
+		ck_assert_msg(strstr(m, bad_names[i][1]), "'%s': %s",
+			      bad_names[i][0], m);
+	}
+	/* names too long for sysfs buffers */
+	memset(many, 'a', EVENT_WORD_MAX);
+	strcpy(many + EVENT_WORD_MAX, "/event=1/");
+	parse_err(many);
+	strcpy(many, "cpu/");
+	memset(many + 4, 'a', EVENT_WORD_MAX);
+	strcpy(many + 4 + EVENT_WORD_MAX, "=1/");
+	parse_err(many);
+}
+END_TEST
+
+/* The terms of a sysfs alias, the same grammar without the slashes. */
+START_TEST(test_terms)
+{
+	struct event_term t[3];
+	struct strbuf err;
+	size_t n = 99;
+
+	strbuf__init(&err);
+	ck_assert_int_eq(events__parse_terms("", "x", t, 3, &n, &err), 0);
+	ck_assert_uint_eq(n, 0);
+	ck_assert_int_eq(events__parse_terms("event=0x3c,umask=0x00,inv", "x",
+					     t, 3, &n, &err), 0);
+	ck_assert_uint_eq(n, 3);
+	check_term(&t[0], "event", true, 0x3c);
+	check_term(&t[1], "umask", true, 0);
+	check_term(&t[2], "inv", false, 0);
+	ck_assert_int_eq(events__parse_terms("a=1,b=2,c=3,d=4", "cpu/x/", t,
+					     3, &n, &err), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.buf, "more than 3 terms in 'cpu/x/'"));
+	strbuf__reset(&err);
+	ck_assert_int_eq(events__parse_terms("event=?", "cpu/x/", t, 3, &n,
+					     &err), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.buf, "'?'"));
+	ck_assert_int_eq(events__parse_terms("a/b=1", "x", t, 3, &n, NULL),
+			 -EINVAL);
+	strbuf__fini(&err);
+}
+END_TEST
+
+/* PMU format files: which word, which bits; values spread over them. */
+START_TEST(test_format)
+{
+	enum pmu_word w;
+	u64 mask, v;
+
+	ck_assert_int_eq(events__parse_format("config:0-7\n", &w, &mask), 0);
+	ck_assert_int_eq(w, PMU_CONFIG);
+	ck_assert_uint_eq(mask, 0xff);
+	ck_assert_int_eq(events__parse_format("config:0-7,21", &w, &mask), 0);
+	ck_assert_uint_eq(mask, 0x2000ff);
+	ck_assert_int_eq(events__parse_format("config1:0-63", &w, &mask), 0);
+	ck_assert_int_eq(w, PMU_CONFIG1);
+	ck_assert_uint_eq(mask, UINT64_MAX);
+	ck_assert_int_eq(events__parse_format("config2:5", &w, &mask), 0);
+	ck_assert_int_eq(w, PMU_CONFIG2);
+	ck_assert_uint_eq(mask, 0x20);
+	ck_assert_int_eq(events__parse_format("config:0-7,32-35", &w, &mask),
+			 0);
+	ck_assert_uint_eq(mask, 0xf000000ffULL);
+	ck_assert_int_eq(events__parse_format("config3:0-7", &w, &mask),
+			 -EINVAL);
+	ck_assert_int_eq(events__parse_format("config", &w, &mask), -EINVAL);
+	ck_assert_int_eq(events__parse_format("config:", &w, &mask), -EINVAL);
+	ck_assert_int_eq(events__parse_format("config:7-0", &w, &mask),
+			 -EINVAL);
+	ck_assert_int_eq(events__parse_format("config:0-64", &w, &mask),
+			 -EINVAL);
+	ck_assert_int_eq(events__parse_format("config:0-7,", &w, &mask),
+			 -EINVAL);
+	ck_assert_int_eq(events__parse_format("config:a-b", &w, &mask),
+			 -EINVAL);
+	ck_assert_int_eq(events__parse_format("cfg:0-7", &w, &mask), -EINVAL);
+
+	/* the value's low bits into the mask's bits, low to high */
+	v = 0xffff000000000000ULL;
+	ck_assert_int_eq(events__format_set(&v, 0xff, 0x3c), 0);
+	ck_assert_uint_eq(v, 0xffff00000000003cULL);
+	/* the field is replaced: its old bits go */
+	ck_assert_int_eq(events__format_set(&v, 0xff, 0x01), 0);
+	ck_assert_uint_eq(v, 0xffff000000000001ULL);
+	/* config:0-7,21: bit 8 of the value goes to bit 21 */
+	v = 0;
+	ck_assert_int_eq(events__format_set(&v, 0x2000ff, 0x1c0), 0);
+	ck_assert_uint_eq(v, 0x2000c0);
+	/* config:0-7,32-35: a 12-bit event */
+	v = 0;
+	ck_assert_int_eq(events__format_set(&v, 0xf000000ffULL, 0x28f), 0);
+	ck_assert_uint_eq(v, 0x20000008fULL);
+	/* too wide: an error, nothing written */
+	v = 5;
+	ck_assert_int_eq(events__format_set(&v, 0xff, 0x100), -ERANGE);
+	ck_assert_uint_eq(v, 5);
+	ck_assert_int_eq(events__format_set(&v, 0x2000ff, 0x200), -ERANGE);
+	ck_assert_int_eq(events__format_set(&v, 1, 2), -ERANGE);
+	ck_assert_int_eq(events__format_set(&v, 1, 1), 0);
+	ck_assert_uint_eq(v, 5);
+	ck_assert_int_eq(events__format_set(&v, UINT64_MAX, UINT64_MAX), 0);
+	ck_assert_uint_eq(v, UINT64_MAX);
+}
+END_TEST
+
 Suite *events_suite(void);
 Suite *events_suite(void)
 {
@@ -439,6 +726,10 @@ Suite *events_suite(void)
 	tcase_add_test(tc, test_lists);
 	tcase_add_test(tc, test_default_fallback);
 	tcase_add_test(tc, test_name_of);
+	tcase_add_test(tc, test_pmu_parse);
+	tcase_add_test(tc, test_pmu_errors);
+	tcase_add_test(tc, test_terms);
+	tcase_add_test(tc, test_format);
 	suite_add_tcase(s, tc);
 	return s;
 }
