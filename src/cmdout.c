@@ -34,6 +34,7 @@ struct cmdout {
 	size_t line_len;
 	bool has_pending;
 	long long last_log;
+	bool attached, stopping;	/* atomic: set by other threads */
 };
 
 static long long now_ns(void)
@@ -85,7 +86,7 @@ static void log_pending(struct cmdout *c, bool force)
 {
 	long long t;
 
-	if (!c->has_pending)
+	if (!c->has_pending || !__atomic_load_n(&c->attached, __ATOMIC_ACQUIRE))
 		return;
 	t = now_ns();
 	if (!force && t - c->last_log < LOG_EVERY_NS)
@@ -219,9 +220,18 @@ static void *cmdout__thread(void *arg)
 			break;
 		if (pf[0].revents)
 			open = drain(c, &budget);
+		if (pf[1].revents) {
+			char b[16];
+
+			/* attach (log the newest line now) or stop */
+			if (read(c->wake[0], b, sizeof(b)) < 0) {
+				/* nothing to read: poll said there was */
+			}
+			if (__atomic_load_n(&c->stopping, __ATOMIC_ACQUIRE))
+				break;
+			log_pending(c, true);
+		}
 		log_pending(c, !open);
-		if (pf[1].revents)
-			break;
 	}
 	/* what is in the pipe, not what a grandchild may go on writing */
 	budget = 1u << 20;
@@ -245,10 +255,19 @@ int cmdout__start(struct cmdout *c)
 	return 0;
 }
 
+void cmdout__attach(struct cmdout *c, bool on)
+{
+	__atomic_store_n(&c->attached, on, __ATOMIC_RELEASE);
+	if (on && write(c->wake[1], "a", 1) < 0) {
+		/* a full wake pipe wakes the thread anyway */
+	}
+}
+
 void cmdout__stop(struct cmdout *c)
 {
 	if (!c || !c->running)
 		return;
+	__atomic_store_n(&c->stopping, true, __ATOMIC_RELEASE);
 	if (write(c->wake[1], "x", 1) < 0) {
 		/* the pipe is empty and open: cannot fail */
 	}

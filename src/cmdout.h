@@ -6,6 +6,7 @@
 #ifndef PTOP_CMDOUT_H
 #define PTOP_CMDOUT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #define CMDOUT_KEEP (64u << 10)
@@ -22,6 +23,12 @@ int cmdout__fd(const struct cmdout *c);
 /* Closes ptop's copy of the write end (the child has its own) and starts
  * the reader thread.  0 or -errno. */
 int cmdout__start(struct cmdout *c);
+
+/* Whether lines are logged: from the moment the live view's log handler
+ * is in place (logged before, they would go to the terminal) until it is
+ * gone (the bytes are written out after the view anyway).  Off at
+ * first; the newest line read meanwhile is logged on attaching. */
+void cmdout__attach(struct cmdout *c, bool on);
 
 /* Stops the thread: it first reads what is already in the pipe.  Does not
  * wait for an end of file (a grandchild may hold the pipe open). */

@@ -920,6 +920,7 @@ int main(int argc, char **argv)
 			}
 			io.in = cmd_in;
 			io.out = io.err = cmdout__fd(cmdout);
+			a.cmdout = cmdout;
 		}
 		child = sampler__spawn(a.sampler, o.command, &io);
 		if (child < 0) {

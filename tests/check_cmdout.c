@@ -65,6 +65,7 @@ START_TEST(test_lines_and_replay)
 	w = dup(cmdout__fd(c));	/* the child's copy */
 	ck_assert_int_ge(w, 0);
 	ck_assert_int_eq(cmdout__start(c), 0);
+	cmdout__attach(c, true);
 	ck_assert_int_eq(write(w, "one\ntwo\r\npartial", 16), 16);
 	close(w);	/* the command exits: end of file */
 	usleep(300 * 1000);
@@ -90,6 +91,7 @@ START_TEST(test_keeps_the_last)
 	ck_assert_ptr_nonnull(c);
 	w = dup(cmdout__fd(c));
 	ck_assert_int_eq(cmdout__start(c), 0);
+	cmdout__attach(c, true);
 	for (int i = 0; i < 10; i++) {
 		memset(chunk, 'a' + i, sizeof(chunk));
 		chunk[sizeof(chunk) - 1] = '\n';
@@ -130,6 +132,7 @@ START_TEST(test_line_splits)
 	ck_assert_ptr_nonnull(c);
 	w = dup(cmdout__fd(c));
 	ck_assert_int_eq(cmdout__start(c), 0);
+	cmdout__attach(c, true);
 	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
 		ck_assert_int_eq(write(w, parts[i], strlen(parts[i])),
 				 (ssize_t)strlen(parts[i]));
@@ -149,6 +152,33 @@ START_TEST(test_line_splits)
 }
 END_TEST
 
+/* Before the view's log handler is there, lines are held: the newest
+ * is logged on attaching, none after detaching. */
+START_TEST(test_attach)
+{
+	struct cmdout *c = cmdout__new("early");
+	int w;
+
+	ck_assert_ptr_nonnull(c);
+	w = dup(cmdout__fd(c));
+	ck_assert_int_eq(cmdout__start(c), 0);
+	ck_assert_int_eq(write(w, "one\ntwo\n", 8), 8);
+	usleep(300 * 1000);
+	ck_assert_str_eq(logged, "");
+	cmdout__attach(c, true);
+	usleep(300 * 1000);
+	ck_assert_str_eq(logged, "early: two\n");
+	cmdout__attach(c, false);
+	ck_assert_int_eq(write(w, "three\n", 6), 6);
+	close(w);
+	usleep(300 * 1000);
+	cmdout__stop(c);
+	ck_assert_str_eq(logged, "early: two\n");
+	ck_assert_uint_eq(cmdout__total(c), 14);
+	cmdout__free(c);
+}
+END_TEST
+
 /* A grandchild keeps the pipe open: stop returns anyway. */
 START_TEST(test_stop_without_eof)
 {
@@ -158,6 +188,7 @@ START_TEST(test_stop_without_eof)
 	ck_assert_ptr_nonnull(c);
 	w = dup(cmdout__fd(c));
 	ck_assert_int_eq(cmdout__start(c), 0);
+	cmdout__attach(c, true);
 	ck_assert_int_eq(write(w, "still here\n", 11), 11);
 	usleep(100 * 1000);
 	cmdout__stop(c);	/* w is still open */
@@ -176,6 +207,7 @@ Suite *cmdout_suite(void)
 	tcase_add_test(tc, test_lines_and_replay);
 	tcase_add_test(tc, test_keeps_the_last);
 	tcase_add_test(tc, test_line_splits);
+	tcase_add_test(tc, test_attach);
 	tcase_add_test(tc, test_stop_without_eof);
 	suite_add_tcase(s, tc);
 	return s;

@@ -15,10 +15,13 @@
 #include "symbolizer.h"
 #include "table.h"
 
+struct cmdout;
+
 struct app {
 	struct session *session;
 	struct sampler *sampler;	/* NULL when reading a file */
 	struct symbolizer *syms;
+	struct cmdout *cmdout;		/* live view: -- COMMAND's output */
 	struct sort_spec spec;
 	struct row_filter filter;
 	enum hist_mode mode;

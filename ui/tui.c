@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmdout.h"
 #include "inlines.h"
 #include "sanitize.h"
 #include "tty.h"
@@ -399,6 +400,10 @@ int tui__run(struct app *a)
 	}
 	/* from here on nothing may write to the terminal behind curses */
 	log__set_handler(logq__handler, logq);
+	/* the command's lines may be logged now: they reach the status
+	 * line, not the terminal behind curses */
+	if (a->cmdout)
+		cmdout__attach(a->cmdout, true);
 	tui__init(&t, a);
 	t.logq = logq;
 	screen__init(&scr);
@@ -474,6 +479,8 @@ int tui__run(struct app *a)
 	}
 
 	tty__close();
+	if (a->cmdout)
+		cmdout__attach(a->cmdout, false);
 	log__set_handler(logq__stderr, NULL);
 	/* what was only on the status line is not lost */
 	logq__replay(logq, STDERR_FILENO);
