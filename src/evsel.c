@@ -1172,57 +1172,84 @@ static int names_out(char **names, size_t n, int err, char ***out,
 	return 0;
 }
 
+/* The names in a directory (not those starting with '.') that match glob
+ * (NULL: all), sorted. */
+static int list_dir(const char *path, const char *glob, char ***out,
+		    size_t *nr)
+{
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *de;
+	DIR *d = opendir(path);
+	int err = 0;
+
+	*out = NULL;
+	*nr = 0;
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		char *name;
+
+		if (de->d_name[0] == '.' ||
+		    (glob && fnmatch(glob, de->d_name, 0)))
+			continue;
+		if (array__grow((void **)&names, &cap, n + 1,
+				sizeof(*names)) ||
+		    !(name = strdup(de->d_name))) {
+			err = -ENOMEM;
+			break;
+		}
+		names[n++] = name;
+	}
+	closedir(d);
+	return names_out(names, n, err, out, nr);
+}
+
 /* The tracefs events whose id can be read and whose subsystem and name
- * match the globs (NULL: any), as "subsys:name", sorted, into *out. */
+ * match the globs (NULL: any), as "subsys:name", sorted, into *out.  No
+ * events directory: none. */
 static int collect_tracepoints(const char *dir, const char *sys_glob,
 			       const char *name_glob, char ***out,
 			       size_t *nr)
 {
 	char path[PATH_MAX];
-	char **names = NULL;
-	size_t n = 0, cap = 0;
-	struct dirent *sd, *ed;
-	DIR *top, *sub;
-	int err = 0;
+	char **subs, **names = NULL;
+	size_t nsubs, n = 0, cap = 0;
+	int err;
 
-	*out = NULL;
-	*nr = 0;
 	snprintf(path, sizeof(path), "%s/events", dir);
-	top = opendir(path);
-	if (!top)
-		return 0;
-	while (!err && (sd = readdir(top))) {
-		int subfd;
+	err = list_dir(path, sys_glob, &subs, &nsubs);
+	if (err)
+		return err == -ENOMEM ? err : 0;
+	for (size_t i = 0; i < nsubs && !err; i++) {
+		char **evs;
+		size_t nevs;
 
-		if (sd->d_name[0] == '.' || sd->d_type == DT_REG ||
-		    (sys_glob && fnmatch(sys_glob, sd->d_name, 0)))
+		/* files of events/ (enable, header_page, ...) are no
+		 * directories: skipped */
+		snprintf(path, sizeof(path), "%s/events/%s", dir, subs[i]);
+		err = list_dir(path, name_glob, &evs, &nevs);
+		if (err) {
+			err = err == -ENOMEM ? err : 0;
 			continue;
-		snprintf(path, sizeof(path), "%s/events/%s", dir, sd->d_name);
-		sub = opendir(path);
-		if (!sub)
-			continue;
-		subfd = dirfd(sub);
-		while ((ed = readdir(sub))) {
-			char id[NAME_MAX + 8], *name;
+		}
+		for (size_t k = 0; k < nevs && !err; k++) {
+			char *name;
 
-			if (ed->d_name[0] == '.' || ed->d_type == DT_REG ||
-			    (name_glob && fnmatch(name_glob, ed->d_name, 0)))
-				continue;
-			snprintf(id, sizeof(id), "%s/id", ed->d_name);
-			if (faccessat(subfd, id, R_OK, 0))
+			snprintf(path, sizeof(path), "%s/events/%s/%s/id", dir,
+				 subs[i], evs[k]);
+			if (access(path, R_OK))
 				continue;
 			if (array__grow((void **)&names, &cap, n + 1,
 					sizeof(*names)) ||
-			    asprintf(&name, "%s:%s", sd->d_name,
-				     ed->d_name) < 0) {
+			    asprintf(&name, "%s:%s", subs[i], evs[k]) < 0)
 				err = -ENOMEM;
-				break;
-			}
-			names[n++] = name;
+			else
+				names[n++] = name;
 		}
-		closedir(sub);
+		free_names(evs, nevs);
 	}
-	closedir(top);
+	free_names(subs, nsubs);
 	return names_out(names, n, err, out, nr);
 }
 
@@ -1341,36 +1368,6 @@ static void res_err(const struct pmu_res *r, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* The names in a directory (not those starting with '.'), sorted. */
-static int list_dir(const char *path, char ***out, size_t *nr)
-{
-	char **names = NULL;
-	size_t n = 0, cap = 0;
-	struct dirent *de;
-	DIR *d = opendir(path);
-	int err = 0;
-
-	*out = NULL;
-	*nr = 0;
-	if (!d)
-		return -errno;
-	while ((de = readdir(d))) {
-		char *name;
-
-		if (de->d_name[0] == '.')
-			continue;
-		if (array__grow((void **)&names, &cap, n + 1,
-				sizeof(*names)) ||
-		    !(name = strdup(de->d_name))) {
-			err = -ENOMEM;
-			break;
-		}
-		names[n++] = name;
-	}
-	closedir(d);
-	return names_out(names, n, err, out, nr);
-}
-
 /*
  * PMU/SUB/NAME (SUB: "type", "format", "events") into buf: 0, -ENOENT
  * when there is no such file (not reported: the caller knows what that
@@ -1474,7 +1471,7 @@ static void add_names(struct strbuf *sb, const struct pmu_res *r,
 
 	snprintf(path, sizeof(path), "%s/%s/%s", r->root, r->spec->pmu_name,
 		 sub);
-	if (list_dir(path, &names, &n) || !n) {
+	if (list_dir(path, NULL, &names, &n) || !n) {
 		strbuf__adds(sb, none);
 		return;
 	}
@@ -1677,13 +1674,13 @@ static int list_pmu_events(const struct evlist_opts *opts, int cpu,
 	char path[PATH_MAX];
 	char **pmus, **aliases;
 	size_t np, na;
-	int err = list_dir(root, &pmus, &np);
+	int err = list_dir(root, NULL, &pmus, &np);
 
 	if (err)
 		return err == -ENOMEM ? err : 0;	/* no PMUs to list */
 	for (size_t p = 0; p < np && !err; p++) {
 		snprintf(path, sizeof(path), "%s/%s/events", root, pmus[p]);
-		err = list_dir(path, &aliases, &na);
+		err = list_dir(path, NULL, &aliases, &na);
 		if (err) {
 			err = err == -ENOMEM ? err : 0;
 			continue;
