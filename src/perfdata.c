@@ -1230,6 +1230,7 @@ static int stream__swap_kernel(struct perfdata_stream *st,
 			       struct perf_event_header *h)
 {
 	const struct perf_event_attr *a0;
+	int ret;
 
 	if (!st->nr_ev)
 		return -ENOENT;
@@ -1242,7 +1243,13 @@ static int stream__swap_kernel(struct perfdata_stream *st,
 			e = stream__event_of_id(st, id);
 		return record_swap__sample(h, e ? &e->attr : a0);
 	}
-	return record_swap__kernel(h, a0->sample_type, a0->sample_id_all);
+	ret = record_swap__kernel(h, a0->sample_type, a0->sample_id_all);
+	/* the trailer is native now: the carrier can be told */
+	if (!ret && h->type == PERF_RECORD_MMAP2 &&
+	    (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) &&
+	    !record__mmap2_build_id(h, session__attr_build_id(st->s, h)))
+		ret = record_swap__mmap2_ids(h);
+	return ret;
 }
 
 /* perf's kernel map: pid -1, "[kernel.kallsyms]_text", pgoff = _text. */
@@ -1251,7 +1258,9 @@ static void stream__kernel_mmap(struct perfdata_stream *st,
 {
 	struct rec_mmap m;
 
-	if (record__parse_mmap(h, 0, &m) || m.pid != (u32)-1 ||
+	/* only pid, pgoff and the filename are read: the union does not
+	 * matter */
+	if (record__parse_mmap(h, 0, false, &m) || m.pid != (u32)-1 ||
 	    strncmp(m.filename, "[kernel.kallsyms]", 17))
 		return;
 	st->info->kernel_text = m.pgoff;
@@ -1562,6 +1571,8 @@ consumed:
 
 void perfdata_stream__end(struct perfdata_stream *st)
 {
+	u64 leaked;
+
 	if (st->npart || (st->need_header && st->pipe)) {
 		st->stats.truncated_bytes += st->npart;
 		if (st->need_header)
@@ -1586,6 +1597,13 @@ void perfdata_stream__end(struct perfdata_stream *st)
 		st->skip = 0;
 	}
 	stream__flush(st, UINT64_MAX);
+	leaked = session__counts(st->s)->leaked_build_id;
+	if (leaked)
+		pr_debug("%" PRIu64 " MMAP2 records carry the build-id flag "
+			 "over a device and inode (the kernel leaks it from "
+			 "another session that asks for build-ids): read as "
+			 "device and inode, their binaries found by path",
+			 leaked);
 }
 
 void perfdata_stats__describe(const struct perfdata_stats *st,

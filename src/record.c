@@ -379,8 +379,26 @@ static int body_string(const struct perf_event_header *h, const void *str,
 	return 0;
 }
 
+/* header, pid/tid, start, len, pgoff: where the MMAP2 union starts */
+#define MMAP2_UNION (sizeof(struct perf_event_header) + 32)
+
+bool record__mmap2_build_id(const struct perf_event_header *h,
+			    bool attr_build_id)
+{
+	const u8 *u = (const u8 *)h + MMAP2_UNION;
+
+	if (h->type != PERF_RECORD_MMAP2 ||
+	    !(h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) || !attr_build_id ||
+	    h->size < MMAP2_UNION + 24)
+		return false;
+	/* a leaked bit over maj: 254 (virtio) is a size of 254, 259
+	 * (nvme) a size of 3 with a reserved byte of 1; 8 (sd) passes
+	 * here and only attr_build_id tells it apart */
+	return u[0] >= 1 && u[0] <= 20 && !u[1] && !u[2] && !u[3];
+}
+
 int record__parse_mmap(const struct perf_event_header *h, size_t trailer,
-		       struct rec_mmap *m)
+		       bool attr_build_id, struct rec_mmap *m)
 {
 	const u8 *b = (const u8 *)(h + 1);
 	size_t fixed;
@@ -404,13 +422,13 @@ int record__parse_mmap(const struct perf_event_header *h, size_t trailer,
 	if (m->is_mmap2) {
 		const u8 *u = b + 32;
 
-		if (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
-			u8 sz = u[0];
-
+		if (record__mmap2_build_id(h, attr_build_id)) {
 			m->has_build_id = true;
-			m->build_id_size = sz > 20 ? 20 : sz;
+			m->build_id_size = u[0];
 			memcpy(m->build_id, u + 4, 20);
 		} else {
+			m->leaked_build_id =
+				!!(h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID);
 			memcpy(&m->maj, u, 4);
 			memcpy(&m->min, u + 4, 4);
 			memcpy(&m->ino, u + 8, 8);

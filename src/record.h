@@ -102,7 +102,10 @@ struct rec_mmap {
 	u32 prot, flags;
 	u8 build_id[20];
 	u8 build_id_size;
-	bool has_build_id;	/* MMAP2 with PERF_RECORD_MISC_MMAP_BUILD_ID */
+	bool has_build_id;	/* the union holds a build-id (see
+				 * record__mmap2_build_id) */
+	bool leaked_build_id;	/* PERF_RECORD_MISC_MMAP_BUILD_ID set on a
+				 * union that holds maj/min/ino */
 	bool is_mmap2;
 	bool exec;		/* not PERF_RECORD_MISC_MMAP_DATA */
 	const char *filename;	/* NUL-terminated inside the record */
@@ -130,9 +133,27 @@ struct rec_throttle {		/* THROTTLE, UNTHROTTLE */
 	u64 time, id, stream_id;
 };
 
-/* trailer: record__id_trailer_size() for the record's event. */
+/*
+ * Whether the 24-byte union of an MMAP2 record holds a build-id (size
+ * byte, 3 reserved bytes, 20 id bytes) rather than maj, min, ino and
+ * ino_generation.  PERF_RECORD_MISC_MMAP_BUILD_ID alone does not say so:
+ * from Linux 5.12 until its fix (6.12.113), perf_event_mmap_output() ORs
+ * the bit into a header that every session listening for mmaps shares and
+ * never clears it, so once one session on the machine has attr.build_id,
+ * the MMAP2 records written to later sessions carry the bit over their
+ * device and inode.  The union is a build-id only when the bit is set,
+ * attr_build_id says that the attr of the event that carried the record
+ * has build_id set (the kernel writes build-ids to no other), the size
+ * byte is 1..20 and the reserved bytes are zero.  Only bytes are read, so
+ * the answer is the same in either byte order.
+ */
+bool record__mmap2_build_id(const struct perf_event_header *h,
+			    bool attr_build_id);
+
+/* trailer: record__id_trailer_size() for the record's event;
+ * attr_build_id: as for record__mmap2_build_id. */
 int record__parse_mmap(const struct perf_event_header *h, size_t trailer,
-		       struct rec_mmap *m);
+		       bool attr_build_id, struct rec_mmap *m);
 int record__parse_comm(const struct perf_event_header *h, size_t trailer,
 		       struct rec_comm *c);
 int record__parse_fork(const struct perf_event_header *h,

@@ -360,7 +360,8 @@ int record_swap__kernel(struct perf_event_header *h, u64 st,
 		err = swap_fixed(h, "44888", end);
 		if (!err && !(h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID))
 			err = swap_fixed_at(h, 32, "4488", end);
-		/* else build_id_size, 3 reserved bytes, 20 id bytes */
+		/* else maybe build_id_size, 3 reserved bytes, 20 id bytes:
+		 * record_swap__mmap2_ids once the carrier is known */
 		if (!err)
 			err = swap_fixed_at(h, 56, "44", end);
 		return err;
@@ -395,6 +396,13 @@ int record_swap__kernel(struct perf_event_header *h, u64 st,
 	default:
 		return 0;	/* not decoded: only the trailer matters */
 	}
+}
+
+int record_swap__mmap2_ids(struct perf_event_header *h)
+{
+	if (h->type != PERF_RECORD_MMAP2)
+		return -EINVAL;
+	return swap_fixed_at(h, 32, "4488", h->size);
 }
 
 int record_swap__user(struct perf_event_header *h)

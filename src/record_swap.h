@@ -19,6 +19,9 @@
  *		record_swap__sample(h, attr_of(id));
  *	} else if (h->type < RECORD_SWAP_USER_TYPES) {
  *		record_swap__kernel(h, st, sample_id_all);
+ *		if (MMAP2 with the build-id bit &&
+ *		    !record__mmap2_build_id(h, carrier's attr.build_id))
+ *			record_swap__mmap2_ids(h);	// a leaked bit
  *	} else {
  *		record_swap__user(h);
  *	}
@@ -59,6 +62,11 @@ int record_swap__sample(struct perf_event_header *h,
  * AUX_OUTPUT_HW_ID) and, for every type, the sample_id trailer. */
 int record_swap__kernel(struct perf_event_header *h, u64 sample_type,
 			bool sample_id_all);
+/* An MMAP2 record with PERF_RECORD_MISC_MMAP_BUILD_ID keeps its union as
+ * bytes in record_swap__kernel; when record__mmap2_build_id (which reads
+ * only bytes) says the bit leaked, this swaps the union as the maj, min,
+ * ino and ino_generation it holds.  Once, after record_swap__kernel. */
+int record_swap__mmap2_ids(struct perf_event_header *h);
 /* perf's own types (64 and up) whose fields ptop reads: HEADER_ATTR,
  * HEADER_EVENT_TYPE, HEADER_TRACING_DATA, HEADER_BUILD_ID, ID_INDEX,
  * AUXTRACE, EVENT_UPDATE, HEADER_FEATURE (its feat_id only: the payload

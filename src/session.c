@@ -42,6 +42,7 @@ struct session {
 	int time_sample;	/* u64 index of TIME in a sample, -1: none */
 	int time_trailer;	/* u64 index of TIME from the end, -1: none */
 	size_t trailer;		/* sample_id trailer size, from event 0 */
+	bool any_build_id;	/* some event's attr has build_id */
 	struct intmap asked;	/* pids handed to opts.unknown_pid */
 	struct session_bid *bids;	/* perf.data build-id table */
 	size_t nr_bids, cap_bids;
@@ -140,6 +141,9 @@ static void session__layout(struct session *s)
 
 	record__id_pos(st, &s->id_pos);
 	s->trailer = record__id_trailer_size(st, a->sample_id_all);
+	s->any_build_id = false;
+	for (size_t i = 0; i < s->nr_events; i++)
+		s->any_build_id |= s->events[i].attr.build_id;
 	s->time_sample = s->time_trailer = -1;
 	if (st & PERF_SAMPLE_TIME) {
 		s->time_sample = !!(st & PERF_SAMPLE_IDENTIFIER) +
@@ -358,6 +362,29 @@ static struct session_event *session__event_of(struct session *s,
 		return NULL;
 	v = (uintptr_t)intmap__get(&s->ids, id);
 	return v ? &s->events[v - 1] : NULL;
+}
+
+bool session__attr_build_id(const struct session *s,
+			    const struct perf_event_header *h)
+{
+	u64 id;
+	uintptr_t v;
+
+	if (!s->any_build_id)
+		return false;
+	if (s->nr_events == 1)
+		return true;
+	/* Several events: the id in the sample_id trailer names the one
+	 * that carried the record (without sample_id_all the trailer is
+	 * not there and the filename's tail would be read). */
+	if (s->events[0].attr.sample_id_all &&
+	    record__id(h, &s->id_pos, &id) == 0 &&
+	    (v = (uintptr_t)intmap__get(&s->ids, id)))
+		return s->events[v - 1].attr.build_id;
+	/* No id, or one no attr lists (perf's and ptop's synthesized
+	 * records carry a zeroed trailer): the tracking event, the only
+	 * one that gets mmaps, is the one that asked for build-ids. */
+	return true;
 }
 
 static struct ev_counts *event__cpu(struct session_event *e, u32 cpu)
@@ -690,8 +717,11 @@ static int session__mmap(struct session *s, const struct perf_event_header *h)
 	struct rec_mmap m;
 	struct dso *dso;
 
-	if (record__parse_mmap(h, s->trailer, &m))
+	if (record__parse_mmap(h, s->trailer, session__attr_build_id(s, h),
+			       &m))
 		return -EINVAL;
+	if (m.leaked_build_id)
+		s->counts.leaked_build_id++;
 	/* Data mappings and the kernel's own maps (perf files describe the
 	 * kernel with MMAP records of pid -1; kernel samples are resolved
 	 * through kallsyms instead) do not go into process maps. */
@@ -806,6 +836,11 @@ int session__process(struct session *s, const struct perf_event_header *h)
 	if (err == -EINVAL && h->type != PERF_RECORD_SAMPLE)
 		s->counts.bad_records++;
 	return err;
+}
+
+const struct session_counts *session__counts(const struct session *s)
+{
+	return &s->counts;
 }
 
 void session__ring_dropped(struct session *s, u64 records, u64 bytes)

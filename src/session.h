@@ -70,6 +70,9 @@ struct session_counts {
 	u64 ring_dropped;	/* records dropped by the ring reader */
 	u64 ring_dropped_bytes;
 	u64 unknown_type;	/* record types ptop does not use */
+	u64 leaked_build_id;	/* MMAP2 records whose build-id bit the
+				 * kernel leaked: read as maj/min/ino (see
+				 * session__attr_build_id) */
 	u64 by_type[PERF_RECORD_MAX];
 };
 
@@ -116,6 +119,17 @@ void session__time_range(const struct session *s, u64 *first, u64 *last);
  */
 int session__add_build_id(struct session *s, s32 pid, const char *path,
 			  const u8 *bid, size_t size);
+/*
+ * Whether the attr of the event that carried record h has build_id set,
+ * the carrier half of record__mmap2_build_id's rule: with one event, that
+ * event; with several, the event of the id in h's sample_id trailer; when
+ * that names none (no sample_id_all, or a synthesized record's zeroed
+ * trailer), whether any event has build_id.  False whenever no event has
+ * it, as in every perf record file made without --buildid-mmap.  h must be
+ * in this machine's byte order (its trailer at least).
+ */
+bool session__attr_build_id(const struct session *s,
+			    const struct perf_event_header *h);
 size_t session__nr_events(const struct session *s);
 const char *session__event_name(const struct session *s, size_t ev);
 const struct perf_event_attr *session__event_attr(const struct session *s,
@@ -187,6 +201,9 @@ int session__add_unwound(struct session *s, const struct unwind_req *req,
 /* Waits until every request an unwinder took is in the histograms;
  * called without the lock.  A no-op without an unwinder. */
 void session__flush(struct session *s);
+
+/* The session's record counters (locked by the caller). */
+const struct session_counts *session__counts(const struct session *s);
 
 /* Counted by sources for what never reached session__process. */
 void session__ring_dropped(struct session *s, u64 records, u64 bytes);

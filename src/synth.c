@@ -760,7 +760,9 @@ static int emit_mmap2(struct synth *s, pid_t pid, const struct map_line *m)
 		name_len = 6;
 	} else if (name_len == 6 && memcmp(name, "[vdso]", 6) == 0) {
 		pgoff = 0;
-	} else if (name[0] == '/') {
+	} else if (name[0] == '/' && s->attr->build_id) {
+		/* a reader takes the union for a build-id only where the
+		 * attr asks for one (see record__mmap2_build_id) */
 		bid_size = mapping_build_id(s, pid, m, bid);
 	}
 	if (name_len > NAME_MAX_LEN - 1)

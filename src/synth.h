@@ -12,8 +12,8 @@
  * records, so they are synthesized from /proc: for each process a COMM
  * record per thread, a FORK record per extra thread (pid, tid), and an
  * MMAP2 record per executable mapping, carrying the file's build-id
- * (PERF_RECORD_MISC_MMAP_BUILD_ID) when it can be read, else
- * maj/min/ino.  Records end with a zeroed sample_id trailer laid out for
+ * (PERF_RECORD_MISC_MMAP_BUILD_ID) when attr has build_id and it can be
+ * read, else maj/min/ino.  Records end with a zeroed sample_id trailer laid out for
  * attr (time 0), so they decode like the kernel's and can be written to a
  * perf.data file as they are.  The callback returns 0 to go on.
  */

@@ -184,7 +184,7 @@ static void drain(struct evlist *el, struct tally *t)
 				break;
 			case PERF_RECORD_MMAP2:
 				ck_assert_int_eq(record__parse_mmap(h, trailer,
-								    &m), 0);
+								    true, &m), 0);
 				t->mmap2++;
 				break;
 			case PERF_RECORD_COMM:

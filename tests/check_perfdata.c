@@ -1983,6 +1983,9 @@ static void wfix_init(struct wfix *f)
 		"ffffffffc0000000 t mod_fn\t[mymod]\n";
 	static const char mods[] = "mymod 16384 0 - Live 0xffffffffc0000000\n";
 
+	/* as ptop's tracking event: its MMAP2 records carry build-ids */
+	a0.mmap2 = 1;
+	a0.build_id = 1;
 	memset(f, 0, sizeof(*f));
 	snprintf(f->dir, sizeof(f->dir), "/tmp/ptop-pdtest-XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(f->dir));

@@ -23,6 +23,9 @@ static void setup(void)
 	a.config = PERF_COUNT_SW_CPU_CLOCK;
 	a.sample_type = ST;
 	a.sample_id_all = 1;
+	/* as perf record --buildid-mmap: MMAP2 records may carry build-ids */
+	a.mmap2 = 1;
+	a.build_id = 1;
 	s = session__new(&so);
 	ck_assert_ptr_nonnull(s);
 	ck_assert_int_eq(session__add_event(s, "cpu-clock", &a), 0);

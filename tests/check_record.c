@@ -344,7 +344,7 @@ START_TEST(test_mmap2_and_trailer)
 	ck_assert_uint_eq(tr, 32);
 	h = fake_mmap2(buf, 42, 0x400000, 0x1000, 0x2000, "/bin/true", bid, 20,
 		       tr);
-	ck_assert_int_eq(record__parse_mmap(h, tr, &m), 0);
+	ck_assert_int_eq(record__parse_mmap(h, tr, true, &m), 0);
 	ck_assert_uint_eq(m.pid, 42);
 	ck_assert_uint_eq(m.start, 0x400000);
 	ck_assert_uint_eq(m.pgoff, 0x2000);
@@ -374,11 +374,11 @@ START_TEST(test_mmap2_and_trailer)
 	/* a filename without NUL inside the record is refused */
 	h = fake_mmap2(buf, 42, 0x400000, 0x1000, 0, "/bin/true", NULL, 0, 0);
 	memset((u8 *)h + 8 + 64, 'A', h->size - 8 - 64);
-	ck_assert_int_eq(record__parse_mmap(h, 0, &m), -EINVAL);
+	ck_assert_int_eq(record__parse_mmap(h, 0, false, &m), -EINVAL);
 	/* too short */
 	h = fake_mmap2(buf, 42, 0x400000, 0x1000, 0, "x", NULL, 0, 0);
 	h->size = 40;
-	ck_assert_int_eq(record__parse_mmap(h, 0, &m), -EINVAL);
+	ck_assert_int_eq(record__parse_mmap(h, 0, false, &m), -EINVAL);
 }
 END_TEST
 

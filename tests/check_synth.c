@@ -11,6 +11,7 @@
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -61,6 +62,9 @@ static void attr_for(struct perf_event_attr *a, u64 extra)
 	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 			 PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | extra;
 	a->sample_id_all = 1;
+	/* as ptop's tracking event: build-ids in MMAP2 records */
+	a->mmap2 = 1;
+	a->build_id = 1;
 }
 
 /* The build-id of a file, read independently with libelf (sections). */
@@ -106,7 +110,7 @@ static const struct rec_mmap *find_mmap(const struct recs *r, size_t trailer,
 	for (size_t i = 0; i < r->n; i++) {
 		if (r->v[i]->type != PERF_RECORD_MMAP2)
 			continue;
-		ck_assert_int_eq(record__parse_mmap(r->v[i], trailer, m), 0);
+		ck_assert_int_eq(record__parse_mmap(r->v[i], trailer, true, m), 0);
 		if (!strcmp(m->filename, path))
 			return m;
 	}
@@ -230,7 +234,7 @@ START_TEST(test_self)
 				fork_thread = true;
 			break;
 		case PERF_RECORD_MMAP2:
-			ck_assert_int_eq(record__parse_mmap(h, trailer, &m), 0);
+			ck_assert_int_eq(record__parse_mmap(h, trailer, true, &m), 0);
 			ck_assert_uint_eq(m.pid, (u32)pid);
 			ck_assert_uint_eq(m.tid, (u32)pid);
 			ck_assert(m.exec);
@@ -284,7 +288,7 @@ START_TEST(test_no_trailer)
 		if (r.v[i]->type == PERF_RECORD_COMM)
 			ck_assert_int_eq(record__parse_comm(r.v[i], 0, &c), 0);
 		if (r.v[i]->type == PERF_RECORD_MMAP2)
-			ck_assert_int_eq(record__parse_mmap(r.v[i], 0, &m), 0);
+			ck_assert_int_eq(record__parse_mmap(r.v[i], 0, true, &m), 0);
 	}
 	/* a trailer without TID is all zeroes */
 	recs_free(&r);
@@ -298,6 +302,41 @@ START_TEST(test_no_trailer)
 		memcpy(&t, (char *)r.v[i] + r.v[i]->size - 8, 8);
 		ck_assert_uint_eq(t, 0);
 	}
+	recs_free(&r);
+}
+END_TEST
+
+/* An attr without build_id gets device and inode, never the bit: a reader
+ * takes the union for a build-id only where the attr asks for one. */
+START_TEST(test_no_build_id_attr)
+{
+	char exe[4096];
+	struct perf_event_attr attr;
+	struct recs r = { 0 };
+	struct rec_mmap m;
+	struct stat st;
+	ssize_t n;
+	size_t trailer;
+
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	ck_assert_int_gt(n, 0);
+	exe[n] = '\0';
+	ck_assert_int_eq(stat("/proc/self/exe", &st), 0);
+	attr_for(&attr, 0);
+	attr.build_id = 0;
+	trailer = record__id_trailer_size(attr.sample_type, 1);
+	ck_assert_int_eq(synth__processes(NULL, getpid(), &attr, collect, &r),
+			 0);
+	for (size_t i = 0; i < r.n; i++)
+		if (r.v[i]->type == PERF_RECORD_MMAP2)
+			ck_assert(!(r.v[i]->misc &
+				    PERF_RECORD_MISC_MMAP_BUILD_ID));
+	ck_assert_ptr_nonnull(find_mmap(&r, trailer, exe, &m));
+	ck_assert(!m.has_build_id);
+	ck_assert(!m.leaked_build_id);
+	ck_assert_uint_eq(m.ino, st.st_ino);
+	ck_assert_uint_eq(m.maj, major(st.st_dev));
+	ck_assert_uint_eq(m.min, minor(st.st_dev));
 	recs_free(&r);
 }
 END_TEST
@@ -557,6 +596,7 @@ Suite *synth_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_self);
 	tcase_add_test(tc, test_no_trailer);
+	tcase_add_test(tc, test_no_build_id_attr);
 	tcase_add_test(tc, test_deleted);
 	tcase_add_test(tc, test_container);
 	tcase_add_test(tc, test_vanished);
