@@ -382,6 +382,98 @@ START_TEST(test_mmap2_and_trailer)
 }
 END_TEST
 
+/* The MMAP2 union with PERF_RECORD_MISC_MMAP_BUILD_ID: a build-id only
+ * where it can be one (see record__mmap2_build_id). */
+START_TEST(test_mmap2_leaked_bit)
+{
+	static const struct {
+		u32 maj;
+		bool be;
+		bool bid_if_attr;	/* the bytes pass as a build-id */
+	} cases[] = {
+		{ 254, false, false },	/* virtio: "size" 254 */
+		{ 259, false, false },	/* nvme: size 3, reserved byte 1 */
+		{ 8, false, true },	/* sd: size 8, only the attr tells */
+		{ 254, true, false },	/* big-endian: size byte 0 */
+		{ 259, true, false },
+		{ 8, true, false },
+	};
+	static const u8 bid[20] = { 0xab, 0xcd, 1, 2, 3 };
+	struct perf_event_header *h;
+	struct rec_mmap m;
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		u32 maj = cases[i].maj, min = 3;
+		u64 ino = 777, gen = 5;
+		u8 *u;
+
+		h = fake_mmap2(buf, 42, 0x400000, 0x1000, 0, "/bin/x", NULL, 0,
+			       0);
+		u = (u8 *)(h + 1) + 32;
+		if (cases[i].be) {
+			maj = __builtin_bswap32(maj);
+			min = __builtin_bswap32(min);
+			ino = __builtin_bswap64(ino);
+			gen = __builtin_bswap64(gen);
+		}
+		memcpy(u, &maj, 4);
+		memcpy(u + 4, &min, 4);
+		memcpy(u + 8, &ino, 8);
+		memcpy(u + 16, &gen, 8);
+		h->misc |= PERF_RECORD_MISC_MMAP_BUILD_ID;
+		/* no attr with build_id: never a build-id */
+		ck_assert(!record__mmap2_build_id(h, false));
+		ck_assert_int_eq(record__parse_mmap(h, 0, false, &m), 0);
+		ck_assert(!m.has_build_id);
+		ck_assert(m.leaked_build_id);
+		ck_assert_uint_eq(m.maj, maj);
+		ck_assert_uint_eq(m.min, min);
+		ck_assert_uint_eq(m.ino, ino);
+		ck_assert_uint_eq(m.ino_gen, gen);
+		ck_assert_str_eq(m.filename, "/bin/x");
+		/* with one, the bytes decide */
+		ck_assert_int_eq(record__mmap2_build_id(h, true),
+				 cases[i].bid_if_attr);
+		ck_assert_int_eq(record__parse_mmap(h, 0, true, &m), 0);
+		ck_assert_int_eq(m.has_build_id, cases[i].bid_if_attr);
+		ck_assert_int_eq(m.leaked_build_id, !cases[i].bid_if_attr);
+		if (!cases[i].bid_if_attr)
+			ck_assert_uint_eq(m.maj, maj);
+	}
+	/* a true build-id: sizes 1..20 with zero reserved bytes */
+	for (u8 size = 1; size <= 20; size++) {
+		h = fake_mmap2(buf, 42, 0x400000, 0x1000, 0, "/bin/x", bid,
+			       size, 0);
+		ck_assert(record__mmap2_build_id(h, true));
+		ck_assert_int_eq(record__parse_mmap(h, 0, true, &m), 0);
+		ck_assert(m.has_build_id);
+		ck_assert(!m.leaked_build_id);
+		ck_assert_uint_eq(m.build_id_size, size);
+		ck_assert_uint_eq(m.build_id[0], 0xab);
+	}
+	/* size 0, 21 and a reserved byte set are not */
+	h = fake_mmap2(buf, 42, 0x400000, 0x1000, 0, "/bin/x", bid, 20, 0);
+	((u8 *)(h + 1))[32] = 0;
+	ck_assert(!record__mmap2_build_id(h, true));
+	((u8 *)(h + 1))[32] = 21;
+	ck_assert(!record__mmap2_build_id(h, true));
+	((u8 *)(h + 1))[32] = 20;
+	((u8 *)(h + 1))[35] = 1;
+	ck_assert(!record__mmap2_build_id(h, true));
+	/* no bit, an MMAP, or a record too short for the union: never */
+	h = fake_mmap2(buf, 42, 0x400000, 0x1000, 0, "/bin/x", NULL, 0, 0);
+	ck_assert(!record__mmap2_build_id(h, true));
+	ck_assert_int_eq(record__parse_mmap(h, 0, true, &m), 0);
+	ck_assert(!m.leaked_build_id);
+	h = fake_mmap2(buf, 42, 0x400000, 0x1000, 0, "/bin/x", bid, 20, 0);
+	h->size = 8 + 40;
+	ck_assert(!record__mmap2_build_id(h, true));
+	h->size = 8 + 64 + 8;
+	h->type = PERF_RECORD_MMAP;
+	ck_assert(!record__mmap2_build_id(h, true));
+}
+END_TEST
+
 START_TEST(test_comm_fork_lost)
 {
 	struct perf_event_header *h;
@@ -426,6 +518,7 @@ Suite *record_suite(void)
 	tcase_add_test(tc, test_impossible_counts);
 	tcase_add_test(tc, test_id_positions);
 	tcase_add_test(tc, test_mmap2_and_trailer);
+	tcase_add_test(tc, test_mmap2_leaked_bit);
 	tcase_add_test(tc, test_comm_fork_lost);
 	suite_add_tcase(s, tc);
 	return s;
