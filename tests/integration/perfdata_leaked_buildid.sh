@@ -88,6 +88,11 @@ leaked() {
 	sed -n 's/.*debug: \([0-9][0-9]*\) MMAP2 records carry the build-id flag.*/\1/p' "$1"
 }
 
+# part X A B C: X as a percentage of A + B + C
+part() {
+	echo "$@" | awk '{ print 100 * $1 / ($2 + $3 + $4) }'
+}
+
 check() {
 	what=$1 json=$2 err=$3 data=$4
 	want=$(bit_records "$data")
@@ -114,10 +119,9 @@ check() {
 		"$what: spin_a+spin_b+spin_c"
 	# the 60/30/10 split among them (the rest, ld.so and the kernel,
 	# varies with the load, and so does spin3's share of it)
-	set -- $(echo "$a $b $c" | awk '{ t = $1 + $2 + $3; print 100 * $1 / t, 100 * $2 / t, 100 * $3 / t }')
-	near "$1" 60 6 "$what: spin_a's part of the three"
-	near "$2" 30 5 "$what: spin_b's part of the three"
-	near "$3" 10 4 "$what: spin_c's part of the three"
+	near "$(part "$a" "$a" "$b" "$c")" 60 6 "$what: spin_a's part of the three"
+	near "$(part "$b" "$a" "$b" "$c")" 30 5 "$what: spin_b's part of the three"
+	near "$(part "$c" "$a" "$b" "$c")" 10 4 "$what: spin_c's part of the three"
 }
 
 "$PTOP" -i "$TMP/x.data" -b --json -vv > "$TMP/f.json" 2> "$TMP/f.err" ||
