@@ -137,9 +137,10 @@ struct rec_throttle {		/* THROTTLE, UNTHROTTLE */
  * Whether the 24-byte union of an MMAP2 record holds a build-id (size
  * byte, 3 reserved bytes, 20 id bytes) rather than maj, min, ino and
  * ino_generation.  PERF_RECORD_MISC_MMAP_BUILD_ID alone does not say so:
- * from Linux 5.12 until its fix (6.12.113), perf_event_mmap_output() ORs
- * the bit into a header that every session listening for mmaps shares and
- * never clears it, so once one session on the machine has attr.build_id,
+ * from Linux 5.12 until its fix (October 2026, backported to 6.12.113),
+ * perf_event_mmap_output() ORs the bit into a header that every session
+ * listening for mmaps shares and never clears it, so once one session on
+ * the machine has attr.build_id,
  * the MMAP2 records written to later sessions carry the bit over their
  * device and inode.  The union is a build-id only when the bit is set,
  * attr_build_id says that the attr of the event that carried the record
