@@ -140,13 +140,13 @@ struct rec_throttle {		/* THROTTLE, UNTHROTTLE */
  * from Linux 5.12 until its fix (October 2026, backported to 6.12.113),
  * perf_event_mmap_output() ORs the bit into a header that every session
  * listening for mmaps shares and never clears it, so once one session on
- * the machine has attr.build_id,
- * the MMAP2 records written to later sessions carry the bit over their
- * device and inode.  The union is a build-id only when the bit is set,
- * attr_build_id says that the attr of the event that carried the record
- * has build_id set (the kernel writes build-ids to no other), the size
- * byte is 1..20 and the reserved bytes are zero.  Only bytes are read, so
- * the answer is the same in either byte order.
+ * the machine has attr.build_id, the MMAP2 records written to later
+ * sessions carry the bit over their device and inode.  The union is a
+ * build-id only when the bit is set, attr_build_id says that the attr of
+ * the event that carried the record has build_id set (the kernel writes
+ * build-ids to no other), the size byte is 1..20 and the reserved bytes
+ * are zero.  Only bytes are read, so the answer is the same in either
+ * byte order.
  */
 bool record__mmap2_build_id(const struct perf_event_header *h,
 			    bool attr_build_id);
