@@ -118,9 +118,11 @@ check() {
 	near "$(echo "$a $b $c" | awk '{ print $1 + $2 + $3 }')" 100 15 \
 		"$what: spin_a+spin_b+spin_c"
 	# the 60/30/10 split among them (the rest, ld.so and the kernel,
-	# varies with the load, and so does spin3's share of it)
-	near "$(part "$a" "$a" "$b" "$c")" 60 6 "$what: spin_a's part of the three"
-	near "$(part "$b" "$a" "$b" "$c")" 30 5 "$what: spin_b's part of the three"
+	# varies with the load, and so does spin3's share of it; on a loaded
+	# machine a preempted slice ends early, which costs spin_a, the
+	# longest, the most: 56/32/12 at a load of 30 on 2 CPUs)
+	near "$(part "$a" "$a" "$b" "$c")" 60 8 "$what: spin_a's part of the three"
+	near "$(part "$b" "$a" "$b" "$c")" 30 6 "$what: spin_b's part of the three"
 	near "$(part "$c" "$a" "$b" "$c")" 10 4 "$what: spin_c's part of the three"
 }
 
