@@ -24,6 +24,9 @@ static struct perf_event_attr attr(u64 st)
 	a.config = PERF_COUNT_SW_CPU_CLOCK;
 	a.sample_type = st;
 	a.sample_id_all = 1;
+	/* as ptop's live tracking event: MMAP2 records carry build-ids */
+	a.mmap2 = 1;
+	a.build_id = 1;
 	return a;
 }
 
@@ -280,6 +283,94 @@ START_TEST(test_two_events_by_id)
 }
 END_TEST
 
+/* A dso by its path, NULL if none. */
+static const struct dso *dso_named(const char *path)
+{
+	struct dsos *d = session__dsos(s);
+
+	for (size_t i = 0; i < dsos__count(d); i++) {
+		const struct dso *x = dsos__at(d, i);
+
+		if (x->path && strcmp(x->path, path) == 0)
+			return x;
+	}
+	return NULL;
+}
+
+/* An MMAP2 with the build-id bit over maj 8 (sd), whose bytes could pass
+ * for a build-id of 8; id: the trailer's (IDENTIFIER, the last word). */
+static struct perf_event_header *leaked_mmap2(const char *path, u64 start,
+					      size_t t, u64 id)
+{
+	struct perf_event_header *h = fake_mmap2(buf, 100, start, 0x1000, 0,
+						 path, NULL, 0, t);
+
+	h->misc |= PERF_RECORD_MISC_MMAP_BUILD_ID;
+	memcpy((u8 *)h + h->size - 8, &id, 8);
+	return h;
+}
+
+/* The carrier of an MMAP2 decides whether its union can be a build-id
+ * (session__attr_build_id): live, ptop's tracking event (0) has
+ * build_id and a second event does not. */
+START_TEST(test_mmap2_carrier)
+{
+	u64 st = ST | PERF_SAMPLE_IDENTIFIER;
+	struct perf_event_attr a = attr(st), b = attr(st);
+	struct session_opts o = { .key_fields = 0 };
+	size_t t = trailer(st);
+	struct perf_event_header *h;
+	const struct dso *d;
+
+	session__free(s);
+	s = session__new(&o);
+	b.config = PERF_COUNT_SW_PAGE_FAULTS;
+	b.mmap2 = b.build_id = 0;
+	ck_assert_int_eq(session__add_event(s, "cpu-clock", &a), 0);
+	ck_assert_int_eq(session__add_event(s, "page-faults", &b), 1);
+	ck_assert_int_eq(session__add_id(s, 0, 1000), 0);
+	ck_assert_int_eq(session__add_id(s, 1, 2000), 0);
+	/* a synthesized record: a zeroed trailer names no event, and some
+	 * event asks for build-ids */
+	h = fake_mmap2(buf, 100, 0x400000, 0x1000, 0, "/a", bid_bin, 20, t);
+	ck_assert(session__attr_build_id(s, h));
+	ck_assert_int_eq(session__process(s, h), 0);
+	/* carried by event 0: its bytes decide */
+	h = leaked_mmap2("/b", 0x500000, t, 1000);
+	ck_assert(session__attr_build_id(s, h));
+	/* carried by event 1: never a build-id */
+	h = leaked_mmap2("/c", 0x600000, t, 2000);
+	ck_assert(!session__attr_build_id(s, h));
+	ck_assert_int_eq(session__process(s, h), 0);
+	d = dso_named("/a");
+	ck_assert_ptr_nonnull(d);
+	ck_assert_uint_eq(d->build_id_size, 20);
+	ck_assert_uint_eq(d->build_id[0], 0xb1);
+	d = dso_named("/c");
+	ck_assert_ptr_nonnull(d);
+	ck_assert_uint_eq(d->build_id_size, 0);
+	ck_assert_uint_eq(d->maj, 8);
+	ck_assert_uint_eq(d->ino, 1234);
+	ck_assert_uint_eq(session__counts(s)->leaked_build_id, 1);
+
+	/* no event with build_id (perf record without --buildid-mmap):
+	 * whatever the carrier */
+	session__free(s);
+	s = session__new(&o);
+	a.build_id = 0;
+	ck_assert_int_eq(session__add_event(s, "cpu-clock", &a), 0);
+	h = leaked_mmap2("/c", 0x600000, t, 0);
+	ck_assert(!session__attr_build_id(s, h));
+	ck_assert_int_eq(session__process(s, h), 0);
+	ck_assert_uint_eq(dso_named("/c")->maj, 8);
+	ck_assert_uint_eq(session__counts(s)->leaked_build_id, 1);
+	/* set_attr keeps the rule current */
+	a.build_id = 1;
+	ck_assert_int_eq(session__set_attr(s, 0, &a), 0);
+	ck_assert(session__attr_build_id(s, h));
+}
+END_TEST
+
 START_TEST(test_lost_throttle_unknown_bad)
 {
 	struct perf_event_header *h = (void *)buf;
@@ -433,6 +524,7 @@ Suite *session_suite(void)
 	tcase_add_test(tc, test_other_sorts_and_filters);
 	tcase_add_test(tc, test_invert_and_order);
 	tcase_add_test(tc, test_two_events_by_id);
+	tcase_add_test(tc, test_mmap2_carrier);
 	tcase_add_test(tc, test_lost_throttle_unknown_bad);
 	tcase_add_test(tc, test_time_and_zero_modes);
 	tcase_add_test(tc, test_unknown_pid_hook);
