@@ -266,7 +266,8 @@ static int add_image(struct symbolizer *s, struct image *img)
 }
 
 /* Symbols of a binary: its .symtab, else a separate debug file's, else
- * .dynsym with .eh_frame ranges filling the gaps.  With data (annotate's
+ * .dynsym with .eh_frame ranges filling the gaps; PLT stubs from the
+ * binary itself.  With data (annotate's
  * %rip-relative operands), the data objects and GOT slots of the same
  * tables, into a table of their own: the functions' table, and so every
  * sample's lookup, stays as it is. */
@@ -306,7 +307,11 @@ static int load_symbols(struct symbolizer *s, const struct dso *dso,
 			if (n > 0 && !data)
 				img->file = pool_dup(s, dbg_path);
 		}
-		what |= ELFSYM_DYNSYM;
+		/* perf reads a debug file's .symtab alone: .dynsym's
+		 * unversioned names ("cfree" beside the debug file's
+		 * "cfree@GLIBC_2.2.5") would be aliases perf never sees */
+		if (n <= 0 || data)
+			what |= ELFSYM_DYNSYM;
 		if (n <= 0 && !data)
 			what |= ELFSYM_EHFRAME;
 	}
