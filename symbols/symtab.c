@@ -468,7 +468,11 @@ static int sym__name(struct symtab *st, struct sym *s)
 		return -ENOMEM;
 	name = pooled;
 	if ((st->flags & SYMTAB_DEMANGLE) && s->raw) {
-		int r = demangle__name(raw, &st->scratch);
+		int r = demangle__name(raw,
+				       st->flags & SYMTAB_PARAMS ?
+					       DEMANGLE_PARAMS :
+					       0,
+				       &st->scratch);
 
 		if (r < 0)
 			return r;
@@ -524,6 +528,19 @@ int symtab__lookup(struct symtab *st, u64 addr, struct symtab_hit *hit)
 			return sym__hit(st, s, hit);
 	}
 	return -ENOENT;
+}
+
+void symtab__set_demangle(struct symtab *st, unsigned int flags)
+{
+	const unsigned int mask = SYMTAB_DEMANGLE | SYMTAB_PARAMS;
+
+	if (!st || (st->flags & mask) == (flags & mask))
+		return;
+	st->flags = (st->flags & ~mask) | (flags & mask);
+	/* after symtab__finish raw is the pooled copy: naming again is
+	 * demangling it again */
+	for (size_t i = 0; st->finished && i < st->nr; i++)
+		st->syms[i].named = 0;
 }
 
 size_t symtab__count(const struct symtab *st)

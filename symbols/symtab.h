@@ -34,7 +34,11 @@ enum symtab_bind {
 };
 
 enum symtab_flags {
-	SYMTAB_DEMANGLE = 1 << 0,	/* demangle names on lookup */
+	SYMTAB_DEMANGLE = 1 << 0,	/* demangle names on lookup, C++
+					 * functions by their name alone,
+					 * as perf report shows them */
+	SYMTAB_PARAMS = 1 << 3,		/* with SYMTAB_DEMANGLE: the full
+					 * form, with parameters */
 	SYMTAB_LAST_WINS = 1 << 1,	/* at one address the symbol added
 					 * last wins (JIT maps) */
 	SYMTAB_GROUP_BOUNDS = 1 << 2,	/* a zero-size symbol does not grow
@@ -80,6 +84,11 @@ int symtab__finish(struct symtab *st);
 /* Fills hit with the symbol covering addr: 0, or -ENOENT if none covers
  * it, or -ENOMEM (naming failed; hit still holds the address range). */
 int symtab__lookup(struct symtab *st, u64 addr, struct symtab_hit *hit);
+
+/* Changes SYMTAB_DEMANGLE and SYMTAB_PARAMS (the other flags are kept):
+ * names are made again, in the new form, as they are looked up.  Names
+ * returned before stay valid (they live in the pool). */
+void symtab__set_demangle(struct symtab *st, unsigned int flags);
 
 size_t symtab__count(const struct symtab *st);
 /* The i-th symbol in address order (after finish), with names; for

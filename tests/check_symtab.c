@@ -286,11 +286,37 @@ START_TEST(test_demangle_cached)
 	ck_assert_int_eq(symtab__finish(st), 0);
 	ck_assert_int_eq(symtab__lookup(st, 0x1000, &a), 0);
 	ck_assert_int_eq(symtab__lookup(st, 0x1008, &b), 0);
-	ck_assert_str_eq(a.name, "fixns::count()");
+	ck_assert_str_eq(a.name, "fixns::count");
 	ck_assert_str_eq(a.raw_name, "_ZN5fixns5countEv");
 	ck_assert_ptr_eq(a.name, b.name);
 	ck_assert_int_eq(symtab__lookup(st, 0x2000, &a), 0);
 	ck_assert_ptr_eq(a.name, a.raw_name);
+}
+END_TEST
+
+/* the long form on demand: names are made again, the old ones live on */
+START_TEST(test_demangle_params)
+{
+	struct symtab_hit a, b;
+
+	add(0x1000, 0x10, 0, "_ZN5fixns5countEv", SYMTAB_BIND_GLOBAL);
+	add(0x2000, 0x10, 0, "_ZdlPv@plt", SYMTAB_BIND_LOCAL);
+	ck_assert_int_eq(symtab__finish(st), 0);
+	ck_assert_int_eq(symtab__lookup(st, 0x1000, &a), 0);
+	ck_assert_str_eq(a.name, "fixns::count");
+	ck_assert_int_eq(symtab__lookup(st, 0x2000, &b), 0);
+	ck_assert_str_eq(b.name, "operator delete@plt");
+	symtab__set_demangle(st, SYMTAB_DEMANGLE | SYMTAB_PARAMS);
+	ck_assert_int_eq(symtab__lookup(st, 0x1000, &b), 0);
+	ck_assert_str_eq(b.name, "fixns::count()");
+	ck_assert_str_eq(a.name, "fixns::count");
+	ck_assert_str_eq(name_at(0x2000), "operator delete(void*)@plt");
+	symtab__set_demangle(st, 0);
+	ck_assert_str_eq(name_at(0x1000), "_ZN5fixns5countEv");
+	symtab__set_demangle(st, SYMTAB_DEMANGLE);
+	ck_assert_int_eq(symtab__lookup(st, 0x1000, &b), 0);
+	ck_assert_ptr_eq(a.name, b.name);	/* the pool's copy again */
+	symtab__set_demangle(NULL, 0);
 }
 END_TEST
 
@@ -372,6 +398,7 @@ Suite *symtab_suite(void)
 	tcase_add_test(tc, test_last_wins);
 	tcase_add_test(tc, test_group_bounds);
 	tcase_add_test(tc, test_demangle_cached);
+	tcase_add_test(tc, test_demangle_params);
 	tcase_add_test(tc, test_names_outlive);
 	tcase_add_test(tc, test_extremes);
 	tcase_add_test(tc, test_many);
