@@ -28,7 +28,21 @@ bool dso__path_is_anon(const char *path)
 	 * is a file */
 	return strncmp(path, "[anon:", 6) == 0 ||
 	       strncmp(path, "[stack:", 7) == 0 ||
-	       strncmp(path, "//anon", 6) == 0;
+	       strncmp(path, "//anon", 6) == 0 || dso__path_is_jit(path);
+}
+
+bool dso__path_is_jit(const char *path)
+{
+	/* perf's is_anon_memory() and is_no_dso_memory() */
+	static const char *const prefixes[] = {
+		"//anon", "/dev/zero", "/anon_hugepage", "[stack", "/SYSV",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(prefixes); i++)
+		if (!strncmp(path, prefixes[i], strlen(prefixes[i])))
+			return true;
+	return !strcmp(path, "[heap]") || !strcmp(path, "[anon]") ||
+	       !*path;
 }
 
 void dso__build_id_hex(const struct dso *dso, char *buf, size_t len)
@@ -118,6 +132,7 @@ static int dsos__rehash(struct dsos *t)
 static struct dso *dsos__add(struct dsos *t, const struct dso_id *id,
 			     const char *name)
 {
+	char jit[32];
 	const char *base;
 	struct dso *d;
 
@@ -132,6 +147,13 @@ static struct dso *dsos__add(struct dsos *t, const struct dso_id *id,
 	if (!d->path) {
 		free(d);
 		return NULL;
+	}
+	if (!name && id->kind == DSO_ANON && dso__path_is_jit(d->path) &&
+	    id->pid > 0) {
+		/* perf names the process's anonymous code after the map
+		 * a JIT would write, /tmp/perf-PID.map: "[JIT] tid PID" */
+		snprintf(jit, sizeof(jit), "[JIT] tid %d", (int)id->pid);
+		name = jit;
 	}
 	if (!name) {
 		base = strrchr(d->path, '/');

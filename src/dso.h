@@ -11,7 +11,8 @@ enum dso_kind {
 	DSO_FILE,	/* file-backed code; addresses are file offsets */
 	DSO_KERNEL,	/* kernel and modules; addresses are kernel ips */
 	DSO_VDSO,	/* "[vdso]"; addresses are offsets into the image */
-	DSO_ANON,	/* anonymous/JIT code of one pid; addresses are ips */
+	DSO_ANON,	/* anonymous/JIT code of one pid; addresses are ips;
+			 * "[JIT] tid PID" (dso__path_is_jit) */
 	DSO_HYPERVISOR,	/* "[hypervisor]" / guest samples */
 };
 
@@ -64,6 +65,10 @@ struct dso *dsos__at(const struct dsos *d, size_t i);
 
 /* "[anon]", "//anon", "[heap]", "[stack]", "" and the like: no file. */
 bool dso__path_is_anon(const char *path);
+/* Of those, the ones perf takes for JIT code when executable ("//anon",
+ * "/dev/zero", "/anon_hugepage", "[stack", "/SYSV", "[heap]"): their dso
+ * is named "[JIT] tid PID" as perf names it, one per process. */
+bool dso__path_is_jit(const char *path);
 /* Writes the build-id as lower-case hex into buf (2*size+1 bytes). */
 void dso__build_id_hex(const struct dso *dso, char *buf, size_t len);
 

@@ -10,6 +10,13 @@ struct proc {
 	const char *comm;
 	struct map *maps;
 	size_t nr_maps, cap_maps;
+	/* The maps of the program before the last exec: samples of the
+	 * execve syscall come after its COMM record and hold a user ip in
+	 * the old program (its libc's execve).  Asked only where no map of
+	 * the new program covers the ip, as perf, which keeps the old maps
+	 * under the new ones, finds them. */
+	struct map *old_maps;
+	size_t nr_old_maps;
 	bool exited;
 	unsigned int exit_tick;
 };
@@ -48,6 +55,7 @@ static void proc__free(struct proc *p)
 	if (!p)
 		return;
 	free(p->maps);
+	free(p->old_maps);
 	free(p);
 }
 
@@ -142,9 +150,13 @@ int machine__comm(struct machine *m, s32 pid, s32 tid, const char *comm,
 	if (!p || !t)
 		return -ENOMEM;
 	if (exec) {
-		/* A new program: the old address space is gone.  Its maps
-		 * come next, in MMAP records. */
-		p->nr_maps = 0;
+		/* A new program: its maps come next, in MMAP records; the
+		 * old ones stay behind them for the rest of the execve. */
+		free(p->old_maps);
+		p->old_maps = p->maps;
+		p->nr_old_maps = p->nr_maps;
+		p->maps = NULL;
+		p->nr_maps = p->cap_maps = 0;
 		p->exited = false;
 	}
 	t->comm = s;
@@ -248,17 +260,14 @@ int machine__mmap(struct machine *m, s32 pid, u64 start, u64 len, u64 pgoff,
 	return 0;
 }
 
-const struct map *machine__find_map(struct machine *m, s32 pid, u64 ip)
+static const struct map *maps__find(const struct map *maps, size_t nr,
+				     u64 ip)
 {
-	struct proc *p = machine__proc(m, pid);
-	size_t lo = 0, hi;
+	size_t lo = 0, hi = nr;
 
-	if (!p)
-		return NULL;
-	hi = p->nr_maps;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		const struct map *mp = &p->maps[mid];
+		const struct map *mp = &maps[mid];
 
 		if (ip < mp->start)
 			hi = mid;
@@ -268,6 +277,17 @@ const struct map *machine__find_map(struct machine *m, s32 pid, u64 ip)
 			return mp;
 	}
 	return NULL;
+}
+
+const struct map *machine__find_map(struct machine *m, s32 pid, u64 ip)
+{
+	struct proc *p = machine__proc(m, pid);
+	const struct map *mp;
+
+	if (!p)
+		return NULL;
+	mp = maps__find(p->maps, p->nr_maps, ip);
+	return mp ? mp : maps__find(p->old_maps, p->nr_old_maps, ip);
 }
 
 const char *machine__comm_of(struct machine *m, s32 pid, s32 tid)

@@ -27,7 +27,9 @@ int machine__exit(struct machine *m, s32 pid, s32 tid);
 int machine__mmap(struct machine *m, s32 pid, u64 start, u64 len, u64 pgoff,
 		  struct dso *dso);
 
-/* O(log n) in the process's maps; NULL when no map covers ip. */
+/* O(log n) in the process's maps, then in those of the program it ran
+ * before its last exec (the execve syscall's own samples); NULL when no
+ * map covers ip. */
 const struct map *machine__find_map(struct machine *m, s32 pid, u64 ip);
 /* The interned comm of a thread, else of its process; NULL if unknown. */
 const char *machine__comm_of(struct machine *m, s32 pid, s32 tid);

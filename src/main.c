@@ -55,6 +55,7 @@ enum opt_id {
 	OPT_DEBUG_DIR,
 	OPT_SHOW_PERIOD,
 	OPT_NO_DEMANGLE,
+	OPT_DEMANGLE_PARAMS,
 	OPT_CALL_GRAPH,
 	OPT_MAX_STACK,
 	OPT_CHILDREN,
@@ -106,6 +107,8 @@ static const struct opt_desc {
 	{ OPT_DEBUG_DIR, "debug-dir", "DIR",
 	  "look for debug files by build-id under DIR too (repeatable)" },
 	{ OPT_NO_DEMANGLE, "no-demangle", NULL, "show C++/Rust names mangled" },
+	{ OPT_DEMANGLE_PARAMS, "demangle-params", NULL,
+	  "show C++ functions with their parameters, not by their name alone as perf report does" },
 	{ OPT_ANNOTATE, "annotate", "SYMBOL",
 	  "batch: print SYMBOL's annotated code at each refresh (the hottest "
 	  "match): percent, address and instruction, with source lines" },
@@ -148,6 +151,7 @@ struct options {
 	double delay;
 	long iterations;
 	bool batch, json, show_period, list_events, no_demangle;
+	bool demangle_params;
 	bool sort_given;
 	struct sort_spec spec;
 	struct row_filter filter;
@@ -449,6 +453,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case OPT_NO_DEMANGLE:
 			o->no_demangle = true;
+			break;
+		case OPT_DEMANGLE_PARAMS:
+			o->demangle_params = true;
 			break;
 		case OPT_FP:
 			o->callgraph = true;
@@ -775,6 +782,7 @@ int main(int argc, char **argv)
 	so.debug_dirs = o.debug_dirs;
 	so.nr_debug_dirs = o.nr_debug_dirs;
 	so.no_demangle = o.no_demangle;
+	so.demangle_params = o.demangle_params;
 	/* --call-graph dwarf, or a recording that may hold user stacks:
 	 * live samples are unwound on the unwinder's thread, a file's or a
 	 * stream's on the reader's (nothing may be dropped there) */

@@ -585,8 +585,13 @@ static u32 cg_tree__child(struct cg_tree *t, u32 parent, const struct dso *dso,
 	for (c = t->nodes[parent].first_child; c; c = t->nodes[c].next_sibling) {
 		const struct cg_node *n = &t->nodes[c];
 
+		/* a function by its start (overloads share a name, as in
+		 * perf, which merges chain entries by symbol address); an
+		 * inlined one by its name; no symbol: the address */
 		if (n->dso_name == sym->dso_name && n->sym == sym->name &&
-		    n->inlined == inlined && (sym->name || n->addr == addr))
+		    n->inlined == inlined &&
+		    (sym->name ? inlined || n->addr == sym->start :
+				 n->addr == addr))
 			return c;
 	}
 	if (t->nr >= UINT32_MAX ||

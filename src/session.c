@@ -696,6 +696,11 @@ static struct dso *session__dso(struct session *s, const struct rec_mmap *m)
 		   m->filename[0] != '/') {
 		/* "//anon", "[heap]", "[anon:x]", "[uprobes]" ... */
 		id.kind = DSO_ANON;
+		/* one "[JIT] tid PID" per process, as in perf */
+		if (dso__path_is_jit(m->filename)) {
+			id.path = "//anon";
+			id.path_len = 6;
+		}
 	} else if (m->has_build_id && m->build_id_size) {
 		id.build_id = m->build_id;
 		id.build_id_size = m->build_id_size;

@@ -700,8 +700,189 @@ static int rust_v0(const char *raw, struct strbuf *out)
 
 /* ---- C++ ---- */
 
-static int cxx(const char *raw, struct strbuf *out)
+/*
+ * perf report (libiberty without DMGL_PARAMS) shows a C++ function by its
+ * name alone: no parameters, no return type, no cv- or ref-qualifiers, no
+ * "[clone .constprop.0]" suffixes.  libstdc++'s __cxa_demangle has no such
+ * option, so the name is cut out of its full output: after the suffixes
+ * and qualifiers come off, the last parenthesised group is the parameter
+ * list, and the name is what follows the last space outside brackets
+ * before it (the return type of a template function comes first).
+ * Operator names are skipped whole, since "operator<", "operator()" and
+ * "operator unsigned long" hold brackets and spaces of their own.
+ * Whatever does not parse keeps the full form.
+ */
+
+static bool is_ident(char c)
 {
+	return c == '_' || is_digit(c) || (c >= 'a' && c <= 'z') ||
+	       (c >= 'A' && c <= 'Z');
+}
+
+static bool ends_with(const char *s, size_t e, const char *suf)
+{
+	size_t n = strlen(suf);
+
+	return e >= n && !memcmp(s + e - n, suf, n);
+}
+
+/* The operator token after "operator" at s[i] (i: just past the word);
+ * returns its end, or 0 when it is none.  *to_end: a conversion
+ * operator, whose type runs to the end of the name. */
+static size_t operator_end(const char *s, size_t i, size_t hi, bool *to_end)
+{
+	/* longest first where one is a prefix of another */
+	static const char *const ops[] = {
+		"->*", "<=>", "<<=", ">>=", "()", "[]", "->", "<<", ">>", "<=",
+		">=", "==", "!=", "&&", "||", "++", "--", "+=", "-=", "*=",
+		"/=", "%=", "&=", "|=", "^=", "+", "-", "*", "/", "%", "^",
+		"&", "|", "~", "!", "=", "<", ">", ",",
+	};
+	static const char *const words[] = { "new", "delete", "co_await" };
+
+	*to_end = false;
+	if (i < hi && s[i] == ' ') {
+		for (size_t k = 0; k < ARRAY_SIZE(words); k++) {
+			size_t n = strlen(words[k]);
+
+			if (i + 1 + n <= hi && !memcmp(s + i + 1, words[k], n) &&
+			    (i + 1 + n == hi || !is_ident(s[i + 1 + n]))) {
+				i += 1 + n;
+				if (i + 2 <= hi && s[i] == '[' && s[i + 1] == ']')
+					i += 2;
+				return i;
+			}
+		}
+		*to_end = true;	/* "operator unsigned long" */
+		return hi;
+	}
+	if (i + 2 <= hi && s[i] == '"' && s[i + 1] == '"') {
+		/* a literal operator: operator"" _suffix */
+		i += 2;
+		if (i < hi && s[i] == ' ')
+			i++;
+		while (i < hi && is_ident(s[i]))
+			i++;
+		return i;
+	}
+	for (size_t k = 0; k < ARRAY_SIZE(ops); k++) {
+		size_t n = strlen(ops[k]);
+
+		if (i + n <= hi && !memcmp(s + i, ops[k], n))
+			return i + n;
+	}
+	return 0;
+}
+
+/* The '(' that opens the group whose ')' is at s[close]; SIZE_MAX if
+ * none. */
+static size_t open_paren(const char *s, size_t lo, size_t close)
+{
+	size_t depth = 0;
+
+	for (size_t i = close + 1; i-- > lo;) {
+		if (s[i] == ')')
+			depth++;
+		else if (s[i] == '(' && --depth == 0)
+			return i;
+	}
+	return SIZE_MAX;
+}
+
+#define SHORT_MAX_DEPTH 8
+
+/* The name of the function whose full form is s[lo, hi): [*b, *e). */
+static bool short_name(const char *s, size_t lo, size_t hi, size_t *b,
+		       size_t *e, unsigned int level)
+{
+	static const char *const quals[] = {
+		" const", " volatile", " restrict", " &&", " &",
+		" noexcept", " transaction_safe",
+	};
+	size_t open, depth = 0, start = lo, i;
+	bool again = true, plain_end = false;
+
+	if (level > SHORT_MAX_DEPTH)
+		return false;
+	/* suffixes: " [clone .isra.0]" after " [clone .constprop.0]" ... */
+	while (hi > lo && s[hi - 1] == ']') {
+		size_t k = hi - 1;
+
+		while (k > lo && s[k] != '[')
+			k--;
+		if (k == lo || s[k - 1] != ' ' || strncmp(s + k, "[clone ", 7))
+			break;
+		hi = k - 1;
+	}
+	while (again) {
+		again = false;
+		for (size_t k = 0; k < ARRAY_SIZE(quals); k++)
+			if (ends_with(s + lo, hi - lo, quals[k])) {
+				hi -= strlen(quals[k]);
+				again = true;
+			}
+	}
+	if (hi <= lo || s[hi - 1] != ')')
+		return false;	/* not a function */
+	open = open_paren(s, lo, hi - 1);
+	if (open == SIZE_MAX || open == lo)
+		return false;
+	for (i = lo; i < open;) {
+		char c = s[i];
+
+		if (c == 'o' && (i == lo || !is_ident(s[i - 1])) &&
+		    open - i >= 8 && !memcmp(s + i, "operator", 8) &&
+		    (i + 8 == open || !is_ident(s[i + 8]))) {
+			bool to_end;
+			size_t j = operator_end(s, i + 8, open, &to_end);
+
+			if (!j)
+				return false;
+			/* "operator< <int>": the space is the operator's */
+			if (!to_end && j + 1 < open && s[j] == ' ' &&
+			    s[j + 1] == '<')
+				j++;
+			i = j;
+			plain_end = false;
+			continue;
+		}
+		if (c == '(' || c == '<' || c == '[' || c == '{') {
+			depth++;
+		} else if (c == ')' || c == '>' || c == ']' || c == '}') {
+			if (!depth)
+				return false;
+			depth--;
+		} else if (c == ' ' && !depth) {
+			start = i + 1;
+		}
+		plain_end = true;
+		i++;
+	}
+	if (depth)
+		return false;
+	if (plain_end && s[open - 1] == ')') {
+		/* a function returning a pointer to a function or an array:
+		 * "void (*f<int>(long))(int)": the name is inside */
+		size_t in = open_paren(s, lo, open - 1);
+
+		if (in == SIZE_MAX)
+			return false;
+		in++;
+		while (in < open - 1 && (s[in] == '*' || s[in] == '&' ||
+					 s[in] == ' '))
+			in++;
+		return short_name(s, in, open - 1, b, e, level + 1);
+	}
+	if (start >= open)
+		return false;
+	*b = start;
+	*e = open;
+	return true;
+}
+
+static int cxx(const char *raw, unsigned int flags, struct strbuf *out)
+{
+	size_t b = 0, e;
 	int status = 0;
 	char *res;
 	size_t n;
@@ -716,28 +897,59 @@ static int cxx(const char *raw, struct strbuf *out)
 		free(res);
 		return 0;
 	}
+	e = n;
+	/* special names keep their form: "non-virtual thunk to A::f()",
+	 * "guard variable for f()::x", as perf shows them */
+	if (!(flags & DEMANGLE_PARAMS) && raw[2] != 'T' && raw[2] != 'G' &&
+	    !short_name(res, 0, n, &b, &e, 0)) {
+		b = 0;
+		e = n;
+	}
 	strbuf__reset(out);
-	strbuf__add(out, res, n);
+	strbuf__add(out, res + b, e - b);
 	free(res);
 	return out->oom ? -ENOMEM : 1;
 }
 
-int demangle__name(const char *raw, struct strbuf *out)
+static int demangle_base(const char *raw, unsigned int flags,
+			 struct strbuf *out)
 {
-	int r;
+	int r = rust_legacy(raw, out);
 
-	if (!raw || raw[0] != '_' || strnlen(raw, DEMANGLE_MAX_IN + 1) >
-					     DEMANGLE_MAX_IN)
-		return 0;
-	if (out->oom) {
-		strbuf__fini(out);
-		strbuf__init(out);
-	}
-	r = rust_legacy(raw, out);
 	if (r)
 		return out->oom ? -ENOMEM : 1;
 	r = rust_v0(raw, out);
 	if (r)
 		return r;
-	return cxx(raw, out);
+	return cxx(raw, flags, out);
+}
+
+int demangle__name(const char *raw, unsigned int flags, struct strbuf *out)
+{
+	char base[DEMANGLE_MAX_IN + 1];
+	const char *at;
+	size_t len;
+	int r;
+
+	if (!raw || raw[0] != '_')
+		return 0;
+	len = strnlen(raw, DEMANGLE_MAX_IN + 1);
+	if (len > DEMANGLE_MAX_IN)
+		return 0;
+	if (out->oom) {
+		strbuf__fini(out);
+		strbuf__init(out);
+	}
+	/* "name@plt", "name@@GLIBCXX_3.4": the name is demangled and the
+	 * suffix put back, as binutils' bfd_demangle does for perf */
+	at = memchr(raw, '@', len);
+	if (!at || at == raw)
+		return demangle_base(raw, flags, out);
+	memcpy(base, raw, (size_t)(at - raw));
+	base[at - raw] = '\0';
+	r = demangle_base(base, flags, out);
+	if (r <= 0)
+		return r;
+	strbuf__adds(out, at);
+	return out->oom ? -ENOMEM : 1;
 }

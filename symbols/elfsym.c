@@ -1,6 +1,7 @@
 /* elfsym: an ELF file's symbols, PLT, segments, build-id and debuglink. */
 #include <errno.h>
 #include <gelf.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <sys/auxv.h>
 #include <string.h>
@@ -228,6 +229,7 @@ struct loader {
 	struct symtab *st;
 	size_t nr_scns, shstrndx;
 	u64 *scn_end;		/* end address of each section, 0: none */
+	u8 *scn_text;		/* 1: an allocated section named *text* */
 	bool data;		/* ELFSYM_DATA: objects, not functions */
 	long added;
 	int err;
@@ -247,6 +249,17 @@ static bool is_func(const GElf_Sym *sym)
 
 	return (type == STT_FUNC || type == STT_GNU_IFUNC) &&
 	       sym->st_shndx != SHN_UNDEF && sym->st_value;
+}
+
+/* A code label: a zero-size NOTYPE symbol in a text section, such as
+ * ld.so's _start and _dl_start_user (perf's elf_sym__is_label); it
+ * covers up to the next symbol. */
+static bool is_label(const struct loader *ld, const GElf_Sym *sym)
+{
+	return GELF_ST_TYPE(sym->st_info) == STT_NOTYPE && !sym->st_size &&
+	       sym->st_value && sym->st_shndx != SHN_UNDEF &&
+	       sym->st_shndx < SHN_LORESERVE && sym->st_shndx < ld->nr_scns &&
+	       ld->scn_text && ld->scn_text[sym->st_shndx];
 }
 
 /* Data a %rip-relative operand may name: not TLS (offsets in the
@@ -308,7 +321,8 @@ static void load_syms(struct loader *ld, Elf_Scn *scn, const GElf_Shdr *sh)
 		GElf_Sym sym;
 
 		if (!gelf_getsym(syms, (int)i, &sym) ||
-		    !(ld->data ? is_object(&sym) : is_func(&sym)))
+		    !(ld->data ? is_object(&sym) :
+				 is_func(&sym) || is_label(ld, &sym)))
 			continue;
 		name = str_at(strs, sym.st_name, &len);
 		if (!name)
@@ -325,7 +339,9 @@ static void load_syms(struct loader *ld, Elf_Scn *scn, const GElf_Shdr *sh)
 
 struct got_rel {
 	u64 got;	/* r_offset: the GOT slot the stub jumps through */
-	u32 sym;	/* .dynsym index */
+	u64 addend;	/* IRELATIVE: the IFUNC resolver's address */
+	u32 sym;	/* .dynsym index; 0 for IRELATIVE */
+	bool irel;
 };
 
 static int got_rel__cmp(const void *a, const void *b)
@@ -335,10 +351,28 @@ static int got_rel__cmp(const void *a, const void *b)
 	return x->got < y->got ? -1 : x->got > y->got;
 }
 
+/* An IFUNC symbol: what an IRELATIVE PLT entry is named after. */
+struct ifunc {
+	u64 addr;
+	const char *name;
+	size_t len;
+	enum symtab_bind bind;
+};
+
+static int ifunc__cmp(const void *a, const void *b)
+{
+	const struct ifunc *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
 struct plt_ctx {
 	struct got_rel *rels;
 	size_t nr_rels;
 	Elf_Data *dynsym, *dynstr;
+	struct ifunc *ifuncs;	/* sorted by addr; one per addr */
+	size_t nr_ifuncs;
+	bool ifuncs_read;
 	struct strbuf name;
 };
 
@@ -354,9 +388,11 @@ static Elf_Scn *find_scn(struct loader *ld, const char *want, GElf_Shdr *sh)
 	return NULL;
 }
 
-/* Collects relocations of type `type` from the RELA section `name`. */
+/* Collects relocations of type `type` from the RELA section `name`, and
+ * with irel its R_X86_64_IRELATIVE ones (PLT entries of IFUNCs that bind
+ * locally: libc's own calls to memcpy, strlen...). */
 static int collect_rels(struct loader *ld, struct plt_ctx *pc,
-			const char *name, u32 type)
+			const char *name, u32 type, bool irel)
 {
 	GElf_Shdr sh, dsh, ssh;
 	Elf_Scn *scn = find_scn(ld, name, &sh), *dyn, *str;
@@ -379,16 +415,24 @@ static int collect_rels(struct loader *ld, struct plt_ctx *pc,
 		return 0;
 	n = d->d_size / entsize;
 	for (size_t i = 0; i < n; i++) {
+		bool is_irel;
 		GElf_Rela r;
 
-		if (!gelf_getrela(d, (int)i, &r) ||
-		    GELF_R_TYPE(r.r_info) != type || !GELF_R_SYM(r.r_info))
+		if (!gelf_getrela(d, (int)i, &r))
+			continue;
+		is_irel = irel && GELF_R_TYPE(r.r_info) == R_X86_64_IRELATIVE;
+		if (!is_irel && (GELF_R_TYPE(r.r_info) != type ||
+				 !GELF_R_SYM(r.r_info)))
 			continue;
 		if (array__grow((void **)&pc->rels, &cap, pc->nr_rels + 1,
 				sizeof(*pc->rels)))
 			return -ENOMEM;
-		pc->rels[pc->nr_rels].got = r.r_offset;
-		pc->rels[pc->nr_rels].sym = (u32)GELF_R_SYM(r.r_info);
+		pc->rels[pc->nr_rels] = (struct got_rel){
+			.got = r.r_offset,
+			.addend = (u64)r.r_addend,
+			.sym = (u32)GELF_R_SYM(r.r_info),
+			.irel = is_irel,
+		};
 		pc->nr_rels++;
 	}
 	return 0;
@@ -400,6 +444,87 @@ static const struct got_rel *rel_for_got(const struct plt_ctx *pc, u64 got)
 
 	return bsearch(&key, pc->rels, pc->nr_rels, sizeof(key),
 		       got_rel__cmp);
+}
+
+/* Is a a better name than b for their IFUNC (symtab's alias rule)? */
+static bool ifunc__better(const struct ifunc *a, const struct ifunc *b)
+{
+	size_t ua = 0, ub = 0;
+
+	if ((a->bind == SYMTAB_BIND_WEAK) != (b->bind == SYMTAB_BIND_WEAK))
+		return b->bind == SYMTAB_BIND_WEAK;
+	if ((a->bind == SYMTAB_BIND_GLOBAL) != (b->bind == SYMTAB_BIND_GLOBAL))
+		return a->bind == SYMTAB_BIND_GLOBAL;
+	while (ua < a->len && a->name[ua] == '_')
+		ua++;
+	while (ub < b->len && b->name[ub] == '_')
+		ub++;
+	if (ua != ub)
+		return ua < ub;
+	return a->len > b->len;
+}
+
+/* The IFUNC symbols of .symtab, else .dynsym, one per address. */
+static int read_ifuncs(struct loader *ld, struct plt_ctx *pc)
+{
+	size_t entsize = gelf_fsize(ld->elf, ELF_T_SYM, 1, EV_CURRENT);
+	Elf_Data *syms = NULL, *strs = NULL;
+	size_t n, cap = 0, out = 0;
+
+	pc->ifuncs_read = true;
+	for (int want = SHT_SYMTAB; !syms && want; want = want == SHT_SYMTAB ?
+						      SHT_DYNSYM : 0) {
+		for (size_t i = 1; i < ld->nr_scns && !syms; i++) {
+			Elf_Scn *scn = elf_getscn(ld->elf, i), *ss;
+			GElf_Shdr sh, ssh;
+
+			if (!scn || !gelf_getshdr(scn, &sh) ||
+			    sh.sh_type != (u32)want)
+				continue;
+			ss = elf_getscn(ld->elf, sh.sh_link);
+			if (!ss || !gelf_getshdr(ss, &ssh) ||
+			    ssh.sh_type != SHT_STRTAB)
+				continue;
+			syms = scn_data(scn, &sh);
+			strs = scn_data(ss, &ssh);
+			if (!strs)
+				syms = NULL;
+		}
+	}
+	if (!syms || !entsize)
+		return 0;
+	n = syms->d_size / entsize;
+	for (size_t i = 1; i < n; i++) {
+		struct ifunc f;
+		GElf_Sym sym;
+
+		if (!gelf_getsym(syms, (int)i, &sym) ||
+		    GELF_ST_TYPE(sym.st_info) != STT_GNU_IFUNC ||
+		    sym.st_shndx == SHN_UNDEF)
+			continue;
+		f.name = str_at(strs, sym.st_name, &f.len);
+		if (!f.name)
+			continue;
+		f.addr = sym.st_value;
+		f.bind = bind_of(&sym);
+		if (array__grow((void **)&pc->ifuncs, &cap, pc->nr_ifuncs + 1,
+				sizeof(*pc->ifuncs)))
+			return -ENOMEM;
+		pc->ifuncs[pc->nr_ifuncs++] = f;
+	}
+	if (!pc->nr_ifuncs)
+		return 0;
+	qsort(pc->ifuncs, pc->nr_ifuncs, sizeof(*pc->ifuncs), ifunc__cmp);
+	for (size_t i = 0; i < pc->nr_ifuncs; i++) {
+		if (out && pc->ifuncs[out - 1].addr == pc->ifuncs[i].addr) {
+			if (ifunc__better(&pc->ifuncs[i], &pc->ifuncs[out - 1]))
+				pc->ifuncs[out - 1] = pc->ifuncs[i];
+			continue;
+		}
+		pc->ifuncs[out++] = pc->ifuncs[i];
+	}
+	pc->nr_ifuncs = out;
+	return 0;
 }
 
 /* The GOT slot an x86-64 stub jumps through: "jmp *disp32(%rip)" is
@@ -418,28 +543,61 @@ static bool stub_got(const u8 *code, size_t len, u64 vaddr, u64 *got)
 	return false;
 }
 
-/* A symbol "name<suffix>" at start, named by .dynsym entry symidx. */
-static void add_rel_sym(struct loader *ld, struct plt_ctx *pc, u64 start,
-			u64 size, u32 symidx, const char *suffix, u32 flags)
+/*
+ * Puts the name of the relocation's target and suffix in pc->name: its
+ * .dynsym name, or for an IRELATIVE one the IFUNC symbol at its addend
+ * ("strlen@plt" for libc's calls to its own strlen, as newer perf names
+ * them; perf 6.1 shows "@plt"), else objdump's "*ABS*+0xADDR@plt".
+ * false when there is no name.
+ */
+static bool rel_name(struct loader *ld, struct plt_ctx *pc,
+		     const struct got_rel *r, const char *suffix)
 {
 	size_t entsize = gelf_fsize(ld->elf, ELF_T_SYM, 1, EV_CURRENT);
-	const char *name;
-	size_t len;
+	const char *name = NULL;
+	size_t len = 0;
 	GElf_Sym sym;
 
-	if (!entsize || symidx >= pc->dynsym->d_size / entsize ||
-	    !gelf_getsym(pc->dynsym, (int)symidx, &sym))
-		return;
-	name = str_at(pc->dynstr, sym.st_name, &len);
-	if (!name)
-		return;
 	strbuf__reset(&pc->name);
-	strbuf__add(&pc->name, name, len);
+	if (r->irel) {
+		struct ifunc key = { .addr = r->addend };
+		const struct ifunc *f;
+
+		if (!pc->ifuncs_read && read_ifuncs(ld, pc)) {
+			ld->err = -ENOMEM;
+			return false;
+		}
+		f = pc->nr_ifuncs ? bsearch(&key, pc->ifuncs, pc->nr_ifuncs,
+					   sizeof(key), ifunc__cmp) :
+				    NULL;
+		if (f)
+			strbuf__add(&pc->name, f->name, f->len);
+		else
+			strbuf__addf(&pc->name, "*ABS*+0x%" PRIx64, r->addend);
+	} else {
+		if (!entsize || r->sym >= pc->dynsym->d_size / entsize ||
+		    !gelf_getsym(pc->dynsym, (int)r->sym, &sym))
+			return false;
+		name = str_at(pc->dynstr, sym.st_name, &len);
+		if (!name)
+			return false;
+		strbuf__add(&pc->name, name, len);
+	}
 	strbuf__adds(&pc->name, suffix);
 	if (pc->name.oom) {
 		ld->err = -ENOMEM;
-		return;
+		return false;
 	}
+	return true;
+}
+
+/* A symbol "name<suffix>" at start, named by relocation r. */
+static void add_rel_sym(struct loader *ld, struct plt_ctx *pc, u64 start,
+			u64 size, const struct got_rel *r, const char *suffix,
+			u32 flags)
+{
+	if (!rel_name(ld, pc, r, suffix))
+		return;
 	ld->err = symtab__add(ld->st, start, size, 0, pc->name.buf,
 			      pc->name.len, flags, SYMTAB_BIND_LOCAL, 0);
 	if (!ld->err)
@@ -448,10 +606,11 @@ static void add_rel_sym(struct loader *ld, struct plt_ctx *pc, u64 start,
 
 /* Names each stub of scn by the relocation of the GOT slot it jumps
  * through; `first` stubs are skipped (PLT0), and a stub that does not
- * decode falls back on its index (lazy .plt order = .rela.plt order). */
+ * decode (the lazy-binding entries of .plt beside .plt.sec) falls back on
+ * its index: lazy .plt order is .rela.plt order. */
 static void name_stubs(struct loader *ld, struct plt_ctx *pc, Elf_Scn *scn,
 		       const GElf_Shdr *sh, size_t entry, size_t first,
-		       const u32 *by_index, size_t nr_index)
+		       const struct got_rel *by_index, size_t nr_index)
 {
 	Elf_Data *d = scn_data(scn, sh);
 	size_t n;
@@ -466,12 +625,11 @@ static void name_stubs(struct loader *ld, struct plt_ctx *pc, Elf_Scn *scn,
 		if (stub_got((const u8 *)d->d_buf + i * entry, entry, vaddr,
 			     &got))
 			r = rel_for_got(pc, got);
+		if (!r && by_index && i - first < nr_index)
+			r = &by_index[i - first];
 		if (r)
-			add_rel_sym(ld, pc, vaddr, entry, r->sym, "@plt",
+			add_rel_sym(ld, pc, vaddr, entry, r, "@plt",
 				    SYM_F_PLT);
-		else if (by_index && i - first < nr_index)
-			add_rel_sym(ld, pc, vaddr, entry, by_index[i - first],
-				    "@plt", SYM_F_PLT);
 	}
 }
 
@@ -480,11 +638,11 @@ static void load_plt(struct loader *ld)
 	struct plt_ctx pc = { 0 };
 	GElf_Shdr plt_sh, sec_sh, got_sh;
 	Elf_Scn *plt, *sec, *pltgot;
-	u32 *by_index = NULL;
+	struct got_rel *by_index = NULL;
 	size_t nr_index;
 
 	strbuf__init(&pc.name);
-	if (collect_rels(ld, &pc, ".rela.plt", R_X86_64_JUMP_SLOT))
+	if (collect_rels(ld, &pc, ".rela.plt", R_X86_64_JUMP_SLOT, true))
 		goto nomem;
 	/* relocation order, before sorting by GOT slot */
 	nr_index = pc.nr_rels;
@@ -492,21 +650,22 @@ static void load_plt(struct loader *ld)
 		by_index = malloc(nr_index * sizeof(*by_index));
 		if (!by_index)
 			goto nomem;
-		for (size_t i = 0; i < nr_index; i++)
-			by_index[i] = pc.rels[i].sym;
+		memcpy(by_index, pc.rels, nr_index * sizeof(*by_index));
 	}
 	pltgot = find_scn(ld, ".plt.got", &got_sh);
-	if (pltgot && collect_rels(ld, &pc, ".rela.dyn", R_X86_64_GLOB_DAT))
+	if (pltgot &&
+	    collect_rels(ld, &pc, ".rela.dyn", R_X86_64_GLOB_DAT, false))
 		goto nomem;
 	if (!pc.nr_rels)
 		goto out;
 	qsort(pc.rels, pc.nr_rels, sizeof(*pc.rels), got_rel__cmp);
 	plt = find_scn(ld, ".plt", &plt_sh);
 	sec = find_scn(ld, ".plt.sec", &sec_sh);
-	if (sec)	/* IBT: the stubs called are in .plt.sec */
-		name_stubs(ld, &pc, sec, &sec_sh, PLT_ENTRY, 0, by_index,
-			   nr_index);
-	else if (plt)
+	/* IBT: the stubs called are in .plt.sec; .plt's entries bind them
+	 * lazily on their first call */
+	if (sec)
+		name_stubs(ld, &pc, sec, &sec_sh, PLT_ENTRY, 0, NULL, 0);
+	if (plt)
 		name_stubs(ld, &pc, plt, &plt_sh, PLT_ENTRY, 1, by_index,
 			   nr_index);
 	if (pltgot)
@@ -518,6 +677,7 @@ nomem:
 out:
 	free(by_index);
 	free(pc.rels);
+	free(pc.ifuncs);
 	strbuf__fini(&pc.name);
 }
 
@@ -528,13 +688,14 @@ static void load_got(struct loader *ld)
 	struct plt_ctx pc = { 0 };
 
 	strbuf__init(&pc.name);
-	if (collect_rels(ld, &pc, ".rela.plt", R_X86_64_JUMP_SLOT) ||
-	    collect_rels(ld, &pc, ".rela.dyn", R_X86_64_GLOB_DAT))
+	if (collect_rels(ld, &pc, ".rela.plt", R_X86_64_JUMP_SLOT, true) ||
+	    collect_rels(ld, &pc, ".rela.dyn", R_X86_64_GLOB_DAT, false))
 		ld->err = -ENOMEM;
 	for (size_t i = 0; i < pc.nr_rels && !ld->err; i++)
-		add_rel_sym(ld, &pc, pc.rels[i].got, 8, pc.rels[i].sym,
-			    "@got", 0);
+		add_rel_sym(ld, &pc, pc.rels[i].got, 8, &pc.rels[i], "@got",
+			    0);
 	free(pc.rels);
+	free(pc.ifuncs);
 	strbuf__fini(&pc.name);
 }
 
@@ -631,17 +792,26 @@ long elfsym__load(Elf *elf, struct symtab *st, unsigned int what)
 	sections(elf, &ld.nr_scns, &ld.shstrndx);
 	if (ld.nr_scns) {
 		ld.scn_end = calloc(ld.nr_scns, sizeof(*ld.scn_end));
-		if (!ld.scn_end)
+		ld.scn_text = calloc(ld.nr_scns, 1);
+		if (!ld.scn_end || !ld.scn_text) {
+			free(ld.scn_end);
+			free(ld.scn_text);
 			return -ENOMEM;
+		}
 	}
 	for (size_t i = 1; i < ld.nr_scns; i++) {
 		Elf_Scn *scn = elf_getscn(elf, i);
 		GElf_Shdr sh;
 
-		if (scn && gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_ALLOC))
-			ld.scn_end[i] = sh.sh_addr + sh.sh_size < sh.sh_addr ?
-						UINT64_MAX :
-						sh.sh_addr + sh.sh_size;
+		if (!scn || !gelf_getshdr(scn, &sh) ||
+		    !(sh.sh_flags & SHF_ALLOC))
+			continue;
+		ld.scn_end[i] = sh.sh_addr + sh.sh_size < sh.sh_addr ?
+					UINT64_MAX :
+					sh.sh_addr + sh.sh_size;
+		/* perf's elf_sec__is_text: the name says "text" */
+		ld.scn_text[i] = strstr(scn_name(elf, ld.shstrndx, &sh),
+					"text") != NULL;
 	}
 	for (size_t i = 1; i < ld.nr_scns && !ld.err; i++) {
 		Elf_Scn *scn = elf_getscn(elf, i);
@@ -663,6 +833,7 @@ long elfsym__load(Elf *elf, struct symtab *st, unsigned int what)
 	if (!ld.err && (what & ELFSYM_EHFRAME))
 		load_ehframe(&ld);
 	free(ld.scn_end);
+	free(ld.scn_text);
 	return ld.err ? ld.err : ld.added;
 }
 

@@ -24,12 +24,12 @@ struct perfmap {
 	ino_t ino;
 	off_t size;		/* of the file when last loaded */
 	size_t bad;		/* lines skipped in the last load */
-	bool demangle;
+	unsigned int demangle;	/* SYMTAB_DEMANGLE, SYMTAB_PARAMS */
 	bool warned;
 };
 
 struct perfmap *perfmap__new(const char *dir, const char *proc, s32 pid,
-			     struct strpool *pool, bool demangle)
+			     struct strpool *pool, unsigned int demangle)
 {
 	struct perfmap *pm = calloc(1, sizeof(*pm));
 	char name[64];
@@ -50,6 +50,12 @@ struct perfmap *perfmap__new(const char *dir, const char *proc, s32 pid,
 	pm->pool = pool;
 	pm->demangle = demangle;
 	return pm;
+}
+
+void perfmap__set_demangle(struct perfmap *pm, unsigned int demangle)
+{
+	pm->demangle = demangle & (SYMTAB_DEMANGLE | SYMTAB_PARAMS);
+	symtab__set_demangle(pm->st, pm->demangle);
 }
 
 void perfmap__free(struct perfmap *pm)
@@ -202,9 +208,7 @@ int perfmap__refresh(struct perfmap *pm)
 	    sb.st_size == pm->size)
 		goto out;	/* unchanged */
 	buf = malloc((size_t)sb.st_size + 1);
-	st = symtab__new(pm->pool, pm->demangle ?
-				SYMTAB_LAST_WINS | SYMTAB_DEMANGLE :
-				SYMTAB_LAST_WINS);
+	st = symtab__new(pm->pool, SYMTAB_LAST_WINS | pm->demangle);
 	if (!buf || !st) {
 		err = -ENOMEM;
 		goto out;

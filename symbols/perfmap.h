@@ -18,11 +18,14 @@ struct perfmap;
  * The file is trusted only if it is a regular file (no symlink, no FIFO)
  * owned by root, by the owner of proc/PID, or, when proc/PID does not
  * exist (a recording's process), by the user running ptop; a refusal is
- * logged once.  Nothing is read until perfmap__refresh.
+ * logged once.  Nothing is read until perfmap__refresh.  demangle:
+ * SYMTAB_DEMANGLE, perhaps with SYMTAB_PARAMS, or 0.
  */
 struct perfmap *perfmap__new(const char *dir, const char *proc, s32 pid,
-			     struct strpool *pool, bool demangle);
+			     struct strpool *pool, unsigned int demangle);
 void perfmap__free(struct perfmap *pm);
+/* The names' form from now on (symtab__set_demangle). */
+void perfmap__set_demangle(struct perfmap *pm, unsigned int demangle);
 
 /* Reloads the file when it has grown (or appeared) since the last load.
  * Returns 0, or -errno when there is no usable map (yet). */

@@ -69,7 +69,7 @@ struct symbolizer {
 	const char **debug_dirs;	/* pooled copies */
 	size_t nr_debug_dirs;
 	const char *kallsyms_path, *proc, *tmp, *vdso_path, *kcore_path;
-	bool demangle;
+	unsigned int demangle;	/* symtab flags: SYMTAB_DEMANGLE, PARAMS */
 
 	struct dso_state *states;	/* by dso->id */
 	size_t nr_states;
@@ -116,7 +116,10 @@ struct symbolizer *symbolizer__new(const struct symbolizer_opts *opts)
 	if (!opts)
 		opts = &none;
 	s->code_fd = -1;
-	s->demangle = !opts->no_demangle;
+	s->demangle = opts->no_demangle ? 0 :
+			      SYMTAB_DEMANGLE |
+				      (opts->demangle_params ? SYMTAB_PARAMS :
+							       0);
 	s->kernel_bid_size = MIN(opts->kernel_build_id_size,
 				 (size_t)BUILD_ID_MAX);
 	if (s->kernel_bid_size)
@@ -266,7 +269,8 @@ static int add_image(struct symbolizer *s, struct image *img)
 }
 
 /* Symbols of a binary: its .symtab, else a separate debug file's, else
- * .dynsym with .eh_frame ranges filling the gaps.  With data (annotate's
+ * .dynsym with .eh_frame ranges filling the gaps; PLT stubs from the
+ * binary itself.  With data (annotate's
  * %rip-relative operands), the data objects and GOT slots of the same
  * tables, into a table of their own: the functions' table, and so every
  * sample's lookup, stays as it is. */
@@ -283,7 +287,7 @@ static int load_symbols(struct symbolizer *s, const struct dso *dso,
 	int dfd = -1;
 	long n = 0, m;
 
-	st = symtab__new(s->pool, s->demangle ? SYMTAB_DEMANGLE : 0);
+	st = symtab__new(s->pool, s->demangle);
 	if (!st)
 		return -ENOMEM;
 	if (data) {
@@ -306,7 +310,11 @@ static int load_symbols(struct symbolizer *s, const struct dso *dso,
 			if (n > 0 && !data)
 				img->file = pool_dup(s, dbg_path);
 		}
-		what |= ELFSYM_DYNSYM;
+		/* perf reads a debug file's .symtab alone: .dynsym's
+		 * unversioned names ("cfree" beside the debug file's
+		 * "cfree@GLIBC_2.2.5") would be aliases perf never sees */
+		if (n <= 0 || data)
+			what |= ELFSYM_DYNSYM;
 		if (n <= 0 && !data)
 			what |= ELFSYM_EHFRAME;
 	}
@@ -580,6 +588,31 @@ static struct pm_entry *perfmap_of(struct symbolizer *s, s32 pid)
 	}
 	e->used = s->gen;
 	return e;
+}
+
+void symbolizer__set_demangle_params(struct symbolizer *s, bool params)
+{
+	unsigned int flags;
+
+	if (!s || !s->demangle)
+		return;
+	flags = SYMTAB_DEMANGLE | (params ? SYMTAB_PARAMS : 0);
+	if (flags == s->demangle)
+		return;
+	s->demangle = flags;
+	for (size_t i = 0; i < s->nr_images; i++) {
+		if (s->images[i] == s->vdso)
+			continue;
+		symtab__set_demangle(s->images[i]->st, flags);
+		symtab__set_demangle(s->images[i]->data_st, flags);
+	}
+	for (size_t i = 0; i < s->nr_pms; i++)
+		perfmap__set_demangle(s->pms[i].pm, flags);
+}
+
+bool symbolizer__demangle_params(const struct symbolizer *s)
+{
+	return s && (s->demangle & SYMTAB_PARAMS);
 }
 
 /* ---- the facade ---- */

@@ -31,6 +31,8 @@ struct symbolizer_opts {
 	const char *kcore;	/* kernel code for annotate; default
 				 * "/proc/kcore" */
 	bool no_demangle;
+	bool demangle_params;	/* C++ names with their parameters, not
+				 * perf's short form (symtab.h) */
 	/*
 	 * A recording (perf.data) made on another kernel, or before a reboot,
 	 * must not be named from this machine's /proc/kallsyms.  When these
@@ -149,6 +151,12 @@ long symbolizer__read_code(struct symbolizer *s, const struct dso *dso,
 /* The file the symbols were read from (after build-id/debug lookups), or
  * NULL: for annotate's "source not found" notes and the header. */
 const char *symbolizer__dso_file(struct symbolizer *s, const struct dso *dso);
+
+/* C++ names from now on with parameters (true) or by their name alone
+ * (false, perf report's form); names returned before stay valid.  No-op
+ * with no_demangle. */
+void symbolizer__set_demangle_params(struct symbolizer *s, bool params);
+bool symbolizer__demangle_params(const struct symbolizer *s);
 
 /* Kernel symbols hidden by kptr_restrict: true once the kernel was tried. */
 bool symbolizer__kernel_restricted(struct symbolizer *s);

@@ -174,28 +174,42 @@ static size_t underscores(const char *s)
 	return n;
 }
 
-/* Is a a better representative than b of their shared address? */
+/*
+ * Is a a better representative than b of their shared address?  perf's
+ * choice (symbols__fixup_duplicate): a symbol with a size over one
+ * without, non-weak over weak, global over the rest, fewer leading
+ * underscores, the longer name, then the one added first.  *_sized is
+ * the size perf sees at that point, after symbols__fixup_end: a
+ * zero-size alias has none unless it is the last added at its address
+ * (it alone then reaches the next symbol), which is why perf names
+ * kallsyms' memcpy/__memcpy/__pi_memcpy "__pi_memcpy".
+ */
 static bool sym__better(const struct symtab *st, const struct sym *a,
-			const struct sym *b)
+			bool a_sized, const struct sym *b, bool b_sized)
 {
-	size_t ua, ub;
-	int c;
+	size_t ua, ub, la, lb;
 
-	if (a->bind != b->bind)
-		return a->bind > b->bind;
+	if (a->bind != b->bind &&
+	    (a->bind < SYMTAB_BIND_LOCAL || b->bind < SYMTAB_BIND_LOCAL))
+		return a->bind > b->bind;	/* boundaries, synthetic */
 	if (st->flags & SYMTAB_LAST_WINS)
 		return a->seq > b->seq;
-	if (!a->size != !b->size)
-		return a->size != 0;
+	if (a_sized != b_sized)
+		return a_sized;
+	if ((a->bind == SYMTAB_BIND_WEAK) != (b->bind == SYMTAB_BIND_WEAK))
+		return b->bind == SYMTAB_BIND_WEAK;
+	if ((a->bind == SYMTAB_BIND_GLOBAL) != (b->bind == SYMTAB_BIND_GLOBAL))
+		return a->bind == SYMTAB_BIND_GLOBAL;
 	if (!a->raw || !b->raw)
 		return a->raw && !b->raw;
 	ua = underscores(a->raw);
 	ub = underscores(b->raw);
 	if (ua != ub)
 		return ua < ub;
-	c = strcmp(a->raw, b->raw);
-	if (c)
-		return c < 0;
+	la = strlen(a->raw);
+	lb = strlen(b->raw);
+	if (la != lb)
+		return la > lb;
 	return a->seq < b->seq;
 }
 
@@ -205,21 +219,32 @@ static size_t dedup(struct symtab *st)
 	size_t i = 0, out = 0;
 
 	while (i < st->nr) {
-		struct sym best = st->syms[i];
-		u64 max_size = best.size, limit = best.limit;
-		size_t j = i + 1;
+		u64 start = st->syms[i].start;
+		size_t j = i + 1, last = i, b = i;
+		u64 max_size, limit;
+		struct sym best;
 
-		for (; j < st->nr && st->syms[j].start == best.start; j++) {
-			const struct sym *s = &st->syms[j];
+		/* the group is in the order the symbols were added */
+		for (; j < st->nr && st->syms[j].start == start; j++)
+			if (st->syms[j].bind >= SYMTAB_BIND_LOCAL)
+				last = j;
+		max_size = st->syms[i].bind != SYMTAB_BIND_BOUNDARY ?
+				   st->syms[i].size : 0;
+		limit = st->syms[i].limit;
+		for (size_t k = i + 1; k < j; k++) {
+			const struct sym *s = &st->syms[k];
 
 			if (s->bind != SYMTAB_BIND_BOUNDARY &&
 			    s->size > max_size)
 				max_size = s->size;
 			if (!limit)
 				limit = s->limit;
-			if (sym__better(st, s, &best))
-				best = *s;
+			if (sym__better(st, s, s->size || k == last,
+					&st->syms[b],
+					st->syms[b].size || b == last))
+				b = k;
 		}
+		best = st->syms[b];
 		/* An alias without a size borrows one from its twins. */
 		if (!best.size && best.bind != SYMTAB_BIND_BOUNDARY)
 			best.size = max_size;
@@ -239,6 +264,13 @@ static u64 page_end(u64 start)
 	return end < start ? UINT64_MAX : end;
 }
 
+/*
+ * A symbol of size 0 (asm, labels such as ld.so's _start, _init) reaches
+ * the next symbol, wherever that is, as in perf (symbols__fixup_end): so
+ * _init, at the end of .init, covers PLT0 up to the first named PLT
+ * entry.  A sized one is cut at its section's end (a size that runs past
+ * it is wrong).
+ */
 static void fix_sizes(struct symtab *st)
 {
 	for (size_t i = 0; i < st->nr; i++) {
@@ -251,16 +283,16 @@ static void fix_sizes(struct symtab *st)
 			end = s->start + s->size;
 			if (end < s->start)
 				end = UINT64_MAX;
+			if (limit && end > limit)
+				end = limit;
 		} else if (!next) {
-			end = limit ? limit : page_end(s->start);
+			end = page_end(s->start);
 		} else if ((st->flags & SYMTAB_GROUP_BOUNDS) &&
 			   next->group != s->group) {
 			end = MIN(next->start, page_end(s->start));
 		} else {
 			end = next->start;
 		}
-		if (limit && end > limit)
-			end = limit;
 		s->size = end - s->start;
 	}
 }
@@ -436,7 +468,11 @@ static int sym__name(struct symtab *st, struct sym *s)
 		return -ENOMEM;
 	name = pooled;
 	if ((st->flags & SYMTAB_DEMANGLE) && s->raw) {
-		int r = demangle__name(raw, &st->scratch);
+		int r = demangle__name(raw,
+				       st->flags & SYMTAB_PARAMS ?
+					       DEMANGLE_PARAMS :
+					       0,
+				       &st->scratch);
 
 		if (r < 0)
 			return r;
@@ -492,6 +528,19 @@ int symtab__lookup(struct symtab *st, u64 addr, struct symtab_hit *hit)
 			return sym__hit(st, s, hit);
 	}
 	return -ENOENT;
+}
+
+void symtab__set_demangle(struct symtab *st, unsigned int flags)
+{
+	const unsigned int mask = SYMTAB_DEMANGLE | SYMTAB_PARAMS;
+
+	if (!st || (st->flags & mask) == (flags & mask))
+		return;
+	st->flags = (st->flags & ~mask) | (flags & mask);
+	/* after symtab__finish raw is the pooled copy: naming again is
+	 * demangling it again */
+	for (size_t i = 0; st->finished && i < st->nr; i++)
+		st->syms[i].named = 0;
 }
 
 size_t symtab__count(const struct symtab *st)

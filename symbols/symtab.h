@@ -12,26 +12,33 @@
  *	symtab__lookup(st, addr, &hit);	names demangled once, then cached
  *
  * Addresses are whatever the owner chooses (ELF vaddrs, kernel ips, JIT
- * ips).  A symbol of size 0 extends to the next symbol's start, bounded by
- * its limit (the end of its section); the last one without a limit (and,
- * with SYMTAB_GROUP_BOUNDS, the last one of its group) ends at the page
- * boundary after start + 4 KiB, as perf does for kallsyms.  Names returned
- * by symtab__lookup are interned in the pool given to symtab__new, so they
- * outlive the symtab.
+ * ips).  As in perf, a symbol of size 0 extends to the next symbol's start
+ * (past the end of its section: ld.so's _start, _init over PLT0); the last
+ * one (and, with SYMTAB_GROUP_BOUNDS, the last one of its group) ends at
+ * the page boundary after start + 4 KiB.  A sized symbol is cut at its
+ * limit (the end of its section).  Of aliases at one address, the one perf
+ * keeps is kept (see symtab__finish).  Names returned by symtab__lookup
+ * are interned in the pool given to symtab__new, so they outlive the
+ * symtab.
  */
 
-/* Priority among symbols at the same address, lowest first. */
+/* Boundaries and synthetic ranges lose to any real symbol at their
+ * address; among real ones see symtab__finish. */
 enum symtab_bind {
 	SYMTAB_BIND_BOUNDARY,	/* only ends the symbol before it; dropped */
 	SYMTAB_BIND_SYNTH,	/* an .eh_frame range; dropped where it
 				 * overlaps a real symbol */
-	SYMTAB_BIND_LOCAL,
+	SYMTAB_BIND_LOCAL,	/* the real ones, from here */
 	SYMTAB_BIND_WEAK,
 	SYMTAB_BIND_GLOBAL,
 };
 
 enum symtab_flags {
-	SYMTAB_DEMANGLE = 1 << 0,	/* demangle names on lookup */
+	SYMTAB_DEMANGLE = 1 << 0,	/* demangle names on lookup, C++
+					 * functions by their name alone,
+					 * as perf report shows them */
+	SYMTAB_PARAMS = 1 << 3,		/* with SYMTAB_DEMANGLE: the full
+					 * form, with parameters */
 	SYMTAB_LAST_WINS = 1 << 1,	/* at one address the symbol added
 					 * last wins (JIT maps) */
 	SYMTAB_GROUP_BOUNDS = 1 << 2,	/* a zero-size symbol does not grow
@@ -65,13 +72,23 @@ int symtab__add(struct symtab *st, u64 start, u64 size, u64 limit,
 		u16 group);
 
 /* Sorts, keeps one symbol per address, sizes the zero-size ones, drops
- * boundaries and synthetic ranges that overlap a real symbol.  Returns 0
- * or -ENOMEM (the table is then empty but usable). */
+ * boundaries and synthetic ranges that overlap a real symbol.  Of aliases
+ * at one address the one kept is perf's choice: one with a size (a
+ * zero-size alias counts as sized when it is the last added at its
+ * address, as after perf's symbols__fixup_end), then non-weak, then
+ * global, then the fewest leading underscores, then the longest name,
+ * then the first added (SYMTAB_LAST_WINS: the last added).  Returns 0 or
+ * -ENOMEM (the table is then empty but usable). */
 int symtab__finish(struct symtab *st);
 
 /* Fills hit with the symbol covering addr: 0, or -ENOENT if none covers
  * it, or -ENOMEM (naming failed; hit still holds the address range). */
 int symtab__lookup(struct symtab *st, u64 addr, struct symtab_hit *hit);
+
+/* Changes SYMTAB_DEMANGLE and SYMTAB_PARAMS (the other flags are kept):
+ * names are made again, in the new form, as they are looked up.  Names
+ * returned before stay valid (they live in the pool). */
+void symtab__set_demangle(struct symtab *st, unsigned int flags);
 
 size_t symtab__count(const struct symtab *st);
 /* The i-th symbol in address order (after finish), with names; for

@@ -332,6 +332,63 @@ START_TEST(test_tree_inline)
 }
 END_TEST
 
+/* resolve, with inner_a and inner_b overloads of one short name, as C++
+ * overloads are shown ("ns::work" for work(int) and work(double)) */
+static int resolve_overloads(void *ctx, const struct dso *d, u64 addr,
+			     struct row_sym *out)
+{
+	static const char inner[] = "inner";
+	int r = resolve(ctx, d, addr, out);
+
+	if (out->name == fn_names[F_INNER_A] || out->name == fn_names[F_INNER_B])
+		out->name = inner;
+	return r;
+}
+
+/* overloads are two rows and two tree nodes, as in perf (which merges
+ * chain entries by symbol address, not by name) */
+START_TEST(test_tree_overloads)
+{
+	struct sort_spec spec;
+	struct snapshot snap;
+	const struct cg_node *n;
+	struct rowset rs;
+	struct cg_tree t;
+	int rows = 0, nodes = 0;
+	u64 sum = 0;
+
+	feed_cgwork();
+	sort_spec__default(&spec);
+	spec.children = true;
+	snapshot__init(&snap);
+	ck_assert_int_eq(session__snapshot(s, 0, &snap), 0);
+	rowset__init(&rs);
+	ck_assert_int_eq(rowset__build(&rs, &snap, &spec, NULL,
+				       resolve_overloads, NULL),
+			 0);
+	for (size_t i = 0; i < rs.nr; i++)
+		rows += rs.rows[i].sym && !strcmp(rs.rows[i].sym, "inner");
+	ck_assert_int_eq(rows, 2);
+	cg_tree__init(&t);
+	ck_assert_int_eq(rowset__tree(&rs, find(&rs, "outer"), CG_CALLER, &t),
+			 0);
+	n = child(&t, &t.nodes[0], "outer");
+	ck_assert_ptr_nonnull(n);
+	for (u32 c = n->first_child; c; c = t.nodes[c].next_sibling)
+		if (t.nodes[c].sym && !strcmp(t.nodes[c].sym, "inner")) {
+			nodes++;
+			sum += t.nodes[c].period;
+			ck_assert(t.nodes[c].period == 200 ||
+				  t.nodes[c].period == 100);
+		}
+	ck_assert_int_eq(nodes, 2);
+	ck_assert_uint_eq(sum, 300);
+	cg_tree__fini(&t);
+	rowset__fini(&rs);
+	snapshot__fini(&snap);
+}
+END_TEST
+
 
 static void collect(void *ctx, const char *line, size_t len, u32 node)
 {
@@ -834,6 +891,7 @@ Suite *cgview_suite(void)
 	tcase_add_test(tc, test_neighbours);
 	tcase_add_test(tc, test_neighbours_recursion_and_no_chain);
 	tcase_add_test(tc, test_tree_inline);
+	tcase_add_test(tc, test_tree_overloads);
 	tcase_add_test(tc, test_tree_text);
 	suite_add_tcase(ss, tc);
 	tc = tcase_create("tui");

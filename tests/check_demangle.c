@@ -8,14 +8,26 @@
 #include "fixtures/symtest.h"
 #include "util.h"
 
-/* The display form of raw: demangled, or raw itself. */
-static const char *dm(const char *raw)
+/* The display form of raw: demangled with flags, or raw itself. */
+static const char *dm_flags(const char *raw, unsigned int flags)
 {
 	static struct strbuf sb;
-	int r = demangle__name(raw, &sb);
+	int r = demangle__name(raw, flags, &sb);
 
 	ck_assert_int_ge(r, 0);
 	return r ? sb.buf : raw;
+}
+
+/* the full form (--demangle-params) */
+static const char *dm(const char *raw)
+{
+	return dm_flags(raw, DEMANGLE_PARAMS);
+}
+
+/* perf report's form, the default */
+static const char *dms(const char *raw)
+{
+	return dm_flags(raw, 0);
 }
 
 START_TEST(test_cxx)
@@ -73,6 +85,99 @@ START_TEST(test_cxx_vs_nm)
 	}
 	fclose(raw);
 	ck_assert_int_ge(checked, 5);
+}
+END_TEST
+
+/* perf report's form: the name alone (libiberty without DMGL_PARAMS) */
+START_TEST(test_cxx_short)
+{
+	ck_assert_str_eq(dms("_ZN5fixns5inner3runEPFviEi"), "fixns::inner::run");
+	ck_assert_str_eq(dms("_ZNK5fixns3BoxIiLi3EE3getEi"),
+			 "fixns::Box<int, 3>::get");
+	ck_assert_str_eq(dms("_Z10cxxfix_usei.cold"), "cxxfix_use");
+	/* return types, clone suffixes, qualifiers */
+	ck_assert_str_eq(dms("_Z5twiceIiET_S0_"), "twice<int>");
+	ck_assert_str_eq(dms("_ZN2ns3BoxltERKS0_.isra.0"), "ns::Box::operator<");
+	ck_assert_str_eq(dms("_Z2clii.constprop.0.isra.0"), "cl");
+	ck_assert_str_eq(dms("_ZN1A1fIiEEvv"), "A::f<int>");
+	ck_assert_str_eq(dms("_ZNKR1A1fEv"), "A::f");
+	/* operators, whose names hold brackets and spaces */
+	ck_assert_str_eq(dms("_ZNK2ns3BoxcvlEv"), "ns::Box::operator long");
+	ck_assert_str_eq(dms("_ZN2nsltIiEEbRKT_S3_"), "ns::operator< <int>");
+	ck_assert_str_eq(dms("_ZplRK1AS1_"), "operator+");
+	ck_assert_str_eq(dms("_ZN1AixEi"), "A::operator[]");
+	ck_assert_str_eq(dms("_ZN1AclEv"), "A::operator()");
+	ck_assert_str_eq(dms("_ZN1AcvPFviEEv"), "A::operator void (*)(int)");
+	ck_assert_str_eq(dms("_ZN1AaSEOS_"), "A::operator=");
+	ck_assert_str_eq(dms("_ZdlPv"), "operator delete");
+	ck_assert_str_eq(dms("_ZnwmRKSt9nothrow_t"), "operator new");
+	ck_assert_str_eq(dms("_ZdaPv"), "operator delete[]");
+	ck_assert_str_eq(dms("_ZN1ArsEi"), "A::operator>>");
+	ck_assert_str_eq(dms("_ZNKSt8functionIFviEEclEi"),
+			 "std::function<void (int)>::operator()");
+	/* a function returning a function pointer: the name is inside */
+	ck_assert_str_eq(dms("_Z1fIiEPFviEv"), "f<int>");
+	/* lambdas and local names keep their enclosing function's type */
+	ck_assert_str_eq(dms("_ZZ4mainENKUlvE_clEv"),
+			 "main::{lambda()#1}::operator()");
+	ck_assert_str_eq(dms("_ZZ3fooiENKUlvE_clEv"),
+			 "foo(int)::{lambda()#1}::operator()");
+	ck_assert_str_eq(
+		dms("_ZN12_GLOBAL__N_17anon_fnERKNSt7__cxx1112basic_stringIcSt11"
+		    "char_traitsIcESaIcEEE"),
+		"(anonymous namespace)::anon_fn");
+	ck_assert_str_eq(dms("_Z1fB5cxx11v"), "f[abi:cxx11]");
+	ck_assert_str_eq(dms("_ZN1AC2Ev"), "A::A");
+	ck_assert_str_eq(dms("_ZN1AD1Ev"), "A::~A");
+	/* special names and data keep their form */
+	ck_assert_str_eq(dms("_ZThn8_N1B1fEv"), "non-virtual thunk to B::f()");
+	ck_assert_str_eq(dms("_ZGVZ3foovE1x"), "guard variable for foo()::x");
+	ck_assert_str_eq(dms("_ZTV1A"), "vtable for A");
+	ck_assert_str_eq(dms("_ZZ3fooiE1x"), "foo(int)::x");
+	ck_assert_str_eq(dms("_ZN3foo3barE"), "foo::bar");
+	/* suffixes from '@' on are put back (bfd_demangle's way) */
+	ck_assert_str_eq(dms("_ZdlPv@plt"), "operator delete@plt");
+	ck_assert_str_eq(dm("_ZdlPv@plt"), "operator delete(void*)@plt");
+	ck_assert_str_eq(dms("_ZNSt6vectorIiSaIiEE9push_backERKi@@GLIBCXX_3.4"),
+			 "std::vector<int, std::allocator<int> >::push_back"
+			 "@@GLIBCXX_3.4");
+	ck_assert_str_eq(dms("@plt"), "@plt");
+	ck_assert_str_eq(dms("_Z@plt"), "_Z@plt");
+	ck_assert_str_eq(dms("main@plt"), "main@plt");
+	/* not C++ or broken: as they are */
+	ck_assert_str_eq(dms("_ZN5fixns"), "_ZN5fixns");
+	ck_assert_str_eq(dms("main"), "main");
+}
+END_TEST
+
+/* every symbol of the C++ fixture as c++filt -p shows it (the nm
+ * listings are in the same order) */
+START_TEST(test_cxx_short_vs_cxxfilt)
+{
+	FILE *raw = fopen(test_fixture("libcxxfix.nm"), "r");
+	FILE *ref = fopen(test_fixture("libcxxfix.nm.short"), "r");
+	char line[4096], l2[4096];
+	int checked = 0;
+
+	ck_assert_ptr_nonnull(raw);
+	ck_assert_ptr_nonnull(ref);
+	while (fgets(line, sizeof(line), raw)) {
+		char addr[64], type[8], name[2048];
+		const char *want;
+
+		ck_assert_ptr_nonnull(fgets(l2, sizeof(l2), ref));
+		if (sscanf(line, "%63s %7s %2047s", addr, type, name) != 3 ||
+		    strncmp(name, "_Z", 2))
+			continue;
+		ck_assert(strlen(l2) > strlen(addr) + 3);
+		want = l2 + strlen(addr) + 3;
+		l2[strcspn(l2, "\n")] = '\0';
+		ck_assert_str_eq(dms(name), want);
+		checked++;
+	}
+	fclose(raw);
+	fclose(ref);
+	ck_assert_int_ge(checked, 15);
 }
 END_TEST
 
@@ -153,7 +258,7 @@ START_TEST(test_hostile)
 		big[i] = 'S';
 	big[n] = '\0';
 	strbuf__init(&sb);
-	ck_assert_int_eq(demangle__name(big, &sb), 0);
+	ck_assert_int_eq(demangle__name(big, 0, &sb), 0);
 	/* Rust v0: backrefs doubling the output at each level */
 	{
 		char v0[8192];
@@ -166,7 +271,7 @@ START_TEST(test_hostile)
 			len += (size_t)snprintf(v0 + len, sizeof(v0) - len,
 						"TB%x_B%x_E", 9 + i, 9 + i);
 		}
-		demangle__name(v0, &sb);	/* any answer, no hang */
+		demangle__name(v0, 0, &sb);	/* any answer, no hang */
 	}
 	/* a deep nest of pointers */
 	{
@@ -175,11 +280,11 @@ START_TEST(test_hostile)
 		memcpy(deep, "_RINvC3foo3bar", 14);
 		memset(deep + 14, 'P', 3000);
 		memcpy(deep + 3014, "hE", 3);
-		ck_assert_int_eq(demangle__name(deep, &sb), 0);
+		ck_assert_int_eq(demangle__name(deep, 0, &sb), 0);
 	}
 	/* a legacy name with a huge length */
-	ck_assert_int_eq(demangle__name("_ZN99999999999999999999fooE", &sb), 0);
-	ck_assert_int_eq(demangle__name(NULL, &sb), 0);
+	ck_assert_int_eq(demangle__name("_ZN99999999999999999999fooE", 0, &sb), 0);
+	ck_assert_int_eq(demangle__name(NULL, 0, &sb), 0);
 	strbuf__fini(&sb);
 	free(big);
 }
@@ -192,6 +297,8 @@ Suite *demangle_suite(void)
 
 	tcase_add_test(tc, test_cxx);
 	tcase_add_test(tc, test_cxx_vs_nm);
+	tcase_add_test(tc, test_cxx_short);
+	tcase_add_test(tc, test_cxx_short_vs_cxxfilt);
 	tcase_add_test(tc, test_rust_legacy);
 	tcase_add_test(tc, test_rust_v0);
 	tcase_add_test(tc, test_hostile);

@@ -107,8 +107,29 @@ START_TEST(test_shared_lib)
 }
 END_TEST
 
+/* The IFUNC symbol ('i') nm lists at addr. */
+static bool nm_ifunc_at(const char *nm, unsigned long long addr, char *name,
+			size_t len)
+{
+	FILE *f = fopen(test_fixture(nm), "r");
+	char line[512], n[400], type[8];
+	unsigned long long a, size;
+	bool found = false;
+
+	ck_assert_ptr_nonnull(f);
+	while (!found && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %llx %7s %399s", &a, &size, type, n) ==
+			    4 &&
+		    a == addr && !strcmp(type, "i")) {
+			snprintf(name, len, "%s", n);
+			found = true;
+		}
+	fclose(f);
+	return found;
+}
+
 /* name@plt where objdump puts it (.plt, .plt.sec, .plt.got) */
-static void check_plt(const char *fixture, const char *plt)
+static void check_plt(const char *fixture, const char *plt, const char *nm)
 {
 	FILE *f = fopen(test_fixture(plt), "r");
 	char line[512], name[400];
@@ -121,8 +142,15 @@ static void check_plt(const char *fixture, const char *plt)
 	while (fgets(line, sizeof(line), f)) {
 		struct symtab_hit hit;
 
+		unsigned long long target;
+
 		if (sscanf(line, "%llx %399s", &addr, name) != 2)
 			continue;
+		/* an IRELATIVE entry: named after the IFUNC at its addend */
+		if (sscanf(name, "*ABS*+0x%llx@plt", &target) == 1) {
+			ck_assert(nm_ifunc_at(nm, target, name, sizeof(name)));
+			strcat(name, "@plt");
+		}
 		ck_assert_int_eq(symtab__lookup(l.st, addr + 4, &hit), 0);
 		ck_assert_str_eq(hit.name, name);
 		ck_assert_uint_eq(hit.start, addr);
@@ -136,8 +164,72 @@ static void check_plt(const char *fixture, const char *plt)
 
 START_TEST(test_plt)
 {
-	check_plt("symfix", "symfix.plt");
-	check_plt("libsymfix.so", "libsymfix.plt");
+	check_plt("symfix", "symfix.plt", "symfix.nm");
+	check_plt("libsymfix.so", "libsymfix.plt", "libsymfix.nm");
+}
+END_TEST
+
+/* IRELATIVE PLT entries, .plt.sec beside .plt, and what a zero-size
+ * symbol covers (perf's rules, see symtab.h) */
+START_TEST(test_plt_irelative)
+{
+	struct symtab_hit hit;
+	struct loaded l;
+	bool seen = false;
+
+	load(&l, "libsymfix.so", ELFSYM_SYMTAB | ELFSYM_PLT);
+	for (size_t i = 0; i < symtab__count(l.st); i++) {
+		ck_assert_int_eq(symtab__at(l.st, i, &hit), 0);
+		if (!strcmp(hit.name, "lib_ifunc@plt")) {
+			ck_assert_uint_eq(hit.flags, SYM_F_PLT);
+			ck_assert_uint_eq(hit.size, 16);
+			seen = true;
+		}
+		/* never objdump's placeholder nor perf 6.1's bare "@plt" */
+		ck_assert_ptr_null(strstr(hit.name, "*ABS*"));
+		ck_assert_str_ne(hit.name, "@plt");
+	}
+	ck_assert(seen);
+	unload(&l);
+}
+END_TEST
+
+START_TEST(test_zero_size_labels)
+{
+	const char *files[][3] = { { "symfix", "symfix.nm", "symfix.plt" },
+				   { "symfix-pie", "symfix-pie.nm", NULL } };
+
+	for (size_t f = 0; f < ARRAY_SIZE(files); f++) {
+		struct symtab_hit hit;
+		u64 label, init, size;
+		struct loaded l;
+
+		load(&l, files[f][0], ELFSYM_SYMTAB | ELFSYM_PLT);
+		/* the asm label (NOTYPE, size 0) covers its nop and ret */
+		ck_assert(nm_find(files[f][1], "fix_label", &label, &size));
+		ck_assert_int_eq(symtab__lookup(l.st, label + 1, &hit), 0);
+		ck_assert_str_eq(hit.name, "fix_label");
+		ck_assert_uint_eq(hit.start, label);
+		ck_assert_uint_ge(hit.size, 2);
+		/* _init (size 0, in .init) reaches over PLT0 up to the
+		 * first named PLT entry, as perf names PLT0 */
+		ck_assert(nm_find(files[f][1], "_init", &init, &size));
+		ck_assert_int_eq(symtab__lookup(l.st, init, &hit), 0);
+		ck_assert_str_eq(hit.name, "_init");
+		if (files[f][2]) {
+			FILE *p = fopen(test_fixture(files[f][2]), "r");
+			unsigned long long first;
+
+			ck_assert_ptr_nonnull(p);
+			ck_assert_int_eq(fscanf(p, "%llx", &first), 1);
+			fclose(p);
+			ck_assert_int_eq(symtab__lookup(l.st, first - 1, &hit),
+					 0);
+			ck_assert_str_eq(hit.name, "_init");
+			ck_assert_uint_eq(hit.start + hit.size, first);
+		}
+		unload(&l);
+	}
 }
 END_TEST
 
@@ -430,6 +522,8 @@ Suite *elfsym_suite(void)
 	tcase_add_test(tc, test_symtab_exact);
 	tcase_add_test(tc, test_shared_lib);
 	tcase_add_test(tc, test_plt);
+	tcase_add_test(tc, test_plt_irelative);
+	tcase_add_test(tc, test_zero_size_labels);
 	tcase_add_test(tc, test_data);
 	tcase_add_test(tc, test_got);
 	tcase_add_test(tc, test_ehframe_ranges);

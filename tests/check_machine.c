@@ -67,6 +67,14 @@ START_TEST(test_dso_identity)
 	ck_assert_str_eq(hex, "0100000000000000000000000000000000000000");
 	ck_assert(dso__path_is_anon("[heap]"));
 	ck_assert(!dso__path_is_anon("/memfd:x (deleted)"));
+	/* anonymous code is "[JIT] tid PID", as perf names it */
+	ck_assert_str_eq(e->name, "[JIT] tid 9");
+	ck_assert(dso__path_is_jit("/dev/zero (deleted)"));
+	ck_assert(dso__path_is_anon("/SYSV00000000 (deleted)"));
+	ck_assert(!dso__path_is_jit("[anon:v8]"));
+	anon.path = "[anon:v8]";
+	anon.path_len = 9;
+	ck_assert_str_eq(dsos__findnew(dsos, &anon)->name, "[anon:v8]");
 	/* many dsos: the table grows and keeps every identity */
 	for (int i = 0; i < 500; i++) {
 		char p[32];
@@ -152,9 +160,26 @@ START_TEST(test_fork_exec_exit)
 	ck_assert_int_eq(machine__fork(m, 20, 10, 20, 10), 0);
 	ck_assert_ptr_nonnull(machine__find_map(m, 20, 0x1800));
 	ck_assert_str_eq(machine__comm_of(m, 20, 20), "parent");
-	/* exec: new comm, maps gone until the new MMAP2 records */
+	/* exec: new comm; the old program's maps stay behind the new
+	 * ones (samples of the execve syscall), as in perf */
 	ck_assert_int_eq(machine__comm(m, 20, 20, "child", 5, true), 0);
-	ck_assert_ptr_null(machine__find_map(m, 20, 0x1800));
+	{
+		struct dso *b = file_dso("/bin/b", 2), *c = file_dso("/bin/c", 3);
+		size_t nr;
+
+		ck_assert_ptr_eq(machine__find_map(m, 20, 0x1800)->dso, a);
+		machine__maps(m, 20, &nr);
+		ck_assert_uint_eq(nr, 0);
+		ck_assert_int_eq(machine__mmap(m, 20, 0x1400, 0x200, 0, b), 0);
+		ck_assert_ptr_eq(machine__find_map(m, 20, 0x1400)->dso, b);
+		ck_assert_ptr_eq(machine__find_map(m, 20, 0x1800)->dso, a);
+		/* a second exec forgets the first program */
+		ck_assert_int_eq(machine__comm(m, 20, 20, "again", 5, true),
+				 0);
+		ck_assert_int_eq(machine__mmap(m, 20, 0x9000, 0x100, 0, c), 0);
+		ck_assert_ptr_eq(machine__find_map(m, 20, 0x1400)->dso, b);
+		ck_assert_ptr_null(machine__find_map(m, 20, 0x1800));
+	}
 	ck_assert_ptr_nonnull(machine__find_map(m, 10, 0x1800));
 	/* exit, then reap after the grace period */
 	ck_assert_int_eq(machine__exit(m, 20, 20), 0);

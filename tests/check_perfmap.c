@@ -71,8 +71,13 @@ START_TEST(test_fixture_map)
 	ck_assert_ptr_null(name_at(pm, 0x7f0000001030));
 	ck_assert_str_eq(name_at(pm, 0x7f00000010ff), "jit_second with spaces");
 	ck_assert_str_eq(name_at(pm, 0x7f0000002000), "jit_hex_prefixed");
+	ck_assert_str_eq(name_at(pm, 0x7f0000005010), "fixns::inner::run");
+	/* the long form on demand, and back */
+	perfmap__set_demangle(pm, SYMTAB_DEMANGLE | SYMTAB_PARAMS);
 	ck_assert_str_eq(name_at(pm, 0x7f0000005010),
 			 "fixns::inner::run(void (*)(int), int)");
+	perfmap__set_demangle(pm, SYMTAB_DEMANGLE);
+	ck_assert_str_eq(name_at(pm, 0x7f0000005010), "fixns::inner::run");
 	ck_assert_ptr_null(name_at(pm, 0x7f0000004000));
 	ck_assert_uint_gt(perfmap__bytes(pm), 0);
 	perfmap__free(pm);

@@ -487,25 +487,37 @@ START_TEST(test_exec_and_fold)
 	session__add_event(s, "cpu-clock", &a);
 	fake_machine(ST);
 	sample(ST, 200, 0x401000, PERF_RECORD_MISC_USER, 1, 0, 0);
-	/* pid 200 execs: the old maps are gone */
+	/* pid 200 execs; the execve syscall's own samples, after the COMM
+	 * record, hold a user ip in the old program's libc (as in perf) */
 	session__process(s, fake_comm(buf, 200, 200, "newprog", true, t));
-	sample(ST, 200, 0x401000, PERF_RECORD_MISC_USER, 1, 0, 0);
+	sample(ST, 200, 0x7f0000001400ULL, PERF_RECORD_MISC_USER, 1, 0, 0);
+	/* the new program's maps come first where they are */
+	session__process(s, fake_mmap2(buf, 200, 0x400000, 0x1000, 0,
+				       "/usr/bin/newprog", NULL, 0, t));
+	sample(ST, 200, 0x400800, PERF_RECORD_MISC_USER, 1, 0, 0);
+	sample(ST, 200, 0x500000, PERF_RECORD_MISC_USER, 1, 0, 0);
 	sample(ST, 100, 0x401000, PERF_RECORD_MISC_USER, 1, 0, 0);
 	session__process(s, fake_fork(buf, PERF_RECORD_EXIT, 200, 100, 200, 100, t));
 	for (int i = 0; i < 3; i++)
 		session__refresh(s, HIST_CUMULATIVE);
 	snapshot__init(&snap);
 	ck_assert_int_eq(session__snapshot(s, 0, &snap), 0);
-	ck_assert_uint_eq(snap.nr, 3);
+	ck_assert_uint_eq(snap.nr, 5);
 	for (size_t i = 0; i < snap.nr; i++) {
 		const struct hist_entry *e = &snap.entries[i];
 
-		if (e->key.dso->kind == DSO_UNKNOWN) {
-			/* the sample after exec had no map; folded */
+		if (strcmp(e->key.comm, "newprog") == 0) {
+			/* pid 200 exited: folded */
 			ck_assert_int_eq(e->key.pid, -1);
-			ck_assert_str_eq(e->key.comm, "newprog");
+			if (e->key.dso->kind == DSO_UNKNOWN)
+				ck_assert_uint_eq(e->key.addr, 0x500000);
+			else if (strcmp(e->key.dso->name, "libc.so.6") == 0)
+				ck_assert_uint_eq(e->key.addr, 0x2400);
+			else
+				ck_assert_str_eq(e->key.dso->name, "newprog");
 		} else if (strcmp(e->key.comm, "other") == 0) {
 			ck_assert_int_eq(e->key.pid, -1);
+			ck_assert_str_eq(e->key.dso->name, "fake");
 		} else {
 			ck_assert_int_eq(e->key.pid, 100);
 		}

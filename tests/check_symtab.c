@@ -82,7 +82,8 @@ START_TEST(test_empty)
 }
 END_TEST
 
-/* size 0: up to the next symbol, but not past the section's end */
+/* size 0: up to the next symbol, past the end of its section (perf's
+ * rule: ld.so's _start, _init over PLT0); a sized one stops there */
 START_TEST(test_zero_size)
 {
 	struct symtab_hit hit;
@@ -90,56 +91,103 @@ START_TEST(test_zero_size)
 	add(0x1000, 0, 0x1800, "asm_a", SYMTAB_BIND_GLOBAL);
 	add(0x1400, 0, 0x1800, "asm_b", SYMTAB_BIND_GLOBAL);
 	add(0x2000, 0, 0x2100, "asm_c", SYMTAB_BIND_GLOBAL);
-	add(0x5000, 0, 0, "asm_last", SYMTAB_BIND_GLOBAL);
+	add(0x3000, 0x2000, 0x3800, "too_big", SYMTAB_BIND_GLOBAL);
+	add(0x5000, 0, 0x5010, "asm_last", SYMTAB_BIND_GLOBAL);
 	ck_assert_int_eq(symtab__finish(st), 0);
 	ck_assert_int_eq(symtab__lookup(st, 0x1010, &hit), 0);
 	ck_assert_str_eq(hit.name, "asm_a");
 	ck_assert_uint_eq(hit.size, 0x400);
 	ck_assert_int_eq(symtab__lookup(st, 0x1500, &hit), 0);
 	ck_assert_str_eq(hit.name, "asm_b");
-	ck_assert_uint_eq(hit.size, 0x400);	/* section end, not 0x2000 */
-	ck_assert_ptr_null(name_at(0x1900));
+	ck_assert_uint_eq(hit.size, 0xc00);	/* to asm_c, past 0x1800 */
+	ck_assert_str_eq(name_at(0x1900), "asm_b");
 	ck_assert_int_eq(symtab__lookup(st, 0x2000, &hit), 0);
-	ck_assert_uint_eq(hit.size, 0x100);
-	/* nothing after it, no section: perf's page rule */
+	ck_assert_uint_eq(hit.size, 0x1000);
+	/* a sized symbol is cut at its section's end */
+	ck_assert_int_eq(symtab__lookup(st, 0x3000, &hit), 0);
+	ck_assert_uint_eq(hit.size, 0x800);
+	ck_assert_ptr_null(name_at(0x3800));
+	/* nothing after it: perf's page rule, whatever its section */
 	ck_assert_int_eq(symtab__lookup(st, 0x5000, &hit), 0);
 	ck_assert_uint_eq(hit.size, 0x1000);
 }
 END_TEST
 
-/* aliases: global over weak over local, then a fixed order */
+/* aliases, perf's choice: sized, non-weak, global, fewer leading
+ * underscores, longer name, then the first added */
 START_TEST(test_aliases)
 {
-	add(0x1000, 0x20, 0, "local_name", SYMTAB_BIND_LOCAL);
-	add(0x1000, 0x20, 0, "weak_name", SYMTAB_BIND_WEAK);
-	add(0x1000, 0x20, 0, "global_name", SYMTAB_BIND_GLOBAL);
-	add(0x2000, 0x20, 0, "__libc_thing", SYMTAB_BIND_GLOBAL);
-	add(0x2000, 0x20, 0, "thing", SYMTAB_BIND_GLOBAL);
-	add(0x3000, 0x20, 0, "zeta", SYMTAB_BIND_GLOBAL);
-	add(0x3000, 0x20, 0, "alpha", SYMTAB_BIND_GLOBAL);
-	add(0x4000, 0, 0, "nosize", SYMTAB_BIND_GLOBAL);
-	add(0x4000, 0x30, 0, "sized", SYMTAB_BIND_LOCAL);
+	/* libc's write (libc6-dbg .symtab order): LOCAL beats WEAK */
+	add(0x1000, 0x9d, 0, "__GI___libc_write", SYMTAB_BIND_LOCAL);
+	add(0x1000, 0x9d, 0, "__libc_write", SYMTAB_BIND_LOCAL);
+	add(0x1000, 0x9d, 0, "__write", SYMTAB_BIND_WEAK);
+	add(0x1000, 0x9d, 0, "write", SYMTAB_BIND_WEAK);
+	/* memcpy and memmove share their code: the longer name */
+	add(0x2000, 0x7a0, 0, "__memmove_avx512_unaligned_erms",
+	    SYMTAB_BIND_LOCAL);
+	add(0x2000, 0x7a0, 0, "__memcpy_avx512_unaligned_erms",
+	    SYMTAB_BIND_LOCAL);
+	/* free: the globals, no underscore, the longest: a versioned name */
+	add(0x3000, 0x101, 0, "__free", SYMTAB_BIND_LOCAL);
+	add(0x3000, 0x101, 0, "free", SYMTAB_BIND_GLOBAL);
+	add(0x3000, 0x101, 0, "__libc_free", SYMTAB_BIND_GLOBAL);
+	add(0x3000, 0x101, 0, "cfree@GLIBC_2.2.5", SYMTAB_BIND_GLOBAL);
+	/* equal length: the first added */
+	add(0x4000, 0x6a, 0, "clock_gettime@@GLIBC_2.17", SYMTAB_BIND_GLOBAL);
+	add(0x4000, 0x6a, 0, "clock_gettime@GLIBC_2.2.5", SYMTAB_BIND_GLOBAL);
+	/* a sized local beats a zero-size global added before it */
+	add(0x5000, 0, 0, "nosize", SYMTAB_BIND_GLOBAL);
+	add(0x5000, 0x30, 0, "sized", SYMTAB_BIND_LOCAL);
 	ck_assert_int_eq(symtab__finish(st), 0);
-	ck_assert_uint_eq(symtab__count(st), 4);
-	ck_assert_str_eq(name_at(0x1010), "global_name");
-	ck_assert_str_eq(name_at(0x2010), "thing");
-	ck_assert_str_eq(name_at(0x3010), "alpha");
-	/* the global one wins and borrows its alias's size */
-	ck_assert_str_eq(name_at(0x402f), "nosize");
-	ck_assert_ptr_null(name_at(0x4030));
+	ck_assert_uint_eq(symtab__count(st), 5);
+	ck_assert_str_eq(name_at(0x1010), "__GI___libc_write");
+	ck_assert_str_eq(name_at(0x2010), "__memmove_avx512_unaligned_erms");
+	ck_assert_str_eq(name_at(0x3010), "cfree@GLIBC_2.2.5");
+	ck_assert_str_eq(name_at(0x4010), "clock_gettime@@GLIBC_2.17");
+	ck_assert_str_eq(name_at(0x502f), "sized");
+	ck_assert_ptr_null(name_at(0x5030));
 }
 END_TEST
 
-/* the same aliases in the other order give the same answer */
+/* zero-size aliases (kallsyms): the last added is the one that reaches
+ * the next symbol, so it is the sized one and wins, as in perf report
+ * (memcpy, __memcpy, __pi_memcpy: "__pi_memcpy") */
+START_TEST(test_aliases_zero_size)
+{
+	struct symtab_hit hit;
+
+	add(0x1000, 0, 0, "memcpy", SYMTAB_BIND_GLOBAL);
+	add(0x1000, 0, 0, "__memcpy", SYMTAB_BIND_GLOBAL);
+	add(0x1000, 0, 0, "__pi_memcpy", SYMTAB_BIND_GLOBAL);
+	add(0x1100, 0, 0, "next", SYMTAB_BIND_GLOBAL);
+	/* a sized alias after a zero-size one: both count as sized, the
+	 * global wins and keeps its twin's size */
+	add(0x2000, 0x20, 0, "local_sized", SYMTAB_BIND_LOCAL);
+	add(0x2000, 0, 0, "global_nosize", SYMTAB_BIND_GLOBAL);
+	add(0x2100, 0x10, 0, "after", SYMTAB_BIND_GLOBAL);
+	ck_assert_int_eq(symtab__finish(st), 0);
+	ck_assert_int_eq(symtab__lookup(st, 0x1010, &hit), 0);
+	ck_assert_str_eq(hit.name, "__pi_memcpy");
+	ck_assert_uint_eq(hit.size, 0x100);
+	ck_assert_int_eq(symtab__lookup(st, 0x2010, &hit), 0);
+	ck_assert_str_eq(hit.name, "global_nosize");
+	ck_assert_uint_eq(hit.size, 0x20);
+}
+END_TEST
+
+/* the order of addition only breaks full ties */
 START_TEST(test_aliases_order)
 {
-	add(0x3000, 0x20, 0, "alpha", SYMTAB_BIND_GLOBAL);
 	add(0x3000, 0x20, 0, "zeta", SYMTAB_BIND_GLOBAL);
-	add(0x1000, 0x20, 0, "global_name", SYMTAB_BIND_GLOBAL);
+	add(0x3000, 0x20, 0, "beta", SYMTAB_BIND_GLOBAL);
 	add(0x1000, 0x20, 0, "weak_name", SYMTAB_BIND_WEAK);
+	add(0x1000, 0x20, 0, "global_name", SYMTAB_BIND_GLOBAL);
+	add(0x2000, 0x20, 0, "local_name", SYMTAB_BIND_LOCAL);
+	add(0x2000, 0x20, 0, "weak_name2", SYMTAB_BIND_WEAK);
 	ck_assert_int_eq(symtab__finish(st), 0);
-	ck_assert_str_eq(name_at(0x3010), "alpha");
+	ck_assert_str_eq(name_at(0x3010), "zeta");
 	ck_assert_str_eq(name_at(0x1010), "global_name");
+	ck_assert_str_eq(name_at(0x2010), "local_name");
 }
 END_TEST
 
@@ -238,11 +286,37 @@ START_TEST(test_demangle_cached)
 	ck_assert_int_eq(symtab__finish(st), 0);
 	ck_assert_int_eq(symtab__lookup(st, 0x1000, &a), 0);
 	ck_assert_int_eq(symtab__lookup(st, 0x1008, &b), 0);
-	ck_assert_str_eq(a.name, "fixns::count()");
+	ck_assert_str_eq(a.name, "fixns::count");
 	ck_assert_str_eq(a.raw_name, "_ZN5fixns5countEv");
 	ck_assert_ptr_eq(a.name, b.name);
 	ck_assert_int_eq(symtab__lookup(st, 0x2000, &a), 0);
 	ck_assert_ptr_eq(a.name, a.raw_name);
+}
+END_TEST
+
+/* the long form on demand: names are made again, the old ones live on */
+START_TEST(test_demangle_params)
+{
+	struct symtab_hit a, b;
+
+	add(0x1000, 0x10, 0, "_ZN5fixns5countEv", SYMTAB_BIND_GLOBAL);
+	add(0x2000, 0x10, 0, "_ZdlPv@plt", SYMTAB_BIND_LOCAL);
+	ck_assert_int_eq(symtab__finish(st), 0);
+	ck_assert_int_eq(symtab__lookup(st, 0x1000, &a), 0);
+	ck_assert_str_eq(a.name, "fixns::count");
+	ck_assert_int_eq(symtab__lookup(st, 0x2000, &b), 0);
+	ck_assert_str_eq(b.name, "operator delete@plt");
+	symtab__set_demangle(st, SYMTAB_DEMANGLE | SYMTAB_PARAMS);
+	ck_assert_int_eq(symtab__lookup(st, 0x1000, &b), 0);
+	ck_assert_str_eq(b.name, "fixns::count()");
+	ck_assert_str_eq(a.name, "fixns::count");
+	ck_assert_str_eq(name_at(0x2000), "operator delete(void*)@plt");
+	symtab__set_demangle(st, 0);
+	ck_assert_str_eq(name_at(0x1000), "_ZN5fixns5countEv");
+	symtab__set_demangle(st, SYMTAB_DEMANGLE);
+	ck_assert_int_eq(symtab__lookup(st, 0x1000, &b), 0);
+	ck_assert_ptr_eq(a.name, b.name);	/* the pool's copy again */
+	symtab__set_demangle(NULL, 0);
 }
 END_TEST
 
@@ -316,6 +390,7 @@ Suite *symtab_suite(void)
 	tcase_add_test(tc, test_empty);
 	tcase_add_test(tc, test_zero_size);
 	tcase_add_test(tc, test_aliases);
+	tcase_add_test(tc, test_aliases_zero_size);
 	tcase_add_test(tc, test_aliases_order);
 	tcase_add_test(tc, test_nested);
 	tcase_add_test(tc, test_synth);
@@ -323,6 +398,7 @@ Suite *symtab_suite(void)
 	tcase_add_test(tc, test_last_wins);
 	tcase_add_test(tc, test_group_bounds);
 	tcase_add_test(tc, test_demangle_cached);
+	tcase_add_test(tc, test_demangle_params);
 	tcase_add_test(tc, test_names_outlive);
 	tcase_add_test(tc, test_extremes);
 	tcase_add_test(tc, test_many);

@@ -415,6 +415,26 @@ enum act_result action__hide_kernel(struct tui *t)
 	return R_REBUILD;
 }
 
+enum act_result action__demangle_params(struct tui *t)
+{
+	struct symbolizer *syms = t->a->syms;
+	bool on;
+
+	if (!syms)
+		return R_NONE;
+	on = !symbolizer__demangle_params(syms);
+	symbolizer__set_demangle_params(syms, on);
+	if (symbolizer__demangle_params(syms) != on) {
+		tui__status(t, ST_NORMAL, "names are not demangled "
+					  "(--no-demangle)");
+		return R_REDRAW;
+	}
+	tui__status(t, ST_NORMAL, "C++ names %s",
+		    on ? "with their parameters (N: name alone)" :
+			 "by their name alone, as perf shows them");
+	return R_REBUILD;
+}
+
 enum act_result action__hide_user(struct tui *t)
 {
 	struct row_filter *f = &t->table.filter;

@@ -8,6 +8,7 @@
 
 #include "annotate.h"
 #include "cslib.h"
+#include "demangle.h"
 #include "sanitize.h"
 #include "srcfile.h"
 
@@ -572,7 +573,21 @@ static bool name_matches(const char *name, const char *raw, const char *want)
 	if (!strcmp(name, want) || (raw && !strcmp(raw, want)))
 		return true;
 	/* "foo" names "foo(int)" and "ns::foo(int) const" names itself */
-	return !strncmp(name, want, n) && name[n] == '(';
+	if (!strncmp(name, want, n) && name[n] == '(')
+		return true;
+	/* names are shown by their name alone (perf's form) unless asked:
+	 * the full form given names them too */
+	if (raw && strchr(want, '(')) {
+		struct strbuf full;
+		bool eq;
+
+		strbuf__init(&full);
+		eq = demangle__name(raw, DEMANGLE_PARAMS, &full) > 0 &&
+		     !strcmp(full.buf, want);
+		strbuf__fini(&full);
+		return eq;
+	}
+	return false;
 }
 
 unsigned int annotate__distance(const char *a, const char *b)

@@ -58,6 +58,9 @@ const struct key_binding keys__table[] = {
 	  "zoom into the selected row's whole process (Esc undoes)" },
 	{ 'K', V_TOP, action__hide_kernel, "hide or show kernel symbols" },
 	{ 'U', V_TOP, action__hide_user, "hide or show user symbols" },
+	{ 'N', V_TOP, action__demangle_params,
+	  "C++ names with their parameters, or by their name alone (perf's "
+	  "form, the default)" },
 	{ 'L', V_TOP, action__percent_limit,
 	  "hide rows under a percentage (asks for it)" },
 	{ 'p', V_TOP, action__target,

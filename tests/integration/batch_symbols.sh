@@ -9,8 +9,11 @@ tail -n 1 "$TMP/dl.json" | jq -e '[.rows[] | select(.symbol == "wlhot_spin")][0]
 	fail "wlhot_spin not in libwlhot.so"
 
 "$PTOP" -b --json -d 1 -n 1 -e cpu-clock -- "$WL/cppwork" 2 > "$TMP/cpp.json" 2>/dev/null || fail "cppwork run failed"
-near "$(share "$TMP/cpp.json" 'ptopwl::Worker<int>::crunch(unsigned long)')" 80 8 "demangled crunch"
-near "$(share "$TMP/cpp.json" 'ptopwl::helper(unsigned long)')" 20 6 "demangled helper"
+# perf report's form by default: the name alone; --demangle-params: all
+near "$(share "$TMP/cpp.json" 'ptopwl::Worker<int>::crunch')" 80 8 "demangled crunch"
+near "$(share "$TMP/cpp.json" 'ptopwl::helper')" 20 6 "demangled helper"
+"$PTOP" -b --json -d 1 -n 1 -e cpu-clock --demangle-params -- "$WL/cppwork" 1 > "$TMP/long.json" 2>/dev/null || fail "--demangle-params run failed"
+near "$(share "$TMP/long.json" 'ptopwl::Worker<int>::crunch(unsigned long)')" 80 10 "crunch with its parameters"
 "$PTOP" -b --json -d 1 -n 1 -e cpu-clock --no-demangle -- "$WL/cppwork" 1 > "$TMP/raw.json" 2>/dev/null || fail "--no-demangle run failed"
 tail -n 1 "$TMP/raw.json" | jq -e '[.rows[].symbol] | index("_ZN6ptopwl6WorkerIiE6crunchEm") != null' > /dev/null ||
 	fail "--no-demangle still demangles"

@@ -49,7 +49,13 @@ $(BUILD)/workloads/cppwork: tests/workloads/cppwork.cpp tests/workloads/wl.h
 	@mkdir -p $(dir $@)
 	$(Q)$(CXX) $(WL_CFLAGS) -o $@ $<
 
-WORKLOADS_EXTRA := $(BUILD)/workloads/libwlhot.so \
+# cxxnames: -O2, so that gcc clones functions ([clone .isra.0]) as it does
+# in real programs; perfdata_names.sh compares its names with perf report
+$(BUILD)/workloads/cxxnames: tests/workloads/cxxnames.cpp tests/workloads/wl.h
+	@mkdir -p $(dir $@)
+	$(Q)$(CXX) -O2 -g -fno-omit-frame-pointer -o $@ $<
+
+WORKLOADS_EXTRA := $(BUILD)/workloads/cxxnames $(BUILD)/workloads/libwlhot.so \
 	$(BUILD)/workloads/cgwork $(BUILD)/workloads/cgwork-nofp \
 	$(BUILD)/workloads/spin3-stripped $(BUILD)/workloads/cppwork \
 	$(BUILD)/workloads/inlwork
