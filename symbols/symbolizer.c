@@ -9,6 +9,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "dbgfetch.h"
 #include "debuginfo.h"
 #include "elfnote.h"
 #include "elfsym.h"
@@ -43,6 +44,9 @@ struct image {
 	Elf *dw_elf;
 	struct srcline_dw *dw;
 	u64 dw_used;
+	/* debuginfod is fetching the debug file of its symbols, or of its
+	 * DWARF: loaded again once something arrived */
+	bool await, dw_await;
 	/* an in-memory image (vdso): elf_memory's buffer */
 	void *mem;
 	size_t mem_size;
@@ -51,6 +55,7 @@ struct image {
 struct dso_state {
 	bool loaded;		/* img/status are current */
 	bool warned;		/* a problem was logged once already */
+	bool await;		/* debuginfod is fetching its binary */
 	enum dso_status status;
 	struct image *img;
 	const char *dso_name;	/* pooled */
@@ -69,7 +74,12 @@ struct symbolizer {
 	const char **debug_dirs;	/* pooled copies */
 	size_t nr_debug_dirs;
 	const char *kallsyms_path, *proc, *tmp, *vdso_path, *kcore_path;
+	const char *symfs;
 	bool demangle;
+	struct dbgfetch *fetch;
+	bool fetch_wait;
+	u64 fetch_done;		/* dbgfetch__done when last looked */
+	u64 changes;		/* symbolizer__changes */
 
 	struct dso_state *states;	/* by dso->id */
 	size_t nr_states;
@@ -117,6 +127,8 @@ struct symbolizer *symbolizer__new(const struct symbolizer_opts *opts)
 		opts = &none;
 	s->code_fd = -1;
 	s->demangle = !opts->no_demangle;
+	s->fetch = opts->fetch;
+	s->fetch_wait = opts->fetch_wait;
 	s->kernel_bid_size = MIN(opts->kernel_build_id_size,
 				 (size_t)BUILD_ID_MAX);
 	if (s->kernel_bid_size)
@@ -146,8 +158,9 @@ struct symbolizer *symbolizer__new(const struct symbolizer_opts *opts)
 							   "/sys/kernel/notes");
 	s->vdso_path = pool_dup(s, opts->vdso_image);
 	s->kcore_path = pool_dup(s, opts->kcore ? opts->kcore : "/proc/kcore");
+	s->symfs = pool_dup(s, opts->symfs);
 	if (!s->kallsyms_path || !s->proc || !s->tmp || !s->kcore_path ||
-	    (opts->vdso_image && !s->vdso_path))
+	    (opts->vdso_image && !s->vdso_path) || (opts->symfs && !s->symfs))
 		goto nomem;
 	return s;
 nomem:
@@ -233,6 +246,9 @@ static struct debuginfo_opts debuginfo_opts(const struct symbolizer *s)
 		.proc = s->proc,
 		.debug_dirs = s->debug_dirs,
 		.nr_debug_dirs = s->nr_debug_dirs,
+		.symfs = s->symfs,
+		.fetch = s->fetch,
+		.fetch_wait = s->fetch_wait,
 	};
 
 	return o;
@@ -299,6 +315,8 @@ static int load_symbols(struct symbolizer *s, const struct dso *dso,
 
 		dfd = debuginfo__open_debug(&o, dso, &img->info, dbg_path,
 					    sizeof(dbg_path));
+		if (dfd == -EINPROGRESS && !data)
+			img->await = true;
 		if (dfd >= 0)
 			dbg = elfsym__open_fd(dfd);
 		if (dbg && !elfsym__info(dbg, &di) && di.has_symtab) {
@@ -339,6 +357,12 @@ static void load_file(struct symbolizer *s, const struct dso *dso,
 	int fd, err;
 
 	fd = debuginfo__open_binary(&o, dso, path, sizeof(path));
+	if (fd == -EINPROGRESS) {
+		/* debuginfod brings it: addresses until then, quietly */
+		ds->status = DSO_ST_UNREADABLE;
+		ds->await = true;
+		return;
+	}
 	if (fd == -ESTALE) {
 		ds->status = DSO_ST_MISMATCH;
 		if (!ds->warned)
@@ -906,6 +930,8 @@ static void load_dwarf(struct symbolizer *s, const struct dso *dso,
 	else
 		fd = debuginfo__open_debug(&o, dso, &img->info, path,
 					   sizeof(path));
+	if (fd == -EINPROGRESS)
+		img->dw_await = true;
 	if (fd < 0)
 		return;
 	img->dw_fd = fd;
@@ -1102,10 +1128,69 @@ bool symbolizer__kernel_restricted(struct symbolizer *s)
 	return s && s->kernel_loaded && s->kernel_status == DSO_ST_RESTRICTED;
 }
 
+/* Forgets what dso id i loaded: loaded again, from the files, on the
+ * next use. */
+static void unload(struct symbolizer *s, size_t i)
+{
+	struct dso_state *ds = &s->states[i];
+
+	if (ds->img) {
+		if (s->code_fd >= 0 && s->code_dso == i) {
+			close(s->code_fd);
+			s->code_fd = -1;
+		}
+		symbolizer__put_image(s, ds->img);
+		ds->img = NULL;
+	}
+	ds->loaded = false;
+	ds->await = false;
+}
+
+/* debuginfod brought a file: whatever waited for one is loaded again
+ * (a file it does not find yet makes it wait again).  Every dso that
+ * shares a waiting image lets it go here, so the image is freed and its
+ * build-id's next load reads the new files. */
+static void fetched(struct symbolizer *s)
+{
+	u64 done = dbgfetch__done(s->fetch);
+	bool any = false;
+
+	if (done == s->fetch_done)
+		return;
+	s->fetch_done = done;
+	for (size_t i = 0; i < s->nr_states; i++) {
+		struct dso_state *ds = &s->states[i];
+
+		if (ds->loaded && (ds->await || (ds->img && ds->img->await))) {
+			unload(s, i);
+			any = true;
+		}
+	}
+	for (size_t i = 0; i < s->nr_images; i++) {
+		struct image *img = s->images[i];
+
+		if (img->dw_await) {
+			image__drop_dwarf(img);
+			img->dw_await = false;
+			any = true;
+		}
+	}
+	if (any)
+		s->changes++;
+}
+
 void symbolizer__tick(struct symbolizer *s)
 {
-	if (s)
-		s->gen++;
+	if (!s)
+		return;
+	s->gen++;
+	if (s->fetch)
+		fetched(s);
+}
+
+u64 symbolizer__changes(const struct symbolizer *s)
+{
+	return s ? s->changes : 0;
 }
 
 void symbolizer__trim(struct symbolizer *s, unsigned int max_idle_ticks)
@@ -1115,18 +1200,8 @@ void symbolizer__trim(struct symbolizer *s, unsigned int max_idle_ticks)
 	for (size_t i = 0; i < s->nr_states; i++) {
 		struct dso_state *ds = &s->states[i];
 
-		if (!ds->loaded || s->gen - ds->used <= max_idle_ticks)
-			continue;
-		if (ds->img) {
-			if (s->code_fd >= 0 && s->code_dso == i) {
-				close(s->code_fd);
-				s->code_fd = -1;
-			}
-			symbolizer__put_image(s, ds->img);
-			ds->img = NULL;
-		}
-		/* loaded again, from the files, on the next use */
-		ds->loaded = false;
+		if (ds->loaded && s->gen - ds->used > max_idle_ticks)
+			unload(s, i);
 	}
 	for (size_t i = 0; i < s->nr_images; i++) {
 		struct image *img = s->images[i];

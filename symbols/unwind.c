@@ -935,6 +935,7 @@ struct unwinder *unwind__new(struct session *s, const struct unwind_opts *o)
 	u->dio.proc = u->o.proc;
 	u->dio.debug_dirs = u->o.debug_dirs;
 	u->dio.nr_debug_dirs = u->o.nr_debug_dirs;
+	u->dio.symfs = u->o.symfs;
 	u->cb.find_elf = cb_find_elf;
 	u->cb.find_debuginfo = cb_find_debuginfo;
 	u->cb.section_address = dwfl_offline_section_address;

@@ -38,6 +38,7 @@ struct unwind_opts {
 	const char *proc;		/* "/proc" */
 	const char *const *debug_dirs;	/* --debug-dir (.debug_frame) */
 	size_t nr_debug_dirs;
+	const char *symfs;		/* --symfs: binaries looked up there first */
 	size_t queue_bytes;		/* live: 0 = 16 MiB */
 	unsigned int max_stack;		/* user frames kept; 0 = 512 */
 	size_t max_procs;		/* cached Dwfls; 0 = 64 */
