@@ -325,6 +325,9 @@ static int load_symbols(struct symbolizer *s, const struct dso *dso,
 				img->file = pool_dup(s, dbg_path);
 		}
 		what |= ELFSYM_DYNSYM;
+		/* no debug file (yet): MiniDebugInfo's local functions */
+		if (n <= 0 && img->info.has_minidebug)
+			what |= ELFSYM_MINIDEBUG;
 		if (n <= 0 && !data)
 			what |= ELFSYM_EHFRAME;
 	}
