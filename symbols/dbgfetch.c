@@ -67,6 +67,8 @@ struct dbgfetch {
 	u64 t_start, t_change, t_said;
 	long last_bytes;
 	bool stalled;
+	bool went_out;		/* the library called progress: not a cache
+				 * hit, a transfer */
 	atomic_bool abort;	/* set by dbgfetch__free */
 };
 
@@ -202,6 +204,13 @@ static int progress(debuginfod_client *c, long a, long b)
 	(void)c;
 	if (!f || atomic_load(&f->abort))
 		return 1;
+	/* only a transfer calls this: files in the client's cache come
+	 * without a word */
+	if (!f->went_out) {
+		f->went_out = true;
+		pr_info("debuginfod: fetching the %s of %s", what(f->cur->kind),
+			f->cur->name);
+	}
 	if (b > 0 && a != f->last_bytes) {
 		f->last_bytes = a;
 		f->t_change = now;
@@ -251,6 +260,7 @@ static int fetch(struct dbgfetch *f, const struct entry *e, char **path)
 	f->t_start = f->t_change = f->t_said = now_ms();
 	f->last_bytes = -1;
 	f->stalled = false;
+	f->went_out = false;
 	if (e->kind == DBGFETCH_DEBUGINFO)
 		fd = f->lib.find_debuginfo(f->client, e->bid,
 					   (int)e->bid_size, path);
@@ -337,10 +347,12 @@ static void *worker(void *arg)
 		idx = (size_t)(e - f->entries);
 		pthread_mutex_unlock(&f->lock);
 
-		pr_info("debuginfod: fetching the %s of %s", what(copy.kind),
-			copy.name);
 		err = fetch(f, &copy, &path);
-		if (!err)
+		if (!f->went_out && (!err || err == -ENOENT))
+			pr_debug("debuginfod: the %s of %s: %s, from the "
+				 "client's cache", what(copy.kind), copy.name,
+				 err ? "not there" : "found");
+		else if (!err)
 			pr_info("debuginfod: got the %s of %s", what(copy.kind),
 				copy.name);
 		else if (err == -ENOENT)
