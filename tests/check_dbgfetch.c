@@ -15,6 +15,7 @@
 #include "fixtures/symtest.h"
 #include "log.h"
 #include "symbolizer.h"
+#include "symtab.h"
 
 static char dir[256];		/* the fake server's files */
 static int warnings;
@@ -447,6 +448,56 @@ START_TEST(test_minidebuginfo)
 }
 END_TEST
 
+/* A damaged .gnu_debugdata (every byte of the xz stream changed in
+ * turn, and the stream cut): no crash, no error, .dynsym still read. */
+START_TEST(test_minidebuginfo_damaged)
+{
+	static const char magic[] = "\xfd" "7zXZ";
+	int fd = open(fixture_path("symfix-mini"), O_RDONLY | O_CLOEXEC);
+	struct stat sb;
+	size_t start = 0, end;
+	u8 *img, *copy;
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(fstat(fd, &sb), 0);
+	img = malloc((size_t)sb.st_size);
+	copy = malloc((size_t)sb.st_size);
+	ck_assert_int_eq(read(fd, img, (size_t)sb.st_size), sb.st_size);
+	close(fd);
+	for (size_t i = 0; i + 5 < (size_t)sb.st_size && !start; i++)
+		if (!memcmp(img + i, magic, 5))
+			start = i;
+	ck_assert_uint_gt(start, 0);
+	/* the stream ends with "YZ" */
+	end = start;
+	for (size_t i = start; i + 1 < (size_t)sb.st_size; i++)
+		if (img[i] == 'Y' && img[i + 1] == 'Z')
+			end = i + 2;
+	ck_assert_uint_gt(end, start + 32);
+	for (size_t i = start; i <= end; i++) {
+		struct symtab *st = symtab__new(NULL, 0);
+		Elf *elf;
+
+		memcpy(copy, img, (size_t)sb.st_size);
+		if (i < end)
+			copy[i] ^= 0x5a;
+		else	/* a cut stream: its end zeroed */
+			memset(copy + start + (end - start) / 2, 0,
+			       (end - start) / 2);
+		elf = elfsym__open_mem(copy, (size_t)sb.st_size);
+		ck_assert_ptr_nonnull(elf);
+		ck_assert_int_ge(elfsym__load(elf, st, ELFSYM_DYNSYM |
+						       ELFSYM_MINIDEBUG |
+						       ELFSYM_EHFRAME), 0);
+		elf_end(elf);
+		ck_assert_int_eq(symtab__finish(st), 0);
+		symtab__free(st);
+	}
+	free(img);
+	free(copy);
+}
+END_TEST
+
 /* --symfs: the binary under DIR/path, its debug file under
  * DIR/usr/lib/debug/.build-id. */
 START_TEST(test_symfs)
@@ -502,6 +553,7 @@ Suite *dbgfetch_suite(void)
 	tcase_add_test(tc, test_symbolizer_reloads);
 	tcase_add_test(tc, test_symbolizer_executable);
 	tcase_add_test(tc, test_minidebuginfo);
+	tcase_add_test(tc, test_minidebuginfo_damaged);
 	tcase_add_test(tc, test_symfs);
 	suite_add_tcase(s, tc);
 	return s;
