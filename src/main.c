@@ -796,8 +796,11 @@ int main(int argc, char **argv)
 	so.no_demangle = o.no_demangle;
 	so.symfs = o.symfs;
 	/* files missing on disk by build-id; batch output waits for them */
-	if (!o.no_debuginfod)
-		fetch = dbgfetch__new(NULL);
+	if (!o.no_debuginfod) {
+		struct dbgfetch_opts fo = { .stop = &stop_requested };
+
+		fetch = dbgfetch__new(&fo);
+	}
 	so.fetch = fetch;
 	so.fetch_wait = o.batch;
 	/* --call-graph dwarf, or a recording that may hold user stacks:

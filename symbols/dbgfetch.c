@@ -58,6 +58,7 @@ struct dbgfetch {
 	unsigned int fails;	/* failures in a row, "not there" aside */
 	char *soname;
 	unsigned int stall_ms;
+	volatile sig_atomic_t *sig_stop;
 
 	/* the worker's own (no lock) */
 	struct dilib lib;
@@ -108,6 +109,7 @@ struct dbgfetch *dbgfetch__new(const struct dbgfetch_opts *opts)
 		return NULL;
 	}
 	f->stall_ms = opts ? opts->stall_ms : 0;
+	f->sig_stop = opts ? opts->stop : NULL;
 	/* the library's own timeout is the commencing time: take it for
 	 * the silence we accept in the middle of a transfer too */
 	if (!f->stall_ms && t && atoi(t) > 0)
@@ -184,6 +186,12 @@ static int load(struct dbgfetch *f)
 	return 0;
 }
 
+/* dbgfetch__free, or the signal main catches: fetches end quietly. */
+static bool stopping(struct dbgfetch *f)
+{
+	return atomic_load(&f->abort) || (f->sig_stop && *f->sig_stop);
+}
+
 /* The fetcher of this worker thread: the progress callback's context
  * (the library's user data would need the library to read it). */
 static __thread struct dbgfetch *worker_of;
@@ -202,7 +210,7 @@ static int progress(debuginfod_client *c, long a, long b)
 	u64 now = now_ms();
 
 	(void)c;
-	if (!f || atomic_load(&f->abort))
+	if (!f || stopping(f))
 		return 1;
 	/* only a transfer calls this: files in the client's cache come
 	 * without a word */
@@ -348,7 +356,10 @@ static void *worker(void *arg)
 		pthread_mutex_unlock(&f->lock);
 
 		err = fetch(f, &copy, &path);
-		if (!f->went_out && (!err || err == -ENOENT))
+		if (err && stopping(f))
+			pr_debug("debuginfod: the %s of %s: stopped",
+				 what(copy.kind), copy.name);
+		else if (!f->went_out && (!err || err == -ENOENT))
 			pr_debug("debuginfod: the %s of %s: %s, from the "
 				 "client's cache", what(copy.kind), copy.name,
 				 err ? "not there" : "found");
@@ -358,7 +369,7 @@ static void *worker(void *arg)
 		else if (err == -ENOENT)
 			pr_info("debuginfod: no server has the %s of %s",
 				what(copy.kind), copy.name);
-		else if (!atomic_load(&f->abort))
+		else
 			pr_warn("debuginfod: the %s of %s: %s", what(copy.kind),
 				copy.name, why(f, err, buf, sizeof(buf)));
 
@@ -371,7 +382,7 @@ static void *worker(void *arg)
 		if (!err) {
 			f->done++;
 			f->fails = 0;
-		} else if (err != -ENOENT && !atomic_load(&f->abort) &&
+		} else if (err != -ENOENT && !stopping(f) &&
 			   ++f->fails >= MAX_FAILS) {
 			pr_warn("debuginfod: %u fetches in a row failed: no "
 				"more this session", f->fails);
@@ -463,8 +474,22 @@ int dbgfetch__get(struct dbgfetch *f, enum dbgfetch_kind kind,
 	/* bounded: the fetch ends on its own (stall_ms, the library's
 	 * timeouts, dbgfetch__free) */
 	while (wait && !f->stop && (f->entries[idx].state == E_QUEUED ||
-				    f->entries[idx].state == E_RUNNING))
-		pthread_cond_wait(&f->cond, &f->lock);
+				    f->entries[idx].state == E_RUNNING)) {
+		struct timespec ts;
+
+		if (f->sig_stop && *f->sig_stop) {
+			err = -EINTR;
+			goto out;
+		}
+		/* in slices: a signal does not wake a condition wait */
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 100 * 1000 * 1000;
+		if (ts.tv_nsec >= 1000000000) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000;
+		}
+		pthread_cond_timedwait(&f->cond, &f->lock, &ts);
+	}
 	e = &f->entries[idx];
 	if (e->state == E_DONE) {
 		if (snprintf(path, size, "%s", e->path) >= (int)size)

@@ -3,6 +3,7 @@
 #ifndef PTOP_DBGFETCH_H
 #define PTOP_DBGFETCH_H
 
+#include <signal.h>
 #include <stddef.h>
 
 #include "util.h"
@@ -39,6 +40,9 @@ enum dbgfetch_kind {
 struct dbgfetch_opts {
 	const char *soname;	/* NULL: libdebuginfod.so.1 (tests) */
 	unsigned int stall_ms;	/* 0: $DEBUGINFOD_TIMEOUT s, else 30 s */
+	/* set by a signal handler (SIGINT): fetches stop, waits end with
+	 * -EINTR within 100 ms; NULL: none */
+	volatile sig_atomic_t *stop;
 };
 
 struct dbgfetch;

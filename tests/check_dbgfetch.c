@@ -3,6 +3,7 @@
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -325,6 +326,52 @@ START_TEST(test_bounded)
 }
 END_TEST
 
+/* Ctrl-C (the flag main's handler sets) ends a wait and the fetch. */
+static volatile sig_atomic_t stop;
+
+static void *set_later(void *arg)
+{
+	struct timespec ts = { 0, 200 * 1000 * 1000 };
+
+	(void)arg;
+	nanosleep(&ts, NULL);
+	stop = 1;
+	return NULL;
+}
+
+START_TEST(test_interrupted)
+{
+	struct dso d = file_dso(0, fixture_path("symfix-bid"));
+	struct dbgfetch_opts o = {
+		.soname = fixture_path("libfakedebuginfod.so"),
+		.stop = &stop,
+	};
+	struct dbgfetch *f;
+	char hex[41], path[4096];
+	pthread_t t;
+	double t0;
+
+	stop = 0;
+	f = dbgfetch__new(&o);
+	ck_assert_ptr_nonnull(f);
+	build_id_of(d.path, &d, hex);
+	serve(hex, "hold", NULL);
+	ck_assert_int_eq(pthread_create(&t, NULL, set_later, NULL),
+			 0);
+	t0 = now();
+	ck_assert_int_eq(dbgfetch__get(f, DBGFETCH_DEBUGINFO, d.build_id,
+				       d.build_id_size, d.path, true, path,
+				       sizeof(path)),
+			 -EINTR);
+	ck_assert_msg(now() - t0 < 2, "waited %.2f s", now() - t0);
+	pthread_join(t, NULL);
+	t0 = now();
+	dbgfetch__free(f);
+	ck_assert_msg(now() - t0 < 1, "free took %.2f s", now() - t0);
+	ck_assert_int_eq(warnings, 0);
+}
+END_TEST
+
 /* The live view's way: the row has no name while the debug file comes,
  * then has it after the tick that follows its arrival; source lines too. */
 START_TEST(test_symbolizer_reloads)
@@ -550,6 +597,7 @@ Suite *dbgfetch_suite(void)
 	tcase_add_test(tc, test_garbage);
 	tcase_add_test(tc, test_give_up);
 	tcase_add_test(tc, test_bounded);
+	tcase_add_test(tc, test_interrupted);
 	tcase_add_test(tc, test_symbolizer_reloads);
 	tcase_add_test(tc, test_symbolizer_executable);
 	tcase_add_test(tc, test_minidebuginfo);
