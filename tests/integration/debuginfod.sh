@@ -5,8 +5,9 @@
 # record file whose binary is gone (the executable fetched too), the
 # client's cache on the next run (the server stopped), and without the
 # variable or with --no-debuginfod: func_0x rows.  Then servers that fail:
-# a port that refuses, a server that accepts and never answers; each
-# costs a message and a bounded wait, the table comes out.
+# a port that refuses, a server that accepts and never answers, one that
+# answers garbage; each costs a message and a bounded wait, the table
+# comes out with the names it can have.
 . tests/integration/lib.sh
 . tests/integration/debuginfod.inc
 
@@ -112,4 +113,14 @@ grep -q 'debuginfod: the debug info of annwork: no answer for 2 s' "$TMP/err" ||
 	fail "no message for the silent server: $(cat "$TMP/err")"
 grep -Eq 'annwork +\[\.\] func_0x' "$TMP/out" || fail "no table with a silent server"
 [ "$secs" -lt 20 ] || fail "a silent server cost $secs s"
+
+# a server that answers garbage: never used, said
+export XDG_CACHE_HOME=$TMP/cache6
+start_garbage
+DEBUGINFOD_URLS=http://127.0.0.1:$GARBAGE_PORT "$PTOP" -b -e cpu-clock -d 1 \
+	-n 1 -E 5 -- "$TMP/bin/annwork" 1 > "$TMP/out" 2> "$TMP/err" ||
+	fail "ptop failed with a garbage server: $(cat "$TMP/err")"
+grep -q 'debuginfod: the debug info of annwork: the server sent a file that is not it' "$TMP/err" ||
+	fail "no message for the garbage: $(cat "$TMP/err")"
+grep -Eq 'annwork +\[\.\] func_0x' "$TMP/out" || fail "no table with a garbage server"
 exit 0
