@@ -1,7 +1,8 @@
 #!/bin/sh
 # Names and source lines of stripped binaries from a real debuginfod
 # server (Debian's, on 127.0.0.1), in batch mode: a run of a stripped
-# workload, --annotate (source lines from the fetched file), -i of a perf
+# workload, --annotate (source lines from the fetched file), inlined
+# frames of -g --folded (its DWARF), -i of a perf
 # record file whose binary is gone (the executable fetched too), the
 # client's cache on the next run (the server stopped), and without the
 # variable or with --no-debuginfod: func_0x rows.  Then servers that fail:
@@ -13,6 +14,7 @@
 
 BODY=$(grep -n '/\* MARK:body \*/' tests/workloads/annwork.c | cut -d: -f1)
 split annwork exe
+split inlwork
 start_server
 
 # names: table of a stripped program, its debug file fetched
@@ -53,6 +55,17 @@ grep -q '^# annotate: ann_outer  \[annwork\]' "$TMP/ann" ||
 	fail "no annotate title: $(head -5 "$TMP/ann") $(cat "$TMP/err")"
 grep -Eq "^ +annwork\\.c:$BODY +annwork_sink \\+= i \\* i / \\(i \\| 1\\);" "$TMP/ann" ||
 	fail "no source line of the loop body: $(head -30 "$TMP/ann")"
+
+# inlined frames (-g): the DWARF of the fetched file names the helper
+# that was inlined into outer_fn (see callgraph_inline.sh)
+DEBUGINFOD_URLS=$URL "$PTOP" -b -g --folded -e cpu-clock -d 30 -- \
+	"$TMP/bin/inlwork" 1 > "$TMP/folded" 2> "$TMP/err" ||
+	fail "--folded failed: $(cat "$TMP/err")"
+grep -q ';outer_fn;inl_helper;leaf_spin [0-9]' "$TMP/folded" ||
+	fail "no inlined frame from the fetched file: $(head -5 "$TMP/folded") $(cat "$TMP/err")"
+"$PTOP" -b -g --folded -e cpu-clock -d 30 -- "$TMP/bin/inlwork" 1 \
+	> "$TMP/folded" 2> /dev/null || fail "--folded failed"
+grep -q 'inl_helper' "$TMP/folded" && fail "an inlined frame without the debug file"
 
 # -i of a perf record file whose binary is gone since: the executable and
 # its debug file both come from the server
