@@ -319,6 +319,7 @@ static void fail_queued(struct dbgfetch *f, int err)
 		if (f->entries[i].state == E_QUEUED) {
 			f->entries[i].state = E_FAILED;
 			f->entries[i].err = err;
+			f->done++;
 		}
 	}
 	f->next = f->nr;
@@ -379,8 +380,8 @@ static void *worker(void *arg)
 		e->state = err ? E_FAILED : E_DONE;
 		e->err = err;
 		e->path = path;
+		f->done++;
 		if (!err) {
-			f->done++;
 			f->fails = 0;
 		} else if (err != -ENOENT && !stopping(f) &&
 			   ++f->fails >= MAX_FAILS) {

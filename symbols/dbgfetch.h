@@ -17,8 +17,8 @@
  *                    with that build-id
  *       -EINPROGRESS queued or being fetched (wait == false)
  *       -ENOENT      no server has it; other -errno: the fetch failed
- *   dbgfetch__done(f) counts fetches that ended well: a caller that was
- *       told -EINPROGRESS asks again once it changed.
+ *   dbgfetch__done(f) counts the fetches that ended, with a file or not:
+ *       a caller that was told -EINPROGRESS asks again once it changed.
  *   dbgfetch__free(f)  aborts the fetch under way (within a second).
  *
  * One worker thread, started by the first request, fetches one file at a
@@ -56,8 +56,8 @@ int dbgfetch__get(struct dbgfetch *f, enum dbgfetch_kind kind,
 		  const u8 *build_id, size_t build_id_size, const char *name,
 		  bool wait, char *path, size_t size);
 
-/* How many fetches ended with a file (changes when a caller told
- * -EINPROGRESS may now get one). */
+/* How many fetches ended, with a file or not (when it changes, a caller
+ * told -EINPROGRESS may have its answer). */
 u64 dbgfetch__done(struct dbgfetch *f);
 
 /* Requests queued or under way. */

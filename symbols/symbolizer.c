@@ -28,6 +28,14 @@
 /* dso ids are dense indexes; past this one is a bug, not a table */
 #define MAX_DSO_ID (1u << 20)
 
+/* A file debuginfod is fetching for us: what to ask it about. */
+struct awaited {
+	bool on;
+	enum dbgfetch_kind kind;
+	u8 bid[BUILD_ID_MAX];
+	u8 bid_size;
+};
+
 /* One loaded ELF; dsos with the same build-id share it. */
 struct image {
 	unsigned int refs;
@@ -45,8 +53,8 @@ struct image {
 	struct srcline_dw *dw;
 	u64 dw_used;
 	/* debuginfod is fetching the debug file of its symbols, or of its
-	 * DWARF: loaded again once something arrived */
-	bool await, dw_await;
+	 * DWARF: loaded again once it arrived */
+	struct awaited await, dw_await;
 	/* an in-memory image (vdso): elf_memory's buffer */
 	void *mem;
 	size_t mem_size;
@@ -55,7 +63,7 @@ struct image {
 struct dso_state {
 	bool loaded;		/* img/status are current */
 	bool warned;		/* a problem was logged once already */
-	bool await;		/* debuginfod is fetching its binary */
+	struct awaited await;	/* debuginfod is fetching its binary */
 	enum dso_status status;
 	struct image *img;
 	const char *dso_name;	/* pooled */
@@ -110,6 +118,26 @@ struct symbolizer {
 
 	u64 gen;
 };
+
+static void await_set(struct awaited *a, enum dbgfetch_kind kind,
+		      const u8 *bid, size_t size)
+{
+	a->on = size && size <= BUILD_ID_MAX;
+	a->kind = kind;
+	a->bid_size = (u8)MIN(size, (size_t)BUILD_ID_MAX);
+	memcpy(a->bid, bid, a->bid_size);
+}
+
+/* Has what a waits for come?  1: a file, 0: not yet, -1: it will not
+ * (the fetch failed; said by dbgfetch). */
+static int await_check(struct symbolizer *s, const struct awaited *a)
+{
+	char path[PATH_BUF];
+	int r = dbgfetch__get(s->fetch, a->kind, a->bid, a->bid_size, NULL,
+			      false, path, sizeof(path));
+
+	return r == -EINPROGRESS ? 0 : r ? -1 : 1;
+}
 
 static const char *pool_dup(struct symbolizer *s, const char *str)
 {
@@ -316,7 +344,12 @@ static int load_symbols(struct symbolizer *s, const struct dso *dso,
 		dfd = debuginfo__open_debug(&o, dso, &img->info, dbg_path,
 					    sizeof(dbg_path));
 		if (dfd == -EINPROGRESS && !data)
-			img->await = true;
+			await_set(&img->await, DBGFETCH_DEBUGINFO,
+				  img->info.build_id_size ? img->info.build_id :
+							    dso->build_id,
+				  img->info.build_id_size ?
+					  img->info.build_id_size :
+					  dso->build_id_size);
 		if (dfd >= 0)
 			dbg = elfsym__open_fd(dfd);
 		if (dbg && !elfsym__info(dbg, &di) && di.has_symtab) {
@@ -363,7 +396,8 @@ static void load_file(struct symbolizer *s, const struct dso *dso,
 	if (fd == -EINPROGRESS) {
 		/* debuginfod brings it: addresses until then, quietly */
 		ds->status = DSO_ST_UNREADABLE;
-		ds->await = true;
+		await_set(&ds->await, DBGFETCH_EXECUTABLE, dso->build_id,
+			  dso->build_id_size);
 		return;
 	}
 	if (fd == -ESTALE) {
@@ -933,8 +967,15 @@ static void load_dwarf(struct symbolizer *s, const struct dso *dso,
 	else
 		fd = debuginfo__open_debug(&o, dso, &img->info, path,
 					   sizeof(path));
-	if (fd == -EINPROGRESS)
-		img->dw_await = true;
+	if (fd == -EINPROGRESS && img->info.has_debug_info)
+		await_set(&img->dw_await, DBGFETCH_EXECUTABLE, dso->build_id,
+			  dso->build_id_size);
+	else if (fd == -EINPROGRESS)
+		await_set(&img->dw_await, DBGFETCH_DEBUGINFO,
+			  img->info.build_id_size ? img->info.build_id :
+						    dso->build_id,
+			  img->info.build_id_size ? img->info.build_id_size :
+						    dso->build_id_size);
 	if (fd < 0)
 		return;
 	img->dw_fd = fd;
@@ -1146,35 +1187,46 @@ static void unload(struct symbolizer *s, size_t i)
 		ds->img = NULL;
 	}
 	ds->loaded = false;
-	ds->await = false;
+	ds->await.on = false;
 }
 
-/* debuginfod brought a file: whatever waited for one is loaded again
- * (a file it does not find yet makes it wait again).  Every dso that
- * shares a waiting image lets it go here, so the image is freed and its
+/* A fetch ended: what waited for its file is loaded again when the file
+ * came, and stops waiting when it will not.  Every dso that shares an
+ * image that waited lets it go here, so the image is freed and its
  * build-id's next load reads the new files. */
 static void fetched(struct symbolizer *s)
 {
 	u64 done = dbgfetch__done(s->fetch);
 	bool any = false;
+	int r;
 
 	if (done == s->fetch_done)
 		return;
 	s->fetch_done = done;
-	for (size_t i = 0; i < s->nr_states; i++) {
-		struct dso_state *ds = &s->states[i];
-
-		if (ds->loaded && (ds->await || (ds->img && ds->img->await))) {
-			unload(s, i);
-			any = true;
-		}
-	}
 	for (size_t i = 0; i < s->nr_images; i++) {
 		struct image *img = s->images[i];
 
-		if (img->dw_await) {
-			image__drop_dwarf(img);
-			img->dw_await = false;
+		if (img->await.on && (r = await_check(s, &img->await)) < 0)
+			img->await.on = false;
+		if (img->dw_await.on && (r = await_check(s, &img->dw_await))) {
+			img->dw_await.on = false;
+			if (r > 0) {
+				image__drop_dwarf(img);
+				any = true;
+			}
+		}
+	}
+	for (size_t i = 0; i < s->nr_states; i++) {
+		struct dso_state *ds = &s->states[i];
+
+		if (!ds->loaded)
+			continue;
+		if (ds->await.on && (r = await_check(s, &ds->await)) < 0)
+			ds->await.on = false;
+		if ((ds->await.on && r > 0) ||
+		    (ds->img && ds->img->await.on &&
+		     await_check(s, &ds->img->await) > 0)) {
+			unload(s, i);
 			any = true;
 		}
 	}
