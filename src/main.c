@@ -812,6 +812,7 @@ int main(int argc, char **argv)
 			.debug_dirs = (const char *const *)o.debug_dirs,
 			.nr_debug_dirs = o.nr_debug_dirs,
 			.symfs = o.symfs,
+			.fetch = fetch,
 			.max_stack = o.max_stack,
 			.sync = o.input != NULL,
 		};
