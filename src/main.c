@@ -813,6 +813,9 @@ int main(int argc, char **argv)
 			.nr_debug_dirs = o.nr_debug_dirs,
 			.symfs = o.symfs,
 			.fetch = fetch,
+			/* not a stream's: its reader holds the session
+			 * lock that the live view needs */
+			.fetch_wait = o.input && !in_pipe,
 			.max_stack = o.max_stack,
 			.sync = o.input != NULL,
 		};

@@ -938,7 +938,7 @@ struct unwinder *unwind__new(struct session *s, const struct unwind_opts *o)
 	u->dio.nr_debug_dirs = u->o.nr_debug_dirs;
 	u->dio.symfs = u->o.symfs;
 	u->dio.fetch = u->o.fetch;
-	u->dio.fetch_wait = u->o.sync;
+	u->dio.fetch_wait = u->o.fetch_wait;
 	u->cb.find_elf = cb_find_elf;
 	u->cb.find_debuginfo = cb_find_debuginfo;
 	u->cb.section_address = dwfl_offline_section_address;

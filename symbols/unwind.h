@@ -42,8 +42,9 @@ struct unwind_opts {
 	size_t nr_debug_dirs;
 	const char *symfs;		/* --symfs: binaries looked up there first */
 	struct dbgfetch *fetch;		/* debuginfod for binaries missing on
-					 * disk: waited for with sync, else
-					 * tried again until they came */
+					 * disk: tried again until they came */
+	bool fetch_wait;		/* ... or waited for (a file read
+					 * before the view starts) */
 	size_t queue_bytes;		/* live: 0 = 16 MiB */
 	unsigned int max_stack;		/* user frames kept; 0 = 512 */
 	size_t max_procs;		/* cached Dwfls; 0 = 64 */
