@@ -41,7 +41,8 @@ endif
 
 # package-config name : Debian package that provides it
 DEPS_RUN := ncursesw:libncurses-dev libelf:libelf-dev libdw:libdw-dev \
-	capstone:libcapstone-dev libzstd:libzstd-dev
+	capstone:libcapstone-dev libzstd:libzstd-dev \
+	libdebuginfod:libdebuginfod-dev liblzma:liblzma-dev
 DEPS_TEST := check:check
 
 pc_names = $(foreach d,$(1),$(firstword $(subst :, ,$(d))))
@@ -56,8 +57,9 @@ MISSING_TEST = $(call missing,$(DEPS_TEST))
 # Evaluated only when a target that needs them is built, so that
 # `make deps` works on a machine that has none of them yet.
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
-# capstone is loaded with dlopen on first use (symbols/cslib.c): headers only
-PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(filter-out capstone,$(PKGS)) 2>/dev/null)
+# capstone is loaded with dlopen on first use (symbols/cslib.c), and
+# libdebuginfod when a server is configured (symbols/dbgfetch.c): headers only
+PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(filter-out capstone libdebuginfod,$(PKGS)) 2>/dev/null)
 CHECK_CFLAGS = $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
 CHECK_LIBS = $(shell $(PKG_CONFIG) --libs check 2>/dev/null)
 

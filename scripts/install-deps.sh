@@ -19,6 +19,8 @@ want_pc libelf libelf-dev
 want_pc libdw libdw-dev
 want_pc capstone libcapstone-dev
 want_pc libzstd libzstd-dev
+want_pc libdebuginfod libdebuginfod-dev
+want_pc liblzma liblzma-dev
 if [ "$mode" = test ]; then
 	want_pc check check
 	want_cmd tmux tmux
@@ -27,6 +29,9 @@ if [ "$mode" = test ]; then
 	want_cmd g++ g++
 	want_cmd strip binutils
 	want_cmd clang clang
+	want_cmd debuginfod debuginfod
+	want_cmd xz xz-utils
+	want_cmd python3 python3
 fi
 [ -z "$need" ] && exit 0
 

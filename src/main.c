@@ -15,6 +15,7 @@
 
 #include "app.h"
 #include "cmdout.h"
+#include "dbgfetch.h"
 #include "events.h"
 #include "evsel.h"
 #include "log.h"
@@ -67,6 +68,8 @@ enum opt_id {
 	OPT_INPUT = 'i',
 	OPT_OUTPUT = 'o',
 	OPT_TIME = 512,
+	OPT_SYMFS = 700,
+	OPT_NO_DEBUGINFOD,
 };
 
 /* The one option table: getopt's tables and --help come from it. */
@@ -106,6 +109,11 @@ static const struct opt_desc {
 	  "list the events this machine can open" },
 	{ OPT_DEBUG_DIR, "debug-dir", "DIR",
 	  "look for debug files by build-id under DIR too (repeatable)" },
+	{ OPT_SYMFS, "symfs", "DIR",
+	  "look for binaries and debug files under DIR first (another "
+	  "machine's or a container's files)" },
+	{ OPT_NO_DEBUGINFOD, "no-debuginfod", NULL,
+	  "never fetch files from the DEBUGINFOD_URLS servers" },
 	{ OPT_NO_DEMANGLE, "no-demangle", NULL, "show C++/Rust names mangled" },
 	{ OPT_DEMANGLE_PARAMS, "demangle-params", NULL,
 	  "show C++ functions with their parameters, not by their name alone as perf report does" },
@@ -158,6 +166,8 @@ struct options {
 	enum hist_mode mode;
 	const char **debug_dirs;
 	size_t nr_debug_dirs;
+	const char *symfs;
+	bool no_debuginfod;
 	bool callgraph, folded;
 	int children;		/* -1: default (on with call graphs) */
 	u32 dwarf_size;
@@ -457,6 +467,14 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case OPT_DEMANGLE_PARAMS:
 			o->demangle_params = true;
 			break;
+		case OPT_SYMFS:
+			if (!*optarg)
+				return 1 + bad_usage("%s", "--symfs needs a directory");
+			o->symfs = optarg;
+			break;
+		case OPT_NO_DEBUGINFOD:
+			o->no_debuginfod = true;
+			break;
 		case OPT_FP:
 			o->callgraph = true;
 			o->dwarf_size = 0;
@@ -661,6 +679,7 @@ int main(int argc, char **argv)
 		.mode = HIST_CUMULATIVE,
 	};
 	struct symbolizer_opts so = { 0 };
+	struct dbgfetch *fetch = NULL;
 	struct sampler_opts spo = { 0 };
 	struct session_opts sso = { 0 };
 	struct app a;
@@ -783,6 +802,15 @@ int main(int argc, char **argv)
 	so.nr_debug_dirs = o.nr_debug_dirs;
 	so.no_demangle = o.no_demangle;
 	so.demangle_params = o.demangle_params;
+	so.symfs = o.symfs;
+	/* files missing on disk by build-id; batch output waits for them */
+	if (!o.no_debuginfod) {
+		struct dbgfetch_opts fo = { .stop = &stop_requested };
+
+		fetch = dbgfetch__new(&fo);
+	}
+	so.fetch = fetch;
+	so.fetch_wait = o.batch;
 	/* --call-graph dwarf, or a recording that may hold user stacks:
 	 * live samples are unwound on the unwinder's thread, a file's or a
 	 * stream's on the reader's (nothing may be dropped there) */
@@ -791,6 +819,11 @@ int main(int argc, char **argv)
 			.proc = o.input ? "/nonexistent" : NULL,
 			.debug_dirs = (const char *const *)o.debug_dirs,
 			.nr_debug_dirs = o.nr_debug_dirs,
+			.symfs = o.symfs,
+			.fetch = fetch,
+			/* not a stream's: its reader holds the session
+			 * lock that the live view needs */
+			.fetch_wait = o.input && !in_pipe,
 			.max_stack = o.max_stack,
 			.sync = o.input != NULL,
 		};
@@ -1008,6 +1041,7 @@ out:
 	/* after every source: what it queued is unwound first */
 	unwind__free(unw);
 	symbolizer__free(a.syms);
+	dbgfetch__free(fetch);
 	session__free(a.session);
 	free(o.specs);
 	free(o.target.pids);

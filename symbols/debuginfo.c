@@ -12,6 +12,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "dbgfetch.h"
 #include "debuginfo.h"
 #include "elfsym.h"
 #include "log.h"
@@ -240,6 +241,65 @@ static int open_by_build_id(const struct debuginfo_opts *o,
 	return err;
 }
 
+/* --symfs DIR: DIR/path, then (only with a build-id to check it, as a
+ * name alone says little) DIR/basename, perf's flat layout. */
+static int open_symfs(const struct debuginfo_opts *o, const struct dso *dso,
+		      char *path, size_t size)
+{
+	const char *base = strrchr(dso->path, '/');
+	int err = -ENOENT;
+
+	for (int i = 0; i < 2; i++) {
+		const char *name = i ? (base ? base + 1 : dso->path) :
+				       dso->path;
+		char cand[PATH_BUF];
+		int fd;
+
+		if (i && !dso->build_id_size)
+			break;
+		while (*name == '/')
+			name++;
+		if (!path_fmt(cand, sizeof(cand), "%s/%s", o->symfs, name))
+			continue;
+		fd = try_binary(open_ro(cand), dso);
+		if (fd >= 0) {
+			path_fmt(path, size, "%s", cand);
+			return fd;
+		}
+		err = worst(err, fd);
+	}
+	return err;
+}
+
+/* Asks debuginfod for what (kind) of dso's build-id: an fd checked by
+ * check (try_binary or try_debug), -EINPROGRESS, or err when it failed. */
+static int fetch(const struct debuginfo_opts *o, const struct dso *dso,
+		 enum dbgfetch_kind kind, const u8 *bid, size_t bid_size,
+		 char *path, size_t size, int err)
+{
+	char cand[PATH_BUF];
+	int r, fd;
+
+	if (!o->fetch || !bid_size || bid_size > BUILD_ID_MAX)
+		return err;
+	r = dbgfetch__get(o->fetch, kind, bid, bid_size, dso->path,
+			  o->fetch_wait, cand, sizeof(cand));
+	if (r == -EINPROGRESS)
+		return r;
+	if (r)
+		return err;
+	/* dbgfetch checked it; the cache may have changed since */
+	fd = open_ro(cand);
+	if (fd >= 0 && check_elf(fd, bid, bid_size, NULL, NULL) != 1) {
+		close(fd);
+		fd = -ESTALE;
+	}
+	if (fd < 0)
+		return err;
+	path_fmt(path, size, "%s", cand);
+	return fd;
+}
+
 int debuginfo__open_binary(const struct debuginfo_opts *o,
 			   const struct dso *dso, char *path, size_t size)
 {
@@ -247,6 +307,12 @@ int debuginfo__open_binary(const struct debuginfo_opts *o,
 
 	if (!dso->path || !dso->path[0])
 		return -ENOENT;
+	if (o->symfs) {
+		fd = open_symfs(o, dso, path, size);
+		if (fd >= 0)
+			return fd;
+		err = worst(err, fd);
+	}
 	if (dso->build_id_size && dso->build_id_size <= BUILD_ID_MAX) {
 		fd = open_by_build_id(o, dso, path, size);
 		if (fd >= 0)
@@ -286,7 +352,8 @@ int debuginfo__open_binary(const struct debuginfo_opts *o,
 			return fd;
 		err = worst(err, fd);
 	}
-	return err;
+	return fetch(o, dso, DBGFETCH_EXECUTABLE, dso->build_id,
+		     dso->build_id_size, path, size, err);
 }
 
 /* zlib's CRC-32 (reflected 0xedb88320), as .gnu_debuglink uses */
@@ -374,13 +441,26 @@ static int by_build_id(const char *root, const u8 *bid, size_t n,
 			hex + 2) ? 0 : -ENAMETOOLONG;
 }
 
+/* The debug roots, in order: --symfs's /usr/lib/debug, each --debug-dir,
+ * /usr/lib/debug; NULL for a slot that has none (i < nr_debug_dirs + 2). */
+static const char *debug_root(const struct debuginfo_opts *o, size_t i,
+			      char *buf, size_t size)
+{
+	if (i == 0)
+		return o->symfs && path_fmt(buf, size, "%s/usr/lib/debug",
+					    o->symfs) ? buf : NULL;
+	if (i <= o->nr_debug_dirs)
+		return o->debug_dirs[i - 1];
+	return "/usr/lib/debug";
+}
+
 int debuginfo__open_debug(const struct debuginfo_opts *o,
 			  const struct dso *dso, const struct elf_info *bin,
 			  char *path, size_t size)
 {
 	const u8 *bid = bin->build_id;
-	size_t bid_size = bin->build_id_size, nr = o->nr_debug_dirs;
-	char dir[PATH_BUF], cand[PATH_BUF];
+	size_t bid_size = bin->build_id_size, nr = o->nr_debug_dirs + 2;
+	char dir[PATH_BUF], cand[PATH_BUF], rbuf[PATH_BUF];
 	const char *slash;
 	int fd;
 
@@ -389,9 +469,8 @@ int debuginfo__open_debug(const struct debuginfo_opts *o,
 		bid_size = dso->build_id_size;
 	}
 	if (bid_size >= 2) {
-		for (size_t i = 0; i <= nr; i++) {
-			const char *root = i < nr ? o->debug_dirs[i] :
-						    "/usr/lib/debug";
+		for (size_t i = 0; i < nr; i++) {
+			const char *root = debug_root(o, i, rbuf, sizeof(rbuf));
 
 			if (!root || by_build_id(root, bid, bid_size, cand,
 						 sizeof(cand)))
@@ -405,12 +484,24 @@ int debuginfo__open_debug(const struct debuginfo_opts *o,
 		}
 	}
 	if (!bin->debuglink[0] || !dso->path)
-		return -ENOENT;
+		goto fetch;
 	slash = strrchr(dso->path, '/');
 	if (!path_fmt(dir, sizeof(dir), "%.*s",
 		      slash ? (int)(slash - dso->path) : 1,
 		      slash ? dso->path : "."))
-		return -ENOENT;
+		goto fetch;
+	/* beside the binary under --symfs */
+	for (int i = 0; o->symfs && dir[0] == '/' && i < 2; i++) {
+		if (!path_fmt(cand, sizeof(cand), "%s%s/%s%s", o->symfs, dir,
+			      i ? ".debug/" : "", bin->debuglink))
+			continue;
+		fd = try_debug(open_ro(cand), bid, bid_size, true,
+			       bin->debuglink_crc);
+		if (fd >= 0) {
+			path_fmt(path, size, "%s", cand);
+			return fd;
+		}
+	}
 	/* in the binary's own tree (the process's root) */
 	for (int i = 0; i < 2; i++) {
 		if (!path_fmt(cand, sizeof(cand), "%s/%s%s", dir,
@@ -421,14 +512,12 @@ int debuginfo__open_debug(const struct debuginfo_opts *o,
 		if (fd >= 0)
 			return fd;
 	}
-	/* under the global debug roots */
-	for (size_t i = 0; i <= nr; i++) {
-		const char *root = i < nr ? o->debug_dirs[i] : "/usr/lib/debug";
+	/* under the debug roots */
+	for (size_t i = 0; i < nr && dir[0] == '/'; i++) {
+		const char *root = debug_root(o, i, rbuf, sizeof(rbuf));
 
 		if (!root)
 			continue;
-		if (dir[0] != '/')
-			break;
 		if (!path_fmt(cand, sizeof(cand), "%s%s/%s", root, dir,
 			      bin->debuglink))
 			continue;
@@ -439,5 +528,7 @@ int debuginfo__open_debug(const struct debuginfo_opts *o,
 			return fd;
 		}
 	}
-	return -ENOENT;
+fetch:
+	return fetch(o, dso, DBGFETCH_DEBUGINFO, bid, bid_size, path, size,
+		     -ENOENT);
 }

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <gelf.h>
 #include <inttypes.h>
+#include <lzma.h>
 #include <stdlib.h>
 #include <sys/auxv.h>
 #include <string.h>
@@ -212,6 +213,8 @@ int elfsym__info(Elf *elf, struct elf_info *info)
 			info->has_debug_info = true;
 		else if (!strcmp(name, ".gnu_debuglink"))
 			read_debuglink(elf, scn, &sh, info);
+		else if (data && !strcmp(name, ".gnu_debugdata"))
+			info->has_minidebug = true;
 	}
 	/* headers that point past the end (a truncated file) */
 	if (!readable && !info->nr_loads)
@@ -783,6 +786,94 @@ static void load_ehframe(struct loader *ld)
 	ehframe__for_each_fde(&src, add_fde, ld);
 }
 
+/* ---- MiniDebugInfo ---- */
+
+/* Fedora's are tens of KiB; these bound a hostile one. */
+#define MINIDEBUG_MAX_IN (64u << 20)
+#define MINIDEBUG_MAX_OUT (256u << 20)
+#define MINIDEBUG_MEMLIMIT (128u << 20)
+
+/* An xz stream, whole, into a malloc'd buffer; NULL when it is not one,
+ * is cut, or would inflate past max. */
+static void *unxz(const u8 *in, size_t n, size_t max, size_t *out_size)
+{
+	lzma_stream strm = LZMA_STREAM_INIT;
+	size_t cap = 0;
+	u8 *buf = NULL;
+	lzma_ret r;
+
+	if (lzma_stream_decoder(&strm, MINIDEBUG_MEMLIMIT, 0) != LZMA_OK)
+		return NULL;
+	strm.next_in = in;
+	strm.avail_in = n;
+	for (;;) {
+		if (!strm.avail_out) {
+			size_t used = cap, ncap = cap ? cap * 2 : 1u << 16;
+			u8 *p;
+
+			if (cap >= max)
+				goto fail;
+			ncap = MIN(MAX(ncap, n * 4), max);
+			p = realloc(buf, ncap);
+			if (!p)
+				goto fail;
+			buf = p;
+			cap = ncap;
+			strm.next_out = buf + used;
+			strm.avail_out = cap - used;
+		}
+		r = lzma_code(&strm, LZMA_FINISH);
+		if (r == LZMA_STREAM_END)
+			break;
+		if (r != LZMA_OK)
+			goto fail;
+	}
+	*out_size = (size_t)strm.total_out;
+	lzma_end(&strm);
+	return buf;
+fail:
+	lzma_end(&strm);
+	free(buf);
+	return NULL;
+}
+
+/* The functions of .gnu_debugdata's symbol table (its data objects with
+ * ELFSYM_DATA), at the same virtual addresses as the binary's. */
+static void load_minidebug(struct loader *ld)
+{
+	Elf_Scn *scn;
+	Elf_Data *d;
+	GElf_Shdr sh;
+	size_t size;
+	Elf *mini;
+	void *img;
+	long n;
+
+	scn = find_scn(ld, ".gnu_debugdata", &sh);
+	d = scn ? scn_data(scn, &sh) : NULL;
+	if (!d || d->d_size > MINIDEBUG_MAX_IN)
+		return;
+	img = unxz(d->d_buf, d->d_size, MINIDEBUG_MAX_OUT, &size);
+	if (!img) {
+		pr_debug("elf: .gnu_debugdata is not a usable xz stream");
+		return;
+	}
+	/* its own .gnu_debugdata is not asked for: no recursion */
+	mini = elfsym__open_mem(img, size);
+	if (mini) {
+		n = elfsym__load(mini, ld->st,
+				 ELFSYM_SYMTAB | (ld->data ? ELFSYM_DATA : 0));
+		if (n < 0)
+			ld->err = (int)n;
+		else
+			ld->added += n;
+		elf_end(mini);
+	} else {
+		pr_debug("elf: .gnu_debugdata holds no ELF image");
+	}
+	free(img);
+}
+
 long elfsym__load(Elf *elf, struct symtab *st, unsigned int what)
 {
 	struct loader ld = { .elf = elf, .st = st,
@@ -823,6 +914,8 @@ long elfsym__load(Elf *elf, struct symtab *st, unsigned int what)
 		    (sh.sh_type == SHT_DYNSYM && (what & ELFSYM_DYNSYM)))
 			load_syms(&ld, scn, &sh);
 	}
+	if (!ld.err && (what & ELFSYM_MINIDEBUG))
+		load_minidebug(&ld);
 	if (!ld.err && (what & (ELFSYM_PLT | ELFSYM_GOT)) &&
 	    gelf_getehdr(elf, &eh) && eh.e_machine == EM_X86_64) {
 		if (what & ELFSYM_PLT)

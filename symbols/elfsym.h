@@ -28,6 +28,7 @@ struct elf_info {
 	bool has_symtab;	/* a .symtab with data */
 	bool has_dynsym;
 	bool has_debug_info;	/* .debug_info with data (not NOBITS) */
+	bool has_minidebug;	/* .gnu_debugdata (MiniDebugInfo) */
 	u16 machine, type;	/* e_machine, e_type */
 	u8 elf_class;		/* ELFCLASS32/64 */
 };
@@ -45,6 +46,9 @@ enum elfsym_what {
 				  * (STT_OBJECT, STT_COMMON), not their
 				  * functions */
 	ELFSYM_GOT = 1 << 5,	 /* name@got GOT slots (x86-64) */
+	ELFSYM_MINIDEBUG = 1 << 6, /* the .symtab of .gnu_debugdata, the
+				    * xz-compressed ELF that Fedora's
+				    * strip leaves (MiniDebugInfo) */
 };
 
 /*

@@ -9,6 +9,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "dbgfetch.h"
 #include "debuginfo.h"
 #include "elfnote.h"
 #include "elfsym.h"
@@ -27,6 +28,14 @@
 /* dso ids are dense indexes; past this one is a bug, not a table */
 #define MAX_DSO_ID (1u << 20)
 
+/* A file debuginfod is fetching for us: what to ask it about. */
+struct awaited {
+	bool on;
+	enum dbgfetch_kind kind;
+	u8 bid[BUILD_ID_MAX];
+	u8 bid_size;
+};
+
 /* One loaded ELF; dsos with the same build-id share it. */
 struct image {
 	unsigned int refs;
@@ -43,6 +52,9 @@ struct image {
 	Elf *dw_elf;
 	struct srcline_dw *dw;
 	u64 dw_used;
+	/* debuginfod is fetching the debug file of its symbols, or of its
+	 * DWARF: loaded again once it arrived */
+	struct awaited await, dw_await;
 	/* an in-memory image (vdso): elf_memory's buffer */
 	void *mem;
 	size_t mem_size;
@@ -51,6 +63,7 @@ struct image {
 struct dso_state {
 	bool loaded;		/* img/status are current */
 	bool warned;		/* a problem was logged once already */
+	struct awaited await;	/* debuginfod is fetching its binary */
 	enum dso_status status;
 	struct image *img;
 	const char *dso_name;	/* pooled */
@@ -70,6 +83,11 @@ struct symbolizer {
 	size_t nr_debug_dirs;
 	const char *kallsyms_path, *proc, *tmp, *vdso_path, *kcore_path;
 	unsigned int demangle;	/* symtab flags: SYMTAB_DEMANGLE, PARAMS */
+	const char *symfs;
+	struct dbgfetch *fetch;
+	bool fetch_wait;
+	u64 fetch_done;		/* dbgfetch__done when last looked */
+	u64 changes;		/* symbolizer__changes */
 
 	struct dso_state *states;	/* by dso->id */
 	size_t nr_states;
@@ -101,6 +119,26 @@ struct symbolizer {
 	u64 gen;
 };
 
+static void await_set(struct awaited *a, enum dbgfetch_kind kind,
+		      const u8 *bid, size_t size)
+{
+	a->on = size && size <= BUILD_ID_MAX;
+	a->kind = kind;
+	a->bid_size = (u8)MIN(size, (size_t)BUILD_ID_MAX);
+	memcpy(a->bid, bid, a->bid_size);
+}
+
+/* Has what a waits for come?  1: a file, 0: not yet, -1: it will not
+ * (the fetch failed; said by dbgfetch). */
+static int await_check(struct symbolizer *s, const struct awaited *a)
+{
+	char path[PATH_BUF];
+	int r = dbgfetch__get(s->fetch, a->kind, a->bid, a->bid_size, NULL,
+			      false, path, sizeof(path));
+
+	return r == -EINPROGRESS ? 0 : r ? -1 : 1;
+}
+
 static const char *pool_dup(struct symbolizer *s, const char *str)
 {
 	return str ? strpool__intern(s->pool, str, strlen(str)) : NULL;
@@ -120,6 +158,8 @@ struct symbolizer *symbolizer__new(const struct symbolizer_opts *opts)
 			      SYMTAB_DEMANGLE |
 				      (opts->demangle_params ? SYMTAB_PARAMS :
 							       0);
+	s->fetch = opts->fetch;
+	s->fetch_wait = opts->fetch_wait;
 	s->kernel_bid_size = MIN(opts->kernel_build_id_size,
 				 (size_t)BUILD_ID_MAX);
 	if (s->kernel_bid_size)
@@ -149,8 +189,9 @@ struct symbolizer *symbolizer__new(const struct symbolizer_opts *opts)
 							   "/sys/kernel/notes");
 	s->vdso_path = pool_dup(s, opts->vdso_image);
 	s->kcore_path = pool_dup(s, opts->kcore ? opts->kcore : "/proc/kcore");
+	s->symfs = pool_dup(s, opts->symfs);
 	if (!s->kallsyms_path || !s->proc || !s->tmp || !s->kcore_path ||
-	    (opts->vdso_image && !s->vdso_path))
+	    (opts->vdso_image && !s->vdso_path) || (opts->symfs && !s->symfs))
 		goto nomem;
 	return s;
 nomem:
@@ -236,6 +277,9 @@ static struct debuginfo_opts debuginfo_opts(const struct symbolizer *s)
 		.proc = s->proc,
 		.debug_dirs = s->debug_dirs,
 		.nr_debug_dirs = s->nr_debug_dirs,
+		.symfs = s->symfs,
+		.fetch = s->fetch,
+		.fetch_wait = s->fetch_wait,
 	};
 
 	return o;
@@ -303,6 +347,13 @@ static int load_symbols(struct symbolizer *s, const struct dso *dso,
 
 		dfd = debuginfo__open_debug(&o, dso, &img->info, dbg_path,
 					    sizeof(dbg_path));
+		if (dfd == -EINPROGRESS && !data)
+			await_set(&img->await, DBGFETCH_DEBUGINFO,
+				  img->info.build_id_size ? img->info.build_id :
+							    dso->build_id,
+				  img->info.build_id_size ?
+					  img->info.build_id_size :
+					  dso->build_id_size);
 		if (dfd >= 0)
 			dbg = elfsym__open_fd(dfd);
 		if (dbg && !elfsym__info(dbg, &di) && di.has_symtab) {
@@ -315,6 +366,9 @@ static int load_symbols(struct symbolizer *s, const struct dso *dso,
 		 * "cfree@GLIBC_2.2.5") would be aliases perf never sees */
 		if (n <= 0 || data)
 			what |= ELFSYM_DYNSYM;
+		/* no debug file (yet): MiniDebugInfo's local functions */
+		if (n <= 0 && img->info.has_minidebug)
+			what |= ELFSYM_MINIDEBUG;
 		if (n <= 0 && !data)
 			what |= ELFSYM_EHFRAME;
 	}
@@ -347,6 +401,13 @@ static void load_file(struct symbolizer *s, const struct dso *dso,
 	int fd, err;
 
 	fd = debuginfo__open_binary(&o, dso, path, sizeof(path));
+	if (fd == -EINPROGRESS) {
+		/* debuginfod brings it: addresses until then, quietly */
+		ds->status = DSO_ST_UNREADABLE;
+		await_set(&ds->await, DBGFETCH_EXECUTABLE, dso->build_id,
+			  dso->build_id_size);
+		return;
+	}
 	if (fd == -ESTALE) {
 		ds->status = DSO_ST_MISMATCH;
 		if (!ds->warned)
@@ -939,6 +1000,15 @@ static void load_dwarf(struct symbolizer *s, const struct dso *dso,
 	else
 		fd = debuginfo__open_debug(&o, dso, &img->info, path,
 					   sizeof(path));
+	if (fd == -EINPROGRESS && img->info.has_debug_info)
+		await_set(&img->dw_await, DBGFETCH_EXECUTABLE, dso->build_id,
+			  dso->build_id_size);
+	else if (fd == -EINPROGRESS)
+		await_set(&img->dw_await, DBGFETCH_DEBUGINFO,
+			  img->info.build_id_size ? img->info.build_id :
+						    dso->build_id,
+			  img->info.build_id_size ? img->info.build_id_size :
+						    dso->build_id_size);
 	if (fd < 0)
 		return;
 	img->dw_fd = fd;
@@ -1135,10 +1205,80 @@ bool symbolizer__kernel_restricted(struct symbolizer *s)
 	return s && s->kernel_loaded && s->kernel_status == DSO_ST_RESTRICTED;
 }
 
+/* Forgets what dso id i loaded: loaded again, from the files, on the
+ * next use. */
+static void unload(struct symbolizer *s, size_t i)
+{
+	struct dso_state *ds = &s->states[i];
+
+	if (ds->img) {
+		if (s->code_fd >= 0 && s->code_dso == i) {
+			close(s->code_fd);
+			s->code_fd = -1;
+		}
+		symbolizer__put_image(s, ds->img);
+		ds->img = NULL;
+	}
+	ds->loaded = false;
+	ds->await.on = false;
+}
+
+/* A fetch ended: what waited for its file is loaded again when the file
+ * came, and stops waiting when it will not.  Every dso that shares an
+ * image that waited lets it go here, so the image is freed and its
+ * build-id's next load reads the new files. */
+static void fetched(struct symbolizer *s)
+{
+	u64 done = dbgfetch__done(s->fetch);
+	bool any = false;
+	int r;
+
+	if (done == s->fetch_done)
+		return;
+	s->fetch_done = done;
+	for (size_t i = 0; i < s->nr_images; i++) {
+		struct image *img = s->images[i];
+
+		if (img->await.on && (r = await_check(s, &img->await)) < 0)
+			img->await.on = false;
+		if (img->dw_await.on && (r = await_check(s, &img->dw_await))) {
+			img->dw_await.on = false;
+			if (r > 0) {
+				image__drop_dwarf(img);
+				any = true;
+			}
+		}
+	}
+	for (size_t i = 0; i < s->nr_states; i++) {
+		struct dso_state *ds = &s->states[i];
+
+		if (!ds->loaded)
+			continue;
+		if (ds->await.on && (r = await_check(s, &ds->await)) < 0)
+			ds->await.on = false;
+		if ((ds->await.on && r > 0) ||
+		    (ds->img && ds->img->await.on &&
+		     await_check(s, &ds->img->await) > 0)) {
+			unload(s, i);
+			any = true;
+		}
+	}
+	if (any)
+		s->changes++;
+}
+
 void symbolizer__tick(struct symbolizer *s)
 {
-	if (s)
-		s->gen++;
+	if (!s)
+		return;
+	s->gen++;
+	if (s->fetch)
+		fetched(s);
+}
+
+u64 symbolizer__changes(const struct symbolizer *s)
+{
+	return s ? s->changes : 0;
 }
 
 void symbolizer__trim(struct symbolizer *s, unsigned int max_idle_ticks)
@@ -1148,18 +1288,8 @@ void symbolizer__trim(struct symbolizer *s, unsigned int max_idle_ticks)
 	for (size_t i = 0; i < s->nr_states; i++) {
 		struct dso_state *ds = &s->states[i];
 
-		if (!ds->loaded || s->gen - ds->used <= max_idle_ticks)
-			continue;
-		if (ds->img) {
-			if (s->code_fd >= 0 && s->code_dso == i) {
-				close(s->code_fd);
-				s->code_fd = -1;
-			}
-			symbolizer__put_image(s, ds->img);
-			ds->img = NULL;
-		}
-		/* loaded again, from the files, on the next use */
-		ds->loaded = false;
+		if (ds->loaded && s->gen - ds->used > max_idle_ticks)
+			unload(s, i);
 	}
 	for (size_t i = 0; i < s->nr_images; i++) {
 		struct image *img = s->images[i];

@@ -20,9 +20,19 @@
  * prints; problems go to the log (once per dso).
  */
 
+struct dbgfetch;
+
 struct symbolizer_opts {
 	const char *const *debug_dirs;	/* --debug-dir roots, tried first */
 	size_t nr_debug_dirs;
+	const char *symfs;	/* --symfs: files looked up there first */
+	/* debuginfod (owned by the caller, outlives the symbolizer): files
+	 * missing on disk by build-id.  Without fetch_wait a dso whose file
+	 * is on its way shows without it, and is loaded again, after the
+	 * symbolizer__tick that follows its arrival; with it (batch),
+	 * loading waits for the fetch (bounded by dbgfetch). */
+	struct dbgfetch *fetch;
+	bool fetch_wait;
 	const char *kallsyms;	/* default "/proc/kallsyms" */
 	const char *proc;	/* default "/proc" */
 	const char *tmp;	/* default "/tmp", for perf-PID.map */
@@ -162,8 +172,14 @@ bool symbolizer__demangle_params(const struct symbolizer *s);
 bool symbolizer__kernel_restricted(struct symbolizer *s);
 
 /* Drops what was loaded for dsos not used since `generation` (bounded
- * caches over long runs).  symbolizer__tick advances the generation. */
+ * caches over long runs).  symbolizer__tick advances the generation and
+ * drops what waited for a debuginfod file that has arrived since. */
 void symbolizer__tick(struct symbolizer *s);
 void symbolizer__trim(struct symbolizer *s, unsigned int max_idle_ticks);
+
+/* Grows when files loaded earlier were dropped to load better ones (a
+ * debug file arrived): caches of what the symbolizer answered (inline
+ * chains, annotations) start again when it changed. */
+u64 symbolizer__changes(const struct symbolizer *s);
 
 #endif

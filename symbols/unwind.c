@@ -198,9 +198,10 @@ static struct ufile *ufile__open(struct unwinder *u, const struct dso *dso)
 	} else {
 		uf->fd = debuginfo__open_binary(&u->dio, dso, path,
 						sizeof(path));
-		/* out of fds or memory: not the file's fault, try later */
+		/* out of fds or memory: not the file's fault, try later;
+		 * on its way from debuginfod: later too */
 		if (uf->fd == -EMFILE || uf->fd == -ENFILE ||
-		    uf->fd == -ENOMEM) {
+		    uf->fd == -ENOMEM || uf->fd == -EINPROGRESS) {
 			free(uf);
 			return NULL;
 		}
@@ -935,6 +936,9 @@ struct unwinder *unwind__new(struct session *s, const struct unwind_opts *o)
 	u->dio.proc = u->o.proc;
 	u->dio.debug_dirs = u->o.debug_dirs;
 	u->dio.nr_debug_dirs = u->o.nr_debug_dirs;
+	u->dio.symfs = u->o.symfs;
+	u->dio.fetch = u->o.fetch;
+	u->dio.fetch_wait = u->o.fetch_wait;
 	u->cb.find_elf = cb_find_elf;
 	u->cb.find_debuginfo = cb_find_debuginfo;
 	u->cb.section_address = dwfl_offline_section_address;

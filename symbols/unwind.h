@@ -34,10 +34,17 @@
  * Only x86-64 user stacks (PERF_SAMPLE_REGS_ABI_64) are unwound.
  */
 
+struct dbgfetch;
+
 struct unwind_opts {
 	const char *proc;		/* "/proc" */
 	const char *const *debug_dirs;	/* --debug-dir (.debug_frame) */
 	size_t nr_debug_dirs;
+	const char *symfs;		/* --symfs: binaries looked up there first */
+	struct dbgfetch *fetch;		/* debuginfod for binaries missing on
+					 * disk: tried again until they came */
+	bool fetch_wait;		/* ... or waited for (a file read
+					 * before the view starts) */
 	size_t queue_bytes;		/* live: 0 = 16 MiB */
 	unsigned int max_stack;		/* user frames kept; 0 = 512 */
 	size_t max_procs;		/* cached Dwfls; 0 = 64 */

@@ -35,6 +35,7 @@ struct annotator {
 	struct ann_cached cache[ANN_CACHE];
 	size_t nr;
 	u64 clock;
+	u64 changes;	/* symbolizer__changes of the cached annotations */
 };
 
 struct annotator *annotator__new(struct symbolizer *syms,
@@ -495,6 +496,14 @@ int annotator__open(struct annotator *an, const struct dso *dso, u64 addr,
 	    dso->kind != DSO_VDSO && dso->kind != DSO_ANON) {
 		strbuf__adds(why, "nothing to annotate here");
 		return -ENOENT;
+	}
+	/* a debug file arrived (debuginfod): source lines may be there now */
+	if (an->changes != symbolizer__changes(an->syms)) {
+		for (size_t i = 0; i < an->nr; i++)
+			annotation__put(an->cache[i].a);
+		memset(an->cache, 0, sizeof(an->cache));
+		an->nr = 0;
+		an->changes = symbolizer__changes(an->syms);
 	}
 	*out = cache_find(an, dso, si.start);
 	if (*out)

@@ -20,6 +20,7 @@ struct inlines {
 	struct intmap by_dso;	/* dso -> struct intmap * (addr -> entry) */
 	struct strpool *pool;
 	size_t nr;
+	u64 changes;		/* symbolizer__changes of the cached answers */
 };
 
 /* What intmap stores for "nothing inlined here" (values must not be
@@ -121,8 +122,12 @@ size_t inlines__get(void *ctx, const struct dso *dso, u64 addr,
 
 	if (!in || !in->syms || !dso || dso->kind != DSO_FILE)
 		return 0;
-	if (in->nr >= INLINES_MAX)
+	/* a debug file arrived (debuginfod): the answers may have changed */
+	if (in->nr >= INLINES_MAX ||
+	    in->changes != symbolizer__changes(in->syms)) {
 		inlines__clear(in);
+		in->changes = symbolizer__changes(in->syms);
+	}
 	m = intmap__get(&in->by_dso, (u64)(uintptr_t)dso);
 	if (!m) {
 		m = calloc(1, sizeof(*m));

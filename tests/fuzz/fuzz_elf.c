@@ -45,7 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (elfsym__info(elf, &info))
 		goto end;
 	elfsym__load(elf, st, ELFSYM_SYMTAB | ELFSYM_DYNSYM | ELFSYM_PLT |
-				      ELFSYM_EHFRAME);
+				      ELFSYM_EHFRAME | ELFSYM_MINIDEBUG);
 	/* annotate's data objects and GOT slots */
 	elfsym__load(elf, st, ELFSYM_SYMTAB | ELFSYM_DYNSYM | ELFSYM_DATA |
 				      ELFSYM_GOT);
