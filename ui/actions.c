@@ -427,6 +427,19 @@ enum act_result action__hide_user(struct tui *t)
 	return R_REBUILD;
 }
 
+enum act_result action__show_idle(struct tui *t)
+{
+	struct row_filter *f = &t->table.filter;
+
+	/* the snapshot holds idle entries either way: a rebuild, no new
+	 * snapshot */
+	f->show_idle = !f->show_idle;
+	tui__status(t, ST_NORMAL, "idle task's samples %s",
+		    f->show_idle ? "shown as rows (i hides them)" :
+				   "left out of the table (i shows them)");
+	return R_REBUILD;
+}
+
 enum act_result action__percent_limit(struct tui *t)
 {
 	char cur[32];

@@ -58,6 +58,9 @@ const struct key_binding keys__table[] = {
 	  "zoom into the selected row's whole process (Esc undoes)" },
 	{ 'K', V_TOP, action__hide_kernel, "hide or show kernel symbols" },
 	{ 'U', V_TOP, action__hide_user, "hide or show user symbols" },
+	{ 'i', V_TOP, action__show_idle,
+	  "show or hide the idle task's samples (pid 0) as rows; hidden, "
+	  "they are the header's idle share and shares are of the rest" },
 	{ 'L', V_TOP, action__percent_limit,
 	  "hide rows under a percentage (asks for it)" },
 	{ 'p', V_TOP, action__target,
