@@ -1,29 +1,12 @@
 #!/bin/sh
 # The i key: the idle task's samples (pid 0) are left out of the table by
-# default and shown as rows at once on i, hidden again on the next i.  A
-# stream made here (an idle machine cannot be counted on): 12 samples of
-# the idle task in the kernel, 4 of pid 100 "work".
+# default and shown as rows at once on i, hidden again on the next i, on
+# a stream made by tests/integration/idle_stream.pl (an idle machine
+# cannot be counted on): 12 samples of the idle task, 4 of pid 100.
 . tests/e2e/tmux.inc
 
-# pipe-mode perf.data: header, one attr (PERF_ATTR_SIZE_VER0: cpu-clock,
-# period 1000000, sample_type IP|TID|TIME|PERIOD), COMM, the samples,
-# FINISHED_ROUND
-perl -e '
-	binmode STDOUT;
-	my $o = pack("a8Q<", "PERFILE2", 16);
-	my $attr = pack("L<L<Q<Q<Q<Q<Q<L<L<Q<", 1, 64, 0, 1000000, 0x107,
-			0, 0, 0, 0, 0);
-	$o .= pack("L<S<S<", 64, 0, 8 + length($attr)) . $attr;
-	$o .= pack("L<S<S<L<L<a16", 3, 0, 32, 100, 100, "work");
-	my $t = 1000;
-	for my $s ((["1", 0xffffffff81000100, 0]) x 12,
-		   (["2", 0x1000, 100]) x 4) {
-		$t += 1000;
-		$o .= pack("L<S<S<Q<L<L<Q<Q<", 9, $s->[0], 40, $s->[1],
-			   $s->[2], $s->[2], $t, 1000000);
-	}
-	print $o . pack("L<S<S<", 68, 0, 8);
-' > "$TMP/idle.pipe" || fail "perl could not write the stream"
+perl tests/integration/idle_stream.pl > "$TMP/idle.pipe" ||
+	fail "perl could not write the stream"
 
 run "$PTOP" -i "$TMP/idle.pipe" -s pid,dso,sym
 wait_for '^samples 16, total 16; idle 75\.0%; lost 0'
