@@ -495,6 +495,8 @@ static bool entry_in_row(const struct tui *t, const struct hist_entry *e,
 
 	if (e->key.pid < 0)
 		return false;	/* folded entries of reaped processes */
+	if (e->key.idle && !f->show_idle)
+		return false;	/* not in the rows (rowset__build) */
 	if ((f->has_pid && e->key.pid != f->pid) ||
 	    (f->has_tid && e->key.tid != f->tid) ||
 	    (f->dso && e->key.dso != f->dso))
