@@ -20,7 +20,8 @@ static inline u64 key__hash(const struct hist_key *k)
 	h ^= k->addr + 0x632be59bd9b4e019ULL + (h << 6) + (h >> 2);
 	h ^= (u64)(uintptr_t)k->comm + (h << 6) + (h >> 2);
 	h ^= ((u64)(u32)k->pid << 32 | (u32)k->tid) + (h << 6) + (h >> 2);
-	h ^= ((u64)(u32)k->cpu << 32 | k->chain) + (h << 6) + (h >> 2);
+	h ^= ((u64)(u16)k->cpu << 48 | (u64)k->idle << 32 | k->chain) +
+	     (h << 6) + (h >> 2);
 	return hash_u64(h);
 }
 

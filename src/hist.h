@@ -12,15 +12,18 @@
  *   anon/JIT code     (per-pid anon dso, ip)
  *   kernel            (kernel dso, ip)
  * plus the fields the session keeps (pid, tid, comm, cpu: see
- * session_opts.key_fields; the others stay zero) and, with call graphs,
- * the interned chain.  A fixed-size, zeroed struct compared with memcmp.
+ * session_opts.key_fields; the others stay zero), whether the sample is
+ * the idle task's, and, with call graphs, the interned chain.  A fixed-size, zeroed struct compared with memcmp.
  */
 struct hist_key {
 	const struct dso *dso;	/* never NULL */
 	u64 addr;
 	const char *comm;	/* interned */
 	s32 pid, tid;
-	s32 cpu;
+	s16 cpu;
+	/* 1: a sample of the idle task (pid 0), whatever fields are kept,
+	 * so that views can leave idle out without KEY_PID */
+	u16 idle;
 	u32 chain;		/* leaf node of the call chain (callchain.h),
 				 * 0: none */
 };

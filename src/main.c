@@ -68,6 +68,7 @@ enum opt_id {
 	OPT_INPUT = 'i',
 	OPT_OUTPUT = 'o',
 	OPT_TIME = 512,
+	OPT_SHOW_IDLE = 620,
 	OPT_SYMFS = 700,
 	OPT_NO_DEBUGINFOD,
 };
@@ -105,6 +106,9 @@ static const struct opt_desc {
 	{ OPT_HIDE_KERNEL, "hide-kernel", NULL, "hide kernel symbols" },
 	{ OPT_HIDE_USER, "hide-user", NULL, "hide user symbols" },
 	{ OPT_SHOW_PERIOD, "show-period", NULL, "show the Period column" },
+	{ OPT_SHOW_IDLE, "show-idle", NULL,
+	  "show the idle task's samples (pid 0) as rows; by default they are "
+	  "only the header's idle share" },
 	{ OPT_LIST_EVENTS, "list-events", NULL,
 	  "list the events this machine can open" },
 	{ OPT_DEBUG_DIR, "debug-dir", "DIR",
@@ -434,6 +438,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case OPT_SHOW_PERIOD:
 			o->show_period = true;
+			break;
+		case OPT_SHOW_IDLE:
+			o->filter.show_idle = true;
 			break;
 		case OPT_LIST_EVENTS:
 			o->list_events = true;

@@ -477,6 +477,12 @@ int rowset__build(struct rowset *rs, const struct snapshot *snap,
 
 	if (!f)
 		f = &none;
+	/* trees, paths and neighbours read rs->snap: they leave idle out
+	 * too, with no test of their own */
+	if (!f->show_idle && snap->nr_idle) {
+		snapshot__without_idle(snap, &rs->shown);
+		snap = &rs->shown;
+	}
 	rs->nr = 0;
 	rs->snap = snap;
 	rs->resolve = resolve;

@@ -67,6 +67,9 @@ struct row_filter {
 	bool has_pid, has_tid;
 	s32 pid, tid;		/* zoom: this process / thread */
 	size_t max_rows;	/* 0: all */
+	/* The idle task's samples are left out of the rows and of the
+	 * totals their shares are of, unless this is set. */
+	bool show_idle;
 };
 
 struct row {
@@ -98,7 +101,9 @@ struct rowset {
 	struct row_sym *node_sym;
 	u8 *node_done;
 	size_t node_cap;
-	const struct snapshot *snap;	/* of the last build */
+	const struct snapshot *snap;	/* of the last build: the one
+					 * given, or shown */
+	struct snapshot shown;		/* the given one without idle */
 	row_resolve_fn resolve;
 	void *resolve_ctx;
 	struct sort_spec spec;

@@ -51,6 +51,8 @@ struct session {
 	struct session_counts counts;
 	u64 first_time, last_time;
 	bool kernel_samples;
+	bool lost_summary;	/* a recorder's LOST_SAMPLES summary came
+				 * (see session__lost_once) */
 	bool in_unknown_pid;
 	struct session_unwinder unwinder;	/* queue NULL: none */
 };
@@ -610,7 +612,10 @@ static int session__sample(struct session *s, const struct perf_event_header *h)
 		key.comm = machine__comm_of(s->machine, (s32)smp.pid,
 					    (s32)smp.tid);
 	if (kf & KEY_CPU)
-		key.cpu = cpu;
+		key.cpu = (s16)(cpu < MAX_CPUS ? cpu : -1);
+	/* pid 0 is the idle task of every CPU (swapper); without
+	 * PERF_SAMPLE_TID every pid reads 0 and nothing is idle */
+	key.idle = (e->attr.sample_type & PERF_SAMPLE_TID) && smp.pid == 0;
 	if (smp.time) {
 		if (!s->first_time || smp.time < s->first_time)
 			s->first_time = smp.time;
@@ -755,11 +760,36 @@ static int session__lost(struct session *s, const struct perf_event_header *h)
 	if (e->attr.sample_id_all && session__has_cpu(e) &&
 	    record__parse_id_trailer(&e->attr, h, &id) == 0)
 		cpu = (int)id.cpu;
-	if (h->type == PERF_RECORD_LOST)
+	if (h->type == PERF_RECORD_LOST) {
 		COUNT(e, cpu, lost, l.lost);
-	else
+	} else {
 		COUNT(e, cpu, lost_samples, l.lost);
+		if (e->attr.read_format & PERF_FORMAT_LOST)
+			s->lost_summary = true;
+	}
 	return 0;
+}
+
+/*
+ * The samples event e lost, each loss counted once.  The kernel reports
+ * a full ring with PERF_RECORD_LOST (records lost since the last one that
+ * fit) and lost hardware samples (PEBS) with PERF_RECORD_LOST_SAMPLES:
+ * different losses, so live they add up.  perf record (6.0 and later)
+ * also reads each counter's lost count (read_format PERF_FORMAT_LOST,
+ * which counts the same full-ring losses) when it stops and writes it as
+ * one LOST_SAMPLES record per counter: the same losses told twice, and
+ * the counters' figure is the complete one (a LOST record is only sent
+ * once a later record fits), which is what perf report's "Total Lost
+ * Samples" sums.  A file or stream that holds such a summary is counted
+ * by it alone; until it comes (a stream, a recorder killed before its
+ * end), by the LOST records.
+ */
+static u64 session__lost_once(const struct session *s,
+			      const struct session_event *e)
+{
+	if (s->lost_summary && (e->attr.read_format & PERF_FORMAT_LOST))
+		return e->counts.lost_samples;
+	return e->counts.lost + e->counts.lost_samples;
 }
 
 static int session__throttle(struct session *s,
@@ -907,6 +937,42 @@ void snapshot__fini(struct snapshot *snap)
 	memset(snap, 0, sizeof(*snap));
 }
 
+/* Moves the idle task's entries behind the others (the order of a copy
+ * is the table's, which means nothing) and sums them. */
+static void snapshot__put_idle_last(struct snapshot *snap)
+{
+	size_t j = snap->nr;
+
+	snap->nr_idle = 0;
+	snap->idle_samples = snap->idle_period = 0;
+	for (size_t i = 0; i < j;) {
+		struct hist_entry tmp;
+
+		if (!snap->entries[i].key.idle) {
+			i++;
+			continue;
+		}
+		snap->idle_samples += snap->entries[i].samples;
+		snap->idle_period += snap->entries[i].period;
+		snap->nr_idle++;
+		j--;
+		tmp = snap->entries[i];
+		snap->entries[i] = snap->entries[j];
+		snap->entries[j] = tmp;
+	}
+}
+
+void snapshot__without_idle(const struct snapshot *snap,
+			    struct snapshot *view)
+{
+	*view = *snap;
+	view->nr = snap->nr - snap->nr_idle;
+	view->nr_idle = 0;
+	view->total_samples = snap->total_samples - snap->idle_samples;
+	view->total_period = snap->total_period - snap->idle_period;
+	view->idle_samples = view->idle_period = 0;
+}
+
 int session__snapshot(struct session *s, size_t ev, struct snapshot *snap)
 {
 	struct session_event *e;
@@ -922,7 +988,9 @@ int session__snapshot(struct session *s, size_t ev, struct snapshot *snap)
 	snap->nr = (size_t)n;
 	snap->total_samples = hist__total_samples(e->hist);
 	snap->total_period = hist__total_period(e->hist);
+	snapshot__put_idle_last(snap);
 	snap->counts = e->counts;
+	snap->lost = session__lost_once(s, e);
 	if (e->nr_cpu) {
 		struct ev_counts *c = realloc(snap->cpu_counts,
 					      e->nr_cpu * sizeof(*c));

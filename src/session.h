@@ -224,7 +224,14 @@ struct snapshot {
 	struct hist_entry *entries;	/* copy: no lock needed to read */
 	size_t nr, cap;
 	u64 total_samples, total_period;	/* in the histogram */
+	/* The idle task's (pid 0, hist_key.idle) entries are the last
+	 * nr_idle of entries; their share of the totals above. */
+	size_t nr_idle;
+	u64 idle_samples, idle_period;
 	struct ev_counts counts;		/* since the start */
+	/* Samples lost, each loss once (counts.lost and .lost_samples
+	 * can tell the same loss twice: see session__lost_once). */
+	u64 lost;
 	struct ev_counts *cpu_counts;		/* [nr_cpus] */
 	size_t nr_cpus;
 	struct session_counts session;
@@ -240,6 +247,15 @@ void snapshot__init(struct snapshot *snap);
 void snapshot__fini(struct snapshot *snap);
 /* Copies event ev's histogram and counters (locked by the caller). */
 int session__snapshot(struct session *s, size_t ev, struct snapshot *snap);
+/*
+ * The rows a table shows leave idle out by default ("idle is not work"):
+ * view becomes snap without the idle entries (the prefix of its entries)
+ * and with totals of the rest, so that shares are of the work done.
+ * view shares snap's arrays: it lives no longer than snap's contents
+ * and is never passed to snapshot__fini.
+ */
+void snapshot__without_idle(const struct snapshot *snap,
+			    struct snapshot *view);
 
 /* Process and dso information for views (locked by the caller). */
 struct machine *session__machine(struct session *s);

@@ -13,6 +13,7 @@ typedef uint16_t u16;
 typedef uint8_t u8;
 typedef int64_t s64;
 typedef int32_t s32;
+typedef int16_t s16;
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #ifndef MIN

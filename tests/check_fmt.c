@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "fmt.h"
+#include "header.h"
 #include "sanitize.h"
 #include "testutil.h"
 
@@ -247,6 +248,55 @@ START_TEST(test_fit_width)
 }
 END_TEST
 
+/* The header: every sample counted, idle as one share, the kernel share
+ * of the work shown, and whose losses they were. */
+START_TEST(test_header_idle_and_lost)
+{
+	struct hist_entry e[3] = {
+		{ .key = { .dso = &lib }, .samples = 10, .period = 10 },
+		{ .key = { .dso = &kern }, .samples = 10, .period = 10 },
+		{ .key = { .dso = &kern, .idle = 1 }, .samples = 80,
+		  .period = 80 },
+	};
+	struct snapshot snap = {
+		.entries = e, .nr = 3, .nr_idle = 1,
+		.total_samples = 100, .total_period = 100,
+		.idle_samples = 80, .idle_period = 80,
+		.counts = { .samples = 100, .lost = 7, .lost_samples = 7 },
+		.lost = 7,
+	};
+	struct header_info hi = { .target = "all CPUs (2)",
+				  .event = "cpu-clock" };
+	struct strbuf sb;
+
+	strbuf__init(&sb);
+	header__format(&sb, &hi, &snap, "# ");
+	ck_assert_ptr_nonnull(strstr(sb.buf, "# samples 100, total 100; "
+					     "idle 80.0%; lost 7; "));
+	/* half of the work was kernel code */
+	ck_assert_ptr_nonnull(strstr(sb.buf, "; kernel 50.0%\n"));
+	ck_assert_ptr_nonnull(strstr(sb.buf, "WARNING: 7 records lost: ptop "
+					     "was too slow"));
+	strbuf__reset(&sb);
+	hi.show_idle = true;
+	hi.recording = true;
+	header__format(&sb, &hi, &snap, "# ");
+	ck_assert_ptr_nonnull(strstr(sb.buf, "idle 80.0% (rows shown); "));
+	ck_assert_ptr_nonnull(strstr(sb.buf, "; kernel 90.0%\n"));
+	ck_assert_ptr_nonnull(strstr(sb.buf, "WARNING: 7 samples lost by the "
+					     "recorder"));
+	ck_assert_ptr_null(strstr(sb.buf, "ptop was too slow"));
+	ck_assert_double_eq_tol(snapshot__idle_share(&snap), 80.0, 1e-9);
+	/* no idle sample: no idle figure */
+	strbuf__reset(&sb);
+	snap.nr_idle = 0;
+	snap.idle_samples = snap.idle_period = 0;
+	header__format(&sb, &hi, &snap, "# ");
+	ck_assert_ptr_null(strstr(sb.buf, "idle"));
+	strbuf__fini(&sb);
+}
+END_TEST
+
 Suite *fmt_suite(void)
 {
 	Suite *s = suite_create("fmt");
@@ -258,6 +308,7 @@ Suite *fmt_suite(void)
 	tcase_add_test(tc, test_hostile_strings_sanitized);
 	tcase_add_test(tc, test_wide_symbols);
 	tcase_add_test(tc, test_fit_width);
+	tcase_add_test(tc, test_header_idle_and_lost);
 	suite_add_tcase(s, tc);
 	return s;
 }

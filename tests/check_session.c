@@ -138,11 +138,13 @@ static void feed_standard(void)
 
 START_TEST(test_dso_sym_table)
 {
+	/* pid 0's do_idle samples as rows (test_idle: left out) */
+	struct row_filter f = { .show_idle = true };
 	struct rowset rs;
 	struct snapshot snap;
 
 	feed_standard();
-	build(&rs, &snap, "dso,sym", NULL);
+	build(&rs, &snap, "dso,sym", &f);
 	/* expected, in order */
 	ck_assert_uint_eq(rs.nr, 5);
 	ck_assert_str_eq(rs.rows[0].sym, "main_a");
@@ -169,12 +171,12 @@ END_TEST
 
 START_TEST(test_other_sorts_and_filters)
 {
-	struct row_filter f = { 0 };
+	struct row_filter f = { .show_idle = true };
 	struct rowset rs;
 	struct snapshot snap;
 
 	feed_standard();
-	build(&rs, &snap, "comm", NULL);
+	build(&rs, &snap, "comm", &f);
 	ck_assert_uint_eq(rs.nr, 3);
 	ck_assert_str_eq(rs.rows[0].comm, "fake");
 	ck_assert_uint_eq(rs.rows[0].samples, 10);
@@ -183,7 +185,7 @@ START_TEST(test_other_sorts_and_filters)
 	rowset__fini(&rs);
 	snapshot__fini(&snap);
 
-	build(&rs, &snap, "cpu", NULL);
+	build(&rs, &snap, "cpu", &f);
 	ck_assert_uint_eq(rs.nr, 2);
 	ck_assert_int_eq(rs.rows[0].cpu, 0);
 	ck_assert_uint_eq(rs.rows[0].samples, 9);
@@ -214,6 +216,7 @@ START_TEST(test_other_sorts_and_filters)
 	snapshot__fini(&snap);
 
 	memset(&f, 0, sizeof(f));
+	f.show_idle = true;
 	f.percent_limit = 20;
 	f.max_rows = 1;
 	build(&rs, &snap, "dso,sym", &f);
@@ -526,6 +529,264 @@ START_TEST(test_exec_and_fold)
 }
 END_TEST
 
+/* The idle task (pid 0) is counted, summed apart and, by default, left
+ * out of the rows and of the totals their shares are of. */
+static void check_idle_split(const struct snapshot *snap, u64 idle)
+{
+	ck_assert_uint_eq(snap->idle_samples, idle);
+	ck_assert_uint_eq(snap->idle_period, idle * 100);
+	/* the idle entries are the last ones, and only they are idle */
+	for (size_t i = 0; i < snap->nr; i++)
+		ck_assert_int_eq(snap->entries[i].key.idle,
+				 i >= snap->nr - snap->nr_idle);
+}
+
+START_TEST(test_idle)
+{
+	struct row_filter shown = { .show_idle = true };
+	struct rowset rs;
+	struct snapshot snap;
+	u64 sum = 0;
+
+	feed_standard();
+	/* one more idle sample on cpu 1, at an ip of its own */
+	sample(ST, 0, 0xffffffff81000300ULL, PERF_RECORD_MISC_KERNEL, 100, 1, 0);
+	build(&rs, &snap, "dso,sym", NULL);
+	/* the header's counts stay every sample */
+	ck_assert_uint_eq(snap.counts.samples, 14);
+	ck_assert_uint_eq(snap.total_samples, 14);
+	ck_assert_uint_eq(snap.total_period, 1400);
+	ck_assert_uint_eq(snap.nr_idle, 3);
+	check_idle_split(&snap, 3);
+	/* expected: the table of test_dso_sym_table without do_idle */
+	ck_assert_uint_eq(rs.nr, 4);
+	ck_assert_str_eq(rs.rows[0].sym, "main_a");
+	ck_assert_str_eq(rs.rows[1].sym, "main_b");
+	ck_assert_str_eq(rs.rows[2].dso_name, "[unknown]");
+	ck_assert_str_eq(rs.rows[3].sym, "memcpy");
+	ck_assert_uint_eq(rs.total_samples, 11);
+	ck_assert_uint_eq(rs.total_period, 1100);
+	for (size_t i = 0; i < rs.nr; i++) {
+		ck_assert_int_ne(rs.rows[i].pid, 0);
+		sum += rs.rows[i].samples;
+	}
+	ck_assert_uint_eq(sum, 11);
+	ck_assert_double_eq_tol(rowset__percent(&rs, &rs.rows[0]),
+				600.0 / 11, 1e-9);
+	/* the same snapshot, idle shown: no new snapshot needed (the key
+	 * toggles at once) */
+	ck_assert_int_eq(rowset__build(&rs, &snap, &rs.spec, &shown, resolve,
+				       NULL), 0);
+	ck_assert_uint_eq(rs.nr, 5);
+	/* tied with main_b (3 samples): ordered by dso name */
+	ck_assert_str_eq(rs.rows[1].sym, "do_idle");
+	ck_assert_uint_eq(rs.rows[1].samples, 3);
+	ck_assert_uint_eq(rs.total_samples, 14);
+	ck_assert_double_eq_tol(rowset__percent(&rs, &rs.rows[0]),
+				600.0 / 14, 1e-9);
+	rowset__fini(&rs);
+	snapshot__fini(&snap);
+
+	/* grouped by comm: swapper is the idle task, and goes */
+	build(&rs, &snap, "comm", NULL);
+	ck_assert_uint_eq(rs.nr, 2);
+	ck_assert_str_eq(rs.rows[0].comm, "fake");
+	ck_assert_str_eq(rs.rows[1].comm, "other");
+	rowset__fini(&rs);
+	snapshot__fini(&snap);
+
+	/* zeroing: the split follows the window */
+	session__refresh(s, HIST_ZERO);
+	sample(ST, 0, 0xffffffff81000100ULL, PERF_RECORD_MISC_KERNEL, 100, 0, 0);
+	sample(ST, 100, 0x401000, PERF_RECORD_MISC_USER, 100, 0, 0);
+	build(&rs, &snap, "dso,sym", NULL);
+	ck_assert_uint_eq(snap.total_samples, 2);
+	check_idle_split(&snap, 1);
+	ck_assert_uint_eq(rs.nr, 1);
+	ck_assert_uint_eq(rs.total_samples, 1);
+	ck_assert_double_eq_tol(rowset__percent(&rs, &rs.rows[0]), 100.0, 1e-9);
+	rowset__fini(&rs);
+	snapshot__fini(&snap);
+}
+END_TEST
+
+/* Batch keeps only the key fields its sort needs: idle is known without
+ * the pid; and a sample_type without TID has no pid to tell. */
+START_TEST(test_idle_without_pid_key)
+{
+	struct session_opts o = { .key_fields = 0 };
+	struct perf_event_attr a = attr(ST);
+	u64 st = PERF_SAMPLE_IP | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
+	struct rowset rs;
+	struct snapshot snap;
+
+	session__free(s);
+	s = session__new(&o);
+	ck_assert_int_eq(session__add_event(s, "cpu-clock", &a), 0);
+	feed_standard();
+	build(&rs, &snap, "dso,sym", NULL);
+	ck_assert_uint_eq(snap.total_samples, 13);
+	check_idle_split(&snap, 2);
+	ck_assert_uint_eq(rs.nr, 4);
+	ck_assert_uint_eq(rs.total_samples, 11);
+	for (size_t i = 0; i < snap.nr; i++)
+		ck_assert_int_eq(snap.entries[i].key.pid, 0);
+	rowset__fini(&rs);
+	snapshot__fini(&snap);
+
+	session__free(s);
+	s = session__new(&o);
+	a = attr(st);
+	ck_assert_int_eq(session__add_event(s, "cpu-clock", &a), 0);
+	sample(st, 0, 0xffffffff81000100ULL, PERF_RECORD_MISC_KERNEL, 100, 0, 0);
+	sample(st, 0, 0xffffffff81000100ULL, PERF_RECORD_MISC_KERNEL, 100, 0, 0);
+	build(&rs, &snap, "dso,sym", NULL);
+	ck_assert_uint_eq(snap.nr_idle, 0);
+	ck_assert_uint_eq(rs.nr, 1);
+	ck_assert_uint_eq(rs.rows[0].samples, 2);
+	rowset__fini(&rs);
+	snapshot__fini(&snap);
+}
+END_TEST
+
+/* Idle chains add no Children rows and no tree branches while idle is
+ * left out: the trees read the same view as the rows. */
+START_TEST(test_idle_chains)
+{
+	u64 st = ST | PERF_SAMPLE_CALLCHAIN;
+	struct perf_event_attr a = attr(st);
+	struct session_opts o = { .key_fields = KEY_ALL };
+	u64 idle_chain[] = { (u64)PERF_CONTEXT_KERNEL, 0xffffffff81000100ULL,
+			     0xffffffff81000f00ULL };
+	u64 work_chain[] = { (u64)PERF_CONTEXT_KERNEL, 0xffffffff81000200ULL,
+			     (u64)PERF_CONTEXT_USER, 0x401010, 0x401090 };
+	struct fake_sample fs = { .time = 1000, .period = 100,
+				  .misc = PERF_RECORD_MISC_KERNEL };
+	struct row_filter shown = { .show_idle = true };
+	struct sort_spec spec;
+	struct rowset rs;
+	struct snapshot snap;
+	struct cg_tree tr;
+
+	session__free(s);
+	s = session__new(&o);
+	ck_assert_int_eq(session__add_event(s, "cpu-clock", &a), 0);
+	fake_machine(st);
+	/* the idle task: do_idle called from do_idle's caller (same fake
+	 * symbol), 3 samples */
+	fs.ip = 0xffffffff81000100ULL;
+	fs.callchain = idle_chain;
+	fs.nr_callchain = 3;
+	for (int i = 0; i < 3; i++)
+		session__process(s, fake_sample(buf, st, &fs));
+	/* pid 100 in the kernel (do_idle's range too), called from main_a
+	 * then main_b */
+	fs.ip = 0xffffffff81000200ULL;
+	fs.pid = fs.tid = 100;
+	fs.callchain = work_chain;
+	fs.nr_callchain = 5;
+	session__process(s, fake_sample(buf, st, &fs));
+
+	sort_spec__default(&spec);
+	spec.children = true;
+	snapshot__init(&snap);
+	ck_assert_int_eq(session__snapshot(s, 0, &snap), 0);
+	rowset__init(&rs);
+	ck_assert_int_eq(rowset__build(&rs, &snap, &spec, NULL, resolve, NULL), 0);
+	/* do_idle (the work sample's leaf), main_a, main_b: each 100 % of
+	 * the one non-idle sample */
+	ck_assert_uint_eq(rs.nr, 3);
+	for (size_t i = 0; i < rs.nr; i++) {
+		ck_assert_uint_eq(rs.rows[i].children_samples, 1);
+		ck_assert_double_eq_tol(rowset__percent_children(&rs, &rs.rows[i]),
+					100.0, 1e-9);
+	}
+	ck_assert_str_eq(rs.rows[0].sym, "do_idle");
+	ck_assert_uint_eq(rs.rows[0].samples, 1);
+	cg_tree__init(&tr);
+	ck_assert_int_eq(rowset__tree(&rs, &rs.rows[0], CG_CALLER, &tr), 0);
+	/* root -> main_b -> main_a -> do_idle, nothing from the idle task */
+	ck_assert_uint_eq(tr.nodes[tr.nodes[0].first_child].samples, 1);
+	ck_assert_uint_eq(tr.nodes[tr.nodes[0].first_child].next_sibling, 0);
+
+	/* shown: the idle task's 3 samples join do_idle */
+	ck_assert_int_eq(rowset__build(&rs, &snap, &spec, &shown, resolve,
+				       NULL), 0);
+	ck_assert_str_eq(rs.rows[0].sym, "do_idle");
+	ck_assert_uint_eq(rs.rows[0].samples, 4);
+	ck_assert_uint_eq(rs.rows[0].children_samples, 4);
+	ck_assert_int_eq(rowset__tree(&rs, &rs.rows[0], CG_CALLER, &tr), 0);
+	ck_assert_uint_eq(tr.total_samples, 4);
+	cg_tree__fini(&tr);
+	rowset__fini(&rs);
+	snapshot__fini(&snap);
+}
+END_TEST
+
+/*
+ * perf record (6.0+) reads each counter's lost count (PERF_FORMAT_LOST)
+ * at its end and writes it as LOST_SAMPLES: the losses its LOST records
+ * already told.  Each loss counts once.
+ */
+static void lost_record(u32 type, u64 n, u32 cpu)
+{
+	struct perf_event_header *h = (void *)buf;
+	u64 *w = (u64 *)(h + 1);
+	size_t t = trailer(ST);
+	u32 c[2] = { cpu, 0 };
+	size_t body = type == PERF_RECORD_LOST ? 16 : 8;
+
+	memset(buf, 0, 256);
+	h->type = (u16)type;
+	h->size = (u16)(8 + body + t);
+	if (type == PERF_RECORD_LOST)
+		w[1] = n;
+	else
+		w[0] = n;
+	memcpy((u8 *)h + h->size - 8, c, 8);	/* trailer: tid, time, cpu */
+	ck_assert_int_eq(session__process(s, h), 0);
+}
+
+START_TEST(test_lost_once)
+{
+	struct perf_event_attr a = attr(ST);
+	struct snapshot snap;
+
+	/* ptop's own sessions (no PERF_FORMAT_LOST): a full ring (LOST)
+	 * and hardware losses (LOST_SAMPLES) are different losses */
+	lost_record(PERF_RECORD_LOST, 10, 0);
+	lost_record(PERF_RECORD_LOST_SAMPLES, 3, 1);
+	snapshot__init(&snap);
+	ck_assert_int_eq(session__snapshot(s, 0, &snap), 0);
+	ck_assert_uint_eq(snap.counts.lost, 10);
+	ck_assert_uint_eq(snap.counts.lost_samples, 3);
+	ck_assert_uint_eq(snap.lost, 13);
+	snapshot__fini(&snap);
+
+	/* a perf record file: its attrs have PERF_FORMAT_LOST */
+	session__free(s);
+	s = session__new(NULL);
+	a.read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
+	ck_assert_int_eq(session__add_event(s, "cpu-clock", &a), 0);
+	lost_record(PERF_RECORD_LOST, 1900, 0);
+	lost_record(PERF_RECORD_LOST, 1947, 1);
+	snapshot__init(&snap);
+	ck_assert_int_eq(session__snapshot(s, 0, &snap), 0);
+	/* a stream before the recorder's summary: the LOST records */
+	ck_assert_uint_eq(snap.lost, 3847);
+	/* the summary, per counter (perf 6.1 writes them with cpu 0), a
+	 * little more than the LOST records said: the last losses had no
+	 * later record to report them */
+	lost_record(PERF_RECORD_LOST_SAMPLES, 1910, 0);
+	lost_record(PERF_RECORD_LOST_SAMPLES, 1950, 0);
+	ck_assert_int_eq(session__snapshot(s, 0, &snap), 0);
+	ck_assert_uint_eq(snap.counts.lost, 3847);
+	ck_assert_uint_eq(snap.counts.lost_samples, 3860);
+	ck_assert_uint_eq(snap.lost, 3860);
+	snapshot__fini(&snap);
+}
+END_TEST
+
 Suite *session_suite(void)
 {
 	Suite *ss = suite_create("session");
@@ -541,6 +802,10 @@ Suite *session_suite(void)
 	tcase_add_test(tc, test_time_and_zero_modes);
 	tcase_add_test(tc, test_unknown_pid_hook);
 	tcase_add_test(tc, test_exec_and_fold);
+	tcase_add_test(tc, test_idle);
+	tcase_add_test(tc, test_idle_without_pid_key);
+	tcase_add_test(tc, test_idle_chains);
+	tcase_add_test(tc, test_lost_once);
 	suite_add_tcase(ss, tc);
 	return ss;
 }

@@ -205,6 +205,7 @@ START_TEST(test_render_every_size)
 	listview__update(&f.t.top);
 	/* lost samples: a warning line */
 	f.t.table.snaps[0].counts.lost = 5;
+	f.t.table.snaps[0].lost = 5;
 	f.t.table.snaps[0].counts.throttle = 3;
 	screen__init(&s);
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {

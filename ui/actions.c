@@ -447,6 +447,19 @@ enum act_result action__hide_user(struct tui *t)
 	return R_REBUILD;
 }
 
+enum act_result action__show_idle(struct tui *t)
+{
+	struct row_filter *f = &t->table.filter;
+
+	/* the snapshot holds idle entries either way: a rebuild, no new
+	 * snapshot */
+	f->show_idle = !f->show_idle;
+	tui__status(t, ST_NORMAL, "idle task's samples %s",
+		    f->show_idle ? "shown as rows (i hides them)" :
+				   "left out of the table (i shows them)");
+	return R_REBUILD;
+}
+
 enum act_result action__percent_limit(struct tui *t)
 {
 	char cur[32];
@@ -502,6 +515,8 @@ static bool entry_in_row(const struct tui *t, const struct hist_entry *e,
 
 	if (e->key.pid < 0)
 		return false;	/* folded entries of reaped processes */
+	if (e->key.idle && !f->show_idle)
+		return false;	/* not in the rows (rowset__build) */
 	if ((f->has_pid && e->key.pid != f->pid) ||
 	    (f->has_tid && e->key.tid != f->tid) ||
 	    (f->dso && e->key.dso != f->dso))

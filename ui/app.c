@@ -195,6 +195,8 @@ void app__header(struct app *a, const struct table *t, size_t ev,
 	hi->decaying = a->mode == HIST_DECAY;
 	hi->finished = a->finished;
 	hi->note = app__note(a, t, ev);
+	hi->show_idle = t->filter.show_idle;
+	hi->recording = a->input != NULL;
 	hi->ev_index = ev;
 	hi->nr_events = t->nr_snaps;
 }

@@ -204,8 +204,12 @@ static void batch__json(struct strbuf *sb, const struct batch_opts *o,
 		     snapshot__lost(snap), c->lost, c->lost_samples,
 		     c->throttle, snapshot__dropped(snap), c->filtered,
 		     c->unwind_failed);
+	strbuf__addf(sb, ",\"idle\":%.4f,\"idle_samples\":%" PRIu64
+			 ",\"idle_period\":%" PRIu64 ",\"idle_shown\":%s",
+		     snapshot__idle_share(snap), snap->idle_samples,
+		     snap->idle_period, hi->show_idle ? "true" : "false");
 	strbuf__addf(sb, ",\"kernel_share\":%.4f,\"finished\":%s",
-		     snapshot__kernel_share(snap),
+		     snapshot__kernel_share(snap, hi->show_idle),
 		     hi->finished ? "true" : "false");
 	strbuf__adds(sb, ",\"per_cpu\":[");
 	for (size_t i = 0; i < snap->nr_cpus; i++) {

@@ -5,21 +5,36 @@
 #include "header.h"
 #include "sanitize.h"
 
-double snapshot__kernel_share(const struct snapshot *snap)
+double snapshot__kernel_share(const struct snapshot *snap, bool idle)
 {
+	/* idle entries are the last nr_idle (session__snapshot) */
+	size_t nr = idle ? snap->nr : snap->nr - snap->nr_idle;
+	u64 total = idle ? snap->total_period :
+			   snap->total_period - snap->idle_period;
 	u64 k = 0;
 
-	if (!snap->total_period)
+	if (!total)
 		return 0.0;
-	for (size_t i = 0; i < snap->nr; i++)
+	for (size_t i = 0; i < nr; i++)
 		if (snap->entries[i].key.dso->kind == DSO_KERNEL)
 			k += snap->entries[i].period;
-	return 100.0 * (double)k / (double)snap->total_period;
+	return 100.0 * (double)k / (double)total;
+}
+
+double snapshot__idle_share(const struct snapshot *snap)
+{
+	if (snap->total_period)
+		return 100.0 * (double)snap->idle_period /
+		       (double)snap->total_period;
+	if (snap->total_samples)
+		return 100.0 * (double)snap->idle_samples /
+		       (double)snap->total_samples;
+	return 0.0;
 }
 
 u64 snapshot__lost(const struct snapshot *snap)
 {
-	return snap->counts.lost + snap->counts.lost_samples;
+	return snap->lost;
 }
 
 u64 snapshot__dropped(const struct snapshot *snap)
@@ -61,13 +76,24 @@ void header__format(struct strbuf *sb, const struct header_info *hi,
 	strbuf__addf(sb, "samples %" PRIu64, snap->total_samples);
 	if (hi->window > 0)
 		strbuf__addf(sb, " (%.0f/s)", rate);
-	strbuf__addf(sb, ", total %" PRIu64 "; lost %" PRIu64
-			 "; throttled %" PRIu64 "; dropped %" PRIu64
-			 "; kernel %.1f%%",
-		     snap->counts.samples, lost, snap->counts.throttle, dropped,
-		     snapshot__kernel_share(snap));
+	strbuf__addf(sb, ", total %" PRIu64, snap->counts.samples);
+	/* the samples above stay every sample; the rows' shares are of the
+	 * rest unless idle is shown */
+	if (snap->idle_samples)
+		strbuf__addf(sb, "; idle %.1f%%%s", snapshot__idle_share(snap),
+			     hi->show_idle ? " (rows shown)" : "");
+	strbuf__addf(sb, "; lost %" PRIu64 "; throttled %" PRIu64
+			 "; dropped %" PRIu64 "; kernel %.1f%%",
+		     lost, snap->counts.throttle, dropped,
+		     snapshot__kernel_share(snap, hi->show_idle));
 	strbuf__addc(sb, '\n');
-	if (lost) {
+	if (lost && hi->recording) {
+		strbuf__adds(sb, prefix);
+		strbuf__addf(sb, "WARNING: %" PRIu64 " samples lost by the "
+				 "recorder (its ring buffers were full when it "
+				 "recorded): record with a larger -m or a lower "
+				 "-F\n", lost);
+	} else if (lost) {
 		strbuf__adds(sb, prefix);
 		strbuf__addf(sb, "WARNING: %" PRIu64 " records lost: ptop was too "
 				 "slow to read the ring buffers; try a larger -m "

@@ -15,12 +15,18 @@ struct header_info {
 	bool paused, zeroing, decaying, finished;
 	const char *filters;	/* active filters, or NULL */
 	const char *note;	/* e.g. "process 1234 exited", or NULL */
+	bool show_idle;		/* the idle task's samples are rows */
+	bool recording;		/* a perf.data file or stream: losses
+				 * are the recorder's, not ptop's */
 	size_t ev_index, nr_events;
 };
 
-/* Share of the histogram's period in kernel code, in percent. */
-double snapshot__kernel_share(const struct snapshot *snap);
-/* Everything the kernel reported lost, and what ptop dropped itself. */
+/* Share of the histogram's period in kernel code, in percent, of the
+ * work done (idle left out) unless idle is shown as rows. */
+double snapshot__kernel_share(const struct snapshot *snap, bool idle);
+/* The idle task's share of the histogram's period, in percent. */
+double snapshot__idle_share(const struct snapshot *snap);
+/* The samples lost (each loss once), and what ptop dropped itself. */
 u64 snapshot__lost(const struct snapshot *snap);
 u64 snapshot__dropped(const struct snapshot *snap);
 

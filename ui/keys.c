@@ -61,6 +61,9 @@ const struct key_binding keys__table[] = {
 	{ 'N', V_TOP, action__demangle_params,
 	  "C++ names with their parameters, or by their name alone (perf's "
 	  "form, the default)" },
+	{ 'i', V_TOP, action__show_idle,
+	  "show or hide the idle task's samples (pid 0) as rows; hidden, "
+	  "they are the header's idle share and shares are of the rest" },
 	{ 'L', V_TOP, action__percent_limit,
 	  "hide rows under a percentage (asks for it)" },
 	{ 'p', V_TOP, action__target,

@@ -242,6 +242,8 @@ void tui__describe_filters(const struct tui *t, char *buf, size_t len)
 		ADD("no kernel");
 	if (f->hide_user)
 		ADD("no user");
+	if (f->show_idle)
+		ADD("idle shown");
 	if (f->percent_limit > 0)
 		ADD("rows >= %g%%", f->percent_limit);
 	if (f->max_rows)

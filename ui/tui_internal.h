@@ -213,6 +213,7 @@ enum act_result action__zoom_process(struct tui *t);
 enum act_result action__hide_kernel(struct tui *t);
 enum act_result action__demangle_params(struct tui *t);
 enum act_result action__hide_user(struct tui *t);
+enum act_result action__show_idle(struct tui *t);
 enum act_result action__percent_limit(struct tui *t);
 enum act_result action__target(struct tui *t);
 enum act_result action__pause(struct tui *t);

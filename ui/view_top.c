@@ -217,10 +217,17 @@ void tui__render(struct tui *t, struct screen *s, double now)
 	hdr = top__render_header(&sb, s, 0, hdr);
 	strbuf__fini(&sb);
 	if (body > hdr) {
+		const struct snapshot *snap = table__snap(&t->table,
+							  t->table.ev);
+
 		listview__render(&t->top, s, hdr, body - hdr);
 		if (!listview__nr(&t->top) && body > hdr + 1)
 			screen__add(s, hdr + 1, ST_NORMAL,
 				    !t->have_snap ? "" :
+				    !t->table.filter.show_idle && snap &&
+				    snap->nr_idle && snap->nr == snap->nr_idle ?
+				    "  only the idle task ran in this window "
+				    "(i shows it)" :
 				    t->table.filter.sym_substr || t->nr_zooms ||
 				    t->table.filter.hide_kernel ||
 				    t->table.filter.hide_user ||

@@ -37,7 +37,7 @@ perf_rows "$TMP/a.data" > "$TMP/p.rows"
 perf_clean "system-wide file"
 grep -q '	\[kernel.kallsyms\]	[a-z_]' "$TMP/p.rows" ||
 	fail "perf report shows no kernel symbol: $(head -5 "$TMP/p.rows")"
-agree "system-wide file" "$TMP/a.data" 1
+agree "system-wide file" "$TMP/a.data" 1 -- --show-idle
 
 # pipe mode out: ptop -o - | perf report -i -
 "$PTOP" -b --json -d 10 -e cpu-clock -o - -- "$WL/spin3" 1 2> "$TMP/pl.json" |
