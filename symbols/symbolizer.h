@@ -46,7 +46,15 @@ struct symbolizer_opts {
 	const char *kernel_release;
 	u64 kernel_text;
 	const char *kernel_notes;	/* default "/sys/kernel/notes" */
+	/* Bounds of the caches (0: the defaults, SYMBOLIZER_DWARF_BYTES and
+	 * SYMBOLIZER_RESOLVED_BYTES): the memory the open DWARF handles are
+	 * estimated to hold, and the resolved (dso, address) entries. */
+	size_t dwarf_bytes;
+	size_t resolved_bytes;
 };
+
+#define SYMBOLIZER_DWARF_BYTES (384ul << 20)
+#define SYMBOLIZER_RESOLVED_BYTES (64ul << 20)
 
 enum dso_status {
 	DSO_ST_OK,		/* symbols loaded */
@@ -152,6 +160,19 @@ const char *symbolizer__dso_file(struct symbolizer *s, const struct dso *dso);
 
 /* Kernel symbols hidden by kptr_restrict: true once the kernel was tried. */
 bool symbolizer__kernel_restricted(struct symbolizer *s);
+
+/* What the caches hold, for tests and the memory figures. */
+struct symbolizer_stats {
+	size_t dwarf_open;	/* DWARF handles open */
+	size_t dwarf_bytes;	/* their estimated cost */
+	size_t dwarf_loads;	/* DWARF opened so far (again after an
+				 * eviction counts again) */
+	size_t resolved;	/* (dso, address) entries cached */
+	size_t resolved_bytes;
+	size_t hits, misses;	/* of the resolution cache */
+};
+void symbolizer__stats(const struct symbolizer *s,
+		       struct symbolizer_stats *st);
 
 /* Drops what was loaded for dsos not used since `generation` (bounded
  * caches over long runs).  symbolizer__tick advances the generation. */
