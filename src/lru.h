@@ -26,6 +26,10 @@
  * Keys are two u64 the caller chooses (a pointer, a (dso, address)
  * pair); lookups hash them into chains that grow with the count.
  */
+/* The struct holding node n as its member. */
+#define lru_entry(n, type, member) \
+	((type *)(void *)((char *)(n) - offsetof(type, member)))
+
 struct lru_node {
 	struct lru_node *prev, *next;	/* the list, newest first */
 	struct lru_node *hnext;		/* the hash chain */
