@@ -96,6 +96,7 @@ struct symbolizer {
 	const char **debug_dirs;	/* pooled copies */
 	size_t nr_debug_dirs;
 	const char *kallsyms_path, *proc, *tmp, *vdso_path, *kcore_path;
+	const char *kallsyms_cache;	/* NULL: none */
 	bool demangle;
 
 	struct dso_state *states;	/* by dso->id */
@@ -193,6 +194,14 @@ struct symbolizer *symbolizer__new(const struct symbolizer_opts *opts)
 	}
 	s->kallsyms_path = pool_dup(s, opts->kallsyms ? opts->kallsyms :
 							"/proc/kallsyms");
+	if (opts->kallsyms_cache && opts->kallsyms_cache[0]) {
+		s->kallsyms_cache = pool_dup(s, opts->kallsyms_cache);
+	} else if (!opts->kallsyms_cache && !opts->kallsyms) {
+		char dir[PATH_BUF];
+
+		if (!kallsyms__cache_dir(dir, sizeof(dir)))
+			s->kallsyms_cache = pool_dup(s, dir);
+	}
 	s->proc = pool_dup(s, opts->proc ? opts->proc : "/proc");
 	s->tmp = pool_dup(s, opts->tmp ? opts->tmp : "/tmp");
 	s->kernel_release = pool_dup(s, opts->kernel_release);
@@ -576,7 +585,7 @@ static const char *kernel_differs(struct symbolizer *s)
 			return "it ran another kernel release";
 	}
 	if (s->kernel_text && s->kernel &&
-	    (symtab__lookup(s->kernel->st, s->kernel_text, &hit) ||
+	    (kallsyms__lookup(s->kernel, s->kernel_text, &hit) ||
 	     hit.start != s->kernel_text))
 		return "the kernel has moved since (KASLR: a reboot)";
 	return NULL;
@@ -588,7 +597,19 @@ static void load_kernel(struct symbolizer *s)
 
 	s->kernel_loaded = true;
 	s->kernel_loads++;
-	s->kernel = kallsyms__load(s->kallsyms_path, s->pool);
+	if (s->kallsyms_cache) {
+		struct kallsyms_cache c = { .dir = s->kallsyms_cache };
+		enum kallsyms_from from;
+
+		s->kernel = kallsyms__load_cached(s->kallsyms_path, &c, s->pool,
+						  &from);
+		pr_debug("kernel symbols: %s",
+			 from == KALLSYMS_CACHED ? "from the cache" :
+			 from == KALLSYMS_PARSED_SAVED ? "parsed, cached" :
+							  "parsed");
+	} else {
+		s->kernel = kallsyms__load(s->kallsyms_path, s->pool);
+	}
 	why = s->kernel && !s->kernel->restricted ? kernel_differs(s) : NULL;
 	if (why) {
 		kallsyms__free(s->kernel);
@@ -609,7 +630,7 @@ static void load_kernel(struct symbolizer *s)
 				"run as root with 'sysctl "
 				"kernel.kptr_restrict=0' to see them");
 	} else {
-		s->kernel_status = symtab__count(s->kernel->st) ?
+		s->kernel_status = kallsyms__count(s->kernel) ?
 					   DSO_ST_OK :
 					   DSO_ST_NO_SYMBOLS;
 	}
@@ -857,7 +878,7 @@ int symbolizer__lookup(struct symbolizer *s, const struct dso *dso, u64 addr,
 		s->kernel_used = s->gen;
 		if (!s->kernel)
 			break;
-		err = symtab__lookup(s->kernel->st, addr, &hit);
+		err = kallsyms__lookup(s->kernel, addr, &hit);
 		if (err)
 			break;
 		fill_hit(info, &hit);
@@ -970,9 +991,11 @@ int symbolizer__foreach_symbol(struct symbolizer *s, const struct dso *dso,
 			       void *ctx)
 {
 	struct symtab *st = NULL;
+	struct kallsyms *ks = NULL;
 	struct symtab_hit hit;
 	struct dso_state *ds;
 	struct sym_info si;
+	size_t nr = 0;
 	int rc = 0;
 
 	if (!s || !dso || !fn || dso->id >= MAX_DSO_ID)
@@ -984,11 +1007,13 @@ int symbolizer__foreach_symbol(struct symbolizer *s, const struct dso *dso,
 	    ds->status != DSO_ST_MISMATCH)
 		st = ds->img->st;
 	else if (dso->kind == DSO_KERNEL && s->kernel)
-		st = s->kernel->st;
-	for (size_t i = 0; st && !rc && i < symtab__count(st); i++) {
+		ks = s->kernel;
+	nr = ks ? kallsyms__count(ks) : symtab__count(st);
+	for (size_t i = 0; !rc && i < nr; i++) {
 		u64 key;
 
-		if (symtab__at(st, i, &hit) || !hit.name)
+		if ((ks ? kallsyms__at(ks, i, &hit) :
+			  symtab__at(st, i, &hit)) || !hit.name)
 			continue;
 		memset(&si, 0, sizeof(si));
 		fill_hit(&si, &hit);

@@ -24,6 +24,10 @@ struct symbolizer_opts {
 	const char *const *debug_dirs;	/* --debug-dir roots, tried first */
 	size_t nr_debug_dirs;
 	const char *kallsyms;	/* default "/proc/kallsyms" */
+	/* Where the parsed /proc/kallsyms of this boot is cached (see
+	 * kallsyms__load_cached): NULL, $XDG_CACHE_HOME/ptop (else
+	 * ~/.cache/ptop) when kallsyms is unset; "": no cache. */
+	const char *kallsyms_cache;
 	const char *proc;	/* default "/proc" */
 	const char *tmp;	/* default "/tmp", for perf-PID.map */
 	const char *vdso_image;	/* a file holding the vdso; default: this
