@@ -54,6 +54,8 @@ struct image {
 	struct srcline_dw *dw;
 	u64 dw_used;
 	struct lru_node dw_node;	/* in symbolizer.dwarf while dw is set */
+	off_t dw_size;		/* the mapped file's, checked each tick */
+	struct timespec dw_mtime;
 	/* an in-memory image (vdso): elf_memory's buffer */
 	void *mem;
 	size_t mem_size;
@@ -374,7 +376,7 @@ static int load_symbols(struct symbolizer *s, const struct dso *dso,
 		dfd = debuginfo__open_debug(&o, dso, &img->info, dbg_path,
 					    sizeof(dbg_path));
 		if (dfd >= 0)
-			dbg = elfsym__open_fd(dfd);
+			dbg = elfsym__map_fd(dfd);
 		if (dbg && !elfsym__info(dbg, &di) && di.has_symtab) {
 			n = elfsym__load(dbg, st, ELFSYM_SYMTAB | kind);
 			if (n > 0 && !data)
@@ -425,7 +427,7 @@ static void load_file(struct symbolizer *s, const struct dso *dso,
 	ds->status = DSO_ST_UNREADABLE;
 	if (fd < 0)
 		goto unreadable;
-	elf = elfsym__open_fd(fd);
+	elf = elfsym__map_fd(fd);
 	if (!elf || elfsym__info(elf, &info))
 		goto unreadable;
 	shared = find_image(s, &info);
@@ -474,7 +476,7 @@ static void load_data(struct symbolizer *s, const struct dso *dso,
 	img->data_tried = true;
 	fd = debuginfo__open_binary(&o, dso, path, sizeof(path));
 	if (fd >= 0)
-		elf = elfsym__open_fd(fd);
+		elf = elfsym__map_fd(fd);
 	if (elf && load_symbols(s, dso, img, elf, path, true)) {
 		symtab__free(img->data_st);
 		img->data_st = NULL;
@@ -1067,6 +1069,29 @@ static size_t dwarf_cost(Elf *elf)
 	return (size_t)MIN(cost, (u64)SIZE_MAX / 2);
 }
 
+/*
+ * The DWARF file is mapped (ELF_C_READ_MMAP) for as long as its handle
+ * lives: one truncated or rewritten in place (cp over it) would fault
+ * where libdw touches it.  Files are replaced by a rename (dpkg, linkers)
+ * and the old inode stays whole; for the others each tick checks size and
+ * time and closes a handle whose file changed, which leaves the time
+ * between two ticks.  Returns true when it changed since the last call.
+ */
+static bool dwarf_file_changed(struct image *img)
+{
+	struct stat st;
+	bool changed;
+
+	if (img->dw_fd < 0 || fstat(img->dw_fd, &st))
+		return true;
+	changed = st.st_size != img->dw_size ||
+		  st.st_mtim.tv_sec != img->dw_mtime.tv_sec ||
+		  st.st_mtim.tv_nsec != img->dw_mtime.tv_nsec;
+	img->dw_size = st.st_size;
+	img->dw_mtime = st.st_mtim;
+	return changed;
+}
+
 static void load_dwarf(struct symbolizer *s, const struct dso *dso,
 		       struct image *img)
 {
@@ -1083,7 +1108,7 @@ static void load_dwarf(struct symbolizer *s, const struct dso *dso,
 	if (fd < 0)
 		return;
 	img->dw_fd = fd;
-	img->dw_elf = elfsym__open_fd(fd);
+	img->dw_elf = elfsym__map_fd(fd);
 	if (img->dw_elf)
 		img->dw = srcline__new(img->dw_elf);
 	if (!img->dw) {
@@ -1093,6 +1118,7 @@ static void load_dwarf(struct symbolizer *s, const struct dso *dso,
 		return;
 	}
 	s->dwarf_loads++;
+	dwarf_file_changed(img);	/* notes its size and time */
 	img->dw_node.key[0] = (u64)(uintptr_t)img;
 	img->dw_node.key[1] = 0;
 	img->dw_node.cost = dwarf_cost(img->dw_elf);
@@ -1335,8 +1361,18 @@ void symbolizer__stats(const struct symbolizer *s,
 
 void symbolizer__tick(struct symbolizer *s)
 {
-	if (s)
-		s->gen++;
+	if (!s)
+		return;
+	s->gen++;
+	for (size_t i = 0; i < s->nr_images; i++) {
+		struct image *img = s->images[i];
+
+		if (img->dw && dwarf_file_changed(img)) {
+			pr_debug("%s: DWARF file changed, closed",
+				 img->file ? img->file : "?");
+			symbolizer__drop_dwarf(s, img);
+		}
+	}
 }
 
 void symbolizer__trim(struct symbolizer *s, unsigned int max_idle_ticks)

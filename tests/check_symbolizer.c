@@ -731,6 +731,46 @@ START_TEST(test_dwarf_bound)
 }
 END_TEST
 
+/* A mapped DWARF file that changes (rewritten in place) is closed at the
+ * next tick and read again when asked. */
+START_TEST(test_dwarf_changed)
+{
+	char tmp[] = "/tmp/ptop-dwchg-XXXXXX", cmd[512];
+	struct symbolizer_stats st;
+	struct srcline sl[4];
+	struct dso d;
+	u64 addr, size, off;
+	int fd = mkstemp(tmp);
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	snprintf(cmd, sizeof(cmd), "cp %s %s", test_fixture("symfix-pie"),
+		 tmp);
+	ck_assert_int_eq(system(cmd), 0);
+	d = file_dso(0, tmp);
+	ck_assert(nm_find("symfix-pie.nm", "fix_leaf", &addr, &size));
+	ck_assert_int_eq(symbolizer__from_vaddr(s, &d, addr, &off), 0);
+	ck_assert_int_eq(symbolizer__srcline(s, &d, off, sl, 4), 1);
+	symbolizer__tick(s);
+	symbolizer__stats(s, &st);
+	ck_assert_uint_eq(st.dwarf_open, 1);	/* unchanged: kept */
+	fd = open(tmp, O_WRONLY | O_APPEND);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, "\0\0\0\0", 4), 4);
+	close(fd);
+	symbolizer__tick(s);
+	symbolizer__stats(s, &st);
+	ck_assert_uint_eq(st.dwarf_open, 0);
+	ck_assert_uint_eq(st.dwarf_loads, 1);
+	/* another address (the first is cached): read again */
+	ck_assert_int_eq(symbolizer__srcline(s, &d, off + 1, sl, 4), 1);
+	symbolizer__stats(s, &st);
+	ck_assert_uint_eq(st.dwarf_open, 1);
+	ck_assert_uint_eq(st.dwarf_loads, 2);
+	unlink(tmp);
+}
+END_TEST
+
 static double now_ms(void)
 {
 	struct timespec ts;
@@ -783,6 +823,7 @@ Suite *symbolizer_suite(void)
 	tcase_add_test(tc, test_read_code);
 	tcase_add_test(tc, test_resolved_cache);
 	tcase_add_test(tc, test_dwarf_bound);
+	tcase_add_test(tc, test_dwarf_changed);
 	tcase_add_test(tc, test_trim);
 	tcase_add_test(tc, test_bad_args);
 	tcase_add_test(tc, test_big_dso);
