@@ -281,7 +281,7 @@ static enum kallsyms_from kc_load_check(void)
 	ck_assert_ptr_nonnull(ks);
 	ck_assert_uint_eq(kallsyms__count(ks), kallsyms__count(ref));
 	for (u64 a = 0xffffffff80fffff0ull; a < 0xffffffff81000000ull + 3000 * 32 + 64;
-	     a += 8) {
+	     a += 24) {
 		struct symtab_hit h1, h2;
 		int r1 = kallsyms__lookup(ref, a, &h1);
 		int r2 = kallsyms__lookup(ks, a, &h2);
@@ -318,6 +318,17 @@ static enum kallsyms_from kc_load_check(void)
 	}
 	ck_assert(!ks->restricted);
 	kallsyms__free(ref);
+	kallsyms__free(ks);
+	return from;
+}
+
+/* Where a load through the cache came from, without the comparison. */
+static enum kallsyms_from kc_from(void)
+{
+	enum kallsyms_from from;
+	struct kallsyms *ks = kallsyms__load_cached(kc_text, &kc, pool, &from);
+
+	ck_assert_ptr_nonnull(ks);
 	kallsyms__free(ks);
 	return from;
 }
@@ -451,7 +462,8 @@ START_TEST(test_cache_hostile)
 			continue;
 		b = orig[off] ^ 0x40;
 		poke(off, &b, 1);
-		ck_assert_int_eq(kc_load_check(), KALLSYMS_PARSED_SAVED);
+		ck_assert_msg(kc_from() == KALLSYMS_PARSED_SAVED, "byte %zu",
+			      off);
 	}
 	/* counts that overflow or do not add up */
 	poke(96, &huge, 8);
