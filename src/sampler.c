@@ -41,6 +41,9 @@ struct sampler {
 	int err_fd;		/* read end: errno of a failed exec */
 	bool child_reaped;
 
+	/* processes read from /proc as their first sample comes */
+	struct synth *synth;
+
 	/* ring counters already handed to the session */
 	u64 *seen_bad, *seen_bytes;
 	size_t nr_seen;
@@ -106,6 +109,7 @@ void sampler__free(struct sampler *sp)
 	close(sp->wake[0]);
 	close(sp->wake[1]);
 	evlist__free(sp->evlist);
+	synth__free(sp->synth);
 	free(sp->specs);
 	free(sp->sess_ev);
 	free(sp->target_pids);
@@ -243,8 +247,11 @@ static void sampler__unknown_pid(struct session *s, s32 pid, void *ctx)
 	(void)s;
 	if (pid <= 0 || !sp->evlist || !evlist__nr_events(sp->evlist))
 		return;
-	synth__processes(sp->opts.proc, pid, evlist__attr(sp->evlist, 0),
-			 sampler__feed, sp);
+	if (!sp->synth)
+		sp->synth = synth__new(sp->opts.proc);
+	if (sp->synth)
+		synth__process(sp->synth, pid, evlist__attr(sp->evlist, 0),
+			       sampler__feed, sp);
 }
 
 /* One pass over every ring: records merged in time order across CPUs,
@@ -401,6 +408,20 @@ static int sampler__synthesize(struct sampler *sp)
 	session__lock(s);
 	switch (sp->target.kind) {
 	case TARGET_SYSTEM:
+		/*
+		 * Live, the processes are read from /proc when their first
+		 * sample comes (sampler__unknown_pid): on a busy machine
+		 * reading every process's maps and every mapped file's
+		 * build-id delayed the first table by seconds and held
+		 * what no row showed.  A perf.data file gets every process
+		 * first, as perf record writes it: its readers expect the
+		 * maps before the samples.
+		 */
+		if (!sp->opts.sink)
+			break;
+		err = synth__processes(sp->opts.proc, -1, attr, sampler__feed,
+				       sp);
+		break;
 	case TARGET_TIDS:
 		err = synth__processes(sp->opts.proc, -1, attr, sampler__feed,
 				       sp);

@@ -576,6 +576,15 @@ static int session__sample(struct session *s, const struct perf_event_header *h)
 		key.dso = dsos__kernel(s->dsos);
 		key.addr = smp.ip;
 		s->kernel_samples = true;
+		/* its comm (and its maps, for the chain's user part) */
+		if (smp.pid && s->opts.unknown_pid && !s->in_unknown_pid &&
+		    !intmap__get(&s->asked, smp.pid) &&
+		    !machine__knows(s->machine, (s32)smp.pid)) {
+			intmap__put(&s->asked, smp.pid, (void *)1);
+			s->in_unknown_pid = true;
+			s->opts.unknown_pid(s, (s32)smp.pid, s->opts.ctx);
+			s->in_unknown_pid = false;
+		}
 		break;
 	case PERF_RECORD_MISC_USER:
 		session__resolve_user(s, (s32)smp.pid, smp.ip, &key.dso,

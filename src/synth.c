@@ -27,7 +27,10 @@
 /* ELF files with more program headers than this are not ones we know. */
 #define PHNUM_MAX 1024
 
-/* Build-ids already read during this call, by file identity. */
+/* Build-ids already read, by file identity: during one synth__processes
+ * call, or over the life of a synth (a file rebuilt in place, same inode,
+ * keeps its old build-id there until the table starts again). */
+#define SYNTH_BIDS_MAX 65536
 struct bid_entry {
 	u64 ino;
 	u32 maj, min;
@@ -886,61 +889,80 @@ out:
 	return err;
 }
 
-int synth__processes(const char *proc, pid_t pid,
-		     const struct perf_event_attr *attr, synth_cb cb,
-		     void *ctx)
+struct synth *synth__new(const char *proc)
 {
-	struct synth *s;
+	struct synth *s = malloc(sizeof(*s));
+	int err;
+
+	if (!s)
+		return NULL;
+	memset(s, 0, offsetof(struct synth, notes));
+	s->rootfd = -1;
+	s->procfd = open_proc(proc);
+	if (s->procfd < 0) {
+		err = s->procfd;
+		free(s);
+		errno = -err;
+		return NULL;
+	}
+	return s;
+}
+
+void synth__free(struct synth *s)
+{
+	if (!s)
+		return;
+	if (s->rootfd >= 0)
+		close(s->rootfd);
+	if (s->procfd >= 0)
+		close(s->procfd);
+	free(s->maps);
+	free(s->bids);
+	free(s);
+}
+
+int synth__process(struct synth *s, pid_t pid,
+		   const struct perf_event_attr *attr, synth_cb cb, void *ctx)
+{
 	pid_t *pids = NULL;
 	size_t nr = 0;
 	int err = 0;
 
-	if (!attr || !cb)
+	if (!s || !attr || !cb)
 		return -EINVAL;
-	s = malloc(sizeof(*s));
-	if (!s)
-		return -ENOMEM;
-	memset(s, 0, offsetof(struct synth, notes));
 	s->attr = attr;
 	s->cb = cb;
 	s->ctx = ctx;
 	s->trailer = record__id_trailer_size(attr->sample_type,
 					     attr->sample_id_all);
 	s->trailer_tid = s->trailer && (attr->sample_type & PERF_SAMPLE_TID);
-	s->rootfd = -1;
-	s->procfd = open_proc(proc);
-	if (s->procfd < 0) {
-		err = s->procfd;
-		goto out;
+	/* a long run meets new files all the time: start again past this */
+	if (s->bids_nr > SYNTH_BIDS_MAX) {
+		free(s->bids);
+		s->bids = NULL;
+		s->bids_cap = s->bids_nr = 0;
 	}
-
 	if (pid > 0) {
 		pid_t tgid = tgid_of(s, pid);
 
-		if (tgid < 0) {
-			err = -ESRCH;
-			goto out;
-		}
-		err = synth_process(s, tgid);
-		goto out;
+		if (tgid < 0)
+			return -ESRCH;
+		return synth_process(s, tgid);
 	}
-	if (pid != -1) {
-		err = -EINVAL;
-		goto out;
-	}
+	if (pid != -1)
+		return -EINVAL;
 
 	{
 		DIR *dir = opendir_at(s->procfd, ".");
 
 		if (!dir) {
 			err = -errno;
-			pr_err("cannot read %s: %s", proc ? proc : "/proc",
-			       strerror(errno));
-			goto out;
+			pr_err("cannot read /proc: %s", strerror(errno));
+			return err;
 		}
 		err = list_pids(dir, &pids, &nr);
 		if (err)
-			goto out;
+			return err;
 	}
 	for (size_t i = 0; i < nr; i++) {
 		err = synth_process(s, pids[i]);
@@ -952,14 +974,28 @@ int synth__processes(const char *proc, pid_t pid,
 		if (err)
 			break;
 	}
-out:
 	free(pids);
-	if (s->rootfd >= 0)
-		close(s->rootfd);
-	if (s->procfd >= 0)
-		close(s->procfd);
-	free(s->maps);
-	free(s->bids);
-	free(s);
+	return err;
+}
+
+int synth__processes(const char *proc, pid_t pid,
+		     const struct perf_event_attr *attr, synth_cb cb,
+		     void *ctx)
+{
+	struct synth *s;
+	int err;
+
+	if (!attr || !cb)
+		return -EINVAL;
+	s = synth__new(proc);
+	if (!s) {
+		err = -errno;
+		if (pid == -1)
+			pr_err("cannot read %s: %s", proc ? proc : "/proc",
+			       strerror(errno));
+		return err;
+	}
+	err = synth__process(s, pid, attr, cb, ctx);
+	synth__free(s);
 	return err;
 }

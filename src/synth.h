@@ -29,6 +29,21 @@ int synth__processes(const char *proc, pid_t pid,
 		     const struct perf_event_attr *attr, synth_cb cb,
 		     void *ctx);
 
+/*
+ * The same, reading processes one at a time as they show up (the live
+ * view reads a process when its first sample comes), with the build-ids
+ * of the files already read remembered from one call to the next:
+ *	s = synth__new(proc);		NULL with errno set
+ *	synth__process(s, pid, attr, cb, ctx);	as synth__processes
+ *	synth__free(s);
+ * attr may differ between calls (the events were changed).
+ */
+struct synth;
+struct synth *synth__new(const char *proc);
+void synth__free(struct synth *s);
+int synth__process(struct synth *s, pid_t pid,
+		   const struct perf_event_attr *attr, synth_cb cb, void *ctx);
+
 /* The threads of a process, from /proc/PID/task (sorted, malloc'd);
  * -ESRCH if it does not exist. */
 int synth__threads(const char *proc, pid_t pid, pid_t **tids, size_t *nr);

@@ -45,6 +45,15 @@ Elf *elfsym__open_fd(int fd)
 	return check_kind(elf_begin(fd, ELF_C_READ, NULL));
 }
 
+/* Mapped, not read: sections are used in place (ELF_C_READ copies every
+ * section a lookup touches, .symtab and .debug_* of 100 MB libraries
+ * included, into the heap).  libelf reads instead when mmap fails. */
+Elf *elfsym__map_fd(int fd)
+{
+	elfsym__init_lib();
+	return check_kind(elf_begin(fd, ELF_C_READ_MMAP, NULL));
+}
+
 Elf *elfsym__open_mem(void *image, size_t size)
 {
 	elfsym__init_lib();

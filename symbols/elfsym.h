@@ -59,6 +59,12 @@ enum elfsym_what {
  * return NULL with errno set (ENOEXEC: not ELF).  Free with elf_end().
  */
 Elf *elfsym__open_fd(int fd);
+/* The file mapped (ELF_C_READ_MMAP) instead of read section by section
+ * into the heap: what loading symbols and DWARF use.  A file truncated
+ * while mapped faults (SIGBUS) where a read would fail, so a long-lived
+ * handle must check its file (the symbolizer does at each tick), and the
+ * unwinder, which keeps its files open for the whole run, reads. */
+Elf *elfsym__map_fd(int fd);
 Elf *elfsym__open_mem(void *image, size_t size);
 
 /* Fills info from elf's headers: 0, or -EINVAL when the section and

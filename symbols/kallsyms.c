@@ -1,15 +1,35 @@
 /* kallsyms: the kernel's symbols from /proc/kallsyms, modules included. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "elfnote.h"
+#include "fdio.h"
 #include "kallsyms.h"
 #include "symbolizer.h"
 #include "symtab.h"
 
 #define KALLSYMS_MAX (256u << 20)
+#define KSYM_NAME_MAX 4096	/* longer names are not cached */
+#define KMOD_NAME_MAX 125	/* module_group's bound */
+#define WALK_BACK 8		/* as symtab__lookup */
+
+/* One symbol of the cache file, as the finished table has it. */
+struct ksym {
+	u64 addr, size;
+	u32 name_off, name_len;	/* in the string area */
+	u16 group;
+	u16 pad[3];
+};
+
+struct kmod {
+	u32 name_off, name_len;	/* "name", without the brackets */
+};
 
 static int hexval(char c)
 {
@@ -272,9 +292,67 @@ void kallsyms__free(struct kallsyms *ks)
 {
 	if (!ks)
 		return;
+	if (ks->map)
+		munmap((void *)(uintptr_t)ks->map, ks->map_size);
 	symtab__free(ks->st);
 	free(ks->mods);
 	free(ks);
+}
+
+static int ksym__hit(struct kallsyms *ks, const struct ksym *y,
+		     struct symtab_hit *hit)
+{
+	const char *name = strpool__intern(ks->pool, ks->names + y->name_off,
+					   y->name_len);
+
+	hit->start = y->addr;
+	hit->size = y->size;
+	hit->flags = SYM_F_KERNEL;
+	hit->group = y->group;
+	if (!name)
+		return -ENOMEM;
+	hit->name = hit->raw_name = name;
+	return 0;
+}
+
+int kallsyms__lookup(struct kallsyms *ks, u64 addr, struct symtab_hit *hit)
+{
+	size_t lo = 0, hi;
+
+	if (!ks->map)
+		return symtab__lookup(ks->st, addr, hit);
+	memset(hit, 0, sizeof(*hit));
+	hi = ks->nr_syms;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ks->syms[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i > 0 && lo - i < WALK_BACK; i--) {
+		const struct ksym *y = &ks->syms[i - 1];
+
+		if (addr - y->addr < y->size)
+			return ksym__hit(ks, y, hit);
+	}
+	return -ENOENT;
+}
+
+size_t kallsyms__count(const struct kallsyms *ks)
+{
+	return ks->map ? ks->nr_syms : symtab__count(ks->st);
+}
+
+int kallsyms__at(struct kallsyms *ks, size_t i, struct symtab_hit *hit)
+{
+	if (!ks->map)
+		return symtab__at(ks->st, i, hit);
+	memset(hit, 0, sizeof(*hit));
+	if (i >= ks->nr_syms)
+		return -ENOENT;
+	return ksym__hit(ks, &ks->syms[i], hit);
 }
 
 const char *kallsyms__dso_name(const struct kallsyms *ks, u16 group)
@@ -282,4 +360,412 @@ const char *kallsyms__dso_name(const struct kallsyms *ks, u16 group)
 	if (group && group <= ks->nr_mods)
 		return ks->mods[group - 1];
 	return "[kernel.kallsyms]";
+}
+
+/* ---- the cache ---- */
+
+#define KCACHE_MAGIC "PTOPKSYM"
+#define KCACHE_VERSION 1
+#define BOOT_ID_LEN 36
+
+struct kcache_hdr {
+	char magic[8];
+	u32 version, hdr_size;
+	char boot_id[40];	/* NUL-padded */
+	u8 build_id[BUILD_ID_MAX];
+	u32 build_id_size;
+	u32 pad;
+	u64 modules_hash;
+	u64 nr_syms, nr_mods, str_size, file_size;
+};
+
+/* What the running kernel is: the cache's key. */
+struct kcache_key {
+	char boot_id[40];
+	u8 build_id[BUILD_ID_MAX];
+	u32 build_id_size;
+	u64 modules_hash;
+};
+
+static ssize_t read_small(const char *path, void *buf, size_t len)
+{
+	ssize_t n = -1;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+
+	if (fd < 0)
+		return -errno;
+	do
+		n = read(fd, buf, len);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		n = -errno;
+	close(fd);
+	return n;
+}
+
+/* The module list: names, sizes and addresses (/proc/modules, a few KB,
+ * cheap unlike kallsyms); 0 when there is none (a kernel without
+ * modules). */
+static u64 modules_hash(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	u64 h = 0x9e3779b97f4a7c15ULL;
+	char buf[16 << 10];
+	ssize_t n;
+
+	if (fd < 0)
+		return 0;
+	while ((n = read(fd, buf, sizeof(buf))) > 0 ||
+	       (n < 0 && errno == EINTR))
+		if (n > 0)
+			h = hash_u64(h ^ hash_bytes(buf, (size_t)n));
+	close(fd);
+	return h;
+}
+
+static int kcache_key(const struct kallsyms_cache *c, struct kcache_key *k)
+{
+	u8 notes[4096];
+	char id[64];
+	ssize_t n;
+	long b;
+
+	memset(k, 0, sizeof(*k));
+	n = read_small(c->boot_id ? c->boot_id :
+				    "/proc/sys/kernel/random/boot_id",
+		       id, sizeof(id) - 1);
+	if (n < BOOT_ID_LEN)
+		return -ENOENT;
+	for (int i = 0; i < BOOT_ID_LEN; i++) {
+		char ch = id[i];
+
+		if (!((ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f') ||
+		      ch == '-'))
+			return -EINVAL;
+	}
+	memcpy(k->boot_id, id, BOOT_ID_LEN);
+	n = read_small(c->notes ? c->notes : "/sys/kernel/notes", notes,
+		       sizeof(notes));
+	b = n > 0 ? elfnote__build_id(notes, (size_t)n, false, k->build_id,
+				      sizeof(k->build_id)) : 0;
+	k->build_id_size = b > 0 ? (u32)b : 0;
+	k->modules_hash = modules_hash(c->modules ? c->modules :
+						    "/proc/modules");
+	return 0;
+}
+
+static int cache_path(const struct kallsyms_cache *c,
+		      const struct kcache_key *k, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "%s/kallsyms-%s", c->dir, k->boot_id);
+
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+/* Does the kernel hide addresses from us now?  Its first line says. */
+static bool restricted_now(const char *path)
+{
+	char line[256];
+	ssize_t n = read_small(path, line, sizeof(line) - 1);
+
+	if (n <= 0)
+		return true;
+	line[n] = '\0';
+	for (ssize_t i = 0; i < n && line[i] != ' '; i++)
+		if (line[i] != '0')
+			return false;
+	return true;
+}
+
+/* A directory only we can write to, made if missing. */
+static int cache_dir_ok(const char *dir)
+{
+	struct stat st;
+
+	if (mkdir(dir, 0700) && errno != EEXIST) {
+		/* ~/.cache itself may be missing */
+		char parent[4096];
+		char *slash;
+
+		if (errno != ENOENT ||
+		    snprintf(parent, sizeof(parent), "%s", dir) >=
+			    (int)sizeof(parent))
+			return -errno;
+		slash = strrchr(parent, '/');
+		if (!slash || slash == parent)
+			return -ENOENT;
+		*slash = '\0';
+		if ((mkdir(parent, 0700) && errno != EEXIST) ||
+		    (mkdir(dir, 0700) && errno != EEXIST))
+			return -errno;
+	}
+	if (lstat(dir, &st))
+		return -errno;
+	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
+	    (st.st_mode & 022))
+		return -EPERM;
+	return 0;
+}
+
+static bool mul_add(u64 a, u64 b, u64 *acc)
+{
+	u64 m;
+
+	return !__builtin_mul_overflow(a, b, &m) &&
+	       !__builtin_add_overflow(*acc, m, acc);
+}
+
+/* Checks a mapped cache file against key: 0, or -EINVAL (not a valid
+ * cache for this kernel: stale, truncated, damaged or hostile). */
+static int cache_valid(const u8 *map, size_t size, const struct kcache_key *k)
+{
+	const struct kcache_hdr *h = (const void *)map;
+	const struct ksym *syms;
+	const struct kmod *mods;
+	u64 want = sizeof(*h), prev = 0;
+
+	if (size < sizeof(*h) || memcmp(h->magic, KCACHE_MAGIC, 8) ||
+	    h->version != KCACHE_VERSION || h->hdr_size != sizeof(*h) ||
+	    memcmp(h->boot_id, k->boot_id, sizeof(h->boot_id)) ||
+	    h->build_id_size != k->build_id_size ||
+	    memcmp(h->build_id, k->build_id, sizeof(h->build_id)) ||
+	    h->modules_hash != k->modules_hash || h->file_size != size ||
+	    !h->nr_syms || h->nr_mods > UINT16_MAX ||
+	    h->str_size > UINT32_MAX ||
+	    !mul_add(h->nr_syms, sizeof(*syms), &want) ||
+	    !mul_add(h->nr_mods, sizeof(*mods), &want) ||
+	    !mul_add(h->str_size, 1, &want) || want != size)
+		return -EINVAL;
+	syms = (const void *)(map + sizeof(*h));
+	mods = (const void *)(syms + h->nr_syms);
+	for (u64 i = 0; i < h->nr_mods; i++)
+		if (!mods[i].name_len || mods[i].name_len > KMOD_NAME_MAX ||
+		    (u64)mods[i].name_off + mods[i].name_len > h->str_size)
+			return -EINVAL;
+	/* in address order, named inside the file, in a known group */
+	for (u64 i = 0; i < h->nr_syms; i++) {
+		const struct ksym *y = &syms[i];
+
+		if (y->addr < prev || !y->name_len ||
+		    y->name_len > KSYM_NAME_MAX || y->group > h->nr_mods ||
+		    (u64)y->name_off + y->name_len > h->str_size)
+			return -EINVAL;
+		prev = y->addr;
+	}
+	return 0;
+}
+
+/* The table served from a valid mapped cache file (which it keeps). */
+static struct kallsyms *from_cache(const u8 *map, size_t size,
+				   struct strpool *pool)
+{
+	const struct kcache_hdr *h = (const void *)map;
+	const struct kmod *mods;
+	struct kallsyms *ks = calloc(1, sizeof(*ks));
+
+	if (!ks)
+		return NULL;
+	ks->syms = (const void *)(map + sizeof(*h));
+	ks->nr_syms = (size_t)h->nr_syms;
+	mods = (const void *)(ks->syms + h->nr_syms);
+	ks->names = (const char *)(mods + h->nr_mods);
+	ks->pool = pool;
+	ks->nr_lines = ks->nr_syms;
+	for (u64 i = 0; i < h->nr_mods; i++) {
+		u16 last = 0;
+
+		/* a name twice would give another group: not ours */
+		if (module_group(ks, pool, ks->names + mods[i].name_off,
+				 mods[i].name_len, &last) != i + 1) {
+			kallsyms__free(ks);
+			errno = EINVAL;
+			return NULL;
+		}
+	}
+	ks->map = map;
+	ks->map_size = size;
+	return ks;
+}
+
+static struct kallsyms *read_cache(const char *file,
+				   const struct kcache_key *k,
+				   struct strpool *pool)
+{
+	struct kallsyms *ks = NULL;
+	struct stat st;
+	void *map;
+	int fd = open(file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+	    st.st_uid != geteuid() || st.st_size < (off_t)sizeof(struct kcache_hdr) ||
+	    (u64)st.st_size > KALLSYMS_MAX) {
+		close(fd);
+		return NULL;
+	}
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return NULL;
+	if (!cache_valid(map, (size_t)st.st_size, k))
+		ks = from_cache(map, (size_t)st.st_size, pool);
+	if (!ks)
+		munmap(map, (size_t)st.st_size);
+	return ks;
+}
+
+/* The finished table of a parsed ks, as the cache file holds it: its
+ * symbols, then the module names after the symbol names. */
+static int cache_image(struct kallsyms *ks, struct ksym **out, size_t *nr,
+		       struct kmod **mods_out, struct strbuf *names)
+{
+	size_t n = symtab__count(ks->st), k = 0;
+	struct ksym *syms = calloc(n ? n : 1, sizeof(*syms));
+	struct kmod *mods = calloc(ks->nr_mods ? ks->nr_mods : 1,
+				   sizeof(*mods));
+	struct symtab_hit hit;
+
+	if (!syms || !mods)
+		goto nomem;
+	for (size_t i = 0; i < n; i++) {
+		size_t len;
+
+		if (symtab__at(ks->st, i, &hit) || !hit.raw_name)
+			goto nomem;	/* naming failed: no cache */
+		len = strlen(hit.raw_name);
+		if (!len || len > KSYM_NAME_MAX)
+			continue;
+		syms[k].addr = hit.start;
+		syms[k].size = hit.size;
+		syms[k].group = hit.group;
+		syms[k].name_off = (u32)names->len;
+		syms[k].name_len = (u32)len;
+		strbuf__add(names, hit.raw_name, len);
+		k++;
+	}
+	for (size_t i = 0; i < ks->nr_mods; i++) {
+		size_t len = strlen(ks->mods[i]) - 2;
+
+		mods[i].name_off = (u32)names->len;
+		mods[i].name_len = (u32)len;
+		strbuf__add(names, ks->mods[i] + 1, len);
+	}
+	if (names->oom || names->len > UINT32_MAX)
+		goto nomem;
+	*out = syms;
+	*nr = k;
+	*mods_out = mods;
+	return 0;
+nomem:
+	free(syms);
+	free(mods);
+	return -ENOMEM;
+}
+
+/* Writes the parsed ks to file atomically (a temporary file renamed
+ * over): 0 or -errno. */
+static int write_cache(const char *file, struct kallsyms *ks,
+		       const struct kcache_key *k)
+{
+	struct kcache_hdr h;
+	struct strbuf names;
+	struct ksym *syms = NULL;
+	struct kmod *mods = NULL;
+	size_t nr = 0;
+	char tmp[4200];
+	int fd, err;
+
+	if (!ks->st || ks->restricted || !symtab__count(ks->st))
+		return -EINVAL;
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", file, (int)getpid()) >=
+	    (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	strbuf__init(&names);
+	err = cache_image(ks, &syms, &nr, &mods, &names);
+	if (err)
+		goto out;
+	memset(&h, 0, sizeof(h));
+	memcpy(h.magic, KCACHE_MAGIC, 8);
+	h.version = KCACHE_VERSION;
+	h.hdr_size = sizeof(h);
+	memcpy(h.boot_id, k->boot_id, sizeof(h.boot_id));
+	memcpy(h.build_id, k->build_id, sizeof(h.build_id));
+	h.build_id_size = k->build_id_size;
+	h.modules_hash = k->modules_hash;
+	h.nr_syms = nr;
+	h.nr_mods = ks->nr_mods;
+	h.str_size = names.len;
+	h.file_size = sizeof(h) + nr * sizeof(*syms) +
+		      ks->nr_mods * sizeof(*mods) + h.str_size;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
+		  0600);
+	if (fd < 0) {
+		err = -errno;
+		goto out;
+	}
+	err = fd__write_all(fd, &h, sizeof(h), NULL);
+	if (!err)
+		err = fd__write_all(fd, syms, nr * sizeof(*syms), NULL);
+	if (!err && ks->nr_mods)
+		err = fd__write_all(fd, mods, ks->nr_mods * sizeof(*mods),
+				    NULL);
+	if (!err && names.len)
+		err = fd__write_all(fd, names.buf, names.len, NULL);
+	if (close(fd) && !err)
+		err = -errno;
+	if (!err && rename(tmp, file))
+		err = -errno;
+	if (err)
+		unlink(tmp);
+out:
+	free(syms);
+	free(mods);
+	strbuf__fini(&names);
+	return err;
+}
+
+struct kallsyms *kallsyms__load_cached(const char *path,
+				       const struct kallsyms_cache *c,
+				       struct strpool *pool,
+				       enum kallsyms_from *from)
+{
+	enum kallsyms_from dummy;
+	struct kcache_key key;
+	char file[4200];
+	struct kallsyms *ks;
+	bool cache;
+
+	if (!from)
+		from = &dummy;
+	*from = KALLSYMS_PARSED;
+	cache = c && c->dir && !kcache_key(c, &key) &&
+		!cache_path(c, &key, file, sizeof(file)) &&
+		!restricted_now(path) && !cache_dir_ok(c->dir);
+	if (!cache)
+		return kallsyms__load(path, pool);
+	ks = read_cache(file, &key, pool);
+	if (ks) {
+		*from = KALLSYMS_CACHED;
+		return ks;
+	}
+	ks = kallsyms__load(path, pool);
+	if (ks && !write_cache(file, ks, &key))
+		*from = KALLSYMS_PARSED_SAVED;
+	return ks;
+}
+
+int kallsyms__cache_dir(char *buf, size_t len)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME");
+	const char *home = getenv("HOME");
+	int n;
+
+	if (xdg && xdg[0] == '/')
+		n = snprintf(buf, len, "%s/ptop", xdg);
+	else if (home && home[0] == '/')
+		n = snprintf(buf, len, "%s/.cache/ptop", home);
+	else
+		return -ENOENT;
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }

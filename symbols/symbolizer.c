@@ -9,6 +9,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <gelf.h>
+
 #include "dbgfetch.h"
 #include "debuginfo.h"
 #include "elfnote.h"
@@ -16,6 +18,7 @@
 #include "kallsyms.h"
 #include "kcore.h"
 #include "log.h"
+#include "lru.h"
 #include "perfmap.h"
 #include "srcline.h"
 #include "symbolizer.h"
@@ -23,8 +26,15 @@
 
 #define PATH_BUF 4096
 
-/* DWARF handles hold an fd and libdw's caches: keep a few. */
-#define MAX_DWARF_OPEN 4
+/*
+ * DWARF handles are kept by what they cost (see dwarf_cost), not by count:
+ * with a count of 4, chains through libc, libpython, an ASan binary and
+ * ptop itself evicted and inflated compressed DWARF again for every frame.
+ * Each handle also holds an fd: this many at most.
+ */
+#define MAX_DWARF_OPEN 64
+/* Frames a resolution cache entry holds; deeper asks bypass the cache. */
+#define RESOLVED_DEPTH 32
 /* dso ids are dense indexes; past this one is a bug, not a table */
 #define MAX_DSO_ID (1u << 20)
 
@@ -55,6 +65,9 @@ struct image {
 	/* debuginfod is fetching the debug file of its symbols, or of its
 	 * DWARF: loaded again once it arrived */
 	struct awaited await, dw_await;
+	struct lru_node dw_node;	/* in symbolizer.dwarf while dw is set */
+	off_t dw_size;		/* the mapped file's, checked each tick */
+	struct timespec dw_mtime;
 	/* an in-memory image (vdso): elf_memory's buffer */
 	void *mem;
 	size_t mem_size;
@@ -68,6 +81,22 @@ struct dso_state {
 	struct image *img;
 	const char *dso_name;	/* pooled */
 	u64 used;		/* generation of the last use */
+	u32 epoch;		/* loads so far: keys the resolution cache */
+};
+
+/*
+ * One resolved (dso, address): what symbolizer__lookup or
+ * symbolizer__srcline said, by key {dso id | kind | epoch, address}.  The
+ * strings are the symbolizer's pooled ones, valid until it is freed.  An
+ * epoch that moved on (the dso loaded again after a trim) leaves the old
+ * entries unreachable until the bound pushes them out.
+ */
+enum { RES_SYM, RES_SRCLINE };
+struct resolved {
+	struct lru_node node;
+	struct sym_info info;		/* RES_SYM */
+	int nr;				/* RES_SRCLINE: frames, or -errno */
+	struct srcline frames[];
 };
 
 struct pm_entry {
@@ -88,6 +117,7 @@ struct symbolizer {
 	bool fetch_wait;
 	u64 fetch_done;		/* dbgfetch__done when last looked */
 	u64 changes;		/* symbolizer__changes */
+	const char *kallsyms_cache;	/* NULL: none */
 
 	struct dso_state *states;	/* by dso->id */
 	size_t nr_states;
@@ -117,6 +147,12 @@ struct symbolizer {
 	int kcore_err;		/* its open's -errno, 0: not tried */
 
 	u64 gen;
+
+	struct lru dwarf;	/* struct image by dw_node */
+	size_t dwarf_loads;
+	struct lru resolved;	/* struct resolved */
+	size_t hits, misses;
+	u32 kernel_loads;
 };
 
 static void await_set(struct awaited *a, enum dbgfetch_kind kind,
@@ -144,6 +180,20 @@ static const char *pool_dup(struct symbolizer *s, const char *str)
 	return str ? strpool__intern(s->pool, str, strlen(str)) : NULL;
 }
 
+static void image__drop_dwarf(struct image *img);
+
+static void dwarf_evict(void *ctx, struct lru_node *n)
+{
+	(void)ctx;
+	image__drop_dwarf(lru_entry(n, struct image, dw_node));
+}
+
+static void resolved_evict(void *ctx, struct lru_node *n)
+{
+	(void)ctx;
+	free(lru_entry(n, struct resolved, node));
+}
+
 struct symbolizer *symbolizer__new(const struct symbolizer_opts *opts)
 {
 	struct symbolizer_opts none = { 0 };
@@ -153,6 +203,13 @@ struct symbolizer *symbolizer__new(const struct symbolizer_opts *opts)
 		return NULL;
 	if (!opts)
 		opts = &none;
+	lru__init(&s->dwarf, opts->dwarf_bytes ? opts->dwarf_bytes :
+						 SYMBOLIZER_DWARF_BYTES,
+		  MAX_DWARF_OPEN, dwarf_evict, s);
+	lru__init(&s->resolved, opts->resolved_bytes ?
+					opts->resolved_bytes :
+					SYMBOLIZER_RESOLVED_BYTES,
+		  0, resolved_evict, s);
 	s->code_fd = -1;
 	s->demangle = opts->no_demangle ? 0 :
 			      SYMTAB_DEMANGLE |
@@ -182,6 +239,14 @@ struct symbolizer *symbolizer__new(const struct symbolizer_opts *opts)
 	}
 	s->kallsyms_path = pool_dup(s, opts->kallsyms ? opts->kallsyms :
 							"/proc/kallsyms");
+	if (opts->kallsyms_cache && opts->kallsyms_cache[0]) {
+		s->kallsyms_cache = pool_dup(s, opts->kallsyms_cache);
+	} else if (!opts->kallsyms_cache && !opts->kallsyms) {
+		char dir[PATH_BUF];
+
+		if (!kallsyms__cache_dir(dir, sizeof(dir)))
+			s->kallsyms_cache = pool_dup(s, dir);
+	}
 	s->proc = pool_dup(s, opts->proc ? opts->proc : "/proc");
 	s->tmp = pool_dup(s, opts->tmp ? opts->tmp : "/tmp");
 	s->kernel_release = pool_dup(s, opts->kernel_release);
@@ -235,10 +300,19 @@ static struct image *image__new(void)
 	return img;
 }
 
+/* Closes img's DWARF, taking it out of the cache first. */
+static void symbolizer__drop_dwarf(struct symbolizer *s, struct image *img)
+{
+	if (img->dw)
+		lru__remove(&s->dwarf, &img->dw_node);
+	image__drop_dwarf(img);
+}
+
 static void symbolizer__put_image(struct symbolizer *s, struct image *img)
 {
 	if (!img || --img->refs)
 		return;
+	symbolizer__drop_dwarf(s, img);
 	for (size_t i = 0; i < s->nr_images; i++) {
 		if (s->images[i] == img) {
 			s->images[i] = s->images[--s->nr_images];
@@ -252,6 +326,8 @@ void symbolizer__free(struct symbolizer *s)
 {
 	if (!s)
 		return;
+	lru__fini(&s->resolved);
+	lru__fini(&s->dwarf);
 	for (size_t i = 0; i < s->nr_states; i++)
 		symbolizer__put_image(s, s->states[i].img);
 	for (size_t i = 0; i < s->nr_images; i++)
@@ -355,7 +431,7 @@ static int load_symbols(struct symbolizer *s, const struct dso *dso,
 					  img->info.build_id_size :
 					  dso->build_id_size);
 		if (dfd >= 0)
-			dbg = elfsym__open_fd(dfd);
+			dbg = elfsym__map_fd(dfd);
 		if (dbg && !elfsym__info(dbg, &di) && di.has_symtab) {
 			n = elfsym__load(dbg, st, ELFSYM_SYMTAB | kind);
 			if (n > 0 && !data)
@@ -420,7 +496,7 @@ static void load_file(struct symbolizer *s, const struct dso *dso,
 	ds->status = DSO_ST_UNREADABLE;
 	if (fd < 0)
 		goto unreadable;
-	elf = elfsym__open_fd(fd);
+	elf = elfsym__map_fd(fd);
 	if (!elf || elfsym__info(elf, &info))
 		goto unreadable;
 	shared = find_image(s, &info);
@@ -469,7 +545,7 @@ static void load_data(struct symbolizer *s, const struct dso *dso,
 	img->data_tried = true;
 	fd = debuginfo__open_binary(&o, dso, path, sizeof(path));
 	if (fd >= 0)
-		elf = elfsym__open_fd(fd);
+		elf = elfsym__map_fd(fd);
 	if (elf && load_symbols(s, dso, img, elf, path, true)) {
 		symtab__free(img->data_st);
 		img->data_st = NULL;
@@ -580,7 +656,7 @@ static const char *kernel_differs(struct symbolizer *s)
 			return "it ran another kernel release";
 	}
 	if (s->kernel_text && s->kernel &&
-	    (symtab__lookup(s->kernel->st, s->kernel_text, &hit) ||
+	    (kallsyms__lookup(s->kernel, s->kernel_text, &hit) ||
 	     hit.start != s->kernel_text))
 		return "the kernel has moved since (KASLR: a reboot)";
 	return NULL;
@@ -591,7 +667,20 @@ static void load_kernel(struct symbolizer *s)
 	const char *why;
 
 	s->kernel_loaded = true;
-	s->kernel = kallsyms__load(s->kallsyms_path, s->pool);
+	s->kernel_loads++;
+	if (s->kallsyms_cache) {
+		struct kallsyms_cache c = { .dir = s->kallsyms_cache };
+		enum kallsyms_from from;
+
+		s->kernel = kallsyms__load_cached(s->kallsyms_path, &c, s->pool,
+						  &from);
+		pr_debug("kernel symbols: %s",
+			 from == KALLSYMS_CACHED ? "from the cache" :
+			 from == KALLSYMS_PARSED_SAVED ? "parsed, cached" :
+							  "parsed");
+	} else {
+		s->kernel = kallsyms__load(s->kallsyms_path, s->pool);
+	}
 	why = s->kernel && !s->kernel->restricted ? kernel_differs(s) : NULL;
 	if (why) {
 		kallsyms__free(s->kernel);
@@ -612,7 +701,7 @@ static void load_kernel(struct symbolizer *s)
 				"run as root with 'sysctl "
 				"kernel.kptr_restrict=0' to see them");
 	} else {
-		s->kernel_status = symtab__count(s->kernel->st) ?
+		s->kernel_status = kallsyms__count(s->kernel) ?
 					   DSO_ST_OK :
 					   DSO_ST_NO_SYMBOLS;
 	}
@@ -732,6 +821,8 @@ static struct dso_state *prepare(struct symbolizer *s, const struct dso *dso)
 	ds->used = s->gen;
 	if (!ds->dso_name)
 		ds->dso_name = display_name(s, dso);
+	if (!ds->loaded)
+		ds->epoch++;
 	switch (dso->kind) {
 	case DSO_FILE:
 		if (!ds->loaded)
@@ -798,23 +889,90 @@ static int lookup_begin(struct symbolizer *s, const struct dso *dso,
 	return 0;
 }
 
+/* The resolution cache's first key: dso, what was asked, and the load
+ * (of the dso, and for the kernel of the one kallsyms table) it came
+ * from. */
+/* An answer given while debuginfod fetches a file of the dso (addresses
+ * for now, .dynsym's names, no source lines) is provisional: not kept. */
+static bool awaiting(const struct dso_state *ds)
+{
+	return ds->await.on ||
+	       (ds->img && (ds->img->await.on || ds->img->dw_await.on));
+}
+
+static u64 resolved_key(const struct symbolizer *s,
+			const struct dso_state *ds, const struct dso *dso,
+			unsigned int what)
+{
+	u64 epoch = ds->epoch;
+
+	if (dso->kind == DSO_KERNEL)
+		epoch = epoch << 16 ^ s->kernel_loads;
+	return (u64)dso->id | (u64)what << 32 | epoch << 33;
+}
+
+/* dsos whose answers do not change while loaded (JIT maps grow). */
+static bool cacheable(const struct dso *dso)
+{
+	return dso->kind == DSO_FILE || dso->kind == DSO_VDSO ||
+	       dso->kind == DSO_KERNEL;
+}
+
+static void resolved_add(struct symbolizer *s, u64 k0, u64 addr,
+			 const struct sym_info *info, int nr,
+			 const struct srcline *frames)
+{
+	size_t nf = nr > 0 ? (size_t)nr : 0;
+	size_t size = sizeof(struct resolved) + nf * sizeof(*frames);
+	struct resolved *r = malloc(size);
+
+	if (!r)
+		return;	/* uncached: answered again next time */
+	r->node.key[0] = k0;
+	r->node.key[1] = addr;
+	/* and malloc's header */
+	r->node.cost = size + 16;
+	if (info)
+		r->info = *info;
+	r->nr = nr;
+	if (nf)
+		memcpy(r->frames, frames, nf * sizeof(*frames));
+	if (lru__insert(&s->resolved, &r->node))
+		free(r);
+}
+
 int symbolizer__lookup(struct symbolizer *s, const struct dso *dso, u64 addr,
 		       struct sym_info *info)
 {
 	struct symtab_hit hit;
 	struct dso_state *ds;
 	struct pm_entry *pe;
-	u64 vaddr;
+	struct lru_node *n;
+	u64 vaddr, k0 = 0;
 	int err = lookup_begin(s, dso, info, &ds);
 
 	if (err)
 		return err;
+	if (cacheable(dso)) {
+		k0 = resolved_key(s, ds, dso, RES_SYM);
+		n = lru__find(&s->resolved, k0, addr);
+		if (n) {
+			s->hits++;
+			*info = lru_entry(n, struct resolved, node)->info;
+			if (dso->kind == DSO_KERNEL)
+				s->kernel_used = s->gen;
+			return 0;
+		}
+		s->misses++;
+	}
 	switch (dso->kind) {
 	case DSO_FILE:
 	case DSO_VDSO:
 		if (!ds->img || ds->status == DSO_ST_MISMATCH ||
-		    elfsym__to_vaddr(&ds->img->info, addr, &vaddr) ||
-		    symtab__lookup(ds->img->st, vaddr, &hit))
+		    elfsym__to_vaddr(&ds->img->info, addr, &vaddr))
+			break;
+		err = symtab__lookup(ds->img->st, vaddr, &hit);
+		if (err)
 			break;
 		fill_hit(info, &hit);
 		/* same segment, so the same offset from the symbol */
@@ -822,7 +980,10 @@ int symbolizer__lookup(struct symbolizer *s, const struct dso *dso, u64 addr,
 		break;
 	case DSO_KERNEL:
 		s->kernel_used = s->gen;
-		if (!s->kernel || symtab__lookup(s->kernel->st, addr, &hit))
+		if (!s->kernel)
+			break;
+		err = kallsyms__lookup(s->kernel, addr, &hit);
+		if (err)
 			break;
 		fill_hit(info, &hit);
 		info->dso_name = kallsyms__dso_name(s->kernel, hit.group);
@@ -841,6 +1002,9 @@ int symbolizer__lookup(struct symbolizer *s, const struct dso *dso, u64 addr,
 	default:
 		break;
 	}
+	/* a name that could not be made (ENOMEM) is not remembered */
+	if (cacheable(dso) && err != -ENOMEM && !awaiting(ds))
+		resolved_add(s, k0, addr, info, 0, NULL);
 	return 0;
 }
 
@@ -931,9 +1095,11 @@ int symbolizer__foreach_symbol(struct symbolizer *s, const struct dso *dso,
 			       void *ctx)
 {
 	struct symtab *st = NULL;
+	struct kallsyms *ks = NULL;
 	struct symtab_hit hit;
 	struct dso_state *ds;
 	struct sym_info si;
+	size_t nr = 0;
 	int rc = 0;
 
 	if (!s || !dso || !fn || dso->id >= MAX_DSO_ID)
@@ -945,11 +1111,13 @@ int symbolizer__foreach_symbol(struct symbolizer *s, const struct dso *dso,
 	    ds->status != DSO_ST_MISMATCH)
 		st = ds->img->st;
 	else if (dso->kind == DSO_KERNEL && s->kernel)
-		st = s->kernel->st;
-	for (size_t i = 0; st && !rc && i < symtab__count(st); i++) {
+		ks = s->kernel;
+	nr = ks ? kallsyms__count(ks) : symtab__count(st);
+	for (size_t i = 0; !rc && i < nr; i++) {
 		u64 key;
 
-		if (symtab__at(st, i, &hit) || !hit.name)
+		if ((ks ? kallsyms__at(ks, i, &hit) :
+			  symtab__at(st, i, &hit)) || !hit.name)
 			continue;
 		memset(&si, 0, sizeof(si));
 		fill_hit(&si, &hit);
@@ -967,23 +1135,63 @@ int symbolizer__foreach_symbol(struct symbolizer *s, const struct dso *dso,
 	return rc;
 }
 
-/* Closes the least recently used DWARF handle when too many are open. */
-static void limit_dwarf(struct symbolizer *s)
+/*
+ * What a DWARF handle is estimated to hold: compressed .debug sections
+ * are inflated into the heap whole; the others are mapped (ELF_C_READ_MMAP)
+ * and count for half, for the pages libdw touches and the CU, abbreviation
+ * and line tables it builds from them.
+ */
+static size_t dwarf_cost(Elf *elf)
 {
-	struct image *lru = NULL;
-	size_t open = 0;
+	size_t nr, shstrndx;
+	u64 cost = 64 << 10;
 
-	for (size_t i = 0; i < s->nr_images; i++) {
-		struct image *img = s->images[i];
+	if (elf_getshdrnum(elf, &nr) || elf_getshdrstrndx(elf, &shstrndx))
+		return (size_t)cost;
+	for (size_t i = 1; i < nr; i++) {
+		Elf_Scn *scn = elf_getscn(elf, i);
+		const char *name;
+		GElf_Shdr sh;
+		GElf_Chdr ch;
 
-		if (!img->dw)
+		if (!scn || !gelf_getshdr(scn, &sh) ||
+		    sh.sh_type == SHT_NOBITS)
 			continue;
-		open++;
-		if (!lru || img->dw_used < lru->dw_used)
-			lru = img;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (!name || (strncmp(name, ".debug_", 7) &&
+			      strncmp(name, ".zdebug_", 8)))
+			continue;
+		if ((sh.sh_flags & SHF_COMPRESSED) && gelf_getchdr(scn, &ch))
+			cost += ch.ch_size;
+		else if (!strncmp(name, ".zdebug_", 8))
+			cost += sh.sh_size * 4;	/* size in its header */
+		else
+			cost += sh.sh_size / 2;
 	}
-	if (open >= MAX_DWARF_OPEN && lru)
-		image__drop_dwarf(lru);
+	return (size_t)MIN(cost, (u64)SIZE_MAX / 2);
+}
+
+/*
+ * The DWARF file is mapped (ELF_C_READ_MMAP) for as long as its handle
+ * lives: one truncated or rewritten in place (cp over it) would fault
+ * where libdw touches it.  Files are replaced by a rename (dpkg, linkers)
+ * and the old inode stays whole; for the others each tick checks size and
+ * time and closes a handle whose file changed, which leaves the time
+ * between two ticks.  Returns true when it changed since the last call.
+ */
+static bool dwarf_file_changed(struct image *img)
+{
+	struct stat st;
+	bool changed;
+
+	if (img->dw_fd < 0 || fstat(img->dw_fd, &st))
+		return true;
+	changed = st.st_size != img->dw_size ||
+		  st.st_mtim.tv_sec != img->dw_mtime.tv_sec ||
+		  st.st_mtim.tv_nsec != img->dw_mtime.tv_nsec;
+	img->dw_size = st.st_size;
+	img->dw_mtime = st.st_mtim;
+	return changed;
 }
 
 static void load_dwarf(struct symbolizer *s, const struct dso *dso,
@@ -994,7 +1202,6 @@ static void load_dwarf(struct symbolizer *s, const struct dso *dso,
 	int fd;
 
 	img->dwarf_tried = true;
-	limit_dwarf(s);
 	if (img->info.has_debug_info)
 		fd = debuginfo__open_binary(&o, dso, path, sizeof(path));
 	else
@@ -1012,22 +1219,53 @@ static void load_dwarf(struct symbolizer *s, const struct dso *dso,
 	if (fd < 0)
 		return;
 	img->dw_fd = fd;
-	img->dw_elf = elfsym__open_fd(fd);
+	img->dw_elf = elfsym__map_fd(fd);
 	if (img->dw_elf)
 		img->dw = srcline__new(img->dw_elf);
 	if (!img->dw) {
 		pr_debug("%s: no usable DWARF", path);
 		image__drop_dwarf(img);
 		img->dwarf_tried = true;
+		return;
 	}
+	s->dwarf_loads++;
+	dwarf_file_changed(img);	/* notes its size and time */
+	img->dw_node.key[0] = (u64)(uintptr_t)img;
+	img->dw_node.key[1] = 0;
+	img->dw_node.cost = dwarf_cost(img->dw_elf);
+	/* evicts the least recently used others past the bound */
+	if (lru__insert(&s->dwarf, &img->dw_node)) {
+		image__drop_dwarf(img);
+		img->dwarf_tried = true;
+	}
+}
+
+static int srcline_uncached(struct symbolizer *s, const struct dso *dso,
+			    struct image *img, u64 addr, struct srcline *out,
+			    size_t max)
+{
+	u64 vaddr;
+
+	if (!img || elfsym__to_vaddr(&img->info, addr, &vaddr))
+		return 0;
+	if (!img->dwarf_tried)
+		load_dwarf(s, dso, img);
+	if (!img->dw)
+		return 0;
+	img->dw_used = s->gen;
+	lru__touch(&s->dwarf, &img->dw_node);
+	return srcline__lookup(img->dw, vaddr, out, max, s->pool);
 }
 
 int symbolizer__srcline(struct symbolizer *s, const struct dso *dso, u64 addr,
 			struct srcline *out, size_t max)
 {
+	struct srcline frames[RESOLVED_DEPTH];
 	struct dso_state *ds;
-	struct image *img;
-	u64 vaddr;
+	struct resolved *r;
+	struct lru_node *n;
+	u64 k0;
+	int nr;
 
 	if (!s || !dso || (!out && max))
 		return -EINVAL;
@@ -1036,15 +1274,27 @@ int symbolizer__srcline(struct symbolizer *s, const struct dso *dso, u64 addr,
 	ds = prepare(s, dso);
 	if (!ds)
 		return -ENOMEM;
-	img = ds->img;
-	if (!img || elfsym__to_vaddr(&img->info, addr, &vaddr))
-		return 0;
-	if (!img->dwarf_tried)
-		load_dwarf(s, dso, img);
-	if (!img->dw)
-		return 0;
-	img->dw_used = s->gen;
-	return srcline__lookup(img->dw, vaddr, out, max, s->pool);
+	if (max > RESOLVED_DEPTH)
+		return srcline_uncached(s, dso, ds->img, addr, out, max);
+	k0 = resolved_key(s, ds, dso, RES_SRCLINE);
+	n = lru__find(&s->resolved, k0, addr);
+	if (n) {
+		s->hits++;
+		r = lru_entry(n, struct resolved, node);
+		nr = r->nr;
+	} else {
+		s->misses++;
+		nr = srcline_uncached(s, dso, ds->img, addr, frames,
+				      RESOLVED_DEPTH);
+		if (nr != -ENOMEM && !awaiting(ds))
+			resolved_add(s, k0, addr, NULL, nr, frames);
+		r = NULL;
+	}
+	if (nr <= 0)
+		return nr;
+	nr = (int)MIN((size_t)nr, max);
+	memcpy(out, r ? r->frames : frames, (size_t)nr * sizeof(*out));
+	return nr;
 }
 
 /* ---- code bytes ---- */
@@ -1244,7 +1494,7 @@ static void fetched(struct symbolizer *s)
 		if (img->dw_await.on && (r = await_check(s, &img->dw_await))) {
 			img->dw_await.on = false;
 			if (r > 0) {
-				image__drop_dwarf(img);
+				symbolizer__drop_dwarf(s, img);
 				any = true;
 			}
 		}
@@ -1267,11 +1517,35 @@ static void fetched(struct symbolizer *s)
 		s->changes++;
 }
 
+void symbolizer__stats(const struct symbolizer *s,
+		       struct symbolizer_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	if (!s)
+		return;
+	st->dwarf_open = lru__count(&s->dwarf);
+	st->dwarf_bytes = lru__cost(&s->dwarf);
+	st->dwarf_loads = s->dwarf_loads;
+	st->resolved = lru__count(&s->resolved);
+	st->resolved_bytes = lru__cost(&s->resolved);
+	st->hits = s->hits;
+	st->misses = s->misses;
+}
+
 void symbolizer__tick(struct symbolizer *s)
 {
 	if (!s)
 		return;
 	s->gen++;
+	for (size_t i = 0; i < s->nr_images; i++) {
+		struct image *img = s->images[i];
+
+		if (img->dw && dwarf_file_changed(img)) {
+			pr_debug("%s: DWARF file changed, closed",
+				 img->file ? img->file : "?");
+			symbolizer__drop_dwarf(s, img);
+		}
+	}
 	if (s->fetch)
 		fetched(s);
 }
@@ -1295,7 +1569,7 @@ void symbolizer__trim(struct symbolizer *s, unsigned int max_idle_ticks)
 		struct image *img = s->images[i];
 
 		if (img->dw && s->gen - img->dw_used > max_idle_ticks)
-			image__drop_dwarf(img);
+			symbolizer__drop_dwarf(s, img);
 	}
 	if (s->kernel && s->gen - s->kernel_used > max_idle_ticks) {
 		kallsyms__free(s->kernel);

@@ -34,6 +34,10 @@ struct symbolizer_opts {
 	struct dbgfetch *fetch;
 	bool fetch_wait;
 	const char *kallsyms;	/* default "/proc/kallsyms" */
+	/* Where the parsed /proc/kallsyms of this boot is cached (see
+	 * kallsyms__load_cached): NULL, $XDG_CACHE_HOME/ptop (else
+	 * ~/.cache/ptop) when kallsyms is unset; "": no cache. */
+	const char *kallsyms_cache;
 	const char *proc;	/* default "/proc" */
 	const char *tmp;	/* default "/tmp", for perf-PID.map */
 	const char *vdso_image;	/* a file holding the vdso; default: this
@@ -58,7 +62,15 @@ struct symbolizer_opts {
 	const char *kernel_release;
 	u64 kernel_text;
 	const char *kernel_notes;	/* default "/sys/kernel/notes" */
+	/* Bounds of the caches (0: the defaults, SYMBOLIZER_DWARF_BYTES and
+	 * SYMBOLIZER_RESOLVED_BYTES): the memory the open DWARF handles are
+	 * estimated to hold, and the resolved (dso, address) entries. */
+	size_t dwarf_bytes;
+	size_t resolved_bytes;
 };
+
+#define SYMBOLIZER_DWARF_BYTES (384ul << 20)
+#define SYMBOLIZER_RESOLVED_BYTES (64ul << 20)
 
 enum dso_status {
 	DSO_ST_OK,		/* symbols loaded */
@@ -170,6 +182,19 @@ bool symbolizer__demangle_params(const struct symbolizer *s);
 
 /* Kernel symbols hidden by kptr_restrict: true once the kernel was tried. */
 bool symbolizer__kernel_restricted(struct symbolizer *s);
+
+/* What the caches hold, for tests and the memory figures. */
+struct symbolizer_stats {
+	size_t dwarf_open;	/* DWARF handles open */
+	size_t dwarf_bytes;	/* their estimated cost */
+	size_t dwarf_loads;	/* DWARF opened so far (again after an
+				 * eviction counts again) */
+	size_t resolved;	/* (dso, address) entries cached */
+	size_t resolved_bytes;
+	size_t hits, misses;	/* of the resolution cache */
+};
+void symbolizer__stats(const struct symbolizer *s,
+		       struct symbolizer_stats *st);
 
 /* Drops what was loaded for dsos not used since `generation` (bounded
  * caches over long runs).  symbolizer__tick advances the generation and

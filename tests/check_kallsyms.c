@@ -1,5 +1,8 @@
 /* check_kallsyms: kernel and module symbols, sizes, kptr_restrict. */
 #include <check.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -205,6 +208,291 @@ START_TEST(test_proc)
 }
 END_TEST
 
+/* ---- the cache of one boot's table ---- */
+
+static char kc_dir[64], kc_boot[128], kc_text[128], kc_mods[128];
+static char kc_file[256];
+static struct kallsyms_cache kc;
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void kc_setup(void)
+{
+	struct strbuf t;
+
+	snprintf(kc_dir, sizeof(kc_dir), "/tmp/ptop-kc-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(kc_dir));
+	snprintf(kc_boot, sizeof(kc_boot), "%s/boot_id", kc_dir);
+	snprintf(kc_text, sizeof(kc_text), "%s/kallsyms", kc_dir);
+	snprintf(kc_mods, sizeof(kc_mods), "%s/modules", kc_dir);
+	write_file(kc_boot, "0123abcd-0123-4567-89ab-0123456789ab\n");
+	write_file(kc_mods, "mod_a 16384 0 - Live 0xffffffffc0001000\n");
+	strbuf__init(&t);
+	for (unsigned int i = 0; i < 3000; i++) {
+		strbuf__addf(&t, "%016llx %c sym_%u\n",
+			     0xffffffff81000000ull + i * 32, i % 5 ? 't' : 'T',
+			     i);
+		if (i % 100 == 7)	/* data ends the text before it */
+			strbuf__addf(&t, "%016llx D data_%u\n",
+				     0xffffffff81000000ull + i * 32 + 16, i);
+	}
+	strbuf__adds(&t, "ffffffffc0001000 t mod_a_fn\t[mod_a]\n"
+			 "ffffffffc0001200 t mod_a_fn2\t[mod_a]\n"
+			 "ffffffffc0002000 T mod_b_fn\t[mod_b]\n");
+	write_file(kc_text, t.buf);
+	strbuf__fini(&t);
+	snprintf(kc_file, sizeof(kc_file), "%s/cache/kallsyms-%s", kc_dir,
+		 "0123abcd-0123-4567-89ab-0123456789ab");
+	kc = (struct kallsyms_cache){ .boot_id = kc_boot,
+				      .notes = "/nonexistent/notes",
+				      .modules = kc_mods };
+	static char cache_dir[128];
+
+	snprintf(cache_dir, sizeof(cache_dir), "%s/cache", kc_dir);
+	kc.dir = cache_dir;
+	setup();
+}
+
+static void kc_teardown(void)
+{
+	char cmd[128];
+
+	teardown();
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", kc_dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+/* Loads through the cache and checks every address against a parse of
+ * the text: the same symbol, bounds and module for each. */
+static enum kallsyms_from kc_load_check(void)
+{
+	struct kallsyms *ref = kallsyms__load(kc_text, pool), *ks;
+	enum kallsyms_from from;
+
+	ks = kallsyms__load_cached(kc_text, &kc, pool, &from);
+	ck_assert_ptr_nonnull(ref);
+	ck_assert_ptr_nonnull(ks);
+	ck_assert_uint_eq(kallsyms__count(ks), kallsyms__count(ref));
+	for (u64 a = 0xffffffff80fffff0ull; a < 0xffffffff81000000ull + 3000 * 32 + 64;
+	     a += 24) {
+		struct symtab_hit h1, h2;
+		int r1 = kallsyms__lookup(ref, a, &h1);
+		int r2 = kallsyms__lookup(ks, a, &h2);
+
+		ck_assert_int_eq(r1, r2);
+		if (r1)
+			continue;
+		ck_assert_str_eq(h1.name, h2.name);
+		ck_assert_uint_eq(h1.start, h2.start);
+		ck_assert_uint_eq(h1.size, h2.size);
+		ck_assert_uint_eq(h1.flags, h2.flags);
+		ck_assert_str_eq(kallsyms__dso_name(ref, h1.group),
+				 kallsyms__dso_name(ks, h2.group));
+	}
+	for (u64 a = 0xffffffffc0001000ull; a < 0xffffffffc0003000ull; a += 64) {
+		struct symtab_hit h1, h2;
+		int r1 = kallsyms__lookup(ref, a, &h1);
+
+		ck_assert_int_eq(kallsyms__lookup(ks, a, &h2), r1);
+		if (!r1) {
+			ck_assert_str_eq(h1.name, h2.name);
+			ck_assert_uint_eq(h1.size, h2.size);
+			ck_assert_str_eq(kallsyms__dso_name(ref, h1.group),
+					 kallsyms__dso_name(ks, h2.group));
+		}
+	}
+	for (size_t i = 0; i < kallsyms__count(ks); i += 101) {
+		struct symtab_hit h1, h2;
+
+		ck_assert_int_eq(kallsyms__at(ref, i, &h1), 0);
+		ck_assert_int_eq(kallsyms__at(ks, i, &h2), 0);
+		ck_assert_str_eq(h1.name, h2.name);
+		ck_assert_uint_eq(h1.start, h2.start);
+	}
+	ck_assert(!ks->restricted);
+	kallsyms__free(ref);
+	kallsyms__free(ks);
+	return from;
+}
+
+/* Where a load through the cache came from, without the comparison. */
+static enum kallsyms_from kc_from(void)
+{
+	enum kallsyms_from from;
+	struct kallsyms *ks = kallsyms__load_cached(kc_text, &kc, pool, &from);
+
+	ck_assert_ptr_nonnull(ks);
+	kallsyms__free(ks);
+	return from;
+}
+
+static size_t file_size(const char *path)
+{
+	struct stat st;
+
+	ck_assert_int_eq(stat(path, &st), 0);
+	return (size_t)st.st_size;
+}
+
+START_TEST(test_cache_valid)
+{
+	struct stat st;
+
+	ck_assert_int_eq(kc_load_check(), KALLSYMS_PARSED_SAVED);
+	ck_assert_int_eq(stat(kc_file, &st), 0);
+	ck_assert_uint_eq(st.st_mode & 0777, 0600);
+	ck_assert_int_eq(stat(kc.dir, &st), 0);
+	ck_assert_uint_eq(st.st_mode & 0777, 0700);
+	ck_assert_int_eq(kc_load_check(), KALLSYMS_CACHED);
+	ck_assert_int_eq(kc_load_check(), KALLSYMS_CACHED);
+	/* no cache directory: parsed, as before */
+	kc.dir = NULL;
+	ck_assert_int_eq(kc_load_check(), KALLSYMS_PARSED);
+}
+END_TEST
+
+START_TEST(test_cache_stale)
+{
+	char other[256];
+
+	ck_assert_int_eq(kc_load_check(), KALLSYMS_PARSED_SAVED);
+	/* a reboot: another boot id, another file */
+	write_file(kc_boot, "fedcba98-0123-4567-89ab-0123456789ab\n");
+	ck_assert_int_eq(kc_load_check(), KALLSYMS_PARSED_SAVED);
+	ck_assert_int_eq(kc_load_check(), KALLSYMS_CACHED);
+	snprintf(other, sizeof(other), "%s/cache/kallsyms-%s", kc_dir,
+		 "fedcba98-0123-4567-89ab-0123456789ab");
+	ck_assert_int_eq(access(other, R_OK), 0);
+	/* the old boot's file renamed to the new boot's name: refused (the
+	 * boot id inside differs) */
+	ck_assert_int_eq(rename(kc_file, other), 0);
+	ck_assert_int_eq(kc_load_check(), KALLSYMS_PARSED_SAVED);
+	/* a module loaded since: refused */
+	write_file(kc_mods, "mod_a 16384 0 - Live 0xffffffffc0001000\n"
+			    "mod_c 4096 0 - Live 0xffffffffc0009000\n");
+	ck_assert_int_eq(kc_load_check(), KALLSYMS_PARSED_SAVED);
+	ck_assert_int_eq(kc_load_check(), KALLSYMS_CACHED);
+	/* the kernel hides addresses now: no cache used, none written */
+	write_file(kc_text, "0000000000000000 T _stext\n"
+			    "0000000000000000 T do_syscall_64\n");
+	{
+		enum kallsyms_from from;
+		struct kallsyms *ks = kallsyms__load_cached(kc_text, &kc, pool,
+							    &from);
+
+		ck_assert_ptr_nonnull(ks);
+		ck_assert(ks->restricted);
+		ck_assert_uint_eq(kallsyms__count(ks), 0);
+		ck_assert_int_eq(from, KALLSYMS_PARSED);
+		kallsyms__free(ks);
+	}
+}
+END_TEST
+
+START_TEST(test_cache_truncated)
+{
+	size_t size, cuts[] = { 0, 1, 8, 100, 127, 128, 129, 0, 0, 0 };
+	int fd;
+
+	ck_assert_int_eq(kc_load_check(), KALLSYMS_PARSED_SAVED);
+	size = file_size(kc_file);
+	cuts[7] = size / 2;
+	cuts[8] = size - 1;
+	cuts[9] = size - 32;
+	for (size_t i = 0; i < ARRAY_SIZE(cuts); i++) {
+		ck_assert_int_eq(truncate(kc_file, (off_t)cuts[i]), 0);
+		ck_assert_int_eq(kc_load_check(), KALLSYMS_PARSED_SAVED);
+		ck_assert_uint_eq(file_size(kc_file), size);
+		ck_assert_int_eq(kc_load_check(), KALLSYMS_CACHED);
+	}
+	/* one byte more: refused too */
+	fd = open(kc_file, O_WRONLY | O_APPEND);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, "x", 1), 1);
+	close(fd);
+	ck_assert_int_eq(kc_load_check(), KALLSYMS_PARSED_SAVED);
+}
+END_TEST
+
+static void poke(size_t off, const void *v, size_t len)
+{
+	int fd = open(kc_file, O_WRONLY);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(pwrite(fd, v, len, (off_t)off), (ssize_t)len);
+	close(fd);
+}
+
+static void peek(size_t off, void *v, size_t len)
+{
+	int fd = open(kc_file, O_RDONLY);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(pread(fd, v, len, (off_t)off), (ssize_t)len);
+	close(fd);
+}
+
+/*
+ * The file's layout (kallsyms.c): a 128-byte header (magic 0, version 8,
+ * header size 12, boot id 16, build-id 56, its size 76, padding 80-87,
+ * modules hash 88, nr_syms 96, nr_mods 104, str_size 112, file_size
+ * 120), then 32-byte symbols (addr 0, size 8, name_off 16, name_len 20,
+ * group 24), module names (8 bytes each), strings.
+ */
+START_TEST(test_cache_hostile)
+{
+	const u64 huge = 0x4000000000000000ull;
+	const u32 big = 0xfffffff0u;
+	const u16 group = 500;
+	u8 orig[128], b;
+	char tgt[256];
+
+	ck_assert_int_eq(kc_load_check(), KALLSYMS_PARSED_SAVED);
+	peek(0, orig, sizeof(orig));
+	/* every header byte but the padding is checked */
+	for (size_t off = 0; off < 128; off++) {
+		if (off >= 80 && off < 88)
+			continue;
+		b = orig[off] ^ 0x40;
+		poke(off, &b, 1);
+		ck_assert_msg(kc_from() == KALLSYMS_PARSED_SAVED, "byte %zu",
+			      off);
+	}
+	/* counts that overflow or do not add up */
+	poke(96, &huge, 8);
+	ck_assert_int_eq(kc_load_check(), KALLSYMS_PARSED_SAVED);
+	poke(112, &huge, 8);
+	ck_assert_int_eq(kc_load_check(), KALLSYMS_PARSED_SAVED);
+	/* a name outside the file, a long name, an unknown module, addresses
+	 * out of order */
+	poke(128 + 5 * 32 + 16, &big, 4);
+	ck_assert_int_eq(kc_load_check(), KALLSYMS_PARSED_SAVED);
+	poke(128 + 5 * 32 + 20, &big, 4);
+	ck_assert_int_eq(kc_load_check(), KALLSYMS_PARSED_SAVED);
+	poke(128 + 5 * 32 + 24, &group, 2);
+	ck_assert_int_eq(kc_load_check(), KALLSYMS_PARSED_SAVED);
+	poke(128 + 5 * 32, &huge, 8);
+	ck_assert_int_eq(kc_load_check(), KALLSYMS_PARSED_SAVED);
+	ck_assert_int_eq(kc_load_check(), KALLSYMS_CACHED);
+	/* a symlink in place of the file is not followed (and replaced) */
+	snprintf(tgt, sizeof(tgt), "%s/target", kc_dir);
+	ck_assert_int_eq(rename(kc_file, tgt), 0);
+	ck_assert_int_eq(symlink(tgt, kc_file), 0);
+	ck_assert_int_eq(kc_load_check(), KALLSYMS_PARSED_SAVED);
+	ck_assert_int_eq(kc_load_check(), KALLSYMS_CACHED);
+	/* a directory others can write to is not used */
+	ck_assert_int_eq(chmod(kc.dir, 0777), 0);
+	ck_assert_int_eq(kc_load_check(), KALLSYMS_PARSED);
+}
+END_TEST
+
 Suite *kallsyms_suite(void)
 {
 	Suite *s = suite_create("kallsyms");
@@ -218,6 +506,14 @@ Suite *kallsyms_suite(void)
 	tcase_add_test(tc, test_hostile_text);
 	tcase_add_test(tc, test_chunked_load);
 	tcase_add_test(tc, test_proc);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("cache");
+	tcase_add_checked_fixture(tc, kc_setup, kc_teardown);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_cache_valid);
+	tcase_add_test(tc, test_cache_stale);
+	tcase_add_test(tc, test_cache_truncated);
+	tcase_add_test(tc, test_cache_hostile);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -588,6 +588,189 @@ START_TEST(test_bad_args)
 }
 END_TEST
 
+/* Every byte of a few functions: the same answers from the resolution
+ * cache (a second pass) as from a symbolizer that keeps one entry. */
+static void same_answers(struct symbolizer *a, struct symbolizer *b,
+			 const struct dso *d, u64 off, u64 size)
+{
+	for (u64 x = off; x < off + size; x++) {
+		struct sym_info sa, sb;
+		struct srcline la[8], lb[8];
+		int na, nb;
+
+		ck_assert_int_eq(symbolizer__lookup(a, d, x, &sa), 0);
+		ck_assert_int_eq(symbolizer__lookup(b, d, x, &sb), 0);
+		ck_assert_ptr_nonnull(sa.name);
+		ck_assert_str_eq(sa.name, sb.name);
+		ck_assert_str_eq(sa.raw_name, sb.raw_name);
+		ck_assert_uint_eq(sa.start, sb.start);
+		ck_assert_uint_eq(sa.size, sb.size);
+		ck_assert_uint_eq(sa.vaddr, sb.vaddr);
+		ck_assert_uint_eq(sa.flags, sb.flags);
+		ck_assert_int_eq(sa.status, sb.status);
+		ck_assert_str_eq(sa.dso_name, sb.dso_name);
+		na = symbolizer__srcline(a, d, x, la, 8);
+		nb = symbolizer__srcline(b, d, x, lb, 8);
+		ck_assert_int_eq(na, nb);
+		for (int i = 0; i < na; i++) {
+			ck_assert_int_eq(la[i].line, lb[i].line);
+			ck_assert_str_eq(la[i].file ? la[i].file : "-",
+					 lb[i].file ? lb[i].file : "-");
+			ck_assert_str_eq(la[i].func ? la[i].func : "-",
+					 lb[i].func ? lb[i].func : "-");
+		}
+		/* fewer frames asked of a cached deeper answer */
+		if (na > 1) {
+			ck_assert_int_eq(symbolizer__srcline(a, d, x, la, 1),
+					 1);
+			ck_assert_int_eq(la[0].line, lb[0].line);
+		}
+	}
+}
+
+START_TEST(test_resolved_cache)
+{
+	char root[4096], bid_path[4096];
+	const char *dirs[] = { root };
+	struct symbolizer_opts o = { .debug_dirs = dirs, .nr_debug_dirs = 1 };
+	struct symbolizer_opts one = o;
+	struct symbolizer *u;
+	struct symbolizer_stats st;
+	struct dso bid, pie = file_dso(1, fixture_path("symfix-pie"));
+	const char *fns[] = { "fix_caller", "fix_leaf", "main" };
+	u64 addr, size, off;
+	size_t misses = 0;
+
+	snprintf(root, sizeof(root), "%s", test_fixture("debugroot"));
+	snprintf(bid_path, sizeof(bid_path), "%s", test_fixture("symfix-bid"));
+	bid = file_dso(0, bid_path);
+	renew(&o);
+	one.resolved_bytes = 1;	/* keeps the newest entry alone */
+	u = symbolizer__new(&one);
+	ck_assert_ptr_nonnull(u);
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < ARRAY_SIZE(fns); i++) {
+			ck_assert(nm_find("symfix-bid.nm", fns[i], &addr,
+					  &size));
+			ck_assert_int_eq(symbolizer__from_vaddr(s, &bid, addr,
+								&off), 0);
+			same_answers(s, u, &bid, off, size);
+			ck_assert(nm_find("symfix-pie.nm", fns[i], &addr,
+					  &size));
+			ck_assert_int_eq(symbolizer__from_vaddr(s, &pie, addr,
+								&off), 0);
+			same_answers(s, u, &pie, off, size);
+		}
+		symbolizer__stats(s, &st);
+		/* the second pass is answered from the cache alone */
+		if (pass)
+			ck_assert_uint_eq(st.misses, misses);
+		misses = st.misses;
+		ck_assert_uint_gt(misses, 0);
+	}
+	symbolizer__stats(s, &st);
+	ck_assert_uint_gt(st.hits, 0);
+	ck_assert_uint_gt(st.resolved, 0);
+	symbolizer__stats(u, &st);
+	ck_assert_uint_eq(st.resolved, 1);
+	/* trimmed and loaded again: a new epoch, the same answers */
+	for (int i = 0; i < 5; i++)
+		symbolizer__tick(s);
+	symbolizer__trim(s, 2);
+	ck_assert(nm_find("symfix-bid.nm", "fix_caller", &addr, &size));
+	ck_assert_int_eq(symbolizer__from_vaddr(s, &bid, addr, &off), 0);
+	same_answers(s, u, &bid, off, size);
+	symbolizer__free(u);
+}
+END_TEST
+
+/* DWARF handles are bounded by their cost: a bound under one handle's
+ * keeps one open and loads again on every switch; the default keeps
+ * both, loading each once however often the lookups alternate. */
+START_TEST(test_dwarf_bound)
+{
+	struct symbolizer_opts o = { .dwarf_bytes = 1, .resolved_bytes = 1 };
+	struct dso pie = file_dso(0, fixture_path("symfix-pie"));
+	struct dso ann = file_dso(1, fixture_path("annfix"));
+	struct symbolizer_stats st;
+	struct srcline sl[4];
+	u64 a1, a2, size;
+
+	ck_assert(nm_find("symfix-pie.nm", "fix_leaf", &a1, &size));
+	ck_assert_int_eq(symbolizer__from_vaddr(s, &pie, a1, &a1), 0);
+	ck_assert(nm_find("annfix.nm", "main", &a2, &size));
+	ck_assert_int_eq(symbolizer__from_vaddr(s, &ann, a2, &a2), 0);
+	for (int bounded = 1; bounded >= 0; bounded--) {
+		o.dwarf_bytes = bounded ? 1 : 0;
+		renew(&o);
+		for (int i = 0; i < 10; i++) {
+			ck_assert_int_ge(symbolizer__srcline(s, &pie, a1 + i,
+							     sl, 4), 1);
+			ck_assert_int_ge(symbolizer__srcline(s, &ann, a2 + i,
+							     sl, 4), 1);
+		}
+		symbolizer__stats(s, &st);
+		if (bounded) {
+			ck_assert_uint_eq(st.dwarf_open, 1);
+			ck_assert_uint_eq(st.dwarf_loads, 20);
+		} else {
+			ck_assert_uint_eq(st.dwarf_open, 2);
+			ck_assert_uint_eq(st.dwarf_loads, 2);
+			ck_assert_uint_gt(st.dwarf_bytes, 0);
+			ck_assert_uint_le(st.dwarf_bytes,
+					  SYMBOLIZER_DWARF_BYTES);
+		}
+	}
+	/* dropped with its image when trimmed */
+	for (int i = 0; i < 5; i++)
+		symbolizer__tick(s);
+	symbolizer__trim(s, 2);
+	symbolizer__stats(s, &st);
+	ck_assert_uint_eq(st.dwarf_open, 0);
+	ck_assert_uint_eq(st.dwarf_bytes, 0);
+}
+END_TEST
+
+/* A mapped DWARF file that changes (rewritten in place) is closed at the
+ * next tick and read again when asked. */
+START_TEST(test_dwarf_changed)
+{
+	char tmp[] = "/tmp/ptop-dwchg-XXXXXX", cmd[512];
+	struct symbolizer_stats st;
+	struct srcline sl[4];
+	struct dso d;
+	u64 addr, size, off;
+	int fd = mkstemp(tmp);
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	snprintf(cmd, sizeof(cmd), "cp %s %s", test_fixture("symfix-pie"),
+		 tmp);
+	ck_assert_int_eq(system(cmd), 0);
+	d = file_dso(0, tmp);
+	ck_assert(nm_find("symfix-pie.nm", "fix_leaf", &addr, &size));
+	ck_assert_int_eq(symbolizer__from_vaddr(s, &d, addr, &off), 0);
+	ck_assert_int_eq(symbolizer__srcline(s, &d, off, sl, 4), 1);
+	symbolizer__tick(s);
+	symbolizer__stats(s, &st);
+	ck_assert_uint_eq(st.dwarf_open, 1);	/* unchanged: kept */
+	fd = open(tmp, O_WRONLY | O_APPEND);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, "\0\0\0\0", 4), 4);
+	close(fd);
+	symbolizer__tick(s);
+	symbolizer__stats(s, &st);
+	ck_assert_uint_eq(st.dwarf_open, 0);
+	ck_assert_uint_eq(st.dwarf_loads, 1);
+	/* another address (the first is cached): read again */
+	ck_assert_int_eq(symbolizer__srcline(s, &d, off + 1, sl, 4), 1);
+	symbolizer__stats(s, &st);
+	ck_assert_uint_eq(st.dwarf_open, 1);
+	ck_assert_uint_eq(st.dwarf_loads, 2);
+	unlink(tmp);
+}
+END_TEST
+
 static double now_ms(void)
 {
 	struct timespec ts;
@@ -638,6 +821,9 @@ Suite *symbolizer_suite(void)
 	tcase_add_test(tc, test_vdso);
 	tcase_add_test(tc, test_vdso_image);
 	tcase_add_test(tc, test_read_code);
+	tcase_add_test(tc, test_resolved_cache);
+	tcase_add_test(tc, test_dwarf_bound);
+	tcase_add_test(tc, test_dwarf_changed);
 	tcase_add_test(tc, test_trim);
 	tcase_add_test(tc, test_bad_args);
 	tcase_add_test(tc, test_big_dso);

@@ -272,6 +272,47 @@ START_TEST(test_self)
 }
 END_TEST
 
+/* A synth kept across calls (the live view's, one process at a time)
+ * gives what a call of its own gives, the second time from its build-id
+ * table; another attr between calls is followed. */
+START_TEST(test_kept)
+{
+	struct perf_event_attr attr, attr2;
+	struct recs a = { 0 }, b = { 0 }, c = { 0 };
+	struct synth *s = synth__new(NULL);
+
+	ck_assert_ptr_nonnull(s);
+	attr_for(&attr, 0);
+	ck_assert_int_eq(synth__processes(NULL, getpid(), &attr, collect, &a),
+			 0);
+	ck_assert_int_eq(synth__process(s, getpid(), &attr, collect, &b), 0);
+	recs_free(&b);
+	ck_assert_int_eq(synth__process(s, getpid(), &attr, collect, &b), 0);
+	ck_assert_uint_eq(a.n, b.n);
+	for (size_t i = 0; i < a.n; i++) {
+		ck_assert_uint_eq(a.v[i]->size, b.v[i]->size);
+		ck_assert_mem_eq(a.v[i], b.v[i], a.v[i]->size);
+	}
+	attr_for(&attr2, PERF_SAMPLE_ID | PERF_SAMPLE_IDENTIFIER);
+	ck_assert_int_eq(synth__process(s, getpid(), &attr2, collect, &c), 0);
+	ck_assert_uint_eq(c.n, a.n);
+	for (size_t i = 0; i < c.n; i++)	/* the longer trailer */
+		ck_assert_uint_eq(c.v[i]->size, a.v[i]->size + 16);
+	ck_assert_int_eq(synth__process(s, 0x7ffffff0, &attr, collect, &c),
+			 -ESRCH);
+	ck_assert_int_eq(synth__process(NULL, getpid(), &attr, collect, &c),
+			 -EINVAL);
+	synth__free(s);
+	synth__free(NULL);
+	errno = 0;
+	ck_assert_ptr_null(synth__new("/nonexistent-proc"));
+	ck_assert_int_ne(errno, 0);
+	recs_free(&a);
+	recs_free(&b);
+	recs_free(&c);
+}
+END_TEST
+
 START_TEST(test_no_trailer)
 {
 	struct perf_event_attr attr;
@@ -597,6 +638,7 @@ Suite *synth_suite(void)
 	tcase_add_test(tc, test_self);
 	tcase_add_test(tc, test_no_trailer);
 	tcase_add_test(tc, test_no_build_id_attr);
+	tcase_add_test(tc, test_kept);
 	tcase_add_test(tc, test_deleted);
 	tcase_add_test(tc, test_container);
 	tcase_add_test(tc, test_vanished);

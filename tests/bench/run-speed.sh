@@ -1,0 +1,94 @@
+# make bench, start-up and real recordings (sourced by tests/bench/run.sh:
+# PTOP, WL, RUNSTAT, tmp, field, ratio and best are set; issue 12).
+#  1. ptop -i of a plain recording of a real program (gcc compiling ptop's
+#     own sources, perf record --buildid-mmap) against perf report
+#     --stdio: wall and CPU time, peak RSS.  Target: ptop at most 1/3 of
+#     perf report's time.
+#  2. System-wide start on a busy machine (two spinning threads and a
+#     loop of gcc compiles): time to the first table that shows a user
+#     symbol ("[.] ") and peak RSS of
+#     ptop -b -d 1 against perf top --stdio -d 1, same run.  Target: both
+#     below perf top's.
+# The first ptop run writes the kallsyms cache of this boot
+# (~/.cache/ptop); its time is shown apart ("cold").
+
+sp_ms() {	# sp_ms CMD...: wall milliseconds of one run, output dropped
+	s=$(date +%s%N)
+	"$@" > /dev/null 2>&1
+	e=$(date +%s%N)
+	echo $(( (e - s) / 1000000 ))
+}
+
+# gcc compiling a few of ptop's biggest files: a script, so that perf
+# record runs it as it is
+sp_gcc_script() {
+	cflags="-O2 -D_GNU_SOURCE -I$PWD -I$PWD/src -I$PWD/symbols -I$PWD/ui $(pkg-config --cflags libdw 2>/dev/null)"
+	{
+		echo "#!/bin/sh"
+		# not $f: the caller's (functions share the shell's variables)
+		for sp_src in src/perfdata.c symbols/demangle.c symbols/symbolizer.c; do
+			echo "gcc $cflags -c $PWD/$sp_src -o $tmp/sp.o || exit 1"
+		done
+	} > "$tmp/gcc.sh"
+	chmod +x "$tmp/gcc.sh"
+}
+
+sp_recording() {
+	command -v gcc > /dev/null || { echo "  skipped (no gcc)"; return; }
+	sp_gcc_script
+	f="$tmp/gcc.data"
+	perf record --buildid-mmap -q -e cpu-clock -F 4000 -o "$f" -- \
+		"$tmp/gcc.sh" > /dev/null 2>&1 ||
+		{ echo "  perf record of gcc failed"; return; }
+	n=$(perf report -i "$f" --stdio --sort dso 2> /dev/null |
+		sed -n "s/^# Samples: \([0-9.]*[KM]*\) .*/\1/p" | head -1)
+	cold=$(sp_ms "$PTOP" -i "$f" -b)
+	for i in 1 2 3; do sp_ms "$PTOP" -i "$f" -b; done > "$tmp/sp_pw"
+	for i in 1 2 3; do sp_ms perf report -i "$f" --stdio --sort dso,sym; done > "$tmp/sp_qw"
+	for i in 1 2 3; do "$RUNSTAT" -t 120 -- "$PTOP" -i "$f" -b; done > "$tmp/sp_p"
+	for i in 1 2 3; do
+		"$RUNSTAT" -t 120 -- perf report -i "$f" --stdio --sort dso,sym
+	done > "$tmp/sp_q" 2> /dev/null
+	pw=$(best < "$tmp/sp_pw"); qw=$(best < "$tmp/sp_qw")
+	pc=$(sed -n 's/.*cpu_s=\([0-9.]*\).*/\1/p' "$tmp/sp_p" | best)
+	qc=$(sed -n 's/.*cpu_s=\([0-9.]*\).*/\1/p' "$tmp/sp_q" | best)
+	pr=$(sed -n 's/.*rss_kb=\([0-9]*\).*/\1/p' "$tmp/sp_p" | best)
+	qr=$(sed -n 's/.*rss_kb=\([0-9]*\).*/\1/p' "$tmp/sp_q" | best)
+	echo "  gcc compiling 3 files ($n samples, perf record --buildid-mmap):"
+	echo "    wall:  ptop $pw ms (cold $cold ms), perf report $qw ms  -> ptop/perf = $(ratio "$pw" "$qw") (target <= 0.33)"
+	echo "    CPU:   ptop $pc s, perf report $qc s  -> ptop/perf = $(ratio "$pc" "$qc")"
+	echo "    RSS:   ptop $pr KiB, perf report $qr KiB  -> ptop/perf = $(ratio "$pr" "$qr")"
+	rm -f "$f"
+}
+
+sp_start() {
+	"$WL/spin3" 0 2 > /dev/null 2>&1 & sp_spin=$!
+	sp_gcc_script
+	( while :; do "$tmp/gcc.sh" > /dev/null 2>&1; done ) & sp_load=$!
+	pids="$pids $sp_spin $sp_load"
+	sleep 1
+	load=$(cut -d' ' -f1 /proc/loadavg)
+	for i in 1 2 3; do
+		"$RUNSTAT" -t 8 -p '[.] ' -- "$PTOP" -b -F 4000 -d 1
+	done > "$tmp/sp_sp"
+	for i in 1 2 3; do
+		"$RUNSTAT" -t 8 -p '[.] ' -- perf top -F 4000 --stdio -d 1 2> /dev/null
+	done > "$tmp/sp_sq"
+	kill "$sp_load" "$sp_spin" 2> /dev/null
+	wait "$sp_load" "$sp_spin" 2> /dev/null
+	pf=$(sed -n 's/.*first_s=\([-0-9.]*\).*/\1/p' "$tmp/sp_sp" | grep -v '^-' | best)
+	qf=$(sed -n 's/.*first_s=\([-0-9.]*\).*/\1/p' "$tmp/sp_sq" | grep -v '^-' | best)
+	pr=$(sed -n 's/.*rss_kb=\([0-9]*\).*/\1/p' "$tmp/sp_sp" | best)
+	qr=$(sed -n 's/.*rss_kb=\([0-9]*\).*/\1/p' "$tmp/sp_sq" | best)
+	pc=$(sed -n 's/.*cpu_s=\([0-9.]*\).*/\1/p' "$tmp/sp_sp" | best)
+	qc=$(sed -n 's/.*cpu_s=\([0-9.]*\).*/\1/p' "$tmp/sp_sq" | best)
+	echo "  system-wide start, busy machine (load $load: spin3 x2, gcc in a loop), 8 s, -d 1:"
+	echo "    first table:  ptop ${pf:-never} s, perf top ${qf:-never} s (best of 3; target: below perf top)"
+	echo "    peak RSS:     ptop $pr KiB, perf top $qr KiB  -> ptop/perf = $(ratio "$pr" "$qr") (target < 1)"
+	echo "    CPU in 8 s:   ptop $pc s, perf top $qc s"
+}
+
+echo
+echo "start-up and plain recordings (issue 12):"
+sp_recording
+sp_start

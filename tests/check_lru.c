@@ -1,0 +1,152 @@
+/* check_lru: the bounded LRU (pure). */
+#include <check.h>
+#include <stdlib.h>
+
+#include "lru.h"
+
+struct item {
+	struct lru_node node;
+	int id;
+	bool *evicted;
+};
+
+static void evict(void *ctx, struct lru_node *n)
+{
+	struct item *it = (struct item *)n;
+	int *count = ctx;
+
+	it->evicted[it->id] = true;
+	(*count)++;
+	free(it);
+}
+
+static struct item *item(int id, size_t cost, bool *evicted)
+{
+	struct item *it = calloc(1, sizeof(*it));
+
+	ck_assert_ptr_nonnull(it);
+	it->id = id;
+	it->evicted = evicted;
+	it->node.key[0] = (u64)id;
+	it->node.key[1] = (u64)id * 7;
+	it->node.cost = cost;
+	return it;
+}
+
+START_TEST(test_lru_cost_bound)
+{
+	bool ev[16] = { 0 };
+	int count = 0;
+	struct lru l;
+
+	lru__init(&l, 100, 0, evict, &count);
+	for (int i = 0; i < 4; i++)
+		ck_assert_int_eq(lru__insert(&l, &item(i, 30, ev)->node), 0);
+	/* 4 x 30 > 100: the oldest went */
+	ck_assert(ev[0]);
+	ck_assert_int_eq(count, 1);
+	ck_assert_uint_eq(lru__count(&l), 3);
+	ck_assert_uint_eq(lru__cost(&l), 90);
+	/* touching 1 makes 2 the oldest */
+	ck_assert_ptr_nonnull(lru__find(&l, 1, 7));
+	ck_assert_int_eq(lru__insert(&l, &item(4, 30, ev)->node), 0);
+	ck_assert(ev[2]);
+	ck_assert(!ev[1]);
+	ck_assert_ptr_null(lru__peek(&l, 2, 14));
+	ck_assert(lru__check(&l));
+	/* a node costlier than the bound stays, alone */
+	ck_assert_int_eq(lru__insert(&l, &item(5, 500, ev)->node), 0);
+	ck_assert_uint_eq(lru__count(&l), 1);
+	ck_assert_ptr_nonnull(lru__peek(&l, 5, 35));
+	ck_assert(lru__check(&l));
+	lru__fini(&l);
+	ck_assert(ev[5]);
+	ck_assert_int_eq(count, 6);
+}
+END_TEST
+
+START_TEST(test_lru_count_bound_many)
+{
+	bool *ev = calloc(20000, sizeof(*ev));
+	int count = 0;
+	struct lru l;
+
+	lru__init(&l, 0, 1000, evict, &count);
+	for (int i = 0; i < 20000; i++) {
+		ck_assert_int_eq(lru__insert(&l, &item(i, 1, ev)->node), 0);
+		if (i % 3 == 0)	/* keep every third one used */
+			ck_assert_ptr_nonnull(lru__find(&l, (u64)i, (u64)i * 7));
+	}
+	ck_assert_uint_eq(lru__count(&l), 1000);
+	ck_assert_int_eq(count, 19000);
+	ck_assert(lru__check(&l));
+	/* the newest 1000 are there, and only they */
+	for (int i = 0; i < 20000; i++)
+		ck_assert_int_eq(lru__peek(&l, (u64)i, (u64)i * 7) != NULL,
+				 i >= 19000);
+	lru__fini(&l);
+	free(ev);
+}
+END_TEST
+
+START_TEST(test_lru_set_cost_remove_shrink)
+{
+	bool ev[8] = { 0 };
+	int count = 0;
+	struct lru l;
+	struct item *a, *b, *c;
+
+	lru__init(&l, 100, 0, evict, &count);
+	a = item(0, 10, ev);
+	b = item(1, 10, ev);
+	c = item(2, 10, ev);
+	lru__insert(&l, &a->node);
+	lru__insert(&l, &b->node);
+	lru__insert(&l, &c->node);
+	/* a grows past what is left: the others go, a stays (newest) */
+	lru__set_cost(&l, &a->node, 95);
+	ck_assert(ev[1] && ev[2] && !ev[0]);
+	ck_assert_uint_eq(lru__cost(&l), 95);
+	ck_assert(lru__check(&l));
+	/* remove does not call evict */
+	lru__remove(&l, &a->node);
+	ck_assert(!ev[0]);
+	ck_assert_uint_eq(lru__count(&l), 0);
+	ck_assert_uint_eq(lru__cost(&l), 0);
+	free(a);
+	for (int i = 3; i < 8; i++)
+		lru__insert(&l, &item(i, 5, ev)->node);
+	lru__shrink(&l, 10, 0);
+	ck_assert_uint_eq(lru__count(&l), 2);
+	ck_assert(ev[3] && ev[4] && ev[5] && !ev[6] && !ev[7]);
+	lru__set_bounds(&l, 0, 1);
+	ck_assert(ev[6] && !ev[7]);
+	ck_assert_ptr_eq(lru__oldest(&l), lru__peek(&l, 7, 49));
+	lru__shrink(&l, 0, 0);
+	ck_assert_uint_eq(lru__count(&l), 0);
+	ck_assert(lru__check(&l));
+	lru__fini(&l);
+}
+END_TEST
+
+START_TEST(test_lru_zeroed_fini)
+{
+	struct lru l = { 0 };
+
+	lru__fini(&l);	/* a half-built owner frees a zeroed lru */
+}
+END_TEST
+
+Suite *lru_suite(void);
+Suite *lru_suite(void)
+{
+	Suite *s = suite_create("lru");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_lru_cost_bound);
+	tcase_add_test(tc, test_lru_count_bound_many);
+	tcase_add_test(tc, test_lru_set_cost_remove_shrink);
+	tcase_add_test(tc, test_lru_zeroed_fini);
+	suite_add_tcase(s, tc);
+	return s;
+}
