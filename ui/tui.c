@@ -462,6 +462,12 @@ int tui__run(struct app *a)
 				dirty = true;
 				continue;
 			}
+			/* the terminal closed: end as q does (the file is
+			 * finished, the exit status 0) */
+			if (key == K_HANGUP) {
+				quit = true;
+				break;
+			}
 			seq = t.status_seq;
 			r = tui__key(&t, key);
 			tui__take_log(&t, seq != t.status_seq);
