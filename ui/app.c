@@ -210,6 +210,8 @@ bool app__check_target(struct app *a)
 		if (!perfdata_pipe__done(a->pipe))
 			return false;
 		a->finished = true;
+		/* what the reader met: the header's note says it */
+		a->input_stats = perfdata_pipe__stats(a->pipe);
 		snprintf(a->note, sizeof(a->note), "the stream ended");
 		return true;
 	}
@@ -311,9 +313,30 @@ static void app__json_extra(struct app *a, struct strbuf *sb, size_t start)
 					 ",\"damage_offset\":%" PRIu64,
 				     st->records, st->skipped, st->unknown,
 				     st->bad, st->compressed, st->out_of_order,
-				     st->truncated_bytes ? "true" : "false",
+				     st->truncated_bytes || st->file_truncated ||
+				     st->unfinished ? "true" : "false",
 				     st->damaged ? "true" : "false",
 				     st->damage_offset);
+		if (st) {
+			struct strbuf d;
+
+			/* every damage named, as the text header says it */
+			strbuf__init(&d);
+			perfdata_stats__describe(st, &d);
+			strbuf__addf(sb, ",\"features_damaged\":%u"
+					 ",\"unfinished\":%s"
+					 ",\"no_ip_events\":%u,\"bad_header_size\":",
+				     st->features_damaged,
+				     st->unfinished ? "true" : "false",
+				     st->no_ip_events);
+			if (st->header_size)
+				strbuf__addf(sb, "%" PRIu64, st->header_size);
+			else
+				strbuf__adds(sb, "null");
+			strbuf__adds(sb, ",\"damage\":");
+			json_str(sb, d.buf ? d.buf : "");
+			strbuf__fini(&d);
+		}
 		strbuf__addc(sb, '}');
 	}
 	if (a->writer) {
