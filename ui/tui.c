@@ -299,6 +299,12 @@ static int tui__refresh(struct tui *t, double now)
 	if ((a->sampler && sampler__paused(a->sampler)) ||
 	    (a->finished && t->final_done && t->have_snap))
 		return tui__rebuild(t);
+	/* entries of exited processes that no row can show apart */
+	session__fold_reaped(a->session,
+			     !sort_spec__has(&t->table.spec, SORT_PID) &&
+			     !sort_spec__has(&t->table.spec, SORT_TID) &&
+			     !t->table.filter.has_pid && !t->table.filter.has_tid,
+			     !sort_spec__has(&t->table.spec, SORT_COMM));
 	err = table__snapshot(&t->table, a->mode);
 	if (err)
 		return err;
