@@ -411,6 +411,13 @@ static int app__annotate_missing(struct app *a, struct annotator *an,
 	return -ECANCELED;
 }
 
+static bool batch__cancel(void *ctx)
+{
+	const struct app *a = ctx;
+
+	return *a->stop != 0;
+}
+
 int batch__run(struct app *a)
 {
 	struct batch_opts bo = {
@@ -435,6 +442,9 @@ int batch__run(struct app *a)
 	int err = 0;
 
 	table__init(&t, a->session, a->syms, &a->spec);
+	/* SIGTERM or Ctrl-C while names are looked up: no more lookups */
+	t.cancel = batch__cancel;
+	t.cancel_ctx = a;
 	if (a->annotate) {
 		an = annotator__new(a->syms, a->syntax);
 		if (!an) {
@@ -455,6 +465,7 @@ int batch__run(struct app *a)
 		}
 		bo.inl = inlines__get;
 		bo.inl_ctx = inl;
+		inlines__set_cancel(inl, batch__cancel, a);
 	}
 	t.filter = a->filter;
 	strbuf__init(&sb);
@@ -512,6 +523,9 @@ int batch__run(struct app *a)
 				app__json_extra(a, &sb, start);
 		}
 		if (err)
+			break;
+		/* a table cut short by a stop request is not printed */
+		if (*a->stop)
 			break;
 		if (sb.oom) {
 			err = -ENOMEM;

@@ -423,6 +423,15 @@ static bool tty__hung_up(void)
 	return (p.revents & (POLLHUP | POLLERR | POLLNVAL)) != 0;
 }
 
+bool tty__key_waiting(void)
+{
+	struct pollfd p = { .fd = tty_in, .events = POLLIN };
+
+	if (!tty_on)
+		return false;
+	return poll(&p, 1, 0) > 0 && p.revents != 0;
+}
+
 int tty__getkey(int timeout_ms)
 {
 	wint_t ch;

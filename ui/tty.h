@@ -21,5 +21,7 @@ void tty__draw(const struct screen *s, bool repaint);
  * code point, K_NONE when none came, K_HANGUP when the terminal is
  * gone (hung up: the input is at its end or fails). */
 int tty__getkey(int timeout_ms);
+/* true when a key (or a hangup) waits to be read; never blocks. */
+bool tty__key_waiting(void);
 
 #endif

@@ -21,6 +21,15 @@
 #define MAX_WAIT_MS 200
 #define STATUS_SECS 5.0
 
+/* Between two name lookups of a build: a quit (signal) or a key waits,
+ * so the build ends with what is known and the loop answers first. */
+static bool tui__cancel(void *ctx)
+{
+	struct tui *t = ctx;
+
+	return *t->a->stop || tty__key_waiting();
+}
+
 void tui__init(struct tui *t, struct app *a)
 {
 	memset(t, 0, sizeof(*t));
@@ -28,6 +37,8 @@ void tui__init(struct tui *t, struct app *a)
 	t->base = a->spec;
 	t->live_mode = a->mode == HIST_ZERO ? HIST_CUMULATIVE : a->mode;
 	table__init(&t->table, a->session, a->syms, &a->spec);
+	t->table.cancel = tui__cancel;
+	t->table.cancel_ctx = t;
 	t->table.filter = a->filter;
 	if (a->filter.sym_substr)
 		snprintf(t->table.filter_buf, sizeof(t->table.filter_buf), "%s",
@@ -487,6 +498,13 @@ int tui__run(struct app *a)
 				t.next_refresh = app__now();
 			if (r != R_NONE)
 				dirty = true;
+		}
+		/* a build cut short for a key: the keys are read, the names
+		 * are looked up again (what was resolved stays cached) */
+		if (t.table.cancelled && !quit && !*a->stop) {
+			if (tui__rebuild(&t))
+				tui__status(&t, ST_ERROR, "out of memory");
+			dirty = true;
 		}
 	}
 
