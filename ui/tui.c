@@ -21,13 +21,42 @@
 #define MAX_WAIT_MS 200
 #define STATUS_SECS 5.0
 
-/* Between two name lookups of a build: a quit (signal) or a key waits,
- * so the build ends with what is known and the loop answers first. */
+/* Keys read during a build, for the loop (in order). */
+static int pending[64];
+static size_t nr_pending, pending_pos;
+
+static int tui__next_key(int timeout_ms)
+{
+	if (pending_pos < nr_pending) {
+		int k = pending[pending_pos++];
+
+		if (pending_pos == nr_pending)
+			pending_pos = nr_pending = 0;
+		return k;
+	}
+	return tty__getkey(timeout_ms);
+}
+
+/* Between two name lookups of a build: a stop request, or a key that
+ * leaves (q, F10, Esc, the terminal gone), ends the build with what is
+ * known so that the loop answers first.  Other keys are kept for the
+ * loop, which reads them on the finished rows. */
 static bool tui__cancel(void *ctx)
 {
 	struct tui *t = ctx;
 
-	return *t->a->stop || tty__key_waiting();
+	if (*t->a->stop)
+		return true;
+	while (nr_pending < ARRAY_SIZE(pending) && tty__key_waiting()) {
+		int k = tty__getkey(0);
+
+		if (k == K_NONE)
+			break;
+		pending[nr_pending++] = k;
+		if (k == 'q' || k == K_F(10) || k == K_ESC || k == K_HANGUP)
+			return true;
+	}
+	return false;
 }
 
 void tui__init(struct tui *t, struct app *a)
@@ -471,8 +500,8 @@ int tui__run(struct app *a)
 			dirty = false;
 		}
 		/* a burst of keys (or a SIGWINCH storm) makes one redraw */
-		for (key = tty__getkey(tui__wait_ms(&t, app__now()));
-		     key != K_NONE && keys < 64; key = tty__getkey(0), keys++) {
+		for (key = tui__next_key(tui__wait_ms(&t, app__now()));
+		     key != K_NONE && keys < 64; key = tui__next_key(0), keys++) {
 			enum act_result r;
 
 			if (key == K_RESIZE) {
@@ -499,8 +528,8 @@ int tui__run(struct app *a)
 			if (r != R_NONE)
 				dirty = true;
 		}
-		/* a build cut short for a key: the keys are read, the names
-		 * are looked up again (what was resolved stays cached) */
+		/* a build cut short for a key that did not quit (Esc): the
+		 * names are looked up again (what was resolved stays cached) */
 		if (t.table.cancelled && !quit && !*a->stop) {
 			if (tui__rebuild(&t))
 				tui__status(&t, ST_ERROR, "out of memory");
