@@ -39,12 +39,14 @@ KEYS="j j j k > < I I K K End Home z z C-l PgDn j k"
 mkdir -p "$(dirname "$OUT")"
 {
 	echo "# ptop soak: ${MIN} min, churn at ${RATE} processes/s, keys every 2 s; $(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) CPUs"
-	printf '%-4s %9s %5s %7s %6s %8s %8s %9s\n' min rss_kb fds threads cpu% lost dropped pids_all
+	printf '%-4s %9s %5s %7s %6s %8s %8s %9s %9s\n' min rss_kb fds threads cpu% lost dropped samples pids_all
 } > "$OUT"
 cat "$OUT"
 
 t0=$(cpu_ticks "$P")
-pid0=$(lastpid)
+pidprev=$(lastpid)
+pids=0
+pidmax=$(cat /proc/sys/kernel/pid_max)
 rss_warm=0 fds_warm=0 thr_warm=0 rss_max_after=0 fds_max_after=0 thr_max_after=0 thr_min_after=100000
 m=1
 k=0
@@ -66,9 +68,13 @@ while [ $m -le "$MIN" ]; do
 	t0=$t1
 	lost=$(header lost)
 	dropped=$(header dropped)
-	pids=$(( $(lastpid) - pid0 ))
-	[ $pids -lt 0 ] && pids=$(( pids + $(cat /proc/sys/kernel/pid_max) ))
-	line=$(printf '%-4s %9s %5s %7s %6s %8s %8s %9s' "$m" "$rss" "$fds" "$thr" "$cpu" "${lost:-?}" "${dropped:-?}" "$pids")
+	pidnow=$(lastpid)
+	d=$(( pidnow - pidprev ))
+	[ $d -lt 0 ] && d=$(( d + pidmax ))
+	pids=$(( pids + d ))
+	pidprev=$pidnow
+	samples=$(screen | sed -n 's/.*, total \([0-9]*\);.*/\1/p' | head -n 1)
+	line=$(printf '%-4s %9s %5s %7s %6s %8s %8s %9s %9s' "$m" "$rss" "$fds" "$thr" "$cpu" "${lost:-?}" "${dropped:-?}" "${samples:-?}" "$pids")
 	echo "$line" >> "$OUT"
 	echo "$line"
 	if [ $m -eq "$WARM" ]; then
