@@ -80,7 +80,7 @@ WORKLOADS := $(patsubst tests/workloads/%.c,$(BUILD)/workloads/%,\
 	$(sort $(wildcard tests/workloads/*.c)))
 
 .PHONY: all run check check-unit check-scripts bench fuzz install clean keys-doc \
-	deps deps-test depcheck depcheck-test fixtures workloads tags
+	deps deps-test depcheck depcheck-test fixtures workloads tags soak
 
 all: depcheck $(BUILD)/ptop ptop
 
@@ -164,6 +164,12 @@ check-unit: depcheck-test $(BUILD)/ptop ptop $(BUILD)/tests/runner fixtures work
 check-scripts: depcheck-test $(BUILD)/ptop ptop workloads
 	$(Q)PTOP=$(CURDIR)/$(BUILD)/ptop WL=$(CURDIR)/$(BUILD)/workloads \
 	  BUILD=$(CURDIR)/$(BUILD) tests/run-scripts.sh
+
+# The soak (not in check): SOAK_MINUTES (20) of the live view under
+# process churn, RSS/fds/threads/CPU/lost each minute (tests/soak/soak.sh).
+soak: depcheck-test $(BUILD)/ptop ptop workloads
+	$(Q)PTOP=$(CURDIR)/$(BUILD)/ptop WL=$(CURDIR)/$(BUILD)/workloads \
+	  SOAK_OUT=$(CURDIR)/$(BUILD)/soak.txt sh tests/soak/soak.sh
 
 # doc/keys.md and the KEYS section of doc/ptop.1 come from the key table
 # (the keys suite fails when they are stale).

@@ -190,10 +190,11 @@ struct options {
 
 static volatile sig_atomic_t stop_requested;
 
+/* SIGINT, SIGTERM, SIGHUP: the signal's number; the session ends as q
+ * ends it (terminal restored, -o's file finished). */
 static void on_stop(int sig)
 {
-	(void)sig;
-	stop_requested = 1;
+	stop_requested = sig;
 }
 
 static void usage(FILE *f)
@@ -748,6 +749,15 @@ int main(int argc, char **argv)
 	sa.sa_handler = on_stop;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* a closed terminal or a dropped ssh session; nohup's SIG_IGN
+	 * stays */
+	{
+		struct sigaction old;
+
+		if (sigaction(SIGHUP, NULL, &old) == 0 &&
+		    old.sa_handler != SIG_IGN)
+			sigaction(SIGHUP, &sa, NULL);
+	}
 	signal(SIGPIPE, SIG_IGN);
 
 	memset(&a, 0, sizeof(a));
@@ -853,7 +863,7 @@ int main(int argc, char **argv)
 			a.start = app__now();
 			err = perfdata__read(pd, a.session, &ro);
 			if (err == -EINTR) {
-				rc = 130;
+				rc = 128 + (stop_requested ? stop_requested : SIGINT);
 				goto out;
 			}
 			if (err) {
@@ -877,7 +887,7 @@ int main(int argc, char **argv)
 			       !stop_requested)
 				;
 			if (stop_requested) {
-				rc = 130;
+				rc = 128 + (stop_requested ? stop_requested : SIGINT);
 				goto out;
 			}
 			info = perfdata_pipe__info(a.pipe);
@@ -998,7 +1008,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (stop_requested) {
-		rc = 130;
+		rc = 128 + (stop_requested ? stop_requested : SIGINT);
 		goto out;
 	}
 	rc = o.batch ? batch__run(&a) : tui__run(&a);

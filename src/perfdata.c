@@ -686,6 +686,13 @@ struct perfdata_stream {
 	u8 *zbuf;
 	size_t zfill;
 	bool zwarned;
+
+	/* the end of a stream: perf (and ptop) close each pass over the
+	 * rings with FINISHED_ROUND, so a stream that had them and ends
+	 * with records after the last one lost its tail */
+	bool marks;		/* a FINISHED_ROUND or FINISHED_INIT came */
+	u64 since_mark;		/* records after the last one */
+	bool stopped;		/* the reader stopped before the end */
 };
 
 struct perfdata_stream *perfdata_stream__new(struct session *s, bool pipe,
@@ -774,6 +781,12 @@ static int stream__add_event(struct perfdata_stream *st,
 	e->attr = *attr;
 	e->sess = (size_t)idx;
 	st->nr_ev++;
+	if (!(attr->sample_type & PERF_SAMPLE_IP)) {
+		st->stats.no_ip_events++;
+		pr_warn("event %s: its sample_type (%#" PRIx64 ") has no IP: "
+			"its samples carry no address and are counted at "
+			"address 0", name, (u64)attr->sample_type);
+	}
 	if (st->nr_ev == 1)
 		record__id_pos(attr->sample_type, &st->pos0);
 	for (size_t i = 0; i < nr_ids; i++) {
@@ -1198,6 +1211,8 @@ static void stream__user(struct perfdata_stream *st,
 	}
 	case PD_RECORD_FINISHED_ROUND:
 		st->stats.user_records++;
+		st->marks = true;
+		st->since_mark = 0;
 		stream__round(st);
 		break;
 	case PD_RECORD_EVENT_UPDATE:
@@ -1216,8 +1231,12 @@ static void stream__user(struct perfdata_stream *st,
 	case PD_RECORD_STAT:
 	case PD_RECORD_STAT_ROUND:
 	case PD_RECORD_TIME_CONV:
+		st->stats.skipped++;
+		break;
 	case PD_RECORD_FINISHED_INIT:
 		st->stats.skipped++;
+		st->marks = true;
+		st->since_mark = 0;
 		break;
 	default:
 		st->stats.unknown++;
@@ -1398,8 +1417,10 @@ static int stream__record(struct perfdata_stream *st, const void *src,
 	u64 t;
 
 	st->stats.records++;
-	if (type == PD_RECORD_COMPRESSED || type == PD_RECORD_COMPRESSED2)
+	if (type == PD_RECORD_COMPRESSED || type == PD_RECORD_COMPRESSED2) {
+		st->since_mark++;
 		return stream__compressed(st, src, size, type);
+	}
 	if (type >= RECORD_SWAP_USER_TYPES) {
 		/* not queued: handled from an aligned copy (a round marker
 		 * flushes, and may move, the arena) */
@@ -1420,6 +1441,7 @@ static int stream__record(struct perfdata_stream *st, const void *src,
 	if (st->swap)
 		record_swap__header(h);
 	st->in_data = true;
+	st->since_mark++;
 	/* the kernel writes every record 8-byte aligned */
 	if ((size & 7) || (st->swap && stream__swap_kernel(st, h))) {
 		st->stats.bad++;
@@ -1596,6 +1618,14 @@ void perfdata_stream__end(struct perfdata_stream *st)
 		st->stats.truncated_bytes += 1;
 		st->skip = 0;
 	}
+	/* cut at a record boundary: nothing above sees it */
+	if (st->pipe && !st->dead && !st->stopped && st->marks &&
+	    st->since_mark && !st->stats.truncated_bytes) {
+		st->stats.unfinished = st->since_mark;
+		pr_warn("the stream ended %" PRIu64 " records after its last "
+			"FINISHED_ROUND: its final records are missing (the "
+			"writer was cut off)", st->since_mark);
+	}
 	stream__flush(st, UINT64_MAX);
 	leaked = session__counts(st->s)->leaked_build_id;
 	if (leaked)
@@ -1624,7 +1654,15 @@ void perfdata_stats__describe(const struct perfdata_stats *st,
 	     st->unknown);
 	ITEM(st->out_of_order, "%" PRIu64 " records out of time order",
 	     st->out_of_order);
+	ITEM(st->header_size, "header size %" PRIu64 ", not 104",
+	     st->header_size);
+	ITEM(st->file_truncated, "the file is truncated");
+	ITEM(st->features_damaged, "%u feature sections skipped",
+	     st->features_damaged);
 	ITEM(st->truncated_bytes, "the data ends inside a record");
+	ITEM(st->unfinished, "the stream ended without its final records");
+	ITEM(st->no_ip_events, "%u events without IP (samples at address 0)",
+	     st->no_ip_events);
 	ITEM(st->damaged, "unreadable from byte %" PRIu64 " (%" PRIu64
 			  " bytes lost)", st->damage_offset, st->lost_bytes);
 #undef ITEM
@@ -1639,6 +1677,7 @@ struct perfdata {
 	struct pd_file_header fh;
 	struct perfdata_info info;
 	struct perfdata_stats stats;
+	struct perfdata_stats opened;	/* the header's and features' damage */
 };
 
 /* The one I/O primitive of the file reader: exactly len bytes at off. */
@@ -1772,9 +1811,12 @@ static void pd_read_features(struct perfdata *pd, u64 table)
 	if (!nr)
 		return;
 	if (table > pd->size || nr * 16 > pd->size - table) {
+		pd->opened.file_truncated = true;
+		pd->opened.features_damaged = (u32)nr;
 		pr_warn("byte %" PRIu64 ": the table of %zu feature sections "
-			"is past the end of the file (%" PRIu64 " bytes); "
-			"features skipped", table, nr, pd->size);
+			"is past the end of the file (%" PRIu64 " bytes): the "
+			"file is truncated; features skipped", table, nr,
+			pd->size);
 		return;
 	}
 	tab = malloc(nr * 16);
@@ -1797,6 +1839,19 @@ static void pd_read_features(struct perfdata *pd, u64 table)
 		off = rd64(tab + idx * 16, pd->fh.swap);
 		size = rd64(tab + idx * 16 + 8, pd->fh.swap);
 		idx++;
+		/* every section, used or not: one past the end is a cut
+		 * file (perf report would read garbage or refuse it) */
+		if (off > pd->size || size > pd->size - off) {
+			pd->opened.features_damaged++;
+			pd->opened.file_truncated = true;
+			pr_warn("byte %" PRIu64 ": feature %s (%" PRIu64
+				" bytes) runs past the end of the file (%"
+				PRIu64 " bytes): the file is truncated; "
+				"skipped", off,
+				perfdata__feature_name(feat, nb, sizeof(nb)),
+				size, pd->size);
+			continue;
+		}
 		switch (feat) {
 		case PD_FEAT_BUILD_ID: case PD_FEAT_HOSTNAME:
 		case PD_FEAT_OSRELEASE: case PD_FEAT_VERSION:
@@ -1808,14 +1863,8 @@ static void pd_read_features(struct perfdata *pd, u64 table)
 		default:
 			continue;	/* skipped by its size */
 		}
-		if (off > pd->size || size > pd->size - off) {
-			pr_warn("byte %" PRIu64 ": feature %s (%" PRIu64
-				" bytes) runs past the end of the file; skipped",
-				off, perfdata__feature_name(feat, nb, sizeof(nb)),
-				size);
-			continue;
-		}
 		if (size > PD_MAX_FEATURE) {
+			pd->opened.features_damaged++;
 			pr_warn("byte %" PRIu64 ": feature %s of %" PRIu64
 				" bytes is too large; skipped", off,
 				perfdata__feature_name(feat, nb, sizeof(nb)),
@@ -1831,10 +1880,12 @@ static void pd_read_features(struct perfdata *pd, u64 table)
 			ret = perfdata__parse_feature(&pd->info, feat, buf,
 						      (size_t)size, pd->fh.swap,
 						      &err);
-		if (ret)
+		if (ret) {
+			pd->opened.features_damaged++;
 			pr_warn("byte %" PRIu64 ": feature %s: %s; skipped",
 				off, perfdata__feature_name(feat, nb, sizeof(nb)),
 				err.buf ? err.buf : strerror(-ret));
+		}
 		strbuf__fini(&err);
 		free(buf);
 	}
@@ -1884,6 +1935,14 @@ static int pd_open(struct perfdata *pd, struct strbuf *err)
 		pd->info.data.size = pd->size;
 		return 0;
 	}
+	if (fh->size != PD_HEADER_SIZE) {
+		/* perf refuses it ("incompatible file format"); the fields
+		 * ptop knows are where they always were */
+		pd->opened.header_size = fh->size;
+		pr_warn("header size %" PRIu64 " (byte 8) is not %d: perf "
+			"refuses such a file; read as a %d-byte header",
+			fh->size, PD_HEADER_SIZE, PD_HEADER_SIZE);
+	}
 	ret = pd_read_attrs(pd, err);
 	if (ret)
 		return ret;
@@ -1904,6 +1963,7 @@ static int pd_open(struct perfdata *pd, struct strbuf *err)
 			"the end of the file");
 	} else if (fh->data.size > pd->size - fh->data.offset) {
 		pd->info.data.size = pd->size - fh->data.offset;
+		pd->opened.file_truncated = true;
 		pr_warn("the data section (byte %" PRIu64 ", %" PRIu64
 			" bytes) runs past the end of the file (%" PRIu64
 			" bytes): the file is truncated; reading what is "
@@ -2079,10 +2139,14 @@ int perfdata__read(struct perfdata *pd, struct session *s,
 		off += n;
 	}
 	session__lock(s);
+	st->stopped = ret != 0;
 	perfdata_stream__end(st);
 	session__unlock(s);
 	pd->stats = *perfdata_stream__stats(st);
 	pd->stats.lost_bytes += rest;
+	pd->stats.file_truncated |= pd->opened.file_truncated;
+	pd->stats.features_damaged += pd->opened.features_damaged;
+	pd->stats.header_size = pd->opened.header_size;
 	pd_log_stats(&pd->stats);
 out:
 	free(buf);
@@ -2149,6 +2213,7 @@ static int pipe__step(struct perfdata_pipe *p)
 static void pipe__finish(struct perfdata_pipe *p)
 {
 	session__lock(p->s);
+	p->st->stopped = !p->eof;
 	perfdata_stream__end(p->st);
 	p->stats = *perfdata_stream__stats(p->st);
 	session__unlock(p->s);

@@ -173,6 +173,19 @@ struct perfdata_stats {
 				 * skipped (size 0 or under 8) */
 	u64 damage_offset;	/* its byte offset in the file or stream */
 	u64 lost_bytes;		/* what followed it, not read */
+	/* Damage the records do not show (each also logged once): */
+	bool file_truncated;	/* the file ends before a section its header
+				 * or feature table lists */
+	u32 features_damaged;	/* feature sections skipped: past the end,
+				 * too large or unreadable */
+	u64 header_size;	/* a file header size other than 104 (perf
+				 * refuses those), read as 104; 0: none */
+	u64 unfinished;		/* a stream whose writer sends FINISHED_ROUND
+				 * (or FINISHED_INIT) that ended this many
+				 * records after the last one: its final
+				 * records are missing */
+	u32 no_ip_events;	/* events whose sample_type has no IP: their
+				 * samples are at address 0 */
 };
 
 struct perfdata_read_opts {

@@ -30,6 +30,8 @@ struct session_bid {
 
 struct session {
 	struct session_opts opts;
+	bool fold_always;	/* session__fold_reaped */
+	const char *fold_comm;	/* "[exited]" when comms are folded too */
 	pthread_mutex_t lock;
 	struct strpool *strings;
 	struct dsos *dsos;
@@ -903,7 +905,16 @@ static bool fold_reaped(struct hist_key *k, void *ctx)
 		return false;
 	k->pid = -1;
 	k->tid = k->tid ? -1 : 0;
+	if (s->fold_comm && k->comm)
+		k->comm = s->fold_comm;
 	return true;
+}
+
+void session__fold_reaped(struct session *s, bool always, bool comm_too)
+{
+	s->fold_always = always;
+	s->fold_comm = always && comm_too ?
+		       strpool__intern(s->strings, "[exited]", 8) : NULL;
 }
 
 void session__refresh(struct session *s, enum hist_mode mode)
@@ -928,7 +939,8 @@ void session__refresh(struct session *s, enum hist_mode mode)
 		struct hist *h = s->events[i].hist;
 
 		if ((s->opts.key_fields & KEY_PID) &&
-		    hist__nr_entries(h) > s->opts.fold_threshold)
+		    (s->fold_always ||
+		     hist__nr_entries(h) > s->opts.fold_threshold))
 			hist__rekey(h, fold_reaped, s);
 	}
 }

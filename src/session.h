@@ -215,6 +215,12 @@ enum hist_mode {
 	HIST_DECAY,		/* --decay: 7/8 each refresh, like perf top */
 };
 
+/* always: the entries of reaped processes are folded at every refresh
+ * that reaps one, not only past fold_threshold entries; comm_too: their
+ * comm becomes "[exited]" as well.  The live view sets them while no row
+ * it shows depends on a pid or tid (and on the comm): the fold then
+ * changes no row and a week of process churn costs what a minute does. */
+void session__fold_reaped(struct session *s, bool always, bool comm_too);
 /* Called by the front end after each snapshot (locked): applies the
  * mode, advances the machine's clock, reaps exited processes. */
 void session__refresh(struct session *s, enum hist_mode mode);

@@ -200,6 +200,56 @@ START_TEST(test_hostile_strings_sanitized)
 }
 END_TEST
 
+/* A 100,000-character name (a perf map can hold one) is cut at
+ * SANITIZE_MAX bytes with the cut mark, in the row and in sanitize's
+ * output, whatever the width; multi-byte characters are not split. */
+START_TEST(test_long_name_cut)
+{
+	size_t n = 100000;
+	char *name = malloc(n + 1);
+	struct row rows[1];
+	struct sort_spec spec;
+	struct columns c;
+	struct rowset rs;
+	struct strbuf sb;
+	size_t w;
+
+	ck_assert_ptr_nonnull(name);
+	memset(name, 'x', n);
+	name[n] = '\0';
+	rows[0] = mkrow(&lib, name, 1);
+	rows_init(&rs, rows, 1);
+	sort_spec__default(&spec);
+	columns__init(&c, &spec, false);
+	columns__fit(&c, &rs, 0, 1, 0);
+	strbuf__init(&sb);
+	fmt__row(&sb, &c, &rs, &rows[0], NULL);
+	ck_assert_uint_lt(sb.len, SANITIZE_MAX + 200);
+	ck_assert_ptr_nonnull(strstr(sb.buf, ELL "[cut: 100000 bytes]"));
+	/* sanitize itself: the width counts the mark's columns */
+	strbuf__reset(&sb);
+	w = sanitize_str(&sb, name);
+	ck_assert_uint_eq(sb.len, SANITIZE_MAX + strlen(ELL "[cut: 100000 bytes]"));
+	ck_assert_uint_eq(w, SANITIZE_MAX + strlen("_[cut: 100000 bytes]"));
+	ck_assert_uint_eq(display_width(sb.buf, sb.len), w);
+	/* a 2-byte character across the cut goes with the rest */
+	memset(name, 'x', n);
+	memcpy(name + SANITIZE_MAX - 1, "\xc3\xa9", 2);
+	strbuf__reset(&sb);
+	sanitize_str(&sb, name);
+	ck_assert_uint_eq(sb.len, SANITIZE_MAX - 1 + strlen(ELL "[cut: 100000 bytes]"));
+	/* SANITIZE_MAX bytes exactly: whole */
+	memset(name, 'x', n);
+	name[SANITIZE_MAX] = '\0';
+	strbuf__reset(&sb);
+	sanitize_str(&sb, name);
+	ck_assert_uint_eq(sb.len, SANITIZE_MAX);
+	ck_assert_ptr_null(strstr(sb.buf, "[cut:"));
+	strbuf__fini(&sb);
+	free(name);
+}
+END_TEST
+
 START_TEST(test_wide_symbols)
 {
 	struct row rows[] = { mkrow(&lib, "\xe6\xbc\xa2\xe5\xad\x97_fn", 1) };
@@ -307,6 +357,7 @@ Suite *fmt_suite(void)
 	tcase_add_test(tc, test_truncated_to_width);
 	tcase_add_test(tc, test_hostile_strings_sanitized);
 	tcase_add_test(tc, test_wide_symbols);
+	tcase_add_test(tc, test_long_name_cut);
 	tcase_add_test(tc, test_fit_width);
 	tcase_add_test(tc, test_header_idle_and_lost);
 	suite_add_tcase(s, tc);

@@ -1821,6 +1821,174 @@ START_TEST(test_pipe_every_prefix)
 }
 END_TEST
 
+/* ---- damage the records do not show (issue 13): each is said ---- */
+
+/* A file missing its last byte: the last feature section runs past the
+ * end; the data reads whole, the damage is counted and said. */
+START_TEST(test_damage_last_byte)
+{
+	struct perfdata_stats st;
+	struct result r;
+	size_t n = synth_file(img, false, true);
+
+	memcpy(img2, img, n);
+	all_msgs[0] = '\0';
+	ck_assert_int_eq(read_image(img2, n - 1, &r, &st), 0);
+	check_synth_result(&r);
+	ck_assert(st.file_truncated);
+	ck_assert_uint_eq(st.features_damaged, 1);
+	ck_assert_ptr_nonnull(strstr(all_msgs, "sample_time"));
+	ck_assert_ptr_nonnull(strstr(all_msgs, "truncated"));
+	/* the whole file: nothing said */
+	all_msgs[0] = '\0';
+	ck_assert_int_eq(read_image(img, n, &r, &st), 0);
+	ck_assert(!st.file_truncated);
+	ck_assert_uint_eq(st.features_damaged, 0);
+	ck_assert_str_eq(all_msgs, "");
+}
+END_TEST
+
+/* Features ptop does not read (cpu_topology ... hybrid_cpu_pmu_caps,
+ * compressed) are checked against the file's end as well. */
+START_TEST(test_damage_unused_feature)
+{
+	static const unsigned int feats[] = { 13, 14, 16, 20, 22, 25, 26, 27,
+					      31 };
+	size_t n = synth_file(img, false, true);
+	u64 table, v, flags;
+
+	memcpy(&table, img + 40, 8);
+	memcpy(&v, img + 48, 8);
+	table += v;
+	for (size_t i = 0; i < ARRAY_SIZE(feats); i++) {
+		struct perfdata_stats st;
+		struct result r;
+		char name[32];
+
+		/* sample_time (bit 21, the last entry) becomes feats[i]:
+		 * the table's order (by bit) stays right for bits above 12 */
+		memcpy(img2, img, n);
+		memcpy(&flags, img2 + 72, 8);
+		flags &= ~(1ULL << PD_FEAT_SAMPLE_TIME);
+		flags |= 1ULL << feats[i];
+		memcpy(img2 + 72, &flags, 8);
+		/* its size: one byte past the end */
+		memcpy(&v, img2 + table + 5 * 16, 8);
+		v = n - v + 1;
+		memcpy(img2 + table + 5 * 16 + 8, &v, 8);
+		all_msgs[0] = '\0';
+		ck_assert_int_eq(read_image(img2, n, &r, &st), 0);
+		ck_assert_uint_eq(r.samples[0], 9);
+		ck_assert_msg(st.features_damaged == 1 && st.file_truncated,
+			      "feature %u", feats[i]);
+		ck_assert_msg(strstr(all_msgs, perfdata__feature_name(feats[i],
+					name, sizeof(name))),
+			      "feature %u: %s", feats[i], all_msgs);
+	}
+}
+END_TEST
+
+/* A header size above 104: perf refuses the file; ptop says so and reads
+ * the fields it knows. */
+START_TEST(test_damage_header_size)
+{
+	struct perfdata_stats st;
+	struct result r;
+	size_t n = synth_file(img, false, true);
+	u64 v = 112;
+
+	memcpy(img2, img, n);
+	memcpy(img2 + 8, &v, 8);
+	all_msgs[0] = '\0';
+	ck_assert_int_eq(read_image(img2, n, &r, &st), 0);
+	check_synth_result(&r);
+	ck_assert_uint_eq(st.header_size, 112);
+	ck_assert_ptr_nonnull(strstr(all_msgs, "header size 112"));
+	ck_assert_int_eq(read_image(img, n, &r, &st), 0);
+	ck_assert_uint_eq(st.header_size, 0);
+}
+END_TEST
+
+/* A stream cut exactly between two records: where its writer sends
+ * FINISHED_ROUND, records after the last one mean a lost tail. */
+START_TEST(test_damage_stream_cut_at_record)
+{
+	size_t n = synth_pipe(img, false), off = 16;
+	bool marks = false;
+	u64 after = 0;
+	int cuts = 0, said = 0;
+
+	while (off <= n) {
+		struct perfdata_stats st;
+		struct result r;
+
+		all_msgs[0] = '\0';
+		feed_pipe(img, off, 7, &r, &st);
+		ck_assert_uint_eq(st.truncated_bytes, 0);
+		ck_assert_uint_eq(st.unfinished, marks ? after : 0);
+		if (marks && after) {
+			ck_assert_msg(strstr(all_msgs, "FINISHED_ROUND"),
+				      "cut at %zu: %s", off, all_msgs);
+			said++;
+		}
+		cuts++;
+		if (off == n)
+			break;
+		{
+			struct perf_event_header h;
+
+			memcpy(&h, img + off, sizeof(h));
+			if (h.type == PD_RECORD_FINISHED_ROUND) {
+				marks = true;
+				after = 0;
+			} else if (h.type < 64) {
+				after++;
+			}
+			off += h.size;
+		}
+	}
+	/* the whole stream ends with its round: nothing said */
+	ck_assert_uint_eq(after, 0);
+	ck_assert_int_gt(said, 5);
+	ck_assert_int_gt(cuts, said);
+}
+END_TEST
+
+/* A sample_type without IP (0): the samples are read, at address 0, and
+ * the event is named in a warning. */
+START_TEST(test_damage_no_ip)
+{
+	struct session_opts so = { .key_fields = KEY_ALL };
+	struct session *s = session__new(&so);
+	struct perfdata_info info;
+	struct perfdata_stream *ps;
+	struct pd_event ev;
+	struct result r;
+	struct bw b = { img, false };
+	char name[] = "cpu-clock";
+
+	memset(&info, 0, sizeof(info));
+	memset(&ev, 0, sizeof(ev));
+	ev.attr = mkattr(PERF_COUNT_SW_CPU_CLOCK, 0);
+	ev.name = name;
+	ps = perfdata_stream__new(s, false, false, 0, &info, NULL);
+	all_msgs[0] = '\0';
+	ck_assert_int_ge(perfdata_stream__add_event(ps, &ev), 0);
+	for (int i = 0; i < 3; i++)
+		whdr(&b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, 8);
+	ck_assert_int_eq(perfdata_stream__feed(ps, img, (size_t)(b.p - img)), 0);
+	perfdata_stream__end(ps);
+	ck_assert_uint_eq(perfdata_stream__stats(ps)->no_ip_events, 1);
+	ck_assert_ptr_nonnull(strstr(all_msgs, "cpu-clock"));
+	ck_assert_ptr_nonnull(strstr(all_msgs, "no IP"));
+	summarize(s, &r);
+	ck_assert_uint_eq(r.samples[0], 3);
+	perfdata_stream__free(ps);
+	perfdata_info__fini(&info);
+	session__free(s);
+}
+END_TEST
+
 /* ---- perf record -z ---- */
 
 /* A COMPRESSED (v2: COMPRESSED2) record holding z[0, n) at b. */
@@ -2609,6 +2777,11 @@ Suite *perfdata_suite(void)
 	tcase_add_test(tc, test_pipe_any_split);
 	tcase_add_test(tc, test_pipe_every_prefix);
 	tcase_add_test(tc, test_pipe_bad);
+	tcase_add_test(tc, test_damage_last_byte);
+	tcase_add_test(tc, test_damage_unused_feature);
+	tcase_add_test(tc, test_damage_header_size);
+	tcase_add_test(tc, test_damage_stream_cut_at_record);
+	tcase_add_test(tc, test_damage_no_ip);
 	tcase_add_test(tc, test_real_pipes);
 	tcase_add_test(tc, test_order_rounds);
 	tcase_add_test(tc, test_order_bounded);

@@ -787,6 +787,44 @@ START_TEST(test_lost_once)
 }
 END_TEST
 
+/* session__fold_reaped: with the default threshold, an exited process's
+ * entries keep their pid; folding always, they are folded at the refresh
+ * that reaps it (the soak's memory: a week of churn, a minute's cost). */
+START_TEST(test_fold_reaped_always)
+{
+	struct session_opts o = { .key_fields = KEY_ALL };
+	struct perf_event_attr a = attr(ST);
+	struct snapshot snap;
+	size_t t = trailer(ST);
+
+	for (int always = 0; always < 2; always++) {
+		session__free(s);
+		s = session__new(&o);
+		session__add_event(s, "cpu-clock", &a);
+		session__fold_reaped(s, always, false);
+		fake_machine(ST);
+		sample(ST, 200, 0x401000, PERF_RECORD_MISC_USER, 1, 0, 0);
+		sample(ST, 100, 0x401000, PERF_RECORD_MISC_USER, 1, 0, 0);
+		session__process(s, fake_fork(buf, PERF_RECORD_EXIT, 200, 100,
+					      200, 100, t));
+		for (int i = 0; i < 3; i++)
+			session__refresh(s, HIST_CUMULATIVE);
+		snapshot__init(&snap);
+		ck_assert_int_eq(session__snapshot(s, 0, &snap), 0);
+		ck_assert_uint_eq(snap.nr, 2);
+		for (size_t i = 0; i < snap.nr; i++) {
+			const struct hist_entry *e = &snap.entries[i];
+
+			if (strcmp(e->key.comm, "other") == 0)
+				ck_assert_int_eq(e->key.pid, always ? -1 : 200);
+			else
+				ck_assert_int_eq(e->key.pid, 100);
+		}
+		snapshot__fini(&snap);
+	}
+}
+END_TEST
+
 Suite *session_suite(void)
 {
 	Suite *ss = suite_create("session");
@@ -806,6 +844,7 @@ Suite *session_suite(void)
 	tcase_add_test(tc, test_idle_without_pid_key);
 	tcase_add_test(tc, test_idle_chains);
 	tcase_add_test(tc, test_lost_once);
+	tcase_add_test(tc, test_fold_reaped_always);
 	suite_add_tcase(ss, tc);
 	return ss;
 }

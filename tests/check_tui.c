@@ -4,6 +4,7 @@
  * table to the actions (filters and their undo, zooms, sorting, events,
  * prompts, quitting, saving). */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -568,6 +569,32 @@ END_TEST
 
 /* The header's target: one function for the start and for p, so that
  * going back to system-wide keeps the words of -C. */
+/* A stop request (SIGTERM, SIGINT, SIGHUP) or a waiting key cuts a build's
+ * name lookups short: asked at most every 5 ms, the answer sticks until
+ * the next build. */
+START_TEST(test_build_cancel)
+{
+	struct fixture f;
+	struct table *tb;
+
+	fixture_init(&f, 1);
+	tb = &f.t.table;
+	ck_assert_ptr_nonnull(tb->cancel);
+	ck_assert(!table__cancelled(tb));
+	f.stop = SIGTERM;
+	/* within 5 ms of the last question: not asked again */
+	if (!table__cancelled(tb))
+		usleep(6000);
+	ck_assert(table__cancelled(tb));
+	f.stop = 0;
+	ck_assert(table__cancelled(tb));	/* sticks */
+	ck_assert_int_eq(table__build(tb, 0), 0);
+	usleep(6000);
+	ck_assert(!table__cancelled(tb));
+	fixture_fini(&f);
+}
+END_TEST
+
 START_TEST(test_describe_target)
 {
 	static bool cpus[PTOP_MAX_CPUS];
@@ -631,6 +658,7 @@ Suite *tui_suite(void)
 	tcase_add_test(tc, test_save_and_row_menu);
 	tcase_add_test(tc, test_check_terminal);
 	tcase_add_test(tc, test_describe_target);
+	tcase_add_test(tc, test_build_cancel);
 	suite_add_tcase(s, tc);
 	return s;
 }

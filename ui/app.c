@@ -212,6 +212,8 @@ bool app__check_target(struct app *a)
 		if (!perfdata_pipe__done(a->pipe))
 			return false;
 		a->finished = true;
+		/* what the reader met: the header's note says it */
+		a->input_stats = perfdata_pipe__stats(a->pipe);
 		snprintf(a->note, sizeof(a->note), "the stream ended");
 		return true;
 	}
@@ -313,9 +315,30 @@ static void app__json_extra(struct app *a, struct strbuf *sb, size_t start)
 					 ",\"damage_offset\":%" PRIu64,
 				     st->records, st->skipped, st->unknown,
 				     st->bad, st->compressed, st->out_of_order,
-				     st->truncated_bytes ? "true" : "false",
+				     st->truncated_bytes || st->file_truncated ||
+				     st->unfinished ? "true" : "false",
 				     st->damaged ? "true" : "false",
 				     st->damage_offset);
+		if (st) {
+			struct strbuf d;
+
+			/* every damage named, as the text header says it */
+			strbuf__init(&d);
+			perfdata_stats__describe(st, &d);
+			strbuf__addf(sb, ",\"features_damaged\":%u"
+					 ",\"unfinished\":%s"
+					 ",\"no_ip_events\":%u,\"bad_header_size\":",
+				     st->features_damaged,
+				     st->unfinished ? "true" : "false",
+				     st->no_ip_events);
+			if (st->header_size)
+				strbuf__addf(sb, "%" PRIu64, st->header_size);
+			else
+				strbuf__adds(sb, "null");
+			strbuf__adds(sb, ",\"damage\":");
+			json_str(sb, d.buf ? d.buf : "");
+			strbuf__fini(&d);
+		}
 		strbuf__addc(sb, '}');
 	}
 	if (a->writer) {
@@ -390,6 +413,13 @@ static int app__annotate_missing(struct app *a, struct annotator *an,
 	return -ECANCELED;
 }
 
+static bool batch__cancel(void *ctx)
+{
+	const struct app *a = ctx;
+
+	return *a->stop != 0;
+}
+
 int batch__run(struct app *a)
 {
 	struct batch_opts bo = {
@@ -414,6 +444,9 @@ int batch__run(struct app *a)
 	int err = 0;
 
 	table__init(&t, a->session, a->syms, &a->spec);
+	/* SIGTERM or Ctrl-C while names are looked up: no more lookups */
+	t.cancel = batch__cancel;
+	t.cancel_ctx = a;
 	if (a->annotate) {
 		an = annotator__new(a->syms, a->syntax);
 		if (!an) {
@@ -434,6 +467,7 @@ int batch__run(struct app *a)
 		}
 		bo.inl = inlines__get;
 		bo.inl_ctx = inl;
+		inlines__set_cancel(inl, batch__cancel, a);
 	}
 	t.filter = a->filter;
 	strbuf__init(&sb);
@@ -491,6 +525,9 @@ int batch__run(struct app *a)
 				app__json_extra(a, &sb, start);
 		}
 		if (err)
+			break;
+		/* a table cut short by a stop request is not printed */
+		if (*a->stop)
 			break;
 		if (sb.oom) {
 			err = -ENOMEM;

@@ -21,6 +21,8 @@ struct inlines {
 	struct strpool *pool;
 	size_t nr;
 	u64 changes;		/* symbolizer__changes of the cached answers */
+	bool (*cancel)(void *ctx);
+	void *cancel_ctx;
 };
 
 /* What intmap stores for "nothing inlined here" (values must not be
@@ -70,6 +72,15 @@ void inlines__free(struct inlines *in)
 	inlines__clear(in);
 	strpool__free(in->pool);
 	free(in);
+}
+
+void inlines__set_cancel(struct inlines *in, bool (*cancel)(void *ctx),
+			 void *ctx)
+{
+	if (!in)
+		return;
+	in->cancel = cancel;
+	in->cancel_ctx = ctx;
 }
 
 size_t inlines__nr(const struct inlines *in)
@@ -141,6 +152,8 @@ size_t inlines__get(void *ctx, const struct dso *dso, u64 addr,
 	}
 	e = intmap__get(m, addr);
 	if (!e) {
+		if (in->cancel && in->cancel(in->cancel_ctx))
+			return 0;
 		e = inlines__lookup(in, dso, addr);
 		if (!e)
 			return 0;

@@ -24,5 +24,9 @@ size_t inlines__get(void *ctx, const struct dso *dso, u64 addr,
 
 /* Addresses asked so far (cached), for tests. */
 size_t inlines__nr(const struct inlines *in);
+/* Asked before each DWARF lookup: true makes inlines__get answer "none"
+ * without caching it (a quit or a key is waiting). */
+void inlines__set_cancel(struct inlines *in, bool (*cancel)(void *ctx),
+			 void *ctx);
 
 #endif

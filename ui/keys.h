@@ -32,6 +32,7 @@ enum {
 	K_RESIZE,
 	K_F0,			/* K_F(n) = K_F0 + n */
 	K_NONE = K_F0 + 64,	/* no key (timeout) */
+	K_HANGUP,		/* the terminal is gone (EOF, EIO) */
 };
 #define K_F(n) (K_F0 + (n))
 

@@ -1,4 +1,5 @@
 /* sanitize: the one filter every external string passes before display. */
+#include <stdio.h>
 #include <string.h>
 
 #include "sanitize.h"
@@ -83,12 +84,17 @@ static size_t cp_width(u32 c)
 size_t sanitize(struct strbuf *sb, const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s;
-	size_t i = 0, width = 0;
+	size_t i = 0, width = 0, whole = strnlen(s, len), stop = whole;
 
-	while (i < len && p[i]) {
+	if (whole > SANITIZE_MAX)
+		stop = SANITIZE_MAX;
+	while (i < stop) {
 		u32 c;
 		size_t n = utf8_decode(p + i, len - i, &c);
 
+		/* a character that straddles the cut goes with the rest */
+		if (n && i + n > stop && stop < whole)
+			break;
 		if (n == 0) {
 			strbuf__adds(sb, ascii_only ? "?" : "\xef\xbf\xbd");
 			width++;
@@ -104,6 +110,15 @@ size_t sanitize(struct strbuf *sb, const char *s, size_t len)
 			width += cp_width(c);
 		}
 		i += n;
+	}
+	if (stop < whole) {
+		char mark[48];
+		int m = snprintf(mark, sizeof(mark), "%s[cut: %zu bytes]",
+				 ascii_only ? "..." : "\xe2\x80\xa6", whole);
+
+		strbuf__adds(sb, mark);
+		/* the ellipsis is one column, or three dots */
+		width += (size_t)m - (ascii_only ? 0 : 2);
 	}
 	return width;
 }

@@ -14,6 +14,15 @@
  * width of what was appended.
  */
 size_t sanitize(struct strbuf *sb, const char *s, size_t len);
+
+/*
+ * Every output's bound on one outside string (a 100,000-character symbol
+ * from a perf map, a hostile comm or path): longer text is cut at a
+ * character boundary within its first SANITIZE_MAX bytes and ends with
+ * the cut mark "…[cut: N bytes]" (ASCII: "...[cut: N bytes]"), N the
+ * whole length, in text, the live view and JSON alike.
+ */
+#define SANITIZE_MAX 4096
 size_t sanitize_str(struct strbuf *sb, const char *s);
 void sanitize__set_ascii(bool ascii);
 

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "table.h"
 
@@ -66,6 +67,25 @@ const struct snapshot *table__snap(const struct table *t, size_t ev)
 	return ev < t->nr_snaps ? &t->snaps[ev] : NULL;
 }
 
+bool table__cancelled(struct table *t)
+{
+	struct timespec ts;
+	double now;
+
+	if (t->cancelled)
+		return true;
+	if (!t->cancel)
+		return false;
+	/* a clock read is cheaper than what cancel asks (poll) */
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	if (now - t->cancel_checked < 0.005)
+		return false;
+	t->cancel_checked = now;
+	t->cancelled = t->cancel(t->cancel_ctx);
+	return t->cancelled;
+}
+
 int table__resolve(void *ctx, const struct dso *dso, u64 addr,
 		   struct row_sym *out)
 {
@@ -74,7 +94,7 @@ int table__resolve(void *ctx, const struct dso *dso, u64 addr,
 	int err;
 
 	memset(out, 0, sizeof(*out));
-	if (!t->syms) {
+	if (!t->syms || table__cancelled(t)) {
 		out->dso_name = dso->name;
 		return 0;
 	}
@@ -96,6 +116,7 @@ int table__build(struct table *t, size_t ev)
 	if (!snap)
 		return -EINVAL;
 	t->ev = ev;
+	t->cancelled = false;
 	return rowset__build(&t->rows, snap, &t->spec, &t->filter,
 			     t->resolve, t->resolve_ctx);
 }

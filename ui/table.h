@@ -21,6 +21,14 @@ struct table {
 	/* symbol names of rows: table__resolve (tests put theirs) */
 	row_resolve_fn resolve;
 	void *resolve_ctx;
+	/* Asked between two lookups (at most every few ms): true while a
+	 * quit or a key waits; table__resolve then looks no more names up
+	 * and rows show what is known (addresses) until the next build.
+	 * NULL: never. */
+	bool (*cancel)(void *ctx);
+	void *cancel_ctx;
+	double cancel_checked;
+	bool cancelled;		/* in the last build */
 };
 
 void table__init(struct table *t, struct session *s, struct symbolizer *syms,
@@ -34,6 +42,9 @@ int table__snapshot(struct table *t, enum hist_mode mode);
 int table__build(struct table *t, size_t ev);
 const struct snapshot *table__snap(const struct table *t, size_t ev);
 
+/* cancel's answer, asked at most every 5 ms; sticks until the next
+ * table__build. */
+bool table__cancelled(struct table *t);
 /* The row_resolve_fn glue between rowset and the symbolizer. */
 int table__resolve(void *ctx, const struct dso *dso, u64 addr,
 		   struct row_sym *out);

@@ -2,6 +2,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <link.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -411,6 +412,26 @@ static int map_key(int k)
 	return K_F(63);	/* a key nothing is bound to */
 }
 
+/* A hung-up terminal reads as end of file (or EIO) at once, so curses
+ * returns ERR without waiting: without this the loop would spin. */
+static bool tty__hung_up(void)
+{
+	struct pollfd p = { .fd = tty_in, .events = POLLIN };
+
+	if (poll(&p, 1, 0) <= 0)
+		return false;
+	return (p.revents & (POLLHUP | POLLERR | POLLNVAL)) != 0;
+}
+
+bool tty__key_waiting(void)
+{
+	struct pollfd p = { .fd = tty_in, .events = POLLIN };
+
+	if (!tty_on)
+		return false;
+	return poll(&p, 1, 0) > 0 && p.revents != 0;
+}
+
 int tty__getkey(int timeout_ms)
 {
 	wint_t ch;
@@ -421,7 +442,7 @@ int tty__getkey(int timeout_ms)
 	wtimeout(stdscr, timeout_ms);
 	r = wget_wch(stdscr, &ch);
 	if (r == ERR)
-		return K_NONE;
+		return tty__hung_up() ? K_HANGUP : K_NONE;
 	if (r == KEY_CODE_YES)
 		return map_key((int)ch);
 	if (ch == '\r' || ch == '\n')

@@ -18,7 +18,10 @@ void tty__size(size_t *rows, size_t *cols);
 /* Draws s; repaint: clear the terminal first (Ctrl-L). */
 void tty__draw(const struct screen *s, bool repaint);
 /* Waits up to timeout_ms (0: do not wait) for a key: a K_* code or a
- * code point, K_NONE when none came. */
+ * code point, K_NONE when none came, K_HANGUP when the terminal is
+ * gone (hung up: the input is at its end or fails). */
 int tty__getkey(int timeout_ms);
+/* true when a key (or a hangup) waits to be read; never blocks. */
+bool tty__key_waiting(void);
 
 #endif

@@ -21,6 +21,44 @@
 #define MAX_WAIT_MS 200
 #define STATUS_SECS 5.0
 
+/* Keys read during a build, for the loop (in order). */
+static int pending[64];
+static size_t nr_pending, pending_pos;
+
+static int tui__next_key(int timeout_ms)
+{
+	if (pending_pos < nr_pending) {
+		int k = pending[pending_pos++];
+
+		if (pending_pos == nr_pending)
+			pending_pos = nr_pending = 0;
+		return k;
+	}
+	return tty__getkey(timeout_ms);
+}
+
+/* Between two name lookups of a build: a stop request, or a key that
+ * leaves (q, F10, Esc, the terminal gone), ends the build with what is
+ * known so that the loop answers first.  Other keys are kept for the
+ * loop, which reads them on the finished rows. */
+static bool tui__cancel(void *ctx)
+{
+	struct tui *t = ctx;
+
+	if (*t->a->stop)
+		return true;
+	while (nr_pending < ARRAY_SIZE(pending) && tty__key_waiting()) {
+		int k = tty__getkey(0);
+
+		if (k == K_NONE)
+			break;
+		pending[nr_pending++] = k;
+		if (k == 'q' || k == K_F(10) || k == K_ESC || k == K_HANGUP)
+			return true;
+	}
+	return false;
+}
+
 void tui__init(struct tui *t, struct app *a)
 {
 	memset(t, 0, sizeof(*t));
@@ -28,6 +66,8 @@ void tui__init(struct tui *t, struct app *a)
 	t->base = a->spec;
 	t->live_mode = a->mode == HIST_ZERO ? HIST_CUMULATIVE : a->mode;
 	table__init(&t->table, a->session, a->syms, &a->spec);
+	t->table.cancel = tui__cancel;
+	t->table.cancel_ctx = t;
 	t->table.filter = a->filter;
 	if (a->filter.sym_substr)
 		snprintf(t->table.filter_buf, sizeof(t->table.filter_buf), "%s",
@@ -301,6 +341,12 @@ static int tui__refresh(struct tui *t, double now)
 	if ((a->sampler && sampler__paused(a->sampler)) ||
 	    (a->finished && t->final_done && t->have_snap))
 		return tui__rebuild(t);
+	/* entries of exited processes that no row can show apart */
+	session__fold_reaped(a->session,
+			     !sort_spec__has(&t->table.spec, SORT_PID) &&
+			     !sort_spec__has(&t->table.spec, SORT_TID) &&
+			     !t->table.filter.has_pid && !t->table.filter.has_tid,
+			     !sort_spec__has(&t->table.spec, SORT_COMM));
 	err = table__snapshot(&t->table, a->mode);
 	if (err)
 		return err;
@@ -456,13 +502,19 @@ int tui__run(struct app *a)
 			dirty = false;
 		}
 		/* a burst of keys (or a SIGWINCH storm) makes one redraw */
-		for (key = tty__getkey(tui__wait_ms(&t, app__now()));
-		     key != K_NONE && keys < 64; key = tty__getkey(0), keys++) {
+		for (key = tui__next_key(tui__wait_ms(&t, app__now()));
+		     key != K_NONE && keys < 64; key = tui__next_key(0), keys++) {
 			enum act_result r;
 
 			if (key == K_RESIZE) {
 				dirty = true;
 				continue;
+			}
+			/* the terminal closed: end as q does (the file is
+			 * finished, the exit status 0) */
+			if (key == K_HANGUP) {
+				quit = true;
+				break;
 			}
 			seq = t.status_seq;
 			r = tui__key(&t, key);
@@ -477,6 +529,13 @@ int tui__run(struct app *a)
 				t.next_refresh = app__now();
 			if (r != R_NONE)
 				dirty = true;
+		}
+		/* a build cut short for a key that did not quit (Esc): the
+		 * names are looked up again (what was resolved stays cached) */
+		if (t.table.cancelled && !quit && !*a->stop) {
+			if (tui__rebuild(&t))
+				tui__status(&t, ST_ERROR, "out of memory");
+			dirty = true;
 		}
 	}
 

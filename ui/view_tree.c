@@ -26,6 +26,11 @@ enum act_result tui__no_chains(struct tui *t)
 	return R_REDRAW;
 }
 
+static bool tree__cancel(void *ctx)
+{
+	return table__cancelled(ctx);
+}
+
 int tui__build_trees(struct tui *t)
 {
 	struct calltree *ct = &t->ct;
@@ -35,6 +40,7 @@ int tui__build_trees(struct tui *t)
 		t->inlines = inlines__new(t->a->syms);
 		ct->inl = t->inlines ? inlines__get : NULL;
 		ct->inl_ctx = t->inlines;
+		inlines__set_cancel(t->inlines, tree__cancel, &t->table);
 	}
 	return calltree__build(ct, &t->table.rows);
 }
