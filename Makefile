@@ -41,7 +41,7 @@ endif
 
 # package-config name : Debian package that provides it
 DEPS_RUN := ncursesw:libncurses-dev libelf:libelf-dev libdw:libdw-dev \
-	capstone:libcapstone-dev libzstd:libzstd-dev
+	capstone:libcapstone-dev libzstd:libzstd-dev zlib:zlib1g-dev
 DEPS_TEST := check:check
 
 pc_names = $(foreach d,$(1),$(firstword $(subst :, ,$(d))))

@@ -19,6 +19,7 @@ want_pc libelf libelf-dev
 want_pc libdw libdw-dev
 want_pc capstone libcapstone-dev
 want_pc libzstd libzstd-dev
+want_pc zlib zlib1g-dev
 if [ "$mode" = test ]; then
 	want_pc check check
 	want_cmd tmux tmux
@@ -27,6 +28,7 @@ if [ "$mode" = test ]; then
 	want_cmd g++ g++
 	want_cmd strip binutils
 	want_cmd clang clang
+	want_cmd go golang-go
 fi
 [ -z "$need" ] && exit 0
 

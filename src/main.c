@@ -66,6 +66,7 @@ enum opt_id {
 	OPT_INPUT = 'i',
 	OPT_OUTPUT = 'o',
 	OPT_TIME = 512,
+	OPT_PPROF = 601,
 };
 
 /* The one option table: getopt's tables and --help come from it. */
@@ -123,6 +124,10 @@ static const struct opt_desc {
 	{ OPT_FOLDED, "folded", NULL,
 	  "batch with call graphs: print folded stacks (a;b;c count) for "
 	  "flame graph tools" },
+	{ OPT_PPROF, "pprof", "FILE",
+	  "batch: also write each event's profile to FILE in pprof's format "
+	  "(gzipped profile.proto; FILE.EVENT when there are several), "
+	  "rewritten at each refresh" },
 	{ OPT_INPUT, "input", "FILE",
 	  "show a perf.data file (from perf record or ptop -o) instead of "
 	  "profiling; - reads a pipe-mode stream (perf record -o -) from stdin" },
@@ -155,6 +160,7 @@ struct options {
 	const char **debug_dirs;
 	size_t nr_debug_dirs;
 	bool callgraph, folded;
+	const char *pprof;
 	int children;		/* -1: default (on with call graphs) */
 	u32 dwarf_size;
 	unsigned int max_stack;
@@ -473,6 +479,11 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case OPT_FOLDED:
 			o->folded = true;
 			break;
+		case OPT_PPROF:
+			if (!*optarg)
+				return 1 + bad_usage("%s", "--pprof needs a file name");
+			o->pprof = optarg;
+			break;
 		case OPT_VERBOSE:
 			o->verbose++;
 			break;
@@ -506,6 +517,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 		return 1 + bad_usage("%s", "-K and -U together hide everything");
 	if (o->folded && (!o->batch || !o->callgraph || o->json))
 		return 1 + bad_usage("%s", "--folded needs -b and -g (and no --json)");
+	if (o->pprof && (!o->batch || o->annotate))
+		return 1 + bad_usage("%s", "--pprof needs -b (and no --annotate)");
 	if (o->input && o->output)
 		return 1 + bad_usage("%s", "-i and -o cannot be combined: -o "
 				     "records what ptop profiles");
@@ -729,6 +742,7 @@ int main(int argc, char **argv)
 	a.syntax = o.syntax;
 	a.callgraph = o.callgraph;
 	a.folded = o.folded;
+	a.pprof = o.pprof;
 	a.cg_order = o.cg_order;
 	a.stop = &stop_requested;
 	a.input = o.input;
