@@ -53,6 +53,8 @@ struct pp_map {
 	const struct dso *dso;
 	u64 lo, hi;		/* addresses seen */
 	bool funcs, files, lines, inl;	/* every location had them */
+	u64 samples;		/* of the samples whose leaf is here */
+	u64 id;			/* final: by samples, largest first */
 };
 
 struct pp_loc {
@@ -199,7 +201,7 @@ static int pp_lines(struct pprof *p, struct pp_map *m, const struct dso *dso,
 
 	if (p->t->resolve(p->t->resolve_ctx, dso, addr, &rs) || !rs.name) {
 		/* no name: a symbolizer (has_functions false) does it */
-		m->funcs = m->files = m->lines = false;
+		m->funcs = m->files = m->lines = m->inl = false;
 		return 0;
 	}
 	if (rs.flags & SYM_F_SYNTH)
@@ -324,6 +326,7 @@ static int pp_sample(struct pprof *p, struct strbuf *out,
 
 	if (!(ids[n++] = pp_loc(p, e->key.dso, e->key.addr)))
 		return -ENOMEM;
+	p->maps[p->locs[ids[0] - 1].mapping - 1].samples += e->samples;
 	if (id && id < snap->nr_chains)
 		id = snap->chains[id].parent;
 	for (; id && id < snap->nr_chains && n < MAX_FRAMES;
@@ -347,14 +350,36 @@ static int pp_sample(struct pprof *p, struct strbuf *out,
 	return s->oom ? -ENOMEM : 0;
 }
 
-static void pp_mappings(struct pprof *p, struct strbuf *out)
+static int map_cmp(const void *a, const void *b)
+{
+	const struct pp_map *x = *(const struct pp_map *const *)a;
+	const struct pp_map *y = *(const struct pp_map *const *)b;
+
+	if (x->samples != y->samples)
+		return x->samples > y->samples ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Mappings by samples, largest first (readers take the first for the
+ * main binary: "File:" of go tool pprof), ids 1..N in that order.
+ */
+static int pp_mappings(struct pprof *p, struct strbuf *out)
 {
 	char hex[2 * BUILD_ID_MAX + 1];
+	struct pp_map **order = calloc(p->nr_maps + 1, sizeof(*order));
 
+	if (!order)
+		return -ENOMEM;
+	for (size_t i = 0; i < p->nr_maps; i++)
+		order[i] = &p->maps[i];
+	qsort(order, p->nr_maps, sizeof(*order), map_cmp);
+	for (size_t i = 0; i < p->nr_maps; i++)
+		order[i]->id = i + 1;
 	for (size_t i = 0; i < p->nr_maps; i++) {
-		const struct pp_map *m = &p->maps[i];
+		const struct pp_map *m = order[i];
 		const struct dso *d = m->dso;
-		u64 base = map_base(m, i + 1);
+		u64 base = map_base(m, m->id);
 		u64 file = pp_str(p, d->path ? d->path : d->name, true);
 		u64 bid = 0;
 
@@ -363,7 +388,7 @@ static void pp_mappings(struct pprof *p, struct strbuf *out)
 		if (d->build_id_size)
 			bid = pp_str(p, hex, false);
 		strbuf__reset(&p->msg);
-		pb__uint(&p->msg, M_ID, i + 1);
+		pb__uint(&p->msg, M_ID, m->id);
 		if (d->kind == DSO_FILE) {
 			pb__uint(&p->msg, M_START, base);
 			pb__uint(&p->msg, M_LIMIT, base + m->hi + 1);
@@ -381,6 +406,8 @@ static void pp_mappings(struct pprof *p, struct strbuf *out)
 		pb__bool(&p->msg, M_HAS_INLINE_FRAMES, m->inl);
 		pb__bytes(out, P_MAPPING, p->msg.buf, p->msg.len);
 	}
+	free(order);
+	return 0;
 }
 
 static void pp_locations(struct pprof *p, struct strbuf *out)
@@ -394,9 +421,8 @@ static void pp_locations(struct pprof *p, struct strbuf *out)
 
 		strbuf__reset(&p->msg);
 		pb__uint(&p->msg, LOC_ID, i + 1);
-		pb__uint(&p->msg, LOC_MAPPING_ID, l->mapping);
-		pb__uint(&p->msg, LOC_ADDRESS,
-			 map_base(m, l->mapping) + l->address);
+		pb__uint(&p->msg, LOC_MAPPING_ID, m->id);
+		pb__uint(&p->msg, LOC_ADDRESS, map_base(m, m->id) + l->address);
 		for (size_t k = 0; k < l->nr_lines; k++) {
 			const struct pp_line *x = &p->lines[l->line0 + k];
 
@@ -469,7 +495,9 @@ int pprof__encode(struct strbuf *out, const struct pprof_opts *o,
 		err = pp_sample(&p, out, snap, &snap->entries[i], ids, &s);
 	if (err)
 		goto out;
-	pp_mappings(&p, out);
+	err = pp_mappings(&p, out);
+	if (err)
+		goto out;
 	pp_locations(&p, out);
 	strbuf__add(out, p.funcs.buf, p.funcs.len);
 	if (o->time_nanos)
