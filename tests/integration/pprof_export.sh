@@ -66,6 +66,10 @@ ids_in_order() {
 		END { exit bad || !k }' || fail "$1: location ids are not 1..N"
 }
 
+# usage and write errors are said, with a non-zero exit
+"$PTOP" --pprof "$TMP/x" -i /dev/null > /dev/null 2> "$TMP/err" && fail "--pprof without -b"
+grep -q -- '--pprof needs -b' "$TMP/err" || fail "usage: $(cat "$TMP/err")"
+
 # 1. spin3 without chains: shares, sample types, the binary's mapping
 record "$TMP/spin3.data" -e cpu-clock -F 2000 -- "$WL/spin3" 2
 "$PTOP" -i "$TMP/spin3.data" -b --json --pprof "$TMP/spin3.pb.gz" \
@@ -77,7 +81,10 @@ for f in spin_a spin_b spin_c; do
 	near "$(flat "$TMP/spin3.pb.gz" $f)" "$(share "$TMP/spin3.json" $f)" 0.1 \
 		"pprof's flat% of $f against ptop's table"
 done
-near "$(flat "$TMP/spin3.pb.gz" spin_a)" 60 8 "spin_a's share"
+# the 60/30/10 split bends on a loaded machine: its order does not
+awk -v a="$(flat "$TMP/spin3.pb.gz" spin_a)" -v b="$(flat "$TMP/spin3.pb.gz" spin_b)" \
+	-v c="$(flat "$TMP/spin3.pb.gz" spin_c)" 'BEGIN { exit !(a > b && b > c && c > 2) }' ||
+	fail "spin_a > spin_b > spin_c"
 pp -raw "$TMP/spin3.pb.gz" > "$TMP/raw" || fail "pprof -raw: $(cat "$TMP/pperr")"
 grep -q '^PeriodType: cpu nanoseconds$' "$TMP/raw" || fail "period type: $(head -3 "$TMP/raw")"
 grep -q '^Period: 500000$' "$TMP/raw" || fail "period (1e9/2000)"
@@ -89,6 +96,9 @@ grep -E " $WL/spin3 $bid \[FN\]\[FL\]\[LN\]\[IN\]\$" "$TMP/raw" > /dev/null ||
 grep -Eq '^ +[0-9]+: 0x[0-9a-f]+ M=[0-9]+ spin_a .*spin3\.c:[0-9]+ ' "$TMP/raw" ||
 	fail "spin_a's location has no file:line"
 ids_in_order "$TMP/spin3.pb.gz"
+"$PTOP" -i "$TMP/spin3.data" -b --pprof "$TMP/no/such/dir" > /dev/null 2> "$TMP/err" &&
+	fail "--pprof into a missing directory succeeded"
+grep -q -- "--pprof $TMP/no/such/dir: No such file" "$TMP/err" || fail "ENOENT: $(cat "$TMP/err")"
 
 # 2. cgwork with chains (-g): the stacks are --folded's, the shares the table's
 record "$TMP/cg.data" -e cpu-clock -F 2000 -g -- "$WL/cgwork" 2
