@@ -80,6 +80,7 @@ struct pprof {
 	struct intmap func_ids;	/* interned "name\1raw\1file" -> id */
 	struct strbuf funcs;	/* encoded Function messages */
 	struct strbuf tmp, msg;
+	bool oom;		/* a string, id or line could not be kept */
 };
 
 /* The string table index of s (sanitized: readers print it). */
@@ -95,19 +96,25 @@ static u64 pp_str(struct pprof *p, const char *s, bool clean)
 		sanitize_str(&p->tmp, s);
 	else
 		strbuf__adds(&p->tmp, s);
+	if (p->tmp.oom)
+		p->oom = true;
 	if (p->tmp.oom || !p->tmp.len)
 		return 0;
 	k = strpool__intern(p->pool, p->tmp.buf, p->tmp.len);
-	if (!k)
+	if (!k) {
+		p->oom = true;
 		return 0;
+	}
 	id = (uintptr_t)intmap__get(&p->str_ids, (u64)(uintptr_t)k);
 	if (id)
 		return id - 1;
 	if (array__grow((void **)&p->strs, &p->cap_strs, p->nr_strs + 1,
 			sizeof(*p->strs)) ||
 	    intmap__put(&p->str_ids, (u64)(uintptr_t)k,
-			(void *)(uintptr_t)(p->nr_strs + 1)))
+			(void *)(uintptr_t)(p->nr_strs + 1))) {
+		p->oom = true;
 		return 0;
+	}
 	p->strs[p->nr_strs] = k;
 	return p->nr_strs++;
 }
@@ -155,8 +162,10 @@ static u64 pp_func(struct pprof *p, const char *name, const char *raw,
 
 	snprintf(key, sizeof(key), "%" PRIu64 ",%" PRIu64 ",%" PRIu64, n, r, f);
 	k = strpool__intern(p->pool, key, strlen(key));
-	if (!k)
+	if (!k) {
+		p->oom = true;
 		return 0;
+	}
 	id = (uintptr_t)intmap__get(&p->func_ids, (u64)(uintptr_t)k);
 	if (id)
 		return id;
@@ -512,7 +521,7 @@ int pprof__encode(struct strbuf *out, const struct pprof_opts *o,
 		pb__int(out, P_PERIOD, (s64)period);
 	for (size_t i = 0; i < p.nr_strs; i++)
 		pb__string(out, P_STRING_TABLE, p.strs[i]);
-	if (out->oom || p.funcs.oom || p.msg.oom)
+	if (out->oom || p.funcs.oom || p.msg.oom || p.oom)
 		err = -ENOMEM;
 out:
 	strbuf__fini(&s);
