@@ -42,7 +42,8 @@ endif
 # package-config name : Debian package that provides it
 DEPS_RUN := ncursesw:libncurses-dev libelf:libelf-dev libdw:libdw-dev \
 	capstone:libcapstone-dev libzstd:libzstd-dev \
-	libdebuginfod:libdebuginfod-dev liblzma:liblzma-dev
+	libdebuginfod:libdebuginfod-dev liblzma:liblzma-dev \
+	zlib:zlib1g-dev
 DEPS_TEST := check:check
 
 pc_names = $(foreach d,$(1),$(firstword $(subst :, ,$(d))))

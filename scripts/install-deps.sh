@@ -21,6 +21,7 @@ want_pc capstone libcapstone-dev
 want_pc libzstd libzstd-dev
 want_pc libdebuginfod libdebuginfod-dev
 want_pc liblzma liblzma-dev
+want_pc zlib zlib1g-dev
 if [ "$mode" = test ]; then
 	want_pc check check
 	want_cmd tmux tmux
@@ -32,6 +33,7 @@ if [ "$mode" = test ]; then
 	want_cmd debuginfod debuginfod
 	want_cmd xz xz-utils
 	want_cmd python3 python3
+	want_cmd go golang-go
 fi
 [ -z "$need" ] && exit 0
 

@@ -68,6 +68,7 @@ enum opt_id {
 	OPT_INPUT = 'i',
 	OPT_OUTPUT = 'o',
 	OPT_TIME = 512,
+	OPT_PPROF = 601,
 	OPT_SHOW_IDLE = 620,
 	OPT_SYMFS = 700,
 	OPT_NO_DEBUGINFOD,
@@ -138,6 +139,10 @@ static const struct opt_desc {
 	{ OPT_FOLDED, "folded", NULL,
 	  "batch with call graphs: print folded stacks (a;b;c count) for "
 	  "flame graph tools" },
+	{ OPT_PPROF, "pprof", "FILE",
+	  "batch: also write each event's profile to FILE in pprof's format "
+	  "(gzipped profile.proto; FILE.EVENT when there are several), "
+	  "rewritten at each refresh" },
 	{ OPT_INPUT, "input", "FILE",
 	  "show a perf.data file (from perf record or ptop -o) instead of "
 	  "profiling; - reads a pipe-mode stream (perf record -o -) from stdin" },
@@ -173,6 +178,7 @@ struct options {
 	const char *symfs;
 	bool no_debuginfod;
 	bool callgraph, folded;
+	const char *pprof;
 	int children;		/* -1: default (on with call graphs) */
 	u32 dwarf_size;
 	unsigned int max_stack;
@@ -506,6 +512,11 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case OPT_FOLDED:
 			o->folded = true;
 			break;
+		case OPT_PPROF:
+			if (!*optarg)
+				return 1 + bad_usage("%s", "--pprof needs a file name");
+			o->pprof = optarg;
+			break;
 		case OPT_VERBOSE:
 			o->verbose++;
 			break;
@@ -539,6 +550,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 		return 1 + bad_usage("%s", "-K and -U together hide everything");
 	if (o->folded && (!o->batch || !o->callgraph || o->json))
 		return 1 + bad_usage("%s", "--folded needs -b and -g (and no --json)");
+	if (o->pprof && (!o->batch || o->annotate))
+		return 1 + bad_usage("%s", "--pprof needs -b (and no --annotate)");
 	if (o->input && o->output)
 		return 1 + bad_usage("%s", "-i and -o cannot be combined: -o "
 				     "records what ptop profiles");
@@ -772,6 +785,7 @@ int main(int argc, char **argv)
 	a.syntax = o.syntax;
 	a.callgraph = o.callgraph;
 	a.folded = o.folded;
+	a.pprof = o.pprof;
 	a.cg_order = o.cg_order;
 	a.stop = &stop_requested;
 	a.input = o.input;

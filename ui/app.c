@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include <inttypes.h>
 
@@ -14,6 +15,7 @@
 #include "fdio.h"
 #include "inlines.h"
 #include "log.h"
+#include "pprof.h"
 #include "sanitize.h"
 #include "synth.h"
 
@@ -278,6 +280,79 @@ static bool app__dummy(struct app *a, size_t ev)
 	       attr->config == PERF_COUNT_SW_DUMMY;
 }
 
+/* The events that make tables (a recording's dummy event does not). */
+static size_t app__nr_table_events(struct app *a)
+{
+	size_t n = session__nr_events(a->session), k = 0;
+
+	for (size_t ev = 0; ev < n; ev++)
+		k += !(a->input && n > 1 && app__dummy(a, ev));
+	return k;
+}
+
+/*
+ * --pprof: event ev's snapshot to FILE (FILE.EVENT when several events
+ * make tables), replaced atomically at each refresh.
+ */
+static int app__pprof(struct app *a, struct table *t, size_t ev,
+		      const struct header_info *hi, const struct batch_opts *bo)
+{
+	const struct perf_event_attr *attr = session__event_attr(a->session, ev);
+	const struct snapshot *snap = table__snap(t, ev);
+	const struct sort_spec *sp = &t->spec;
+	struct pprof_opts po = {
+		.event = hi->event,
+		.freq = hi->freq,
+		.period = hi->period,
+		.label_pid = sort_spec__has(sp, SORT_PID),
+		.label_tid = sort_spec__has(sp, SORT_TID),
+		.label_comm = sort_spec__has(sp, SORT_COMM),
+		.label_cpu = sort_spec__has(sp, SORT_CPU),
+		.inl = bo->inl,
+		.inl_ctx = bo->inl_ctx,
+		.syms = a->syms,
+	};
+	struct timespec now;
+	struct stat st;
+	struct strbuf sb, path;
+	s64 end;
+	int err;
+
+	po.cpu_ns = attr && attr->type == PERF_TYPE_SOFTWARE &&
+		    (attr->config == PERF_COUNT_SW_CPU_CLOCK ||
+		     attr->config == PERF_COUNT_SW_TASK_CLOCK);
+	/* the samples' own clock is not the wall clock: the span of their
+	 * timestamps, ending now (live) or when the recording's file was
+	 * last written (-i) */
+	if (snap->first_time && snap->last_time > snap->first_time)
+		po.duration_nanos = (s64)(snap->last_time - snap->first_time);
+	else
+		po.duration_nanos = (s64)(hi->elapsed * 1e9);
+	clock_gettime(CLOCK_REALTIME, &now);
+	end = (s64)now.tv_sec * 1000000000 + now.tv_nsec;
+	if (a->input && strcmp(a->input, "-") && !stat(a->input, &st))
+		end = (s64)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+	po.time_nanos = end - po.duration_nanos;
+
+	strbuf__init(&sb);
+	strbuf__init(&path);
+	strbuf__adds(&path, a->pprof);
+	if (app__nr_table_events(a) > 1) {
+		strbuf__addc(&path, '.');
+		for (const char *c = hi->event; c && *c; c++)
+			strbuf__addc(&path, (*c == '/' || *c == ' ') ? '_' : *c);
+	}
+	err = path.oom ? -ENOMEM : pprof__encode(&sb, &po, t, ev);
+	if (!err)
+		err = pprof__save(path.buf, sb.buf, sb.len);
+	if (err)
+		pr_err("--pprof %s: %s", path.buf ? path.buf : a->pprof,
+		       strerror(-err));
+	strbuf__fini(&sb);
+	strbuf__fini(&path);
+	return err ? -ECANCELED : 0;
+}
+
 static void json_str(struct strbuf *sb, const char *s)
 {
 	struct strbuf clean;
@@ -457,7 +532,7 @@ int batch__run(struct app *a)
 	}
 	/* trees and folded stacks show inlined frames as the live view's
 	 * trees do, from one cache for the whole run */
-	if (bo.callgraph) {
+	if (bo.callgraph || a->pprof) {
 		inl = inlines__new(a->syms);
 		if (!inl) {
 			annotator__free(an);
@@ -523,6 +598,11 @@ int batch__run(struct app *a)
 			batch__format(&sb, &bo, &t, &hi);
 			if (bo.json)
 				app__json_extra(a, &sb, start);
+			if (a->pprof) {
+				err = app__pprof(a, &t, ev, &hi, &bo);
+				if (err)
+					break;
+			}
 		}
 		if (err)
 			break;

@@ -1,0 +1,407 @@
+/* Tests of the pprof writer: a fake session's chains encoded, then
+ * decoded field by field: string 0 "", ids 1..N in order, the
+ * mapping's build-id and flags, addresses, stacks leaf first, values,
+ * labels, inlined lines. */
+#include <check.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pprof.h"
+#include "protobuf.h"
+#include "record.h"
+#include "session.h"
+#include "table.h"
+#include "testutil.h"
+
+static u64 buf[8192];
+static struct session *s;
+
+#define ST (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
+	    PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN)
+
+/* /bin/cg's functions, 0x100 bytes each from offset 0x1000 */
+static const char *const fn_names[] = { "main", "outer", "inner_a", "inner_b" };
+
+static int resolve(void *ctx, const struct dso *d, u64 addr, struct row_sym *out)
+{
+	(void)ctx;
+	memset(out, 0, sizeof(*out));
+	out->dso_name = d->name;
+	if (d->kind == DSO_FILE && addr >= 0x1000 && addr < 0x1400) {
+		out->name = fn_names[(addr - 0x1000) / 0x100];
+		out->start = 0x1000 + (addr - 0x1000) / 0x100 * 0x100;
+		out->size = 0x100;
+	}
+	return 0;
+}
+
+/* inner_a's code at 0x12xx holds "helper" inlined */
+static size_t fake_inl(void *ctx, const struct dso *d, u64 addr,
+		       const char **names, size_t max)
+{
+	(void)ctx;
+	(void)d;
+	if (addr >= 0x1200 && addr < 0x1300 && max) {
+		names[0] = "helper";
+		return 1;
+	}
+	return 0;
+}
+
+static void setup(void)
+{
+	struct session_opts o = { .key_fields = KEY_PID | KEY_COMM,
+				  .max_stack = 16 };
+	struct perf_event_attr a;
+	size_t t = record__id_trailer_size(ST, true);
+
+	memset(&a, 0, sizeof(a));
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_CPU_CLOCK;
+	a.sample_type = ST;
+	a.sample_id_all = 1;
+	a.build_id = 1;	/* else the MMAP2 union is not a build-id */
+	s = session__new(&o);
+	ck_assert_int_eq(session__add_event(s, "cpu-clock", &a), 0);
+	session__process(s, fake_comm(buf, 10, 10, "cg", false, t));
+	session__process(s, fake_mmap2(buf, 10, 0x400000, 0x10000, 0, "/bin/cg",
+				       (const u8 *)"\x01\x02\xab\xcd", 4, t));
+}
+
+static void teardown(void)
+{
+	session__free(s);
+}
+
+/* innermost first: fns[0] is sampled at +0x40, its callers at +0x11 */
+static void sample(u64 period, int n, const int *fns, u64 leaf_off)
+{
+	u64 chain[16];
+	struct fake_sample fs = { .pid = 10, .tid = 10, .time = 1,
+				  .period = period,
+				  .misc = PERF_RECORD_MISC_USER };
+
+	chain[0] = (u64)PERF_CONTEXT_USER;
+	for (int i = 0; i < n; i++)
+		chain[i + 1] = 0x401000 + (u64)fns[i] * 0x100 +
+			       (i ? 0x11 : leaf_off);
+	fs.ip = chain[1];
+	fs.callchain = chain;
+	fs.nr_callchain = (u64)n + 1;
+	ck_assert_int_eq(session__process(s, fake_sample(buf, ST, &fs)), 0);
+}
+
+/* The decoded profile (what the checks need of it). */
+struct dloc {
+	u64 id, mapping, address, funcs[4];
+	size_t nr;
+};
+
+struct dec {
+	const char *strs[64];
+	size_t nr_strs;
+	u64 types[4][2];
+	size_t nr_types;
+	u64 map_ids[8], map_start[8], map_limit[8], map_bid[8], map_fn[8];
+	size_t nr_maps;
+	struct dloc locs[32];
+	size_t nr_locs;
+	u64 fn_ids[32], fn_name[32];
+	size_t nr_fns;
+	char stacks[8][128];	/* "count root;...;leaf" */
+	u64 st_count[8], st_period[8], st_pid[8];
+	size_t nr_stacks;
+	u64 period;
+};
+
+/* One field of a message at *p: its number, and a value or bytes. */
+static int field(const u8 **p, const u8 *end, u32 *f, u64 *v,
+		 const u8 **b, size_t *len)
+{
+	u64 tag;
+
+	if (pb__read_varint(p, end, &tag))
+		return -EINVAL;
+	*f = (u32)(tag >> 3);
+	switch (tag & 7) {
+	case PB_VARINT:
+		return pb__read_varint(p, end, v);
+	case PB_LEN:
+		if (pb__read_varint(p, end, v) || *v > (u64)(end - *p))
+			return -EINVAL;
+		*b = *p;
+		*len = (size_t)*v;
+		*p += *len;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+struct it {
+	const u8 *p, *e;
+};
+
+static bool next(struct it *it, u32 *f, u64 *v, const u8 **b, size_t *l)
+{
+	if (it->p >= it->e)
+		return false;
+	ck_assert_int_eq(field(&it->p, it->e, f, v, b, l), 0);
+	return true;
+}
+
+static void decode(const struct strbuf *sb, struct dec *d)
+{
+	const u8 *b, *b2;
+	size_t l, l2;
+	u32 f, f2;
+	u64 v, v2;
+
+	memset(d, 0, sizeof(*d));
+	for (struct it it_f = { (const u8 *)sb->buf, (const u8 *)sb->buf + sb->len }; next(&it_f, &f, &v, &b, &l);) {
+		if (f == 6) {
+			char *str = strndup((const char *)b, l);
+
+			ck_assert_uint_lt(d->nr_strs, 64);
+			d->strs[d->nr_strs++] = str;
+		} else if (f == 1) {
+			for (struct it it_f2 = { b, b + l }; next(&it_f2, &f2, &v2, &b2, &l2);)
+				d->types[d->nr_types][f2 - 1] = v2;
+			d->nr_types++;
+		} else if (f == 12) {
+			d->period = v;
+		} else if (f == 3) {
+			size_t i = d->nr_maps++;
+
+			for (struct it it_f2 = { b, b + l }; next(&it_f2, &f2, &v2, &b2, &l2);) {
+				if (f2 == 1) d->map_ids[i] = v2;
+				if (f2 == 2) d->map_start[i] = v2;
+				if (f2 == 3) d->map_limit[i] = v2;
+				if (f2 == 6) d->map_bid[i] = v2;
+				if (f2 == 7) d->map_fn[i] = v2;
+			}
+		} else if (f == 4) {
+			struct dloc *lc = &d->locs[d->nr_locs++];
+
+			for (struct it it_f2 = { b, b + l }; next(&it_f2, &f2, &v2, &b2, &l2);) {
+				if (f2 == 1) lc->id = v2;
+				if (f2 == 2) lc->mapping = v2;
+				if (f2 == 3) lc->address = v2;
+				if (f2 == 4) {
+					const u8 *b3;
+					size_t l3;
+					u32 f3;
+					u64 v3;
+
+					for (struct it it_f3 = { b2, b2 + l2 }; next(&it_f3, &f3, &v3, &b3, &l3);)
+						if (f3 == 1)
+							lc->funcs[lc->nr++] = v3;
+				}
+			}
+		} else if (f == 5) {
+			for (struct it it_f2 = { b, b + l }; next(&it_f2, &f2, &v2, &b2, &l2);) {
+				if (f2 == 1) d->fn_ids[d->nr_fns] = v2;
+				if (f2 == 2) d->fn_name[d->nr_fns] = v2;
+			}
+			d->nr_fns++;
+		}
+	}
+	/* samples, now that the table and locations are known */
+	for (struct it it_f = { (const u8 *)sb->buf, (const u8 *)sb->buf + sb->len }; next(&it_f, &f, &v, &b, &l);) {
+		size_t i = d->nr_stacks;
+		u64 ids[16], vals[2];
+		size_t n = 0, nv = 0;
+
+		if (f != 2)
+			continue;
+		for (struct it it_f2 = { b, b + l }; next(&it_f2, &f2, &v2, &b2, &l2);) {
+			const u8 *q = b2;
+
+			if (f2 == 1)
+				while (q < b2 + l2)
+					ck_assert_int_eq(pb__read_varint(&q, b2 + l2, &ids[n++]), 0);
+			if (f2 == 2)
+				while (q < b2 + l2)
+					ck_assert_int_eq(pb__read_varint(&q, b2 + l2, &vals[nv++]), 0);
+			if (f2 == 3) {
+				const u8 *b3;
+				size_t l3;
+				u32 f3;
+				u64 v3, key = 0, num = 0;
+
+				for (struct it it_f3 = { b2, b2 + l2 }; next(&it_f3, &f3, &v3, &b3, &l3);) {
+					if (f3 == 1) key = v3;
+					if (f3 == 3) num = v3;
+				}
+				if (!strcmp(d->strs[key], "pid"))
+					d->st_pid[i] = num;
+			}
+		}
+		ck_assert_uint_eq(nv, 2);
+		d->st_count[i] = vals[0];
+		d->st_period[i] = vals[1];
+		/* leaf first in the sample; the lines of a location innermost
+		 * first: root first for the string */
+		for (size_t k = n; k-- > 0;) {
+			const struct dloc *lc = &d->locs[ids[k] - 1];
+
+			ck_assert_uint_eq(lc->id, ids[k]);
+			for (size_t j = lc->nr; j-- > 0;) {
+				if (d->stacks[i][0])
+					strcat(d->stacks[i], ";");
+				strcat(d->stacks[i],
+				       d->strs[d->fn_name[lc->funcs[j] - 1]]);
+			}
+		}
+		d->nr_stacks++;
+	}
+}
+
+static void dec_fini(struct dec *d)
+{
+	for (size_t i = 0; i < d->nr_strs; i++)
+		free((void *)(uintptr_t)d->strs[i]);
+}
+
+static u64 stack_count(const struct dec *d, const char *st)
+{
+	u64 c = 0;
+
+	for (size_t i = 0; i < d->nr_stacks; i++)
+		if (!strcmp(d->stacks[i], st))
+			c += d->st_count[i];
+	return c;
+}
+
+static const struct dloc *loc_at(const struct dec *d, u64 off)
+{
+	for (size_t i = 0; i < d->nr_locs; i++)
+		if (d->locs[i].address - d->map_start[d->locs[i].mapping - 1] ==
+		    off)
+			return &d->locs[i];
+	ck_abort_msg("no location at 0x%llx", (unsigned long long)off);
+	return NULL;
+}
+
+START_TEST(test_encode)
+{
+	static const int a[] = { 2, 1, 0 }, b[] = { 3, 1, 0 };
+	struct pprof_opts o = { .event = "cpu-clock", .cpu_ns = true,
+				.freq = 4000, .label_pid = true,
+				.inl = fake_inl };
+	struct sort_spec spec;
+	struct strbuf sb;
+	struct table t;
+	struct dec d;
+	u64 total = 0, period = 0;
+
+	sample(100, 3, a, 0x40);
+	sample(100, 3, a, 0x40);
+	sample(100, 3, b, 0x40);
+	sample(50, 3, b, 0x80);	/* same function, another location */
+	sample(10, 1, (const int[]){ 0 }, 0x900);	/* no symbol */
+	sort_spec__default(&spec);
+	table__init(&t, s, NULL, &spec);
+	t.resolve = resolve;
+	t.resolve_ctx = NULL;
+	ck_assert_int_eq(table__snapshot(&t, HIST_CUMULATIVE), 0);
+	strbuf__init(&sb);
+	ck_assert_int_eq(pprof__encode(&sb, &o, &t, 0), 0);
+	decode(&sb, &d);
+
+	ck_assert_str_eq(d.strs[0], "");
+	for (size_t i = 1; i < d.nr_strs; i++)	/* each string once */
+		for (size_t j = 0; j < i; j++)
+			ck_assert_str_ne(d.strs[i], d.strs[j]);
+	ck_assert_uint_eq(d.nr_types, 2);
+	ck_assert_str_eq(d.strs[d.types[0][0]], "samples");
+	ck_assert_str_eq(d.strs[d.types[0][1]], "count");
+	ck_assert_str_eq(d.strs[d.types[1][0]], "cpu");
+	ck_assert_str_eq(d.strs[d.types[1][1]], "nanoseconds");
+	ck_assert_uint_eq(d.period, 250000);	/* 1e9 / 4000 */
+
+	/* ids 1..N in order */
+	ck_assert_uint_eq(d.nr_maps, 1);
+	ck_assert_uint_eq(d.map_ids[0], 1);
+	for (size_t i = 0; i < d.nr_locs; i++)
+		ck_assert_uint_eq(d.locs[i].id, i + 1);
+	for (size_t i = 0; i < d.nr_fns; i++)
+		ck_assert_uint_eq(d.fn_ids[i], i + 1);
+	ck_assert_uint_eq(d.nr_fns, 5);	/* main outer inner_a helper inner_b */
+	/* 0x1240, 0x1340, 0x1380, 0x1900 and the callers 0x1110, 0x1010
+	 * (return addresses minus one) */
+	ck_assert_uint_eq(d.nr_locs, 6);
+
+	/* the mapping: hex build-id, has_functions false (0x1900 has no
+	 * name), each address its file offset from memory_start */
+	ck_assert_str_eq(d.strs[d.map_bid[0]], "0102abcd");
+	ck_assert_uint_eq(d.map_fn[0], 0);
+	for (size_t i = 0; i < d.nr_locs; i++) {
+		ck_assert_uint_ge(d.locs[i].address, d.map_start[0]);
+		ck_assert_uint_lt(d.locs[i].address, d.map_limit[0]);
+	}
+	ck_assert_uint_eq(loc_at(&d, 0x1240)->nr, 2);	/* helper, inner_a */
+	ck_assert_str_eq(d.strs[d.fn_name[loc_at(&d, 0x1240)->funcs[0] - 1]],
+			 "helper");
+	ck_assert_uint_eq(loc_at(&d, 0x1110)->nr, 1);
+	ck_assert_uint_eq(loc_at(&d, 0x1900)->nr, 0);	/* no name: no line */
+
+	/* stacks as --folded has them, values and labels */
+	ck_assert_uint_eq(stack_count(&d, "main;outer;inner_a;helper"), 2);
+	ck_assert_uint_eq(stack_count(&d, "main;outer;inner_b"), 2);
+	for (size_t i = 0; i < d.nr_stacks; i++) {
+		total += d.st_count[i];
+		period += d.st_period[i];
+		ck_assert_uint_eq(d.st_pid[i], 10);
+	}
+	ck_assert_uint_eq(total, 5);
+	ck_assert_uint_eq(period, 360);
+
+	dec_fini(&d);
+	strbuf__fini(&sb);
+	table__fini(&t);
+}
+END_TEST
+
+/* Another event: its name and "count"; no label unless asked. */
+START_TEST(test_encode_count_event)
+{
+	static const int a[] = { 2, 1, 0 };
+	struct pprof_opts o = { .event = "page-faults", .period = 1 };
+	struct sort_spec spec;
+	struct strbuf sb;
+	struct table t;
+	struct dec d;
+
+	sample(1, 3, a, 0x40);
+	sort_spec__default(&spec);
+	table__init(&t, s, NULL, &spec);
+	t.resolve = resolve;
+	ck_assert_int_eq(table__snapshot(&t, HIST_CUMULATIVE), 0);
+	strbuf__init(&sb);
+	ck_assert_int_eq(pprof__encode(&sb, &o, &t, 0), 0);
+	decode(&sb, &d);
+	ck_assert_str_eq(d.strs[d.types[1][0]], "page-faults");
+	ck_assert_str_eq(d.strs[d.types[1][1]], "count");
+	ck_assert_uint_eq(d.period, 1);
+	ck_assert_uint_eq(d.map_fn[0], 1);	/* every location named */
+	ck_assert_uint_eq(d.st_pid[0], 0);
+	ck_assert_uint_eq(stack_count(&d, "main;outer;inner_a"), 1);
+	dec_fini(&d);
+	strbuf__fini(&sb);
+	table__fini(&t);
+}
+END_TEST
+
+Suite *pprof_suite(void)
+{
+	Suite *ss = suite_create("pprof");
+	TCase *tc = tcase_create("pprof");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_encode);
+	tcase_add_test(tc, test_encode_count_event);
+	suite_add_tcase(ss, tc);
+	return ss;
+}
