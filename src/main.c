@@ -504,8 +504,10 @@ static int parse_options(int argc, char **argv, struct options *o)
 				     "view, a annotates the selected row)");
 	if (o->filter.hide_kernel && o->filter.hide_user)
 		return 1 + bad_usage("%s", "-K and -U together hide everything");
-	if (o->folded && (!o->batch || !o->callgraph || o->json))
-		return 1 + bad_usage("%s", "--folded needs -b and -g (and no --json)");
+	/* a recording's chains are enough (checked once it is open) */
+	if (o->folded && (!o->batch || (!o->callgraph && !o->input) || o->json))
+		return 1 + bad_usage("%s", "--folded needs -b and -g or -i "
+				     "(and no --json)");
 	if (o->input && o->output)
 		return 1 + bad_usage("%s", "-i and -o cannot be combined: -o "
 				     "records what ptop profiles");
@@ -847,6 +849,12 @@ int main(int argc, char **argv)
 		a.callgraph = recording_has_chains(a.session) || (in_pipe && o.callgraph);
 		a.spec.children = (o.children_opt < 0 || o.children_opt) &&
 				  a.callgraph;
+		if (o.folded && !a.callgraph) {
+			pr_err("--folded: %s has no call chains (record it "
+			       "with perf record -g)", o.input);
+			rc = 1;
+			goto out;
+		}
 	}
 	a.syms = symbolizer__new(&so);
 	if (!a.syms) {
