@@ -60,6 +60,7 @@ enum opt_id {
 	OPT_CHILDREN,
 	OPT_NO_CHILDREN,
 	OPT_FOLDED,
+	OPT_TREE_LIMIT,
 	OPT_FP = 'g',
 	OPT_DISASM = 'M',
 	OPT_ANNOTATE = 600,
@@ -120,6 +121,9 @@ static const struct opt_desc {
 	{ OPT_CHILDREN, "children", NULL,
 	  "with call graphs, show and sort by the total with callees (default)" },
 	{ OPT_NO_CHILDREN, "no-children", NULL, "with call graphs, self cost only" },
+	{ OPT_TREE_LIMIT, "tree-limit", "PCT",
+	  "call trees (text, JSON, live) leave out branches under PCT % of "
+	  "their row (default: --percent-limit, else 0.5); 0 shows them all" },
 	{ OPT_FOLDED, "folded", NULL,
 	  "batch with call graphs: print folded stacks (a;b;c count) for "
 	  "flame graph tools" },
@@ -155,6 +159,7 @@ struct options {
 	const char **debug_dirs;
 	size_t nr_debug_dirs;
 	bool callgraph, folded;
+	double tree_limit;	/* -1: not given */
 	int children;		/* -1: default (on with call graphs) */
 	u32 dwarf_size;
 	unsigned int max_stack;
@@ -470,6 +475,11 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case OPT_NO_CHILDREN:
 			o->children = 0;
 			break;
+		case OPT_TREE_LIMIT:
+			if (parse_seconds(optarg, &d) || d > 100)
+				return 1 + bad_usage("bad tree limit '%s'", optarg);
+			o->tree_limit = d;
+			break;
 		case OPT_FOLDED:
 			o->folded = true;
 			break;
@@ -651,6 +661,7 @@ int main(int argc, char **argv)
 {
 	struct options o = {
 		.children = -1,
+		.tree_limit = -1,
 		.freq = 4000,
 		.delay = 2.0,
 		.mode = HIST_CUMULATIVE,
@@ -731,6 +742,9 @@ int main(int argc, char **argv)
 	a.syntax = o.syntax;
 	a.callgraph = o.callgraph;
 	a.folded = o.folded;
+	/* perf's callchain threshold unless --percent-limit */
+	a.tree_limit = o.tree_limit >= 0 ? o.tree_limit :
+		       o.filter.percent_limit > 0 ? o.filter.percent_limit : 0.5;
 	a.cg_order = o.cg_order;
 	a.stop = &stop_requested;
 	a.input = o.input;

@@ -31,6 +31,8 @@ struct app {
 	bool json, show_period;
 	bool callgraph;			/* chains are sampled (-g) */
 	bool folded;			/* batch: folded stacks */
+	double tree_limit;		/* % of a row under which tree
+					 * branches are left out */
 	enum cg_order cg_order;		/* of the trees */
 	char target_desc[256];
 	char note[256];			/* e.g. "process 1234 exited" */
