@@ -375,6 +375,9 @@ struct rowset_memo {
 	bool entry_fields;	/* the grouping looks at comm/pid/tid/cpu */
 	bool has_pid, has_tid;	/* the build's zoom */
 	s32 pid, tid;
+	/* the inline lookups asked for the snapshot's frames */
+	cg_inline_fn inl_fn;
+	void *inl_ctx;
 	/* the paths index */
 	bool indexed;
 	u32 *ent_off;		/* entry i: frames [ent_off[i], ent_off[i+1]) */
@@ -544,6 +547,8 @@ static int rowset__memo_reset(struct rowset *rs, const struct snapshot *snap,
 	m->pid = f->pid;
 	m->tid = f->tid;
 	m->indexed = false;
+	m->inl_fn = NULL;
+	m->inl_ctx = NULL;
 	return 0;
 }
 
@@ -1098,6 +1103,48 @@ static int cg_tree__add_frame(struct cg_tree *t, u32 *node,
 	return 0;
 }
 
+static int fsym_cmp(const void *pa, const void *pb, void *ctx)
+{
+	const struct fsym *fs = ctx;
+	const struct fsym *a = &fs[*(const u32 *)pa], *b = &fs[*(const u32 *)pb];
+
+	if (a->dso != b->dso)
+		return a->dso->id < b->dso->id ? -1 : a->dso->id > b->dso->id;
+	return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
+/*
+ * Asks fn about every named frame of the snapshot once, object by
+ * object and in address order, before trees or paths ask frame by frame
+ * across objects: the symbolizer keeps few DWARF files open, and chains
+ * that alternate between more objects than that would inflate their
+ * debug sections again and again.  fn caches what it finds.
+ */
+static void rowset__prefetch_inlines(struct rowset *rs, cg_inline_fn fn,
+				     void *ctx)
+{
+	struct rowset_memo *m = rs->memo;
+	const char *names[MAX_INLINE];
+	u32 *order;
+	size_t n = 0;
+
+	if (!fn || (m->inl_fn == fn && m->inl_ctx == ctx))
+		return;
+	m->inl_fn = fn;
+	m->inl_ctx = ctx;
+	order = malloc((m->nr_fs ? m->nr_fs : 1) * sizeof(*order));
+	if (!order)
+		return;		/* then frame by frame */
+	for (size_t i = 0; i < m->nr_fs; i++)
+		if (m->fs[i].sym.name)
+			order[n++] = (u32)i;
+	qsort_r(order, n, sizeof(*order), fsym_cmp, m->fs);
+	for (size_t i = 0; i < n; i++)
+		fn(ctx, m->fs[order[i]].dso, m->fs[order[i]].addr, names,
+		   MAX_INLINE);
+	free(order);
+}
+
 int rowset__tree(struct rowset *rs, const struct row *x, enum cg_order order,
 		 struct cg_tree *t)
 {
@@ -1140,6 +1187,7 @@ int rowset__tree_inline(struct rowset *rs, const struct row *x,
 		return err;
 	if (kx == NONE)
 		return 0;
+	rowset__prefetch_inlines(rs, fn, ctx);
 	for (u32 o = m->key_off[kx]; o < m->key_off[kx + 1]; o++) {
 		u32 i = m->occ_ent[o], off = m->ent_off[i];
 		const struct hist_entry *e = &snap->entries[i];
@@ -1188,6 +1236,8 @@ int rowset__foreach_path_inline(struct rowset *rs, cg_inline_fn inl,
 	if (!snap || !m)
 		return 0;
 	err = rowset__index(rs);
+	if (!err)
+		rowset__prefetch_inlines(rs, inl, inl_ctx);
 	for (size_t i = 0; i < snap->nr && !err; i++) {
 		u32 off = m->ent_off[i];
 		size_t n = m->ent_off[i + 1] - off, np = 0;
