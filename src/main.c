@@ -62,6 +62,7 @@ enum opt_id {
 	OPT_CHILDREN,
 	OPT_NO_CHILDREN,
 	OPT_FOLDED,
+	OPT_TREE_LIMIT,
 	OPT_FP = 'g',
 	OPT_DISASM = 'M',
 	OPT_ANNOTATE = 600,
@@ -136,6 +137,9 @@ static const struct opt_desc {
 	{ OPT_CHILDREN, "children", NULL,
 	  "with call graphs, show and sort by the total with callees (default)" },
 	{ OPT_NO_CHILDREN, "no-children", NULL, "with call graphs, self cost only" },
+	{ OPT_TREE_LIMIT, "tree-limit", "PCT",
+	  "call trees (text, JSON, live) leave out branches under PCT % of "
+	  "their row (default: --percent-limit, else 0.5); 0 shows them all" },
 	{ OPT_FOLDED, "folded", NULL,
 	  "batch with call graphs: print folded stacks (a;b;c count) for "
 	  "flame graph tools" },
@@ -179,6 +183,7 @@ struct options {
 	bool no_debuginfod;
 	bool callgraph, folded;
 	const char *pprof;
+	double tree_limit;	/* -1: not given */
 	int children;		/* -1: default (on with call graphs) */
 	u32 dwarf_size;
 	unsigned int max_stack;
@@ -509,6 +514,11 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case OPT_NO_CHILDREN:
 			o->children = 0;
 			break;
+		case OPT_TREE_LIMIT:
+			if (parse_seconds(optarg, &d) || d > 100)
+				return 1 + bad_usage("bad tree limit '%s'", optarg);
+			o->tree_limit = d;
+			break;
 		case OPT_FOLDED:
 			o->folded = true;
 			break;
@@ -548,8 +558,10 @@ static int parse_options(int argc, char **argv, struct options *o)
 				     "view, a annotates the selected row)");
 	if (o->filter.hide_kernel && o->filter.hide_user)
 		return 1 + bad_usage("%s", "-K and -U together hide everything");
-	if (o->folded && (!o->batch || !o->callgraph || o->json))
-		return 1 + bad_usage("%s", "--folded needs -b and -g (and no --json)");
+	/* a recording's chains are enough (checked once it is open) */
+	if (o->folded && (!o->batch || (!o->callgraph && !o->input) || o->json))
+		return 1 + bad_usage("%s", "--folded needs -b and -g or -i "
+				     "(and no --json)");
 	if (o->pprof && (!o->batch || o->annotate))
 		return 1 + bad_usage("%s", "--pprof needs -b (and no --annotate)");
 	if (o->input && o->output)
@@ -695,6 +707,7 @@ int main(int argc, char **argv)
 {
 	struct options o = {
 		.children = -1,
+		.tree_limit = -1,
 		.freq = 4000,
 		.delay = 2.0,
 		.mode = HIST_CUMULATIVE,
@@ -786,6 +799,9 @@ int main(int argc, char **argv)
 	a.callgraph = o.callgraph;
 	a.folded = o.folded;
 	a.pprof = o.pprof;
+	/* perf's callchain threshold unless --percent-limit */
+	a.tree_limit = o.tree_limit >= 0 ? o.tree_limit :
+		       o.filter.percent_limit > 0 ? o.filter.percent_limit : 0.5;
 	a.cg_order = o.cg_order;
 	a.stop = &stop_requested;
 	a.input = o.input;
@@ -919,6 +935,12 @@ int main(int argc, char **argv)
 		a.callgraph = recording_has_chains(a.session) || (in_pipe && o.callgraph);
 		a.spec.children = (o.children_opt < 0 || o.children_opt) &&
 				  a.callgraph;
+		if (o.folded && !a.callgraph) {
+			pr_err("--folded: %s has no call chains (record it "
+			       "with perf record -g)", o.input);
+			rc = 1;
+			goto out;
+		}
 	}
 	a.syms = symbolizer__new(&so);
 	if (!a.syms) {

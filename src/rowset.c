@@ -122,12 +122,13 @@ void rowset__init(struct rowset *rs)
 	memset(rs, 0, sizeof(*rs));
 }
 
+static void rowset_memo__free(struct rowset_memo *m);
+
 void rowset__fini(struct rowset *rs)
 {
 	free(rs->rows);
 	free(rs->slots);
-	free(rs->node_sym);
-	free(rs->node_done);
+	rowset_memo__free(rs->memo);
 	memset(rs, 0, sizeof(*rs));
 }
 
@@ -342,22 +343,213 @@ static long rowset__find_or_add(struct rowset *rs, const struct sort_spec *spec,
 	return (long)(rs->nr - 1);
 }
 
-/* The resolution of chain node id, memoized for this build. */
-static const struct row_sym *rowset__node_sym(struct rowset *rs, u32 id)
-{
-	const struct cc_node *nd = &rs->snap->chains[id];
-	struct row_sym *sym = &rs->node_sym[id];
+/*
+ * The per-snapshot memo (struct rowset_memo).  Each distinct (dso,
+ * address) of the snapshot is resolved once (an fsym); chain nodes and
+ * entries point at theirs.  On first use after a build, the paths
+ * index: every entry's frames, root first, each with the id of its
+ * group key (what identifies a row under the grouping), and for each
+ * key the entries whose path holds it with its outermost position.
+ * Trees, neighbours and paths then read the entries of one key, or each
+ * entry once: one pass over the chains per build, not one per row.
+ */
+#define NONE UINT32_MAX
 
-	if (!rs->node_done[id]) {
-		memset(sym, 0, sizeof(*sym));
-		if (rs->resolve(rs->resolve_ctx, nd->dso, nd->addr, sym) ||
-		    !sym->dso_name)
-			sym->dso_name = nd->dso->name;
-		if (!sym->name)
-			sym->start = nd->addr;
-		rs->node_done[id] = 1;
+struct fsym {
+	const struct dso *dso;
+	u64 addr;		/* chain frames: the return address - 1 */
+	struct row_sym sym;	/* no name: start = addr */
+	u32 key[2];		/* group key as a leaf [0], as a chain frame
+				 * [1]; NONE: not known yet */
+};
+
+struct rowset_memo {
+	struct fsym *fs;
+	size_t nr_fs, cap_fs;
+	u32 *fs_slots;		/* (dso, addr) -> fs */
+	size_t nfs_slots;
+	u32 *node_fs;		/* chain node -> fs, NONE: not yet */
+	size_t cap_node;
+	u32 *entry_fs;		/* entry -> fs of its own address */
+	size_t cap_entry;
+	bool entry_fields;	/* the grouping looks at comm/pid/tid/cpu */
+	bool has_pid, has_tid;	/* the build's zoom */
+	s32 pid, tid;
+	/* the inline lookups asked for the snapshot's frames */
+	cg_inline_fn inl_fn;
+	void *inl_ctx;
+	/* the paths index */
+	bool indexed;
+	u32 *ent_off;		/* entry i: frames [ent_off[i], ent_off[i+1]) */
+	size_t cap_ent_off;
+	u32 *fr_fs, *fr_key;	/* the frames, root first */
+	size_t nr_fr, cap_fr_fs, cap_fr_key;
+	struct group_key *keys;
+	size_t nr_keys, cap_keys;
+	u32 *key_slots;
+	size_t nkey_slots;
+	u32 *key_off;		/* key k: occurrences [key_off[k], key_off[k+1]) */
+	size_t cap_key_off;
+	u32 *occ_ent, *occ_from;
+	size_t cap_occ_ent, cap_occ_from;
+	u32 *stamp;		/* key -> last entry + 1 that holds it */
+	size_t nr_stamp, cap_stamp;
+};
+
+static void rowset_memo__free(struct rowset_memo *m)
+{
+	if (!m)
+		return;
+	free(m->fs);
+	free(m->fs_slots);
+	free(m->node_fs);
+	free(m->entry_fs);
+	free(m->ent_off);
+	free(m->fr_fs);
+	free(m->fr_key);
+	free(m->keys);
+	free(m->key_slots);
+	free(m->key_off);
+	free(m->occ_ent);
+	free(m->occ_from);
+	free(m->stamp);
+	free(m);
+}
+
+/* The address a frame shows when it has no symbol: chain frames hold the
+ * return address minus one, for the symbol and line lookups; perf shows
+ * the return address itself. */
+static u64 frame__show(u64 addr, bool chain)
+{
+	return chain ? addr + 1 : addr;
+}
+
+static u64 fsym__hash(const struct dso *dso, u64 addr)
+{
+	return hash_u64(addr * 0x9e3779b97f4a7c15ULL ^ (u64)(uintptr_t)dso);
+}
+
+static int memo__fs_rehash(struct rowset_memo *m, size_t n)
+{
+	u32 *s = malloc(n * sizeof(*s));
+
+	if (!s)
+		return -ENOMEM;
+	memset(s, 0xff, n * sizeof(*s));
+	for (size_t i = 0; i < m->nr_fs; i++) {
+		size_t j = fsym__hash(m->fs[i].dso, m->fs[i].addr) & (n - 1);
+
+		while (s[j] != NONE)
+			j = (j + 1) & (n - 1);
+		s[j] = (u32)i;
 	}
-	return sym;
+	free(m->fs_slots);
+	m->fs_slots = s;
+	m->nfs_slots = n;
+	return 0;
+}
+
+/* The fsym of (dso, addr), resolved on first sight; NONE on ENOMEM. */
+static u32 rowset__fsym(struct rowset *rs, const struct dso *dso, u64 addr)
+{
+	struct rowset_memo *m = rs->memo;
+	struct fsym *f;
+	size_t j;
+
+	if (m->nr_fs * 2 >= m->nfs_slots &&
+	    memo__fs_rehash(m, m->nfs_slots ? m->nfs_slots * 2 : 1024))
+		return NONE;
+	j = fsym__hash(dso, addr) & (m->nfs_slots - 1);
+	for (; m->fs_slots[j] != NONE; j = (j + 1) & (m->nfs_slots - 1)) {
+		f = &m->fs[m->fs_slots[j]];
+		if (f->dso == dso && f->addr == addr)
+			return m->fs_slots[j];
+	}
+	if (m->nr_fs >= NONE - 1 ||
+	    array__grow((void **)&m->fs, &m->cap_fs, m->nr_fs + 1,
+			sizeof(*m->fs)))
+		return NONE;
+	f = &m->fs[m->nr_fs];
+	memset(f, 0, sizeof(*f));
+	f->dso = dso;
+	f->addr = addr;
+	f->key[0] = f->key[1] = NONE;
+	if (rs->resolve(rs->resolve_ctx, dso, addr, &f->sym) ||
+	    !f->sym.dso_name)
+		f->sym.dso_name = dso->name;
+	if (!f->sym.name)
+		f->sym.start = addr;
+	m->fs_slots[j] = (u32)m->nr_fs;
+	return (u32)m->nr_fs++;
+}
+
+/* The fsym of chain node id; NONE on ENOMEM. */
+static u32 rowset__node_fs(struct rowset *rs, u32 id)
+{
+	struct rowset_memo *m = rs->memo;
+
+	if (m->node_fs[id] == NONE) {
+		const struct cc_node *nd = &rs->snap->chains[id];
+
+		m->node_fs[id] = rowset__fsym(rs, nd->dso, nd->addr);
+	}
+	return m->node_fs[id];
+}
+
+/* The fsym of entry i's own address; NONE on ENOMEM. */
+static u32 rowset__entry_fs(struct rowset *rs, size_t i)
+{
+	struct rowset_memo *m = rs->memo;
+
+	if (m->entry_fs[i] == NONE) {
+		const struct hist_entry *e = &rs->snap->entries[i];
+
+		m->entry_fs[i] = rowset__fsym(rs, e->key.dso, e->key.addr);
+	}
+	return m->entry_fs[i];
+}
+
+static bool spec__entry_fields(const struct sort_spec *spec)
+{
+	return sort_spec__has(spec, SORT_COMM) ||
+	       sort_spec__has(spec, SORT_PID) ||
+	       sort_spec__has(spec, SORT_TID) ||
+	       sort_spec__has(spec, SORT_CPU);
+}
+
+/* Forgets the last snapshot's memo (a new build). */
+static int rowset__memo_reset(struct rowset *rs, const struct snapshot *snap,
+			      const struct sort_spec *spec,
+			      const struct row_filter *f)
+{
+	struct rowset_memo *m = rs->memo;
+
+	if (!m) {
+		m = calloc(1, sizeof(*m));
+		if (!m)
+			return -ENOMEM;
+		rs->memo = m;
+	}
+	m->nr_fs = 0;
+	if (m->nfs_slots)
+		memset(m->fs_slots, 0xff, m->nfs_slots * sizeof(*m->fs_slots));
+	if (array__grow((void **)&m->node_fs, &m->cap_node,
+			snap->nr_chains ? snap->nr_chains : 1,
+			sizeof(*m->node_fs)) ||
+	    array__grow((void **)&m->entry_fs, &m->cap_entry,
+			snap->nr ? snap->nr : 1, sizeof(*m->entry_fs)))
+		return -ENOMEM;
+	memset(m->node_fs, 0xff, snap->nr_chains * sizeof(*m->node_fs));
+	memset(m->entry_fs, 0xff, snap->nr * sizeof(*m->entry_fs));
+	m->entry_fields = spec__entry_fields(spec);
+	m->has_pid = f->has_pid;
+	m->has_tid = f->has_tid;
+	m->pid = f->pid;
+	m->tid = f->tid;
+	m->indexed = false;
+	m->inl_fn = NULL;
+	m->inl_ctx = NULL;
+	return 0;
 }
 
 /* A row for (dso, addr, sym) carrying the entry's other fields. */
@@ -403,28 +595,6 @@ static bool entry__visible(const struct row_filter *f,
 	       !(f->has_tid && e->key.tid != f->tid);
 }
 
-static int rowset__prepare_nodes(struct rowset *rs, const struct snapshot *snap)
-{
-	size_t n = snap->nr_chains;
-
-	if (n > rs->node_cap) {
-		struct row_sym *s = realloc(rs->node_sym, n * sizeof(*s));
-		u8 *d;
-
-		if (!s)
-			return -ENOMEM;
-		rs->node_sym = s;
-		d = realloc(rs->node_done, n);
-		if (!d)
-			return -ENOMEM;
-		rs->node_done = d;
-		rs->node_cap = n;
-	}
-	if (n)
-		memset(rs->node_done, 0, n);
-	return 0;
-}
-
 /* Children: each entry's period goes once to every row on its chain. */
 static int rowset__children(struct rowset *rs, const struct snapshot *snap,
 			    const struct sort_spec *spec,
@@ -433,6 +603,10 @@ static int rowset__children(struct rowset *rs, const struct snapshot *snap,
 	for (size_t i = 0; i < snap->nr; i++) {
 		const struct hist_entry *e = &snap->entries[i];
 		u32 stamp = (u32)i + 1, id = e->key.chain;
+
+		/* the chain's leaf node is the sampled ip: the entry itself */
+		if (id && id < snap->nr_chains)
+			id = snap->chains[id].parent;
 
 		if (!entry__visible(f, e))
 			continue;
@@ -445,11 +619,14 @@ static int rowset__children(struct rowset *rs, const struct snapshot *snap,
 		}
 		for (; id && id < snap->nr_chains; id = snap->chains[id].parent) {
 			const struct cc_node *nd = &snap->chains[id];
+			u32 fi = rowset__node_fs(rs, id);
 			struct row fr, *r;
 			long k;
 
-			row__make(&fr, e, nd->dso, nd->addr,
-				  rowset__node_sym(rs, id));
+			if (fi == NONE)
+				return -ENOMEM;
+			row__make(&fr, e, nd->dso, frame__show(nd->addr, true),
+				  &rs->memo->fs[fi].sym);
 			if (!row__visible(f, &fr))
 				continue;
 			k = rowset__find_or_add(rs, spec, &fr);
@@ -492,7 +669,8 @@ int rowset__build(struct rowset *rs, const struct snapshot *snap,
 	rs->total_period = snap->total_period;
 	rs->shown_samples = rs->shown_period = 0;
 	rs->hidden_rows = 0;
-	if (rowset__regroup(rs, spec, 64) || rowset__prepare_nodes(rs, snap))
+	if (rowset__regroup(rs, spec, 64) ||
+	    rowset__memo_reset(rs, snap, spec, f))
 		return -ENOMEM;
 	if (spec->children) {
 		entry_row = malloc((snap->nr ? snap->nr : 1) * sizeof(*entry_row));
@@ -503,17 +681,20 @@ int rowset__build(struct rowset *rs, const struct snapshot *snap,
 	for (size_t i = 0; i < snap->nr; i++) {
 		const struct hist_entry *e = &snap->entries[i];
 		const struct dso *dso = e->key.dso;
-		struct row_sym sym = { 0 };
 		struct row r;
+		u32 fi;
 		long k;
 
 		if (entry_row)
 			entry_row[i] = -1;
 		if (!entry__visible(f, e))
 			continue;
-		if (resolve(ctx, dso, e->key.addr, &sym) || !sym.dso_name)
-			sym.dso_name = dso->name;
-		row__make(&r, e, dso, e->key.addr, &sym);
+		fi = rowset__entry_fs(rs, i);
+		if (fi == NONE) {
+			err = -ENOMEM;
+			goto out;
+		}
+		row__make(&r, e, dso, e->key.addr, &rs->memo->fs[fi].sym);
 		if (!row__visible(f, &r))
 			continue;
 		k = rowset__find_or_add(rs, spec, &r);
@@ -620,16 +801,29 @@ static u32 cg_tree__child(struct cg_tree *t, u32 parent, const struct dso *dso,
 	return c;
 }
 
-static u64 cg_period_of;	/* unused marker for readability */
-
 static int cg_cmp(const void *pa, const void *pb, void *ctx)
 {
 	const struct cg_tree *t = ctx;
 	const struct cg_node *a = &t->nodes[*(const u32 *)pa];
 	const struct cg_node *b = &t->nodes[*(const u32 *)pb];
 
+	int c;
+
 	if (a->period != b->period)
 		return a->period > b->period ? -1 : 1;
+	if (a->samples != b->samples)
+		return a->samples > b->samples ? -1 : 1;
+	/* ties by name, not by the order of the snapshot's hash table
+	 * (which moves with the addresses of dsos and strings) */
+	c = cmp_str(a->sym, b->sym);
+	if (!c)
+		c = cmp_str(a->dso_name, b->dso_name);
+	if (c)
+		return c;
+	if (a->addr != b->addr)
+		return a->addr < b->addr ? -1 : 1;
+	if (a->inlined != b->inlined)
+		return a->inlined ? 1 : -1;
 	return *(const u32 *)pa < *(const u32 *)pb ? -1 : 1;
 }
 
@@ -660,69 +854,238 @@ static int cg_tree__sort(struct cg_tree *t)
 	return 0;
 }
 
-/* The frames of an entry, root first, leaf (the entry itself) last. */
-static size_t entry__frames(struct rowset *rs, const struct hist_entry *e,
-			    const struct row_sym *leaf, const struct row_sym **out,
-			    const struct dso **dsos, u64 *addrs, size_t max)
-{
-	const struct snapshot *snap = rs->snap;
-	size_t n = 0;
-	u32 id = e->key.chain;
-
-	/* the chain's leaf node is the sampled ip: the entry itself */
-	if (id && id < snap->nr_chains)
-		id = snap->chains[id].parent;
-	for (; id && id < snap->nr_chains && n + 1 < max;
-	     id = snap->chains[id].parent) {
-		out[n] = rowset__node_sym(rs, id);
-		dsos[n] = snap->chains[id].dso;
-		addrs[n] = snap->chains[id].addr;
-		n++;
-	}
-	/* reverse into root-first order */
-	for (size_t i = 0; i < n / 2; i++) {
-		const struct row_sym *t = out[i];
-		const struct dso *d = dsos[i];
-		u64 a = addrs[i];
-
-		out[i] = out[n - 1 - i];
-		dsos[i] = dsos[n - 1 - i];
-		addrs[i] = addrs[n - 1 - i];
-		out[n - 1 - i] = t;
-		dsos[n - 1 - i] = d;
-		addrs[n - 1 - i] = a;
-	}
-	out[n] = leaf;
-	dsos[n] = e->key.dso;
-	addrs[n] = e->key.addr;
-	return n + 1;
-}
-
 #define MAX_FRAMES 1024
 
 /* Max inlined functions shown per frame. */
 #define MAX_INLINE 16
 
+static u32 memo__rehash_keys(struct rowset_memo *m, size_t n)
+{
+	u32 *s = malloc(n * sizeof(*s));
+
+	if (!s)
+		return NONE;
+	memset(s, 0xff, n * sizeof(*s));
+	for (size_t i = 0; i < m->nr_keys; i++) {
+		size_t j = group_key__hash(&m->keys[i]) & (n - 1);
+
+		while (s[j] != NONE)
+			j = (j + 1) & (n - 1);
+		s[j] = (u32)i;
+	}
+	free(m->key_slots);
+	m->key_slots = s;
+	m->nkey_slots = n;
+	return 0;
+}
+
+/* The id of group key g, interned when add; NONE: absent (or ENOMEM). */
+static u32 memo__key(struct rowset_memo *m, const struct group_key *g,
+		     bool add)
+{
+	size_t j;
+
+	if (!m->nkey_slots && !add)
+		return NONE;
+	if (add && m->nr_keys * 2 >= m->nkey_slots &&
+	    memo__rehash_keys(m, m->nkey_slots ? m->nkey_slots * 2 : 1024))
+		return NONE;
+	j = group_key__hash(g) & (m->nkey_slots - 1);
+	for (; m->key_slots[j] != NONE; j = (j + 1) & (m->nkey_slots - 1))
+		if (memcmp(&m->keys[m->key_slots[j]], g, sizeof(*g)) == 0)
+			return m->key_slots[j];
+	if (!add || m->nr_keys >= NONE - 1 ||
+	    array__grow((void **)&m->keys, &m->cap_keys, m->nr_keys + 1,
+			sizeof(*m->keys)))
+		return NONE;
+	m->keys[m->nr_keys] = *g;
+	m->key_slots[j] = (u32)m->nr_keys;
+	return (u32)m->nr_keys++;
+}
+
+/* The group key id of frame fi of entry e (a chain frame or the entry's
+ * own address); NONE on ENOMEM.  Without comm/pid/tid/cpu in the
+ * grouping it depends on the frame alone and is kept with it. */
+static u32 rowset__frame_key(struct rowset *rs, const struct hist_entry *e,
+			     u32 fi, bool chain)
+{
+	struct rowset_memo *m = rs->memo;
+	const struct fsym *f = &m->fs[fi];
+	struct group_key g;
+	struct row r;
+	u32 k;
+
+	if (!m->entry_fields && f->key[chain] != NONE)
+		return f->key[chain];
+	row__make(&r, e, f->dso, frame__show(f->addr, chain), &f->sym);
+	group_key__make(&g, &rs->spec, &r);
+	k = memo__key(m, &g, true);
+	if (!m->entry_fields)
+		m->fs[fi].key[chain] = k;
+	return k;
+}
+
+static bool memo__visible(const struct rowset_memo *m,
+			  const struct hist_entry *e)
+{
+	return !(m->has_pid && e->key.pid != m->pid) &&
+	       !(m->has_tid && e->key.tid != m->tid);
+}
+
+struct occ {
+	u32 key, ent, from;
+};
+
+/* The frames of entry i, appended to the index; *n: how many. */
+static int rowset__index_entry(struct rowset *rs, size_t i, size_t *n)
+{
+	struct rowset_memo *m = rs->memo;
+	const struct snapshot *snap = rs->snap;
+	const struct hist_entry *e = &snap->entries[i];
+	u32 ids[MAX_FRAMES], id = e->key.chain, fi;
+	size_t nr = 0, at = m->nr_fr;
+
+	*n = 0;
+	/* the chain's leaf node is the sampled ip: the entry itself */
+	if (id && id < snap->nr_chains)
+		id = snap->chains[id].parent;
+	for (; id && id < snap->nr_chains && nr + 1 < MAX_FRAMES;
+	     id = snap->chains[id].parent)
+		ids[nr++] = id;
+	if (at + nr + 1 >= NONE ||
+	    array__grow((void **)&m->fr_fs, &m->cap_fr_fs, at + nr + 1,
+			sizeof(*m->fr_fs)) ||
+	    array__grow((void **)&m->fr_key, &m->cap_fr_key, at + nr + 1,
+			sizeof(*m->fr_key)))
+		return -ENOMEM;
+	for (size_t k = 0; k < nr; k++) {
+		fi = rowset__node_fs(rs, ids[nr - 1 - k]);
+		if (fi == NONE)
+			return -ENOMEM;
+		m->fr_fs[at + k] = fi;
+		m->fr_key[at + k] = rowset__frame_key(rs, e, fi, true);
+		if (m->fr_key[at + k] == NONE)
+			return -ENOMEM;
+	}
+	fi = rowset__entry_fs(rs, i);
+	if (fi == NONE)
+		return -ENOMEM;
+	m->fr_fs[at + nr] = fi;
+	m->fr_key[at + nr] = rowset__frame_key(rs, e, fi, false);
+	if (m->fr_key[at + nr] == NONE)
+		return -ENOMEM;
+	*n = nr + 1;
+	m->nr_fr = at + nr + 1;
+	return 0;
+}
+
+/* Builds the paths index of the last build, once. */
+static int rowset__index(struct rowset *rs)
+{
+	struct rowset_memo *m = rs->memo;
+	const struct snapshot *snap = rs->snap;
+	struct occ *occ = NULL;
+	size_t nr_occ = 0, cap_occ = 0;
+	int err = 0;
+
+	if (m->indexed)
+		return 0;
+	m->nr_fr = 0;
+	m->nr_keys = 0;
+	m->nr_stamp = 0;
+	if (m->nkey_slots)
+		memset(m->key_slots, 0xff, m->nkey_slots * sizeof(*m->key_slots));
+	if (snap->nr >= NONE ||
+	    array__grow((void **)&m->ent_off, &m->cap_ent_off, snap->nr + 1,
+			sizeof(*m->ent_off)))
+		return -ENOMEM;
+	for (size_t i = 0; i < snap->nr; i++) {
+		const u32 *keys;
+		size_t n = 0;
+
+		m->ent_off[i] = (u32)m->nr_fr;
+		if (!memo__visible(m, &snap->entries[i]))
+			continue;
+		err = rowset__index_entry(rs, i, &n);
+		if (err)
+			goto out;
+		if (array__grow((void **)&m->stamp, &m->cap_stamp, m->nr_keys,
+				sizeof(*m->stamp))) {
+			err = -ENOMEM;
+			goto out;
+		}
+		while (m->nr_stamp < m->nr_keys)
+			m->stamp[m->nr_stamp++] = 0;
+		/* each key once per entry, at its outermost frame */
+		keys = m->fr_key + m->ent_off[i];
+		for (size_t k = 0; k < n; k++) {
+			if (m->stamp[keys[k]] == (u32)i + 1)
+				continue;
+			m->stamp[keys[k]] = (u32)i + 1;
+			if (array__grow((void **)&occ, &cap_occ, nr_occ + 1,
+					sizeof(*occ))) {
+				err = -ENOMEM;
+				goto out;
+			}
+			occ[nr_occ++] = (struct occ){ keys[k], (u32)i, (u32)k };
+		}
+	}
+	m->ent_off[snap->nr] = (u32)m->nr_fr;
+	/* the occurrences by key, in entry order (a counting sort) */
+	if (nr_occ >= NONE ||
+	    array__grow((void **)&m->key_off, &m->cap_key_off, m->nr_keys + 1,
+			sizeof(*m->key_off)) ||
+	    array__grow((void **)&m->occ_ent, &m->cap_occ_ent,
+			nr_occ ? nr_occ : 1, sizeof(*m->occ_ent)) ||
+	    array__grow((void **)&m->occ_from, &m->cap_occ_from,
+			nr_occ ? nr_occ : 1, sizeof(*m->occ_from))) {
+		err = -ENOMEM;
+		goto out;
+	}
+	memset(m->key_off, 0, (m->nr_keys + 1) * sizeof(*m->key_off));
+	for (size_t o = 0; o < nr_occ; o++)
+		m->key_off[occ[o].key + 1]++;
+	for (size_t k = 0; k < m->nr_keys; k++) {
+		m->key_off[k + 1] += m->key_off[k];
+		m->stamp[k] = m->key_off[k];	/* now: the next free slot */
+	}
+	for (size_t o = 0; o < nr_occ; o++) {
+		u32 at = m->stamp[occ[o].key]++;
+
+		m->occ_ent[at] = occ[o].ent;
+		m->occ_from[at] = occ[o].from;
+	}
+	m->indexed = true;
+out:
+	free(occ);
+	return err;
+}
+
 /*
- * What frame (dso, fr, addr) of a path shows: the function, then the
- * functions fn says are inlined in it at that address, outermost first
- * (out[0] is the function).  Trees and paths both expand frames here.
+ * What a frame of a path shows: the function, then the functions fn
+ * says are inlined in it at its address, outermost first (out[0] is the
+ * function).  Trees and paths both expand frames here.  Lookups use the
+ * frame's address (a return address minus one); a frame without a
+ * symbol shows the address perf shows.
  */
-static size_t frame__expand(const struct dso *dso, const struct row_sym *fr,
-			    u64 addr, cg_inline_fn fn, void *ctx,
-			    struct path_frame out[MAX_INLINE + 1])
+static size_t frame__expand(const struct fsym *f, bool chain, cg_inline_fn fn,
+			    void *ctx, struct path_frame out[MAX_INLINE + 1])
 {
 	const char *names[MAX_INLINE];
-	size_t n = fr->name && fn ? fn(ctx, dso, addr, names, MAX_INLINE) : 0;
+	const struct row_sym *fr = &f->sym;
+	size_t n = fr->name && fn ? fn(ctx, f->dso, f->addr, names, MAX_INLINE) :
+				    0;
 
 	if (n > MAX_INLINE)
 		n = MAX_INLINE;
 	out[0] = (struct path_frame){ .sym = *fr };
+	if (!fr->name)
+		out[0].sym.start = frame__show(f->addr, chain);
 	/* names are innermost first */
 	for (size_t k = 1; k <= n; k++)
 		out[k] = (struct path_frame){
 			.sym = { .name = names[n - k],
-				 .dso_name = fr->dso_name, .start = addr },
+				 .dso_name = fr->dso_name, .start = f->addr },
 			.inlined = true,
 		};
 	return n + 1;
@@ -731,18 +1094,18 @@ static size_t frame__expand(const struct dso *dso, const struct row_sym *fr,
 /* Adds a frame of a path below *node, expanded (frame__expand); in
  * callee order, where the path runs from the leaf up, reversed. */
 static int cg_tree__add_frame(struct cg_tree *t, u32 *node,
-			      const struct dso *dso, const struct row_sym *fr,
-			      u64 addr, enum cg_order order, cg_inline_fn fn,
+			      const struct fsym *f, bool chain,
+			      enum cg_order order, cg_inline_fn fn,
 			      void *ctx, const struct hist_entry *e)
 {
 	struct path_frame ex[MAX_INLINE + 1];
-	size_t n = frame__expand(dso, fr, addr, fn, ctx, ex);
+	size_t n = frame__expand(f, chain, fn, ctx, ex);
 
 	for (size_t k = 0; k < n; k++) {
 		size_t i = order == CG_CALLER ? k : n - 1 - k;
 
-		*node = cg_tree__child(t, *node, dso, &ex[i].sym, addr,
-				       ex[i].inlined);
+		*node = cg_tree__child(t, *node, f->dso, &ex[i].sym,
+				       ex[i].sym.start, ex[i].inlined);
 		if (!*node)
 			return -ENOMEM;
 		t->nodes[*node].samples += e->samples;
@@ -751,10 +1114,65 @@ static int cg_tree__add_frame(struct cg_tree *t, u32 *node,
 	return 0;
 }
 
+static int fsym_cmp(const void *pa, const void *pb, void *ctx)
+{
+	const struct fsym *fs = ctx;
+	const struct fsym *a = &fs[*(const u32 *)pa], *b = &fs[*(const u32 *)pb];
+
+	if (a->dso != b->dso)
+		return a->dso->id < b->dso->id ? -1 : a->dso->id > b->dso->id;
+	return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
+/*
+ * Asks fn about every named frame of the snapshot once, object by
+ * object and in address order, before trees or paths ask frame by frame
+ * across objects: the symbolizer keeps few DWARF files open, and chains
+ * that alternate between more objects than that would inflate their
+ * debug sections again and again.  fn caches what it finds.
+ */
+static void rowset__prefetch_inlines(struct rowset *rs, cg_inline_fn fn,
+				     void *ctx)
+{
+	struct rowset_memo *m = rs->memo;
+	const char *names[MAX_INLINE];
+	u32 *order;
+	size_t n = 0;
+
+	if (!fn || (m->inl_fn == fn && m->inl_ctx == ctx))
+		return;
+	m->inl_fn = fn;
+	m->inl_ctx = ctx;
+	order = malloc((m->nr_fs ? m->nr_fs : 1) * sizeof(*order));
+	if (!order)
+		return;		/* then frame by frame */
+	for (size_t i = 0; i < m->nr_fs; i++)
+		if (m->fs[i].sym.name)
+			order[n++] = (u32)i;
+	qsort_r(order, n, sizeof(*order), fsym_cmp, m->fs);
+	for (size_t i = 0; i < n; i++)
+		fn(ctx, m->fs[order[i]].dso, m->fs[order[i]].addr, names,
+		   MAX_INLINE);
+	free(order);
+}
+
 int rowset__tree(struct rowset *rs, const struct row *x, enum cg_order order,
 		 struct cg_tree *t)
 {
 	return rowset__tree_inline(rs, x, order, NULL, NULL, t);
+}
+
+/* The key id of row x in the paths index; NONE: in no path. */
+static int rowset__key_of(struct rowset *rs, const struct row *x, u32 *kx)
+{
+	struct group_key gx;
+	int err = rowset__index(rs);
+
+	if (err)
+		return err;
+	group_key__make(&gx, &rs->spec, x);
+	*kx = memo__key(rs->memo, &gx, false);
+	return 0;
 }
 
 int rowset__tree_inline(struct rowset *rs, const struct row *x,
@@ -762,12 +1180,10 @@ int rowset__tree_inline(struct rowset *rs, const struct row *x,
 			struct cg_tree *t)
 {
 	const struct snapshot *snap = rs->snap;
-	const struct row_sym *fr[MAX_FRAMES];
-	const struct dso *dsos[MAX_FRAMES];
-	u64 addrs[MAX_FRAMES];
-	struct group_key gx;
+	struct rowset_memo *m = rs->memo;
+	u32 kx;
+	int err;
 
-	(void)cg_period_of;
 	t->nr = 0;
 	if (array__grow((void **)&t->nodes, &t->cap, 1, sizeof(*t->nodes)))
 		return -ENOMEM;
@@ -775,45 +1191,38 @@ int rowset__tree_inline(struct rowset *rs, const struct row *x,
 	t->nr = 1;
 	t->total_samples = x->children_samples ? x->children_samples : x->samples;
 	t->total_period = x->children_period ? x->children_period : x->period;
-	if (!snap)
+	if (!snap || !m)
 		return 0;
-	group_key__make(&gx, &rs->spec, x);
-
-	for (size_t i = 0; i < snap->nr; i++) {
+	err = rowset__key_of(rs, x, &kx);
+	if (err)
+		return err;
+	if (kx == NONE)
+		return 0;
+	rowset__prefetch_inlines(rs, fn, ctx);
+	for (u32 o = m->key_off[kx]; o < m->key_off[kx + 1]; o++) {
+		u32 i = m->occ_ent[o], off = m->ent_off[i];
 		const struct hist_entry *e = &snap->entries[i];
-		struct row_sym leaf = { 0 };
-		size_t n, from = SIZE_MAX;
+		const u32 *fs = m->fr_fs + off;
+		size_t n = m->ent_off[i + 1] - off, from = m->occ_from[o];
 		u32 node = 0;
 
 		if (!e->key.chain)
 			continue;
-		if (rs->resolve(rs->resolve_ctx, e->key.dso, e->key.addr, &leaf) ||
-		    !leaf.dso_name)
-			leaf.dso_name = e->key.dso->name;
-		n = entry__frames(rs, e, &leaf, fr, dsos, addrs, MAX_FRAMES);
-		/* the outermost frame that is x */
-		for (size_t k = 0; k < n; k++) {
-			struct group_key g;
-			struct row r;
-
-			row__make(&r, e, dsos[k], addrs[k], fr[k]);
-			group_key__make(&g, &rs->spec, &r);
-			if (memcmp(&g, &gx, sizeof(g)) == 0) {
-				from = k;
-				break;
-			}
+		/* Self only (--no-children): the caller chains of its own
+		 * samples, as perf report --no-children -G shows them. */
+		if (!rs->spec.children) {
+			if (m->fr_key[off + n - 1] != kx)
+				continue;
+			from = 0;
 		}
-		if (from == SIZE_MAX)
-			continue;
 		/* its own samples: the whole chain; its callees': from x */
 		if (from == n - 1)
 			from = 0;
 		for (size_t k = 0; k < n - from; k++) {
 			size_t j = order == CG_CALLER ? from + k : n - 1 - k;
-			int err = cg_tree__add_frame(t, &node, dsos[j], fr[j],
-						     addrs[j], order, fn, ctx,
-						     e);
 
+			err = cg_tree__add_frame(t, &node, &m->fs[fs[j]],
+						 j + 1 < n, order, fn, ctx, e);
 			if (err)
 				return err;
 		}
@@ -830,36 +1239,33 @@ int rowset__foreach_path_inline(struct rowset *rs, cg_inline_fn inl,
 				void *inl_ctx, row_path_fn fn, void *ctx)
 {
 	const struct snapshot *snap = rs->snap;
-	const struct row_sym *fr[MAX_FRAMES];
-	const struct dso *dsos[MAX_FRAMES];
-	u64 addrs[MAX_FRAMES];
+	struct rowset_memo *m = rs->memo;
 	struct path_frame *path = NULL;
 	size_t cap = 0;
-	int err = 0;
+	int err;
 
-	if (!snap)
+	if (!snap || !m)
 		return 0;
+	err = rowset__index(rs);
+	if (!err)
+		rowset__prefetch_inlines(rs, inl, inl_ctx);
 	for (size_t i = 0; i < snap->nr && !err; i++) {
-		const struct hist_entry *e = &snap->entries[i];
-		struct row_sym leaf = { 0 };
-		size_t n, np = 0;
+		u32 off = m->ent_off[i];
+		size_t n = m->ent_off[i + 1] - off, np = 0;
 
-		if (rs->resolve(rs->resolve_ctx, e->key.dso, e->key.addr, &leaf) ||
-		    !leaf.dso_name)
-			leaf.dso_name = e->key.dso->name;
-		if (!leaf.name)
-			leaf.start = e->key.addr;
-		n = entry__frames(rs, e, &leaf, fr, dsos, addrs, MAX_FRAMES);
+		if (!n)
+			continue;	/* zoomed out */
 		for (size_t j = 0; j < n && !err; j++) {
 			if (array__grow((void **)&path, &cap,
 					np + MAX_INLINE + 1, sizeof(*path)))
 				err = -ENOMEM;
 			else
-				np += frame__expand(dsos[j], fr[j], addrs[j],
-						    inl, inl_ctx, path + np);
+				np += frame__expand(&m->fs[m->fr_fs[off + j]],
+						    j + 1 < n, inl, inl_ctx,
+						    path + np);
 		}
 		if (!err)
-			err = fn(ctx, path, np, e);
+			err = fn(ctx, path, np, &snap->entries[i]);
 	}
 	free(path);
 	return err;
@@ -887,29 +1293,32 @@ void cg_neighbours__fini(struct cg_neighbours *nb)
 	memset(nb, 0, sizeof(*nb));
 }
 
-/* Counts frame k of a sample for the neighbour it is, once per sample
- * (stamp). */
-static int neighbour__add(struct rowset *rs, struct row **arr, size_t *nr,
-			  size_t *cap, const struct hist_entry *e,
-			  const struct dso *dso, u64 addr,
-			  const struct row_sym *sym, u32 stamp)
-{
-	struct group_key g, og;
-	struct row r, *n = NULL;
+/* Neighbours of one kind (callers or callees), found by key id. */
+struct nb_list {
+	struct row **arr;
+	size_t *nr, *cap;
+	struct intmap at;	/* key id + 1 -> index + 1 */
+};
 
-	row__make(&r, e, dso, addr, sym);
-	group_key__make(&g, &rs->spec, &r);
-	for (size_t i = 0; i < *nr && !n; i++) {
-		group_key__make(&og, &rs->spec, &(*arr)[i]);
-		if (memcmp(&og, &g, sizeof(g)) == 0)
-			n = &(*arr)[i];
-	}
-	if (!n) {
-		if (array__grow((void **)arr, cap, *nr + 1, sizeof(**arr)))
+/* Counts frame f (key id k) of a sample for the neighbour it is, once
+ * per sample (stamp). */
+static int neighbour__add(struct nb_list *l, const struct hist_entry *e,
+			  const struct fsym *f, bool chain, u32 k, u32 stamp)
+{
+	uintptr_t at = (uintptr_t)intmap__get(&l->at, (u64)k + 1);
+	struct row *n;
+
+	if (!at) {
+		if (array__grow((void **)l->arr, l->cap, *l->nr + 1,
+				sizeof(**l->arr)))
 			return -ENOMEM;
-		n = &(*arr)[(*nr)++];
-		*n = r;
+		n = &(*l->arr)[*l->nr];
+		row__make(n, e, f->dso, frame__show(f->addr, chain), &f->sym);
+		at = ++*l->nr;
+		if (intmap__put(&l->at, (u64)k + 1, (void *)at))
+			return -ENOMEM;
 	}
+	n = &(*l->arr)[at - 1];
 	if (n->stamp != stamp) {
 		n->stamp = stamp;
 		n->samples += e->samples;
@@ -935,64 +1344,52 @@ int rowset__neighbours(struct rowset *rs, const struct row *x,
 		       struct cg_neighbours *nb)
 {
 	const struct snapshot *snap = rs->snap;
-	const struct row_sym *fr[MAX_FRAMES];
-	const struct dso *dsos[MAX_FRAMES];
-	u64 addrs[MAX_FRAMES];
-	struct group_key gx;
+	struct rowset_memo *m = rs->memo;
+	struct nb_list lc = { &nb->callers, &nb->nr_callers, &nb->cap_callers },
+		       le = { &nb->callees, &nb->nr_callees, &nb->cap_callees };
+	u32 kx;
+	int err;
 
 	nb->nr_callers = nb->nr_callees = 0;
 	nb->total_samples = nb->total_period = 0;
 	nb->self_samples = nb->self_period = 0;
-	if (!snap)
+	if (!snap || !m)
 		return 0;
-	group_key__make(&gx, &rs->spec, x);
-	for (size_t i = 0; i < snap->nr; i++) {
+	err = rowset__key_of(rs, x, &kx);
+	if (err || kx == NONE)
+		return err;
+	intmap__init(&lc.at);
+	intmap__init(&le.at);
+	for (u32 o = m->key_off[kx]; o < m->key_off[kx + 1] && !err; o++) {
+		u32 i = m->occ_ent[o], off = m->ent_off[i];
 		const struct hist_entry *e = &snap->entries[i];
-		struct row_sym leaf = { 0 };
-		u32 stamp = (u32)i + 1;
-		bool in = false, self = false;
-		size_t n;
+		const u32 *fs = m->fr_fs + off, *keys = m->fr_key + off;
+		size_t n = m->ent_off[i + 1] - off;
+		u32 stamp = i + 1;
 
-		if (rs->resolve(rs->resolve_ctx, e->key.dso, e->key.addr,
-				&leaf) || !leaf.dso_name)
-			leaf.dso_name = e->key.dso->name;
-		n = entry__frames(rs, e, &leaf, fr, dsos, addrs, MAX_FRAMES);
-		for (size_t k = 0; k < n; k++) {
-			struct group_key g;
-			struct row r;
-			int err = 0;
-
-			row__make(&r, e, dsos[k], addrs[k], fr[k]);
-			group_key__make(&g, &rs->spec, &r);
-			if (memcmp(&g, &gx, sizeof(g)) != 0)
+		for (size_t k = m->occ_from[o]; k < n && !err; k++) {
+			if (keys[k] != kx)
 				continue;
-			in = true;
-			/* the last frame is the entry itself */
-			self |= k + 1 == n;
 			if (k > 0)
-				err = neighbour__add(rs, &nb->callers,
-						     &nb->nr_callers,
-						     &nb->cap_callers, e,
-						     dsos[k - 1], addrs[k - 1],
-						     fr[k - 1], stamp);
+				err = neighbour__add(&lc, e, &m->fs[fs[k - 1]],
+						     true, keys[k - 1], stamp);
 			if (!err && k + 1 < n)
-				err = neighbour__add(rs, &nb->callees,
-						     &nb->nr_callees,
-						     &nb->cap_callees, e,
-						     dsos[k + 1], addrs[k + 1],
-						     fr[k + 1], stamp);
-			if (err)
-				return err;
+				err = neighbour__add(&le, e, &m->fs[fs[k + 1]],
+						     k + 2 < n, keys[k + 1],
+						     stamp);
 		}
-		if (!in)
-			continue;
 		nb->total_samples += e->samples;
 		nb->total_period += e->period;
-		if (self) {
+		/* the last frame is the entry itself */
+		if (keys[n - 1] == kx) {
 			nb->self_samples += e->samples;
 			nb->self_period += e->period;
 		}
 	}
+	intmap__fini(&lc.at);
+	intmap__fini(&le.at);
+	if (err)
+		return err;
 	for (size_t i = 0; i < nb->nr_callers; i++)
 		nb->callers[i].stamp = 0;
 	for (size_t i = 0; i < nb->nr_callees; i++)

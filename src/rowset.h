@@ -97,10 +97,9 @@ struct rowset {
 	/* grouping table, reused between builds */
 	u32 *slots;
 	size_t nslots;
-	/* resolution of each chain node of the snapshot, memoized */
-	struct row_sym *node_sym;
-	u8 *node_done;
-	size_t node_cap;
+	/* per snapshot: each distinct (dso, address) resolved once, and
+	 * the paths of the samples indexed by function (rowset.c) */
+	struct rowset_memo *memo;
 	const struct snapshot *snap;	/* of the last build: the one
 					 * given, or shown */
 	struct snapshot shown;		/* the given one without idle */
@@ -125,7 +124,9 @@ double rowset__percent_children(const struct rowset *rs, const struct row *r);
  * the samples that involve it: for its own samples the whole chain from
  * the outermost caller down to it ("who calls it"), for the samples of
  * its callees the path from it down to the leaf ("what it spends in its
- * callees").  CG_CALLEE reverses each path.  Node 0 is an invisible root;
+ * callees").  Without children (spec.children false, --no-children) only
+ * its own samples count, each with its whole chain, as perf report
+ * --no-children -G shows them.  CG_CALLEE reverses each path.  Node 0 is an invisible root;
  * percentages are relative to the row's total.
  */
 enum cg_order {

@@ -450,6 +450,9 @@ static void session__resolve_user(struct session *s, s32 pid, u64 ip,
  * the entries that follow are kernel or user addresses.  Every entry but
  * the first is a return address: minus one, it lies in the call.
  */
+/* No code below this address or in the last page of the address space. */
+#define CHAIN_MIN_CODE 4096
+
 static u32 session__chain(struct session *s, s32 pid, const u64 *chain,
 			  u64 nr, u16 cpumode)
 {
@@ -473,7 +476,14 @@ static u32 session__chain(struct session *s, s32 pid, const u64 *chain,
 				break;	/* guest or hypervisor chains */
 			continue;
 		}
-		if (n > 0 && ip)
+		/* A return address that cannot be in code (page zero, the
+		 * last page: 0x0, 0x1, -1) comes from a frame-pointer walk
+		 * through code built without them: the entries beyond it
+		 * were read through a stale frame pointer, so the chain ends
+		 * here (perf shows them as [unknown] frames). */
+		if (n > 0 && (ip < CHAIN_MIN_CODE || ip > -(u64)CHAIN_MIN_CODE))
+			break;
+		if (n > 0)
 			ip--;
 		if (kernel) {
 			fr[n].dso = dsos__kernel(s->dsos);

@@ -503,9 +503,7 @@ int batch__run(struct app *a)
 		.callgraph = a->callgraph,
 		.folded = a->folded,
 		.order = a->cg_order,
-		/* perf's callchain threshold unless --percent-limit */
-		.tree_limit = a->filter.percent_limit > 0 ?
-				      a->filter.percent_limit : 0.5,
+		.tree_limit = a->tree_limit,
 	};
 	double next = a->start + a->delay, last = a->start;
 	u64 *prev = NULL;

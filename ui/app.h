@@ -32,6 +32,8 @@ struct app {
 	bool callgraph;			/* chains are sampled (-g) */
 	bool folded;			/* batch: folded stacks */
 	const char *pprof;		/* batch: --pprof FILE */
+	double tree_limit;		/* % of a row under which tree
+					 * branches are left out */
 	enum cg_order cg_order;		/* of the trees */
 	char target_desc[256];
 	char note[256];			/* e.g. "process 1234 exited" */

@@ -8,8 +8,8 @@
 #include "rowset.h"
 #include "util.h"
 
-/* E expands the trees of this many rows at most (each tree walks the
- * whole snapshot). */
+/* E expands the trees of this many rows at most (each tree reads the
+ * entries of its row: the drawn lines are the cost). */
 #define CT_MAX_TREES 100
 /* Tree lines start under the Self column, as in batch text. */
 #define CT_INDENT "            "

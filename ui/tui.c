@@ -76,11 +76,8 @@ void tui__init(struct tui *t, struct app *a)
 		t->table.filter_buf[0] ? t->table.filter_buf : NULL;
 	columns__init(&t->cols, &t->table.spec, a->show_period);
 	listview__init(&t->top, &top__ops, t);
-	/* branches under perf's callchain threshold are left out, as in
-	 * batch, unless --percent-limit */
-	calltree__init(&t->ct, a->cg_order,
-		       a->filter.percent_limit > 0 ? a->filter.percent_limit
-						   : 0.5);
+	/* branches under --tree-limit are left out, as in batch */
+	calltree__init(&t->ct, a->cg_order, a->tree_limit);
 	t->stack[0] = V_TOP;
 	t->depth = 1;
 	t->next_refresh = a->start + MIN(FIRST_REFRESH, a->delay);
