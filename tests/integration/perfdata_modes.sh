@@ -256,6 +256,16 @@ compare "-C 0 xz" "$TMP/cpu0.data" 1
 record sys -a -F 499 -- $GZ
 compare "-a gzip" "$TMP/sys.data" 1
 
+# a system-wide stream read as it comes: perf's dummy tracking event
+# (no samples) makes no table at any refresh, as in perf report
+perf record --buildid-mmap -q -a -F 499 -o - -- gzip -1 -c "$TMP/small.txt" 2> "$TMP/rec.err" |
+	"$PTOP" -i - -b -d 0.2 -E 3 > "$TMP/stream.txt" 2> "$TMP/ptop.err" ||
+	fail "perf record -a -o - | ptop -i - -b: $(head -c 300 "$TMP/ptop.err")"
+grep -q '^# event cpu-clock.*finished' "$TMP/stream.txt" ||
+	fail "ptop -i - -b: no final table: $(head -c 300 "$TMP/stream.txt")"
+! grep -q '^# event dummy' "$TMP/stream.txt" ||
+	fail "ptop -i - -b shows perf's dummy event: $(grep '^# event' "$TMP/stream.txt" | head -3)"
+
 # 3. -p PID and -t TID of a running python3: its main thread loops in
 # Python, a second thread hashes (libcrypto).  Both wait on a fifo until
 # perf has attached and enabled its events (perf's control fifo acks).
