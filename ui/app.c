@@ -581,9 +581,10 @@ int batch__run(struct app *a)
 				    snap->counts.samples - prev[ev], &hi);
 			prev[ev] = snap->counts.samples;
 			/* a recording's events that never sampled (perf's
-			 * dummy tracking event) make no table */
-			if (a->input && a->finished && !snap->counts.samples &&
-			    n > 1 && app__dummy(a, ev))
+			 * dummy tracking event) make no table, at the end
+			 * and at every refresh of a stream as it comes */
+			if (a->input && !snap->counts.samples && n > 1 &&
+			    app__dummy(a, ev))
 				continue;
 			start = sb.len;
 			if (an) {
