@@ -379,7 +379,7 @@ START_TEST(test_container)
 	pid_t child;
 
 	if (geteuid() != 0)
-		return;		/* namespaces need root */
+		test_skip("not root (mount namespaces need it)");
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	snprintf(prog, sizeof(prog), "%s/prog", dir);
 	snprintf(old, sizeof(old), "%s/old", dir);
