@@ -33,7 +33,7 @@ static int report(SRunner *sr, const char *skips)
 	int skipped = 0;
 	char line[1100];
 
-	if (sum_path && !(sum = fopen(sum_path, "a")))
+	if (sum_path && *sum_path && !(sum = fopen(sum_path, "a")))
 		perror(sum_path);
 	while (sk && fgets(line, sizeof(line), sk)) {
 		skipped++;
