@@ -27,6 +27,9 @@ if [ "$mode" = test ]; then
 	want_cmd g++ g++
 	want_cmd strip binutils
 	want_cmd clang clang
+	want_cmd pgrep procps
+	want_cmd script bsdutils
+	want_cmd addr2line binutils
 fi
 [ -z "$need" ] && exit 0
 

@@ -10,9 +10,11 @@ jq -e . "$TMP/out.json" > /dev/null || fail "invalid JSON"
 a=$(share "$TMP/out.json" spin_a)
 b=$(share "$TMP/out.json" spin_b)
 c=$(share "$TMP/out.json" spin_c)
-near "$a" 60 6 spin_a
-near "$b" 30 5 spin_b
-near "$c" 10 4 spin_c
+# (of the user-space samples; about 2000 of them: a few points of
+# sampling noise)
+near "$a" 60 4 spin_a
+near "$b" 30 4 spin_b
+near "$c" 10 3 spin_c
 tail -n 1 "$TMP/out.json" | jq -e '.event == "cpu-clock" and .lost == 0 and
 	([.rows[] | select(.symbol == "spin_a")][0].dso == "spin3") and
 	([.rows[] | select(.symbol == "spin_a")][0].kernel == false)' > /dev/null ||

@@ -5,7 +5,6 @@
 # ptop -i -.
 . tests/integration/lib.sh
 . tests/integration/perfdata.inc
-command -v perf > /dev/null || fail "perf is not installed"
 
 # a command, to its end: ptop's final table, then the file
 "$PTOP" -b --json -d 10 -e cpu-clock -o "$TMP/o.data" -- "$WL/spin3" 1 \
@@ -54,9 +53,11 @@ agree "ptop -o - file" "$TMP/o.pipe" 0.5
 perf_clean "ptop -o - file"
 
 # pipe mode in: perf record -o - | ptop -i -, against perf report of it
-perf record -q -e cpu-clock -c 100000 -o - -- "$WL/spin3" 1 2> /dev/null | tee "$TMP/p.pipe" |
+perf record -q --buildid-mmap -e cpu-clock -c 100000 -o - -- "$WL/spin3" 1 \
+	2> "$TMP/rec.err" | tee "$TMP/p.pipe" |
 	"$PTOP" -i - -b --json -E 1000000 > "$TMP/in.json" 2> "$TMP/in.err" ||
-	fail "perf record -o - | ptop -i -: $(cat "$TMP/in.err")"
+	fail "perf record -o - | ptop -i -: $(cat "$TMP/in.err"); perf: $(cat "$TMP/rec.err")"
+[ -s "$TMP/rec.err" ] && fail "perf record -o -: $(cat "$TMP/rec.err")"
 jq -e 'select(.finished) | .total_samples > 0' "$TMP/in.json" > /dev/null ||
 	fail "no final table: $(tail -c 300 "$TMP/in.json")"
 grep '"finished":true' "$TMP/in.json" > "$TMP/in.last"

@@ -4,11 +4,11 @@
 # --time window selects what perf report --time selects.
 . tests/integration/lib.sh
 . tests/integration/perfdata.inc
-command -v perf > /dev/null || fail "perf is not installed"
 
 "$WL/spin3" 4 > /dev/null &
 BG="$BG $!"
-sleep 0.3
+# running its own code before the recording starts
+wait_until 30 "spin3 started" sh -c '[ "$(readlink "/proc/$1/exe")" = "$2" ]' sh "$!" "$WL/spin3"
 perf_record "$TMP/a.data" -a -e cpu-clock -F 1000 -- sleep 1.5
 agree "-a" "$TMP/a.data" 1
 jq -e '.input.bad == 0 and .input.unknown == 0 and .lost == 0 and .dropped == 0' "$TMP/ptop.json" > /dev/null ||

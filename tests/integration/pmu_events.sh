@@ -5,7 +5,7 @@
 . tests/integration/lib.sh
 
 D=/sys/bus/event_source/devices
-[ -r "$D/software/type" ] || { echo "skipped: no $D/software"; exit 0; }
+[ -r "$D/software/type" ] || skip "no $D/software (a kernel without perf events?)"
 
 expect_fail() {	# expect_fail PATTERN CMD...
 	pat=$1
@@ -53,7 +53,8 @@ if [ -r "$D/msr/events/tsc" ]; then
 		"$PTOP" -b -n 1 -e msr/tsc/ -- "$WL/spin3" 1
 fi
 # the live view fails the same way before it starts (script gives it a tty)
-if command -v script > /dev/null; then
+need script
+if true; then
 	TERM=xterm script -qec "'$PTOP' -e nosuchpmu/config=1/ -- '$WL/spin3' 1; echo rc=\$?" \
 		/dev/null > "$TMP/live" 2>&1 < /dev/null
 	grep -q "unknown PMU 'nosuchpmu'" "$TMP/live" && grep -q 'rc=1' "$TMP/live" ||
