@@ -12,6 +12,7 @@ run "$PTOP" -d 0.5 -n 3 -e cpu-clock -- "$WL/spin3" 30
 wait_top 'spin_a' 10
 screen | grep -q '^PTOP-EXIT=' && fail "ptop exited before its table was read"
 CMD=$(pgrep -P "$(ptop_pid)" -x spin3 | head -n 1)
+[ -n "$CMD" ] || fail "no spin3 under ptop ($(ptop_pid)) while its table shows"
 wait_for '^PTOP-EXIT=' 20
 ms=$(( ($(date +%s%N) - start) / 1000000 ))
 echo "ptop -d 0.5 -n 3 exited after $ms ms"
@@ -19,13 +20,8 @@ screen | grep -q '^PTOP-EXIT=0$' || fail "ptop did not exit with 0"
 wait_for '^TTY-icanon$' 5
 [ "$ms" -ge 1000 ] || fail "ptop exited after $ms ms, before its 3 tables"
 # the command it started does not outlive it (SIGTERM, SIGKILL after 1 s)
-if [ -n "$CMD" ]; then
-	end=$(( $(date +%s) + 5 ))
-	while kill -0 "$CMD" 2> /dev/null && [ "$(date +%s)" -le "$end" ]; do
-		sleep 0.1
-	done
-	kill -0 "$CMD" 2> /dev/null && fail "spin3 ($CMD) outlived ptop"
-fi
+gone() { ! kill -0 "$1" 2> /dev/null; }
+wait_until 5 "spin3 ($CMD) ending with ptop" gone "$CMD"
 restart
 
 # -C 0: p, then an empty answer, comes back to "CPUs 0", not "all CPUs"
