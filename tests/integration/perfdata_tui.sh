@@ -42,8 +42,12 @@ wait_for 'Keys|keys' 5
 keys q
 wait_top 'spin_a' 5
 wait_for 'the stream ended' 120
-redrawn
-top_row | grep -q 'spin_a' || fail "the final table is gone"
+top_row | grep -q 'spin_a' || fail "no final table"
+# still there when drawn again (the help, then back)
+keys h
+wait_for 'Keys|keys' 5
+keys q
+wait_top 'spin_a' 5
 [ -s "$TMP/rec.err" ] && fail "perf record -o -: $(cat "$TMP/rec.err")"
 quit_clean
 exit 0
