@@ -62,12 +62,47 @@ static int report(SRunner *sr, const char *skips)
 	return failed;
 }
 
+/*
+ * Check's timeouts are wall time; they are there to catch a hang, and a
+ * machine with a load of L on C CPUs gives a test about C/L of a CPU.
+ * Unless CK_TIMEOUT_MULTIPLIER is set, they are scaled by the load per
+ * CPU (at least 1): at load 30 on 2 CPUs, tests that need 0.3 s of CPU
+ * timed out at 4 s.  A test that must be fast measures its CPU time.
+ */
+static void scale_timeouts(void)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	FILE *f = fopen("/proc/loadavg", "r");
+	double load = 0;
+	char buf[16];
+	int mult;
+
+	if (getenv("CK_TIMEOUT_MULTIPLIER") || !f) {
+		if (f)
+			fclose(f);
+		return;
+	}
+	if (fscanf(f, "%lf", &load) != 1)
+		load = 0;
+	fclose(f);
+	mult = (int)(load / (double)(cpus > 0 ? cpus : 1)) + 1;
+	if (mult <= 1)
+		return;
+	if (mult > 30)
+		mult = 30;
+	snprintf(buf, sizeof(buf), "%d", mult);
+	setenv("CK_TIMEOUT_MULTIPLIER", buf, 1);
+	printf("runner: load %.1f on %ld CPUs: timeouts x%d\n", load, cpus,
+	       mult);
+}
+
 int main(int argc, char **argv)
 {
 	char skips[] = "/tmp/ptop-skips-XXXXXX";
 	SRunner *sr = NULL;
 	int failed, fd;
 
+	scale_timeouts();	/* before Check reads it, in tcase_create */
 	/* "runner NAME..." runs only those suites. */
 	for (size_t i = 0; i < sizeof(suites) / sizeof(suites[0]); i++) {
 		int want = argc < 2;

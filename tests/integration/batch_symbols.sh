@@ -3,12 +3,16 @@
 # stripped binary grouped by .eh_frame bounds, the kernel.
 . tests/integration/lib.sh
 
-"$PTOP" -b --json -d 1 -n 1 -e cpu-clock -- "$WL/dlwork" 2 > "$TMP/dl.json" 2>/dev/null || fail "dlwork run failed"
+# whole runs (-d 30: the final table when the command exits), so that the
+# samples are the workload's CPU time, not a window of wall time
+"$PTOP" -b --json -d 30 -e cpu-clock -- "$WL/dlwork" 1 > "$TMP/dl.json" 2> "$TMP/err" ||
+	fail "dlwork run failed: $(cat "$TMP/err")"
 near "$(share "$TMP/dl.json" wlhot_spin)" 70 4 "wlhot_spin in libwlhot.so"
 tail -n 1 "$TMP/dl.json" | jq -e '[.rows[] | select(.symbol == "wlhot_spin")][0].dso == "libwlhot.so"' > /dev/null ||
 	fail "wlhot_spin not in libwlhot.so"
 
-"$PTOP" -b --json -d 1 -n 1 -e cpu-clock -- "$WL/cppwork" 2 > "$TMP/cpp.json" 2>/dev/null || fail "cppwork run failed"
+"$PTOP" -b --json -d 30 -e cpu-clock -- "$WL/cppwork" 1 > "$TMP/cpp.json" 2> "$TMP/err" ||
+	fail "cppwork run failed: $(cat "$TMP/err")"
 near "$(share "$TMP/cpp.json" 'ptopwl::Worker<int>::crunch(unsigned long)')" 80 4 "demangled crunch"
 near "$(share "$TMP/cpp.json" 'ptopwl::helper(unsigned long)')" 20 4 "demangled helper"
 "$PTOP" -b --json -d 1 -n 1 -e cpu-clock --no-demangle -- "$WL/cppwork" 1 > "$TMP/raw.json" 2>/dev/null || fail "--no-demangle run failed"
@@ -18,7 +22,8 @@ tail -n 1 "$TMP/raw.json" | jq -e '[.rows[].symbol] | index("_ZN6ptopwl6WorkerIi
 # stripped: three rows (one per function), in the right proportions.
 # An empty HOME: perf's ~/.debug cache may hold the unstripped spin3 under
 # the same build-id, and ptop rightly takes its names from there.
-HOME=$TMP "$PTOP" -b --json -d 1 -n 1 -e cpu-clock -- "$WL/spin3-stripped" 2 > "$TMP/st.json" 2>/dev/null || fail "stripped run failed"
+HOME=$TMP "$PTOP" -b --json -d 30 -e cpu-clock -- "$WL/spin3-stripped" 1 > "$TMP/st.json" 2> "$TMP/err" ||
+	fail "stripped run failed: $(cat "$TMP/err")"
 # (shares of the user-space samples, as share() computes them)
 tail -n 1 "$TMP/st.json" | jq -r '([.rows[] | select(.kernel | not) | .overhead] | add) as $u |
 	.rows[] | select(.dso == "spin3-stripped") | "\(.overhead * 100 / $u) \(.symbol)"' |
