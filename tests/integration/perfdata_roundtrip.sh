@@ -6,8 +6,9 @@
 . tests/integration/lib.sh
 . tests/integration/perfdata.inc
 
-# a command, to its end: ptop's final table, then the file
-"$PTOP" -b --json -d 10 -e cpu-clock -o "$TMP/o.data" -- "$WL/spin3" 1 \
+# a command, to its end: ptop's final table, then the file (-d 300: one
+# table, at the end, however long the workload's CPU second takes)
+"$PTOP" -b --json -d 300 -e cpu-clock -o "$TMP/o.data" -- "$WL/spin3" 1 \
 	> "$TMP/live.json" 2> "$TMP/live.err" || fail "ptop -o: $(cat "$TMP/live.err")"
 [ -s "$TMP/o.data" ] || fail "no file written"
 jq -e '.finished and .output.dropped == 0 and .output.error == ""' "$TMP/live.json" > /dev/null ||
@@ -39,7 +40,7 @@ grep -q '	\[kernel.kallsyms\]	[a-z_]' "$TMP/p.rows" ||
 agree "system-wide file" "$TMP/a.data" 1
 
 # pipe mode out: ptop -o - | perf report -i -
-"$PTOP" -b --json -d 10 -e cpu-clock -o - -- "$WL/spin3" 1 2> "$TMP/pl.json" |
+"$PTOP" -b --json -d 300 -e cpu-clock -o - -- "$WL/spin3" 1 2> "$TMP/pl.json" |
 	perf report -i - --stdio --sort dso,sym -g none > "$TMP/perf.txt" 2> "$TMP/perf.err" ||
 	fail "ptop -o - | perf report -i - failed: $(head -3 "$TMP/perf.err")"
 perf_clean "ptop -o - | perf report -i -"
@@ -47,7 +48,7 @@ grep -q '^{' "$TMP/pl.json" || fail "no table on stderr: $(head -3 "$TMP/pl.json
 grep -Eq '^ +[0-9.]+% +spin3 +\[\.\] spin_a' "$TMP/perf.txt" ||
 	fail "perf report of the stream: $(grep % "$TMP/perf.txt" | head -5)"
 # the same stream kept in a file: ptop and perf agree on it
-"$PTOP" -b -d 10 -e cpu-clock -o - -- "$WL/spin3" 1 > "$TMP/o.pipe" 2> /dev/null ||
+"$PTOP" -b -d 300 -e cpu-clock -o - -- "$WL/spin3" 1 > "$TMP/o.pipe" 2> /dev/null ||
 	fail "ptop -o - > file"
 agree "ptop -o - file" "$TMP/o.pipe" 0.5
 perf_clean "ptop -o - file"
