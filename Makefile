@@ -111,12 +111,21 @@ run: deps
 	$(Q)$(MAKE) --no-print-directory all
 	./ptop $(ARGS)
 
-$(BUILD)/%.o: %.c
+# The compiler and flags a build directory was built with: a change
+# (`make check WERROR=1` after a plain `make`) rebuilds every object.  The
+# stamp is rewritten only when its text changes.
+FLAGS_STAMP := $(BUILD)/.flags
+$(FLAGS_STAMP): FORCE
+	@mkdir -p $(dir $@)
+	@printf '%s\n' '$(subst ','\'',$(CC) $(CFLAGS) $(LDFLAGS) $(PKG_CFLAGS) $(CHECK_CFLAGS))' > $@.tmp
+	@cmp -s $@.tmp $@ 2>/dev/null && rm -f $@.tmp || mv $@.tmp $@
+
+$(BUILD)/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
 
-$(BUILD)/tests/%.o: tests/%.c
+$(BUILD)/tests/%.o: tests/%.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS) $(PKG_CFLAGS) $(CHECK_CFLAGS) -I$(BUILD)/tests -Itests -c -o $@ $<
@@ -147,8 +156,9 @@ $(BUILD)/tests/runner: $(OBJ_TESTS) $(BUILD)/libptop.a
 
 # Workloads: known profiles for the integration and end-to-end tests.
 # Built without the sanitizers and without inlining so that their hot
-# functions stay where the tests expect them.
-WL_CFLAGS := -O1 -g -fno-omit-frame-pointer -fno-inline -fno-optimize-sibling-calls -pthread
+# functions stay where the tests expect them; loops aligned, so that the
+# same loop runs at the same speed in every function (wl.h).
+WL_CFLAGS := -O1 -g -fno-omit-frame-pointer -fno-inline -fno-optimize-sibling-calls -falign-loops=64 -pthread
 include tests/workloads/workloads.mk
 
 workloads: $(WORKLOADS) $(WORKLOADS_EXTRA)
@@ -156,15 +166,25 @@ workloads: $(WORKLOADS) $(WORKLOADS_EXTRA)
 # ELF fixtures for the symbolizer tests (see tests/fixtures/fixtures.mk)
 include tests/fixtures/fixtures.mk
 
+# make check: the unit suites, then the scripts (both run whatever the
+# other's result), then one closing line for both from tests/summary.sh:
+# "N passed, N failed" (", N skipped" when something was, named above it).
 check: deps-test
-	$(Q)$(MAKE) --no-print-directory check-unit check-scripts
+	$(Q)rm -f $(BUILD)/summary.unit $(BUILD)/summary.scripts; \
+	$(MAKE) --no-print-directory check-unit \
+	  PTOP_SUMMARY=$(CURDIR)/$(BUILD)/summary.unit; \
+	$(MAKE) --no-print-directory check-scripts \
+	  PTOP_SUMMARY=$(CURDIR)/$(BUILD)/summary.scripts; \
+	tests/summary.sh $(BUILD)/summary.unit $(BUILD)/summary.scripts
 
 check-unit: depcheck-test $(BUILD)/ptop ptop $(BUILD)/tests/runner fixtures workloads
-	$(Q)PTOP_FIXTURES=$(BUILD)/fixtures $(BUILD)/tests/runner
+	$(Q)PTOP_FIXTURES=$(BUILD)/fixtures PTOP_SUMMARY=$(PTOP_SUMMARY) \
+	  $(BUILD)/tests/runner
 
 check-scripts: depcheck-test $(BUILD)/ptop ptop workloads
 	$(Q)PTOP=$(CURDIR)/$(BUILD)/ptop WL=$(CURDIR)/$(BUILD)/workloads \
-	  BUILD=$(CURDIR)/$(BUILD) tests/run-scripts.sh
+	  BUILD=$(CURDIR)/$(BUILD) PTOP_SUMMARY=$(PTOP_SUMMARY) \
+	  tests/run-scripts.sh
 
 # The soak (not in check): SOAK_MINUTES (20) of the live view under
 # process churn, RSS/fds/threads/CPU/lost each minute (tests/soak/soak.sh).
@@ -174,7 +194,7 @@ soak: depcheck-test $(BUILD)/ptop ptop workloads
 
 # doc/keys.md and the KEYS section of doc/ptop.1 come from the key table
 # (the keys suite fails when they are stale).
-$(BUILD)/gen_keys: tests/gen_keys.c $(BUILD)/libptop.a
+$(BUILD)/gen_keys: tests/gen_keys.c $(BUILD)/libptop.a $(FLAGS_STAMP)
 	$(Q)$(CC) $(CFLAGS) $(PKG_CFLAGS) -o $@ $< $(BUILD)/libptop.a $(LIBS)
 
 keys-doc: $(BUILD)/gen_keys

@@ -34,6 +34,9 @@ if [ "$mode" = test ]; then
 	want_cmd xz xz-utils
 	want_cmd python3 python3
 	want_cmd go golang-go
+	want_cmd pgrep procps
+	want_cmd script bsdutils
+	want_cmd addr2line binutils
 fi
 [ -z "$need" ] && exit 0
 

@@ -5,6 +5,7 @@
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cmdout.h"
@@ -32,6 +33,38 @@ static void setup(void)
 static void teardown(void)
 {
 	log__set_handler(NULL, NULL);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Polls cond (the reader thread's doing) for up to 10 s: a wait on a
+ * condition, not a sleep that a loaded machine outlasts. */
+#define WAIT_UNTIL(cond)                                                  \
+	do {                                                              \
+		double end_ = now_s() + 10;                               \
+		while (!(cond)) {                                         \
+			ck_assert_msg(now_s() < end_, "not within 10 s: " \
+				      #cond);                             \
+			usleep(1000);                                     \
+		}                                                         \
+	} while (0)
+
+static size_t total_of(struct cmdout *c)
+{
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return cmdout__total(c);
+}
+
+static size_t logged_len(void)
+{
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return strlen(logged);
 }
 
 /* What replay writes, read back through a pipe (at most cap bytes). */
@@ -68,8 +101,7 @@ START_TEST(test_lines_and_replay)
 	cmdout__attach(c, true);
 	ck_assert_int_eq(write(w, "one\ntwo\r\npartial", 16), 16);
 	close(w);	/* the command exits: end of file */
-	usleep(300 * 1000);
-	cmdout__stop(c);
+	cmdout__stop(c);	/* reads what is in the pipe first */
 	/* the first line at once, then the newest only: "one" may be
 	 * replaced by "two" within the rate limit, never lost for nothing */
 	ck_assert_ptr_nonnull(strstr(logged, "make: two\n"));
@@ -100,8 +132,7 @@ START_TEST(test_keeps_the_last)
 		total += sizeof(chunk);
 	}
 	close(w);
-	usleep(300 * 1000);
-	cmdout__stop(c);
+	cmdout__stop(c);	/* reads what is in the pipe first */
 	ck_assert_uint_eq(cmdout__total(c), total);
 	ck_assert_uint_eq(cmdout__kept(c), CMDOUT_KEEP);
 	n = replayed(c, buf, sizeof(buf));
@@ -127,19 +158,21 @@ START_TEST(test_line_splits)
 					     "\r\n", "xyz" };
 	struct cmdout *c = cmdout__new("t");
 	const char *last;
+	size_t sent = 0;
 	int w;
 
 	ck_assert_ptr_nonnull(c);
 	w = dup(cmdout__fd(c));
 	ck_assert_int_eq(cmdout__start(c), 0);
 	cmdout__attach(c, true);
+	/* each part read on its own: the splits are the test's */
 	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
 		ck_assert_int_eq(write(w, parts[i], strlen(parts[i])),
 				 (ssize_t)strlen(parts[i]));
-		usleep(20 * 1000);
+		sent += strlen(parts[i]);
+		WAIT_UNTIL(total_of(c) == sent);
 	}
 	close(w);
-	usleep(300 * 1000);
 	cmdout__stop(c);
 	/* the last message logged */
 	ck_assert_uint_gt(strlen(logged), 0);
@@ -163,15 +196,15 @@ START_TEST(test_attach)
 	w = dup(cmdout__fd(c));
 	ck_assert_int_eq(cmdout__start(c), 0);
 	ck_assert_int_eq(write(w, "one\ntwo\n", 8), 8);
-	usleep(300 * 1000);
+	WAIT_UNTIL(total_of(c) == 8);	/* read, and not logged */
 	ck_assert_str_eq(logged, "");
 	cmdout__attach(c, true);
-	usleep(300 * 1000);
+	WAIT_UNTIL(logged_len() > 0);
 	ck_assert_str_eq(logged, "early: two\n");
 	cmdout__attach(c, false);
 	ck_assert_int_eq(write(w, "three\n", 6), 6);
+	WAIT_UNTIL(total_of(c) == 14);	/* read, and not logged */
 	close(w);
-	usleep(300 * 1000);
 	cmdout__stop(c);
 	ck_assert_str_eq(logged, "early: two\n");
 	ck_assert_uint_eq(cmdout__total(c), 14);
@@ -190,8 +223,7 @@ START_TEST(test_stop_without_eof)
 	ck_assert_int_eq(cmdout__start(c), 0);
 	cmdout__attach(c, true);
 	ck_assert_int_eq(write(w, "still here\n", 11), 11);
-	usleep(100 * 1000);
-	cmdout__stop(c);	/* w is still open */
+	cmdout__stop(c);	/* w is still open; what is there is read */
 	ck_assert_ptr_nonnull(strstr(logged, "daemon: still here"));
 	cmdout__free(c);
 	close(w);

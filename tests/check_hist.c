@@ -58,15 +58,19 @@ START_TEST(test_growth)
 {
 	struct hist *h = hist__new();
 	struct hist_entry *out = NULL;
-	size_t cap = 0;
+	size_t cap = 0, failed = 0;
 
+	/* one assertion after the loop: each passing ck_assert writes its
+	 * location to the runner (a system call), 133000 of them took over
+	 * the 4 s timeout on a loaded machine */
 	for (u64 i = 0; i < 100000; i++) {
 		struct hist_key k = key(&d1, i * 16, (s32)(i % 7));
 
-		ck_assert_int_eq(hist__add(h, &k, 1), 0);
+		failed += hist__add(h, &k, 1) != 0;
 		if (i % 3 == 0)
-			ck_assert_int_eq(hist__add(h, &k, 1), 0);
+			failed += hist__add(h, &k, 1) != 0;
 	}
+	ck_assert_uint_eq(failed, 0);
 	ck_assert_uint_eq(hist__nr_entries(h), 100000);
 	ck_assert_uint_eq(hist__total_samples(h), 100000 + 33334);
 	ck_assert_int_eq(hist__check(h), 0);

@@ -200,8 +200,9 @@ START_TEST(test_proc)
 {
 	struct kallsyms *ks = kallsyms__load("/proc/kallsyms", pool);
 
-	if (!ks)
-		return;	/* no /proc in this sandbox */
+	if (!ks && access("/proc/kallsyms", R_OK))
+		test_skip("no /proc/kallsyms in this sandbox");
+	ck_assert_ptr_nonnull(ks);
 	if (!ks->restricted)
 		ck_assert_uint_gt(symtab__count(ks->st), 1000);
 	kallsyms__free(ks);

@@ -15,6 +15,24 @@
 #include "suites.inc"
 #undef SUITE
 
+/*
+ * Skips the running test, by name and with a reason, then returns from it:
+ *	if (geteuid() != 0)
+ *		test_skip("needs root (map_files needs CAP_SYS_ADMIN)");
+ * Only for a capability the machine lacks (not root, no PMU, a sysctl);
+ * a missing tool or file that the Makefile or scripts/install-deps.sh
+ * provides is a failure.  Check counts the test as passed: the runner
+ * (tests/main.c) reads the skips back from the file $PTOP_SKIPS (the
+ * tests run in forked children) and reports them as skipped, by name.
+ */
+void test__skip(const char *file, const char *func, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+#define test_skip(...)                                        \
+	do {                                                  \
+		test__skip(__FILE__, __func__, __VA_ARGS__);  \
+		return;                                       \
+	} while (0)
+
 /* Path of a fixture built by the Makefile ($PTOP_FIXTURES/name); the
  * returned buffer is static. */
 const char *test_fixture(const char *name);

@@ -35,10 +35,11 @@ wait_for 'Tab next hot'
 keys Tab
 wait_for 'hot instruction 2 of [0-9]+'
 # shares follow the refreshes
-n1=$(screen | sed -n 's/.* of cpu-clock, \([0-9]*\) samples.*/\1/p')
-sleep 1.2
-n2=$(screen | sed -n 's/.* of cpu-clock, \([0-9]*\) samples.*/\1/p')
-[ -n "$n1" ] && [ "$n1" != "$n2" ] || fail "the annotation does not refresh: $n1 -> $n2"
+ann_samples() { screen | sed -n 's/.* of cpu-clock, \([0-9]*\) samples.*/\1/p'; }
+n1=$(ann_samples)
+[ -n "$n1" ] || fail "no sample count in the annotation's title"
+ann_changed() { [ "$(ann_samples)" != "$n1" ]; }
+wait_until 10 "the annotation refreshing (from $n1 samples)" ann_changed
 # source only, then back to both; samples instead of percent
 keys s
 wait_for 'showing instructions only'

@@ -10,7 +10,7 @@
 
 # near VALUE WANT: within 10 points (a short, sampled run)
 near() {
-	awk -v v="$1" -v w="$2" 'BEGIN { exit !(v != "" && v >= w - 10 && v <= w + 10) }'
+	awk -v v="$1" -v w="$2" 'BEGIN { exit !(v != "" && v >= w - 5 && v <= w + 5) }'
 }
 
 # pct SYMBOL: the share on the screen's line "NN.NN%--SYMBOL" or
@@ -24,7 +24,8 @@ run "$PTOP" -g -e cpu-clock -d 1 -- "$WL/cgwork" 30
 wait_for '^Children +Self +Samples +Shared Object +Symbol +\[trees: callers first' 10
 wait_for '\[\.\] outer$' 10
 wait_for '\[\.\] lib_work$' 10
-sleep 2
+# enough samples for the shares (a second of the workload's CPU)
+wait_until 60 "4000 samples" samples_at_least 4000
 
 # outer: its tree, in perf's graph style, % of outer
 keys /
@@ -89,17 +90,12 @@ wait_gone '^filters:'
 quit_clean
 restart
 
-# DWARF chains: the same graph, unwound from stack copies
-if ! "$PTOP" -b --call-graph dwarf -e cpu-clock -d 0.5 -n 1 -- \
-	"$WL/cgwork" 1 2> /dev/null | grep -q -- '--caller_x$'; then
-	echo "no DWARF chains from this ptop: the dwarf part is not run"
-	echo "ok"
-	exit 0
-fi
+# DWARF chains: the same graph, unwound from stack copies (a ptop
+# that unwinds nothing fails here: the view has no caller_x)
 run "$PTOP" --call-graph dwarf -e cpu-clock -d 1 -- "$WL/cgwork" 30
 wait_for '^Children +Self' 10
 wait_for '\[\.\] lib_work$' 10
-sleep 2
+wait_until 60 "4000 samples" samples_at_least 4000
 keys /
 keys l i b _ w o r k
 keys Enter

@@ -8,7 +8,7 @@
 run "$PTOP" -d 0.5 -- "$WL/spin3" 2
 wait_top 'spin_a'
 wait_for 'the command exited' 10
-sleep 1
+redrawn
 top_row | grep -q 'spin_a' || fail "the last table is gone"
 quit_clean
 restart

@@ -16,8 +16,15 @@ screen | sed "s/$ell/./g" | awk 'length($0) > 40 { exit 1 }' ||
 [ "$(screen | wc -l)" -le 12 ] || fail "more than 12 lines"
 T resize-window -t main -x 10 -y 3
 wait_for '^event'
+# at 1x1 (nothing fits): ptop goes on waking and drawing, alive
+P=$(ptop_pid)
+[ -n "$P" ] || fail "no ptop"
+wakeups() { sed -n 's/^voluntary_ctxt_switches:[^0-9]*//p' "/proc/$P/status" 2> /dev/null; }
+woke() { [ "$(wakeups)" -ge "$1" ] 2> /dev/null; }
 T resize-window -t main -x 1 -y 1
-sleep 0.3
+w0=$(wakeups)
+wait_until 10 "ptop waking 3 times at 1x1" woke $((w0 + 3))
+kill -0 "$P" 2> /dev/null || fail "ptop died at 1x1"
 T resize-window -t main -x 120 -y 40
 wait_top 'spin_a'
 # a storm of resizes

@@ -42,15 +42,10 @@ awk -v c="$(children "$TMP/fp.json" outer)" \
 
 # A perf.data file recorded by perf with --call-graph dwarf: ptop -i
 # unwinds its stacks (on the reader's thread) like perf report does.
-if ! command -v perf > /dev/null 2>&1; then
-	echo "note: no perf: the perf record --call-graph dwarf part is skipped"
-	exit 0
-fi
-perf record -q -N -e cpu-clock -F 4000 --call-graph dwarf -o "$TMP/dw.data" -- \
-	"$WL/cgwork-nofp" 2 > /dev/null 2> "$TMP/err" || {
-	echo "note: perf record failed ($(head -c 200 "$TMP/err")): skipped"
-	exit 0
-}
+need perf
+perf record -q -N --buildid-mmap -e cpu-clock -F 4000 --call-graph dwarf \
+	-o "$TMP/dw.data" -- "$WL/cgwork-nofp" 2 > /dev/null 2> "$TMP/err" ||
+	fail "perf record --call-graph dwarf: $(cat "$TMP/err")"
 "$PTOP" -i "$TMP/dw.data" -b --json --max-stack 64 > "$TMP/file.json" 2> "$TMP/err" ||
 	fail "ptop -i failed: $(cat "$TMP/err")"
 tail -n 1 "$TMP/file.json" | jq -e '.unwind_failed == 0' > /dev/null ||

@@ -4,7 +4,12 @@
 # away.  Never a crash or a hang; a clear message; files stay readable.
 . tests/integration/lib.sh
 . tests/integration/perfdata.inc
-command -v perf > /dev/null || fail "perf is not installed"
+
+# size_over FILE BYTES
+size_over() { [ "$(stat -c %s "$1" 2> /dev/null || echo 0)" -gt "$2" ]; }
+# events_open PID: ptop has opened its perf events (and its handlers are in
+# place: they are installed before)
+events_open() { ls -l "/proc/$1/fd" 2> /dev/null | grep -q 'perf_event'; }
 
 seed=tests/fuzz/corpus/perfdata/perf-cmd.data
 size=$(wc -c < "$seed")
@@ -36,9 +41,13 @@ grep -q "inside a record" "$TMP/e" || fail "cut stream: no warning: $(cat "$TMP/
 
 # kill -9 while writing: the header says data size 0; ptop reads the file
 # to its end
-"$PTOP" -b -d 0.2 -e cpu-clock -o "$TMP/k.data" -- "$WL/spin3" 5 > /dev/null 2>&1 &
+# to its end.  Killed once 200 KB are written (over 2000 samples of 72
+# bytes or less, whatever the load)
+"$PTOP" -b -d 0.2 -e cpu-clock -o "$TMP/k.data" -- "$WL/spin3" 0 > /dev/null 2>&1 &
 pid=$!
-sleep 1.5
+wait_until 120 "ptop -o writing 200 KB" size_over "$TMP/k.data" 200000
+child=$(pgrep -P "$pid" -x spin3)
+[ -n "$child" ] && BG="$BG $child"
 kill -9 "$pid"
 wait "$pid" 2> /dev/null
 "$PTOP" -i "$TMP/k.data" -b --json > "$TMP/o" 2> "$TMP/e" || fail "killed file: $(cat "$TMP/e")"
@@ -51,7 +60,7 @@ jq -e '.total_samples > 1000' "$TMP/o" > /dev/null || fail "killed file: $(head 
 for sig in TERM INT; do
 	"$PTOP" -b -d 5 -e cpu-clock -o "$TMP/s.data" > /dev/null 2> "$TMP/e" &
 	pid=$!
-	sleep 1
+	wait_until 30 "ptop opening its events" events_open "$pid"
 	kill -s "$sig" "$pid"
 	wait "$pid"
 	perf report -i "$TMP/s.data" --stdio --sort dso,sym > "$TMP/p" 2> "$TMP/pe" ||
@@ -78,15 +87,17 @@ if mount -t tmpfs -o size=200k tmpfs "$TMP/small" 2> /dev/null; then
 		fail "full disk file: $(jq -c '{total_samples, input}' "$TMP/o")"
 	[ $prc -eq 0 ] || fail "full disk: perf report cannot read the file"
 else
-	echo "no tmpfs mount here: full-disk case skipped"
+	not_run="the full-disk case: no tmpfs mount here (not root?)"
 fi
 "$PTOP" -b -n 1 -d 0.5 -e cpu-clock -o /dev/full > /dev/null 2> "$TMP/e" && fail "/dev/full accepted"
 grep -q "No space left on device" "$TMP/e" || fail "/dev/full: $(cat "$TMP/e")"
 
 # the reader of -o - goes away: ptop ends, quietly, at once
+# (a hang check: starting system-wide takes seconds at load 30)
 start=$(date +%s)
-timeout 20 sh -c "'$PTOP' -b -d 0.2 -e cpu-clock -o - 2> '$TMP/e' | head -c 1000 > /dev/null"
+timeout 90 sh -c "'$PTOP' -b -d 0.2 -e cpu-clock -o - 2> '$TMP/e' | head -c 1000 > /dev/null"
 rc=$?
 [ $rc -eq 0 ] || fail "EPIPE: exit $rc: $(cat "$TMP/e")"
-[ $(( $(date +%s) - start )) -lt 10 ] || fail "EPIPE: ptop took too long to end"
+[ $(( $(date +%s) - start )) -lt 60 ] || fail "EPIPE: ptop took too long to end"
+[ -z "${not_run:-}" ] || skip "$not_run (the rest passed)"
 exit 0

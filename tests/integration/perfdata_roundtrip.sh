@@ -5,10 +5,10 @@
 # ptop -i -.
 . tests/integration/lib.sh
 . tests/integration/perfdata.inc
-command -v perf > /dev/null || fail "perf is not installed"
 
-# a command, to its end: ptop's final table, then the file
-"$PTOP" -b --json -d 10 -e cpu-clock -o "$TMP/o.data" -- "$WL/spin3" 1 \
+# a command, to its end: ptop's final table, then the file (-d 300: one
+# table, at the end, however long the workload's CPU second takes)
+"$PTOP" -b --json -d 300 -e cpu-clock -o "$TMP/o.data" -- "$WL/spin3" 1 \
 	> "$TMP/live.json" 2> "$TMP/live.err" || fail "ptop -o: $(cat "$TMP/live.err")"
 [ -s "$TMP/o.data" ] || fail "no file written"
 jq -e '.finished and .output.dropped == 0 and .output.error == ""' "$TMP/live.json" > /dev/null ||
@@ -40,7 +40,7 @@ grep -q '	\[kernel.kallsyms\]	[a-z_]' "$TMP/p.rows" ||
 agree "system-wide file" "$TMP/a.data" 1 -- --show-idle
 
 # pipe mode out: ptop -o - | perf report -i -
-"$PTOP" -b --json -d 10 -e cpu-clock -o - -- "$WL/spin3" 1 2> "$TMP/pl.json" |
+"$PTOP" -b --json -d 300 -e cpu-clock -o - -- "$WL/spin3" 1 2> "$TMP/pl.json" |
 	perf report -i - --stdio --sort dso,sym -g none > "$TMP/perf.txt" 2> "$TMP/perf.err" ||
 	fail "ptop -o - | perf report -i - failed: $(head -3 "$TMP/perf.err")"
 perf_clean "ptop -o - | perf report -i -"
@@ -48,15 +48,17 @@ grep -q '^{' "$TMP/pl.json" || fail "no table on stderr: $(head -3 "$TMP/pl.json
 grep -Eq '^ +[0-9.]+% +spin3 +\[\.\] spin_a' "$TMP/perf.txt" ||
 	fail "perf report of the stream: $(grep % "$TMP/perf.txt" | head -5)"
 # the same stream kept in a file: ptop and perf agree on it
-"$PTOP" -b -d 10 -e cpu-clock -o - -- "$WL/spin3" 1 > "$TMP/o.pipe" 2> /dev/null ||
+"$PTOP" -b -d 300 -e cpu-clock -o - -- "$WL/spin3" 1 > "$TMP/o.pipe" 2> /dev/null ||
 	fail "ptop -o - > file"
 agree "ptop -o - file" "$TMP/o.pipe" 0.5
 perf_clean "ptop -o - file"
 
 # pipe mode in: perf record -o - | ptop -i -, against perf report of it
-perf record -q -e cpu-clock -c 100000 -o - -- "$WL/spin3" 1 2> /dev/null | tee "$TMP/p.pipe" |
+perf record -q --buildid-mmap -e cpu-clock -c 100000 -o - -- "$WL/spin3" 1 \
+	2> "$TMP/rec.err" | tee "$TMP/p.pipe" |
 	"$PTOP" -i - -b --json -E 1000000 > "$TMP/in.json" 2> "$TMP/in.err" ||
-	fail "perf record -o - | ptop -i -: $(cat "$TMP/in.err")"
+	fail "perf record -o - | ptop -i -: $(cat "$TMP/in.err"); perf: $(cat "$TMP/rec.err")"
+[ -s "$TMP/rec.err" ] && fail "perf record -o -: $(cat "$TMP/rec.err")"
 jq -e 'select(.finished) | .total_samples > 0' "$TMP/in.json" > /dev/null ||
 	fail "no final table: $(tail -c 300 "$TMP/in.json")"
 grep '"finished":true' "$TMP/in.json" > "$TMP/in.last"

@@ -25,7 +25,7 @@ __attribute__((noinline)) void ann_outer(unsigned long n)
 
 int main(int argc, char **argv)
 {
-	double secs = wl_seconds(argc, argv), start = wl_now();
+	double secs = wl_seconds(argc, argv), start = wl_cpu_now();
 
 	while (!wl_done(start, secs))
 		ann_outer(1000000);

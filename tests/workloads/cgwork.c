@@ -39,7 +39,7 @@ __attribute__((noinline)) void caller_y(unsigned long n)
 
 int main(int argc, char **argv)
 {
-	double secs = wl_seconds(argc, argv), start = wl_now();
+	double secs = wl_seconds(argc, argv), start = wl_cpu_now();
 
 	while (!wl_done(start, secs)) {
 		outer(150);

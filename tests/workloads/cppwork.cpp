@@ -25,7 +25,7 @@ __attribute__((noinline)) void helper(unsigned long us)
 
 int main(int argc, char **argv)
 {
-	double secs = wl_seconds(argc, argv), start = wl_now();
+	double secs = wl_seconds(argc, argv), start = wl_cpu_now();
 	ptopwl::Worker<int> w;
 
 	while (!wl_done(start, secs)) {

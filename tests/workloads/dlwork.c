@@ -37,7 +37,7 @@ int main(int argc, char **argv)
 	*(void **)&hot = dlsym(h, "wlhot_spin");
 	if (!hot)
 		return 1;
-	start = wl_now();
+	start = wl_cpu_now();
 	while (!wl_done(start, secs)) {
 		hot(700);
 		main_spin(300);

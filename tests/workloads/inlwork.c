@@ -32,7 +32,7 @@ __attribute__((noinline)) void outer_fn(unsigned long us)
 
 int main(int argc, char **argv)
 {
-	double secs = wl_seconds(argc, argv), start = wl_now();
+	double secs = wl_seconds(argc, argv), start = wl_cpu_now();
 
 	while (!wl_done(start, secs))
 		outer_fn(500);

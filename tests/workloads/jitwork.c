@@ -3,7 +3,7 @@
  * JITs follow), then spends half of the time there and half in
  * native_spin.  The map is left behind, as JITs leave theirs, so that a
  * recording can be read after the process is gone; its path is printed
- * on stdout for the caller to remove.
+ * on stdout for the caller to remove.  Both halves are fixed work (wl.h).
  * usage: jitwork [SECONDS] */
 #include <stdio.h>
 #include <string.h>
@@ -27,7 +27,9 @@ int main(int argc, char **argv)
 #else
 	static const unsigned char code[1];
 #endif
-	double secs = wl_seconds(argc, argv), start = wl_now();
+	double secs = wl_seconds(argc, argv), start = wl_cpu_now();
+	double t, t_native, t_jit;
+	unsigned long jit_n;
 	void (*fn)(unsigned long);
 	char path[64];
 	FILE *map;
@@ -55,12 +57,27 @@ int main(int argc, char **argv)
 	printf("%s\n", path);
 	fflush(stdout);
 
+	/* as many jit iterations as take the CPU time of native_spin(500):
+	 * measured once (the fastest of 7 tries: an interrupt or a
+	 * migration only adds), then both are fixed work (see wl.h) */
+	t_native = t_jit = 1e9;
+	for (int k = 0; k < 7; k++) {
+		t = wl_cpu_now();
+		native_spin(2000);
+		t = wl_cpu_now() - t;
+		t_native = t < t_native ? t : t_native;
+		t = wl_cpu_now();
+		fn(1ul << 22);
+		t = wl_cpu_now() - t;
+		t_jit = t < t_jit ? t : t_jit;
+	}
+	jit_n = t_jit > 0 ? (unsigned long)((double)(1ul << 22) * t_native /
+					   4 / t_jit) : 1ul << 16;
+	if (jit_n == 0)
+		jit_n = 1;
 	while (!wl_done(start, secs)) {
-		double end = wl_now() + 500e-6;
-
 		native_spin(500);
-		while (wl_now() < end + 500e-6)
-			fn(1ul << 14);
+		fn(jit_n);
 	}
 	return 0;
 }

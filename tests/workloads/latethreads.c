@@ -1,6 +1,7 @@
 /* latethreads: after a delay, starts a thread running late_worker and
  * forks a child running child_worker, so that an attached profiler must
- * follow threads and children created after it attached.
+ * follow threads and children created after it attached.  Each runs
+ * SECONDS of its own CPU time (wl.h), so their shares are even under load.
  * usage: latethreads [SECONDS [DELAY]] */
 #include <pthread.h>
 #include <signal.h>
@@ -26,11 +27,11 @@ __attribute__((noinline)) void child_worker(unsigned long n)
 
 static void *thread_main(void *arg)
 {
-	double start = wl_now();
+	double start = wl_cpu_now();
 
 	(void)arg;
 	while (!wl_done(start, secs))
-		late_worker(50000);
+		late_worker(2000000);
 	return NULL;
 }
 
@@ -44,9 +45,9 @@ int main(int argc, char **argv)
 	usleep((useconds_t)(delay * 1e6));
 	child = fork();
 	if (child == 0) {
-		start = wl_now();
+		start = wl_cpu_now();
 		while (!wl_done(start, secs))
-			child_worker(50000);
+			child_worker(2000000);
 		_exit(0);
 	}
 	pthread_create(&t, NULL, thread_main, NULL);

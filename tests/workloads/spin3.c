@@ -26,7 +26,7 @@ static double secs;
 
 static void *worker(void *arg)
 {
-	double start = wl_now();
+	double start = wl_cpu_now();
 
 	(void)arg;
 	while (!wl_done(start, secs)) {

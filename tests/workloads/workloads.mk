@@ -4,7 +4,7 @@
 $(BUILD)/workloads/%: tests/workloads/%.c tests/workloads/wl.h
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  WL      $@")
-	$(Q)$(CC) $(WL_CFLAGS) -o $@ $< -ldl
+	$(Q)$(CC) $(WL_CFLAGS) -fno-shrink-wrap -o $@ $< -ldl
 
 # the library that dlwork dlopen()s (the .c is not a program)
 WORKLOADS := $(filter-out $(BUILD)/workloads/wlhot,$(WORKLOADS))
@@ -17,8 +17,11 @@ $(BUILD)/workloads/libwlhot.so: tests/workloads/wlhot.c tests/workloads/wl.h
 WORKLOADS := $(filter-out $(BUILD)/workloads/wlcg $(BUILD)/workloads/cgwork,$(WORKLOADS))
 # Leaf functions keep their frame too, or frame-pointer chains skip their
 # callers: GCC 12 omits leaf frames whatever the flags, clang does not.
+# And no shrink-wrapping: a loop without calls (wl.h) gets its frame set up
+# after the loop, so that samples in it see the caller's frame pointer
+# and the chains skip the caller.
 CG_CC := clang
-CG_FP := -mno-omit-leaf-frame-pointer
+CG_FP := -mno-omit-leaf-frame-pointer -mllvm -enable-shrink-wrap=false
 $(BUILD)/workloads/libwlcg.so: tests/workloads/wlcg.c tests/workloads/wl.h
 	@mkdir -p $(dir $@)
 	$(Q)$(CG_CC) $(WL_CFLAGS) $(CG_FP) -shared -fPIC -o $@ $<
