@@ -6,7 +6,7 @@
 # are live views, started in tmux, checked for a header and a table (and
 # the workload's function where they profile it), quit with q.
 . tests/e2e/tmux.inc
-command -v perf > /dev/null || { echo "SKIP: perf is not installed"; exit 0; }
+need perf
 
 # the README's commands, without their comments
 awk '

@@ -5,7 +5,7 @@
 # report reads it).  A pane killed under ptop: ptop ends by itself and
 # its file is finished too.
 . tests/e2e/tmux.inc
-command -v bash > /dev/null || { echo "SKIP: bash is not installed"; exit 0; }
+need bash
 
 bg "$WL/spin3" 60
 SPIN=$LAST_BG

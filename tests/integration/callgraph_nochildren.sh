@@ -7,7 +7,7 @@
 . tests/integration/lib.sh
 . tests/integration/callgraph.inc
 
-command -v perf > /dev/null 2>&1 || { echo "note: no perf: skipped"; exit 0; }
+need perf
 perf record -q -N --buildid-mmap -e cpu-clock -F 4000 -g \
 	-o "$TMP/fp.data" -- "$WL/cgwork" 2 > /dev/null 2> "$TMP/err" ||
 	fail "perf record failed: $(cat "$TMP/err")"

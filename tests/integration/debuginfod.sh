@@ -69,17 +69,10 @@ grep -q 'inl_helper' "$TMP/folded" && fail "an inlined frame without the debug f
 
 # -i of a perf record file whose binary is gone since: the executable and
 # its debug file both come from the server
-rec() {
-	for try in 1 2 3; do
-		perf record --buildid-mmap -q -N -o "$TMP/perf.data" -e cpu-clock \
-			-- "$TMP/bin/annwork" 1 > /dev/null 2> "$TMP/rec.err" && return 0
-		grep -q 'assertion failed at util/build-id' "$TMP/rec.err" ||
-			fail "perf record: $(head -c 400 "$TMP/rec.err")"
-	done
-	fail "perf record aborted three times"
-}
-command -v perf > /dev/null || fail "perf is not installed"
-rec
+need perf
+perf record --buildid-mmap -q -N -o "$TMP/perf.data" -e cpu-clock \
+	-- "$TMP/bin/annwork" 1 > /dev/null 2> "$TMP/rec.err" ||
+	fail "perf record: $(cat "$TMP/rec.err")"
 mv "$TMP/bin/annwork" "$TMP/annwork.away"
 XDG_CACHE_HOME=$TMP/cache3 DEBUGINFOD_URLS=$URL "$PTOP" -i "$TMP/perf.data" \
 	-b -E 5 > "$TMP/out" 2> "$TMP/err" || fail "ptop -i failed: $(cat "$TMP/err")"

@@ -4,7 +4,7 @@
 # every output: batch text, JSON and the live view (issue 13, section 4).
 . tests/integration/lib.sh
 . tests/integration/perfdata.inc
-command -v perf > /dev/null || { echo "SKIP: perf is not installed"; exit 0; }
+need perf
 
 maps=""
 ln_cleanup() {
@@ -17,7 +17,7 @@ trap ln_cleanup EXIT INT TERM
 
 perf record -q -N --buildid-mmap -e cpu-clock -F 2000 -o "$TMP/jit.data" -- "$WL/jitwork" 1 \
 	> "$TMP/rec.out" 2> "$TMP/rec.err" || {
-	[ $? = 77 ] && { echo "SKIP: jitwork is x86-64 only"; exit 0; }
+	[ $? = 77 ] && skip "jitwork is x86-64 only"
 	fail "perf record: $(cat "$TMP/rec.err")"
 }
 map=$(grep '^/tmp/perf-' "$TMP/rec.out")

@@ -5,7 +5,7 @@
 # nothing.
 . tests/integration/lib.sh
 . tests/integration/perfdata.inc
-command -v perf > /dev/null || { echo "SKIP: perf is not installed"; exit 0; }
+need perf
 
 perf_record "$TMP/f.data" --buildid-mmap -e cpu-clock -c 200000 -- "$WL/spin3" 1
 perf record -q -N --buildid-mmap -e cpu-clock -c 200000 -o - -- "$WL/spin3" 1 \

@@ -11,7 +11,7 @@
 # runs first (batch: 26 s here).
 . tests/integration/lib.sh
 . tests/integration/perfdata.inc
-command -v perf > /dev/null || { echo "SKIP: perf is not installed"; exit 0; }
+need perf
 DEADLINE_MS=${DEADLINE_MS:-1000}
 LIVE_DEADLINE_MS=${LIVE_DEADLINE_MS:-2500}
 
