@@ -1501,12 +1501,13 @@ static void fetched(struct symbolizer *s)
 	}
 	for (size_t i = 0; i < s->nr_states; i++) {
 		struct dso_state *ds = &s->states[i];
+		int came = 0;
 
 		if (!ds->loaded)
 			continue;
-		if (ds->await.on && (r = await_check(s, &ds->await)) < 0)
+		if (ds->await.on && (came = await_check(s, &ds->await)) < 0)
 			ds->await.on = false;
-		if ((ds->await.on && r > 0) ||
+		if ((ds->await.on && came > 0) ||
 		    (ds->img && ds->img->await.on &&
 		     await_check(s, &ds->img->await) > 0)) {
 			unload(s, i);

@@ -69,7 +69,9 @@ perf_rows() {
 ptop_rows() {
 	f=$1
 	shift
-	"$PTOP" -i "$f" -b --json -E 1000000 -s "${PERF_SORT:-dso,sym}" "$@" \
+	# perf report has the idle task's rows (swapper): ptop shows them too
+	"$PTOP" -i "$f" -b --json -E 1000000 --show-idle \
+		-s "${PERF_SORT:-dso,sym}" "$@" \
 		> "$TMP/ptop.json" 2> "$TMP/ptop.err" ||
 		fail "ptop -i $f $*: $(head -c 300 "$TMP/ptop.err")"
 	if [ "${PERF_SORT:-}" = dso ]; then

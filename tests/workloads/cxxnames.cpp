@@ -76,10 +76,10 @@ static __attribute__((noinline)) long spin_cloned(const Cfg *c, int k)
 
 static char buf_a[65536], buf_b[65536];
 
-/* libc through the PLT for us microseconds */
+/* libc through the PLT for us microseconds of this thread's CPU */
 static __attribute__((noinline)) void libc_calls(double us)
 {
-	double end = wl_now() + us / 1e6;
+	double end = wl_cpu_now() + us / 1e6;
 
 	do {
 		/* opaque to the compiler, which would drop them all */
@@ -91,12 +91,12 @@ static __attribute__((noinline)) void libc_calls(double us)
 			__asm__ volatile("" : : "r"(p) : "memory");
 			free(p);
 		}
-	} while (wl_now() < end);
+	} while (wl_cpu_now() < end);
 }
 
 int main(int argc, char **argv)
 {
-	double secs = wl_seconds(argc, argv), start = wl_now();
+	double secs = wl_seconds(argc, argv), start = wl_cpu_now();
 	ns::Box b{ 400 }, c{ 4 };
 	std::string str(400, 'x');
 	Cfg cfg = { 400 + argc - argc, { 0, 0, 0 } };
