@@ -758,6 +758,8 @@ void symbolizer__set_demangle_params(struct symbolizer *s, bool params)
 	}
 	for (size_t i = 0; i < s->nr_pms; i++)
 		perfmap__set_demangle(s->pms[i].pm, flags);
+	/* the cached answers hold names of the other form */
+	lru__shrink(&s->resolved, 0, 0);
 }
 
 bool symbolizer__demangle_params(const struct symbolizer *s)

@@ -96,6 +96,30 @@ START_TEST(test_files)
 }
 END_TEST
 
+/* The name form switched live (the key N): answers cached in the short
+ * form are not given again in the long one, nor the other way. */
+START_TEST(test_demangle_switch)
+{
+	struct symbolizer_opts o = { 0 };
+	struct dso lib;
+	struct sym_info si;
+	u64 addr, size, off;
+
+	renew(&o);
+	lib = file_dso(0, fixture_path("libcxxfix.so"));
+	ck_assert(nm_find("libcxxfix.nm", "_Z10cxxfix_usei", &addr, &size));
+	ck_assert_int_eq(symbolizer__from_vaddr(s, &lib, addr, &off), 0);
+	for (int round = 0; round < 2; round++) {
+		ck_assert_int_eq(symbolizer__lookup(s, &lib, off, &si), 0);
+		ck_assert_str_eq(si.name, "cxxfix_use");
+		symbolizer__set_demangle_params(s, true);
+		ck_assert_int_eq(symbolizer__lookup(s, &lib, off, &si), 0);
+		ck_assert_str_eq(si.name, "cxxfix_use(int)");
+		symbolizer__set_demangle_params(s, false);
+	}
+}
+END_TEST
+
 START_TEST(test_plt)
 {
 	struct dso nonpie = file_dso(0, fixture_path("symfix"));
@@ -810,6 +834,7 @@ Suite *symbolizer_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_files);
+	tcase_add_test(tc, test_demangle_switch);
 	tcase_add_test(tc, test_plt);
 	tcase_add_test(tc, test_data);
 	tcase_add_test(tc, test_stripped);
