@@ -171,6 +171,20 @@ static int worst(int a, int b)
 	return a == -ENOENT ? b : a;
 }
 
+/* try_binary of the file at cand: its fd with cand copied to path, or
+ * -errno with *err made the worst failure so far. */
+static int try_binary_at(const char *cand, const struct dso *dso, char *path,
+			 size_t size, int *err)
+{
+	int fd = try_binary(open_ro(cand), dso);
+
+	if (fd >= 0)
+		path_fmt(path, size, "%s", cand);
+	else
+		*err = worst(*err, fd);
+	return fd;
+}
+
 /* /proc/PID/map_files/START-END: the very file mapped, even deleted. */
 static int open_map_files(const struct debuginfo_opts *o,
 			  const struct dso *dso, char *path, size_t size)
@@ -231,12 +245,9 @@ static int open_by_build_id(const struct debuginfo_opts *o,
 				      hex + 2);
 		if (!ok)
 			continue;
-		fd = try_binary(open_ro(cand), dso);
-		if (fd >= 0) {
-			path_fmt(path, size, "%s", cand);
+		fd = try_binary_at(cand, dso, path, size, &err);
+		if (fd >= 0)
 			return fd;
-		}
-		err = worst(err, fd);
 	}
 	return err;
 }
@@ -261,12 +272,9 @@ static int open_symfs(const struct debuginfo_opts *o, const struct dso *dso,
 			name++;
 		if (!path_fmt(cand, sizeof(cand), "%s/%s", o->symfs, name))
 			continue;
-		fd = try_binary(open_ro(cand), dso);
-		if (fd >= 0) {
-			path_fmt(path, size, "%s", cand);
+		fd = try_binary_at(cand, dso, path, size, &err);
+		if (fd >= 0)
 			return fd;
-		}
-		err = worst(err, fd);
 	}
 	return err;
 }
