@@ -15,27 +15,15 @@
 #include "elfsym.h"
 #include "fixtures/symtest.h"
 #include "log.h"
+#include "testutil.h"
 #include "symbolizer.h"
 #include "symtab.h"
 
 static char dir[256];		/* the fake server's files */
-static int warnings;
-static char last_warning[1024];
-
-static void count_log(enum log_level level, const char *msg, void *ctx)
-{
-	(void)ctx;
-	if (level <= LOG_WARN) {
-		warnings++;
-		snprintf(last_warning, sizeof(last_warning), "%s", msg);
-	}
-}
 
 static void setup(void)
 {
-	warnings = 0;
-	last_warning[0] = '\0';
-	log__set_handler(count_log, NULL);
+	test_log_capture();
 	snprintf(dir, sizeof(dir), "/tmp/ptop-dbgfetch-XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	setenv("FAKE_DEBUGINFOD_DIR", dir, 1);
@@ -181,14 +169,14 @@ START_TEST(test_no_library)
 	ck_assert_int_eq(dbgfetch__get(f, DBGFETCH_DEBUGINFO, bid, 20, "x",
 				       true, path, sizeof(path)),
 			 -ELIBACC);
-	ck_assert_int_eq(warnings, 1);
-	ck_assert_ptr_nonnull(strstr(last_warning, "cannot load"));
+	ck_assert_int_eq(test_warnings, 1);
+	ck_assert_ptr_nonnull(strstr(test_last_warning, "cannot load"));
 	/* said once; nothing more is asked */
 	bid[0] = 9;
 	ck_assert_int_eq(dbgfetch__get(f, DBGFETCH_DEBUGINFO, bid, 20, "x",
 				       true, path, sizeof(path)),
 			 -EHOSTDOWN);
-	ck_assert_int_eq(warnings, 1);
+	ck_assert_int_eq(test_warnings, 1);
 	dbgfetch__free(f);
 }
 END_TEST
@@ -219,7 +207,7 @@ START_TEST(test_fetch_once)
 				       sizeof(path)),
 			 -ENOENT);
 	ck_assert_int_eq(calls(), 2);
-	ck_assert_int_eq(warnings, 0);
+	ck_assert_int_eq(test_warnings, 0);
 	ck_assert_uint_eq(dbgfetch__pending(f), 0);
 	dbgfetch__free(f);
 }
@@ -240,12 +228,12 @@ START_TEST(test_garbage)
 				       d.build_id_size, d.path, true, path,
 				       sizeof(path)),
 			 -EBADMSG);
-	ck_assert_ptr_nonnull(strstr(last_warning, "not used"));
+	ck_assert_ptr_nonnull(strstr(test_last_warning, "not used"));
 	ck_assert_int_eq(dbgfetch__get(f, DBGFETCH_EXECUTABLE, d.build_id,
 				       d.build_id_size, d.path, true, path,
 				       sizeof(path)),
 			 -EBADMSG);
-	ck_assert_int_eq(warnings, 2);
+	ck_assert_int_eq(test_warnings, 2);
 	/* ended, without a file */
 	ck_assert_uint_eq(dbgfetch__done(f), 2);
 	dbgfetch__free(f);
@@ -268,7 +256,7 @@ START_TEST(test_give_up)
 					       sizeof(path)),
 				 -ENOENT);
 	}
-	ck_assert_int_eq(warnings, 0);
+	ck_assert_int_eq(test_warnings, 0);
 	snprintf(p, sizeof(p), "%s/refuse", dir);
 	fd = open(p, O_CREAT | O_WRONLY | O_CLOEXEC, 0600);
 	ck_assert_int_ge(fd, 0);
@@ -280,8 +268,8 @@ START_TEST(test_give_up)
 					       sizeof(path)),
 				 -ECONNREFUSED);
 	}
-	ck_assert_int_eq(warnings, 4);
-	ck_assert_ptr_nonnull(strstr(last_warning, "no more"));
+	ck_assert_int_eq(test_warnings, 4);
+	ck_assert_ptr_nonnull(strstr(test_last_warning, "no more"));
 	bid[0] = 20;
 	ck_assert_int_eq(dbgfetch__get(f, DBGFETCH_DEBUGINFO, bid, 20,
 				       "lib.so", true, path, sizeof(path)),
@@ -310,8 +298,8 @@ START_TEST(test_bounded)
 			 -ETIMEDOUT);
 	t = now() - t;
 	ck_assert_msg(t >= 0.15 && t < 5, "waited %.2f s", t);
-	ck_assert_ptr_nonnull(strstr(last_warning, "no answer"));
-	ck_assert_ptr_nonnull(strstr(last_warning, "symfix-bid"));
+	ck_assert_ptr_nonnull(strstr(test_last_warning, "no answer"));
+	ck_assert_ptr_nonnull(strstr(test_last_warning, "symfix-bid"));
 
 	/* no wait: in progress; free ends it */
 	ck_assert_int_eq(dbgfetch__get(f, DBGFETCH_EXECUTABLE, d.build_id,
@@ -323,7 +311,7 @@ START_TEST(test_bounded)
 	dbgfetch__free(f);
 	t = now() - t;
 	ck_assert_msg(t < 1.0, "free took %.2f s", t);
-	ck_assert_int_eq(warnings, 1);
+	ck_assert_int_eq(test_warnings, 1);
 }
 END_TEST
 
@@ -369,7 +357,7 @@ START_TEST(test_interrupted)
 	t0 = now();
 	dbgfetch__free(f);
 	ck_assert_msg(now() - t0 < 1, "free took %.2f s", now() - t0);
-	ck_assert_int_eq(warnings, 0);
+	ck_assert_int_eq(test_warnings, 0);
 }
 END_TEST
 
@@ -428,7 +416,7 @@ START_TEST(test_symbolizer_reloads)
 	/* nothing waits any more: later fetches reload nothing */
 	symbolizer__tick(s);
 	ck_assert_uint_eq(symbolizer__changes(s), changes + 1);
-	ck_assert_int_eq(warnings, 0);
+	ck_assert_int_eq(test_warnings, 0);
 	symbolizer__free(s);
 	dbgfetch__free(f);
 }

@@ -10,26 +10,14 @@
 
 #include "fixtures/symtest.h"
 #include "log.h"
+#include "testutil.h"
 #include "symbolizer.h"
 
 static struct symbolizer *s;
-static int warnings;
-static char last_warning[1024];
-
-static void count_log(enum log_level level, const char *msg, void *ctx)
-{
-	(void)ctx;
-	if (level <= LOG_WARN) {
-		warnings++;
-		snprintf(last_warning, sizeof(last_warning), "%s", msg);
-	}
-}
 
 static void setup(void)
 {
-	warnings = 0;
-	last_warning[0] = '\0';
-	log__set_handler(count_log, NULL);
+	test_log_capture();
 	s = symbolizer__new(NULL);
 	ck_assert_ptr_nonnull(s);
 }
@@ -280,8 +268,8 @@ START_TEST(test_mismatch)
 		ck_assert_ptr_null(si.name);
 		ck_assert_str_eq(si.dso_name, "symfix-pie");
 	}
-	ck_assert_int_eq(warnings, 1);
-	ck_assert_ptr_nonnull(strstr(last_warning, "build-id"));
+	ck_assert_int_eq(test_warnings, 1);
+	ck_assert_ptr_nonnull(strstr(test_last_warning, "build-id"));
 	ck_assert_int_eq(symbolizer__read_code(s, &d, 0x1000, buf, 16),
 			 -ESTALE);
 	ck_assert_int_eq(symbolizer__srcline(s, &d, 0x11f0, NULL, 0), 0);
@@ -305,7 +293,7 @@ START_TEST(test_unreadable)
 		ck_assert_str_eq(si.dso_name, files[i]);
 		ck_assert_ptr_null(symbolizer__dso_file(s, &d));
 	}
-	ck_assert_int_eq(warnings, 0);	/* missing files are info only */
+	ck_assert_int_eq(test_warnings, 0);	/* missing files are info only */
 }
 END_TEST
 
@@ -377,8 +365,8 @@ START_TEST(test_kernel)
 		ck_assert_ptr_null(si.name);
 	}
 	ck_assert(symbolizer__kernel_restricted(s));
-	ck_assert_int_eq(warnings, 1);
-	ck_assert_ptr_nonnull(strstr(last_warning, "kptr_restrict"));
+	ck_assert_int_eq(test_warnings, 1);
+	ck_assert_ptr_nonnull(strstr(test_last_warning, "kptr_restrict"));
 	check_func(&f, "symfix-pie.nm", "fix_leaf", "fix_leaf", 0);
 
 	snprintf(path, sizeof(path), "%s", test_fixture("no-kallsyms"));

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "log.h"
 #include "testutil.h"
 
 void test__skip(const char *file, const char *func, const char *fmt, ...)
@@ -196,4 +197,24 @@ size_t fake_inlines(void *ctx, const struct dso *d, u64 addr,
 		return 2;
 	}
 	return 0;
+}
+
+int test_warnings;
+char test_last_warning[1024];
+
+static void count_warnings(enum log_level level, const char *msg, void *ctx)
+{
+	(void)ctx;
+	if (level <= LOG_WARN) {
+		test_warnings++;
+		snprintf(test_last_warning, sizeof(test_last_warning), "%s",
+			 msg);
+	}
+}
+
+void test_log_capture(void)
+{
+	test_warnings = 0;
+	test_last_warning[0] = '\0';
+	log__set_handler(count_warnings, NULL);
 }

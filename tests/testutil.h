@@ -33,6 +33,13 @@ void test__skip(const char *file, const char *func, const char *fmt, ...)
 		return;                                       \
 	} while (0)
 
+/* Counts the warnings (and errors) libraries log, keeping the last one:
+ * test_log_capture() in a fixture's setup, log__set_handler(NULL, NULL)
+ * in its teardown. */
+extern int test_warnings;
+extern char test_last_warning[1024];
+void test_log_capture(void);
+
 /* Path of a fixture built by the Makefile ($PTOP_FIXTURES/name); the
  * returned buffer is static. */
 const char *test_fixture(const char *name);

@@ -105,7 +105,7 @@ check_inl "$TMP/dwarf.json" "--call-graph dwarf"
 need perf
 perf record -q -N --buildid-mmap -e cpu-clock -F 4000 -g -o "$TMP/fp.data" -- \
 	"$WL/inlwork" 1 > /dev/null 2> "$TMP/err" ||
-	fail "perf record -g: $(cat "$TMP/err")"
+	fail "recording -g failed: $(cat "$TMP/err")"
 "$PTOP" -i "$TMP/fp.data" -b --json > "$TMP/file.json" 2> "$TMP/err" ||
 	fail "ptop -i failed: $(cat "$TMP/err")"
 check_inl "$TMP/file.json" "-i perf.data"

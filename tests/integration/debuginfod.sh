@@ -72,7 +72,7 @@ grep -q 'inl_helper' "$TMP/folded" && fail "an inlined frame without the debug f
 need perf
 perf record --buildid-mmap -q -N -o "$TMP/perf.data" -e cpu-clock \
 	-- "$TMP/bin/annwork" 1 > /dev/null 2> "$TMP/rec.err" ||
-	fail "perf record: $(cat "$TMP/rec.err")"
+	fail "recording failed: $(cat "$TMP/rec.err")"
 mv "$TMP/bin/annwork" "$TMP/annwork.away"
 XDG_CACHE_HOME=$TMP/cache3 DEBUGINFOD_URLS=$URL "$PTOP" -i "$TMP/perf.data" \
 	-b -E 5 > "$TMP/out" 2> "$TMP/err" || fail "ptop -i failed: $(cat "$TMP/err")"

@@ -18,7 +18,7 @@ trap ln_cleanup EXIT INT TERM
 perf record -q -N --buildid-mmap -e cpu-clock -F 2000 -o "$TMP/jit.data" -- "$WL/jitwork" 1 \
 	> "$TMP/rec.out" 2> "$TMP/rec.err" || {
 	[ $? = 77 ] && skip "jitwork is x86-64 only"
-	fail "perf record: $(cat "$TMP/rec.err")"
+	fail "recording failed: $(cat "$TMP/rec.err")"
 }
 map=$(grep '^/tmp/perf-' "$TMP/rec.out")
 maps=$map
