@@ -18,7 +18,7 @@ FUZZ_SECONDS ?= 30
 override CFLAGS += -std=gnu11 -Wall -Wextra -Wshadow -Wstrict-prototypes \
 	-Wmissing-prototypes -Wformat=2 -Wcast-qual -Wwrite-strings -Wundef \
 	-Wno-missing-field-initializers -D_GNU_SOURCE -pthread -MMD -MP \
-	-I. -Isrc -Isymbols -Iui
+	-I.
 
 ifeq ($(WERROR),1)
 override CFLAGS += -Werror
@@ -67,11 +67,18 @@ CHECK_LIBS = $(shell $(PKG_CONFIG) --libs check 2>/dev/null)
 # libstdc++ only for __cxa_demangle (see doc/design.md)
 LIBS = $(PKG_LIBS) -lstdc++ -lm -lpthread -ldl
 
-SRC_CORE := $(sort $(wildcard src/*.c))
-SRC_CORE := $(filter-out src/main.c,$(SRC_CORE))
+# The layers are folders (doc/design.md, "Layout"); every include names
+# its folder, so the only -I is the top.  src/*.c (main, cli) is the
+# program's entry; everything else is the library.
+SRC_MAIN := $(sort $(wildcard src/*.c))
+SRC_CORE := $(sort $(wildcard src/core/*.c))
+SRC_SYS := $(sort $(wildcard src/sys/*.c))
+SRC_PERFDATA := $(sort $(wildcard src/perfdata/*.c))
 SRC_SYMBOLS := $(sort $(wildcard symbols/*.c))
-SRC_UI := $(sort $(wildcard ui/*.c))
-SRC_LIB := $(SRC_CORE) $(SRC_SYMBOLS) $(SRC_UI)
+SRC_REPORT := $(sort $(wildcard ui/report/*.c))
+SRC_TUI := $(sort $(wildcard ui/tui/*.c))
+SRC_LIB := $(SRC_CORE) $(SRC_SYS) $(SRC_PERFDATA) $(SRC_SYMBOLS) \
+	$(SRC_REPORT) $(SRC_TUI)
 OBJ_LIB := $(SRC_LIB:%.c=$(BUILD)/%.o)
 
 SRC_TESTS := $(sort $(wildcard tests/check_*.c)) tests/main.c tests/testutil.c
@@ -80,7 +87,7 @@ OBJ_TESTS := $(SRC_TESTS:%.c=$(BUILD)/%.o)
 WORKLOADS := $(patsubst tests/workloads/%.c,$(BUILD)/workloads/%,\
 	$(sort $(wildcard tests/workloads/*.c)))
 
-.PHONY: all run check check-unit check-scripts bench fuzz install clean keys-doc \
+.PHONY: all run check check-unit check-scripts check-layering bench fuzz install clean keys-doc \
 	deps deps-test depcheck depcheck-test fixtures workloads tags soak
 
 all: depcheck $(BUILD)/ptop ptop
@@ -128,7 +135,7 @@ $(BUILD)/%.o: %.c $(FLAGS_STAMP)
 $(BUILD)/tests/%.o: tests/%.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS) $(PKG_CFLAGS) $(CHECK_CFLAGS) -I$(BUILD)/tests -Itests -c -o $@ $<
+	$(Q)$(CC) $(CFLAGS) $(PKG_CFLAGS) $(CHECK_CFLAGS) -I$(BUILD)/tests -c -o $@ $<
 
 # tests/check_NAME.c defines NAME_suite(); the runner's list is generated.
 SUITES := $(patsubst tests/check_%.c,%,$(sort $(wildcard tests/check_*.c)))
@@ -146,7 +153,7 @@ $(BUILD)/libptop.a: $(OBJ_LIB)
 	@$(if $(Q),echo "  AR      $@")
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/ptop: $(BUILD)/src/main.o $(BUILD)/libptop.a
+$(BUILD)/ptop: $(SRC_MAIN:%.c=$(BUILD)/%.o) $(BUILD)/libptop.a
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
 
@@ -180,6 +187,11 @@ check: deps-test
 check-unit: depcheck-test $(BUILD)/ptop ptop $(BUILD)/tests/runner fixtures workloads
 	$(Q)PTOP_FIXTURES=$(BUILD)/fixtures PTOP_SUMMARY=$(PTOP_SUMMARY) \
 	  $(BUILD)/tests/runner
+
+# The folders are the layers: what each may include and call
+# (tests/layering.sh; also the first of check-scripts).
+check-layering:
+	$(Q)tests/layering.sh
 
 check-scripts: depcheck-test $(BUILD)/ptop ptop workloads
 	$(Q)PTOP=$(CURDIR)/$(BUILD)/ptop WL=$(CURDIR)/$(BUILD)/workloads \

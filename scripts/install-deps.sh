@@ -37,6 +37,7 @@ if [ "$mode" = test ]; then
 	want_cmd pgrep procps
 	want_cmd script bsdutils
 	want_cmd addr2line binutils
+	want_cmd gdb gdb
 fi
 [ -z "$need" ] && exit 0
 

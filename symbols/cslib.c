@@ -3,8 +3,8 @@
 #include <errno.h>
 #include <pthread.h>
 
-#include "cslib.h"
-#include "log.h"
+#include "symbols/cslib.h"
+#include "src/core/log.h"
 
 static struct cslib lib;
 static const struct cslib *loaded;

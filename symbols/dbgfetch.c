@@ -10,10 +10,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "dbgfetch.h"
-#include "debuginfo.h"
-#include "elfsym.h"
-#include "log.h"
+#include "symbols/dbgfetch.h"
+#include "symbols/debuginfo.h"
+#include "symbols/elfsym.h"
+#include "src/core/log.h"
 
 #define MAX_ENTRIES 4096
 #define MAX_FAILS 3

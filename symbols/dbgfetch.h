@@ -6,7 +6,7 @@
 #include <signal.h>
 #include <stddef.h>
 
-#include "util.h"
+#include "src/core/util.h"
 
 /*
  * Usage:

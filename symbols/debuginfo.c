@@ -12,10 +12,10 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "dbgfetch.h"
-#include "debuginfo.h"
-#include "elfsym.h"
-#include "log.h"
+#include "symbols/dbgfetch.h"
+#include "symbols/debuginfo.h"
+#include "symbols/elfsym.h"
+#include "src/core/log.h"
 
 #define PATH_BUF 4096
 /* Paths come from the profiled processes: a FIFO or a tty put where a

@@ -2,8 +2,8 @@
 #ifndef PTOP_DEBUGINFO_H
 #define PTOP_DEBUGINFO_H
 
-#include "dso.h"
-#include "util.h"
+#include "src/core/dso.h"
+#include "src/core/util.h"
 
 struct dbgfetch;
 struct elf_info;

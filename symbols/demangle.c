@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "demangle.h"
+#include "symbols/demangle.h"
 
 /* libstdc++ (linked for this alone, see doc/design.md) */
 extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len,

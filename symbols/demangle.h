@@ -2,7 +2,7 @@
 #ifndef PTOP_DEMANGLE_H
 #define PTOP_DEMANGLE_H
 
-#include "util.h"
+#include "src/core/util.h"
 
 /* Names longer than this are not demangled (the cost of demangling grows
  * faster than the name); results longer than DEMANGLE_MAX_OUT are dropped. */

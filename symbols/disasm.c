@@ -6,8 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cslib.h"
-#include "disasm.h"
+#include "symbols/cslib.h"
+#include "src/core/lru.h"
+#include "symbols/disasm.h"
 
 struct disasm {
 	unsigned int refs;
@@ -376,27 +377,34 @@ size_t disasm__nr_bad(const struct disasm *d)
 	return d ? d->nr_bad : 0;
 }
 
-/* ---- the cache ---- */
+/* ---- the cache: one bounded LRU (src/core/lru.c) by bytes held ---- */
 
 struct dc_entry {
+	struct lru_node node;	/* key: hash of the id and syntax, start */
 	struct disasm_key key;
 	struct disasm *d;
-	u64 used;
 };
 
 struct disasm_cache {
-	struct dc_entry *e;
-	size_t nr, cap;
-	size_t bytes, max_bytes;
-	u64 clock;
+	struct lru lru;
 };
+
+static void dc_evict(void *ctx, struct lru_node *n)
+{
+	struct dc_entry *e = lru_entry(n, struct dc_entry, node);
+
+	(void)ctx;
+	disasm__put(e->d);
+	free(e);
+}
 
 struct disasm_cache *disasm_cache__new(size_t max_bytes)
 {
 	struct disasm_cache *c = calloc(1, sizeof(*c));
 
+	/* a bound of 0 bytes keeps the newest only, as before */
 	if (c)
-		c->max_bytes = max_bytes;
+		lru__init(&c->lru, max_bytes ? max_bytes : 1, 0, dc_evict, c);
 	return c;
 }
 
@@ -404,9 +412,7 @@ void disasm_cache__free(struct disasm_cache *c)
 {
 	if (!c)
 		return;
-	for (size_t i = 0; i < c->nr; i++)
-		disasm__put(c->e[i].d);
-	free(c->e);
+	lru__fini(&c->lru);
 	free(c);
 }
 
@@ -417,53 +423,63 @@ static bool key_eq(const struct disasm_key *a, const struct disasm_key *b)
 	       !memcmp(a->id, b->id, a->id_size);
 }
 
+/* The LRU's two words of a key: what tells functions apart most cheaply
+ * (a collision is told apart by key_eq). */
+static u64 key_hash(const struct disasm_key *k)
+{
+	u64 h = 0xcbf29ce484222325ULL;	/* FNV-1a */
+
+	for (size_t i = 0; i < k->id_size && i < sizeof(k->id); i++)
+		h = (h ^ k->id[i]) * 0x100000001b3ULL;
+	h = (h ^ k->syntax) * 0x100000001b3ULL;
+	return (h ^ k->len) * 0x100000001b3ULL;
+}
+
 struct disasm *disasm_cache__get(struct disasm_cache *c,
 				 const struct disasm_key *k)
 {
+	struct lru_node *n;
+	struct dc_entry *e;
+
 	if (!c || !k)
 		return NULL;
-	for (size_t i = 0; i < c->nr; i++) {
-		if (key_eq(&c->e[i].key, k)) {
-			c->e[i].used = ++c->clock;
-			return disasm__get(c->e[i].d);
-		}
-	}
-	return NULL;
-}
-
-static void evict(struct disasm_cache *c)
-{
-	while (c->nr > 1 && c->bytes > c->max_bytes) {
-		size_t lru = 0;
-
-		for (size_t i = 1; i < c->nr; i++)
-			if (c->e[i].used < c->e[lru].used)
-				lru = i;
-		c->bytes -= disasm__bytes_held(c->e[lru].d);
-		disasm__put(c->e[lru].d);
-		c->e[lru] = c->e[--c->nr];
-	}
+	n = lru__find(&c->lru, key_hash(k), k->start);
+	if (!n)
+		return NULL;
+	e = lru_entry(n, struct dc_entry, node);
+	return key_eq(&e->key, k) ? disasm__get(e->d) : NULL;
 }
 
 int disasm_cache__add(struct disasm_cache *c, const struct disasm_key *k,
 		      struct disasm *d)
 {
+	struct lru_node *old;
 	struct dc_entry *e;
 
 	if (!c || !k || !d)
 		return -EINVAL;
-	if (array__grow((void **)&c->e, &c->cap, c->nr + 1, sizeof(*c->e)))
+	e = calloc(1, sizeof(*e));
+	if (!e)
 		return -ENOMEM;
-	e = &c->e[c->nr++];
 	e->key = *k;
+	e->node.key[0] = key_hash(k);
+	e->node.key[1] = k->start;
+	e->node.cost = disasm__bytes_held(d);
+	/* the same words for another key: the newer one replaces it */
+	old = lru__peek(&c->lru, e->node.key[0], e->node.key[1]);
+	if (old) {
+		lru__remove(&c->lru, old);
+		dc_evict(c, old);
+	}
+	if (lru__insert(&c->lru, &e->node)) {
+		free(e);
+		return -ENOMEM;
+	}
 	e->d = disasm__get(d);
-	e->used = ++c->clock;
-	c->bytes += disasm__bytes_held(d);
-	evict(c);
 	return 0;
 }
 
 size_t disasm_cache__nr(const struct disasm_cache *c)
 {
-	return c ? c->nr : 0;
+	return c ? lru__count(&c->lru) : 0;
 }

@@ -3,7 +3,7 @@
 #ifndef PTOP_DISASM_H
 #define PTOP_DISASM_H
 
-#include "util.h"
+#include "src/core/util.h"
 
 /*
  * Usage:

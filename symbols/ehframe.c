@@ -2,7 +2,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "ehframe.h"
+#include "symbols/ehframe.h"
 
 /* DW_EH_PE_* pointer encodings (LSB 4.1, "DWARF Extensions") */
 #define PE_OMIT 0xff

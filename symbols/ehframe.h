@@ -2,7 +2,7 @@
 #ifndef PTOP_EHFRAME_H
 #define PTOP_EHFRAME_H
 
-#include "util.h"
+#include "src/core/util.h"
 
 /*
  * The .eh_frame of a stripped binary still bounds every function that

@@ -7,12 +7,12 @@
 #include <sys/auxv.h>
 #include <string.h>
 
-#include "ehframe.h"
-#include "elfnote.h"
-#include "elfsym.h"
-#include "log.h"
-#include "symbolizer.h"
-#include "symtab.h"
+#include "symbols/ehframe.h"
+#include "src/core/elfnote.h"
+#include "symbols/elfsym.h"
+#include "src/core/log.h"
+#include "symbols/symbolizer.h"
+#include "symbols/symtab.h"
 
 #define PLT_ENTRY 16
 /* An .eh_frame found only through PT_GNU_EH_FRAME is read up to the end

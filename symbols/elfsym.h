@@ -4,8 +4,8 @@
 
 #include <libelf.h>
 
-#include "dso.h"
-#include "util.h"
+#include "src/core/dso.h"
+#include "src/core/util.h"
 
 struct symtab;
 

@@ -8,11 +8,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "elfnote.h"
-#include "fdio.h"
-#include "kallsyms.h"
-#include "symbolizer.h"
-#include "symtab.h"
+#include "src/core/elfnote.h"
+#include "src/sys/fdio.h"
+#include "symbols/kallsyms.h"
+#include "symbols/symbolizer.h"
+#include "symbols/symtab.h"
 
 #define KALLSYMS_MAX (256u << 20)
 #define KSYM_NAME_MAX 4096	/* longer names are not cached */
@@ -230,13 +230,12 @@ struct kallsyms *kallsyms__load(const char *path, struct strpool *pool)
 		goto out;
 	}
 	for (;;) {
-		ssize_t n = read(fd, buf + len, cap - len);
+		/* a whole chunk, short only at the end */
+		ssize_t n = fd__read_upto(fd, buf + len, cap - len);
 		long used;
 
-		if (n < 0 && errno == EINTR)
-			continue;
 		if (n < 0) {
-			err = -errno;
+			err = (int)n;
 			goto out;
 		}
 		total += (size_t)n;

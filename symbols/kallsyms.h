@@ -2,7 +2,7 @@
 #ifndef PTOP_KALLSYMS_H
 #define PTOP_KALLSYMS_H
 
-#include "util.h"
+#include "src/core/util.h"
 
 struct strpool;
 struct symtab;

@@ -6,7 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kcore.h"
+#include "src/sys/fdio.h"
+#include "symbols/kcore.h"
 
 /* A real kcore has a few dozen loads (one per memory range). */
 #define KCORE_MAX_SEGS 4096
@@ -57,6 +58,7 @@ struct kcore *kcore__open(const char *path)
 	struct kcore *k = NULL;
 	size_t got = 0;
 	u8 *hdr = NULL;
+	ssize_t r;
 	long n;
 	int fd, err;
 
@@ -73,20 +75,12 @@ struct kcore *kcore__open(const char *path)
 	}
 	/* /proc/kcore's size is the whole address space: read the
 	 * headers only, which come first */
-	while (got < KCORE_HDR_MAX) {
-		ssize_t r = pread(fd, hdr + got, KCORE_HDR_MAX - got,
-				  (off_t)got);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			err = errno;
-			goto fail;
-		}
-		if (!r)
-			break;
-		got += (size_t)r;
+	r = fd__pread_upto(fd, hdr, KCORE_HDR_MAX, 0);
+	if (r < 0) {
+		err = (int)-r;
+		goto fail;
 	}
+	got = (size_t)r;
 	k->segs = calloc(KCORE_MAX_SEGS, sizeof(*k->segs));
 	if (!k->segs) {
 		err = ENOMEM;

@@ -3,7 +3,7 @@
 #ifndef PTOP_KCORE_H
 #define PTOP_KCORE_H
 
-#include "util.h"
+#include "src/core/util.h"
 
 /*
  * Only the ELF header and the program headers are read at open; each

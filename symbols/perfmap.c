@@ -7,10 +7,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "log.h"
-#include "perfmap.h"
-#include "symbolizer.h"
-#include "symtab.h"
+#include "src/core/log.h"
+#include "src/sys/fdio.h"
+#include "symbols/perfmap.h"
+#include "symbols/symbolizer.h"
+#include "symbols/symtab.h"
 
 #define PATH_BUF 4096
 
@@ -152,19 +153,12 @@ static void refuse(struct perfmap *pm, const char *why)
  * line is dropped. */
 static ssize_t read_lines(int fd, char *buf, size_t n)
 {
-	size_t got = 0;
+	ssize_t r = fd__pread_upto(fd, buf, n, 0);
+	size_t got;
 
-	while (got < n) {
-		ssize_t r = pread(fd, buf + got, n - got, (off_t)got);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return -errno;
-		if (!r)
-			break;
-		got += (size_t)r;
-	}
+	if (r < 0)
+		return r;
+	got = (size_t)r;
 	while (got && buf[got - 1] != '\n')
 		got--;
 	return (ssize_t)got;

@@ -2,7 +2,7 @@
 #ifndef PTOP_PERFMAP_H
 #define PTOP_PERFMAP_H
 
-#include "util.h"
+#include "src/core/util.h"
 
 struct strpool;
 struct symtab;

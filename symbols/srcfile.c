@@ -6,33 +6,24 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "srcfile.h"
+#include "src/core/lru.h"
+#include "src/sys/fdio.h"
+#include "symbols/srcfile.h"
 
 struct sf_entry {
+	struct lru_node node;	/* key: hash of the path, its length */
 	char *path;
 	int err;		/* why it could not be read, 0: read */
 	char *data;
 	size_t size;
 	u32 *lines;		/* offset of each line's start */
 	size_t nr_lines;
-	u64 used;
 };
 
+/* One bounded LRU (src/core/lru.c) by bytes held. */
 struct srcfile_cache {
-	struct sf_entry *e;
-	size_t nr, cap;
-	size_t bytes, max_bytes;
-	u64 clock;
+	struct lru lru;
 };
-
-struct srcfile_cache *srcfile_cache__new(size_t max_bytes)
-{
-	struct srcfile_cache *c = calloc(1, sizeof(*c));
-
-	if (c)
-		c->max_bytes = max_bytes;
-	return c;
-}
 
 static size_t entry_bytes(const struct sf_entry *e)
 {
@@ -40,20 +31,32 @@ static size_t entry_bytes(const struct sf_entry *e)
 	       sizeof(*e);
 }
 
-static void entry_fini(struct sf_entry *e)
+static void entry_free(void *ctx, struct lru_node *n)
 {
+	struct sf_entry *e = lru_entry(n, struct sf_entry, node);
+
+	(void)ctx;
 	free(e->path);
 	free(e->data);
 	free(e->lines);
+	free(e);
+}
+
+struct srcfile_cache *srcfile_cache__new(size_t max_bytes)
+{
+	struct srcfile_cache *c = calloc(1, sizeof(*c));
+
+	/* a bound of 0 bytes keeps the newest only, as before */
+	if (c)
+		lru__init(&c->lru, max_bytes ? max_bytes : 1, 0, entry_free, c);
+	return c;
 }
 
 void srcfile_cache__free(struct srcfile_cache *c)
 {
 	if (!c)
 		return;
-	for (size_t i = 0; i < c->nr; i++)
-		entry_fini(&c->e[i]);
-	free(c->e);
+	lru__fini(&c->lru);
 	free(c);
 }
 
@@ -62,6 +65,7 @@ static int read_whole(const char *path, char **data, size_t *size)
 	struct stat st;
 	size_t got = 0;
 	char *buf;
+	ssize_t r;
 	int fd, err = 0;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
@@ -85,18 +89,11 @@ static int read_whole(const char *path, char **data, size_t *size)
 		err = -ENOMEM;
 		goto out;
 	}
-	while (got < (size_t)st.st_size) {
-		ssize_t r = read(fd, buf + got, (size_t)st.st_size - got);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0) {
-			if (r < 0)
-				err = -errno;
-			break;
-		}
-		got += (size_t)r;
-	}
+	r = fd__read_upto(fd, buf, (size_t)st.st_size);
+	if (r < 0)
+		err = (int)r;
+	else
+		got = (size_t)r;
 	if (err) {
 		free(buf);
 		goto out;
@@ -129,51 +126,49 @@ static int split_lines(struct sf_entry *e)
 	return 0;
 }
 
-static void evict(struct srcfile_cache *c, size_t keep)
+static u64 path_hash(const char *path)
 {
-	while (c->bytes > c->max_bytes && c->nr > 1) {
-		size_t lru = keep == 0 ? 1 : 0;
+	u64 h = 0xcbf29ce484222325ULL;	/* FNV-1a */
 
-		for (size_t i = 0; i < c->nr; i++)
-			if (i != keep && c->e[i].used < c->e[lru].used)
-				lru = i;
-		c->bytes -= entry_bytes(&c->e[lru]);
-		entry_fini(&c->e[lru]);
-		c->e[lru] = c->e[--c->nr];
-		if (keep == c->nr)
-			keep = lru;
-	}
+	for (; *path; path++)
+		h = (h ^ (unsigned char)*path) * 0x100000001b3ULL;
+	return h;
 }
 
 static struct sf_entry *lookup(struct srcfile_cache *c, const char *path)
 {
+	u64 h = path_hash(path), len = strlen(path);
+	struct lru_node *n = lru__find(&c->lru, h, len);
 	struct sf_entry *e;
 
-	for (size_t i = 0; i < c->nr; i++) {
-		if (!strcmp(c->e[i].path, path)) {
-			c->e[i].used = ++c->clock;
-			return &c->e[i];
-		}
+	if (n) {
+		e = lru_entry(n, struct sf_entry, node);
+		if (!strcmp(e->path, path))
+			return e;
+		/* another path with the same words: the new one replaces it */
+		lru__remove(&c->lru, n);
+		entry_free(c, n);
 	}
-	if (array__grow((void **)&c->e, &c->cap, c->nr + 1, sizeof(*c->e)))
+	e = calloc(1, sizeof(*e));
+	if (!e)
 		return NULL;
-	e = &c->e[c->nr];
-	memset(e, 0, sizeof(*e));
 	e->path = strdup(path);
-	if (!e->path)
+	if (!e->path) {
+		free(e);
 		return NULL;
+	}
 	e->err = read_whole(path, &e->data, &e->size);
 	if (!e->err)
 		e->err = split_lines(e);
-	e->used = ++c->clock;
-	c->nr++;
-	c->bytes += entry_bytes(e);
-	evict(c, c->nr - 1);
-	/* evict may have moved it: find it again (it is the newest) */
-	for (size_t i = 0; i < c->nr; i++)
-		if (c->e[i].used == c->clock)
-			return &c->e[i];
-	return NULL;
+	e->node.key[0] = h;
+	e->node.key[1] = len;
+	e->node.cost = entry_bytes(e);
+	/* the newest is never evicted to make room */
+	if (lru__insert(&c->lru, &e->node)) {
+		entry_free(c, &e->node);
+		return NULL;
+	}
+	return e;
 }
 
 int srcfile__line(struct srcfile_cache *c, const char *path, int line,
@@ -213,5 +208,5 @@ int srcfile__check(struct srcfile_cache *c, const char *path)
 
 size_t srcfile_cache__bytes(const struct srcfile_cache *c)
 {
-	return c ? c->bytes : 0;
+	return c ? lru__cost(&c->lru) : 0;
 }

@@ -3,7 +3,7 @@
 #ifndef PTOP_SRCFILE_H
 #define PTOP_SRCFILE_H
 
-#include "util.h"
+#include "src/core/util.h"
 
 /*
  * Files are read whole (regular files only, never a FIFO or a device,

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "srcline.h"
+#include "symbols/srcline.h"
 
 /* Inflated DWARF beyond this is refused (zlib tops out near 1032:1, so a
  * larger ratio is a lie, and a larger total no debug file we want). */

@@ -4,8 +4,8 @@
 
 #include <libelf.h>
 
-#include "symbolizer.h"
-#include "util.h"
+#include "symbols/symbolizer.h"
+#include "src/core/util.h"
 
 struct strpool;
 struct srcline_dw;

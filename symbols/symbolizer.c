@@ -11,18 +11,18 @@
 
 #include <gelf.h>
 
-#include "dbgfetch.h"
-#include "debuginfo.h"
-#include "elfnote.h"
-#include "elfsym.h"
-#include "kallsyms.h"
-#include "kcore.h"
-#include "log.h"
-#include "lru.h"
-#include "perfmap.h"
-#include "srcline.h"
-#include "symbolizer.h"
-#include "symtab.h"
+#include "symbols/dbgfetch.h"
+#include "symbols/debuginfo.h"
+#include "src/core/elfnote.h"
+#include "symbols/elfsym.h"
+#include "symbols/kallsyms.h"
+#include "symbols/kcore.h"
+#include "src/core/log.h"
+#include "src/core/lru.h"
+#include "symbols/perfmap.h"
+#include "symbols/srcline.h"
+#include "symbols/symbolizer.h"
+#include "symbols/symtab.h"
 
 #define PATH_BUF 4096
 

@@ -2,8 +2,8 @@
 #ifndef PTOP_SYMBOLIZER_H
 #define PTOP_SYMBOLIZER_H
 
-#include "dso.h"
-#include "util.h"
+#include "src/core/dso.h"
+#include "src/core/util.h"
 
 /*
  * Address spaces.  Every address given to the symbolizer is in the dso's

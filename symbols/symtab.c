@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "demangle.h"
-#include "symtab.h"
+#include "symbols/demangle.h"
+#include "symbols/symtab.h"
 
 /* How many earlier symbols a lookup checks when the nearest one ends
  * before addr: enough for nested asm symbols, cheap for hostile tables. */

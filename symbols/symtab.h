@@ -2,7 +2,7 @@
 #ifndef PTOP_SYMTAB_H
 #define PTOP_SYMTAB_H
 
-#include "util.h"
+#include "src/core/util.h"
 
 /*
  * Usage:

@@ -11,11 +11,12 @@
 
 #include <elfutils/libdwfl.h>
 
-#include "debuginfo.h"
-#include "elfsym.h"
-#include "log.h"
-#include "machine.h"
-#include "unwind.h"
+#include "src/core/lru.h"
+#include "symbols/debuginfo.h"
+#include "symbols/elfsym.h"
+#include "src/core/log.h"
+#include "src/core/machine.h"
+#include "symbols/unwind.h"
 
 #define DEF_QUEUE (16u << 20)
 #define DEF_PROCS 64
@@ -76,7 +77,7 @@ struct uproc {
 	u8 *tried;		/* per map: a module report was attempted */
 	struct umod *mods;
 	size_t nr_mods, cap_mods;
-	u64 last_use;
+	struct lru_node node;	/* in unwinder.procs, key: the pid */
 };
 
 /* The request being unwound (one at a time). */
@@ -108,7 +109,7 @@ struct unwinder {
 	Dwfl_Callbacks cb;
 	Elf *arch;		/* says "x86-64" to dwfl_attach_state */
 	Elf64_Ehdr arch_ehdr;
-	struct intmap procs;	/* pid -> uproc */
+	struct lru procs;	/* struct uproc by pid, at most max_procs */
 	struct intmap files;	/* dso id + 1 -> ufile */
 	u64 clock;		/* for LRU */
 	struct ucur cur;
@@ -443,38 +444,30 @@ static void uproc__free(struct uproc *up)
 	free(up);
 }
 
+static void procs__evict(void *ctx, struct lru_node *n)
+{
+	(void)ctx;
+	uproc__free(lru_entry(n, struct uproc, node));
+}
+
 static struct uproc *procs__get(struct unwinder *u, s32 pid)
 {
-	struct uproc *up = intmap__get(&u->procs, (u64)(u32)pid);
+	struct lru_node *n = lru__find(&u->procs, (u64)(u32)pid, 0);
+	struct uproc *up;
 
-	if (!up) {
-		/* room first: the least recently used process goes */
-		if (u->procs.nr >= u->o.max_procs) {
-			struct uproc *old = NULL;
-			size_t i = 0;
-			u64 k;
-			void *v;
-
-			while (intmap__next(&u->procs, &i, &k, &v))
-				if (!old || ((struct uproc *)v)->last_use <
-						    old->last_use)
-					old = v;
-			if (old) {
-				intmap__del(&u->procs, (u64)(u32)old->pid);
-				uproc__free(old);
-			}
-		}
-		up = calloc(1, sizeof(*up));
-		if (!up)
-			return NULL;
-		up->u = u;
-		up->pid = pid;
-		if (intmap__put(&u->procs, (u64)(u32)pid, up)) {
-			free(up);
-			return NULL;
-		}
+	if (n)
+		return lru_entry(n, struct uproc, node);
+	up = calloc(1, sizeof(*up));
+	if (!up)
+		return NULL;
+	up->u = u;
+	up->pid = pid;
+	up->node.key[0] = (u64)(u32)pid;
+	/* the least recently used process goes when there are too many */
+	if (lru__insert(&u->procs, &up->node)) {
+		free(up);
+		return NULL;
 	}
-	up->last_use = ++u->clock;
 	return up;
 }
 
@@ -942,7 +935,8 @@ struct unwinder *unwind__new(struct session *s, const struct unwind_opts *o)
 	u->cb.find_elf = cb_find_elf;
 	u->cb.find_debuginfo = cb_find_debuginfo;
 	u->cb.section_address = dwfl_offline_section_address;
-	intmap__init(&u->procs);
+	lru__init(&u->procs, 0, u->o.max_procs ? u->o.max_procs : 1,
+		  procs__evict, u);
 	intmap__init(&u->files);
 	pthread_mutex_init(&u->qlock, NULL);
 	pthread_cond_init(&u->more, NULL);
@@ -1015,10 +1009,7 @@ void unwind__free(struct unwinder *u)
 		pthread_mutex_unlock(&u->qlock);
 		pthread_join(u->thread, NULL);
 	}
-	while (intmap__next(&u->procs, &i, &k, &v))
-		uproc__free(v);
-	intmap__fini(&u->procs);
-	i = 0;
+	lru__fini(&u->procs);
 	while (intmap__next(&u->files, &i, &k, &v))
 		ufile__free(v);
 	intmap__fini(&u->files);

@@ -2,8 +2,8 @@
 #ifndef PTOP_UNWIND_H
 #define PTOP_UNWIND_H
 
-#include "session.h"
-#include "util.h"
+#include "src/core/session.h"
+#include "src/core/util.h"
 
 /*
  * --call-graph dwarf: the kernel copies the user registers and the top of

@@ -10,9 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "annotate.h"
-#include "fixtures/symtest.h"
-#include "log.h"
+#include "ui/report/annotate.h"
+#include "tests/fixtures/symtest.h"
+#include "src/core/log.h"
 
 static struct symbolizer *syms;
 static struct annotator *an;

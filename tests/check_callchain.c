@@ -3,13 +3,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "callchain.h"
-#include "record.h"
-#include "rowset.h"
-#include "batch.h"
-#include "session.h"
-#include "table.h"
-#include "testutil.h"
+#include "src/core/callchain.h"
+#include "src/core/record.h"
+#include "ui/report/rowset.h"
+#include "ui/report/batch.h"
+#include "src/core/session.h"
+#include "ui/report/table.h"
+#include "tests/testutil.h"
 
 static u64 buf[8192];
 static struct session *s;

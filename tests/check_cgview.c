@@ -4,15 +4,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fixtures/symtest.h"
-#include "fmt.h"
-#include "inlines.h"
-#include "record.h"
-#include "rowset.h"
-#include "sanitize.h"
-#include "session.h"
-#include "testutil.h"
-#include "tui_internal.h"
+#include "tests/fixtures/symtest.h"
+#include "ui/report/fmt.h"
+#include "ui/report/inlines.h"
+#include "src/core/record.h"
+#include "ui/report/rowset.h"
+#include "ui/report/sanitize.h"
+#include "src/core/session.h"
+#include "tests/testutil.h"
+#include "ui/tui/tui_internal.h"
+#include "ui/tui/actions.h"
+#include "ui/tui/view_callers.h"
+#include "ui/tui/view_tree.h"
 
 static u64 buf[8192];
 static struct session *s;
@@ -507,7 +510,7 @@ static enum act_result key(struct tfix *f, int k)
 
 static int line_of(struct tfix *f, const char *text)
 {
-	tui__render(&f->t, &f->s, 0);
+	top__render(&f->t, &f->s, 0);
 	for (size_t y = 0; y < f->s.rows; y++) {
 		const char *l = screen__text(&f->s, y);
 

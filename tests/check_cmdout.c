@@ -8,9 +8,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cmdout.h"
-#include "log.h"
-#include "testutil.h"
+#include "src/sys/cmdout.h"
+#include "src/core/log.h"
+#include "tests/testutil.h"
 
 static char logged[4096];
 

@@ -11,13 +11,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "dbgfetch.h"
-#include "elfsym.h"
-#include "fixtures/symtest.h"
-#include "log.h"
-#include "testutil.h"
-#include "symbolizer.h"
-#include "symtab.h"
+#include "symbols/dbgfetch.h"
+#include "symbols/elfsym.h"
+#include "tests/fixtures/symtest.h"
+#include "src/core/log.h"
+#include "tests/testutil.h"
+#include "symbols/symbolizer.h"
+#include "symbols/symtab.h"
 
 static char dir[256];		/* the fake server's files */
 

@@ -8,9 +8,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "debuginfo.h"
-#include "elfsym.h"
-#include "fixtures/symtest.h"
+#include "symbols/debuginfo.h"
+#include "symbols/elfsym.h"
+#include "tests/fixtures/symtest.h"
 
 static char path[4096];
 

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "demangle.h"
-#include "fixtures/symtest.h"
-#include "util.h"
+#include "symbols/demangle.h"
+#include "tests/fixtures/symtest.h"
+#include "src/core/util.h"
 
 /* The display form of raw: demangled with flags, or raw itself. */
 static const char *dm_flags(const char *raw, unsigned int flags)

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "disasm.h"
-#include "fixtures/symtest.h"
-#include "symbolizer.h"
+#include "symbols/disasm.h"
+#include "tests/fixtures/symtest.h"
+#include "symbols/symbolizer.h"
 
 /* One line of objdump -d: "    113d:\tpush   %rbp". */
 struct od_insn {

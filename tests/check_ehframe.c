@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ehframe.h"
-#include "testutil.h"
+#include "symbols/ehframe.h"
+#include "tests/testutil.h"
 
 #define VADDR 0x10000
 

@@ -7,12 +7,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "debuginfo.h"
-#include "elfsym.h"
-#include "fixtures/symtest.h"
-#include "srcline.h"
-#include "symbolizer.h"
-#include "symtab.h"
+#include "symbols/debuginfo.h"
+#include "symbols/elfsym.h"
+#include "tests/fixtures/symtest.h"
+#include "symbols/srcline.h"
+#include "symbols/symbolizer.h"
+#include "symbols/symtab.h"
 
 struct loaded {
 	int fd;

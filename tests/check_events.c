@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "events.h"
-#include "testutil.h"
+#include "src/core/events.h"
+#include "tests/testutil.h"
 
 struct expect {
 	const char *name;

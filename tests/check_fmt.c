@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fmt.h"
-#include "header.h"
-#include "sanitize.h"
-#include "testutil.h"
+#include "ui/report/fmt.h"
+#include "ui/report/header.h"
+#include "ui/report/sanitize.h"
+#include "tests/testutil.h"
 
 #define ELL "\xe2\x80\xa6"
 
@@ -353,7 +353,7 @@ START_TEST(test_header_idle_and_lost)
 	ck_assert_ptr_nonnull(strstr(sb.buf, "WARNING: 7 samples lost by the "
 					     "recorder"));
 	ck_assert_ptr_null(strstr(sb.buf, "ptop was too slow"));
-	ck_assert_double_eq_tol(snapshot__idle_share(&snap), 80.0, 1e-9);
+	ck_assert_double_eq_tol(header__idle_share(&snap), 80.0, 1e-9);
 	/* no idle sample: no idle figure */
 	strbuf__reset(&sb);
 	snap.nr_idle = 0;

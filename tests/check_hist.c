@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hist.h"
-#include "testutil.h"
+#include "src/core/hist.h"
+#include "tests/testutil.h"
 
 static struct dso d1 = { .kind = DSO_FILE, .name = "a" };
 static struct dso d2 = { .kind = DSO_KERNEL, .name = "[kernel.kallsyms]" };

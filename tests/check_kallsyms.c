@@ -7,10 +7,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kallsyms.h"
-#include "symbolizer.h"
-#include "symtab.h"
-#include "testutil.h"
+#include "symbols/kallsyms.h"
+#include "symbols/symbolizer.h"
+#include "symbols/symtab.h"
+#include "tests/testutil.h"
 
 static struct strpool *pool;
 

@@ -10,9 +10,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "kcore.h"
-#include "symbolizer.h"
-#include "testutil.h"
+#include "symbols/kcore.h"
+#include "symbols/symbolizer.h"
+#include "tests/testutil.h"
 
 #define KBASE 0xffffffff81000000ull
 

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "keys.h"
-#include "testutil.h"
+#include "ui/tui/keys.h"
+#include "tests/testutil.h"
 
 static const unsigned int views[] = {
 	V_TOP, V_HELP, V_MENU, V_EVENTS, V_PROMPT, V_CONFIRM, V_CALLERS,

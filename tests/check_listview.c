@@ -3,10 +3,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "keys.h"
-#include "listview.h"
-#include "prompt.h"
-#include "testutil.h"
+#include "ui/tui/keys.h"
+#include "ui/tui/listview.h"
+#include "ui/tui/prompt.h"
+#include "tests/testutil.h"
 
 struct fake {
 	size_t nr;

@@ -2,7 +2,7 @@
 #include <check.h>
 #include <stdlib.h>
 
-#include "lru.h"
+#include "src/core/lru.h"
 
 struct item {
 	struct lru_node node;

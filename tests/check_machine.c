@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dso.h"
-#include "machine.h"
-#include "testutil.h"
+#include "src/core/dso.h"
+#include "src/core/machine.h"
+#include "tests/testutil.h"
 
 static struct strpool *pool;
 static struct dsos *dsos;

@@ -9,12 +9,12 @@
 #include <unistd.h>
 #include <zstd.h>
 
-#include "log.h"
-#include "perfdata.h"
-#include "record.h"
-#include "record_swap.h"
-#include "session.h"
-#include "testutil.h"
+#include "src/core/log.h"
+#include "src/perfdata/perfdata.h"
+#include "src/core/record.h"
+#include "src/core/record_swap.h"
+#include "src/core/session.h"
+#include "tests/testutil.h"
 
 /* ---- log capture ---- */
 

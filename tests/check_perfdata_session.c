@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "record.h"
-#include "session.h"
-#include "testutil.h"
+#include "src/core/record.h"
+#include "src/core/session.h"
+#include "tests/testutil.h"
 
 static u64 buf[4096];
 static struct session *s;

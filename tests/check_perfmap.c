@@ -7,10 +7,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "perfmap.h"
-#include "symbolizer.h"
-#include "symtab.h"
-#include "testutil.h"
+#include "symbols/perfmap.h"
+#include "symbols/symbolizer.h"
+#include "symbols/symtab.h"
+#include "tests/testutil.h"
 
 static struct strpool *pool;
 static char dir[64];	/* a private tmp and proc for each test */

@@ -7,12 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pprof.h"
-#include "protobuf.h"
-#include "record.h"
-#include "session.h"
-#include "table.h"
-#include "testutil.h"
+#include "ui/report/pprof.h"
+#include "src/core/protobuf.h"
+#include "src/core/record.h"
+#include "src/core/session.h"
+#include "ui/report/table.h"
+#include "tests/testutil.h"
 
 static u64 buf[8192];
 static struct session *s;

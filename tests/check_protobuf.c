@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "protobuf.h"
+#include "src/core/protobuf.h"
 
 static void expect(const struct strbuf *sb, const char *hex)
 {

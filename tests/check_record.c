@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "record.h"
-#include "testutil.h"
+#include "src/core/record.h"
+#include "tests/testutil.h"
 
 static u64 buf[8192];
 

@@ -2,8 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ring.h"
-#include "testutil.h"
+#include "src/core/ring.h"
+#include "tests/testutil.h"
 
 #define PAGE 4096
 

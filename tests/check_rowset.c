@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "record.h"
-#include "rowset.h"
-#include "session.h"
-#include "testutil.h"
+#include "src/core/record.h"
+#include "ui/report/rowset.h"
+#include "src/core/session.h"
+#include "tests/testutil.h"
 
 /* Two objects; each function is 0x100 bytes from 0x1000, and addresses
  * from 0x9000 up have no symbol. */
@@ -338,6 +338,90 @@ START_TEST(test_no_children_own_samples)
 }
 END_TEST
 
+/* --inline's rows: "g" is inlined in f1's code at 0x1140..0x117f and in
+ * f3's at 0x1300..0x133f; "h" inside g in f1 only.  A sample's chain
+ * through both (and a recursive one through f1 twice) counts once per
+ * row; the rows have no self cost, are grouped by name across f1 and
+ * f3, and are not made without children or without fn. */
+static const char *inl_g = "g", *inl_h = "h";
+
+static size_t rows_inlines(void *ctx, const struct dso *d, u64 addr,
+			   const char **out, size_t max)
+{
+	size_t n = 0;
+
+	(void)ctx;
+	if (d != &dso_a || max < 2)
+		return 0;
+	if (addr >= 0x1140 && addr < 0x1180) {
+		out[n++] = inl_h;	/* innermost first */
+		out[n++] = inl_g;
+	} else if (addr >= 0x1300 && addr < 0x1340) {
+		out[n++] = inl_g;
+	}
+	return n;
+}
+
+START_TEST(test_inline_rows)
+{
+	static const struct dso *const d[] = { &dso_a, &dso_a, &dso_a,
+					       &dso_a };
+	/* f0 -> f1 (in g, h) -> f2: 10; f0 -> f3 (in g) -> f2: 4;
+	 * f0 -> f1 (in g, h) -> f1 (in g, h) leaf: 3; f0 -> f2 leaf: 5 */
+	static const u64 p1[] = { 0x1010, 0x1151, 0x1210 },
+			 p2[] = { 0x1010, 0x1311, 0x1210 },
+			 p3[] = { 0x1010, 0x1151, 0x1150 },
+			 p4[] = { 0x1010, 0x1210 };
+	struct sort_spec spec;
+	struct rowset rs;
+	struct fake f;
+
+	for (int mode = 0; mode < 3; mode++) {
+		const struct row *g = NULL, *h = NULL, *f1 = NULL;
+
+		fake_init(&f);
+		entry(&f, d, p1, 3, 10);
+		entry(&f, d, p2, 3, 4);
+		entry(&f, d, p3, 3, 3);
+		entry(&f, d, p4, 2, 5);
+		sort_spec__default(&spec);
+		spec.children = mode != 1;
+		rowset__init(&rs);
+		if (mode != 2)
+			rowset__set_inline_rows(&rs, rows_inlines, NULL);
+		ck_assert_int_eq(rowset__build(&rs, &f.snap, &spec, NULL,
+					       resolve, NULL), 0);
+		for (size_t i = 0; i < rs.nr; i++) {
+			const struct row *r = &rs.rows[i];
+
+			if (r->inlined && !strcmp(r->sym, "g"))
+				g = r;
+			else if (r->inlined && !strcmp(r->sym, "h"))
+				h = r;
+			else if (!r->inlined && !strcmp(r->sym, "f1"))
+				f1 = r;
+		}
+		ck_assert_ptr_nonnull(f1);
+		if (mode != 0) {
+			ck_assert_ptr_null(g);
+			ck_assert_ptr_null(h);
+		} else {
+			ck_assert_ptr_nonnull(g);
+			ck_assert_ptr_nonnull(h);
+			ck_assert_uint_eq(g->children_period, 10 + 4 + 3);
+			ck_assert_uint_eq(h->children_period, 10 + 3);
+			ck_assert_uint_eq(g->period, 0);
+			ck_assert_uint_eq(h->period, 0);
+			ck_assert_uint_eq(f1->children_period, 10 + 3);
+			ck_assert_uint_eq(f1->period, 3);
+			ck_assert(!f1->inlined);
+		}
+		rowset__fini(&rs);
+		fake_fini(&f);
+	}
+}
+END_TEST
+
 /* A chain frame without a symbol shows the return address (perf's),
  * in rows, trees and paths; the sampled ip shows itself. */
 static u64 path_addr;
@@ -446,6 +530,7 @@ Suite *rowset_suite(void)
 	tcase_add_test(tc, test_trees_children);
 	tcase_add_test(tc, test_trees_no_children);
 	tcase_add_test(tc, test_no_children_own_samples);
+	tcase_add_test(tc, test_inline_rows);
 	tcase_add_test(tc, test_unresolved_return_address);
 	tcase_add_test(tc, test_garbage_frames_end_chains);
 	suite_add_tcase(su, tc);

@@ -3,9 +3,9 @@
  * is sanitized, tiny and empty screens are safe. */
 #include <string.h>
 
-#include "sanitize.h"
-#include "screen.h"
-#include "testutil.h"
+#include "ui/report/sanitize.h"
+#include "ui/tui/screen.h"
+#include "tests/testutil.h"
 
 #define ELL "\xe2\x80\xa6"
 

@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "record.h"
-#include "rowset.h"
-#include "session.h"
-#include "testutil.h"
+#include "src/core/record.h"
+#include "ui/report/rowset.h"
+#include "src/core/session.h"
+#include "tests/testutil.h"
 
 static u64 buf[8192];
 static struct session *s;

@@ -5,9 +5,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "elfsym.h"
-#include "fixtures/symtest.h"
-#include "srcline.h"
+#include "symbols/elfsym.h"
+#include "tests/fixtures/symtest.h"
+#include "symbols/srcline.h"
 
 static struct strpool *pool;
 

@@ -8,10 +8,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "fixtures/symtest.h"
-#include "log.h"
-#include "testutil.h"
-#include "symbolizer.h"
+#include "tests/fixtures/symtest.h"
+#include "src/core/log.h"
+#include "tests/testutil.h"
+#include "symbols/symbolizer.h"
 
 static struct symbolizer *s;
 

@@ -4,10 +4,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "symbolizer.h"
-#include "symtab.h"
-#include "testutil.h"
-#include "util.h"
+#include "symbols/symbolizer.h"
+#include "symbols/symtab.h"
+#include "tests/testutil.h"
+#include "src/core/util.h"
 
 static struct symtab *st;
 static struct strpool *pool;

@@ -17,9 +17,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "record.h"
-#include "synth.h"
-#include "testutil.h"
+#include "src/core/record.h"
+#include "src/sys/synth.h"
+#include "tests/testutil.h"
 
 /* Every record the callback saw, copied. */
 struct recs {

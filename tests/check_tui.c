@@ -10,10 +10,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sanitize.h"
-#include "testutil.h"
-#include "tui.h"
-#include "tui_internal.h"
+#include "ui/report/sanitize.h"
+#include "tests/testutil.h"
+#include "ui/tui/tui.h"
+#include "ui/tui/tui_internal.h"
+#include "ui/tui/actions.h"
+#include "ui/tui/view_annotate.h"
+#include "ui/tui/view_callers.h"
+#include "ui/tui/view_tree.h"
 
 static struct dso lib = { .kind = DSO_FILE, .name = "spin3" };
 static struct dso kern = { .kind = DSO_KERNEL, .name = "[kernel.kallsyms]" };
@@ -157,7 +161,7 @@ START_TEST(test_render_table)
 	fixture_init(&f, 1);
 	screen__init(&s);
 	screen__resize(&s, 40, 120);
-	tui__render(&f.t, &s, 0);
+	top__render(&f.t, &s, 0);
 	check_fits(&s);
 	ck_assert_ptr_nonnull(strstr(screen__text(&s, 0),
 				     "event cpu-clock, 4000 Hz; target pid 7 (spin3)"));
@@ -183,7 +187,7 @@ START_TEST(test_render_table)
 	ck_assert_int_eq(screen__style_at(&s, 39, 0), ST_KEY);
 	/* moving down selects the next row */
 	ck_assert_int_eq(tui__key(&f.t, K_DOWN), R_REDRAW);
-	tui__render(&f.t, &s, 0);
+	top__render(&f.t, &s, 0);
 	ck_assert_int_eq(screen__style_at(&s, 4, 2), ST_SELECTED);
 	ck_assert_int_eq(screen__style_at(&s, 3, 2), ST_HOT);
 	screen__fini(&s);
@@ -218,7 +222,7 @@ START_TEST(test_render_every_size)
 				tui__key(&f.t, '/');
 			if (v == 3)
 				tui__key(&f.t, K_ESC);
-			tui__render(&f.t, &s, 0);
+			top__render(&f.t, &s, 0);
 			check_fits(&s);
 			if (v == 1)
 				tui__key(&f.t, K_ESC);
@@ -227,12 +231,12 @@ START_TEST(test_render_every_size)
 	}
 	/* 10x3: the event, the titles, the footer */
 	screen__resize(&s, 3, 10);
-	tui__render(&f.t, &s, 0);
+	top__render(&f.t, &s, 0);
 	ck_assert_str_eq(screen__text(&s, 0), "event cpu\xe2\x80\xa6");
 	ck_assert_str_eq(screen__text(&s, 1), "Overhead \xe2\x80\xa6");
 	/* the lost samples are highlighted, with advice */
 	screen__resize(&s, 40, 160);
-	tui__render(&f.t, &s, 0);
+	top__render(&f.t, &s, 0);
 	ck_assert_int_ge(find_line(&s, "WARNING: 5 records lost"), 0);
 	ck_assert_int_ge(find_line(&s, "WARNING: the kernel throttled sampling 3 "
 				       "times"), 0);
@@ -264,19 +268,19 @@ START_TEST(test_hostile_names)
 	listview__update(&f.t.top);
 	screen__init(&s);
 	screen__resize(&s, 20, 100);
-	tui__render(&f.t, &s, 0);
+	top__render(&f.t, &s, 0);
 	check_fits(&s);
 	ck_assert_int_ge(find_line(&s, "x?]52;c;QUJD?.so"), 0);
 	ck_assert_int_ge(find_line(&s, "[.] f?[2J?31m??"), 0);
 	ck_assert_int_ge(find_line(&s, "(?[31mevil)"), 0);
 	/* a status message and a typed filter are sanitized too */
 	tui__status(&f.t, ST_NORMAL, "bad \x1b[5m name");
-	tui__render(&f.t, &s, 0);
+	top__render(&f.t, &s, 0);
 	ck_assert_int_ge(find_line(&s, "bad ?[5m name"), 0);
 	tui__key(&f.t, '/');
 	tui__key(&f.t, 0x9b);	/* not text: ignored */
 	tui__key(&f.t, 'a');
-	tui__render(&f.t, &s, 0);
+	top__render(&f.t, &s, 0);
 	ck_assert_str_eq(screen__text(&s, 19), "Filter symbols: a");
 	ck_assert_int_eq(s.cursor_y, 19);
 	ck_assert_int_eq(s.cursor_x, 17);
@@ -482,11 +486,11 @@ START_TEST(test_views_and_events)
 	tui__key(&f.t, '[');
 	tui__key(&f.t, '[');
 	ck_assert(f.a.delay == 1);
-	ck_assert(tui__delay_step(0.05, -1) == 0.05);
-	ck_assert(tui__delay_step(0.05, 1) == 0.1);
-	ck_assert(tui__delay_step(60, 1) == 60);
-	ck_assert(tui__delay_step(2.5, -1) == 2);
-	ck_assert(tui__delay_step(2.5, 1) == 3);
+	ck_assert(actions__delay_step(0.05, -1) == 0.05);
+	ck_assert(actions__delay_step(0.05, 1) == 0.1);
+	ck_assert(actions__delay_step(60, 1) == 60);
+	ck_assert(actions__delay_step(2.5, -1) == 2);
+	ck_assert(actions__delay_step(2.5, 1) == 3);
 	fixture_fini(&f);
 }
 END_TEST

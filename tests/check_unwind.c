@@ -7,13 +7,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "callchain.h"
-#include "record.h"
-#include "session.h"
-#include "symbolizer.h"
-#include "synth.h"
-#include "testutil.h"
-#include "unwind.h"
+#include "src/core/callchain.h"
+#include "src/core/record.h"
+#include "src/core/session.h"
+#include "symbols/symbolizer.h"
+#include "src/sys/synth.h"
+#include "tests/testutil.h"
+#include "symbols/unwind.h"
 
 #if defined(__x86_64__)
 #include <asm/perf_regs.h>

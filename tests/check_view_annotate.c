@@ -10,10 +10,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fixtures/symtest.h"
-#include "annotate.h"
-#include "log.h"
-#include "tui_internal.h"
+#include "tests/fixtures/symtest.h"
+#include "ui/report/annotate.h"
+#include "src/core/log.h"
+#include "ui/tui/tui_internal.h"
+#include "ui/tui/view_annotate.h"
 
 struct fixture {
 	struct app a;
@@ -147,7 +148,7 @@ static const char *selected_text(const struct screen *s)
 static void render(struct fixture *f, struct screen *s)
 {
 	listview__update(tui__list(&f->t, tui__view(&f->t)));
-	tui__render(&f->t, s, 0);
+	top__render(&f->t, s, 0);
 }
 
 /* An instruction line whose text holds what, -1 if none. */

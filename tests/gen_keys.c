@@ -1,9 +1,9 @@
 /* gen_keys: writes doc/keys.md and the KEYS section of doc/ptop.1 from
- * the key table (ui/keys.c), so that the documentation cannot drift from
+ * the key table (ui/tui/keys.c), so that the documentation cannot drift from
  * the keys; the keys suite fails when they are stale.
  *
  *   make build/libptop.a
- *   cc -std=gnu11 -D_GNU_SOURCE -Isrc -Isymbols -Iui tests/gen_keys.c \
+ *   cc -std=gnu11 -D_GNU_SOURCE -I. tests/gen_keys.c \
  *      build/libptop.a $(pkg-config --libs ncursesw libelf libdw libzstd) \
  *      -lstdc++ -lm -pthread -ldl -o build/gen_keys
  *   build/gen_keys md > doc/keys.md
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "keys.h"
+#include "ui/tui/keys.h"
 
 /* Replaces ".SH KEYS" up to the next ".SH" (or appends the section). */
 static int update_man(const char *path)

@@ -1,6 +1,6 @@
 #!/bin/sh
-# Runs the integration (tests/integration/*.sh) and end-to-end
-# (tests/e2e/*.sh) scripts.  Exit status 0 passes, 77 skips (the last
+# Runs the layering check (tests/layering.sh), the integration
+# (tests/integration/*.sh) and end-to-end (tests/e2e/*.sh) scripts.  Exit status 0 passes, 77 skips (the last
 # "SKIP: reason" line says why; see tests/common.sh), anything else fails
 # and the script's whole output is shown.
 # Environment: PTOP (the binary), WL (workloads dir), BUILD; ONLY (a
@@ -15,7 +15,7 @@ failed=""
 sum=${PTOP_SUMMARY:-/dev/null}
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
-for t in tests/integration/*.sh tests/e2e/*.sh; do
+for t in tests/layering.sh tests/integration/*.sh tests/e2e/*.sh; do
 	[ -f "$t" ] || continue
 	case "$t" in */lib.sh) continue ;; esac
 	if [ -n "${ONLY:-}" ] && ! echo "$t" | grep -q -- "$ONLY"; then

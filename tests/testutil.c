@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "log.h"
-#include "testutil.h"
+#include "src/core/log.h"
+#include "tests/testutil.h"
 
 void test__skip(const char *file, const char *func, const char *fmt, ...)
 {

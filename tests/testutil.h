@@ -8,7 +8,7 @@
 #include <linux/perf_event.h>
 #include <stdio.h>
 
-#include "util.h"
+#include "src/core/util.h"
 
 /* Every suite's constructor (the list is generated from the file names). */
 #define SUITE(n) Suite *n##_suite(void);

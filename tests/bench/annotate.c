@@ -11,8 +11,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "annotate.h"
-#include "symbolizer.h"
+#include "ui/report/annotate.h"
+#include "symbols/symbolizer.h"
 
 static double now_ms(void)
 {

@@ -5,9 +5,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "record.h"
-#include "ring.h"
-#include "session.h"
+#include "src/core/record.h"
+#include "src/core/ring.h"
+#include "src/core/session.h"
 
 #define PAGE 4096
 #define RING (1u << 20)		/* 1 MiB data area */

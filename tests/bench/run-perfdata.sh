@@ -10,7 +10,9 @@ for g in "" "-g" "-z"; do
 	# 2 threads at (asked) 50 kHz each for 20 s: a few hundred thousand
 	# samples (a VM's cpu-clock gives less than asked)
 	# shellcheck disable=SC2086
-	perf record -q -e cpu-clock -c 20000 $g -o "$f" -- "$WL/spin3" 20 2 > /dev/null 2>&1 ||
+	# --buildid-mmap: a plain perf record aborts beside a live ptop (the
+	# kernel leaks the build-id bit into other sessions' MMAP2 records)
+	perf record --buildid-mmap -q -e cpu-clock -c 20000 $g -o "$f" -- "$WL/spin3" 20 2 > /dev/null 2>&1 ||
 		{ echo "  perf record $g failed"; continue; }
 	n=$(perf report -i "$f" --stdio --sort dso 2> /dev/null |
 		sed -n "s/^# Samples: \([0-9.]*[KM]*\) .*/\1/p" | head -1)

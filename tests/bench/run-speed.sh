@@ -22,11 +22,11 @@ sp_ms() {	# sp_ms CMD...: wall milliseconds of one run, output dropped
 # gcc compiling a few of ptop's biggest files: a script, so that perf
 # record runs it as it is
 sp_gcc_script() {
-	cflags="-O2 -D_GNU_SOURCE -I$PWD -I$PWD/src -I$PWD/symbols -I$PWD/ui $(pkg-config --cflags libdw 2>/dev/null)"
+	cflags="-O2 -D_GNU_SOURCE -I$PWD $(pkg-config --cflags libdw 2>/dev/null)"
 	{
 		echo "#!/bin/sh"
 		# not $f: the caller's (functions share the shell's variables)
-		for sp_src in src/perfdata.c symbols/demangle.c symbols/symbolizer.c; do
+		for sp_src in src/perfdata/*.c symbols/demangle.c symbols/symbolizer.c; do
 			echo "gcc $cflags -c $PWD/$sp_src -o $tmp/sp.o || exit 1"
 		done
 	} > "$tmp/gcc.sh"

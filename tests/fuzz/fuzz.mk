@@ -8,7 +8,7 @@ FUZZ_BUILD := build-fuzz
 FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
 FUZZ_BINS := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
 FUZZ_SAN := address,undefined
-FUZZ_CFLAGS := -g -O1 -std=gnu11 -D_GNU_SOURCE -pthread -I. -Isrc -Isymbols -Iui
+FUZZ_CFLAGS := -g -O1 -std=gnu11 -D_GNU_SOURCE -pthread -I.
 FUZZ_OBJ := $(SRC_LIB:%.c=$(FUZZ_BUILD)/obj/%.o)
 FUZZ_STAMP := $(FUZZ_BUILD)/.flags
 

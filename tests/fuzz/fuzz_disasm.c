@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "disasm.h"
-#include "kcore.h"
+#include "symbols/disasm.h"
+#include "symbols/kcore.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "elfsym.h"
-#include "srcline.h"
-#include "symtab.h"
-#include "util.h"
+#include "symbols/elfsym.h"
+#include "symbols/srcline.h"
+#include "symbols/symtab.h"
+#include "src/core/util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfdata.h"
-#include "session.h"
+#include "src/perfdata/perfdata.h"
+#include "src/core/session.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fmt.h"
-#include "sanitize.h"
-#include "screen.h"
+#include "ui/report/fmt.h"
+#include "ui/report/sanitize.h"
+#include "ui/tui/screen.h"
 
 static void check(const struct screen *s)
 {

@@ -10,10 +10,10 @@
 
 #include <asm/perf_regs.h>
 
-#include "record.h"
-#include "session.h"
-#include "unwind.h"
-#include "util.h"
+#include "src/core/record.h"
+#include "src/core/session.h"
+#include "symbols/unwind.h"
+#include "src/core/util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 const char *__lsan_default_suppressions(void);

@@ -53,7 +53,9 @@ check_inl() {
 		.children[] | select(.symbol == "leaf_spin" and
 			.inlined == false) | .percent] | add // 0')
 	at_least "$p" 90 "$2: outer_fn -> inl_helper (inlined) -> leaf_spin in leaf_spin's tree"
-	# an inlined function is no row, never a plain frame, and its JSON
+	# an inlined function is no row (without --inline: live by default,
+	# -i with --no-inline; callgraph_inline_rows.sh tests the rows),
+	# never a plain frame, and its JSON
 	# name has no suffix; every node says whether it is inlined
 	echo "$last" | jq -e '
 		([.rows[] | select(.symbol == "inl_helper")] | length == 0) and
@@ -106,7 +108,7 @@ need perf
 perf record -q -N --buildid-mmap -e cpu-clock -F 4000 -g -o "$TMP/fp.data" -- \
 	"$WL/inlwork" 1 > /dev/null 2> "$TMP/err" ||
 	fail "recording -g failed: $(cat "$TMP/err")"
-"$PTOP" -i "$TMP/fp.data" -b --json > "$TMP/file.json" 2> "$TMP/err" ||
+"$PTOP" -i "$TMP/fp.data" -b --json --no-inline > "$TMP/file.json" 2> "$TMP/err" ||
 	fail "ptop -i failed: $(cat "$TMP/err")"
 check_inl "$TMP/file.json" "-i perf.data"
 exit 0

@@ -8,10 +8,13 @@
 . tests/integration/perfdata.inc
 command -v perf > /dev/null || fail "perf is not installed"
 
-# swapper_share FILE: perf report's share of pid 0 (0 when it has none)
-swapper_share() {
-	perf report -i "$1" --stdio --sort pid -g none 2> "$TMP/perf.err" |
-		awk '$2 == "0:swapper" { sub(/%$/, "", $1); v = $1 } END { print v + 0 }'
+# swapper FILE: perf report's share (percent, 2 decimals) and samples of
+# pid 0, "0 0" when it has none
+swapper() {
+	perf report -i "$1" --stdio --no-children --sort pid -n -g none \
+		2> "$TMP/perf.err" |
+		awk '$3 == "0:swapper" { sub(/%$/, "", $1); v = $1; n = $2 }
+			END { print v + 0, n + 0 }'
 }
 # file_agrees WHAT FILE: ptop -i FILE's idle share is perf report's
 # swapper share, the same samples, and --show-idle makes its rows
@@ -21,9 +24,15 @@ file_agrees() {
 		fail "$what: ptop -i: $(cat "$TMP/f.err")"
 	jq 'select(.event | startswith("cpu-clock"))' "$TMP/f.json" > "$TMP/f1.json"
 	ti=$(jq -r '.idle' "$TMP/f1.json")
-	pi=$(swapper_share "$f")
-	awk -v a="$pi" 'BEGIN { exit !(a > 0) }' ||
+	tn=$(jq -r '.idle_samples' "$TMP/f1.json")
+	set -- $(swapper "$f")
+	pi=$1 pn=$2
+	# the samples, exactly (a busy machine's few idle samples print as
+	# 0.00 %), then the share
+	[ "$pn" -gt 0 ] ||
 		fail "$what: perf report sees no idle sample (0:swapper): $(head -3 "$TMP/perf.err")"
+	[ "$tn" = "$pn" ] ||
+		fail "$what: ptop has $tn idle samples, perf report $pn of 0:swapper"
 	near "$ti" "$pi" 0.1 "$what: ptop's idle share against perf report's 0:swapper"
 	jq -e '[.rows[] | select(.pid == 0)] == [] and
 		([.rows[].samples] | add) == .samples - .idle_samples' \

@@ -62,3 +62,9 @@ WORKLOADS_EXTRA := $(BUILD)/workloads/cxxnames $(BUILD)/workloads/libwlhot.so \
 	$(BUILD)/workloads/cgwork $(BUILD)/workloads/cgwork-nofp \
 	$(BUILD)/workloads/spin3-stripped $(BUILD)/workloads/cppwork \
 	$(BUILD)/workloads/inlwork
+
+# syswork: its samples are in the kernel, its user stack unwound from CFI
+# alone (no frame pointers) for --call-graph dwarf
+$(BUILD)/workloads/syswork: tests/workloads/syswork.c tests/workloads/wl.h
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(WL_CFLAGS) -fomit-frame-pointer -fno-shrink-wrap -o $@ $<

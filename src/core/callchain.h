@@ -1,0 +1,41 @@
+/* callchain: the interned call chains of a session, as a trie (pure). */
+#ifndef PTOP_CALLCHAIN_H
+#define PTOP_CALLCHAIN_H
+
+#include "src/core/dso.h"
+#include "src/core/util.h"
+
+/*
+ * Every sampled chain is a path from the root (the outermost caller) to a
+ * leaf (the sampled instruction).  Equal prefixes share nodes, so a chain
+ * is one u32: the id of its leaf node, which the histogram key carries.
+ * Node 0 is the root and stands for "no chain".  Frames are in the key
+ * space of their dso (file offset, or ip for kernel/anon code); return
+ * addresses are stored minus one, so that they fall inside the call
+ * instruction and resolve to the caller even after a noreturn call.
+ */
+struct cc_node {
+	u32 parent;
+	u32 depth;		/* root: 0 */
+	const struct dso *dso;
+	u64 addr;
+};
+
+struct callchains;
+
+struct callchains *callchains__new(void);
+void callchains__free(struct callchains *cc);
+/* The node for frame (dso, addr) under parent; 0 on ENOMEM. */
+u32 callchains__intern(struct callchains *cc, u32 parent,
+		       const struct dso *dso, u64 addr);
+size_t callchains__nr(const struct callchains *cc);
+const struct cc_node *callchains__node(const struct callchains *cc, u32 id);
+/* Forgets every chain (the ids handed out become invalid). */
+void callchains__reset(struct callchains *cc);
+size_t callchains__bytes(const struct callchains *cc);
+
+/* A copy of the nodes [0, nr) for a snapshot: read without the lock. */
+int callchains__copy(const struct callchains *cc, struct cc_node **out,
+		     size_t *cap, size_t *nr);
+
+#endif

@@ -1,0 +1,71 @@
+/* hist: the aggregation hash of one event (pure); snapshots for views. */
+#ifndef PTOP_HIST_H
+#define PTOP_HIST_H
+
+#include "src/core/dso.h"
+#include "src/core/util.h"
+
+/*
+ * The key is address-level so that every view (symbol rows, annotate,
+ * any sort order) is derived at display time:
+ *   file-backed code  (dso identity = build-id when known, file offset)
+ *   anon/JIT code     (per-pid anon dso, ip)
+ *   kernel            (kernel dso, ip)
+ * plus the fields the session keeps (pid, tid, comm, cpu: see
+ * session_opts.key_fields; the others stay zero), whether the sample is
+ * the idle task's, and, with call graphs, the interned chain.  A fixed-size, zeroed struct compared with memcmp.
+ */
+struct hist_key {
+	const struct dso *dso;	/* never NULL */
+	u64 addr;
+	const char *comm;	/* interned */
+	s32 pid, tid;
+	s16 cpu;
+	/* 1: a sample of the idle task (pid 0), whatever fields are kept,
+	 * so that views can leave idle out without KEY_PID */
+	u16 idle;
+	u32 chain;		/* leaf node of the call chain (callchain.h),
+				 * 0: none */
+};
+
+struct hist_entry {
+	struct hist_key key;
+	u64 samples;
+	u64 period;
+};
+
+struct hist;
+
+struct hist *hist__new(void);
+void hist__free(struct hist *h);
+
+/* Adds one sample.  Allocation happens only when the table grows (before
+ * it gets crowded: load <= 1/2), never per sample.  -ENOMEM: the sample
+ * was not added (the caller counts it as dropped). */
+int hist__add(struct hist *h, const struct hist_key *key, u64 period);
+
+/* perf top's decay: every entry's samples and period times 7/8; entries
+ * that reach zero are removed. */
+void hist__decay(struct hist *h);
+void hist__zero(struct hist *h);
+
+size_t hist__nr_entries(const struct hist *h);
+u64 hist__total_samples(const struct hist *h);
+u64 hist__total_period(const struct hist *h);
+size_t hist__bytes(const struct hist *h);
+
+/* Copies the entries (compacted, in table order) into *out, growing it;
+ * returns the count or -ENOMEM. */
+long hist__copy(const struct hist *h, struct hist_entry **out, size_t *cap);
+
+/* Rewrites every key with fn (may merge entries whose new keys are
+ * equal): used to fold the entries of reaped threads.  fn returns true
+ * if it changed the key. */
+int hist__rekey(struct hist *h, bool (*fn)(struct hist_key *k, void *ctx),
+		void *ctx);
+
+/* Debug consistency check (tests): every entry findable, counts and
+ * totals add up.  0 or -EINVAL. */
+int hist__check(const struct hist *h);
+
+#endif

@@ -1,0 +1,51 @@
+/* machine: processes, threads and their executable maps (pure). */
+#ifndef PTOP_MACHINE_H
+#define PTOP_MACHINE_H
+
+#include "src/core/dso.h"
+#include "src/core/util.h"
+
+struct map {
+	u64 start, end;		/* [start, end) */
+	u64 pgoff;
+	struct dso *dso;
+};
+
+struct machine;
+struct strpool;
+
+struct machine *machine__new(struct strpool *pool);
+void machine__free(struct machine *m);
+
+/* The record handlers.  They return 0 or -ENOMEM; records about unknown
+ * processes create them. */
+int machine__comm(struct machine *m, s32 pid, s32 tid, const char *comm,
+		  size_t len, bool exec);
+int machine__fork(struct machine *m, s32 pid, s32 ppid, s32 tid, s32 ptid);
+int machine__exit(struct machine *m, s32 pid, s32 tid);
+/* Inserts a map, cutting away what it overlaps (mmap semantics). */
+int machine__mmap(struct machine *m, s32 pid, u64 start, u64 len, u64 pgoff,
+		  struct dso *dso);
+
+/* O(log n) in the process's maps, then in those of the program it ran
+ * before its last exec (the execve syscall's own samples); NULL when no
+ * map covers ip. */
+const struct map *machine__find_map(struct machine *m, s32 pid, u64 ip);
+/* The interned comm of a thread, else of its process; NULL if unknown. */
+const char *machine__comm_of(struct machine *m, s32 pid, s32 tid);
+bool machine__knows(const struct machine *m, s32 pid);
+/* true once the process's main thread exited. */
+bool machine__exited(const struct machine *m, s32 pid);
+
+/* Exited processes and threads are freed `grace` ticks after their exit,
+ * since samples taken before the exit may still sit in another CPU's
+ * ring.  Returns how many processes were freed. */
+void machine__tick(struct machine *m);
+size_t machine__reap(struct machine *m, unsigned int grace);
+
+size_t machine__nr_procs(const struct machine *m);
+size_t machine__nr_threads(const struct machine *m);
+/* The maps of a process in address order (tests, /proc views). */
+const struct map *machine__maps(struct machine *m, s32 pid, size_t *nr);
+
+#endif

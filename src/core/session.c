@@ -1,0 +1,1062 @@
+/* session: the one model every source feeds and every front end reads. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/core/record.h"
+#include "src/core/session.h"
+
+#define MAX_CPUS 4096
+
+struct session_event {
+	char *name;
+	struct perf_event_attr attr;
+	struct hist *hist;
+	struct ev_counts counts;
+	struct ev_counts *cpu;	/* [nr_cpu] */
+	size_t nr_cpu;
+};
+
+/* An entry of a perf.data file's build-id table; entries whose paths
+ * hash alike are chained through next (an index + 1, 0: end). */
+struct session_bid {
+	s32 pid;
+	u8 bid[BUILD_ID_MAX];
+	u8 size;
+	size_t next;
+	char *path;
+};
+
+struct session {
+	struct session_opts opts;
+	bool fold_always;	/* session__fold_reaped */
+	const char *fold_comm;	/* "[exited]" when comms are folded too */
+	pthread_mutex_t lock;
+	struct strpool *strings;
+	struct dsos *dsos;
+	struct machine *machine;
+	struct callchains *chains;
+	struct session_event *events;
+	size_t nr_events, cap_events;
+	struct intmap ids;	/* id -> event index + 1 */
+	struct id_pos id_pos;	/* where the id is, from event 0 */
+	int time_sample;	/* u64 index of TIME in a sample, -1: none */
+	int time_trailer;	/* u64 index of TIME from the end, -1: none */
+	size_t trailer;		/* sample_id trailer size, from event 0 */
+	bool any_build_id;	/* some event's attr has build_id */
+	struct intmap asked;	/* pids handed to opts.unknown_pid */
+	struct session_bid *bids;	/* perf.data build-id table */
+	size_t nr_bids, cap_bids;
+	struct intmap bid_index;	/* hash of path -> first entry + 1 */
+	u64 events_gen;
+	struct session_counts counts;
+	u64 first_time, last_time;
+	bool kernel_samples;
+	bool lost_summary;	/* a recorder's LOST_SAMPLES summary came
+				 * (see session__lost_once) */
+	bool in_unknown_pid;
+	struct session_unwinder unwinder;	/* queue NULL: none */
+};
+
+struct session *session__new(const struct session_opts *opts)
+{
+	struct session *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	if (opts)
+		s->opts = *opts;
+	if (!s->opts.fold_threshold)
+		s->opts.fold_threshold = 200000;
+	pthread_mutex_init(&s->lock, NULL);
+	intmap__init(&s->ids);
+	intmap__init(&s->asked);
+	intmap__init(&s->bid_index);
+	s->strings = strpool__new();
+	if (!s->strings)
+		goto err;
+	s->dsos = dsos__new(s->strings);
+	s->machine = machine__new(s->strings);
+	s->chains = callchains__new();
+	if (!s->dsos || !s->machine || !s->chains)
+		goto err;
+	if (!s->opts.max_stack)
+		s->opts.max_stack = 512;
+	/* The idle task never gets a COMM record. */
+	if (machine__comm(s->machine, 0, 0, "swapper", 7, false))
+		goto err;
+	return s;
+err:
+	session__free(s);
+	errno = ENOMEM;
+	return NULL;
+}
+
+void session__free(struct session *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->nr_events; i++) {
+		free(s->events[i].name);
+		hist__free(s->events[i].hist);
+		free(s->events[i].cpu);
+	}
+	free(s->events);
+	intmap__fini(&s->ids);
+	intmap__fini(&s->asked);
+	for (size_t i = 0; i < s->nr_bids; i++)
+		free(s->bids[i].path);
+	free(s->bids);
+	intmap__fini(&s->bid_index);
+	machine__free(s->machine);
+	callchains__free(s->chains);
+	dsos__free(s->dsos);
+	strpool__free(s->strings);
+	pthread_mutex_destroy(&s->lock);
+	free(s);
+}
+
+void session__set_unknown_pid(struct session *s,
+			      void (*fn)(struct session *s, s32 pid, void *ctx),
+			      void *ctx)
+{
+	s->opts.unknown_pid = fn;
+	s->opts.ctx = ctx;
+}
+
+void session__lock(struct session *s)
+{
+	pthread_mutex_lock(&s->lock);
+}
+
+void session__unlock(struct session *s)
+{
+	pthread_mutex_unlock(&s->lock);
+}
+
+static void session__layout(struct session *s)
+{
+	const struct perf_event_attr *a = &s->events[0].attr;
+
+	/* perf's rule: all events of a session share one sample_id layout,
+	 * so event 0 says where the id is in every record. */
+	u64 st = a->sample_type;
+
+	record__id_pos(st, &s->id_pos);
+	s->trailer = record__id_trailer_size(st, a->sample_id_all);
+	s->any_build_id = false;
+	for (size_t i = 0; i < s->nr_events; i++)
+		s->any_build_id |= s->events[i].attr.build_id;
+	s->time_sample = s->time_trailer = -1;
+	if (st & PERF_SAMPLE_TIME) {
+		s->time_sample = !!(st & PERF_SAMPLE_IDENTIFIER) +
+				 !!(st & PERF_SAMPLE_IP) +
+				 !!(st & PERF_SAMPLE_TID);
+		if (a->sample_id_all)
+			s->time_trailer = 1 + !!(st & PERF_SAMPLE_ID) +
+					  !!(st & PERF_SAMPLE_STREAM_ID) +
+					  !!(st & PERF_SAMPLE_CPU) +
+					  !!(st & PERF_SAMPLE_IDENTIFIER);
+	}
+}
+
+u64 session__record_time(const struct session *s,
+			 const struct perf_event_header *h)
+{
+	const u64 *w = (const u64 *)(h + 1);
+	size_t nw = (h->size - sizeof(*h)) / 8;
+
+	if (h->size < sizeof(*h) || !s->nr_events)
+		return 0;
+	if (h->type == PERF_RECORD_SAMPLE)
+		return s->time_sample >= 0 && (size_t)s->time_sample < nw ?
+			       w[s->time_sample] : 0;
+	if (h->type >= PERF_RECORD_MAX)	/* user types (perf.data) have no trailer */
+		return 0;
+	return s->time_trailer > 0 && (size_t)s->time_trailer <= nw ?
+		       w[nw - s->time_trailer] : 0;
+}
+
+int session__add_event(struct session *s, const char *name,
+		       const struct perf_event_attr *attr)
+{
+	struct session_event *e;
+
+	if (array__grow((void **)&s->events, &s->cap_events, s->nr_events + 1,
+			sizeof(*s->events)))
+		return -ENOMEM;
+	e = &s->events[s->nr_events];
+	memset(e, 0, sizeof(*e));
+	e->name = strdup(name);
+	e->hist = hist__new();
+	if (!e->name || !e->hist) {
+		free(e->name);
+		hist__free(e->hist);
+		return -ENOMEM;
+	}
+	e->attr = *attr;
+	s->nr_events++;
+	s->events_gen++;
+	session__layout(s);
+	return (int)(s->nr_events - 1);
+}
+
+int session__set_attr(struct session *s, size_t ev,
+		      const struct perf_event_attr *attr)
+{
+	size_t i = 0;
+	u64 k;
+	void *v;
+
+	if (ev >= s->nr_events)
+		return -EINVAL;
+	s->events[ev].attr = *attr;
+	s->events_gen++;
+	/* forget the ids of this event: the fds they named are closed */
+	while (intmap__next(&s->ids, &i, &k, &v)) {
+		if ((uintptr_t)v == ev + 1) {
+			intmap__del(&s->ids, k);
+			i = 0;
+		}
+	}
+	session__layout(s);
+	return 0;
+}
+
+int session__add_id(struct session *s, size_t ev, u64 id)
+{
+	if (ev >= s->nr_events)
+		return -EINVAL;
+	s->events_gen++;
+	return intmap__put(&s->ids, id, (void *)(uintptr_t)(ev + 1));
+}
+
+int session__set_event_name(struct session *s, size_t ev, const char *name)
+{
+	char *n;
+
+	if (ev >= s->nr_events || !name)
+		return -EINVAL;
+	n = strdup(name);
+	if (!n)
+		return -ENOMEM;
+	free(s->events[ev].name);
+	s->events[ev].name = n;
+	return 0;
+}
+
+int session__event_ids(const struct session *s, size_t ev, u64 **ids,
+		       size_t *nr)
+{
+	size_t i = 0, n = 0, cap = 0;
+	u64 k, *out = NULL;
+	void *v;
+
+	*ids = NULL;
+	*nr = 0;
+	if (ev >= s->nr_events)
+		return -EINVAL;
+	while (intmap__next(&s->ids, &i, &k, &v)) {
+		if ((uintptr_t)v != ev + 1)
+			continue;
+		if (array__grow((void **)&out, &cap, n + 1, sizeof(*out))) {
+			free(out);
+			return -ENOMEM;
+		}
+		out[n++] = k;
+	}
+	*ids = out;
+	*nr = n;
+	return 0;
+}
+
+u64 session__events_gen(const struct session *s)
+{
+	return s->events_gen;
+}
+
+void session__time_range(const struct session *s, u64 *first, u64 *last)
+{
+	*first = s->first_time;
+	*last = s->last_time;
+}
+
+int session__add_build_id(struct session *s, s32 pid, const char *path,
+			  const u8 *bid, size_t size)
+{
+	size_t len = strlen(path);
+	u64 key = hash_bytes(path, len);
+	struct session_bid *b;
+
+	if (!size)
+		return -EINVAL;
+	if (array__grow((void **)&s->bids, &s->cap_bids, s->nr_bids + 1,
+			sizeof(*s->bids)))
+		return -ENOMEM;
+	b = &s->bids[s->nr_bids];
+	memset(b, 0, sizeof(*b));
+	b->path = strdup(path);
+	if (!b->path)
+		return -ENOMEM;
+	b->pid = pid;
+	b->size = (u8)MIN(size, (size_t)BUILD_ID_MAX);
+	memcpy(b->bid, bid, b->size);
+	b->next = (uintptr_t)intmap__get(&s->bid_index, key);
+	if (intmap__put(&s->bid_index, key,
+			(void *)(uintptr_t)(s->nr_bids + 1))) {
+		free(b->path);
+		return -ENOMEM;
+	}
+	s->nr_bids++;
+	return 0;
+}
+
+/* The table's build-id for a mapping of path by pid: its pid's entry,
+ * else a host (-1) entry. */
+static const struct session_bid *session__find_bid(const struct session *s,
+						   s32 pid, const char *path,
+						   size_t len)
+{
+	const struct session_bid *any = NULL;
+	size_t i;
+
+	if (!s->nr_bids)
+		return NULL;
+	i = (uintptr_t)intmap__get(&s->bid_index, hash_bytes(path, len));
+	for (; i; i = s->bids[i - 1].next) {
+		const struct session_bid *b = &s->bids[i - 1];
+
+		if (strcmp(b->path, path) != 0)
+			continue;
+		if (b->pid == pid)
+			return b;
+		if (b->pid == -1 && !any)
+			any = b;
+	}
+	return any;
+}
+
+size_t session__nr_events(const struct session *s)
+{
+	return s->nr_events;
+}
+
+const char *session__event_name(const struct session *s, size_t ev)
+{
+	return ev < s->nr_events ? s->events[ev].name : NULL;
+}
+
+const struct perf_event_attr *session__event_attr(const struct session *s,
+						  size_t ev)
+{
+	return ev < s->nr_events ? &s->events[ev].attr : NULL;
+}
+
+/* The event a record belongs to; NULL if the id is unknown. */
+static struct session_event *session__event_of(struct session *s,
+					       const struct perf_event_header *h)
+{
+	u64 id;
+	uintptr_t v;
+
+	if (s->nr_events == 1)
+		return &s->events[0];
+	if (record__id(h, &s->id_pos, &id))
+		return NULL;
+	v = (uintptr_t)intmap__get(&s->ids, id);
+	return v ? &s->events[v - 1] : NULL;
+}
+
+bool session__attr_build_id(const struct session *s,
+			    const struct perf_event_header *h)
+{
+	u64 id;
+	uintptr_t v;
+
+	if (!s->any_build_id)
+		return false;
+	if (s->nr_events == 1)
+		return true;
+	/* Several events: the id in the sample_id trailer names the one
+	 * that carried the record (without sample_id_all the trailer is
+	 * not there and the filename's tail would be read). */
+	if (s->events[0].attr.sample_id_all &&
+	    record__id(h, &s->id_pos, &id) == 0 &&
+	    (v = (uintptr_t)intmap__get(&s->ids, id)))
+		return s->events[v - 1].attr.build_id;
+	/* No id, or one no attr lists (perf's and ptop's synthesized
+	 * records carry a zeroed trailer): the tracking event, the only
+	 * one that gets mmaps, is the one that asked for build-ids. */
+	return true;
+}
+
+static struct ev_counts *event__cpu(struct session_event *e, u32 cpu)
+{
+	if (cpu >= MAX_CPUS)
+		return NULL;
+	if (cpu >= e->nr_cpu) {
+		size_t n = e->nr_cpu ? e->nr_cpu : 4;
+		struct ev_counts *p;
+
+		while (n <= cpu)
+			n *= 2;
+		p = realloc(e->cpu, n * sizeof(*p));
+		if (!p)
+			return NULL;
+		memset(p + e->nr_cpu, 0, (n - e->nr_cpu) * sizeof(*p));
+		e->cpu = p;
+		e->nr_cpu = n;
+	}
+	return &e->cpu[cpu];
+}
+
+/* Adds to the event's total and, when the cpu is known, its cpu's. */
+#define COUNT(e, cpu, field, n)                                            \
+	do {                                                               \
+		struct ev_counts *c_ = (cpu) >= 0 ? event__cpu((e), (u32)(cpu)) \
+						  : NULL;                  \
+		(e)->counts.field += (n);                                  \
+		if (c_)                                                    \
+			c_->field += (n);                                  \
+	} while (0)
+
+static bool session__has_cpu(const struct session_event *e)
+{
+	return e->attr.sample_type & PERF_SAMPLE_CPU;
+}
+
+/* Where a user address of pid lands: (dso, key-space address). */
+static void session__resolve_user(struct session *s, s32 pid, u64 ip,
+				  const struct dso **dso, u64 *addr)
+{
+	const struct map *map = machine__find_map(s->machine, pid, ip);
+
+	if (!map) {
+		*dso = dsos__unknown(s->dsos);
+		*addr = ip;
+	} else if (map->dso->kind == DSO_ANON) {
+		*dso = map->dso;
+		*addr = ip;
+	} else {
+		*dso = map->dso;
+		*addr = ip - map->start + map->pgoff;
+	}
+}
+
+/*
+ * Interns a sample's call chain, root first, and returns its leaf node.
+ * The chain comes leaf first, with PERF_CONTEXT_* markers saying whether
+ * the entries that follow are kernel or user addresses.  Every entry but
+ * the first is a return address: minus one, it lies in the call.
+ */
+/* No code below this address or in the last page of the address space. */
+#define CHAIN_MIN_CODE 4096
+
+static u32 session__chain(struct session *s, s32 pid, const u64 *chain,
+			  u64 nr, u16 cpumode)
+{
+	struct {
+		const struct dso *dso;
+		u64 addr;
+	} fr[512];
+	size_t n = 0, max = MIN(s->opts.max_stack, ARRAY_SIZE(fr));
+	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL;
+	u32 node = 0;
+
+	for (u64 i = 0; i < nr && n < max; i++) {
+		u64 ip = chain[i];
+
+		if (ip >= (u64)PERF_CONTEXT_MAX) {
+			if (ip == (u64)PERF_CONTEXT_KERNEL)
+				kernel = true;
+			else if (ip == (u64)PERF_CONTEXT_USER)
+				kernel = false;
+			else
+				break;	/* guest or hypervisor chains */
+			continue;
+		}
+		/* A return address that cannot be in code (page zero, the
+		 * last page: 0x0, 0x1, -1) comes from a frame-pointer walk
+		 * through code built without them: the entries beyond it
+		 * were read through a stale frame pointer, so the chain ends
+		 * here (perf shows them as [unknown] frames). */
+		if (n > 0 && (ip < CHAIN_MIN_CODE || ip > -(u64)CHAIN_MIN_CODE))
+			break;
+		if (n > 0)
+			ip--;
+		if (kernel) {
+			fr[n].dso = dsos__kernel(s->dsos);
+			fr[n].addr = ip;
+		} else {
+			session__resolve_user(s, pid, ip, &fr[n].dso,
+					      &fr[n].addr);
+		}
+		n++;
+	}
+	while (n > 0) {
+		n--;
+		node = callchains__intern(s->chains, node, fr[n].dso,
+					  fr[n].addr);
+		if (!node)
+			return 0;
+	}
+	return node;
+}
+
+/* Adds a sample to its event's histogram and counters. */
+static int session__account(struct session_event *e, int cpu,
+			    const struct hist_key *key, u64 period)
+{
+	struct ev_counts *c;
+
+	if (hist__add(e->hist, key, period)) {
+		COUNT(e, cpu, dropped, 1);
+		return -ENOMEM;
+	}
+	c = cpu >= 0 ? event__cpu(e, (u32)cpu) : NULL;
+	e->counts.samples++;
+	e->counts.period += period;
+	if (c) {
+		c->samples++;
+		c->period += period;
+	}
+	return 0;
+}
+
+/* Hands a sample with a user stack to the unwinder: 0 when it took it. */
+static int session__defer(struct session *s, struct session_event *e,
+			  const struct perf_sample *smp,
+			  const struct hist_key *key, int cpu)
+{
+	const struct perf_sample_ext *x = smp->ext;
+	struct unwind_req req;
+	u64 nk = 0;
+
+	if (!s->unwinder.queue)
+		return -ENOENT;
+	/* the kernel's part of the chain; its user part, if any, is
+	 * replaced by the unwound one */
+	while (nk < smp->callchain_nr &&
+	       smp->callchain[nk] != (u64)PERF_CONTEXT_USER)
+		nk++;
+	memset(&req, 0, sizeof(req));
+	req.ev = (u32)(e - s->events);
+	req.cpu = cpu;
+	req.pid = smp->pid;
+	req.tid = smp->tid;
+	req.cpumode = smp->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	req.period = smp->period;
+	req.key = *key;
+	req.nr_kernel = nk;
+	req.kernel = smp->callchain;
+	req.abi = x->user_abi;
+	req.regs_mask = e->attr.sample_regs_user;
+	req.nr_regs = x->user_regs_nr;
+	req.regs = x->user_regs;
+	req.stack_size = x->stack_dyn_size;
+	req.stack = x->stack_data;
+	return s->unwinder.queue(s->unwinder.ctx, &req);
+}
+
+static int session__sample(struct session *s, const struct perf_event_header *h)
+{
+	struct session_event *e = session__event_of(s, h);
+	unsigned int kf = s->opts.key_fields;
+	struct perf_sample smp;
+	struct hist_key key;
+	int cpu;
+
+	if (!e) {
+		s->counts.unknown_id++;
+		return -ENOENT;
+	}
+	if (record__parse_sample(&e->attr, h, &smp)) {
+		e->counts.dropped++;
+		s->counts.bad_records++;
+		return -EINVAL;
+	}
+	cpu = session__has_cpu(e) ? (int)smp.cpu : -1;
+	if (s->opts.time_end && (smp.time < s->opts.time_start ||
+				 smp.time >= s->opts.time_end)) {
+		COUNT(e, cpu, filtered, 1);
+		return 0;
+	}
+	memset(&key, 0, sizeof(key));
+	switch (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) {
+	case PERF_RECORD_MISC_KERNEL:
+		key.dso = dsos__kernel(s->dsos);
+		key.addr = smp.ip;
+		s->kernel_samples = true;
+		/* its comm (and its maps, for the chain's user part) */
+		if (smp.pid && s->opts.unknown_pid && !s->in_unknown_pid &&
+		    !intmap__get(&s->asked, smp.pid) &&
+		    !machine__knows(s->machine, (s32)smp.pid)) {
+			intmap__put(&s->asked, smp.pid, (void *)1);
+			s->in_unknown_pid = true;
+			s->opts.unknown_pid(s, (s32)smp.pid, s->opts.ctx);
+			s->in_unknown_pid = false;
+		}
+		break;
+	case PERF_RECORD_MISC_USER:
+		session__resolve_user(s, (s32)smp.pid, smp.ip, &key.dso,
+				      &key.addr);
+		/* A pid never heard of: let the source read it from /proc
+		 * once, then look again. */
+		if (key.dso->kind == DSO_UNKNOWN && s->opts.unknown_pid &&
+		    !s->in_unknown_pid && !intmap__get(&s->asked, smp.pid) &&
+		    !machine__knows(s->machine, (s32)smp.pid)) {
+			intmap__put(&s->asked, smp.pid, (void *)1);
+			s->in_unknown_pid = true;
+			s->opts.unknown_pid(s, (s32)smp.pid, s->opts.ctx);
+			s->in_unknown_pid = false;
+			session__resolve_user(s, (s32)smp.pid, smp.ip,
+					      &key.dso, &key.addr);
+		}
+		break;
+	case PERF_RECORD_MISC_HYPERVISOR:
+	case PERF_RECORD_MISC_GUEST_KERNEL:
+	case PERF_RECORD_MISC_GUEST_USER:
+		key.dso = dsos__hypervisor(s->dsos);
+		key.addr = smp.ip;
+		break;
+	default:
+		key.dso = dsos__unknown(s->dsos);
+		key.addr = smp.ip;
+		break;
+	}
+	if (kf & KEY_PID)
+		key.pid = (s32)smp.pid;
+	if (kf & KEY_TID)
+		key.tid = (s32)smp.tid;
+	if (kf & KEY_COMM)
+		key.comm = machine__comm_of(s->machine, (s32)smp.pid,
+					    (s32)smp.tid);
+	if (kf & KEY_CPU)
+		key.cpu = (s16)(cpu < MAX_CPUS ? cpu : -1);
+	/* pid 0 is the idle task of every CPU (swapper); without
+	 * PERF_SAMPLE_TID every pid reads 0 and nothing is idle */
+	key.idle = (e->attr.sample_type & PERF_SAMPLE_TID) && smp.pid == 0;
+	if (smp.time) {
+		if (!s->first_time || smp.time < s->first_time)
+			s->first_time = smp.time;
+		if (smp.time > s->last_time)
+			s->last_time = smp.time;
+	}
+	if (smp.ext && smp.ext->user_abi && smp.ext->stack_dyn_size &&
+	    smp.ext->user_regs_nr) {
+		if (session__defer(s, e, &smp, &key, cpu) == 0)
+			return 0;
+		COUNT(e, cpu, unwind_failed, 1);
+	}
+	if (smp.callchain_nr)
+		key.chain = session__chain(s, (s32)smp.pid, smp.callchain,
+					   smp.callchain_nr,
+					   h->misc & PERF_RECORD_MISC_CPUMODE_MASK);
+	return session__account(e, cpu, &key, smp.period);
+}
+
+void session__set_unwinder(struct session *s,
+			   const struct session_unwinder *u)
+{
+	if (u)
+		s->unwinder = *u;
+	else
+		memset(&s->unwinder, 0, sizeof(s->unwinder));
+}
+
+void session__flush(struct session *s)
+{
+	struct session_unwinder u;
+
+	session__lock(s);
+	u = s->unwinder;
+	session__unlock(s);
+	if (u.queue && u.flush)
+		u.flush(u.ctx);
+}
+
+/* The deferred half of session__sample. */
+int session__add_unwound(struct session *s, const struct unwind_req *req,
+			 const u64 *pcs, size_t nr)
+{
+	/* the kernel part, then the user part behind its marker, as the
+	 * kernel would have written a frame-pointer chain */
+	u64 chain[2 * 512 + 2];
+	struct session_event *e;
+	struct hist_key key;
+	size_t n = 0;
+
+	if (req->ev >= s->nr_events)
+		return -EINVAL;
+	e = &s->events[req->ev];
+	key = req->key;
+	for (u64 i = 0; i < req->nr_kernel && n < 512 + 1; i++)
+		chain[n++] = req->kernel[i];
+	if (nr) {
+		chain[n++] = (u64)PERF_CONTEXT_USER;
+		for (size_t i = 0; i < nr && i < 512; i++)
+			chain[n++] = pcs[i];
+	}
+	if (n)
+		key.chain = session__chain(s, (s32)req->pid, chain, n,
+					   req->cpumode);
+	return session__account(e, req->cpu, &key, req->period);
+}
+
+static struct dso *session__dso(struct session *s, const struct rec_mmap *m)
+{
+	struct dso_id id = {
+		.kind = DSO_FILE,
+		.path = m->filename,
+		.path_len = m->filename_len,
+		.pid = (s32)m->pid,
+		.map_start = m->start,
+		.map_end = m->start + m->len,
+	};
+	const struct session_bid *b;
+
+	if (strcmp(m->filename, "[vdso]") == 0) {
+		id.kind = DSO_VDSO;
+	} else if (dso__path_is_anon(m->filename) ||
+		   m->filename[0] != '/') {
+		/* "//anon", "[heap]", "[anon:x]", "[uprobes]" ... */
+		id.kind = DSO_ANON;
+		/* one "[JIT] tid PID" per process, as in perf */
+		if (dso__path_is_jit(m->filename)) {
+			id.path = "//anon";
+			id.path_len = 6;
+		}
+	} else if (m->has_build_id && m->build_id_size) {
+		id.build_id = m->build_id;
+		id.build_id_size = m->build_id_size;
+	} else if ((b = session__find_bid(s, (s32)m->pid, m->filename,
+					  m->filename_len))) {
+		id.build_id = b->bid;
+		id.build_id_size = b->size;
+	} else {
+		id.maj = m->maj;
+		id.min = m->min;
+		id.ino = m->ino;
+		id.ino_gen = m->ino_gen;
+	}
+	return dsos__findnew(s->dsos, &id);
+}
+
+static int session__mmap(struct session *s, const struct perf_event_header *h)
+{
+	struct rec_mmap m;
+	struct dso *dso;
+
+	if (record__parse_mmap(h, s->trailer, session__attr_build_id(s, h),
+			       &m))
+		return -EINVAL;
+	if (m.leaked_build_id)
+		s->counts.leaked_build_id++;
+	/* Data mappings and the kernel's own maps (perf files describe the
+	 * kernel with MMAP records of pid -1; kernel samples are resolved
+	 * through kallsyms instead) do not go into process maps. */
+	if (!m.exec || m.pid == (u32)-1 ||
+	    (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) ==
+		    PERF_RECORD_MISC_KERNEL)
+		return 0;
+	dso = session__dso(s, &m);
+	if (!dso)
+		return -ENOMEM;
+	return machine__mmap(s->machine, (s32)m.pid, m.start, m.len, m.pgoff,
+			     dso);
+}
+
+static int session__lost(struct session *s, const struct perf_event_header *h)
+{
+	struct session_event *e = session__event_of(s, h);
+	struct perf_sample id = { .cpu = (u32)-1 };
+	struct rec_lost l;
+	int cpu = -1;
+
+	if (record__parse_lost(h, &l))
+		return -EINVAL;
+	if (!e)
+		e = &s->events[0];
+	if (e->attr.sample_id_all && session__has_cpu(e) &&
+	    record__parse_id_trailer(&e->attr, h, &id) == 0)
+		cpu = (int)id.cpu;
+	if (h->type == PERF_RECORD_LOST) {
+		COUNT(e, cpu, lost, l.lost);
+	} else {
+		COUNT(e, cpu, lost_samples, l.lost);
+		if (e->attr.read_format & PERF_FORMAT_LOST)
+			s->lost_summary = true;
+	}
+	return 0;
+}
+
+/*
+ * The samples event e lost, each loss counted once.  The kernel reports
+ * a full ring with PERF_RECORD_LOST (records lost since the last one that
+ * fit) and lost hardware samples (PEBS) with PERF_RECORD_LOST_SAMPLES:
+ * different losses, so live they add up.  perf record (6.0 and later)
+ * also reads each counter's lost count (read_format PERF_FORMAT_LOST,
+ * which counts the same full-ring losses) when it stops and writes it as
+ * one LOST_SAMPLES record per counter: the same losses told twice, and
+ * the counters' figure is the complete one (a LOST record is only sent
+ * once a later record fits), which is what perf report's "Total Lost
+ * Samples" sums.  A file or stream that holds such a summary is counted
+ * by it alone; until it comes (a stream, a recorder killed before its
+ * end), by the LOST records.
+ */
+static u64 session__lost_once(const struct session *s,
+			      const struct session_event *e)
+{
+	if (s->lost_summary && (e->attr.read_format & PERF_FORMAT_LOST))
+		return e->counts.lost_samples;
+	return e->counts.lost + e->counts.lost_samples;
+}
+
+static int session__throttle(struct session *s,
+			     const struct perf_event_header *h)
+{
+	struct session_event *e = session__event_of(s, h);
+	struct perf_sample id = { .cpu = (u32)-1 };
+	struct rec_throttle t;
+	int cpu = -1;
+
+	if (record__parse_throttle(h, &t))
+		return -EINVAL;
+	if (!e)
+		e = &s->events[0];
+	if (e->attr.sample_id_all && session__has_cpu(e) &&
+	    record__parse_id_trailer(&e->attr, h, &id) == 0)
+		cpu = (int)id.cpu;
+	if (h->type == PERF_RECORD_THROTTLE)
+		COUNT(e, cpu, throttle, 1);
+	else
+		COUNT(e, cpu, unthrottle, 1);
+	return 0;
+}
+
+static int session__dispatch(struct session *s,
+			     const struct perf_event_header *h)
+{
+	struct rec_comm c;
+	struct rec_fork f;
+
+	switch (h->type) {
+	case PERF_RECORD_SAMPLE:
+		return session__sample(s, h);
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		return session__mmap(s, h);
+	case PERF_RECORD_COMM:
+		if (record__parse_comm(h, s->trailer, &c))
+			return -EINVAL;
+		return machine__comm(s->machine, (s32)c.pid, (s32)c.tid, c.comm,
+				     c.comm_len, c.exec);
+	case PERF_RECORD_FORK:
+		if (record__parse_fork(h, &f))
+			return -EINVAL;
+		return machine__fork(s->machine, (s32)f.pid, (s32)f.ppid,
+				     (s32)f.tid, (s32)f.ptid);
+	case PERF_RECORD_EXIT:
+		if (record__parse_fork(h, &f))
+			return -EINVAL;
+		return machine__exit(s->machine, (s32)f.pid, (s32)f.tid);
+	case PERF_RECORD_LOST:
+	case PERF_RECORD_LOST_SAMPLES:
+		return session__lost(s, h);
+	case PERF_RECORD_THROTTLE:
+	case PERF_RECORD_UNTHROTTLE:
+		return session__throttle(s, h);
+	default:
+		s->counts.unknown_type++;
+		return 0;
+	}
+}
+
+int session__process(struct session *s, const struct perf_event_header *h)
+{
+	int err;
+
+	if (h->size < sizeof(*h)) {
+		s->counts.bad_records++;
+		return -EINVAL;
+	}
+	s->counts.records++;
+	if (h->type < PERF_RECORD_MAX)
+		s->counts.by_type[h->type]++;
+	if (!s->nr_events) {
+		s->counts.unknown_id++;
+		return -ENOENT;
+	}
+	err = session__dispatch(s, h);
+	if (err == -EINVAL && h->type != PERF_RECORD_SAMPLE)
+		s->counts.bad_records++;
+	return err;
+}
+
+const struct session_counts *session__counts(const struct session *s)
+{
+	return &s->counts;
+}
+
+void session__ring_dropped(struct session *s, u64 records, u64 bytes)
+{
+	s->counts.ring_dropped += records;
+	s->counts.ring_dropped_bytes += bytes;
+}
+
+/* Folds the entries of processes that were reaped: pid/tid become -1,
+ * the comm stays, so a command's share survives its processes. */
+static bool fold_reaped(struct hist_key *k, void *ctx)
+{
+	struct session *s = ctx;
+
+	if (k->pid <= 0 || machine__knows(s->machine, k->pid))
+		return false;
+	k->pid = -1;
+	k->tid = k->tid ? -1 : 0;
+	if (s->fold_comm && k->comm)
+		k->comm = s->fold_comm;
+	return true;
+}
+
+void session__fold_reaped(struct session *s, bool always, bool comm_too)
+{
+	s->fold_always = always;
+	s->fold_comm = always && comm_too ?
+		       strpool__intern(s->strings, "[exited]", 8) : NULL;
+}
+
+void session__refresh(struct session *s, enum hist_mode mode)
+{
+	for (size_t i = 0; i < s->nr_events; i++) {
+		struct hist *h = s->events[i].hist;
+
+		if (mode == HIST_ZERO)
+			hist__zero(h);
+		else if (mode == HIST_DECAY)
+			hist__decay(h);
+	}
+	/* Nothing refers to the chains any more (snapshots hold copies). */
+	if (mode == HIST_ZERO && callchains__nr(s->chains) > 1)
+		callchains__reset(s->chains);
+	machine__tick(s->machine);
+	/* Two ticks: samples taken before an exit may still sit in another
+	 * CPU's ring for one more read. */
+	if (machine__reap(s->machine, 2) == 0)
+		return;
+	for (size_t i = 0; i < s->nr_events; i++) {
+		struct hist *h = s->events[i].hist;
+
+		if ((s->opts.key_fields & KEY_PID) &&
+		    (s->fold_always ||
+		     hist__nr_entries(h) > s->opts.fold_threshold))
+			hist__rekey(h, fold_reaped, s);
+	}
+}
+
+void snapshot__init(struct snapshot *snap)
+{
+	memset(snap, 0, sizeof(*snap));
+}
+
+void snapshot__fini(struct snapshot *snap)
+{
+	free(snap->chains);
+	free(snap->entries);
+	free(snap->cpu_counts);
+	memset(snap, 0, sizeof(*snap));
+}
+
+/* Moves the idle task's entries behind the others (the order of a copy
+ * is the table's, which means nothing) and sums them. */
+static void snapshot__put_idle_last(struct snapshot *snap)
+{
+	size_t j = snap->nr;
+
+	snap->nr_idle = 0;
+	snap->idle_samples = snap->idle_period = 0;
+	for (size_t i = 0; i < j;) {
+		struct hist_entry tmp;
+
+		if (!snap->entries[i].key.idle) {
+			i++;
+			continue;
+		}
+		snap->idle_samples += snap->entries[i].samples;
+		snap->idle_period += snap->entries[i].period;
+		snap->nr_idle++;
+		j--;
+		tmp = snap->entries[i];
+		snap->entries[i] = snap->entries[j];
+		snap->entries[j] = tmp;
+	}
+}
+
+void snapshot__without_idle(const struct snapshot *snap,
+			    struct snapshot *view)
+{
+	*view = *snap;
+	view->nr = snap->nr - snap->nr_idle;
+	view->nr_idle = 0;
+	view->total_samples = snap->total_samples - snap->idle_samples;
+	view->total_period = snap->total_period - snap->idle_period;
+	view->idle_samples = view->idle_period = 0;
+}
+
+int session__snapshot(struct session *s, size_t ev, struct snapshot *snap)
+{
+	struct session_event *e;
+	long n;
+
+	if (ev >= s->nr_events)
+		return -EINVAL;
+	e = &s->events[ev];
+	n = hist__copy(e->hist, &snap->entries, &snap->cap);
+	if (n < 0)
+		return (int)n;
+	snap->ev = ev;
+	snap->nr = (size_t)n;
+	snap->total_samples = hist__total_samples(e->hist);
+	snap->total_period = hist__total_period(e->hist);
+	snapshot__put_idle_last(snap);
+	snap->counts = e->counts;
+	snap->lost = session__lost_once(s, e);
+	if (e->nr_cpu) {
+		struct ev_counts *c = realloc(snap->cpu_counts,
+					      e->nr_cpu * sizeof(*c));
+
+		if (!c)
+			return -ENOMEM;
+		memcpy(c, e->cpu, e->nr_cpu * sizeof(*c));
+		snap->cpu_counts = c;
+	}
+	snap->nr_cpus = e->nr_cpu;
+	snap->session = s->counts;
+	snap->first_time = s->first_time;
+	snap->last_time = s->last_time;
+	snap->nr_procs = machine__nr_procs(s->machine);
+	snap->nr_threads = machine__nr_threads(s->machine);
+	snap->nr_dsos = dsos__count(s->dsos);
+	snap->kernel_samples = s->kernel_samples;
+	snap->nr_chains = 0;
+	if (callchains__nr(s->chains) > 1)
+		return callchains__copy(s->chains, &snap->chains,
+					&snap->cap_chains, &snap->nr_chains);
+	return 0;
+}
+
+struct machine *session__machine(struct session *s)
+{
+	return s->machine;
+}
+
+struct dsos *session__dsos(struct session *s)
+{
+	return s->dsos;
+}
+
+struct strpool *session__strings(struct session *s)
+{
+	return s->strings;
+}

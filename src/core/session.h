@@ -1,0 +1,271 @@
+/* session: the one model (events, machine, dsos, histograms, counters)
+ * that every source feeds through session__process and every front end
+ * reads through snapshots. */
+#ifndef PTOP_SESSION_H
+#define PTOP_SESSION_H
+
+#include <linux/perf_event.h>
+
+#include "src/core/callchain.h"
+#include "src/core/dso.h"
+#include "src/core/hist.h"
+#include "src/core/machine.h"
+#include "src/core/util.h"
+
+/* Which of the optional hist_key fields are kept (the others are zero);
+ * a view can only group by what was kept. */
+enum key_field {
+	KEY_PID = 1 << 0,
+	KEY_TID = 1 << 1,
+	KEY_COMM = 1 << 2,
+	KEY_CPU = 1 << 3,
+	KEY_ALL = KEY_PID | KEY_TID | KEY_COMM | KEY_CPU,
+};
+
+struct session;
+
+struct session_opts {
+	unsigned int key_fields;
+	/*
+	 * Called, with the session locked, the first time a user sample
+	 * comes from a pid the session never heard of (it started between
+	 * the /proc scan and the events, or its records were lost).  The
+	 * live source synthesizes it from /proc and feeds the records back
+	 * through session__process.
+	 */
+	void (*unknown_pid)(struct session *s, s32 pid, void *ctx);
+	void *ctx;
+	/* Samples outside [time_start, time_end) are skipped and counted
+	 * (--time); 0, 0: no window. */
+	u64 time_start, time_end;
+	/* Frames kept per call chain (--max-stack); 0: 512. */
+	unsigned int max_stack;
+	/* Per-event entry count above which the entries of reaped
+	 * processes are folded into per-command entries (pid/tid -1), which
+	 * bounds memory over long runs with many short-lived processes.
+	 * 0: 200000. */
+	size_t fold_threshold;
+};
+
+/* Per event (and per CPU): samples read + lost + lost_samples + dropped
+ * account for everything the kernel produced. */
+struct ev_counts {
+	u64 samples;		/* decoded and aggregated */
+	u64 period;
+	u64 lost;		/* PERF_RECORD_LOST: records lost in the ring */
+	u64 lost_samples;	/* PERF_RECORD_LOST_SAMPLES */
+	u64 throttle;		/* PERF_RECORD_THROTTLE */
+	u64 unthrottle;
+	u64 dropped;		/* samples ptop could not decode or keep */
+	u64 filtered;		/* outside the --time window */
+	u64 unwind_failed;	/* samples with a user stack that no
+				 * unwinder took: kept with the chain the
+				 * kernel gave (see session_unwinder) */
+};
+
+struct session_counts {
+	u64 records;		/* every record processed */
+	u64 bad_records;	/* records that did not decode */
+	u64 unknown_id;		/* samples whose event id is unknown */
+	u64 ring_dropped;	/* records dropped by the ring reader */
+	u64 ring_dropped_bytes;
+	u64 unknown_type;	/* record types ptop does not use */
+	u64 leaked_build_id;	/* MMAP2 records whose build-id bit the
+				 * kernel leaked: read as maj/min/ino (see
+				 * session__attr_build_id) */
+	u64 by_type[PERF_RECORD_MAX];
+};
+
+struct session *session__new(const struct session_opts *opts);
+void session__free(struct session *s);
+/* Installs (or replaces) opts.unknown_pid once the source exists. */
+void session__set_unknown_pid(struct session *s,
+			      void (*fn)(struct session *s, s32 pid, void *ctx),
+			      void *ctx);
+
+/*
+ * Locking: sources hold the lock while they process a batch of records;
+ * front ends hold it while they take a snapshot or change the session.
+ * File mode can run without a second thread; the lock is still cheap.
+ */
+void session__lock(struct session *s);
+void session__unlock(struct session *s);
+
+/* Returns the new event's index, or -errno. */
+int session__add_event(struct session *s, const char *name,
+		       const struct perf_event_attr *attr);
+/* Replaces an event's attr (after the sampler reopened it) and forgets
+ * its ids. */
+int session__set_attr(struct session *s, size_t ev,
+		      const struct perf_event_attr *attr);
+int session__add_id(struct session *s, size_t ev, u64 id);
+/* Renames an event (a perf.data file names its events after its attrs
+ * are read). */
+int session__set_event_name(struct session *s, size_t ev, const char *name);
+/* For writers: the ids of event ev (malloc'd, the caller frees them;
+ * *ids NULL when there are none), and a counter that add_event,
+ * set_attr and add_id bump, so that new events and ids are noticed. */
+int session__event_ids(const struct session *s, size_t ev, u64 **ids,
+		       size_t *nr);
+u64 session__events_gen(const struct session *s);
+/* The first and last sample timestamps seen (ns; 0 when none). */
+void session__time_range(const struct session *s, u64 *first, u64 *last);
+
+/*
+ * A perf.data file's build-id table: a file mapping whose MMAP record
+ * carries no build-id gets the one listed for its path, from an entry of
+ * its pid or, as perf does with its host entries, of pid -1.  Entries
+ * must be added before the MMAP records they apply to are processed.
+ */
+int session__add_build_id(struct session *s, s32 pid, const char *path,
+			  const u8 *bid, size_t size);
+/*
+ * Whether the attr of the event that carried record h has build_id set,
+ * the carrier half of record__mmap2_build_id's rule: with one event, that
+ * event; with several, the event of the id in h's sample_id trailer; when
+ * that names none (no sample_id_all, or a synthesized record's zeroed
+ * trailer), whether any event has build_id.  False whenever no event has
+ * it, as in every perf record file made without --buildid-mmap.  h must be
+ * in this machine's byte order (its trailer at least).
+ */
+bool session__attr_build_id(const struct session *s,
+			    const struct perf_event_header *h);
+size_t session__nr_events(const struct session *s);
+const char *session__event_name(const struct session *s, size_t ev);
+const struct perf_event_attr *session__event_attr(const struct session *s,
+						  size_t ev);
+
+/*
+ * The single decoder entry point for every source: ring records, perf.data
+ * records, pipe records and /proc synthesis.  The record must be complete
+ * (h->size bytes readable).  Records that do not decode are counted; the
+ * return value says so (-EINVAL) but the session stays consistent.
+ */
+int session__process(struct session *s, const struct perf_event_header *h);
+
+/* The timestamp of any record (samples and, with sample_id_all, the
+ * others), 0 when it has none: sources use it to merge CPU rings. */
+u64 session__record_time(const struct session *s,
+			 const struct perf_event_header *h);
+
+/*
+ * DWARF unwinding (--call-graph dwarf).  A sample that carries user
+ * registers and a copy of the user stack is not unwound by the session:
+ * it is handed, as an unwind_req, to the unwinder installed here, which
+ * copies what it needs and returns 0 (the sample is then added later,
+ * through session__add_unwound), or -errno (queue full, unsupported ABI,
+ * no memory): the session adds the sample at once with the chain the
+ * kernel gave and counts it in ev_counts.unwind_failed, as it does when
+ * no unwinder is installed.  Usage:
+ *
+ *   queue(ctx, req)            called with the session locked, from
+ *                              session__process (the ring reader's
+ *                              thread, or a file reader's)
+ *   session__add_unwound(...)  the unwinder, with the session locked,
+ *                              for every request it took
+ *   session__flush(s)          a source that wants every sample in the
+ *                              histograms (end of a file, the target
+ *                              exited): without the lock; calls flush
+ */
+struct unwind_req {
+	u32 ev;			/* event index */
+	s32 cpu;		/* -1: unknown */
+	u32 pid, tid;
+	u16 cpumode;		/* PERF_RECORD_MISC_CPUMODE_MASK of misc */
+	u64 period;
+	struct hist_key key;	/* the sample's key, without its chain */
+	u64 nr_kernel;		/* the chain's kernel part, markers */
+	const u64 *kernel;	/* included, up to PERF_CONTEXT_USER */
+	u64 abi;		/* PERF_SAMPLE_REGS_ABI_* */
+	u64 regs_mask;		/* attr.sample_regs_user */
+	u32 nr_regs;
+	const u64 *regs;	/* one value per bit of regs_mask */
+	u64 stack_size;		/* bytes copied (stack_dyn_size) */
+	const void *stack;	/* from the user sp upwards */
+};
+
+struct session_unwinder {
+	int (*queue)(void *ctx, const struct unwind_req *req);
+	void (*flush)(void *ctx);
+	void *ctx;
+};
+
+/* Installs (u) or removes (NULL) the unwinder; locked by the caller. */
+void session__set_unwinder(struct session *s,
+			   const struct session_unwinder *u);
+/* Adds a request's sample with its user frames (pcs[0] the sampled user
+ * pc, then return addresses, as an unwinder finds them; nr 0: none),
+ * building the chain exactly as for a kernel-provided one.  Locked. */
+int session__add_unwound(struct session *s, const struct unwind_req *req,
+			 const u64 *pcs, size_t nr);
+/* Waits until every request an unwinder took is in the histograms;
+ * called without the lock.  A no-op without an unwinder. */
+void session__flush(struct session *s);
+
+/* The session's record counters (locked by the caller). */
+const struct session_counts *session__counts(const struct session *s);
+
+/* Counted by sources for what never reached session__process. */
+void session__ring_dropped(struct session *s, u64 records, u64 bytes);
+
+/* Refresh modes for the histograms, applied by session__refresh. */
+enum hist_mode {
+	HIST_CUMULATIVE,
+	HIST_ZERO,		/* -z: each refresh starts from nothing */
+	HIST_DECAY,		/* --decay: 7/8 each refresh, like perf top */
+};
+
+/* always: the entries of reaped processes are folded at every refresh
+ * that reaps one, not only past fold_threshold entries; comm_too: their
+ * comm becomes "[exited]" as well.  The live view sets them while no row
+ * it shows depends on a pid or tid (and on the comm): the fold then
+ * changes no row and a week of process churn costs what a minute does. */
+void session__fold_reaped(struct session *s, bool always, bool comm_too);
+/* Called by the front end after each snapshot (locked): applies the
+ * mode, advances the machine's clock, reaps exited processes. */
+void session__refresh(struct session *s, enum hist_mode mode);
+
+struct snapshot {
+	size_t ev;
+	struct hist_entry *entries;	/* copy: no lock needed to read */
+	size_t nr, cap;
+	u64 total_samples, total_period;	/* in the histogram */
+	/* The idle task's (pid 0, hist_key.idle) entries are the last
+	 * nr_idle of entries; their share of the totals above. */
+	size_t nr_idle;
+	u64 idle_samples, idle_period;
+	struct ev_counts counts;		/* since the start */
+	/* Samples lost, each loss once (counts.lost and .lost_samples
+	 * can tell the same loss twice: see session__lost_once). */
+	u64 lost;
+	struct ev_counts *cpu_counts;		/* [nr_cpus] */
+	size_t nr_cpus;
+	struct session_counts session;
+	u64 first_time, last_time;	/* sample timestamps seen (ns) */
+	size_t nr_procs, nr_threads, nr_dsos;
+	bool kernel_samples;		/* any sample in kernel mode */
+	/* the call chains hist_key.chain refers to (a copy) */
+	struct cc_node *chains;
+	size_t nr_chains, cap_chains;
+};
+
+void snapshot__init(struct snapshot *snap);
+void snapshot__fini(struct snapshot *snap);
+/* Copies event ev's histogram and counters (locked by the caller). */
+int session__snapshot(struct session *s, size_t ev, struct snapshot *snap);
+/*
+ * The rows a table shows leave idle out by default ("idle is not work"):
+ * view becomes snap without the idle entries (the prefix of its entries)
+ * and with totals of the rest, so that shares are of the work done.
+ * view shares snap's arrays: it lives no longer than snap's contents
+ * and is never passed to snapshot__fini.
+ */
+void snapshot__without_idle(const struct snapshot *snap,
+			    struct snapshot *view);
+
+/* Process and dso information for views (locked by the caller). */
+struct machine *session__machine(struct session *s);
+struct dsos *session__dsos(struct session *s);
+struct strpool *session__strings(struct session *s);
+
+#endif

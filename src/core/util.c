@@ -1,0 +1,483 @@
+/* util: strbuf, string pool, cpu lists, number parsing, hashing. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/core/util.h"
+
+void strbuf__init(struct strbuf *sb)
+{
+	memset(sb, 0, sizeof(*sb));
+}
+
+void strbuf__fini(struct strbuf *sb)
+{
+	free(sb->buf);
+	memset(sb, 0, sizeof(*sb));
+}
+
+void strbuf__reset(struct strbuf *sb)
+{
+	sb->len = 0;
+	if (sb->buf)
+		sb->buf[0] = '\0';
+}
+
+static int strbuf__reserve(struct strbuf *sb, size_t extra)
+{
+	size_t want, cap;
+	char *p;
+
+	if (sb->oom)
+		return -ENOMEM;
+	if (extra > SIZE_MAX / 2 - sb->len)
+		goto oom;
+	want = sb->len + extra + 1;
+	if (want <= sb->cap)
+		return 0;
+	cap = sb->cap ? sb->cap : 64;
+	while (cap < want)
+		cap *= 2;
+	p = realloc(sb->buf, cap);
+	if (!p)
+		goto oom;
+	sb->buf = p;
+	sb->cap = cap;
+	return 0;
+oom:
+	sb->oom = true;
+	return -ENOMEM;
+}
+
+int strbuf__add(struct strbuf *sb, const char *s, size_t n)
+{
+	if (strbuf__reserve(sb, n))
+		return -ENOMEM;
+	memcpy(sb->buf + sb->len, s, n);
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+	return 0;
+}
+
+int strbuf__adds(struct strbuf *sb, const char *s)
+{
+	return strbuf__add(sb, s, strlen(s));
+}
+
+int strbuf__addc(struct strbuf *sb, char c)
+{
+	return strbuf__add(sb, &c, 1);
+}
+
+int strbuf__vaddf(struct strbuf *sb, const char *fmt, va_list ap)
+{
+	va_list ap2;
+	int n;
+
+	va_copy(ap2, ap);
+	n = vsnprintf(NULL, 0, fmt, ap2);
+	va_end(ap2);
+	if (n < 0)
+		return -EINVAL;
+	if (strbuf__reserve(sb, (size_t)n))
+		return -ENOMEM;
+	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+	sb->len += (size_t)n;
+	return 0;
+}
+
+int strbuf__addf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+	int err;
+
+	va_start(ap, fmt);
+	err = strbuf__vaddf(sb, fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+char *strbuf__detach(struct strbuf *sb)
+{
+	char *p = sb->buf;
+
+	if (!p && !sb->oom)
+		p = strdup("");
+	memset(sb, 0, sizeof(*sb));
+	return p;
+}
+
+/* String pool: open-addressing set of pointers into arena chunks. */
+struct strpool_chunk {
+	struct strpool_chunk *next;
+	size_t used, size;
+	char data[];
+};
+
+struct strpool {
+	const char **slots;
+	size_t nslots, count;
+	struct strpool_chunk *chunks;
+	size_t bytes;
+};
+
+struct strpool *strpool__new(void)
+{
+	struct strpool *sp = calloc(1, sizeof(*sp));
+
+	if (!sp)
+		return NULL;
+	sp->nslots = 256;
+	sp->slots = calloc(sp->nslots, sizeof(*sp->slots));
+	if (!sp->slots) {
+		free(sp);
+		return NULL;
+	}
+	return sp;
+}
+
+void strpool__free(struct strpool *sp)
+{
+	struct strpool_chunk *c, *n;
+
+	if (!sp)
+		return;
+	for (c = sp->chunks; c; c = n) {
+		n = c->next;
+		free(c);
+	}
+	free(sp->slots);
+	free(sp);
+}
+
+size_t strpool__bytes(const struct strpool *sp)
+{
+	return sp->bytes + sp->nslots * sizeof(*sp->slots);
+}
+
+static char *strpool__alloc(struct strpool *sp, size_t n)
+{
+	struct strpool_chunk *c = sp->chunks;
+	char *p;
+
+	if (!c || c->size - c->used < n) {
+		size_t size = n > 16384 ? n : 16384;
+
+		c = malloc(sizeof(*c) + size);
+		if (!c)
+			return NULL;
+		c->size = size;
+		c->used = 0;
+		c->next = sp->chunks;
+		sp->chunks = c;
+		sp->bytes += sizeof(*c) + size;
+	}
+	p = c->data + c->used;
+	c->used += n;
+	return p;
+}
+
+static int strpool__rehash(struct strpool *sp)
+{
+	size_t n = sp->nslots * 2, i, j;
+	const char **slots = calloc(n, sizeof(*slots));
+
+	if (!slots)
+		return -ENOMEM;
+	for (i = 0; i < sp->nslots; i++) {
+		const char *s = sp->slots[i];
+
+		if (!s)
+			continue;
+		j = hash_bytes(s, strlen(s)) & (n - 1);
+		while (slots[j])
+			j = (j + 1) & (n - 1);
+		slots[j] = s;
+	}
+	free(sp->slots);
+	sp->slots = slots;
+	sp->nslots = n;
+	return 0;
+}
+
+const char *strpool__intern(struct strpool *sp, const char *s, size_t len)
+{
+	size_t i;
+	char *p;
+
+	if (memchr(s, '\0', len))
+		len = strlen(s);
+	if ((sp->count + 1) * 2 > sp->nslots && strpool__rehash(sp))
+		return NULL;
+	i = hash_bytes(s, len) & (sp->nslots - 1);
+	while (sp->slots[i]) {
+		const char *t = sp->slots[i];
+
+		if (strncmp(t, s, len) == 0 && t[len] == '\0')
+			return t;
+		i = (i + 1) & (sp->nslots - 1);
+	}
+	p = strpool__alloc(sp, len + 1);
+	if (!p)
+		return NULL;
+	memcpy(p, s, len);
+	p[len] = '\0';
+	sp->slots[i] = p;
+	sp->count++;
+	return p;
+}
+
+int cpulist__parse(const char *s, bool *set, int max)
+{
+	int count = 0;
+
+	memset(set, 0, (size_t)max * sizeof(*set));
+	if (!s || !*s)
+		return -EINVAL;
+	while (*s) {
+		char *end;
+		long a, b;
+
+		if (*s < '0' || *s > '9')
+			return -EINVAL;
+		a = strtol(s, &end, 10);
+		b = a;
+		if (*end == '-') {
+			s = end + 1;
+			if (*s < '0' || *s > '9')
+				return -EINVAL;
+			b = strtol(s, &end, 10);
+		}
+		if (a < 0 || b < a || b >= max)
+			return -EINVAL;
+		for (long c = a; c <= b; c++) {
+			if (!set[c])
+				count++;
+			set[c] = true;
+		}
+		s = end;
+		if (*s == ',')
+			s++;
+		else if (*s)
+			return -EINVAL;
+	}
+	return count;
+}
+
+int pidlist__parse(const char *s, pid_t **pids, size_t *nr)
+{
+	const char *sep = ", \t";
+
+	while (*s) {
+		size_t len = strcspn(s, sep);
+		char *tok;
+		pid_t *p;
+		u64 v;
+		int bad;
+
+		if (!len) {
+			s++;
+			continue;
+		}
+		tok = strndup(s, len);
+		if (!tok)
+			return -ENOMEM;
+		s += len;
+		bad = parse_u64(tok, &v) || v == 0 || v > 0x7fffffff;
+		free(tok);
+		if (bad)
+			return -EINVAL;
+		p = realloc(*pids, (*nr + 1) * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		*pids = p;
+		(*pids)[(*nr)++] = (pid_t)v;
+	}
+	return *nr ? 0 : -EINVAL;
+}
+
+int parse_u64(const char *s, u64 *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!s || !*s || *s == '-')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || *end)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+int parse_seconds(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	if (!s || !*s)
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || *end || !(v >= 0) || v > 1e6)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+u64 hash_bytes(const void *p, size_t n)
+{
+	/* FNV-1a, then a finalizer: short strings and keys, not adversarial
+	 * volumes, so simplicity wins. */
+	const unsigned char *b = p;
+	u64 h = 0xcbf29ce484222325ULL;
+
+	for (size_t i = 0; i < n; i++) {
+		h ^= b[i];
+		h *= 0x100000001b3ULL;
+	}
+	return hash_u64(h);
+}
+
+int array__grow(void **arr, size_t *cap, size_t want, size_t sz)
+{
+	size_t n = *cap ? *cap : 8;
+	void *p;
+
+	if (want <= *cap)
+		return 0;
+	while (n < want) {
+		if (n > SIZE_MAX / 2 / sz)
+			return -ENOMEM;
+		n *= 2;
+	}
+	p = realloc(*arr, n * sz);
+	if (!p)
+		return -ENOMEM;
+	*arr = p;
+	*cap = n;
+	return 0;
+}
+
+void intmap__init(struct intmap *m)
+{
+	memset(m, 0, sizeof(*m));
+}
+
+void intmap__fini(struct intmap *m)
+{
+	free(m->keys);
+	free(m->vals);
+	memset(m, 0, sizeof(*m));
+}
+
+static size_t intmap__slot(const struct intmap *m, u64 key)
+{
+	return hash_u64(key) & (m->cap - 1);
+}
+
+void *intmap__get(const struct intmap *m, u64 key)
+{
+	size_t i;
+
+	if (!m->cap)
+		return NULL;
+	for (i = intmap__slot(m, key); m->vals[i]; i = (i + 1) & (m->cap - 1))
+		if (m->keys[i] == key)
+			return m->vals[i];
+	return NULL;
+}
+
+static int intmap__resize(struct intmap *m, size_t cap)
+{
+	struct intmap n = { .cap = cap };
+
+	n.keys = calloc(cap, sizeof(*n.keys));
+	n.vals = calloc(cap, sizeof(*n.vals));
+	if (!n.keys || !n.vals) {
+		free(n.keys);
+		free(n.vals);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < m->cap; i++) {
+		size_t j;
+
+		if (!m->vals[i])
+			continue;
+		for (j = intmap__slot(&n, m->keys[i]); n.vals[j];
+		     j = (j + 1) & (cap - 1))
+			;
+		n.keys[j] = m->keys[i];
+		n.vals[j] = m->vals[i];
+		n.nr++;
+	}
+	intmap__fini(m);
+	*m = n;
+	return 0;
+}
+
+int intmap__put(struct intmap *m, u64 key, void *val)
+{
+	size_t i;
+
+	if (!val)
+		return -EINVAL;
+	if ((m->nr + 1) * 2 > m->cap &&
+	    intmap__resize(m, m->cap ? m->cap * 2 : 64))
+		return -ENOMEM;
+	for (i = intmap__slot(m, key); m->vals[i]; i = (i + 1) & (m->cap - 1)) {
+		if (m->keys[i] == key) {
+			m->vals[i] = val;
+			return 0;
+		}
+	}
+	m->keys[i] = key;
+	m->vals[i] = val;
+	m->nr++;
+	return 0;
+}
+
+void *intmap__del(struct intmap *m, u64 key)
+{
+	size_t i, j, mask = m->cap - 1;
+	void *val;
+
+	if (!m->cap)
+		return NULL;
+	for (i = intmap__slot(m, key); m->vals[i]; i = (i + 1) & mask)
+		if (m->keys[i] == key)
+			break;
+	if (!m->vals[i])
+		return NULL;
+	val = m->vals[i];
+	m->vals[i] = NULL;
+	m->nr--;
+	/* Backward shift: move later entries of the cluster into the hole
+	 * when their home slot is not between the hole and them. */
+	for (j = (i + 1) & mask; m->vals[j]; j = (j + 1) & mask) {
+		size_t home = intmap__slot(m, m->keys[j]);
+
+		if (((j - home) & mask) >= ((j - i) & mask)) {
+			m->keys[i] = m->keys[j];
+			m->vals[i] = m->vals[j];
+			m->vals[j] = NULL;
+			i = j;
+		}
+	}
+	return val;
+}
+
+bool intmap__next(const struct intmap *m, size_t *i, u64 *key, void **val)
+{
+	for (; *i < m->cap; (*i)++) {
+		if (m->vals[*i]) {
+			*key = m->keys[*i];
+			*val = m->vals[*i];
+			(*i)++;
+			return true;
+		}
+	}
+	return false;
+}

@@ -1,0 +1,359 @@
+/* catalog: the events this machine has: tracefs (tracepoint ids, glob
+ * expansion) and the list of every event that opens (--list-events, the
+ * live view's picker). */
+#include <errno.h>
+#include <fnmatch.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <unistd.h>
+
+#include "src/core/log.h"
+#include "src/sys/catalog.h"
+#include "src/sys/cpus.h"
+#include "src/sys/fdio.h"
+#include "src/sys/pmu.h"
+
+static bool has_events_dir(const char *dir)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/events", dir);
+	return access(path, F_OK) == 0;
+}
+
+/*
+ * Where tracefs is: the configured directory, else /sys/kernel/tracing,
+ * mounted there if needed (as perf does on demand; it stays mounted, which
+ * is what the system expects of it), else the debugfs path.
+ */
+static const char *tracefs_dir(const struct evlist_opts *opts)
+{
+	static const char std[] = "/sys/kernel/tracing";
+	static const char old[] = "/sys/kernel/debug/tracing";
+
+	if (opts && opts->tracefs)
+		return opts->tracefs;
+	if (has_events_dir(std))
+		return std;
+	if (mount("nodev", std, "tracefs", 0, NULL) == 0) {
+		pr_debug("mounted tracefs on %s", std);
+		if (has_events_dir(std))
+			return std;
+	}
+	if (has_events_dir(old))
+		return old;
+	return NULL;
+}
+
+/* Resolves a tracepoint's id into spec->attr.config. */
+int catalog__tracepoint_id(const struct evlist_opts *opts,
+			 struct event_spec *spec)
+{
+	const char *dir = tracefs_dir(opts);
+	char path[PATH_MAX];
+	long long id;
+	int err;
+
+	if (spec->tp_glob) {
+		pr_err("tracepoint glob '%s' not expanded", spec->name);
+		return -EINVAL;
+	}
+	if (!dir) {
+		pr_err("tracepoint %s:%s: tracefs is not available (mount it with 'mount -t tracefs nodev /sys/kernel/tracing')",
+		       spec->tp_sys, spec->tp_name);
+		return -ENOENT;
+	}
+	snprintf(path, sizeof(path), "%s/events/%s/%s/id", dir, spec->tp_sys,
+		 spec->tp_name);
+	err = fd__read_int(path, &id);
+	if (err == -ENOENT || err == -ENOTDIR) {
+		pr_err("unknown tracepoint '%s:%s' (no %s/events/%s/%s); see --list-events",
+		       spec->tp_sys, spec->tp_name, dir, spec->tp_sys,
+		       spec->tp_name);
+		return -ENOENT;
+	}
+	if (err) {
+		pr_err("cannot read the id of tracepoint %s:%s from %s: %s%s",
+		       spec->tp_sys, spec->tp_name, path, strerror(-err),
+		       err == -EACCES ? " (tracefs is readable by root only)" :
+					"");
+		return err;
+	}
+	if (id < 0 || id > UINT32_MAX) {
+		pr_err("tracepoint %s:%s: bad id in %s", spec->tp_sys,
+		       spec->tp_name, path);
+		return -EINVAL;
+	}
+	spec->attr.config = (u64)id;
+	return 0;
+}
+
+/* Can this attr be opened here, system-wide or for this process? */
+static bool can_open(struct perf_event_attr *attr, int cpu)
+{
+	long fd;
+
+	attr->size = sizeof(*attr);
+	attr->disabled = 1;
+	fd = sys_perf_event_open(attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0) {
+		/* What an unprivileged user may still do. */
+		attr->exclude_kernel = 1;
+		attr->exclude_hv = 1;
+		fd = sys_perf_event_open(attr, 0, -1, -1,
+					 PERF_FLAG_FD_CLOEXEC);
+	}
+	if (fd < 0)
+		return false;
+	close((int)fd);
+	return true;
+}
+
+struct list_ctx {
+	void (*fn)(const char *name, const char *kind, void *ctx);
+	void *ctx;
+	int cpu;
+	u32 last_type;
+	u64 last_config;
+	bool last_ok, have_last;
+};
+
+static void list_generic(const char *name, enum event_class cls, u32 type,
+			 u64 config, void *ctx)
+{
+	static const char *const kinds[] = {
+		[EVCLASS_HARDWARE] = "Hardware event",
+		[EVCLASS_SOFTWARE] = "Software event",
+		[EVCLASS_CACHE] = "Hardware cache event",
+	};
+	struct list_ctx *lc = ctx;
+
+	/* Aliases follow their canonical name: try each event once. */
+	if (!lc->have_last || lc->last_type != type ||
+	    lc->last_config != config) {
+		struct perf_event_attr attr;
+
+		memset(&attr, 0, sizeof(attr));
+		attr.type = type;
+		attr.config = config;
+		lc->last_ok = can_open(&attr, lc->cpu);
+		lc->last_type = type;
+		lc->last_config = config;
+		lc->have_last = true;
+	}
+	if (lc->last_ok)
+		lc->fn(name, kinds[cls], lc->ctx);
+}
+
+/* The tracefs events whose id can be read and whose subsystem and name
+ * match the globs (NULL: any), as "subsys:name", sorted, into *out.  No
+ * events directory: none. */
+static int collect_tracepoints(const char *dir, const char *sys_glob,
+			       const char *name_glob, char ***out,
+			       size_t *nr)
+{
+	char path[PATH_MAX];
+	char **subs, **names = NULL;
+	size_t nsubs, n = 0, cap = 0;
+	int err;
+
+	snprintf(path, sizeof(path), "%s/events", dir);
+	err = dir__list(path, sys_glob, &subs, &nsubs);
+	if (err)
+		return err == -ENOMEM ? err : 0;
+	for (size_t i = 0; i < nsubs && !err; i++) {
+		char **evs;
+		size_t nevs;
+
+		/* files of events/ (enable, header_page, ...) are no
+		 * directories: skipped */
+		snprintf(path, sizeof(path), "%s/events/%s", dir, subs[i]);
+		err = dir__list(path, name_glob, &evs, &nevs);
+		if (err) {
+			err = err == -ENOMEM ? err : 0;
+			continue;
+		}
+		for (size_t k = 0; k < nevs && !err; k++) {
+			char *name;
+
+			snprintf(path, sizeof(path), "%s/events/%s/%s/id", dir,
+				 subs[i], evs[k]);
+			if (access(path, R_OK))
+				continue;
+			if (array__grow((void **)&names, &cap, n + 1,
+					sizeof(*names)) ||
+			    asprintf(&name, "%s:%s", subs[i], evs[k]) < 0)
+				err = -ENOMEM;
+			else
+				names[n++] = name;
+		}
+		dir__free_names(evs, nevs);
+	}
+	dir__free_names(subs, nsubs);
+	return dir__sorted_names(names, n, err, out, nr);
+}
+
+/* Every tracepoint, for --list-events. */
+static int list_tracepoints(const struct evlist_opts *opts,
+			    void (*fn)(const char *name, const char *kind,
+				       void *ctx),
+			    void *ctx)
+{
+	const char *dir = tracefs_dir(opts);
+	char **names;
+	size_t n;
+	int err;
+
+	if (!dir)
+		return 0;	/* no tracepoints to list, not an error */
+	err = collect_tracepoints(dir, NULL, NULL, &names, &n);
+	for (size_t i = 0; i < n; i++)
+		fn(names[i], "Tracepoint event", ctx);
+	dir__free_names(names, n);
+	return err;
+}
+
+int catalog__expand_tracepoints(const struct evlist_opts *opts,
+			       struct event_spec **specs, size_t *nr)
+{
+	struct event_spec *out = NULL;
+	size_t n = 0, cap = 0;
+	const char *dir = NULL;
+	int err = 0;
+
+	for (size_t i = 0; i < *nr && !err; i++) {
+		const struct event_spec *g = &(*specs)[i];
+		char **names = NULL;
+		size_t nn = 0;
+
+		if (!g->tp_glob) {
+			if (array__grow((void **)&out, &cap, n + 1,
+					sizeof(*out)))
+				err = -ENOMEM;
+			else
+				out[n++] = *g;
+			continue;
+		}
+		if (!dir)
+			dir = tracefs_dir(opts);
+		if (!dir) {
+			pr_err("tracepoints %s: tracefs is not available (mount it with 'mount -t tracefs nodev /sys/kernel/tracing')",
+			       g->name);
+			err = -ENOENT;
+			break;
+		}
+		err = collect_tracepoints(dir, g->tp_sys, g->tp_name, &names,
+					  &nn);
+		if (!err && nn == 0) {
+			pr_err("no tracepoint matches '%s' (in %s/events); see --list-events",
+			       g->name, dir);
+			err = -ENOENT;
+		} else if (!err && nn > EXPAND_MAX) {
+			pr_err("'%s' matches %zu tracepoints; at most %d can be sampled at once",
+			       g->name, nn, EXPAND_MAX);
+			err = -E2BIG;
+		}
+		for (size_t k = 0; k < nn && !err; k++) {
+			struct event_spec *one = NULL;
+			size_t none = 0;
+
+			/* names from tracefs parse as tracepoints */
+			if (events__parse(names[k], &one, &none, NULL) ||
+			    array__grow((void **)&out, &cap, n + 1,
+					sizeof(*out)))
+				err = -ENOMEM;
+			else
+				out[n++] = one[0];
+			free(one);
+		}
+		dir__free_names(names, nn);
+	}
+	if (!err && n > EXPAND_MAX) {
+		pr_err("%zu events; at most %d can be sampled at once", n,
+		       EXPAND_MAX);
+		err = -E2BIG;
+	}
+	if (err) {
+		free(out);
+		return err;
+	}
+	free(*specs);
+	*specs = out;
+	*nr = n;
+	return 0;
+}
+
+/* Every PMU event alias ("pmu/alias/") that can be sampled here. */
+static int list_pmu_events(const struct evlist_opts *opts, int cpu,
+			   void (*fn)(const char *name, const char *kind,
+				      void *ctx),
+			   void *ctx)
+{
+	const char *root = pmu__root(opts);
+	char path[PATH_MAX];
+	char **pmus, **aliases;
+	size_t np, na;
+	int err = dir__list(root, NULL, &pmus, &np);
+
+	if (err)
+		return err == -ENOMEM ? err : 0;	/* no PMUs to list */
+	for (size_t p = 0; p < np && !err; p++) {
+		snprintf(path, sizeof(path), "%s/%s/events", root, pmus[p]);
+		err = dir__list(path, NULL, &aliases, &na);
+		if (err) {
+			err = err == -ENOMEM ? err : 0;
+			continue;
+		}
+		for (size_t i = 0; i < na && !err; i++) {
+			struct event_spec *one = NULL;
+			char name[sizeof(one->name)];
+			size_t n = 0;
+
+			snprintf(name, sizeof(name), "%s/%s/", pmus[p],
+				 aliases[i]);
+			if (pmu__alias_qualifier(aliases[i]) ||
+			    events__parse(name, &one, &n, NULL)) {
+				free(one);
+				continue;
+			}
+			/* ptop samples: what can only count is not listed */
+			if (!pmu__resolve_at(root, one, false)) {
+				one->attr.sample_period = 100000;
+				if (can_open(&one->attr, cpu))
+					fn(name, "Kernel PMU event", ctx);
+			}
+			free(one);
+		}
+		dir__free_names(aliases, na);
+	}
+	dir__free_names(pmus, np);
+	return err;
+}
+
+int catalog__list_events(const struct evlist_opts *opts,
+			void (*fn)(const char *name, const char *kind,
+				   void *ctx),
+			void *ctx)
+{
+	bool online[PTOP_MAX_CPUS];
+	struct list_ctx lc = { .fn = fn, .ctx = ctx, .cpu = 0 };
+	int err;
+
+	cpus__online(online);
+	for (int c = 0; c < PTOP_MAX_CPUS; c++) {
+		if (online[c]) {
+			lc.cpu = c;
+			break;
+		}
+	}
+	events__foreach_generic(list_generic, &lc);
+	err = list_pmu_events(opts, lc.cpu, fn, ctx);
+	if (err)
+		return err;
+	return list_tracepoints(opts, fn, ctx);
+}
+

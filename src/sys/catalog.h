@@ -1,0 +1,36 @@
+/* catalog: the events this machine has: tracefs (tracepoint ids, glob
+ * expansion) and the list of every event that opens. */
+#ifndef PTOP_CATALOG_H
+#define PTOP_CATALOG_H
+
+#include "src/core/events.h"
+#include "src/sys/evlist.h"
+
+/* The most events -e may name once tracepoint globs are expanded: each
+ * is a file descriptor per CPU, and a table in the view. */
+#define EXPAND_MAX 64
+
+/*
+ * Replaces each tracepoint glob of specs[0, *nr) (spec.tp_glob: "sched:*")
+ * by the tracepoints of tracefs it matches, in name order (*specs is
+ * realloc'd).  Errors (logged): -ENOENT (no tracefs, or no match), -E2BIG
+ * (more than EXPAND_MAX events), -ENOMEM.
+ */
+int catalog__expand_tracepoints(const struct evlist_opts *opts,
+				struct event_spec **specs, size_t *nr);
+
+/* Resolves a tracepoint's id into spec->attr.config (tracefs of opts):
+ * 0, or -errno after a logged message. */
+int catalog__tracepoint_id(const struct evlist_opts *opts,
+			   struct event_spec *spec);
+
+/* Calls fn for every event this machine can really open (each is tried
+ * system-wide, then for this process): generic, cache, the PMUs' sysfs
+ * event aliases ("msr/tsc/", only those that can be sampled, since ptop
+ * samples), tracepoints. */
+int catalog__list_events(const struct evlist_opts *opts,
+			 void (*fn)(const char *name, const char *kind,
+				    void *ctx),
+			 void *ctx);
+
+#endif

@@ -1,0 +1,98 @@
+/* evlist: opens the sampled events (per CPU or per thread) and maps their
+ * rings.  What events exist is the catalog's (catalog.h), PMU syntax the
+ * pmu's (pmu.h), the CPUs cpus.h's. */
+#ifndef PTOP_EVLIST_H
+#define PTOP_EVLIST_H
+
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "src/core/events.h"
+#include "src/core/ring.h"
+#include "src/core/util.h"
+#include "src/sys/cpus.h"
+
+enum target_kind {
+	TARGET_SYSTEM,		/* every CPU (or -C), every task */
+	TARGET_PIDS,		/* -p: every thread of these processes, and
+				 * the threads and children they create */
+	TARGET_TIDS,		/* -t: these threads only */
+	TARGET_COMMAND,		/* -- CMD: the child (pids[0]) and its
+				 * descendants, enabled on exec */
+};
+
+struct target {
+	enum target_kind kind;
+	pid_t *pids;
+	size_t nr_pids;
+	const bool *cpus;	/* NULL: every online CPU; else [PTOP_MAX_CPUS] */
+};
+
+struct evlist_opts {
+	u64 freq;		/* -F HZ; 0 when period is used */
+	u64 period;		/* -c PERIOD */
+	unsigned int mmap_pages;/* data pages per ring, power of two */
+	bool callchain;		/* -g: PERF_SAMPLE_CALLCHAIN */
+	u16 max_stack;		/* --max-stack (sample_max_stack), 0: default */
+	u32 dwarf_stack_size;	/* --call-graph dwarf: user stack bytes, 0: off */
+	const char *proc;	/* default "/proc" */
+	const char *tracefs;	/* default: /sys/kernel/tracing, mounted if
+				 * needed, then /sys/kernel/debug/tracing */
+	const char *pmu_root;	/* the PMUs' sysfs directory, default
+				 * /sys/bus/event_source/devices */
+};
+
+struct evlist;
+
+struct evlist *evlist__new(const struct evlist_opts *opts);
+void evlist__free(struct evlist *el);	/* closes everything */
+
+/* Adds an event (before evlist__open). */
+int evlist__add(struct evlist *el, const struct event_spec *spec);
+
+/*
+ * Opens every event for the target, one ring per CPU (the other events of
+ * that CPU are redirected into it with PERF_EVENT_IOC_SET_OUTPUT), and
+ * reads their ids.  The first event carries mmap2/comm/task tracking.
+ * Events are opened enabled, except for TARGET_COMMAND (enable_on_exec):
+ * all are enabled together once every ring is mapped, so none starts
+ * early.  Like perf, when kernel.perf_event_paranoid > 1 refuses events
+ * that include the kernel, the list falls back to user space only
+ * (exclude_kernel, exclude_hv) with a warning.
+ * A default "cycles" (opened with the best precise_ip the PMU takes, like
+ * perf's cycles:P) that cannot be opened is replaced by cpu-clock with a
+ * one-line notice in the log.  On failure returns -errno after logging one
+ * clear message (perf_event_paranoid and CAP_PERFMON for EACCES/EPERM,
+ * perf_event_mlock_kb and -m for a ring that cannot be mapped, "not
+ * supported on this machine" for ENOENT/EOPNOTSUPP, RLIMIT_NOFILE for
+ * EMFILE) and leaves the evlist closed.
+ */
+int evlist__open(struct evlist *el, const struct target *t);
+void evlist__close(struct evlist *el);
+
+size_t evlist__nr_events(const struct evlist *el);
+const char *evlist__event_name(const struct evlist *el, size_t i);
+/* The attr as opened (final once evlist__open succeeded: IDENTIFIER,
+ * fallbacks and learnt restrictions included). */
+const struct perf_event_attr *evlist__attr(const struct evlist *el, size_t i);
+/* The kernel ids of event i (one per fd), valid after evlist__open. */
+const u64 *evlist__ids(const struct evlist *el, size_t i, size_t *nr);
+
+size_t evlist__nr_rings(const struct evlist *el);
+struct ring *evlist__ring(struct evlist *el, size_t i);
+int evlist__ring_fd(const struct evlist *el, size_t i);
+int evlist__ring_cpu(const struct evlist *el, size_t i);
+
+int evlist__enable(struct evlist *el);
+int evlist__disable(struct evlist *el);
+
+/* perf_event_open(2), which glibc does not wrap. */
+static inline long sys_perf_event_open(struct perf_event_attr *attr,
+				       pid_t pid, int cpu, int group_fd,
+				       unsigned long flags)
+{
+	return syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
+}
+
+#endif

@@ -1,0 +1,165 @@
+/* fdio: whole reads and writes (see fdio.h). */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "src/sys/fdio.h"
+
+/* write (at < 0) or pwrite at `at`, until all of n is written */
+static int whole(int fd, const void *p, size_t n, off_t at, u64 *done)
+{
+	const char *c = p;
+
+	while (n) {
+		ssize_t w = at < 0 ? write(fd, c, n) : pwrite(fd, c, n, at);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -errno;
+		if (w == 0)
+			return -ENOSPC;
+		c += w;
+		n -= (size_t)w;
+		if (at >= 0)
+			at += w;
+		if (done)
+			*done += (u64)w;
+	}
+	return 0;
+}
+
+int fd__write_all(int fd, const void *p, size_t n, u64 *done)
+{
+	return whole(fd, p, n, -1, done);
+}
+
+int fd__pwrite_all(int fd, const void *p, size_t n, u64 off)
+{
+	return whole(fd, p, n, (off_t)off, NULL);
+}
+
+/* read (at < 0) or pread at `at`, until n bytes or the end */
+static ssize_t upto(int fd, void *p, size_t n, off_t at)
+{
+	size_t got = 0;
+
+	while (got < n) {
+		ssize_t r = at < 0 ? read(fd, (char *)p + got, n - got) :
+				     pread(fd, (char *)p + got, n - got,
+					   at + (off_t)got);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -errno;
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	return (ssize_t)got;
+}
+
+ssize_t fd__read_upto(int fd, void *p, size_t n)
+{
+	return upto(fd, p, n, -1);
+}
+
+ssize_t fd__pread_upto(int fd, void *p, size_t n, u64 off)
+{
+	return upto(fd, p, n, (off_t)off);
+}
+
+int fd__read_text(const char *path, char *buf, size_t len)
+{
+	ssize_t n;
+	char more;
+	int fd, err = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = fd__read_upto(fd, buf, len - 1);
+	if (n < 0)
+		err = (int)n;
+	else if ((size_t)n == len - 1 && fd__read_upto(fd, &more, 1) > 0)
+		err = -EFBIG;
+	close(fd);
+	if (err)
+		return err;
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		n--;
+	buf[n] = '\0';
+	return 0;
+}
+
+int fd__read_int(const char *path, long long *out)
+{
+	char buf[64];
+	int err = fd__read_text(path, buf, sizeof(buf));
+
+	if (err)
+		return err;
+	*out = strtoll(buf, NULL, 10);
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void dir__free_names(char **names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+int dir__sorted_names(char **names, size_t n, int err, char ***out,
+		      size_t *nr)
+{
+	if (err) {
+		dir__free_names(names, n);
+		return err;
+	}
+	if (n)
+		qsort(names, n, sizeof(*names), cmp_str);
+	*out = names;
+	*nr = n;
+	return 0;
+}
+
+int dir__list(const char *path, const char *glob, char ***out, size_t *nr)
+{
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *de;
+	DIR *d = opendir(path);
+	int err = 0;
+
+	*out = NULL;
+	*nr = 0;
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		char *name;
+
+		if (de->d_name[0] == '.' ||
+		    (glob && fnmatch(glob, de->d_name, 0)))
+			continue;
+		if (array__grow((void **)&names, &cap, n + 1,
+				sizeof(*names)) ||
+		    !(name = strdup(de->d_name))) {
+			err = -ENOMEM;
+			break;
+		}
+		names[n++] = name;
+	}
+	closedir(d);
+	return dir__sorted_names(names, n, err, out, nr);
+}

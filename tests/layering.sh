@@ -1,0 +1,207 @@
+#!/bin/sh
+# The layering check (run by make check, alone by make check-layering):
+# the folders are the layers (doc/design.md, "Layout"), and this says what
+# each may include and call.
+#  1. Every include of ptop's own headers names its folder ("src/core/x.h").
+#  2. A folder includes only its own layer and the layers below it:
+#       src/core      src/core
+#       src/sys       src/core src/sys
+#       src/perfdata  src/core src/sys src/perfdata
+#       symbols       src/core src/sys symbols
+#       ui/report     src/core src/sys src/perfdata symbols ui/report
+#       ui/tui        all of the above and ui/tui
+#       src (main.c, cli.c: the entry)   everything
+#  3. Pure files (every file of src/core, and the files of PURE below):
+#     no system headers for files, processes, terminals or the loader, no
+#     system call, no thread started, no curses.  pthread.h is allowed for
+#     a lock (the session's, the log's); starting a thread is not.
+#     sys/types.h (types only, pid_t) is allowed.
+#  4. curses only in ui/tui.
+# Prints each violation as FILE:LINE: what, and exits 1 if there is one;
+# then runs its own test (--self-test alone: below).
+# LAYERING_ROOT, LAYERING_FILES: the tree and the files to check (the
+# self-test's copy); with either set, no self-test.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+
+# --self-test: each kind of violation, made in a copy of the tree, must
+# fail the check (a check that cannot fail proves nothing).
+if [ "${1:-}" = --self-test ]; then
+	t=$(mktemp -d) || exit 2
+	trap 'rm -rf "$t"' EXIT
+	cp -r "$here/../src" "$here/../symbols" "$here/../ui" "$t/" || exit 2
+	n=0
+	nfail=0
+	try() {	# FILE WHAT LINE...: appends the lines to FILE, expects a failure
+		f=$1 what=$2
+		shift 2
+		cp "$t/$f" "$t/$f.orig"
+		printf '%s\n' "$@" >> "$t/$f"
+		n=$((n + 1))
+		if LAYERING_ROOT=$t LAYERING_FILES=$f sh "$here/layering.sh" \
+			> /dev/null 2>&1; then
+			echo "layering self-test: not caught: $what ($f)" >&2
+			nfail=$((nfail + 1))
+		fi
+		mv "$t/$f.orig" "$t/$f"
+	}
+	try src/core/dso.c "a system header in src/core" '#include <unistd.h>'
+	try src/core/dso.c "a system call in src/core" \
+		'static int f(void) { char b; return (int)read(0, &b, 1); }'
+	try src/core/hist.c "a thread started in src/core" \
+		'static void g(void) { pthread_create(0, 0, 0, 0); }'
+	try src/core/hist.h "src/core including ui/report" \
+		'#include "ui/report/rowset.h"'
+	try src/sys/fdio.c "src/sys including src/perfdata" \
+		'#include "src/perfdata/perfdata.h"'
+	try symbols/symtab.c "symbols including ui/tui" '#include "ui/tui/keys.h"'
+	try ui/report/table.c "ui/report including ui/tui" \
+		'#include "ui/tui/tui.h"'
+	try src/sys/fdio.c "an include without its folder" '#include "util.h"'
+	try ui/report/app.c "curses outside ui/tui" '#include <curses.h>'
+	try ui/report/fmt.c "a pure file outside src/core opening a file" \
+		'static void h(void) { fopen("x", "r"); }'
+	# and the untouched copy passes
+	if ! LAYERING_ROOT=$t sh "$here/layering.sh" > /dev/null 2>&1; then
+		echo "layering self-test: the tree itself fails" >&2
+		nfail=$((nfail + 1))
+	fi
+	[ $nfail -eq 0 ] || { echo "FAIL: layering self-test ($nfail)" >&2; exit 1; }
+	echo "layering self-test: $n violations caught, the tree passes"
+	exit 0
+fi
+
+root=${LAYERING_ROOT:-$here/..}
+cd "$root" || exit 2
+CPP=${CPP:-cpp}
+
+# Pure files outside src/core (as doc/design.md, "Purity", lists them).
+PURE="symbols/symtab.c symbols/demangle.c symbols/ehframe.c
+src/perfdata/header.c src/perfdata/queue.c src/perfdata/timefilter.c
+symbols/disasm.c ui/report/fmt.c ui/report/sanitize.c ui/report/header.c
+ui/report/batch.c ui/report/annotate.c ui/report/rowset.c
+ui/report/calltree.c ui/tui/screen.c ui/tui/listview.c"
+
+# System headers a pure file may not include (a regular expression over
+# what is between the <>).
+BAD_HDR='^(unistd|fcntl|poll|dirent|termios|dlfcn|link|zstd|zlib|lzma|gelf|libelf|ncursesw?/.*|curses|term|sys/.*|linux/openat2|elfutils/.*)\.h$'
+# Calls a pure file may not make (a word followed by '(', not a member,
+# not a prefixed name such as ring__read).
+BAD_CALL='open|openat|openat2|creat|read|readv|write|writev|pread|pwrite|close|lseek|mmap|munmap|mprotect|ioctl|syscall|poll|ppoll|select|fopen|fdopen|freopen|opendir|readdir|popen|pipe|pipe2|fork|vfork|execv|execvp|execve|execl|execlp|kill|waitpid|wait|dup|dup2|stat|fstat|lstat|fstatat|access|readlink|unlink|rename|mkdir|dlopen|dlsym|pthread_create|clock_gettime|gettimeofday|time|nanosleep|usleep|sleep|getpid|gettid|getenv|sysconf|uname|perf_event_open'
+
+fail=0
+bad() {
+	echo "$1" >&2
+	fail=1
+}
+
+layer_of() {
+	case "$1" in
+	src/core/*) echo src/core ;;
+	src/sys/*) echo src/sys ;;
+	src/perfdata/*) echo src/perfdata ;;
+	src/*/*) echo "?" ;;
+	src/*) echo src ;;
+	symbols/*/*) echo "?" ;;
+	symbols/*) echo symbols ;;
+	ui/report/*) echo ui/report ;;
+	ui/tui/*) echo ui/tui ;;
+	*) echo "?" ;;
+	esac
+}
+
+allowed() {
+	case "$1" in
+	src/core) echo "src/core" ;;
+	src/sys) echo "src/core src/sys" ;;
+	src/perfdata) echo "src/core src/sys src/perfdata" ;;
+	symbols) echo "src/core src/sys symbols" ;;
+	ui/report) echo "src/core src/sys src/perfdata symbols ui/report" ;;
+	ui/tui) echo "src/core src/sys src/perfdata symbols ui/report ui/tui" ;;
+	src) echo "src/core src/sys src/perfdata symbols ui/report ui/tui src" ;;
+	esac
+}
+
+is_pure() {
+	case "$1" in src/core/*) return 0 ;; esac
+	for p in $PURE; do
+		[ "$p" = "$1" ] && return 0
+	done
+	return 1
+}
+
+files=${LAYERING_FILES:-$(find src symbols ui -name '*.[ch]' | sort)}
+[ -n "$files" ] || { echo "layering: no sources under $root" >&2; exit 2; }
+for p in $PURE; do
+	[ -f "$p" ] || bad "tests/layering.sh: PURE names $p, which does not exist"
+done
+
+for f in $files; do
+	layer=$(layer_of "$f")
+	if [ "$layer" = "?" ]; then
+		bad "$f: not in a layer folder (src/core, src/sys, src/perfdata, symbols, ui/report, ui/tui, or src/ for the entry)"
+		continue
+	fi
+	ok=$(allowed "$layer")
+	# 1, 2: ptop's own includes
+	grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$f" |
+	sed 's/^\([0-9]*\):[^"]*"\([^"]*\)".*/\1 \2/' |
+	while read -r line inc; do
+		case "$inc" in
+		*/*) ;;
+		*) echo "$f:$line: \"$inc\" does not name its folder"; continue ;;
+		esac
+		if [ ! -f "$inc" ]; then
+			echo "$f:$line: \"$inc\" is no file of the tree"
+			continue
+		fi
+		il=$(layer_of "$inc")
+		case " $ok " in
+		*" $il "*) ;;
+		*) echo "$f:$line: $layer includes \"$inc\" of $il, a higher or other layer" ;;
+		esac
+	done > "${TMPDIR:-/tmp}/layering.$$"
+	if [ -s "${TMPDIR:-/tmp}/layering.$$" ]; then
+		cat "${TMPDIR:-/tmp}/layering.$$" >&2
+		fail=1
+	fi
+	rm -f "${TMPDIR:-/tmp}/layering.$$"
+
+	# 4: curses
+	if [ "$layer" != ui/tui ]; then
+		m=$(grep -n -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*<(ncursesw?/)?(n?curses|term)\.h>' "$f")
+		[ -n "$m" ] && bad "$f:${m%%:*}: curses outside ui/tui"
+	fi
+
+	is_pure "$f" || continue
+	# 3: a pure file's system headers
+	grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*<' "$f" |
+	sed 's/^\([0-9]*\):[^<]*<\([^>]*\)>.*/\1 \2/' |
+	while read -r line inc; do
+		[ "$inc" = sys/types.h ] && continue	# types only
+		echo "$inc" | grep -q -E "$BAD_HDR" &&
+			echo "$f:$line: pure file includes <$inc>"
+	done > "${TMPDIR:-/tmp}/layering.$$"
+	if [ -s "${TMPDIR:-/tmp}/layering.$$" ]; then
+		cat "${TMPDIR:-/tmp}/layering.$$" >&2
+		fail=1
+	fi
+	rm -f "${TMPDIR:-/tmp}/layering.$$"
+	# and its calls, comments left out (the preprocessor strips them
+	# without reading any include; -P keeps no line markers, so the
+	# message gives the call rather than its line)
+	calls=$($CPP -fpreprocessed -dD -P "$f" 2>/dev/null |
+		grep -o -E "(^|[^A-Za-z0-9_.>])($BAD_CALL)[[:space:]]*\(" |
+		sed -E 's/^[^A-Za-z_]*//; s/[[:space:]]*\($//' | sort -u |
+		tr '\n' ' ')
+	[ -n "$calls" ] && bad "$f: pure file calls: $calls"
+done
+
+if [ $fail -ne 0 ]; then
+	echo "FAIL: layering (doc/design.md, \"Layout\")" >&2
+	exit 1
+fi
+echo "layering: $(echo "$files" | wc -l) files in their layers"
+# Run on the whole tree (as make check does), the self-test follows.
+[ -n "${LAYERING_ROOT:-}${LAYERING_FILES:-}" ] && exit 0
+exec sh "$here/layering.sh" --self-test

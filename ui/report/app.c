@@ -1,0 +1,729 @@
+/* app: shared front-end plumbing and the batch loop. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include <inttypes.h>
+
+#include "ui/report/app.h"
+#include "ui/report/annotate.h"
+#include "ui/report/batch.h"
+#include "src/sys/fdio.h"
+#include "ui/report/inlines.h"
+#include "src/core/log.h"
+#include "ui/report/pprof.h"
+#include "ui/report/push.h"
+#include "ui/report/sanitize.h"
+#include "src/sys/synth.h"
+
+double app__now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void app__describe_target(const struct target *tg, char *const *command,
+			  char *buf, size_t len)
+{
+	const char *what = tg->kind == TARGET_TIDS ? "tid" : "pid";
+	size_t off;
+	int n;
+
+	switch (tg->kind) {
+	case TARGET_SYSTEM:
+		if (!tg->cpus) {
+			snprintf(buf, len, "all CPUs (%d)", cpus__nr_possible());
+			break;
+		}
+		off = (size_t)snprintf(buf, len, "CPUs");
+		for (int c = 0; c < PTOP_MAX_CPUS && off < len; c++)
+			if (tg->cpus[c])
+				off += (size_t)snprintf(buf + off, len - off,
+							" %d", c);
+		break;
+	case TARGET_PIDS:
+	case TARGET_TIDS:
+		if (tg->nr_pids == 1) {
+			char comm[64];
+
+			if (synth__comm("/proc", tg->pids[0], comm,
+					sizeof(comm)))
+				comm[0] = '\0';
+			snprintf(buf, len, "%s %d (%s)", what, (int)tg->pids[0],
+				 comm);
+			break;
+		}
+		off = (size_t)snprintf(buf, len, "%ss", what);
+		for (size_t i = 0; i < tg->nr_pids && off < len; i++)
+			off += (size_t)snprintf(buf + off, len - off, "%s%d",
+						i ? "," : " ", (int)tg->pids[i]);
+		break;
+	case TARGET_COMMAND:
+		n = snprintf(buf, len, "command:");
+		for (char *const *a = command;
+		     a && *a && n >= 0 && (size_t)n < len; a++)
+			n += snprintf(buf + n, len - (size_t)n, " %s", *a);
+		break;
+	}
+}
+
+/* Binaries of the recording that are missing or changed (their rows
+ * show no symbols): "2 binaries missing or changed: a, b". */
+static void app__missing(struct app *a, const struct table *t,
+			 struct strbuf *sb)
+{
+	const struct dso *seen[4];
+	size_t nr = 0, more = 0;
+	struct sym_info si;
+
+	if (!a->syms)
+		return;
+	for (size_t i = 0; i < t->rows.nr; i++) {
+		const struct row *r = &t->rows.rows[i];
+		bool dup = false;
+
+		if (r->sym || !r->dso ||
+		    (r->dso->kind != DSO_FILE && r->dso->kind != DSO_VDSO))
+			continue;
+		for (size_t j = 0; j < nr && !dup; j++)
+			dup = seen[j] == r->dso;
+		if (dup || symbolizer__lookup(a->syms, r->dso, r->addr, &si) ||
+		    (si.status != DSO_ST_MISMATCH &&
+		     si.status != DSO_ST_UNREADABLE))
+			continue;
+		if (nr < ARRAY_SIZE(seen))
+			seen[nr++] = r->dso;
+		else
+			more++;
+	}
+	if (!nr)
+		return;
+	strbuf__addf(sb, "%s%zu binar%s missing or changed:", sb->len ? "; " : "",
+		     nr + more, nr + more == 1 ? "y" : "ies");
+	for (size_t j = 0; j < nr; j++)
+		strbuf__addf(sb, "%s %s", j ? "," : "", seen[j]->name);
+	if (more)
+		strbuf__addf(sb, " and %zu more", more);
+}
+
+/* The header's note: the app's, then what file mode and the writer
+ * have to say. */
+static const char *app__note(struct app *a, const struct table *t, size_t ev)
+{
+	const struct snapshot *snap = table__snap(t, ev);
+	struct strbuf sb;
+
+	strbuf__init(&sb);
+	if (a->note[0])
+		strbuf__adds(&sb, a->note);
+	if (a->input && snap && snap->kernel_samples && a->syms) {
+		struct sym_info si;
+
+		if (!symbolizer__lookup(a->syms, dsos__kernel(session__dsos(a->session)),
+					0, &si) && si.status == DSO_ST_MISMATCH)
+			strbuf__addf(&sb, "%skernel rows show addresses: the "
+					  "recording's kernel is not this one",
+				     sb.len ? "; " : "");
+	}
+	if (a->input && t->ev == ev)
+		app__missing(a, t, &sb);
+	if (a->input_stats) {
+		size_t at = sb.len;
+
+		strbuf__adds(&sb, sb.len ? "; " : "");
+		perfdata_stats__describe(a->input_stats, &sb);
+		if (sb.len == at + (at ? 2 : 0) && sb.buf) {
+			sb.len = at;
+			sb.buf[at] = '\0';
+		}
+	}
+	if (a->writer) {
+		struct perfdata_writer_stats ws;
+
+		perfdata_writer__stats(a->writer, &ws);
+		strbuf__addf(&sb, "%swriting %s: %.1f MB", sb.len ? "; " : "",
+			     strcmp(a->output, "-") ? a->output : "stdout",
+			     (double)ws.bytes / 1e6);
+		if (ws.backlog >= (1u << 20))
+			strbuf__addf(&sb, ", backlog %.1f MB",
+				     (double)ws.backlog / 1e6);
+		if (ws.dropped)
+			strbuf__addf(&sb, ", %" PRIu64 " records not written",
+				     ws.dropped);
+		if (ws.error)
+			strbuf__addf(&sb, ", stopped: %s", strerror(-ws.error));
+	}
+	snprintf(a->note_buf, sizeof(a->note_buf), "%s", sb.buf ? sb.buf : "");
+	strbuf__fini(&sb);
+	return a->note_buf[0] ? a->note_buf : NULL;
+}
+
+void app__header(struct app *a, const struct table *t, size_t ev,
+		 double window, u64 window_samples, struct header_info *hi)
+{
+	const struct perf_event_attr *attr = session__event_attr(a->session, ev);
+
+	memset(hi, 0, sizeof(*hi));
+	hi->target = a->target_desc;
+	hi->event = session__event_name(a->session, ev);
+	if (attr) {
+		if (attr->freq)
+			hi->freq = attr->sample_freq;
+		else
+			hi->period = attr->sample_period;
+	}
+	hi->elapsed = app__now() - a->start;
+	if (a->input && a->finished) {
+		/* a recording: its own duration */
+		const struct snapshot *snap = table__snap(t, ev);
+
+		hi->elapsed = a->recorded;
+		if (hi->elapsed <= 0 && snap && snap->last_time > snap->first_time)
+			hi->elapsed = (double)(snap->last_time -
+					       snap->first_time) / 1e9;
+	}
+	/* a file read at once: its rate is over the recording; a stream's
+	 * last window is not a rate */
+	hi->window = !a->input ? window : !a->pipe ? a->recorded :
+		     a->finished ? 0 : window;
+	hi->window_samples = window_samples;
+	hi->paused = a->sampler && sampler__paused(a->sampler);
+	hi->zeroing = a->mode == HIST_ZERO;
+	hi->decaying = a->mode == HIST_DECAY;
+	hi->finished = a->finished;
+	hi->note = app__note(a, t, ev);
+	hi->show_idle = t->filter.show_idle;
+	hi->recording = a->input != NULL;
+	hi->ev_index = ev;
+	hi->nr_events = t->nr_snaps;
+	if (a->pusher) {
+		pusher__stats(a->pusher, &a->push_stats);
+		hi->pushing = true;
+		hi->pushed = a->push_stats.pushed;
+		hi->push_dropped = a->push_stats.dropped;
+		hi->push_unreachable = a->push_stats.unreachable;
+		hi->push_error = a->push_stats.error;
+	}
+}
+
+bool app__check_target(struct app *a)
+{
+	const struct target *t;
+	int status = 0;
+
+	if (a->finished)
+		return false;
+	if (a->pipe) {
+		if (!perfdata_pipe__done(a->pipe))
+			return false;
+		a->finished = true;
+		/* what the reader met: the header's note says it */
+		a->input_stats = perfdata_pipe__stats(a->pipe);
+		snprintf(a->note, sizeof(a->note), "the stream ended");
+		return true;
+	}
+	if (a->writer && a->output && strcmp(a->output, "-") == 0) {
+		struct perfdata_writer_stats ws;
+
+		perfdata_writer__stats(a->writer, &ws);
+		if (ws.error == -EPIPE && a->sampler) {
+			sampler__stop(a->sampler);
+			a->finished = true;
+			snprintf(a->note, sizeof(a->note),
+				 "the reader of the output stream went away");
+			return true;
+		}
+	}
+	if (!a->sampler)
+		return false;
+	if (sampler__target_alive(a->sampler, &status))
+		return false;
+	/* The last samples are still in the rings: read them first, and
+	 * let the DWARF unwinder finish what it took. */
+	sampler__stop(a->sampler);
+	session__flush(a->session);
+	a->finished = true;
+	t = sampler__target(a->sampler);
+	if (t->kind == TARGET_COMMAND) {
+		a->exit_status = status;
+		snprintf(a->note, sizeof(a->note), "the command exited");
+	} else if (t->nr_pids == 1) {
+		snprintf(a->note, sizeof(a->note), "%s %d exited",
+			 t->kind == TARGET_TIDS ? "thread" : "process",
+			 (int)t->pids[0]);
+	} else {
+		snprintf(a->note, sizeof(a->note), "every target exited");
+	}
+	return true;
+}
+
+/* Sleeps until `until`, waking early for a stop request or the end of
+ * the target. */
+static void batch__wait(struct app *a, double until)
+{
+	for (;;) {
+		double left = until - app__now();
+		struct timespec ts;
+
+		if (left <= 0 || *a->stop || app__check_target(a))
+			return;
+		if (left > 0.05)
+			left = 0.05;
+		ts.tv_sec = 0;
+		ts.tv_nsec = (long)(left * 1e9);
+		nanosleep(&ts, NULL);
+	}
+}
+
+static bool app__dummy(struct app *a, size_t ev)
+{
+	const struct perf_event_attr *attr = session__event_attr(a->session, ev);
+
+	return attr && attr->type == PERF_TYPE_SOFTWARE &&
+	       attr->config == PERF_COUNT_SW_DUMMY;
+}
+
+/* The events that make tables (a recording's dummy event does not). */
+static size_t app__nr_table_events(struct app *a)
+{
+	size_t n = session__nr_events(a->session), k = 0;
+
+	for (size_t ev = 0; ev < n; ev++)
+		k += !(a->input && n > 1 && app__dummy(a, ev));
+	return k;
+}
+
+/*
+ * --pprof: event ev's snapshot to FILE (FILE.EVENT when several events
+ * make tables), replaced atomically at each refresh.
+ */
+/* The pprof options of event ev's table: its sample types, labels,
+ * inline lookups, and the span ending at end (ns since the epoch). */
+static void app__pprof_opts(struct app *a, struct table *t, size_t ev,
+			    const struct header_info *hi, cg_inline_fn inl,
+			    void *inl_ctx, struct pprof_opts *po)
+{
+	const struct perf_event_attr *attr = session__event_attr(a->session, ev);
+	const struct sort_spec *sp = &t->spec;
+
+	*po = (struct pprof_opts){
+		.event = hi->event,
+		.freq = hi->freq,
+		.period = hi->period,
+		.label_pid = sort_spec__has(sp, SORT_PID),
+		.label_tid = sort_spec__has(sp, SORT_TID),
+		.label_comm = sort_spec__has(sp, SORT_COMM),
+		.label_cpu = sort_spec__has(sp, SORT_CPU),
+		.inl = inl,
+		.inl_ctx = inl_ctx,
+		.syms = a->syms,
+	};
+	po->cpu_ns = attr && attr->type == PERF_TYPE_SOFTWARE &&
+		     (attr->config == PERF_COUNT_SW_CPU_CLOCK ||
+		      attr->config == PERF_COUNT_SW_TASK_CLOCK);
+}
+
+/* Now on the wall clock (ns), or when the recording's file was last
+ * written (-i): where the samples' span ends. */
+static s64 app__wall_end(const struct app *a)
+{
+	struct timespec now;
+	struct stat st;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	if (a->input && strcmp(a->input, "-") && !stat(a->input, &st))
+		return (s64)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+	return (s64)now.tv_sec * 1000000000 + now.tv_nsec;
+}
+
+void app__push(struct app *a, struct table *t, cg_inline_fn inl,
+	       void *inl_ctx)
+{
+	s64 end = app__wall_end(a), from = a->push_from;
+
+	if (!a->pusher || !a->push_win)
+		return;
+	/* a window every push_every seconds (a little early rather than a
+	 * refresh late), and the last one when the target or file ends */
+	if (a->push_from && !a->finished &&
+	    end - a->push_from < (s64)((a->push_every - a->delay / 2) * 1e9))
+		return;
+	for (size_t ev = 0; ev < t->nr_snaps; ev++) {
+		const struct snapshot *snap = table__snap(t, ev);
+		struct snapshot win;
+		struct header_info hi;
+		struct pprof_opts po;
+		struct strbuf sb;
+		void *gz = NULL;
+		size_t len = 0;
+
+		/* a cumulative histogram: what came since the last push; a
+		 * zeroed one (-z) holds just that already */
+		if (a->mode != HIST_CUMULATIVE)
+			win = *snap;
+		else if (push_window__delta(a->push_win, ev, snap, &win))
+			continue;	/* out of memory: this window is lost */
+		if (!win.total_samples)
+			continue;
+		app__header(a, t, ev, 0, 0, &hi);
+		app__pprof_opts(a, t, ev, &hi, inl, inl_ctx, &po);
+		po.snap = &win;
+		/* a recording's whole span, else the window since the last */
+		if (a->input && snap->first_time && snap->last_time > snap->first_time)
+			from = end - (s64)(snap->last_time - snap->first_time);
+		else if (a->input || !from)
+			from = end - (s64)(hi.elapsed * 1e9);
+		po.time_nanos = from;
+		po.duration_nanos = end - from;
+		strbuf__init(&sb);
+		if (!pprof__encode(&sb, &po, t, ev) &&
+		    !pprof__gzip(sb.buf, sb.len, &gz, &len))
+			/* Pyroscope's from/until are whole seconds */
+			pusher__queue(a->pusher, hi.event, gz, len,
+				      from / 1000000000,
+				      (end + 999999999) / 1000000000,
+				      hi.period ? 0 : hi.freq);
+		strbuf__fini(&sb);
+	}
+	a->push_from = end;
+}
+
+static int app__pprof(struct app *a, struct table *t, size_t ev,
+		      const struct header_info *hi, const struct batch_opts *bo)
+{
+	const struct snapshot *snap = table__snap(t, ev);
+	struct pprof_opts po;
+	struct strbuf sb, path;
+	int err;
+
+	app__pprof_opts(a, t, ev, hi, bo->inl, bo->inl_ctx, &po);
+	/* the samples' own clock is not the wall clock: the span of their
+	 * timestamps, ending now (live) or when the recording's file was
+	 * last written (-i) */
+	if (snap->first_time && snap->last_time > snap->first_time)
+		po.duration_nanos = (s64)(snap->last_time - snap->first_time);
+	else
+		po.duration_nanos = (s64)(hi->elapsed * 1e9);
+	po.time_nanos = app__wall_end(a) - po.duration_nanos;
+
+	strbuf__init(&sb);
+	strbuf__init(&path);
+	strbuf__adds(&path, a->pprof);
+	if (app__nr_table_events(a) > 1) {
+		strbuf__addc(&path, '.');
+		for (const char *c = hi->event; c && *c; c++)
+			strbuf__addc(&path, (*c == '/' || *c == ' ') ? '_' : *c);
+	}
+	err = path.oom ? -ENOMEM : pprof__encode(&sb, &po, t, ev);
+	if (!err)
+		err = pprof__save(path.buf, sb.buf, sb.len);
+	if (err)
+		pr_err("--pprof %s: %s", path.buf ? path.buf : a->pprof,
+		       strerror(-err));
+	strbuf__fini(&sb);
+	strbuf__fini(&path);
+	return err ? -ECANCELED : 0;
+}
+
+/* perf.data input and output counters, spliced into an event's JSON
+ * object (which batch__format ends with "}\n"). */
+static void app__json_extra(struct app *a, struct strbuf *sb, size_t start)
+{
+	const struct perfdata_stats *st = a->input_stats;
+
+	if (!a->input && !a->writer && !a->pusher)
+		return;
+	if (sb->len < start + 2 || memcmp(sb->buf + sb->len - 2, "}\n", 2))
+		return;
+	sb->len -= 2;
+	if (a->input) {
+		if (a->pipe && perfdata_pipe__done(a->pipe))
+			st = perfdata_pipe__stats(a->pipe);
+		strbuf__adds(sb, ",\"input\":{\"path\":");
+		json_sanitized(sb, a->input);
+		if (st)
+			strbuf__addf(sb, ",\"records\":%" PRIu64
+					 ",\"skipped\":%" PRIu64
+					 ",\"unknown\":%" PRIu64
+					 ",\"bad\":%" PRIu64
+					 ",\"compressed\":%" PRIu64
+					 ",\"out_of_order\":%" PRIu64
+					 ",\"truncated\":%s,\"damaged\":%s"
+					 ",\"damage_offset\":%" PRIu64,
+				     st->records, st->skipped, st->unknown,
+				     st->bad, st->compressed, st->out_of_order,
+				     st->truncated_bytes || st->file_truncated ||
+				     st->unfinished ? "true" : "false",
+				     st->damaged ? "true" : "false",
+				     st->damage_offset);
+		if (st) {
+			struct strbuf d;
+
+			/* every damage named, as the text header says it */
+			strbuf__init(&d);
+			perfdata_stats__describe(st, &d);
+			strbuf__addf(sb, ",\"features_damaged\":%u"
+					 ",\"unfinished\":%s"
+					 ",\"no_ip_events\":%u,\"bad_header_size\":",
+				     st->features_damaged,
+				     st->unfinished ? "true" : "false",
+				     st->no_ip_events);
+			if (st->header_size)
+				strbuf__addf(sb, "%" PRIu64, st->header_size);
+			else
+				strbuf__adds(sb, "null");
+			strbuf__adds(sb, ",\"damage\":");
+			json_sanitized(sb, d.buf ? d.buf : "");
+			strbuf__fini(&d);
+		}
+		strbuf__addc(sb, '}');
+	}
+	if (a->writer) {
+		struct perfdata_writer_stats ws;
+
+		perfdata_writer__stats(a->writer, &ws);
+		strbuf__adds(sb, ",\"output\":{\"path\":");
+		json_sanitized(sb, a->output);
+		strbuf__addf(sb, ",\"records\":%" PRIu64 ",\"bytes\":%" PRIu64
+				 ",\"backlog\":%" PRIu64 ",\"dropped\":%" PRIu64
+				 ",\"error\":",
+			     ws.records, ws.bytes, ws.backlog, ws.dropped);
+		json_sanitized(sb, ws.error ? strerror(-ws.error) : "");
+		strbuf__addc(sb, '}');
+	}
+	if (a->note_buf[0]) {
+		strbuf__adds(sb, ",\"note\":");
+		json_sanitized(sb, a->note_buf);
+	}
+	if (a->pusher) {
+		/* as of the last header: this refresh's profiles are queued
+		 * after the table */
+		const struct push_stats *ps = &a->push_stats;
+
+		strbuf__addf(sb, ",\"push\":{\"pushed\":%" PRIu64
+				 ",\"dropped\":%" PRIu64 ",\"failed\":%" PRIu64
+				 ",\"queued\":%" PRIu64 ",\"unreachable\":%s,"
+				 "\"error\":",
+			     ps->pushed, ps->dropped, ps->failed, ps->queued,
+			     ps->unreachable ? "true" : "false");
+		json_sanitized(sb, ps->unreachable ? ps->error : "");
+		strbuf__addc(sb, '}');
+	}
+	strbuf__adds(sb, "}\n");
+}
+
+/* --annotate: the function's annotation instead of the table; -ECANCELED
+ * when it cannot be annotated (said why). */
+static int app__annotate(struct app *a, struct annotator *an,
+			 const struct batch_opts *bo,
+			 const struct snapshot *snap,
+			 const struct header_info *hi, struct strbuf *sb,
+			 bool *found)
+{
+	struct strbuf why;
+	int err;
+
+	strbuf__init(&why);
+	err = batch__annotate(sb, bo, an, snap, a->annotate, hi, &why);
+	if (!err) {
+		*found = true;
+	} else if (err == -ENOENT && !why.len) {
+		err = 0;	/* not run yet: said so, and go on */
+	} else {
+		pr_err("%s", why.len ? why.buf : strerror(-err));
+		err = -ECANCELED;
+	}
+	strbuf__fini(&why);
+	return err;
+}
+
+/* --annotate of a function that never showed up: close names, and the
+ * non-zero exit of a name that is not there. */
+static int app__annotate_missing(struct app *a, struct annotator *an,
+				 const struct table *t)
+{
+	struct strbuf close;
+
+	strbuf__init(&close);
+	for (size_t ev = 0; ev < t->nr_snaps && !close.len; ev++)
+		batch__annotate_close(an, table__snap(t, ev), a->annotate,
+				      &close);
+	for (size_t i = 0; close.len && i + 1 < close.len; i++)
+		if (close.buf[i] == '\n')
+			close.buf[i] = ',';
+	if (close.len)
+		close.buf[--close.len] = '\0';
+	if (close.len)
+		pr_err("no function named '%s' in the sampled code; close "
+		       "names: %s", a->annotate, close.buf);
+	else
+		pr_err("no function named '%s' in the sampled code (it must "
+		       "be in code that ran: the target's binaries, its "
+		       "libraries or the kernel)", a->annotate);
+	strbuf__fini(&close);
+	return -ECANCELED;
+}
+
+static bool batch__cancel(void *ctx)
+{
+	const struct app *a = ctx;
+
+	return *a->stop != 0;
+}
+
+int app__run_batch(struct app *a)
+{
+	struct batch_opts bo = {
+		.json = a->json,
+		.show_period = a->show_period,
+		.callgraph = a->callgraph,
+		.folded = a->folded,
+		.order = a->cg_order,
+		.tree_limit = a->tree_limit,
+	};
+	double next = a->start + a->delay, last = a->start;
+	u64 *prev = NULL;
+	size_t nr_prev = 0;
+	struct strbuf sb;
+	struct table t;
+	struct annotator *an = NULL;
+	struct inlines *inl = NULL;
+	bool ann_found = false;
+	long iter = 0;
+	int err = 0;
+
+	table__init(&t, a->session, a->syms, &a->spec);
+	/* SIGTERM or Ctrl-C while names are looked up: no more lookups */
+	t.cancel = batch__cancel;
+	t.cancel_ctx = a;
+	if (a->annotate) {
+		an = annotator__new(a->syms, a->syntax);
+		if (!an) {
+			table__fini(&t);
+			pr_err("out of memory");
+			return 1;
+		}
+	}
+	/* trees and folded stacks show inlined frames as the live view's
+	 * trees do, from one cache for the whole run */
+	if (bo.callgraph || a->pprof ||
+	    (a->inline_rows && a->spec.children)) {
+		inl = inlines__new(a->syms);
+		if (!inl) {
+			annotator__free(an);
+			table__fini(&t);
+			pr_err("out of memory");
+			return 1;
+		}
+		bo.inl = inlines__get;
+		bo.inl_ctx = inl;
+		inlines__set_cancel(inl, batch__cancel, a);
+		if (a->inline_rows && a->spec.children)
+			rowset__set_inline_rows(&t.rows, inlines__get, inl);
+	}
+	t.filter = a->filter;
+	strbuf__init(&sb);
+	for (;;) {
+		double now;
+		size_t n;
+
+		if (!a->finished)
+			batch__wait(a, next);
+		if (*a->stop)
+			break;
+		now = app__now();
+		err = table__snapshot(&t, a->mode);
+		if (err)
+			break;
+		n = t.nr_snaps;
+		if (n > nr_prev) {
+			u64 *p = realloc(prev, n * sizeof(*p));
+
+			if (!p) {
+				err = -ENOMEM;
+				break;
+			}
+			memset(p + nr_prev, 0, (n - nr_prev) * sizeof(*p));
+			prev = p;
+			nr_prev = n;
+		}
+		strbuf__reset(&sb);
+		for (size_t ev = 0; ev < n; ev++) {
+			const struct snapshot *snap = table__snap(&t, ev);
+			struct header_info hi;
+			size_t start;
+
+			err = table__build(&t, ev);
+			if (err)
+				break;
+			app__header(a, &t, ev, now - last,
+				    snap->counts.samples - prev[ev], &hi);
+			prev[ev] = snap->counts.samples;
+			/* a recording's events that never sampled (perf's
+			 * dummy tracking event) make no table, at the end
+			 * and at every refresh of a stream as it comes */
+			if (a->input && !snap->counts.samples && n > 1 &&
+			    app__dummy(a, ev))
+				continue;
+			start = sb.len;
+			if (an) {
+				err = app__annotate(a, an, &bo, snap, &hi, &sb,
+						    &ann_found);
+				if (err)
+					break;
+				continue;
+			}
+			batch__format(&sb, &bo, &t, &hi);
+			if (bo.json)
+				app__json_extra(a, &sb, start);
+			if (a->pprof) {
+				err = app__pprof(a, &t, ev, &hi, &bo);
+				if (err)
+					break;
+			}
+		}
+		if (err)
+			break;
+		app__push(a, &t, bo.inl, bo.inl_ctx);
+		/* a table cut short by a stop request is not printed */
+		if (*a->stop)
+			break;
+		if (sb.oom) {
+			err = -ENOMEM;
+			break;
+		}
+		/* -EPIPE when the reader went away (ptop -b | head) */
+		err = fd__write_all(STDOUT_FILENO, sb.buf, sb.len, NULL);
+		if (err)
+			break;
+		last = now;
+		iter++;
+		if ((a->iterations && iter >= a->iterations) || a->finished)
+			break;
+		next += a->delay;
+		if (next < app__now())
+			next = app__now() + a->delay;
+	}
+	if (an && !err && !ann_found)
+		err = app__annotate_missing(a, an, &t);
+	annotator__free(an);
+	inlines__free(inl);
+	strbuf__fini(&sb);
+	table__fini(&t);
+	free(prev);
+	if (err == -ECANCELED)
+		return 1;	/* the reason is out already */
+	if (err == -EPIPE)
+		return 0;	/* the reader has what it wanted */
+	if (err) {
+		pr_err("batch output: %s", strerror(-err));
+		return 1;
+	}
+	return 0;
+}

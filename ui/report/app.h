@@ -1,0 +1,89 @@
+/* app: everything a front end drives (session, live source, symbolizer,
+ * view options); built by main, run by batch or the TUI. */
+#ifndef PTOP_APP_H
+#define PTOP_APP_H
+
+#include <signal.h>
+#include <sys/types.h>
+
+#include "symbols/disasm.h"
+#include "ui/report/header.h"
+#include "ui/report/push.h"
+#include "src/perfdata/perfdata.h"
+#include "ui/report/rowset.h"
+#include "src/sys/sampler.h"
+#include "src/core/session.h"
+#include "symbols/symbolizer.h"
+#include "ui/report/table.h"
+
+struct cmdout;
+
+struct app {
+	struct session *session;
+	struct sampler *sampler;	/* NULL when reading a file */
+	struct symbolizer *syms;
+	struct cmdout *cmdout;		/* live view: -- COMMAND's output */
+	struct sort_spec spec;
+	struct row_filter filter;
+	enum hist_mode mode;
+	double delay;			/* seconds between refreshes */
+	long iterations;		/* -n: refreshes before exiting, 0 =
+					 * until the end (batch) or q (live) */
+	bool json, show_period;
+	bool callgraph;			/* chains are sampled (-g) */
+	bool folded;			/* batch: folded stacks */
+	const char *pprof;		/* batch: --pprof FILE */
+	double tree_limit;		/* % of a row under which tree
+					 * branches are left out */
+	enum cg_order cg_order;		/* of the trees */
+	bool inline_rows;		/* --inline: rows of inlined
+					 * functions (with children) */
+	char target_desc[256];
+	char note[256];			/* e.g. "process 1234 exited" */
+	double start;			/* monotonic seconds */
+	bool finished;			/* the target or the file ended */
+	int exit_status;		/* of a spawned command */
+	volatile sig_atomic_t *stop;	/* set by SIGINT/SIGTERM */
+	const char *annotate;		/* batch: --annotate SYMBOL */
+	enum disasm_syntax syntax;	/* -M: of the annotations */
+	/* perf.data: -i FILE (read before the front end starts; finished
+	 * from the start), -i - (a stream read by pipe's thread), -o */
+	const char *input;		/* NULL: live profiling */
+	const struct perfdata_stats *input_stats;	/* -i FILE */
+	struct perfdata_pipe *pipe;
+	double recorded;		/* -i: the recording's seconds */
+	struct perfdata_writer *writer;
+	const char *output;
+	char note_buf[512];		/* the header's note, composed */
+	/* --push: a profile of each window to a server */
+	struct pusher *pusher;
+	struct push_window *push_win;
+	s64 push_from;			/* wall clock (ns) the window began */
+	double push_every;		/* seconds between two pushes */
+	struct push_stats push_stats;	/* the header's copy */
+};
+
+double app__now(void);
+/* --push: the samples of every event since the last call (the whole
+ * recording with -i) as one profile each, queued for the server; inl
+ * adds inlined frames (NULL: none). */
+void app__push(struct app *a, struct table *t, cg_inline_fn inl,
+	       void *inl_ctx);
+/* The header's words for a target: "all CPUs (8)", "CPUs 0 2", "pid 12
+ * (name)", "pids 12,34", "tids ...", "command: ARGS" (command is the
+ * argv of a TARGET_COMMAND, else unused). */
+void app__describe_target(const struct target *tg, char *const *command,
+			  char *buf, size_t len);
+/* Fills the header of event ev for a refresh whose window started at
+ * window_start with window_samples samples. */
+void app__header(struct app *a, const struct table *t, size_t ev,
+		 double window, u64 window_samples, struct header_info *hi);
+/* Checks the target; true (once) when it just ended: the sampler is
+ * stopped after a last read of the rings and a note is set.  A stream
+ * (-i -) ends at its end; -o - ends when its reader goes away. */
+bool app__check_target(struct app *a);
+
+/* The batch front end: returns the process exit status. */
+int app__run_batch(struct app *a);
+
+#endif

@@ -1,0 +1,197 @@
+/* calltree: expanded call trees under the table's rows. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui/report/calltree.h"
+#include "ui/report/fmt.h"
+
+void calltree__init(struct calltree *ct, enum cg_order order, double limit)
+{
+	memset(ct, 0, sizeof(*ct));
+	ct->order = order;
+	ct->limit = limit;
+	strbuf__init(&ct->text);
+	cg_tree__init(&ct->tree);
+}
+
+void calltree__fini(struct calltree *ct)
+{
+	free(ct->ids);
+	free(ct->lines);
+	free(ct->row_line);
+	strbuf__fini(&ct->text);
+	cg_tree__fini(&ct->tree);
+	memset(ct, 0, sizeof(*ct));
+}
+
+static struct ct_id *calltree__id(const struct calltree *ct,
+				  const struct rowset *rs, const struct row *r)
+{
+	for (size_t k = 0; k < ct->nr_ids; k++)
+		if (rowset__same_row(rs, &ct->ids[k].row, r))
+			return &ct->ids[k];
+	return NULL;
+}
+
+bool calltree__expanded(const struct calltree *ct, const struct rowset *rs,
+			size_t i)
+{
+	const struct ct_id *id;
+
+	if (i >= rs->nr)
+		return false;
+	id = calltree__id(ct, rs, &rs->rows[i]);
+	return id ? id->expanded : ct->all;
+}
+
+bool calltree__toggle(struct calltree *ct, const struct rowset *rs, size_t i)
+{
+	struct ct_id *id;
+	bool now;
+
+	if (i >= rs->nr)
+		return false;
+	now = !calltree__expanded(ct, rs, i);
+	id = calltree__id(ct, rs, &rs->rows[i]);
+	if (!id) {
+		if (array__grow((void **)&ct->ids, &ct->cap_ids,
+				ct->nr_ids + 1, sizeof(*ct->ids)))
+			return !now;
+		id = &ct->ids[ct->nr_ids++];
+		memset(id, 0, sizeof(*id));
+		id->row = rs->rows[i];
+		/* only the identity counts; no stale totals */
+		id->row.samples = id->row.period = 0;
+		id->row.children_samples = id->row.children_period = 0;
+	}
+	id->expanded = now;
+	return now;
+}
+
+void calltree__expand_all(struct calltree *ct)
+{
+	ct->all = true;
+	ct->nr_ids = 0;
+}
+
+void calltree__collapse_all(struct calltree *ct)
+{
+	ct->all = false;
+	ct->nr_ids = 0;
+}
+
+struct build_ctx {
+	struct calltree *ct;
+	u32 row, sub;
+	int err;
+};
+
+static int calltree__push(struct calltree *ct, const struct ct_line *l)
+{
+	if (array__grow((void **)&ct->lines, &ct->cap_lines, ct->nr_lines + 1,
+			sizeof(*ct->lines)))
+		return -ENOMEM;
+	ct->lines[ct->nr_lines++] = *l;
+	return 0;
+}
+
+static void tree_line(void *ctx, const char *text, size_t len, u32 node)
+{
+	struct build_ctx *b = ctx;
+	struct calltree *ct = b->ct;
+	struct ct_line l = {
+		.row = b->row, .sub = ++b->sub,
+		.off = (u32)ct->text.len, .len = (u32)len,
+	};
+
+	if (b->err)
+		return;
+	if (node)
+		l.node = ct->tree.nodes[node];
+	if (ct->text.len + len >= UINT32_MAX ||
+	    strbuf__add(&ct->text, text, len) || calltree__push(ct, &l))
+		b->err = -ENOMEM;
+}
+
+int calltree__build(struct calltree *ct, struct rowset *rs)
+{
+	struct build_ctx b = { .ct = ct };
+
+	ct->nr_lines = 0;
+	ct->has_lines = false;
+	ct->trees = 0;
+	ct->capped = false;
+	ct->nr_rows = rs->nr;
+	strbuf__reset(&ct->text);
+	if (!ct->all && !ct->nr_ids)
+		return 0;
+	if (rs->nr > UINT32_MAX ||
+	    array__grow((void **)&ct->row_line, &ct->cap_row_line,
+			rs->nr ? rs->nr : 1, sizeof(*ct->row_line)))
+		return -ENOMEM;
+	for (size_t i = 0; i < rs->nr && !b.err; i++) {
+		struct ct_line l = { .row = (u32)i };
+
+		if (ct->nr_lines >= UINT32_MAX || calltree__push(ct, &l))
+			return -ENOMEM;
+		ct->row_line[i] = (u32)(ct->nr_lines - 1);
+		if (!calltree__expanded(ct, rs, i))
+			continue;
+		if (ct->trees >= CT_MAX_TREES) {
+			ct->capped = true;
+			continue;
+		}
+		if (rowset__tree_inline(rs, &rs->rows[i], ct->order, ct->inl,
+					ct->inl_ctx, &ct->tree))
+			return -ENOMEM;
+		ct->trees++;
+		b.row = (u32)i;
+		b.sub = 0;
+		fmt__tree(&ct->tree, CT_INDENT, ct->limit, tree_line, &b);
+	}
+	if (b.err)
+		return b.err;
+	ct->has_lines = true;
+	return 0;
+}
+
+/* Whether the lines are those of rs (else line i is row i). */
+static bool calltree__valid(const struct calltree *ct, const struct rowset *rs)
+{
+	return ct->has_lines && ct->nr_rows == rs->nr;
+}
+
+size_t calltree__nr_lines(const struct calltree *ct, const struct rowset *rs)
+{
+	return calltree__valid(ct, rs) ? ct->nr_lines : rs->nr;
+}
+
+const struct ct_line *calltree__line(const struct calltree *ct,
+				     const struct rowset *rs, size_t i,
+				     size_t *row, size_t *sub)
+{
+	const struct ct_line *l;
+
+	if (!calltree__valid(ct, rs) || i >= ct->nr_lines) {
+		*row = i;
+		*sub = 0;
+		return NULL;
+	}
+	l = &ct->lines[i];
+	*row = l->row;
+	*sub = l->sub;
+	return l->sub ? l : NULL;
+}
+
+size_t calltree__line_of(const struct calltree *ct, const struct rowset *rs,
+			 size_t row, size_t sub)
+{
+	size_t first, end;
+
+	if (!calltree__valid(ct, rs) || row >= rs->nr)
+		return row;
+	first = ct->row_line[row];
+	end = row + 1 < rs->nr ? ct->row_line[row + 1] : ct->nr_lines;
+	return first + MIN(sub, end - first - 1);
+}

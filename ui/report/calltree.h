@@ -1,0 +1,79 @@
+/* calltree: the call trees expanded under the table's rows (+, E, C, G):
+ * which rows are expanded, kept across refreshes by row identity, and
+ * the table's lines (rows and tree lines) rebuilt from each snapshot;
+ * pure (the inline lookups are a callback). */
+#ifndef PTOP_CALLTREE_H
+#define PTOP_CALLTREE_H
+
+#include "ui/report/rowset.h"
+#include "src/core/util.h"
+
+/* E expands the trees of this many rows at most (each tree reads the
+ * entries of its row: the drawn lines are the cost). */
+#define CT_MAX_TREES 100
+/* Tree lines start under the Self column, as in batch text. */
+#define CT_INDENT "            "
+
+/* A line of the table: a row, or a line of its tree. */
+struct ct_line {
+	u32 row;		/* index of the row in the rowset */
+	u32 sub;		/* 0: the row itself; n: its tree's n-th line */
+	u32 off, len;		/* tree line: its text in calltree.text */
+	struct cg_node node;	/* tree line: the function it names
+				 * (node.sym and node.dso NULL: none) */
+};
+
+struct ct_id {
+	struct row row;		/* identity fields only */
+	bool expanded;
+};
+
+struct calltree {
+	enum cg_order order;
+	double limit;		/* percent of a row under which branches are
+				 * left out */
+	cg_inline_fn inl;	/* NULL: no inlined frames */
+	void *inl_ctx;
+	bool all;		/* E: every row expanded (ids: exceptions) */
+	struct ct_id *ids;	/* rows toggled with + */
+	size_t nr_ids, cap_ids;
+	/* built by calltree__build; without any tree, line i is row i */
+	struct ct_line *lines;
+	size_t nr_lines, cap_lines;
+	u32 *row_line;		/* row -> its line */
+	size_t cap_row_line;
+	size_t nr_rows;		/* rows of the last build */
+	bool has_lines;
+	size_t trees;		/* trees drawn */
+	bool capped;		/* some expanded rows have no tree drawn */
+	struct strbuf text;
+	struct cg_tree tree;	/* scratch */
+};
+
+void calltree__init(struct calltree *ct, enum cg_order order, double limit);
+void calltree__fini(struct calltree *ct);
+
+/* Whether row i of rs shows its tree. */
+bool calltree__expanded(const struct calltree *ct, const struct rowset *rs,
+			size_t i);
+/* Toggles row i's tree; returns whether it is expanded now. */
+bool calltree__toggle(struct calltree *ct, const struct rowset *rs, size_t i);
+void calltree__expand_all(struct calltree *ct);
+void calltree__collapse_all(struct calltree *ct);
+
+/* The lines of rs with the trees of the expanded rows (after each
+ * rowset__build).  0 or -ENOMEM (the rows are still there). */
+int calltree__build(struct calltree *ct, struct rowset *rs);
+
+size_t calltree__nr_lines(const struct calltree *ct, const struct rowset *rs);
+/* Line i: its row and sub-line; for a tree line (sub > 0) the line
+ * itself, else NULL. */
+const struct ct_line *calltree__line(const struct calltree *ct,
+				     const struct rowset *rs, size_t i,
+				     size_t *row, size_t *sub);
+/* The line of row's sub-th tree line (the last one of its tree if it has
+ * fewer), to keep a selection across refreshes. */
+size_t calltree__line_of(const struct calltree *ct, const struct rowset *rs,
+			 size_t row, size_t sub);
+
+#endif

@@ -1,0 +1,404 @@
+/* fmt: pure formatting of table rows into columns (text and TUI). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ui/report/fmt.h"
+#include "ui/report/sanitize.h"
+
+#define SEP "  "
+#define DSO_MAX 32
+#define COMM_MAX 20
+#define SYM_MIN 20	/* "[.] " and 16 columns of name */
+
+static const char *const titles[COL__MAX] = {
+	[COL_CHILDREN] = "Children",
+	[COL_OVERHEAD] = "Overhead",
+	[COL_SAMPLES] = "Samples",
+	[COL_PERIOD] = "Period",
+	[COL_COMM] = "Command",
+	[COL_PID] = "Pid",
+	[COL_TID] = "Tid",
+	[COL_CPU] = "CPU",
+	[COL_DSO] = "Shared Object",
+	[COL_SYM] = "Symbol",
+};
+
+const char *column__title(enum column c)
+{
+	return c < COL__MAX ? titles[c] : "";
+}
+
+/* Overhead is called Self next to Children, as in perf. */
+static const char *columns__title(const struct columns *c, enum column col)
+{
+	if (col == COL_OVERHEAD && c->children)
+		return "Self";
+	return column__title(col);
+}
+
+static bool columns__has(const struct columns *c, enum column col)
+{
+	for (size_t i = 0; i < c->nr; i++)
+		if (c->col[i] == col)
+			return true;
+	return false;
+}
+
+static void columns__push(struct columns *c, enum column col)
+{
+	if (!columns__has(c, col))
+		c->col[c->nr++] = col;
+}
+
+void columns__init(struct columns *c, const struct sort_spec *spec,
+		   bool show_period)
+{
+	bool sym = false;
+
+	memset(c, 0, sizeof(*c));
+	c->children = spec->children;
+	if (spec->children)
+		columns__push(c, COL_CHILDREN);
+	columns__push(c, COL_OVERHEAD);
+	columns__push(c, COL_SAMPLES);
+	if (show_period)
+		columns__push(c, COL_PERIOD);
+	for (size_t i = 0; i < spec->nr_group; i++) {
+		switch (spec->group[i]) {
+		case SORT_COMM:
+			columns__push(c, COL_COMM);
+			break;
+		case SORT_PID:
+			columns__push(c, COL_PID);
+			columns__push(c, COL_COMM);
+			break;
+		case SORT_TID:
+			columns__push(c, COL_PID);
+			columns__push(c, COL_TID);
+			columns__push(c, COL_COMM);
+			break;
+		case SORT_CPU:
+			columns__push(c, COL_CPU);
+			break;
+		case SORT_DSO:
+			columns__push(c, COL_DSO);
+			break;
+		case SORT_SYM:
+			sym = true;
+			break;
+		default:
+			break;
+		}
+	}
+	if (sym)
+		columns__push(c, COL_SYM);
+	for (size_t i = 0; i < c->nr; i++)
+		c->width[i] = strlen(columns__title(c, c->col[i]));
+}
+
+const char *fmt__mode(const struct row *r)
+{
+	return r->kernel ? "[k]" : "[.]";
+}
+
+void fmt__symbol(struct strbuf *sb, const struct row *r)
+{
+	if (r->sym)
+		sanitize_str(sb, r->sym);
+	else
+		strbuf__addf(sb, "0x%016" PRIx64, r->addr);
+	if (r->inlined)
+		strbuf__adds(sb, " (inlined)");
+}
+
+/* The cell text of a row in one column, sanitized, unpadded. */
+static void cell(struct strbuf *sb, enum column col, const struct rowset *rs,
+		 const struct row *r)
+{
+	switch (col) {
+	case COL_CHILDREN:
+		strbuf__addf(sb, "%.2f%%", rowset__percent_children(rs, r));
+		break;
+	case COL_OVERHEAD:
+		strbuf__addf(sb, "%.2f%%", rowset__percent(rs, r));
+		break;
+	case COL_SAMPLES:
+		strbuf__addf(sb, "%" PRIu64, r->samples);
+		break;
+	case COL_PERIOD:
+		strbuf__addf(sb, "%" PRIu64, r->period);
+		break;
+	case COL_COMM:
+		sanitize_str(sb, r->comm ? r->comm : "[unknown]");
+		break;
+	case COL_PID:
+		if (r->pid < 0)
+			strbuf__adds(sb, "-");
+		else
+			strbuf__addf(sb, "%d", r->pid);
+		break;
+	case COL_TID:
+		if (r->tid < 0)
+			strbuf__adds(sb, "-");
+		else
+			strbuf__addf(sb, "%d", r->tid);
+		break;
+	case COL_CPU:
+		strbuf__addf(sb, "%03d", r->cpu);
+		break;
+	case COL_DSO:
+		sanitize_str(sb, r->dso_name);
+		break;
+	case COL_SYM:
+		strbuf__addf(sb, "%s ", fmt__mode(r));
+		fmt__symbol(sb, r);
+		break;
+	default:
+		break;
+	}
+}
+
+static bool right_aligned(enum column col)
+{
+	return col == COL_OVERHEAD || col == COL_CHILDREN || col == COL_SAMPLES ||
+	       col == COL_PERIOD || col == COL_PID || col == COL_TID;
+}
+
+void columns__fit(struct columns *c, const struct rowset *rs, size_t first,
+		  size_t count, size_t total_width)
+{
+	struct strbuf sb;
+	size_t used = 0, sym_i = c->nr, sym_need = 0;
+
+	strbuf__init(&sb);
+	for (size_t i = 0; i < c->nr; i++) {
+		c->width[i] = strlen(columns__title(c, c->col[i]));
+		if ((c->col[i] == COL_OVERHEAD || c->col[i] == COL_CHILDREN) &&
+		    c->width[i] < 8)
+			c->width[i] = 8;
+	}
+	for (size_t j = first; j < rs->nr && j < first + count; j++) {
+		for (size_t i = 0; i < c->nr; i++) {
+			size_t w;
+
+			strbuf__reset(&sb);
+			cell(&sb, c->col[i], rs, &rs->rows[j]);
+			w = display_width(sb.buf ? sb.buf : "", sb.len);
+			if (c->col[i] == COL_SYM) {
+				if (w > sym_need)
+					sym_need = w;
+				continue;
+			}
+			if (c->col[i] == COL_DSO && w > DSO_MAX)
+				w = DSO_MAX;
+			if (c->col[i] == COL_COMM && w > COMM_MAX)
+				w = COMM_MAX;
+			if (w > c->width[i])
+				c->width[i] = w;
+		}
+	}
+	strbuf__fini(&sb);
+	for (size_t i = 0; i < c->nr; i++) {
+		if (c->col[i] == COL_SYM)
+			sym_i = i;
+		else
+			used += c->width[i] + strlen(SEP);
+	}
+	if (!total_width) {
+		/* unlimited: the symbol is never cut */
+		if (sym_i < c->nr)
+			c->width[sym_i] = SIZE_MAX / 4;
+		return;
+	}
+	/* Too narrow: shrink the text columns so that the symbol keeps
+	 * room for a short name (or all of the longest), then give up on
+	 * them. */
+	if (sym_need > SYM_MIN || sym_i == c->nr)
+		sym_need = SYM_MIN;
+	for (size_t i = 0; i < c->nr && used + sym_need > total_width; i++) {
+		size_t *w = &c->width[i];
+
+		if (c->col[i] != COL_DSO && c->col[i] != COL_COMM)
+			continue;
+		while (*w > 6 && used + sym_need > total_width) {
+			(*w)--;
+			used--;
+		}
+	}
+	if (sym_i < c->nr)
+		c->width[sym_i] = total_width > used ? total_width - used : 0;
+}
+
+void fmt__header(struct strbuf *sb, const struct columns *c)
+{
+	for (size_t i = 0; i < c->nr; i++) {
+		const char *t = columns__title(c, c->col[i]);
+		size_t w = c->width[i], tl = strlen(t);
+
+		if (i)
+			strbuf__adds(sb, SEP);
+		if (right_aligned(c->col[i]))
+			for (size_t k = tl; k < w; k++)
+				strbuf__addc(sb, ' ');
+		fit_width(sb, t, w, !right_aligned(c->col[i]) && i + 1 < c->nr,
+			  false);
+	}
+}
+
+void fmt__row(struct strbuf *sb, const struct columns *c,
+	      const struct rowset *rs, const struct row *r, size_t *col_off)
+{
+	struct strbuf txt;
+
+	strbuf__init(&txt);
+	for (size_t i = 0; i < c->nr; i++) {
+		enum column col = c->col[i];
+		const char *s;
+		size_t w;
+
+		if (i)
+			strbuf__adds(sb, SEP);
+		if (col_off)
+			col_off[i] = sb->len;
+		strbuf__reset(&txt);
+		cell(&txt, col, rs, r);
+		s = txt.buf ? txt.buf : "";
+		w = display_width(s, txt.len);
+		if (right_aligned(col)) {
+			for (size_t k = w; k < c->width[i]; k++)
+				strbuf__addc(sb, ' ');
+			strbuf__adds(sb, s);
+		} else {
+			/* the last column is not padded: no trailing blanks */
+			fit_width(sb, s, c->width[i], i + 1 < c->nr, false);
+		}
+	}
+	strbuf__fini(&txt);
+}
+
+double fmt__tree_percent(const struct cg_tree *tr, const struct cg_node *n)
+{
+	if (tr->total_period)
+		return 100.0 * (double)n->period / (double)tr->total_period;
+	if (tr->total_samples)
+		return 100.0 * (double)n->samples / (double)tr->total_samples;
+	return 0.0;
+}
+
+void fmt__tree_sym(struct strbuf *sb, const struct cg_node *n)
+{
+	if (n->sym)
+		sanitize_str(sb, n->sym);
+	else
+		strbuf__addf(sb, "0x%" PRIx64, n->addr);
+}
+
+void fmt__tree_name(struct strbuf *sb, const struct cg_node *n)
+{
+	fmt__tree_sym(sb, n);
+	if (n->inlined)
+		strbuf__adds(sb, " (inlined)");
+}
+
+/* The children of p at or above the limit (percent of the row). */
+static size_t tree_kids(const struct cg_tree *tr, u32 p, double limit,
+			u32 *kids, size_t max)
+{
+	size_t n = 0;
+
+	for (u32 c = tr->nodes[p].first_child; c && n < max;
+	     c = tr->nodes[c].next_sibling)
+		if (fmt__tree_percent(tr, &tr->nodes[c]) >= limit)
+			kids[n++] = c;
+	return n;
+}
+
+struct tree_out {
+	fmt_tree_line_fn fn;
+	void *ctx;
+	struct strbuf line;
+};
+
+static void add_prefix(struct strbuf *line, const struct strbuf *prefix)
+{
+	if (prefix->len)
+		strbuf__add(line, prefix->buf, prefix->len);
+}
+
+static void tree_emit(struct tree_out *o, u32 node)
+{
+	o->fn(o->ctx, o->line.buf ? o->line.buf : "", o->line.len, node);
+	strbuf__reset(&o->line);
+}
+
+/*
+ * perf's graph style: a single callee continues the line below its
+ * caller, several branch with their share of the row:
+ *
+ *             ---outer
+ *                |
+ *                |--66.92%--inner_a
+ *                |
+ *                 --33.08%--inner_b
+ */
+static void tree_lines(struct tree_out *o, const struct cg_tree *tr, u32 p,
+		       struct strbuf *prefix, double limit, bool top)
+{
+	u32 kids[64];
+	size_t n = tree_kids(tr, p, limit, kids, ARRAY_SIZE(kids));
+	size_t plen = prefix->len;
+
+	if (n == 1) {
+		add_prefix(&o->line, prefix);
+		strbuf__adds(&o->line, top ? "---" : "");
+		fmt__tree_name(&o->line, &tr->nodes[kids[0]]);
+		tree_emit(o, kids[0]);
+		if (top)
+			strbuf__adds(prefix, "   ");
+		tree_lines(o, tr, kids[0], prefix, limit, false);
+		prefix->len = plen;
+		if (prefix->buf)
+			prefix->buf[plen] = '\0';
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct cg_node *c = &tr->nodes[kids[i]];
+		bool last = i + 1 == n;
+		char head[48];
+		int hl = snprintf(head, sizeof(head), "%s%.2f%%--",
+				  last ? " --" : "|--",
+				  fmt__tree_percent(tr, c));
+
+		add_prefix(&o->line, prefix);
+		strbuf__addc(&o->line, '|');
+		tree_emit(o, 0);
+		add_prefix(&o->line, prefix);
+		strbuf__adds(&o->line, head);
+		fmt__tree_name(&o->line, c);
+		tree_emit(o, kids[i]);
+		strbuf__addc(prefix, last ? ' ' : '|');
+		for (int k = 1; k < hl; k++)
+			strbuf__addc(prefix, ' ');
+		tree_lines(o, tr, kids[i], prefix, limit, false);
+		prefix->len = plen;
+		if (prefix->buf)
+			prefix->buf[plen] = '\0';
+	}
+}
+
+void fmt__tree(const struct cg_tree *tr, const char *indent, double limit,
+	       fmt_tree_line_fn fn, void *ctx)
+{
+	struct tree_out o = { .fn = fn, .ctx = ctx };
+	struct strbuf prefix;
+
+	if (!tr->nr)
+		return;
+	strbuf__init(&o.line);
+	strbuf__init(&prefix);
+	strbuf__adds(&prefix, indent);
+	tree_lines(&o, tr, 0, &prefix, limit, true);
+	strbuf__fini(&prefix);
+	strbuf__fini(&o.line);
+}

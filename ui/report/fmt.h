@@ -1,0 +1,74 @@
+/* fmt: pure formatting of table rows into columns (text and TUI). */
+#ifndef PTOP_FMT_H
+#define PTOP_FMT_H
+
+#include "ui/report/rowset.h"
+#include "src/core/util.h"
+
+enum column {
+	COL_CHILDREN,		/* self + callees, with call graphs */
+	COL_OVERHEAD,		/* titled "Self" next to Children */
+	COL_SAMPLES,
+	COL_PERIOD,
+	COL_COMM,
+	COL_PID,
+	COL_TID,
+	COL_CPU,
+	COL_DSO,
+	COL_SYM,
+	COL__MAX,
+};
+
+struct columns {
+	enum column col[COL__MAX];
+	size_t width[COL__MAX];	/* by position */
+	size_t nr;
+	bool children;		/* Children column: Overhead reads "Self" */
+};
+
+const char *column__title(enum column c);
+
+/* [Children,] Overhead (Self), Samples, [Period], then the grouped keys
+ * in -s order; the symbol comes last so that it can take the rest of the
+ * line.  Children appear when spec->children. */
+void columns__init(struct columns *c, const struct sort_spec *spec,
+		   bool show_period);
+/* Widths from the content of rows [first, first+count) and the titles;
+ * the shared object and command columns are capped; with total_width
+ * (0: unlimited) the symbol takes what is left and the others shrink
+ * when the line is too narrow. */
+void columns__fit(struct columns *c, const struct rowset *rs, size_t first,
+		  size_t count, size_t total_width);
+
+void fmt__header(struct strbuf *sb, const struct columns *c);
+/* One row.  col_off, if given, receives the byte offset where each
+ * column starts (for colouring); every string is sanitized here. */
+void fmt__row(struct strbuf *sb, const struct columns *c,
+	      const struct rowset *rs, const struct row *r, size_t *col_off);
+
+/* Sanitized symbol text of a row: its name or its address. */
+void fmt__symbol(struct strbuf *sb, const struct row *r);
+/* The [k] / [.] marker perf uses. */
+const char *fmt__mode(const struct row *r);
+
+/* Share of a call-tree node in percent of the tree's row. */
+double fmt__tree_percent(const struct cg_tree *tr, const struct cg_node *n);
+/* Sanitized plain name of a node: the symbol or its address (JSON). */
+void fmt__tree_sym(struct strbuf *sb, const struct cg_node *n);
+/* What text trees show: fmt__tree_sym, then " (inlined)" after an
+ * inlined function. */
+void fmt__tree_name(struct strbuf *sb, const struct cg_node *n);
+
+/*
+ * A call tree in perf's graph style, one line at a time: fn gets each
+ * line's text (no newline, sanitized) and the node it names, 0 for the
+ * "|" lines between branches.  Every line starts with indent; branches
+ * under limit (percent of the row) are left out.  Batch text and the
+ * live view's expanded rows both draw with it.
+ */
+typedef void (*fmt_tree_line_fn)(void *ctx, const char *line, size_t len,
+				 u32 node);
+void fmt__tree(const struct cg_tree *tr, const char *indent, double limit,
+	       fmt_tree_line_fn fn, void *ctx);
+
+#endif

@@ -1,0 +1,139 @@
+/* header: the summary lines above every table (batch and TUI). */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "ui/report/header.h"
+#include "ui/report/sanitize.h"
+
+double header__kernel_share(const struct snapshot *snap, bool idle)
+{
+	/* idle entries are the last nr_idle (session__snapshot) */
+	size_t nr = idle ? snap->nr : snap->nr - snap->nr_idle;
+	u64 total = idle ? snap->total_period :
+			   snap->total_period - snap->idle_period;
+	u64 k = 0;
+
+	if (!total)
+		return 0.0;
+	for (size_t i = 0; i < nr; i++)
+		if (snap->entries[i].key.dso->kind == DSO_KERNEL)
+			k += snap->entries[i].period;
+	return 100.0 * (double)k / (double)total;
+}
+
+double header__idle_share(const struct snapshot *snap)
+{
+	if (snap->total_period)
+		return 100.0 * (double)snap->idle_period /
+		       (double)snap->total_period;
+	if (snap->total_samples)
+		return 100.0 * (double)snap->idle_samples /
+		       (double)snap->total_samples;
+	return 0.0;
+}
+
+u64 header__lost(const struct snapshot *snap)
+{
+	return snap->lost;
+}
+
+u64 header__dropped(const struct snapshot *snap)
+{
+	return snap->counts.dropped + snap->session.ring_dropped +
+	       snap->session.unknown_id;
+}
+
+void header__format(struct strbuf *sb, const struct header_info *hi,
+		    const struct snapshot *snap, const char *prefix)
+{
+	double rate = hi->window > 0 ? (double)hi->window_samples / hi->window
+				     : 0.0;
+	u64 lost = header__lost(snap), dropped = header__dropped(snap);
+
+	strbuf__adds(sb, prefix);
+	strbuf__adds(sb, "event ");
+	sanitize_str(sb, hi->event);
+	if (hi->freq)
+		strbuf__addf(sb, ", %" PRIu64 " Hz", hi->freq);
+	else if (hi->period)
+		strbuf__addf(sb, ", period %" PRIu64, hi->period);
+	if (hi->nr_events > 1)
+		strbuf__addf(sb, " [%zu/%zu]", hi->ev_index + 1, hi->nr_events);
+	strbuf__adds(sb, "; target ");
+	sanitize_str(sb, hi->target);
+	strbuf__addf(sb, "; elapsed %.1f s", hi->elapsed);
+	if (hi->finished)
+		strbuf__adds(sb, "; finished");
+	if (hi->paused)
+		strbuf__adds(sb, "; PAUSED");
+	if (hi->zeroing)
+		strbuf__adds(sb, "; zeroing");
+	if (hi->decaying)
+		strbuf__adds(sb, "; decaying");
+	strbuf__addc(sb, '\n');
+
+	strbuf__adds(sb, prefix);
+	strbuf__addf(sb, "samples %" PRIu64, snap->total_samples);
+	if (hi->window > 0)
+		strbuf__addf(sb, " (%.0f/s)", rate);
+	strbuf__addf(sb, ", total %" PRIu64, snap->counts.samples);
+	/* the samples above stay every sample; the rows' shares are of the
+	 * rest unless idle is shown */
+	if (snap->idle_samples)
+		strbuf__addf(sb, "; idle %.1f%%%s", header__idle_share(snap),
+			     hi->show_idle ? " (rows shown)" : "");
+	strbuf__addf(sb, "; lost %" PRIu64 "; throttled %" PRIu64
+			 "; dropped %" PRIu64 "; kernel %.1f%%",
+		     lost, snap->counts.throttle, dropped,
+		     header__kernel_share(snap, hi->show_idle));
+	strbuf__addc(sb, '\n');
+	if (lost && hi->recording) {
+		strbuf__adds(sb, prefix);
+		strbuf__addf(sb, "WARNING: %" PRIu64 " samples lost by the "
+				 "recorder (its ring buffers were full when it "
+				 "recorded): record with a larger -m or a lower "
+				 "-F\n", lost);
+	} else if (lost) {
+		strbuf__adds(sb, prefix);
+		strbuf__addf(sb, "WARNING: %" PRIu64 " records lost: ptop was too "
+				 "slow to read the ring buffers; try a larger -m "
+				 "or a lower -F\n", lost);
+	}
+	if (hi->pushing) {
+		strbuf__adds(sb, prefix);
+		strbuf__addf(sb, "push: %" PRIu64 " profiles sent, %" PRIu64
+				 " dropped", hi->pushed, hi->push_dropped);
+		if (hi->push_unreachable) {
+			strbuf__adds(sb, "; server unreachable: ");
+			sanitize_str(sb, hi->push_error ? hi->push_error : "?");
+		}
+		strbuf__addc(sb, '\n');
+	}
+	if (snap->counts.unwind_failed) {
+		strbuf__adds(sb, prefix);
+		strbuf__addf(sb, "WARNING: %" PRIu64 " samples with a user "
+				 "stack not unwound (the DWARF unwinder fell "
+				 "behind, or 32-bit code): their user call "
+				 "chains are missing; try a lower -F or a "
+				 "smaller --call-graph dwarf,SIZE\n",
+			     snap->counts.unwind_failed);
+	}
+	if (snap->counts.throttle) {
+		strbuf__adds(sb, prefix);
+		strbuf__addf(sb, "WARNING: the kernel throttled sampling %" PRIu64
+				 " times: the rate is over "
+				 "kernel.perf_event_max_sample_rate; try a lower "
+				 "-F\n", snap->counts.throttle);
+	}
+	if (hi->filters && *hi->filters) {
+		strbuf__adds(sb, prefix);
+		strbuf__adds(sb, "filters: ");
+		sanitize_str(sb, hi->filters);
+		strbuf__addc(sb, '\n');
+	}
+	if (hi->note && *hi->note) {
+		strbuf__adds(sb, prefix);
+		sanitize_str(sb, hi->note);
+		strbuf__addc(sb, '\n');
+	}
+}

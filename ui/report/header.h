@@ -1,0 +1,43 @@
+/* header: the summary lines above every table (batch and TUI). */
+#ifndef PTOP_HEADER_H
+#define PTOP_HEADER_H
+
+#include "src/core/session.h"
+#include "src/core/util.h"
+
+struct header_info {
+	const char *target;	/* "all CPUs", "pid 1234 (name)", ... */
+	const char *event;
+	u64 freq, period;	/* -F or -c of the event, 0: unknown */
+	double elapsed;		/* seconds since the start */
+	double window;		/* seconds since the previous refresh */
+	u64 window_samples;	/* samples read in that window */
+	bool paused, zeroing, decaying, finished;
+	const char *filters;	/* active filters, or NULL */
+	const char *note;	/* e.g. "process 1234 exited", or NULL */
+	bool show_idle;		/* the idle task's samples are rows */
+	bool recording;		/* a perf.data file or stream: losses
+				 * are the recorder's, not ptop's */
+	size_t ev_index, nr_events;
+	/* --push: profiles sent and dropped, and whether the last attempt
+	 * failed (push_error says why) */
+	bool pushing, push_unreachable;
+	u64 pushed, push_dropped;
+	const char *push_error;
+};
+
+/* Share of the histogram's period in kernel code, in percent, of the
+ * work done (idle left out) unless idle is shown as rows. */
+double header__kernel_share(const struct snapshot *snap, bool idle);
+/* The idle task's share of the histogram's period, in percent. */
+double header__idle_share(const struct snapshot *snap);
+/* The samples lost (each loss once), and what ptop dropped itself. */
+u64 header__lost(const struct snapshot *snap);
+u64 header__dropped(const struct snapshot *snap);
+
+/* Appends the header lines, each starting with prefix and ending with a
+ * newline.  Strings that came from outside are sanitized here. */
+void header__format(struct strbuf *sb, const struct header_info *hi,
+		    const struct snapshot *snap, const char *prefix);
+
+#endif

@@ -1,0 +1,652 @@
+/* push: profiles to Pyroscope's HTTP ingest API, by a thread of its own
+ * through libcurl (loaded with dlopen, so that ptop runs without it),
+ * behind a bounded queue; the query, labels and window deltas are pure
+ * and unit-tested. */
+#include <ctype.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "src/core/log.h"
+#include "ui/report/push.h"
+
+/* ---- labels and the query (pure) ---- */
+
+int push__check_label(const char *kv, char *why, size_t len)
+{
+	const char *eq = strchr(kv, '=');
+	size_t klen;
+
+	if (!eq) {
+		snprintf(why, len, "'%s' is not KEY=VALUE", kv);
+		return -EINVAL;
+	}
+	klen = (size_t)(eq - kv);
+	if (!klen || !(isalpha((unsigned char)kv[0]) || kv[0] == '_') ||
+	    (klen >= 2 && kv[0] == '_' && kv[1] == '_')) {
+		snprintf(why, len, "label '%.*s': a key starts with a letter "
+			 "or '_' (not \"__\")", (int)klen, kv);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < klen; i++) {
+		unsigned char c = (unsigned char)kv[i];
+
+		if (!isalnum(c) && c != '_' && c != '.') {
+			snprintf(why, len, "label '%.*s': a key holds letters, "
+				 "digits, '_' and '.'", (int)klen, kv);
+			return -EINVAL;
+		}
+	}
+	if (!eq[1]) {
+		snprintf(why, len, "label '%.*s' has no value", (int)klen, kv);
+		return -EINVAL;
+	}
+	for (const char *v = eq + 1; *v; v++) {
+		unsigned char c = (unsigned char)*v;
+
+		if (c < 0x20 || c == 0x7f || strchr("{},=", c)) {
+			snprintf(why, len, "label '%.*s': a value is printable, "
+				 "without '{', '}', ',' or '='", (int)klen, kv);
+			return -EINVAL;
+		}
+	}
+	if (strlen(kv) > 256) {
+		snprintf(why, len, "label '%.*s' is longer than 256 bytes",
+			 (int)klen, kv);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Percent-encoding of a query value (RFC 3986's unreserved kept). */
+static void url_escape(struct strbuf *sb, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (isalnum(c) || strchr("-._~", c))
+			strbuf__addc(sb, (char)c);
+		else
+			strbuf__addf(sb, "%%%02X", c);
+	}
+}
+
+void push__query(struct strbuf *sb, const struct push_opts *o,
+		 const char *event, s64 from, s64 until, u64 rate)
+{
+	struct strbuf name;
+	bool first = true;
+
+	strbuf__init(&name);
+	strbuf__adds(&name, o->app && *o->app ? o->app : "ptop");
+	strbuf__addc(&name, '{');
+	if (o->hostname && *o->hostname) {
+		strbuf__addf(&name, "hostname=%s", o->hostname);
+		first = false;
+	}
+	if (event && *event) {
+		strbuf__addf(&name, "%sevent=%s", first ? "" : ",", event);
+		first = false;
+	}
+	for (size_t i = 0; i < o->nr_labels; i++) {
+		strbuf__addf(&name, "%s%s", first ? "" : ",", o->labels[i]);
+		first = false;
+	}
+	strbuf__addc(&name, '}');
+	strbuf__adds(sb, "name=");
+	url_escape(sb, name.buf ? name.buf : "ptop");
+	strbuf__addf(sb, "&from=%lld&until=%lld&format=pprof", (long long)from,
+		     (long long)until);
+	if (rate)
+		strbuf__addf(sb, "&sampleRate=%llu", (unsigned long long)rate);
+	strbuf__adds(sb, "&spyName=ptop");
+	if (name.oom)
+		sb->oom = true;
+	strbuf__fini(&name);
+}
+
+/* ---- windows: a cumulative histogram as what came since the last push
+ * (pure) ---- */
+
+struct push_prev {
+	struct hist_entry *e;
+	size_t nr, cap;
+	struct intmap idx;	/* hash of a key -> index + 1 */
+};
+
+struct push_window {
+	struct push_prev *evs;
+	size_t nr_evs;
+	struct hist_entry *out;	/* the last delta's entries */
+	size_t cap_out;
+};
+
+struct push_window *push_window__new(void)
+{
+	return calloc(1, sizeof(struct push_window));
+}
+
+void push_window__free(struct push_window *w)
+{
+	if (!w)
+		return;
+	for (size_t i = 0; i < w->nr_evs; i++) {
+		free(w->evs[i].e);
+		intmap__fini(&w->evs[i].idx);
+	}
+	free(w->evs);
+	free(w->out);
+	free(w);
+}
+
+static u64 key_hash(const struct hist_key *k)
+{
+	return hash_bytes(k, sizeof(*k));
+}
+
+int push_window__delta(struct push_window *w, size_t ev,
+		       const struct snapshot *cur, struct snapshot *out)
+{
+	struct push_prev *pv;
+	size_t n = 0;
+
+	if (ev >= w->nr_evs) {
+		struct push_prev *p = realloc(w->evs, (ev + 1) * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		for (size_t i = w->nr_evs; i <= ev; i++) {
+			memset(&p[i], 0, sizeof(p[i]));
+			intmap__init(&p[i].idx);
+		}
+		w->evs = p;
+		w->nr_evs = ev + 1;
+	}
+	pv = &w->evs[ev];
+	if (array__grow((void **)&w->out, &w->cap_out, cur->nr ? cur->nr : 1,
+			sizeof(*w->out)))
+		return -ENOMEM;
+	*out = *cur;
+	out->entries = w->out;
+	out->cap = w->cap_out;
+	out->total_samples = out->total_period = 0;
+	out->idle_samples = out->idle_period = 0;
+	out->nr_idle = 0;
+	for (size_t i = 0; i < cur->nr; i++) {
+		const struct hist_entry *e = &cur->entries[i];
+		void *v = intmap__get(&pv->idx, key_hash(&e->key));
+		struct hist_entry d = *e;
+
+		if (v) {
+			const struct hist_entry *p = &pv->e[(size_t)v - 1];
+
+			/* the same key (a hash collision is a new key), never
+			 * below zero (a histogram zeroed or folded since) */
+			if (!memcmp(&p->key, &e->key, sizeof(e->key)) &&
+			    p->samples <= e->samples && p->period <= e->period) {
+				d.samples -= p->samples;
+				d.period -= p->period;
+			}
+		}
+		if (!d.samples)
+			continue;
+		w->out[n++] = d;
+		out->total_samples += d.samples;
+		out->total_period += d.period;
+		if (d.key.idle) {
+			out->nr_idle++;
+			out->idle_samples += d.samples;
+			out->idle_period += d.period;
+		}
+	}
+	out->nr = n;
+	/* the next window starts here */
+	intmap__fini(&pv->idx);
+	intmap__init(&pv->idx);
+	pv->nr = 0;
+	if (array__grow((void **)&pv->e, &pv->cap, cur->nr ? cur->nr : 1,
+			sizeof(*pv->e)))
+		return -ENOMEM;
+	for (size_t i = 0; i < cur->nr; i++) {
+		u64 h = key_hash(&cur->entries[i].key);
+
+		pv->e[pv->nr] = cur->entries[i];
+		/* the first of two colliding keys keeps the slot */
+		if (!intmap__get(&pv->idx, h) &&
+		    intmap__put(&pv->idx, h, (void *)(pv->nr + 1)))
+			return -ENOMEM;
+		pv->nr++;
+	}
+	return 0;
+}
+
+/* ---- libcurl, loaded at run time ---- */
+
+/* The few entry points used, with their ABI constants (curl.h is not
+ * needed to build ptop). */
+typedef void CURL;
+struct curl_slist;
+enum {
+	C_OPT_NOPROGRESS = 43,
+	C_OPT_NOSIGNAL = 99,
+	C_OPT_TIMEOUT_MS = 155,
+	C_OPT_CONNECTTIMEOUT_MS = 156,
+	C_OPT_URL = 10002,
+	C_OPT_POSTFIELDS = 10015,
+	C_OPT_USERAGENT = 10018,
+	C_OPT_HTTPHEADER = 10023,
+	C_OPT_XFERINFODATA = 10057,
+	C_OPT_WRITEFUNCTION = 20011,
+	C_OPT_XFERINFOFUNCTION = 20219,
+	C_OPT_POSTFIELDSIZE_LARGE = 30120,
+	C_INFO_RESPONSE_CODE = 0x200002,
+	C_GLOBAL_DEFAULT = 3,
+};
+
+struct curl_api {
+	void *lib;
+	int (*global_init)(long flags);
+	CURL *(*easy_init)(void);
+	int (*easy_setopt)(CURL *c, int opt, ...);
+	int (*easy_perform)(CURL *c);
+	void (*easy_cleanup)(CURL *c);
+	const char *(*easy_strerror)(int code);
+	int (*easy_getinfo)(CURL *c, int info, ...);
+	struct curl_slist *(*slist_append)(struct curl_slist *l, const char *s);
+	void (*slist_free_all)(struct curl_slist *l);
+};
+
+static int curl_load(struct curl_api *api, char *err, size_t len)
+{
+	static const char *const libs[] = { "libcurl.so.4",
+					    "libcurl-gnutls.so.4" };
+
+	memset(api, 0, sizeof(*api));
+	for (size_t i = 0; i < ARRAY_SIZE(libs) && !api->lib; i++)
+		api->lib = dlopen(libs[i], RTLD_NOW | RTLD_LOCAL);
+	if (!api->lib) {
+		snprintf(err, len, "--push needs libcurl (libcurl.so.4): "
+			 "install libcurl4");
+		return -ENOENT;
+	}
+#define SYM(f, n)                                                            \
+	do {                                                                 \
+		*(void **)&api->f = dlsym(api->lib, n);                      \
+		if (!api->f) {                                               \
+			snprintf(err, len, "libcurl has no %s", n);          \
+			dlclose(api->lib);                                   \
+			api->lib = NULL;                                     \
+			return -ENOENT;                                      \
+		}                                                            \
+	} while (0)
+	SYM(global_init, "curl_global_init");
+	SYM(easy_init, "curl_easy_init");
+	SYM(easy_setopt, "curl_easy_setopt");
+	SYM(easy_perform, "curl_easy_perform");
+	SYM(easy_cleanup, "curl_easy_cleanup");
+	SYM(easy_strerror, "curl_easy_strerror");
+	SYM(easy_getinfo, "curl_easy_getinfo");
+	SYM(slist_append, "curl_slist_append");
+	SYM(slist_free_all, "curl_slist_free_all");
+#undef SYM
+	if (api->global_init(C_GLOBAL_DEFAULT)) {
+		snprintf(err, len, "libcurl could not start");
+		dlclose(api->lib);
+		api->lib = NULL;
+		return -EIO;
+	}
+	return 0;
+}
+
+/* ---- the queue and its thread ---- */
+
+struct push_item {
+	char *url;		/* URL/ingest?query */
+	char *body;		/* multipart/form-data */
+	size_t len;
+	char boundary[48];
+};
+
+struct pusher {
+	struct push_opts o;
+	char url[2048];		/* the server's, without a trailing '/' */
+	struct curl_api api;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct push_item *q;	/* a ring of queue_max */
+	size_t head, nr;
+	bool closing;		/* pusher__free: send what waits, then end */
+	double deadline;	/* of closing */
+	double retry_at;	/* after a failure: when to try again */
+	double backoff;
+	unsigned int seq;	/* makes boundaries */
+	struct push_stats st;
+};
+
+static double mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void item_fini(struct push_item *it)
+{
+	free(it->url);
+	free(it->body);
+	memset(it, 0, sizeof(*it));
+}
+
+static size_t discard(char *ptr, size_t size, size_t n, void *ctx)
+{
+	(void)ptr;
+	(void)ctx;
+	return size * n;
+}
+
+/* libcurl asks this while a transfer runs: non-zero cuts it (the end of
+ * the flush). */
+static int cut(void *ctx, long long dt, long long dn, long long ut,
+	       long long un)
+{
+	struct pusher *p = ctx;
+	bool stop;
+
+	(void)dt;
+	(void)dn;
+	(void)ut;
+	(void)un;
+	pthread_mutex_lock(&p->lock);
+	stop = p->closing && mono_now() >= p->deadline;
+	pthread_mutex_unlock(&p->lock);
+	return stop;
+}
+
+/* One request: 0 (2xx), 1 (worth retrying: network, 5xx, 429), or -1
+ * (refused for good: another 4xx); why says what went wrong. */
+static int send_item(struct pusher *p, const struct push_item *it, char *why,
+		     size_t len)
+{
+	struct curl_api *api = &p->api;
+	struct curl_slist *hdr = NULL;
+	char ctype[128];
+	long code = 0;
+	CURL *c = api->easy_init();
+	int rc;
+
+	if (!c) {
+		snprintf(why, len, "libcurl: out of memory");
+		return 1;
+	}
+	snprintf(ctype, sizeof(ctype),
+		 "Content-Type: multipart/form-data; boundary=%s", it->boundary);
+	hdr = api->slist_append(NULL, ctype);
+	api->easy_setopt(c, C_OPT_URL, it->url);
+	api->easy_setopt(c, C_OPT_POSTFIELDS, it->body);
+	api->easy_setopt(c, C_OPT_POSTFIELDSIZE_LARGE, (long long)it->len);
+	api->easy_setopt(c, C_OPT_HTTPHEADER, hdr);
+	api->easy_setopt(c, C_OPT_USERAGENT, "ptop");
+	api->easy_setopt(c, C_OPT_NOSIGNAL, 1L);
+	api->easy_setopt(c, C_OPT_TIMEOUT_MS, (long)(p->o.timeout * 1000));
+	api->easy_setopt(c, C_OPT_CONNECTTIMEOUT_MS,
+			 (long)(p->o.timeout * 1000));
+	api->easy_setopt(c, C_OPT_WRITEFUNCTION, discard);
+	api->easy_setopt(c, C_OPT_NOPROGRESS, 0L);
+	api->easy_setopt(c, C_OPT_XFERINFOFUNCTION, cut);
+	api->easy_setopt(c, C_OPT_XFERINFODATA, p);
+	rc = api->easy_perform(c);
+	if (!rc)
+		api->easy_getinfo(c, C_INFO_RESPONSE_CODE, &code);
+	api->easy_cleanup(c);
+	api->slist_free_all(hdr);
+	if (rc) {
+		snprintf(why, len, "%s", api->easy_strerror(rc));
+		return 1;
+	}
+	if (code >= 200 && code < 300)
+		return 0;
+	snprintf(why, len, "the server answered HTTP %ld", code);
+	return code == 429 || code >= 500 || code < 200 ? 1 : -1;
+}
+
+static void cond_wait_until(struct pusher *p, double until)
+{
+	struct timespec ts;
+	double left = until - mono_now();
+
+	if (left <= 0)
+		return;
+	if (left > 1)
+		left = 1;	/* closing is checked at least every second */
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += (time_t)left;
+	ts.tv_nsec += (long)((left - (double)(time_t)left) * 1e9);
+	if (ts.tv_nsec >= 1000000000) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000;
+	}
+	pthread_cond_timedwait(&p->cond, &p->lock, &ts);
+}
+
+static void drop_head(struct pusher *p)
+{
+	item_fini(&p->q[p->head]);
+	p->head = (p->head + 1) % p->o.queue_max;
+	p->nr--;
+	p->st.dropped++;
+}
+
+static void *pusher__main(void *arg)
+{
+	struct pusher *p = arg;
+
+	pthread_mutex_lock(&p->lock);
+	for (;;) {
+		struct push_item it;
+		char why[sizeof(p->st.error)];
+		double now = mono_now();
+		int rc;
+
+		if (p->closing && (!p->nr || now >= p->deadline))
+			break;
+		if (!p->nr) {
+			pthread_cond_wait(&p->cond, &p->lock);
+			continue;
+		}
+		if (!p->closing && now < p->retry_at) {
+			cond_wait_until(p, p->retry_at);
+			continue;
+		}
+		/* sent without the lock: the queue may move meanwhile, the
+		 * item is copied and the slot checked again after */
+		it = p->q[p->head];
+		p->q[p->head].url = p->q[p->head].body = NULL;
+		pthread_mutex_unlock(&p->lock);
+		why[0] = '\0';
+		rc = send_item(p, &it, why, sizeof(why));
+		pthread_mutex_lock(&p->lock);
+		if (rc == 0) {
+			item_fini(&it);
+			p->head = (p->head + 1) % p->o.queue_max;
+			p->nr--;
+			p->st.pushed++;
+			p->backoff = 0;
+			p->retry_at = 0;
+			if (p->st.unreachable)
+				pr_info("push: %s accepts profiles again", p->url);
+			p->st.unreachable = false;
+			continue;
+		}
+		p->st.failed++;
+		snprintf(p->st.error, sizeof(p->st.error), "%s", why);
+		if (!p->st.unreachable)
+			pr_warn("push: %s: %s; %s", p->url, why,
+				rc < 0 ? "this profile is dropped" :
+					 "retrying (profiles wait, the oldest "
+					 "dropped first)");
+		p->st.unreachable = true;
+		p->q[p->head] = it;
+		if (rc < 0 || p->closing) {
+			drop_head(p);
+			continue;
+		}
+		p->backoff = p->backoff ? MIN(p->backoff * 2, 30.0) : 1.0;
+		p->retry_at = mono_now() + p->backoff;
+	}
+	pthread_mutex_unlock(&p->lock);
+	return NULL;
+}
+
+int pusher__new(struct pusher **out, const struct push_opts *o, char *err,
+		size_t len)
+{
+	struct pusher *p;
+	size_t n;
+	int rc;
+
+	*out = NULL;
+	if (strncmp(o->url, "http://", 7) && strncmp(o->url, "https://", 8)) {
+		snprintf(err, len, "--push '%s': the server's URL starts with "
+			 "http:// or https://", o->url);
+		return -EINVAL;
+	}
+	p = calloc(1, sizeof(*p));
+	if (!p) {
+		snprintf(err, len, "out of memory");
+		return -ENOMEM;
+	}
+	p->o = *o;
+	if (!p->o.queue_max)
+		p->o.queue_max = 8;
+	/* one slot may be under way while another waits */
+	if (p->o.queue_max < 2)
+		p->o.queue_max = 2;
+	if (p->o.timeout <= 0)
+		p->o.timeout = 10;
+	if (p->o.flush <= 0)
+		p->o.flush = 2;
+	snprintf(p->url, sizeof(p->url), "%s", o->url);
+	n = strlen(p->url);
+	while (n && p->url[n - 1] == '/')
+		p->url[--n] = '\0';
+	p->q = calloc(p->o.queue_max, sizeof(*p->q));
+	if (!p->q) {
+		free(p);
+		snprintf(err, len, "out of memory");
+		return -ENOMEM;
+	}
+	rc = curl_load(&p->api, err, len);
+	if (rc) {
+		free(p->q);
+		free(p);
+		return rc;
+	}
+	pthread_mutex_init(&p->lock, NULL);
+	pthread_cond_init(&p->cond, NULL);
+	rc = pthread_create(&p->thread, NULL, pusher__main, p);
+	if (rc) {
+		snprintf(err, len, "cannot start the push thread: %s",
+			 strerror(rc));
+		pthread_mutex_destroy(&p->lock);
+		pthread_cond_destroy(&p->cond);
+		free(p->q);
+		free(p);
+		return -rc;
+	}
+	*out = p;
+	return 0;
+}
+
+void pusher__queue(struct pusher *p, const char *event, void *body,
+		   size_t len, s64 from, s64 until, u64 rate)
+{
+	struct push_item it = { 0 };
+	struct strbuf url, mp;
+
+	strbuf__init(&url);
+	strbuf__init(&mp);
+	pthread_mutex_lock(&p->lock);
+	snprintf(it.boundary, sizeof(it.boundary), "ptop-%08x-%016llx",
+		 ++p->seq, (unsigned long long)until);
+	pthread_mutex_unlock(&p->lock);
+	strbuf__addf(&url, "%s/ingest?", p->url);
+	push__query(&url, &p->o, event, from, until, rate);
+	/* one part, "profile", as Pyroscope's ingest handler reads pprof */
+	strbuf__addf(&mp, "--%s\r\nContent-Disposition: form-data; "
+			  "name=\"profile\"; filename=\"profile.pb.gz\"\r\n"
+			  "Content-Type: application/octet-stream\r\n\r\n",
+		     it.boundary);
+	strbuf__add(&mp, body, len);
+	strbuf__addf(&mp, "\r\n--%s--\r\n", it.boundary);
+	free(body);
+	pthread_mutex_lock(&p->lock);
+	if (url.oom || mp.oom) {
+		p->st.dropped++;
+		pthread_mutex_unlock(&p->lock);
+		strbuf__fini(&url);
+		strbuf__fini(&mp);
+		return;
+	}
+	it.len = mp.len;
+	it.url = strbuf__detach(&url);
+	it.body = strbuf__detach(&mp);
+	/* full: the oldest goes, unless it is being sent (its slot is
+	 * empty then; the next oldest goes) */
+	if (p->nr == p->o.queue_max) {
+		size_t victim = p->q[p->head].body ? p->head :
+				(p->head + 1) % p->o.queue_max;
+
+		if (victim == p->head) {
+			drop_head(p);
+		} else {
+			item_fini(&p->q[victim]);
+			for (size_t i = victim; i != (p->head + p->nr - 1) %
+							 p->o.queue_max;
+			     i = (i + 1) % p->o.queue_max)
+				p->q[i] = p->q[(i + 1) % p->o.queue_max];
+			p->nr--;
+			p->st.dropped++;
+		}
+	}
+	p->q[(p->head + p->nr) % p->o.queue_max] = it;
+	p->nr++;
+	pthread_cond_signal(&p->cond);
+	pthread_mutex_unlock(&p->lock);
+}
+
+void pusher__stats(struct pusher *p, struct push_stats *st)
+{
+	pthread_mutex_lock(&p->lock);
+	*st = p->st;
+	st->queued = p->nr;
+	pthread_mutex_unlock(&p->lock);
+}
+
+void pusher__free(struct pusher *p, struct push_stats *st)
+{
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->lock);
+	p->closing = true;
+	p->deadline = mono_now() + p->o.flush;
+	pthread_cond_signal(&p->cond);
+	pthread_mutex_unlock(&p->lock);
+	pthread_join(p->thread, NULL);
+	while (p->nr)
+		drop_head(p);
+	if (st) {
+		*st = p->st;
+		st->queued = 0;
+	}
+	free(p->q);
+	pthread_mutex_destroy(&p->lock);
+	pthread_cond_destroy(&p->cond);
+	/* libcurl stays loaded: its global state is not ours to end */
+	free(p);
+}

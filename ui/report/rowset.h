@@ -1,0 +1,237 @@
+/* rowset: display rows grouped and sorted from a snapshot (pure; symbol
+ * resolution is a callback so that this module stays testable). */
+#ifndef PTOP_ROWSET_H
+#define PTOP_ROWSET_H
+
+#include "src/core/session.h"
+#include "src/core/util.h"
+
+enum sort_key {
+	SORT_OVERHEAD,		/* ordering only */
+	SORT_SAMPLES,		/* ordering only */
+	SORT_PERIOD,		/* ordering only */
+	SORT_SYM,
+	SORT_DSO,
+	SORT_COMM,
+	SORT_PID,
+	SORT_TID,
+	SORT_CPU,
+	SORT__MAX,
+};
+
+/* perf's names: overhead, sample, period, sym, dso, comm, pid, tid, cpu
+ * ("samples" and "symbol" are accepted too). */
+const char *sort_key__name(enum sort_key k);
+int sort_key__parse(const char *name, enum sort_key *k);
+bool sort_key__groups(enum sort_key k);
+
+struct sort_spec {
+	enum sort_key group[SORT__MAX];	/* the columns rows are grouped by */
+	size_t nr_group;
+	enum sort_key order;		/* what rows are ordered by */
+	bool invert;
+	/* Call graphs: every row also gets its children (total) cost, the
+	 * samples whose chain holds it anywhere, counted once per sample;
+	 * functions seen only as callers get rows too, and "overhead"
+	 * orders by the total, like perf report --children. */
+	bool children;
+};
+
+/* "-s dso,sym": grouping keys, in column order; an ordering-only key in
+ * the list sets the order.  Default order: overhead. */
+int sort_spec__parse(const char *list, struct sort_spec *spec,
+		     struct strbuf *err);
+void sort_spec__default(struct sort_spec *spec);	/* dso,sym */
+bool sort_spec__has(const struct sort_spec *spec, enum sort_key k);
+/* The hist_key fields (enum key_field) grouping by spec needs. */
+unsigned int sort_spec__key_fields(const struct sort_spec *spec);
+
+/* What the resolver says of an address.  Strings must stay valid and be
+ * the same pointer for the same name as long as the rowset lives. */
+struct row_sym {
+	const char *name;	/* NULL: no symbol */
+	u64 start, size;	/* key space; for no symbol: the address */
+	const char *dso_name;
+	u32 flags;		/* SYM_F_* of the symbolizer */
+};
+
+typedef int (*row_resolve_fn)(void *ctx, const struct dso *dso, u64 addr,
+			      struct row_sym *out);
+
+struct row_filter {
+	bool hide_kernel, hide_user;
+	double percent_limit;	/* rows under this share are hidden */
+	const char *sym_substr;	/* case-insensitive substring of the name */
+	const struct dso *dso;	/* zoom: only this dso */
+	const char *dso_name;	/* zoom into a kernel module by name */
+	bool has_pid, has_tid;
+	s32 pid, tid;		/* zoom: this process / thread */
+	size_t max_rows;	/* 0: all */
+	/* The idle task's samples are left out of the rows and of the
+	 * totals their shares are of, unless this is set. */
+	bool show_idle;
+};
+
+struct row {
+	const struct dso *dso;
+	const char *dso_name;
+	const char *sym;	/* NULL: unresolved, shown as an address */
+	u64 sym_start, sym_size;
+	u64 addr;		/* the address for unresolved rows */
+	u32 sym_flags;
+	bool kernel;
+	/* a function inlined into others (sym its name, sym_start the start
+	 * of the first function it was found in): a Children row of
+	 * --inline, grouped by (dso, name), with no self cost */
+	bool inlined;
+	const char *comm;
+	s32 pid, tid, cpu;
+	u64 samples, period;		/* self */
+	u64 children_samples, children_period;	/* self + callees */
+	u32 stamp;			/* internal: last entry counted */
+};
+
+struct rowset {
+	struct row *rows;
+	size_t nr, cap;
+	u64 total_samples, total_period;	/* of the snapshot */
+	u64 shown_samples, shown_period;	/* of the rows kept */
+	u64 hidden_rows;			/* under percent_limit or
+						 * beyond max_rows */
+	/* grouping table, reused between builds */
+	u32 *slots;
+	size_t nslots;
+	/* per snapshot: each distinct (dso, address) resolved once, and
+	 * the paths of the samples indexed by function (rowset.c) */
+	struct rowset_memo *memo;
+	const struct snapshot *snap;	/* of the last build: the one
+					 * given, or shown */
+	struct snapshot shown;		/* the given one without idle */
+	row_resolve_fn resolve;
+	void *resolve_ctx;
+	/* --inline: Children rows for the functions inlined at each frame
+	 * (rowset__set_inline_rows); NULL: none */
+	size_t (*inl_rows)(void *ctx, const struct dso *dso, u64 addr,
+			   const char **names, size_t max);
+	void *inl_rows_ctx;
+	struct sort_spec spec;
+};
+
+void rowset__init(struct rowset *rs);
+void rowset__fini(struct rowset *rs);
+int rowset__build(struct rowset *rs, const struct snapshot *snap,
+		  const struct sort_spec *spec, const struct row_filter *filter,
+		  row_resolve_fn resolve, void *ctx);
+
+/* Share of a row in percent of the snapshot's total period (samples when
+ * the period is zero): self, and with children. */
+double rowset__percent(const struct rowset *rs, const struct row *r);
+double rowset__percent_children(const struct rowset *rs, const struct row *r);
+
+/*
+ * Call trees.  The tree of a row holds, weighted by period, the paths of
+ * the samples that involve it: for its own samples the whole chain from
+ * the outermost caller down to it ("who calls it"), for the samples of
+ * its callees the path from it down to the leaf ("what it spends in its
+ * callees").  Without children (spec.children false, --no-children) only
+ * its own samples count, each with its whole chain, as perf report
+ * --no-children -G shows them.  CG_CALLEE reverses each path.  Node 0 is an invisible root;
+ * percentages are relative to the row's total.
+ */
+enum cg_order {
+	CG_CALLER,
+	CG_CALLEE,
+};
+
+struct cg_node {
+	const char *sym;	/* NULL: unresolved, see addr */
+	const char *dso_name;
+	const struct dso *dso;
+	u64 addr;		/* the symbol's start, or the address */
+	bool kernel;
+	bool inlined;		/* a function inlined into its parent frame */
+	u64 samples, period;
+	u32 parent, first_child, next_sibling;	/* 0: none */
+	u32 depth;		/* children of the root: 1 */
+};
+
+struct cg_tree {
+	struct cg_node *nodes;
+	size_t nr, cap;
+	u64 total_samples, total_period;	/* the row's total */
+};
+
+void cg_tree__init(struct cg_tree *t);
+void cg_tree__fini(struct cg_tree *t);
+/* r must be a row of the last rowset__build (same snapshot).  Children
+ * are sorted by period, largest first. */
+int rowset__tree(struct rowset *rs, const struct row *r, enum cg_order order,
+		 struct cg_tree *t);
+
+/*
+ * Inlined frames: the functions inlined at frame (dso, addr), innermost
+ * first, at most max; returns how many (0: none known).  Names must be
+ * the same pointer for the same name while the tree lives.
+ */
+typedef size_t (*cg_inline_fn)(void *ctx, const struct dso *dso, u64 addr,
+			       const char **names, size_t max);
+/* rowset__tree where each resolved frame that fn knows to be inside
+ * inlined code also shows the inlined functions as frames of their own
+ * (cg_node.inlined), like perf's --inline. */
+int rowset__tree_inline(struct rowset *rs, const struct row *r,
+			enum cg_order order, cg_inline_fn fn, void *ctx,
+			struct cg_tree *t);
+
+/* With children and symbols grouped, rowset__build also makes a row of
+ * each function fn says is inlined at a sampled address or a chain
+ * frame (perf report's "(inlined)" rows): its Children are the samples
+ * whose chain passes through it, once per sample; it has no self cost.
+ * fn NULL: none (the default). */
+void rowset__set_inline_rows(struct rowset *rs, cg_inline_fn fn, void *ctx);
+
+/* Whether a and b are the same row under the grouping of the last build
+ * (what identifies a row from one refresh to the next). */
+bool rowset__same_row(const struct rowset *rs, const struct row *a,
+		      const struct row *b);
+
+/*
+ * A function's neighbours in the sampled chains: its callers (the frame
+ * just above it) and its callees (the frame just below), each counted
+ * once per sample, with the samples and period of the samples in which
+ * they call it or are called by it; largest first.  The neighbours are
+ * rows with the identity fields of the grouping (sym, dso, comm, ...)
+ * and samples/period set to those shares.  Totals: the samples whose
+ * chain holds the function (its children total) and those where it is
+ * the leaf (self).  x needs only the identity fields.
+ */
+struct cg_neighbours {
+	struct row *callers, *callees;
+	size_t nr_callers, nr_callees, cap_callers, cap_callees;
+	u64 total_samples, total_period;
+	u64 self_samples, self_period;
+};
+
+void cg_neighbours__init(struct cg_neighbours *nb);
+void cg_neighbours__fini(struct cg_neighbours *nb);
+int rowset__neighbours(struct rowset *rs, const struct row *x,
+		       struct cg_neighbours *nb);
+
+/* A frame of a path: a function, or (inlined) a function inlined into
+ * the function of the frame before it, at the same address. */
+struct path_frame {
+	struct row_sym sym;
+	bool inlined;
+};
+
+/* Every sample path of the last build, root first, leaf (the entry's own
+ * symbol) last; entries without a chain give one frame.  fn returns 0 to
+ * go on. */
+typedef int (*row_path_fn)(void *ctx, const struct path_frame *frames,
+			   size_t n, const struct hist_entry *e);
+int rowset__foreach_path(struct rowset *rs, row_path_fn fn, void *ctx);
+/* rowset__foreach_path with the inlined frames inl knows, placed as
+ * rowset__tree_inline places them (the same expansion). */
+int rowset__foreach_path_inline(struct rowset *rs, cg_inline_fn inl,
+				void *inl_ctx, row_path_fn fn, void *ctx);
+
+#endif

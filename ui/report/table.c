@@ -1,0 +1,122 @@
+/* table: snapshots of the session turned into symbolized rows. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ui/report/table.h"
+
+void table__init(struct table *t, struct session *s, struct symbolizer *syms,
+		 const struct sort_spec *spec)
+{
+	memset(t, 0, sizeof(*t));
+	t->session = s;
+	t->syms = syms;
+	t->spec = *spec;
+	t->resolve = table__resolve;
+	t->resolve_ctx = t;
+	rowset__init(&t->rows);
+}
+
+void table__fini(struct table *t)
+{
+	for (size_t i = 0; i < t->nr_snaps; i++)
+		snapshot__fini(&t->snaps[i]);
+	free(t->snaps);
+	rowset__fini(&t->rows);
+	memset(t, 0, sizeof(*t));
+}
+
+int table__snapshot(struct table *t, enum hist_mode mode)
+{
+	struct session *s = t->session;
+	size_t n;
+	int err = 0;
+
+	session__lock(s);
+	n = session__nr_events(s);
+	if (n > t->nr_snaps) {
+		struct snapshot *p = realloc(t->snaps, n * sizeof(*p));
+
+		if (!p) {
+			session__unlock(s);
+			return -ENOMEM;
+		}
+		for (size_t i = t->nr_snaps; i < n; i++)
+			snapshot__init(&p[i]);
+		t->snaps = p;
+		t->nr_snaps = n;
+	}
+	for (size_t i = 0; i < n && !err; i++)
+		err = session__snapshot(s, i, &t->snaps[i]);
+	if (!err)
+		session__refresh(s, mode);
+	session__unlock(s);
+	if (t->syms) {
+		symbolizer__tick(t->syms);
+		/* Bounded caches over long runs: what no refresh used for a
+		 * while (a few minutes at the default delay) is dropped and
+		 * reloaded if it is needed again. */
+		symbolizer__trim(t->syms, 100);
+	}
+	return err;
+}
+
+const struct snapshot *table__snap(const struct table *t, size_t ev)
+{
+	return ev < t->nr_snaps ? &t->snaps[ev] : NULL;
+}
+
+bool table__cancelled(struct table *t)
+{
+	struct timespec ts;
+	double now;
+
+	if (t->cancelled)
+		return true;
+	if (!t->cancel)
+		return false;
+	/* a clock read is cheaper than what cancel asks (poll) */
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	if (now - t->cancel_checked < 0.005)
+		return false;
+	t->cancel_checked = now;
+	t->cancelled = t->cancel(t->cancel_ctx);
+	return t->cancelled;
+}
+
+int table__resolve(void *ctx, const struct dso *dso, u64 addr,
+		   struct row_sym *out)
+{
+	struct table *t = ctx;
+	struct sym_info si;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	if (!t->syms || table__cancelled(t)) {
+		out->dso_name = dso->name;
+		return 0;
+	}
+	err = symbolizer__lookup(t->syms, dso, addr, &si);
+	if (err)
+		return err;
+	out->name = si.name;
+	out->start = si.start;
+	out->size = si.size;
+	out->flags = si.flags;
+	out->dso_name = si.dso_name ? si.dso_name : dso->name;
+	return 0;
+}
+
+int table__build(struct table *t, size_t ev)
+{
+	const struct snapshot *snap = table__snap(t, ev);
+
+	if (!snap)
+		return -EINVAL;
+	t->ev = ev;
+	t->cancelled = false;
+	return rowset__build(&t->rows, snap, &t->spec, &t->filter,
+			     t->resolve, t->resolve_ctx);
+}

@@ -1,0 +1,52 @@
+/* table: what every front end shows; snapshots of the session turned
+ * into sorted, filtered, symbolized rows.  Batch and TUI share it, so
+ * the two never disagree. */
+#ifndef PTOP_TABLE_H
+#define PTOP_TABLE_H
+
+#include "ui/report/rowset.h"
+#include "src/core/session.h"
+#include "symbols/symbolizer.h"
+
+struct table {
+	struct session *session;
+	struct symbolizer *syms;
+	struct snapshot *snaps;	/* one per session event */
+	size_t nr_snaps;
+	struct rowset rows;	/* rows of event `ev` */
+	struct sort_spec spec;
+	struct row_filter filter;
+	size_t ev;
+	char filter_buf[256];	/* storage for filter.sym_substr */
+	/* symbol names of rows: table__resolve (tests put theirs) */
+	row_resolve_fn resolve;
+	void *resolve_ctx;
+	/* Asked between two lookups (at most every few ms): true while a
+	 * quit or a key waits; table__resolve then looks no more names up
+	 * and rows show what is known (addresses) until the next build.
+	 * NULL: never. */
+	bool (*cancel)(void *ctx);
+	void *cancel_ctx;
+	double cancel_checked;
+	bool cancelled;		/* in the last build */
+};
+
+void table__init(struct table *t, struct session *s, struct symbolizer *syms,
+		 const struct sort_spec *spec);
+void table__fini(struct table *t);
+
+/* Snapshots every event under the session lock, then applies mode to the
+ * session (zero or decay) for the next window. */
+int table__snapshot(struct table *t, enum hist_mode mode);
+/* Rows of event ev from the last snapshot, sorted and filtered. */
+int table__build(struct table *t, size_t ev);
+const struct snapshot *table__snap(const struct table *t, size_t ev);
+
+/* cancel's answer, asked at most every 5 ms; sticks until the next
+ * table__build. */
+bool table__cancelled(struct table *t);
+/* The row_resolve_fn glue between rowset and the symbolizer. */
+int table__resolve(void *ctx, const struct dso *dso, u64 addr,
+		   struct row_sym *out);
+
+#endif

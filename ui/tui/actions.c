@@ -1,0 +1,1028 @@
+/* actions: what each key does to the live view's state.  Actions never
+ * draw: they change state (and the sampler) and return what the loop
+ * must do. */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ui/report/batch.h"
+#include "src/core/events.h"
+#include "src/sys/fdio.h"
+#include "ui/report/sanitize.h"
+#include "src/sys/synth.h"
+#include "ui/tui/tui_internal.h"
+#include "ui/tui/actions.h"
+#include "ui/tui/save.h"
+#include "ui/tui/view_annotate.h"
+#include "ui/tui/view_callers.h"
+#include "ui/tui/view_tree.h"
+
+static struct listview *cur_list(struct tui *t)
+{
+	return tui__list(t, tui__view(t));
+}
+
+/* Remembers what the selected table row is, so that it stays selected
+ * when the rows move at the next refresh. */
+void actions__remember_selection(struct tui *t)
+{
+	const struct row *r = tui__selected_line(t, &t->sel_sub, NULL);
+
+	t->has_sel = r != NULL;
+	if (!r)
+		return;
+	t->sel = (struct row_id){
+		.dso = r->dso, .dso_name = r->dso_name, .sym = r->sym,
+		.sym_start = r->sym_start, .addr = r->addr, .comm = r->comm,
+		.pid = r->pid, .tid = r->tid, .cpu = r->cpu,
+	};
+}
+
+static enum act_result move(struct tui *t, enum lv_move m)
+{
+	listview__move(cur_list(t), m);
+	if (tui__view(t) == V_TOP)
+		actions__remember_selection(t);
+	return R_REDRAW;
+}
+
+enum act_result action__up(struct tui *t)
+{
+	return move(t, LV_UP);
+}
+
+enum act_result action__down(struct tui *t)
+{
+	return move(t, LV_DOWN);
+}
+
+enum act_result action__page_up(struct tui *t)
+{
+	return move(t, LV_PGUP);
+}
+
+enum act_result action__page_down(struct tui *t)
+{
+	return move(t, LV_PGDN);
+}
+
+enum act_result action__home(struct tui *t)
+{
+	return move(t, LV_HOME);
+}
+
+enum act_result action__end(struct tui *t)
+{
+	return move(t, LV_END);
+}
+
+enum act_result action__quit(struct tui *t)
+{
+	(void)t;
+	return R_QUIT;
+}
+
+enum act_result action__repaint(struct tui *t)
+{
+	t->repaint = true;
+	return R_REDRAW;
+}
+
+/* ---- filters and zooms: a stack that Esc unwinds ---- */
+
+static void set_sym_filter(struct tui *t, const char *s)
+{
+	struct table *tb = &t->table;
+
+	snprintf(tb->filter_buf, sizeof(tb->filter_buf), "%s", s ? s : "");
+	tb->filter.sym_substr = tb->filter_buf[0] ? tb->filter_buf : NULL;
+}
+
+static bool push_zoom(struct tui *t, enum zoom_kind kind, const char *prev_sym)
+{
+	struct zoom *z;
+
+	if (t->nr_zooms == ARRAY_SIZE(t->zooms)) {
+		tui__status(t, ST_ERROR, "too many zooms: Esc undoes one");
+		return false;
+	}
+	z = &t->zooms[t->nr_zooms++];
+	z->kind = kind;
+	z->prev = t->table.filter;
+	snprintf(z->prev_sym, sizeof(z->prev_sym), "%s",
+		 prev_sym ? prev_sym : t->table.filter_buf);
+	return true;
+}
+
+/* Undoes the last zoom: only its own fields go back, so that K, U and L
+ * changes made since stay. */
+static void pop_zoom(struct tui *t)
+{
+	struct zoom *z = &t->zooms[--t->nr_zooms];
+	struct row_filter *f = &t->table.filter;
+
+	switch (z->kind) {
+	case ZOOM_SYM:
+		set_sym_filter(t, z->prev_sym);
+		tui__status(t, ST_NORMAL, "symbol filter undone");
+		break;
+	case ZOOM_DSO:
+		f->dso = z->prev.dso;
+		f->dso_name = z->prev.dso_name;
+		tui__status(t, ST_NORMAL, "shared object zoom undone");
+		break;
+	case ZOOM_THREAD:
+		f->has_tid = z->prev.has_tid;
+		f->tid = z->prev.tid;
+		tui__status(t, ST_NORMAL, "thread zoom undone");
+		break;
+	case ZOOM_PROCESS:
+		f->has_pid = z->prev.has_pid;
+		f->pid = z->prev.pid;
+		tui__status(t, ST_NORMAL, "process zoom undone");
+		break;
+	}
+}
+
+static void drop_sym_zooms(struct tui *t)
+{
+	size_t j = 0;
+
+	for (size_t i = 0; i < t->nr_zooms; i++)
+		if (t->zooms[i].kind != ZOOM_SYM)
+			t->zooms[j++] = t->zooms[i];
+	t->nr_zooms = j;
+}
+
+enum act_result action__back(struct tui *t)
+{
+	unsigned int view = tui__view(t);
+
+	if (view == V_CONFIRM) {
+		tui__pop(t);
+		return R_REDRAW;
+	}
+	if (view & V_LIST) {
+		if (t->list.filter[0]) {
+			listview__set_filter(&t->list, NULL);
+			return R_REDRAW;
+		}
+		tui__pop(t);
+		return R_REDRAW;
+	}
+	if (t->nr_zooms) {
+		pop_zoom(t);
+		return R_REBUILD;
+	}
+	tui__push(t, V_CONFIRM);
+	return R_REDRAW;
+}
+
+/* ---- lists ---- */
+
+static void open_list(struct tui *t, unsigned int view,
+		      const struct list_ops *ops, void *ctx)
+{
+	listview__fini(&t->list);
+	listview__init(&t->list, ops, ctx);
+	tui__push(t, view);
+}
+
+enum act_result action__help(struct tui *t)
+{
+	help__build(&t->help);
+	open_list(t, V_HELP, &help__ops, &t->help);
+	return R_REDRAW;
+}
+
+enum act_result action__list_filter(struct tui *t)
+{
+	if (!t->list.ops || !t->list.ops->row_text)
+		return R_NONE;
+	prompt__open(&t->prompt, PROMPT_LIST_FILTER, "Search", t->list.filter);
+	tui__push(t, V_PROMPT);
+	return R_REDRAW;
+}
+
+enum act_result action__select(struct tui *t)
+{
+	size_t i;
+
+	if (!listview__selected(&t->list, &i) || i >= t->menu.nr ||
+	    !t->menu.pick)
+		return R_NONE;
+	tui__pop(t);
+	return t->menu.pick(t, t->menu.items[i].id);
+}
+
+/* ---- events ---- */
+
+static const char *shown_event_name(const struct tui *t)
+{
+	return session__event_name(t->a->session,
+				   tui__session_ev(t, t->ev_pos));
+}
+
+static enum act_result switch_event(struct tui *t, int dir)
+{
+	size_t n = tui__nr_shown(t);
+	struct strbuf sb;
+
+	if (n < 2) {
+		tui__status(t, ST_NORMAL,
+			    "only one event is sampled: e adds one");
+		return R_REDRAW;
+	}
+	t->ev_pos = (t->ev_pos + n + (size_t)(dir > 0 ? 1 : n - 1)) % n;
+	strbuf__init(&sb);
+	sanitize_str(&sb, shown_event_name(t));
+	tui__status(t, ST_NORMAL, "showing %s (%zu/%zu)", sb.buf ? sb.buf : "",
+		    t->ev_pos + 1, n);
+	strbuf__fini(&sb);
+	return R_REBUILD;
+}
+
+enum act_result action__event_next(struct tui *t)
+{
+	return switch_event(t, 1);
+}
+
+enum act_result action__event_prev(struct tui *t)
+{
+	return switch_event(t, -1);
+}
+
+enum act_result action__event_picker(struct tui *t)
+{
+	static const struct evlist_opts deflt = { .freq = 1, .mmap_pages = 1 };
+	struct strbuf title;
+
+	if (!t->a->sampler) {
+		tui__status(t, ST_ERROR, "no live source: events cannot change");
+		return R_REDRAW;
+	}
+	if (!t->evpick)
+		t->evpick = evpick__start(sampler__evopts(t->a->sampler) ?
+						  sampler__evopts(t->a->sampler) :
+						  &deflt);
+	strbuf__init(&title);
+	strbuf__adds(&title, "Events: Enter adds, r replaces ");
+	sanitize_str(&title, shown_event_name(t));
+	evpick__set_title(t->evpick, title.buf ? title.buf : "");
+	strbuf__fini(&title);
+	open_list(t, V_EVENTS, &evpick__ops, t->evpick);
+	return R_REDRAW;
+}
+
+static enum act_result add_event(struct tui *t, bool replace)
+{
+	struct sampler *sp = t->a->sampler;
+	struct event_spec *specs = NULL;
+	char name[256];
+	struct strbuf err, clean;
+	size_t nr = 0, row;
+	int rc;
+
+	if (!t->evpick || !listview__selected(&t->list, &row) ||
+	    !evpick__name(t->evpick, row, name, sizeof(name)))
+		return R_NONE;
+	strbuf__init(&err);
+	strbuf__init(&clean);
+	sanitize_str(&clean, name);
+	rc = events__parse(name, &specs, &nr, &err);
+	if (rc || !nr) {
+		tui__status(t, ST_ERROR, "%s", err.buf ? err.buf : "bad event");
+		goto out;
+	}
+	if (t->a->finished) {
+		tui__status(t, ST_ERROR, "the target exited: p attaches to "
+					 "another one first");
+		goto out;
+	}
+	rc = sampler__add_event(sp, &specs[0], replace, t->ev_pos);
+	if (rc) {
+		tui__status(t, ST_ERROR, "cannot sample %s: %s",
+			    clean.buf ? clean.buf : "", strerror(-rc));
+		goto out;
+	}
+	tui__pop(t);
+	t->ev_pos = sampler__nr_events(sp) ? sampler__nr_events(sp) - 1 : 0;
+	tui__status(t, ST_NORMAL, "%s %s (Tab switches events)",
+		    replace ? "now sampling" : "also sampling",
+		    clean.buf ? clean.buf : "");
+	t->next_refresh = app__now() + 0.25;
+out:
+	free(specs);
+	strbuf__fini(&err);
+	strbuf__fini(&clean);
+	return rc ? R_REDRAW : R_REBUILD;
+}
+
+enum act_result action__event_add(struct tui *t)
+{
+	return add_event(t, false);
+}
+
+enum act_result action__event_replace(struct tui *t)
+{
+	return add_event(t, true);
+}
+
+/* ---- sorting ---- */
+
+static const enum sort_key sort_cycle[] = {
+	SORT_OVERHEAD, SORT_SAMPLES, SORT_PERIOD, SORT_SYM, SORT_DSO,
+	SORT_COMM, SORT_PID, SORT_TID, SORT_CPU,
+};
+
+static enum act_result pick_sort(struct tui *t, int id)
+{
+	tui__set_order(t, (enum sort_key)id, t->table.spec.invert);
+	tui__status(t, ST_NORMAL, "sorted by %s%s", sort_key__name(id),
+		    t->table.spec.invert ? " (inverted)" : "");
+	return R_REBUILD;
+}
+
+enum act_result action__sort_picker(struct tui *t)
+{
+	struct menu *m = &t->menu;
+
+	memset(m, 0, sizeof(*m));
+	snprintf(m->title, sizeof(m->title), "Sort by (Enter picks, Esc back)");
+	for (size_t i = 0; i < ARRAY_SIZE(sort_cycle); i++) {
+		enum sort_key k = sort_cycle[i];
+
+		snprintf(m->items[m->nr].label, sizeof(m->items[0].label),
+			 "%s %s", t->table.spec.order == k ? "*" : " ",
+			 sort_key__name(k));
+		m->items[m->nr++].id = (int)k;
+	}
+	m->pick = pick_sort;
+	open_list(t, V_MENU, &menu__ops, m);
+	for (size_t i = 0; i < m->nr; i++)
+		if (m->items[i].id == (int)t->table.spec.order)
+			listview__select_row(&t->list, i);
+	return R_REDRAW;
+}
+
+static enum act_result cycle_sort(struct tui *t, int dir)
+{
+	size_t n = ARRAY_SIZE(sort_cycle), i = 0;
+
+	while (i < n && sort_cycle[i] != t->table.spec.order)
+		i++;
+	i = (i + n + (size_t)(dir > 0 ? 1 : n - 1)) % n;
+	return pick_sort(t, (int)sort_cycle[i % n]);
+}
+
+enum act_result action__sort_next(struct tui *t)
+{
+	return cycle_sort(t, 1);
+}
+
+enum act_result action__sort_prev(struct tui *t)
+{
+	return cycle_sort(t, -1);
+}
+
+enum act_result action__sort_invert(struct tui *t)
+{
+	tui__set_order(t, t->table.spec.order, !t->table.spec.invert);
+	tui__status(t, ST_NORMAL, "sorted by %s%s",
+		    sort_key__name(t->table.spec.order),
+		    t->table.spec.invert ? " (inverted)" : "");
+	return R_REBUILD;
+}
+
+/* ---- filters ---- */
+
+enum act_result action__filter(struct tui *t)
+{
+	prompt__open(&t->prompt, PROMPT_SYM_FILTER, "Filter symbols",
+		     t->table.filter_buf);
+	tui__push(t, V_PROMPT);
+	return R_REDRAW;
+}
+
+enum act_result action__hide_kernel(struct tui *t)
+{
+	struct row_filter *f = &t->table.filter;
+
+	f->hide_kernel = !f->hide_kernel;
+	if (f->hide_kernel)
+		f->hide_user = false;
+	tui__status(t, ST_NORMAL, "kernel symbols %s",
+		    f->hide_kernel ? "hidden (K shows them)" : "shown");
+	return R_REBUILD;
+}
+
+enum act_result action__demangle_params(struct tui *t)
+{
+	struct symbolizer *syms = t->a->syms;
+	bool on;
+
+	if (!syms)
+		return R_NONE;
+	on = !symbolizer__demangle_params(syms);
+	symbolizer__set_demangle_params(syms, on);
+	if (symbolizer__demangle_params(syms) != on) {
+		tui__status(t, ST_NORMAL, "names are not demangled "
+					  "(--no-demangle)");
+		return R_REDRAW;
+	}
+	tui__status(t, ST_NORMAL, "C++ names %s",
+		    on ? "with their parameters (N: name alone)" :
+			 "by their name alone, as perf shows them");
+	return R_REBUILD;
+}
+
+enum act_result action__hide_user(struct tui *t)
+{
+	struct row_filter *f = &t->table.filter;
+
+	f->hide_user = !f->hide_user;
+	if (f->hide_user)
+		f->hide_kernel = false;
+	tui__status(t, ST_NORMAL, "user symbols %s",
+		    f->hide_user ? "hidden (U shows them)" : "shown");
+	return R_REBUILD;
+}
+
+enum act_result action__show_idle(struct tui *t)
+{
+	struct row_filter *f = &t->table.filter;
+
+	/* the snapshot holds idle entries either way: a rebuild, no new
+	 * snapshot */
+	f->show_idle = !f->show_idle;
+	tui__status(t, ST_NORMAL, "idle task's samples %s",
+		    f->show_idle ? "shown as rows (i hides them)" :
+				   "left out of the table (i shows them)");
+	return R_REBUILD;
+}
+
+enum act_result action__percent_limit(struct tui *t)
+{
+	char cur[32];
+
+	snprintf(cur, sizeof(cur), "%g", t->table.filter.percent_limit);
+	prompt__open(&t->prompt, PROMPT_PERCENT,
+		     "Hide rows under percent (0 shows all)", cur);
+	tui__push(t, V_PROMPT);
+	return R_REDRAW;
+}
+
+/* ---- zooms ---- */
+
+static enum act_result need_row(struct tui *t)
+{
+	tui__status(t, ST_ERROR, "no row selected");
+	return R_REDRAW;
+}
+
+enum act_result action__zoom_dso(struct tui *t)
+{
+	const struct row *r = tui__selected_row(t);
+	struct row_filter *f = &t->table.filter;
+	struct strbuf sb;
+
+	if (!r)
+		return need_row(t);
+	if (f->dso) {
+		tui__status(t, ST_ERROR, "already zoomed into a shared object "
+					 "(Esc undoes)");
+		return R_REDRAW;
+	}
+	if (!push_zoom(t, ZOOM_DSO, NULL))
+		return R_REDRAW;
+	f->dso = r->dso;
+	/* a kernel module is a name within the kernel dso */
+	f->dso_name = r->kernel ? r->dso_name : NULL;
+	strbuf__init(&sb);
+	sanitize_str(&sb, r->dso_name);
+	tui__status(t, ST_NORMAL, "zoomed into %s (Esc undoes)",
+		    sb.buf ? sb.buf : "");
+	strbuf__fini(&sb);
+	return R_REBUILD;
+}
+
+/* Whether a histogram entry is part of a row under the current
+ * grouping and zooms. */
+static bool entry_in_row(const struct tui *t, const struct hist_entry *e,
+			 const struct row *r)
+{
+	const struct sort_spec *sp = &t->table.spec;
+	const struct row_filter *f = &t->table.filter;
+
+	if (e->key.pid < 0)
+		return false;	/* folded entries of reaped processes */
+	if (e->key.idle && !f->show_idle)
+		return false;	/* not in the rows (rowset__build) */
+	if ((f->has_pid && e->key.pid != f->pid) ||
+	    (f->has_tid && e->key.tid != f->tid) ||
+	    (f->dso && e->key.dso != f->dso))
+		return false;
+	if ((sort_spec__has(sp, SORT_SYM) || sort_spec__has(sp, SORT_DSO)) &&
+	    e->key.dso != r->dso)
+		return false;
+	if (sort_spec__has(sp, SORT_SYM)) {
+		if (r->sym && r->sym_size) {
+			if (e->key.addr < r->sym_start ||
+			    e->key.addr - r->sym_start >= r->sym_size)
+				return false;
+		} else if (e->key.addr != r->addr) {
+			return false;
+		}
+	}
+	if (sort_spec__has(sp, SORT_COMM) && e->key.comm != r->comm)
+		return false;
+	if (sort_spec__has(sp, SORT_PID) && e->key.pid != r->pid)
+		return false;
+	if (sort_spec__has(sp, SORT_CPU) && e->key.cpu != r->cpu)
+		return false;
+	return true;
+}
+
+/*
+ * The thread (or process) of a row.  Rows grouped by it carry it; a
+ * dso,sym row may gather many threads: the one with the largest period
+ * in that row wins.
+ */
+static bool row_owner(struct tui *t, const struct row *r, bool thread,
+		      s32 *pid, s32 *tid, const char **comm)
+{
+	const struct snapshot *snap = table__snap(&t->table, t->table.ev);
+	struct owner {
+		s32 pid, tid;
+		const char *comm;
+		u64 period;
+	} *own = NULL, *best = NULL;
+	size_t nr = 0, cap = 0;
+
+	if (sort_spec__has(&t->table.spec, SORT_TID) ||
+	    (!thread && sort_spec__has(&t->table.spec, SORT_PID))) {
+		*pid = r->pid;
+		*tid = r->tid;
+		*comm = r->comm;
+		return r->pid >= 0;
+	}
+	if (!snap)
+		return false;
+	for (size_t i = 0; i < snap->nr; i++) {
+		const struct hist_entry *e = &snap->entries[i];
+		size_t k;
+
+		if (!entry_in_row(t, e, r))
+			continue;
+		for (k = 0; k < nr; k++)
+			if (own[k].pid == e->key.pid &&
+			    (!thread || own[k].tid == e->key.tid))
+				break;
+		if (k == nr) {
+			if (array__grow((void **)&own, &cap, nr + 1,
+					sizeof(*own)))
+				break;
+			own[nr++] = (struct owner){ e->key.pid, e->key.tid,
+						    e->key.comm, 0 };
+		}
+		own[k].period += e->period;
+	}
+	for (size_t k = 0; k < nr; k++)
+		if (!best || own[k].period > best->period)
+			best = &own[k];
+	if (best) {
+		*pid = best->pid;
+		*tid = best->tid;
+		*comm = best->comm;
+	}
+	free(own);
+	return best != NULL;
+}
+
+static enum act_result zoom_owner(struct tui *t, bool thread)
+{
+	const struct row *r = tui__selected_row(t);
+	struct row_filter *f = &t->table.filter;
+	const char *comm = NULL;
+	s32 pid = -1, tid = -1;
+	struct strbuf sb;
+
+	if (!r)
+		return need_row(t);
+	if ((thread && f->has_tid) || (!thread && f->has_pid)) {
+		tui__status(t, ST_ERROR, "already zoomed into a %s (Esc undoes)",
+			    thread ? "thread" : "process");
+		return R_REDRAW;
+	}
+	if (!row_owner(t, r, thread, &pid, &tid, &comm)) {
+		tui__status(t, ST_ERROR, "this row has no known %s",
+			    thread ? "thread" : "process");
+		return R_REDRAW;
+	}
+	if (!push_zoom(t, thread ? ZOOM_THREAD : ZOOM_PROCESS, NULL))
+		return R_REDRAW;
+	if (thread) {
+		f->has_tid = true;
+		f->tid = tid;
+	} else {
+		f->has_pid = true;
+		f->pid = pid;
+	}
+	strbuf__init(&sb);
+	sanitize_str(&sb, comm ? comm : "?");
+	tui__status(t, ST_NORMAL, "zoomed into %s %d (%s) (Esc undoes)",
+		    thread ? "thread" : "process", thread ? tid : pid,
+		    sb.buf ? sb.buf : "");
+	strbuf__fini(&sb);
+	return R_REBUILD;
+}
+
+enum act_result action__zoom_thread(struct tui *t)
+{
+	return zoom_owner(t, true);
+}
+
+enum act_result action__zoom_process(struct tui *t)
+{
+	return zoom_owner(t, false);
+}
+
+/* ---- target and time ---- */
+
+enum act_result action__target(struct tui *t)
+{
+	if (!t->a->sampler) {
+		tui__status(t, ST_ERROR, "no live source: nothing to attach");
+		return R_REDRAW;
+	}
+	prompt__open(&t->prompt, PROMPT_TARGET,
+		     "Attach to pid(s) or process name (empty: every CPU)",
+		     NULL);
+	tui__push(t, V_PROMPT);
+	return R_REDRAW;
+}
+
+static bool all_pid_chars(const char *s)
+{
+	for (; *s; s++)
+		if (!(*s >= '0' && *s <= '9') && *s != ',' && *s != ' ')
+			return false;
+	return true;
+}
+
+static enum act_result retarget(struct tui *t, const char *answer)
+{
+	struct app *a = t->a;
+	const struct target *cur = sampler__target(a->sampler);
+	struct target tg = { .kind = TARGET_SYSTEM, .cpus = cur->cpus };
+	pid_t *pids = NULL;
+	size_t nr = 0;
+	struct strbuf sb;
+	int err;
+
+	strbuf__init(&sb);
+	sanitize_str(&sb, answer);
+	if (*answer && all_pid_chars(answer)) {
+		err = pidlist__parse(answer, &pids, &nr);
+		if (err || !nr) {
+			tui__status(t, ST_ERROR, "bad pid list '%s'",
+				    sb.buf ? sb.buf : "");
+			goto out;
+		}
+		tg.kind = TARGET_PIDS;
+	} else if (*answer) {
+		err = synth__find_pids("/proc", answer, &pids, &nr);
+		if (err || !nr) {
+			tui__status(t, ST_ERROR, "no process named '%s'",
+				    sb.buf ? sb.buf : "");
+			goto out;
+		}
+		tg.kind = TARGET_PIDS;
+	}
+	tg.pids = pids;
+	tg.nr_pids = nr;
+	err = sampler__retarget(a->sampler, &tg);
+	if (err) {
+		tui__status(t, ST_ERROR, "cannot attach to %s: %s",
+			    *answer ? (sb.buf ? sb.buf : "") : "every CPU",
+			    strerror(-err));
+		goto out;
+	}
+	/* the header's words of the start (-C's list is kept) */
+	app__describe_target(&tg, NULL, a->target_desc,
+			     sizeof(a->target_desc));
+	a->finished = false;
+	a->note[0] = '\0';
+	/* the table shows the new target only */
+	session__lock(a->session);
+	session__refresh(a->session, HIST_ZERO);
+	session__unlock(a->session);
+	t->next_refresh = app__now() + 0.25;
+	strbuf__reset(&sb);
+	sanitize_str(&sb, a->target_desc);
+	tui__status(t, ST_NORMAL, "attached to %s", sb.buf ? sb.buf : "");
+out:
+	free(pids);
+	strbuf__fini(&sb);
+	return R_REDRAW;
+}
+
+enum act_result action__pause(struct tui *t)
+{
+	struct sampler *sp = t->a->sampler;
+	bool paused;
+	int err;
+
+	if (!sp) {
+		tui__status(t, ST_ERROR, "no live source: nothing to pause");
+		return R_REDRAW;
+	}
+	if (t->a->finished) {
+		tui__status(t, ST_ERROR, "the target exited: nothing to pause");
+		return R_REDRAW;
+	}
+	paused = !sampler__paused(sp);
+	err = sampler__pause(sp, paused);
+	if (err) {
+		tui__status(t, ST_ERROR, "cannot %s: %s",
+			    paused ? "pause" : "resume", strerror(-err));
+		return R_REDRAW;
+	}
+	if (paused) {
+		tui__status(t, ST_NORMAL,
+			    "paused: the events are disabled (f resumes)");
+	} else {
+		tui__status(t, ST_NORMAL, "sampling again");
+		t->next_refresh = app__now() + 0.25;
+	}
+	return R_REDRAW;
+}
+
+enum act_result action__zero(struct tui *t)
+{
+	struct app *a = t->a;
+
+	if (a->mode == HIST_ZERO) {
+		a->mode = t->live_mode;
+		tui__status(t, ST_NORMAL, "accumulating samples (%s)",
+			    a->mode == HIST_DECAY ? "decaying" : "cumulative");
+	} else {
+		t->live_mode = a->mode;
+		a->mode = HIST_ZERO;
+		tui__status(t, ST_NORMAL, "zeroing at every refresh");
+	}
+	return R_REDRAW;
+}
+
+double actions__delay_step(double delay, int dir)
+{
+	static const double steps[] = {
+		0.1, 0.2, 0.5, 1, 2, 3, 5, 10, 20, 30, 60,
+	};
+	size_t n = ARRAY_SIZE(steps);
+
+	if (dir > 0) {
+		for (size_t i = 0; i < n; i++)
+			if (steps[i] > delay + 1e-9)
+				return steps[i];
+		return steps[n - 1];
+	}
+	for (size_t i = n; i-- > 0;)
+		if (steps[i] < delay - 1e-9)
+			return steps[i];
+	return delay < steps[0] ? delay : steps[0];
+}
+
+static enum act_result change_delay(struct tui *t, int dir)
+{
+	t->a->delay = actions__delay_step(t->a->delay, dir);
+	t->next_refresh = t->last_refresh + t->a->delay;
+	tui__status(t, ST_NORMAL, "refreshing every %g s", t->a->delay);
+	return R_REDRAW;
+}
+
+enum act_result action__delay_down(struct tui *t)
+{
+	return change_delay(t, -1);
+}
+
+enum act_result action__delay_up(struct tui *t)
+{
+	return change_delay(t, 1);
+}
+
+/* ---- a row's menu, annotate, files ---- */
+
+enum act_result action__annotate(struct tui *t)
+{
+	return annview__open(t, tui__selected_row(t));
+}
+
+enum act_result action__save(struct tui *t)
+{
+	struct batch_opts bo = { .show_period = t->a->show_period };
+	struct strbuf sb;
+
+	if (!t->have_snap) {
+		tui__status(t, ST_ERROR, "nothing to save yet");
+		return R_REDRAW;
+	}
+	strbuf__init(&sb);
+	/* the same text as batch mode prints */
+	batch__format(&sb, &bo, &t->table, &t->hi);
+	save__text(t, "ptop.hist", "the table", sb.oom ? NULL : sb.buf,
+		   sb.len);
+	strbuf__fini(&sb);
+	return R_REDRAW;
+}
+
+static enum act_result copy_row(struct tui *t)
+{
+	const struct row *r = tui__selected_row(t);
+	struct columns cols;
+	struct strbuf sb;
+
+	if (!r)
+		return need_row(t);
+	strbuf__init(&sb);
+	columns__init(&cols, &t->table.spec, t->a->show_period);
+	columns__fit(&cols, &t->table.rows, (size_t)(r - t->table.rows.rows),
+		     1, 0);
+	fmt__header(&sb, &cols);
+	strbuf__addc(&sb, '\n');
+	fmt__row(&sb, &cols, &t->table.rows, r, NULL);
+	strbuf__addc(&sb, '\n');
+	save__text(t, "ptop.row", "the row", sb.oom ? NULL : sb.buf, sb.len);
+	strbuf__fini(&sb);
+	return R_REDRAW;
+}
+
+/* The row menu's items other than copying run the key table's binding of
+ * their key in the table (the item's id), as if it were pressed there. */
+#define MENU_COPY (-1)
+
+static enum act_result pick_row_action(struct tui *t, int id)
+{
+	const struct key_binding *b;
+
+	if (id == MENU_COPY)
+		return copy_row(t);
+	b = keys__lookup(id, V_TOP);
+	return b ? b->action(t) : R_NONE;
+}
+
+enum act_result action__row_menu(struct tui *t)
+{
+	const struct row *r = tui__selected_row(t);
+	struct menu *m = &t->menu;
+	struct strbuf sym, dso;
+
+	if (!r)
+		return need_row(t);
+	memset(m, 0, sizeof(*m));
+	strbuf__init(&sym);
+	strbuf__init(&dso);
+	fmt__symbol(&sym, r);
+	sanitize_str(&dso, r->dso_name);
+	snprintf(m->title, sizeof(m->title), "%s", sym.buf ? sym.buf : "");
+	snprintf(m->items[m->nr].label, sizeof(m->items[0].label),
+		 "Annotate %s", sym.buf ? sym.buf : "");
+	m->items[m->nr++].id = 'a';
+	if (tree__has_chains(t)) {
+		size_t i = (size_t)(r - t->table.rows.rows);
+
+		snprintf(m->items[m->nr].label, sizeof(m->items[0].label),
+			 "%s call tree (+)",
+			 calltree__expanded(&t->ct, &t->table.rows, i) ?
+				 "Collapse the" : "Expand the");
+		m->items[m->nr++].id = '+';
+		/* of the function the selected line names (c) */
+		snprintf(m->items[m->nr].label, sizeof(m->items[0].label),
+			 "Callers and callees (c)");
+		m->items[m->nr++].id = 'c';
+	}
+	snprintf(m->items[m->nr].label, sizeof(m->items[0].label),
+		 "Zoom into %s (d)", dso.buf ? dso.buf : "");
+	m->items[m->nr++].id = 'd';
+	snprintf(m->items[m->nr].label, sizeof(m->items[0].label),
+		 "Zoom into its thread (t)");
+	m->items[m->nr++].id = 't';
+	snprintf(m->items[m->nr].label, sizeof(m->items[0].label),
+		 "Zoom into its process (T)");
+	m->items[m->nr++].id = 'T';
+	snprintf(m->items[m->nr].label, sizeof(m->items[0].label),
+		 "Copy the row to a file");
+	m->items[m->nr++].id = MENU_COPY;
+	m->pick = pick_row_action;
+	strbuf__fini(&sym);
+	strbuf__fini(&dso);
+	open_list(t, V_MENU, &menu__ops, m);
+	return R_REDRAW;
+}
+
+/* ---- prompts ---- */
+
+static enum act_result prompt_changed(struct tui *t)
+{
+	switch (t->prompt.kind) {
+	case PROMPT_SYM_FILTER:
+		set_sym_filter(t, t->prompt.buf);
+		return R_REBUILD;
+	case PROMPT_LIST_FILTER:
+		listview__set_filter(&t->list, t->prompt.buf);
+		return R_REDRAW;
+	case PROMPT_ANN_SEARCH:
+		return annview__prompt(t, t->prompt.buf, ANN_PROMPT_TYPED);
+	default:
+		return R_REDRAW;
+	}
+}
+
+enum act_result actions__prompt_input(struct tui *t, int key)
+{
+	if (!prompt__insert(&t->prompt, (u32)key))
+		return R_NONE;
+	return prompt_changed(t);
+}
+
+enum act_result action__prompt_erase(struct tui *t)
+{
+	if (!prompt__erase(&t->prompt))
+		return R_NONE;
+	return prompt_changed(t);
+}
+
+enum act_result action__prompt_kill(struct tui *t)
+{
+	prompt__kill(&t->prompt);
+	return prompt_changed(t);
+}
+
+enum act_result action__prompt_cancel(struct tui *t)
+{
+	tui__pop(t);
+	switch (t->prompt.kind) {
+	case PROMPT_SYM_FILTER:
+		set_sym_filter(t, t->prompt.saved);
+		return R_REBUILD;
+	case PROMPT_LIST_FILTER:
+		listview__set_filter(&t->list, t->prompt.saved);
+		return R_REDRAW;
+	case PROMPT_ANN_SEARCH:
+		return annview__prompt(t, t->prompt.saved, ANN_PROMPT_CANCEL);
+	default:
+		return R_REDRAW;
+	}
+}
+
+enum act_result action__prompt_accept(struct tui *t)
+{
+	struct prompt *p = &t->prompt;
+	double pct;
+	char *end;
+
+	tui__pop(t);
+	switch (p->kind) {
+	case PROMPT_SYM_FILTER:
+		if (!p->buf[0]) {
+			set_sym_filter(t, NULL);
+			drop_sym_zooms(t);
+			tui__status(t, ST_NORMAL, "symbol filter cleared");
+		} else if (strcmp(p->buf, p->saved) != 0) {
+			set_sym_filter(t, p->saved);
+			if (push_zoom(t, ZOOM_SYM, p->saved))
+				set_sym_filter(t, p->buf);
+			tui__status(t, ST_NORMAL,
+				    "filtering symbols (Esc undoes)");
+		}
+		return R_REBUILD;
+	case PROMPT_LIST_FILTER:
+		listview__set_filter(&t->list, p->buf);
+		return R_REDRAW;
+	case PROMPT_ANN_SEARCH:
+		return annview__prompt(t, p->buf, ANN_PROMPT_ACCEPT);
+	case PROMPT_TARGET:
+		return retarget(t, p->buf);
+	case PROMPT_PERCENT:
+		errno = 0;
+		pct = p->buf[0] ? strtod(p->buf, &end) : 0.0;
+		if (p->buf[0] && (errno || *end || !isfinite(pct) ||
+				  pct < 0 || pct > 100)) {
+			tui__status(t, ST_ERROR,
+				    "a percentage from 0 to 100, please");
+			return R_REDRAW;
+		}
+		t->table.filter.percent_limit = pct;
+		if (pct > 0)
+			tui__status(t, ST_NORMAL, "hiding rows under %g %%",
+				    pct);
+		else
+			tui__status(t, ST_NORMAL, "showing every row");
+		return R_REBUILD;
+	}
+	return R_REDRAW;
+}

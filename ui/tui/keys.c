@@ -1,0 +1,449 @@
+/* keys: the one key table (dispatch, help screen, doc/keys.md). */
+#include <stdio.h>
+#include <string.h>
+
+#include "ui/tui/actions.h"
+#include "ui/tui/keys.h"
+#include "ui/tui/tui_internal.h"
+#include "ui/tui/view.h"
+#include "ui/tui/view_annotate.h"
+#include "ui/tui/view_callers.h"
+#include "ui/tui/view_tree.h"
+
+/*
+ * Every view: the loop reaches each only through its operations (view.h).
+ * A new view is one file (ui/tui/view_NAME.c and its header), one V_*
+ * bit (keys.h), its line here and its rows in the key table below.  The
+ * order is the order of updates after each rebuild (the table last).
+ */
+const struct view_ops *const views__table[] = {
+	&callers__view, &annview__view, &top__view,
+	&help__view, &menu__view, &evpick__view,
+};
+const size_t views__nr = ARRAY_SIZE(views__table);
+
+/*
+ * perf top's keys where it has one, htop's where it has none.  Order
+ * matters: it is the order of the help screen and of doc/keys.md, and
+ * consecutive bindings with the same action and help share a line.
+ */
+const struct key_binding keys__table[] = {
+	/* moving: the table and every list */
+	{ K_UP, V_BROWSE, action__up, "select the previous row" },
+	{ 'k', V_BROWSE, action__up, "select the previous row" },
+	{ K_DOWN, V_BROWSE, action__down, "select the next row" },
+	{ 'j', V_BROWSE, action__down, "select the next row" },
+	{ K_PGUP, V_BROWSE, action__page_up, "one page up" },
+	{ K_PGDN, V_BROWSE, action__page_down, "one page down" },
+	{ K_HOME, V_BROWSE, action__home, "first row" },
+	{ K_END, V_BROWSE, action__end, "last row" },
+	{ K_CTRL_L, V_BROWSE, action__repaint, "repaint the terminal" },
+	{ K_CTRL_C, V_ALL, action__quit, "quit ptop at once" },
+
+	/* the table */
+	{ 'q', V_TOP, action__quit, "quit ptop", "quit" },
+	{ K_F(10), V_TOP, action__quit, "quit ptop" },
+	{ K_ESC, V_TOP, action__back,
+	  "undo the last filter or zoom; with none, ask to quit", "back" },
+	{ K_LEFT, V_TOP, action__back,
+	  "undo the last filter or zoom; with none, ask to quit" },
+	{ 'h', V_TOP, action__help, "this help: every key and its effect", "help" },
+	{ '?', V_TOP, action__help, "this help: every key and its effect" },
+	{ K_F(1), V_TOP, action__help, "this help: every key and its effect" },
+	{ K_TAB, V_TOP, action__event_next,
+	  "show the next sampled event", "event" },
+	{ K_BTAB, V_TOP, action__event_prev,
+	  "show the previous sampled event" },
+	{ 'e', V_TOP, action__event_picker,
+	  "event picker: add an event (or replace the shown one) live", "add event" },
+	{ 's', V_TOP, action__sort_picker,
+	  "pick the sort key (overhead, samples, period, sym, dso, comm, "
+	  "pid, tid, cpu)", "sort" },
+	{ K_F(6), V_TOP, action__sort_picker,
+	  "pick the sort key (overhead, samples, period, sym, dso, comm, "
+	  "pid, tid, cpu)" },
+	{ '>', V_TOP, action__sort_next, "sort by the next key" },
+	{ '<', V_TOP, action__sort_prev, "sort by the previous key" },
+	{ 'I', V_TOP, action__sort_invert, "invert the sort order" },
+	{ '/', V_TOP, action__filter,
+	  "filter symbols as you type (Enter keeps it, empty clears it)", "filter" },
+	{ 'd', V_TOP, action__zoom_dso,
+	  "zoom into the selected row's shared object (Esc undoes)", "zoom" },
+	{ 't', V_TOP, action__zoom_thread,
+	  "zoom into the selected row's thread (Esc undoes)" },
+	{ 'T', V_TOP, action__zoom_process,
+	  "zoom into the selected row's whole process (Esc undoes)" },
+	{ 'K', V_TOP, action__hide_kernel, "hide or show kernel symbols" },
+	{ 'U', V_TOP, action__hide_user, "hide or show user symbols" },
+	{ 'N', V_TOP, action__demangle_params,
+	  "C++ names with their parameters, or by their name alone (perf's "
+	  "form, the default)" },
+	{ 'i', V_TOP, action__show_idle,
+	  "show or hide the idle task's samples (pid 0) as rows; hidden, "
+	  "they are the header's idle share and shares are of the rest" },
+	{ 'L', V_TOP, action__percent_limit,
+	  "hide rows under a percentage (asks for it)" },
+	{ 'p', V_TOP, action__target,
+	  "attach to a pid or process name (empty: every CPU), live", "attach" },
+	{ 'f', V_TOP, action__pause,
+	  "pause or resume sampling (the events are disabled)", "pause" },
+	{ 'z', V_TOP, action__zero,
+	  "zero the histogram at every refresh, or accumulate" },
+	{ '[', V_TOP, action__delay_down, "refresh more often" },
+	{ ']', V_TOP, action__delay_up, "refresh less often" },
+	{ K_ENTER, V_TOP, action__row_menu,
+	  "the selected row's menu (annotate, zooms, copy to a file)", "menu" },
+	{ 'a', V_TOP, action__annotate, "annotate the selected symbol" },
+	{ 'P', V_TOP, action__save,
+	  "save the table as text (the file is named in the status line)" },
+	/* call graphs (-g) */
+	{ '+', V_TOP, action__tree_toggle,
+	  "expand or collapse the selected row's call tree (-g), in perf's "
+	  "graph style, % of the row's Children total", "tree" },
+	{ 'E', V_TOP, action__tree_expand_all, "expand every row's call tree" },
+	{ 'C', V_TOP, action__tree_collapse_all, "collapse every call tree" },
+	{ 'G', V_TOP, action__tree_order,
+	  "flip the trees: callers first (who calls it, then what it calls) "
+	  "or callees first" },
+	{ 'l', V_TOP, action__inline_rows,
+	  "rows for inlined functions too (Children only), as perf report's "
+	  "\"(inlined)\" rows, or none (-i: shown; live: hidden)" },
+	{ 'c', V_TOP, action__callers,
+	  "callers and callees of the selected function (or of the function "
+	  "a tree line names), with their shares", "callers" },
+
+	/* the caller/callee view */
+	{ K_ENTER, V_CALLERS, action__callers_enter,
+	  "move to the selected caller or callee", "go to" },
+	{ K_RIGHT, V_CALLERS, action__callers_enter,
+	  "move to the selected caller or callee" },
+	{ K_ESC, V_CALLERS, action__callers_back,
+	  "back to the function before; from the first, to the table",
+	  "back" },
+	{ K_LEFT, V_CALLERS, action__callers_back,
+	  "back to the function before; from the first, to the table" },
+	{ 'q', V_CALLERS, action__callers_close, "back to the table", "table" },
+	{ 'a', V_CALLERS, action__callers_annotate,
+	  "annotate the selected caller or callee (on other lines: the "
+	  "function shown)", "annotate" },
+
+	/* the annotate view */
+	{ 'H', V_ANNOTATE, action__ann_hottest,
+	  "select the hottest instruction", "hottest" },
+	{ K_TAB, V_ANNOTATE, action__ann_next_hot,
+	  "the next hot instruction, hottest first", "next hot" },
+	{ K_BTAB, V_ANNOTATE, action__ann_prev_hot,
+	  "the previous hot instruction" },
+	{ K_ENTER, V_ANNOTATE, action__ann_enter,
+	  "on a jump: go to its target; on a call: annotate the callee "
+	  "(Esc comes back)", "follow" },
+	{ K_RIGHT, V_ANNOTATE, action__ann_enter,
+	  "on a jump: go to its target; on a call: annotate the callee "
+	  "(Esc comes back)" },
+	{ K_ESC, V_ANNOTATE, action__ann_back,
+	  "back to the caller; from the first function, to the table",
+	  "back" },
+	{ K_LEFT, V_ANNOTATE, action__ann_back,
+	  "back to the caller; from the first function, to the table" },
+	{ 'q', V_ANNOTATE, action__ann_back,
+	  "back to the caller; from the first function, to the table" },
+	{ 's', V_ANNOTATE, action__ann_mode,
+	  "source and instructions, instructions only, or source lines "
+	  "only (samples summed per line)", "source" },
+	{ 't', V_ANNOTATE, action__ann_value,
+	  "show percent of the function, samples or period", "value" },
+	{ '/', V_ANNOTATE, action__ann_search,
+	  "search instructions and source lines as you type", "search" },
+	{ 'n', V_ANNOTATE, action__ann_search_next,
+	  "the next match of the search" },
+	{ 'o', V_ANNOTATE, action__ann_bytes, "show or hide the raw bytes" },
+	{ 'P', V_ANNOTATE, action__ann_save,
+	  "save the annotation as text (the file is named in the status "
+	  "line)" },
+	{ 'h', V_ANNOTATE, action__help, "this help: every key and its effect",
+	  "help" },
+	{ '?', V_ANNOTATE, action__help, "this help: every key and its effect" },
+	{ K_F(1), V_ANNOTATE, action__help,
+	  "this help: every key and its effect" },
+
+	/* lists: help, pickers, menus */
+	{ K_ESC, V_LIST, action__back, "back (clears the list filter first)", "back" },
+	{ K_LEFT, V_LIST, action__back, "back (clears the list filter first)" },
+	{ 'q', V_LIST, action__back, "back (clears the list filter first)" },
+	{ 'h', V_HELP, action__back, "close the help" },
+	{ '?', V_HELP, action__back, "close the help" },
+	{ K_F(1), V_HELP, action__back, "close the help" },
+	{ '/', V_LIST, action__list_filter, "search the list as you type", "search" },
+	{ K_ENTER, V_MENU, action__select, "do the selected entry", "select" },
+	{ K_RIGHT, V_MENU, action__select, "do the selected entry" },
+	{ K_ENTER, V_EVENTS, action__event_add,
+	  "add the selected event to the sampled ones", "add" },
+	{ 'r', V_EVENTS, action__event_replace,
+	  "replace the shown event by the selected one", "replace" },
+
+	/* prompts in the footer; other keys are typed in */
+	{ K_ENTER, V_PROMPT, action__prompt_accept, "accept", "accept" },
+	{ K_ESC, V_PROMPT, action__prompt_cancel,
+	  "cancel (a filter goes back to what it was)", "cancel" },
+	{ K_BACKSPACE, V_PROMPT, action__prompt_erase,
+	  "erase the last character" },
+	{ K_CTRL_U, V_PROMPT, action__prompt_kill, "erase the whole line" },
+
+	/* "Quit ptop?"; any other key answers no */
+	{ 'y', V_CONFIRM, action__quit, "yes, quit", "quit" },
+	{ 'q', V_CONFIRM, action__quit, "yes, quit" },
+	{ 'n', V_CONFIRM, action__back, "no, stay", "stay" },
+	{ K_ESC, V_CONFIRM, action__back, "no, stay" },
+};
+
+const size_t keys__nr = ARRAY_SIZE(keys__table);
+
+const struct key_note keys__notes[] = {
+	{ "Overhead, Self",
+	  "share of all samples taken in the function's own code; the "
+	  "column adds up to 100 % (it is titled Self next to Children)" },
+	{ "Children",
+	  "with -g: share of all samples whose call chain holds the "
+	  "function, itself or anything it calls, counted once per sample; "
+	  "main comes near 100 %; rows are ordered by it (--no-children: "
+	  "Self only)" },
+	{ "Trees",
+	  "(+) each branch's share of its row's Children total: in caller "
+	  "order, the chains leading to the function, then its callees" },
+	{ "Callers",
+	  "(c) each caller's or callee's share of the samples whose chain "
+	  "holds the function (its Children total); self is the part "
+	  "spent in the function itself" },
+};
+
+const size_t keys__nr_notes = ARRAY_SIZE(keys__notes);
+
+const struct key_binding *keys__lookup(int key, unsigned int view)
+{
+	for (size_t i = 0; i < keys__nr; i++)
+		if (keys__table[i].key == key && (keys__table[i].views & view))
+			return &keys__table[i];
+	return NULL;
+}
+
+const char *keys__name(int key, char *buf, size_t len)
+{
+	static const struct {
+		int key;
+		const char *name;
+	} names[] = {
+		{ K_UP, "Up" }, { K_DOWN, "Down" }, { K_LEFT, "Left" },
+		{ K_RIGHT, "Right" }, { K_PGUP, "PgUp" }, { K_PGDN, "PgDn" },
+		{ K_HOME, "Home" }, { K_END, "End" }, { K_BTAB, "Shift-Tab" },
+		{ K_TAB, "Tab" }, { K_ENTER, "Enter" }, { K_ESC, "Esc" },
+		{ K_BACKSPACE, "Backspace" }, { K_DELETE, "Delete" },
+		{ K_RESIZE, "Resize" }, { ' ', "Space" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		if (names[i].key == key) {
+			snprintf(buf, len, "%s", names[i].name);
+			return buf;
+		}
+	}
+	if (key > K_F0 && key < K_NONE)
+		snprintf(buf, len, "F%d", key - K_F0);
+	else if (key > 0 && key < 0x20)
+		snprintf(buf, len, "Ctrl-%c", '@' + key);
+	else if (key > 0x20 && key < 0x7f)
+		snprintf(buf, len, "%c", key);
+	else
+		snprintf(buf, len, "0x%x", (unsigned int)key);
+	return buf;
+}
+
+const char *keys__section(unsigned int views)
+{
+	if ((views & V_TOP) && (views & V_LIST))
+		return "Moving (the table and every list)";
+	if (views & V_TOP)
+		return "The table";
+	if (views & V_PROMPT)
+		return "Prompts (filters, pid, percent); other keys are typed in";
+	if (views & V_CONFIRM)
+		return "Quit? (any other key answers no)";
+	if (views == V_EVENTS)
+		return "The event picker";
+	if (views == V_CALLERS)
+		return "The caller/callee view (c)";
+	if (views == V_ANNOTATE)
+		return "The annotate view (a, or Enter then Annotate)";
+	return "Lists (help, pickers, menus)";
+}
+
+void keys__foreach_help(void (*fn)(const char *section, const char *keys,
+				   const char *help, void *ctx),
+			void *ctx)
+{
+	const char *section = NULL;
+	char names[128], one[32];
+
+	for (size_t i = 0; i < keys__nr;) {
+		const struct key_binding *b = &keys__table[i];
+		const char *sec = keys__section(b->views);
+		size_t j = i;
+
+		if (!section || strcmp(section, sec) != 0) {
+			section = sec;
+			fn(section, NULL, NULL, ctx);
+		}
+		names[0] = '\0';
+		for (; j < keys__nr && keys__table[j].views == b->views &&
+		       keys__table[j].action == b->action &&
+		       strcmp(keys__table[j].help, b->help) == 0;
+		     j++) {
+			size_t n = strlen(names);
+
+			snprintf(names + n, sizeof(names) - n, "%s%s",
+				 n ? ", " : "",
+				 keys__name(keys__table[j].key, one,
+					    sizeof(one)));
+		}
+		fn(section, names, b->help, ctx);
+		i = j;
+	}
+}
+
+void keys__foreach_note(void (*fn)(const char *section, const char *term,
+				   const char *text, void *ctx),
+			void *ctx)
+{
+	fn(KEYS_NOTES_TITLE, NULL, NULL, ctx);
+	for (size_t i = 0; i < keys__nr_notes; i++)
+		fn(KEYS_NOTES_TITLE, keys__notes[i].term, keys__notes[i].text,
+		   ctx);
+}
+
+static void md_line(const char *section, const char *keys, const char *help,
+		    void *ctx)
+{
+	struct strbuf *sb = ctx;
+	char copy[128], *tok, *save = NULL;
+	bool first = true;
+
+	(void)section;
+	if (!keys) {
+		strbuf__addf(sb, "\n## %s\n\n| Keys | Effect |\n|---|---|\n",
+			     section);
+		return;
+	}
+	strbuf__adds(sb, "| ");
+	snprintf(copy, sizeof(copy), "%s", keys);
+	/* "," is a key of its own nowhere, so ", " splits the names */
+	for (tok = strtok_r(copy, " ", &save); tok;
+	     tok = strtok_r(NULL, " ", &save)) {
+		size_t n = strlen(tok);
+		bool comma = n > 1 && tok[n - 1] == ',';
+
+		if (comma)
+			tok[n - 1] = '\0';
+		strbuf__addf(sb, "%s`%s`", first ? "" : ", ",
+			     strcmp(tok, "|") == 0 ? "\\|" : tok);
+		first = false;
+	}
+	strbuf__addf(sb, " | %s |\n", help);
+}
+
+static void md_note(const char *section, const char *term, const char *text,
+		    void *ctx)
+{
+	struct strbuf *sb = ctx;
+
+	if (!term)
+		strbuf__addf(sb, "\n## %s\n\n| Number | Meaning |\n|---|---|\n",
+			     section);
+	else
+		strbuf__addf(sb, "| %s | %s |\n", term, text);
+}
+
+void keys__markdown(struct strbuf *sb)
+{
+	strbuf__adds(sb,
+		     "# ptop keys\n\n"
+		     "<!-- Generated from ui/tui/keys.c by tests/gen_keys.c; "
+		     "do not edit.  The keys test fails when this file is "
+		     "stale. -->\n\n"
+		     "The live view (`ptop` without `-b`) is driven from the "
+		     "keyboard.  These tables are generated from the same key "
+		     "table that dispatches the keys and draws the help screen "
+		     "(`h`).  They follow `perf top` where it has a key and "
+		     "`htop` where it has none.\n");
+	keys__foreach_help(md_line, sb);
+	keys__foreach_note(md_note, sb);
+}
+
+/* roff text: hyphens are minus signs, backslashes are escaped, a line
+ * never starts with a control character. */
+static void roff(struct strbuf *sb, const char *s)
+{
+	if (*s == '.' || *s == '\'')
+		strbuf__adds(sb, "\\&");
+	for (; *s; s++) {
+		if (*s == '-')
+			strbuf__adds(sb, "\\-");
+		else if (*s == '\\')
+			strbuf__adds(sb, "\\e");
+		else
+			strbuf__addc(sb, *s);
+	}
+}
+
+static void man_line(const char *section, const char *keys, const char *help,
+		     void *ctx)
+{
+	struct strbuf *sb = ctx;
+
+	if (!keys) {
+		strbuf__adds(sb, ".SS ");
+		roff(sb, section);
+		strbuf__addc(sb, '\n');
+		return;
+	}
+	strbuf__adds(sb, ".TP\n.B ");
+	roff(sb, keys);
+	strbuf__addc(sb, '\n');
+	roff(sb, help);
+	strbuf__addc(sb, '\n');
+}
+
+void keys__man(struct strbuf *sb)
+{
+	strbuf__adds(sb,
+		     ".SH KEYS\n"
+		     ".\\\" Generated from ui/tui/keys.c by tests/gen_keys.c; do "
+		     "not edit.\n"
+		     "The live view is driven from the keyboard; inside ptop,\n"
+		     ".B h\n"
+		     "lists these keys.  They follow\n"
+		     ".B perf top\n"
+		     "where it has a key and\n"
+		     ".B htop\n"
+		     "where it has none; the same list is in\n"
+		     ".IR doc/keys.md .\n");
+	keys__foreach_help(man_line, sb);
+	keys__foreach_note(man_line, sb);
+}
+
+void keys__footer(unsigned int view, struct screen *s, size_t y)
+{
+	char name[32];
+	bool first = true;
+
+	for (size_t i = 0; i < keys__nr; i++) {
+		const struct key_binding *b = &keys__table[i];
+
+		if (!b->hint || !(b->views & view))
+			continue;
+		keys__name(b->key, name, sizeof(name));
+		if (!first)
+			screen__add(s, y, ST_NORMAL, "  ");
+		screen__add(s, y, ST_KEY, name);
+		screen__addf(s, y, ST_NORMAL, " %s", b->hint);
+		first = false;
+	}
+}

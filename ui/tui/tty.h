@@ -1,0 +1,27 @@
+/* tty: the only module that talks to the terminal (ncursesw); puts a
+ * screen model on it, reads keys, and restores it on every exit path,
+ * crashes included. */
+#ifndef PTOP_TTY_H
+#define PTOP_TTY_H
+
+#include "ui/tui/screen.h"
+
+/* 0, or -errno with a message for the user in err (TERM unusable). */
+int tty__open(char *err, size_t len);
+/* The same checks without touching the terminal (before sampling). */
+int tty__probe(char *err, size_t len);
+/* Restores the terminal; safe to call twice. */
+void tty__close(void);
+bool tty__active(void);
+
+void tty__size(size_t *rows, size_t *cols);
+/* Draws s; repaint: clear the terminal first (Ctrl-L). */
+void tty__draw(const struct screen *s, bool repaint);
+/* Waits up to timeout_ms (0: do not wait) for a key: a K_* code or a
+ * code point, K_NONE when none came, K_HANGUP when the terminal is
+ * gone (hung up: the input is at its end or fails). */
+int tty__getkey(int timeout_ms);
+/* true when a key (or a hangup) waits to be read; never blocks. */
+bool tty__key_waiting(void);
+
+#endif

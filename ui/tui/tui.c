@@ -1,0 +1,568 @@
+/* tui: the live view's loop: refreshes on time (-n of them at most),
+ * keys through the key table, one redraw per refresh, key or resize; the
+ * terminal is restored on every exit path. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "src/sys/cmdout.h"
+#include "ui/report/inlines.h"
+#include "ui/report/sanitize.h"
+#include "ui/tui/oom.h"
+#include "ui/tui/tty.h"
+#include "ui/tui/tui.h"
+#include "ui/tui/tui_internal.h"
+#include "ui/tui/actions.h"
+#include "ui/tui/view_tree.h"
+
+/* The first table comes quickly, the next ones every -d seconds. */
+#define FIRST_REFRESH 0.25
+/* The loop wakes at least this often (target end, log, SIGINT). */
+#define MAX_WAIT_MS 200
+#define STATUS_SECS 5.0
+
+/* Keys read during a build, for the loop (in order). */
+static int pending[64];
+static size_t nr_pending, pending_pos;
+
+static int tui__next_key(int timeout_ms)
+{
+	if (pending_pos < nr_pending) {
+		int k = pending[pending_pos++];
+
+		if (pending_pos == nr_pending)
+			pending_pos = nr_pending = 0;
+		return k;
+	}
+	return tty__getkey(timeout_ms);
+}
+
+/* Between two name lookups of a build: a stop request, or a key that
+ * leaves (q, F10, Esc, the terminal gone), ends the build with what is
+ * known so that the loop answers first.  Other keys are kept for the
+ * loop, which reads them on the finished rows. */
+static bool tui__cancel(void *ctx)
+{
+	struct tui *t = ctx;
+
+	if (*t->a->stop)
+		return true;
+	while (nr_pending < ARRAY_SIZE(pending) && tty__key_waiting()) {
+		int k = tty__getkey(0);
+
+		if (k == K_NONE)
+			break;
+		pending[nr_pending++] = k;
+		if (k == 'q' || k == K_F(10) || k == K_ESC || k == K_HANGUP)
+			return true;
+	}
+	return false;
+}
+
+void tui__init(struct tui *t, struct app *a)
+{
+	memset(t, 0, sizeof(*t));
+	t->a = a;
+	t->base = a->spec;
+	t->live_mode = a->mode == HIST_ZERO ? HIST_CUMULATIVE : a->mode;
+	table__init(&t->table, a->session, a->syms, &a->spec);
+	t->table.cancel = tui__cancel;
+	t->table.cancel_ctx = t;
+	t->table.filter = a->filter;
+	if (a->filter.sym_substr)
+		snprintf(t->table.filter_buf, sizeof(t->table.filter_buf), "%s",
+			 a->filter.sym_substr);
+	t->table.filter.sym_substr =
+		t->table.filter_buf[0] ? t->table.filter_buf : NULL;
+	columns__init(&t->cols, &t->table.spec, a->show_period);
+	listview__init(&t->top, &top__ops, t);
+	/* branches under --tree-limit are left out, as in batch */
+	calltree__init(&t->ct, a->cg_order, a->tree_limit);
+	t->stack[0] = V_TOP;
+	t->depth = 1;
+	if (a->inline_rows && a->spec.children)
+		tree__set_inline_rows(t, true);
+	t->next_refresh = a->start + MIN(FIRST_REFRESH, a->delay);
+	t->last_refresh = a->start;
+}
+
+void tui__fini(struct tui *t)
+{
+	listview__fini(&t->top);
+	listview__fini(&t->list);
+	help__fini(&t->help);
+	evpick__release(t->evpick);
+	for (size_t i = 0; i < views__nr; i++)
+		if (views__table[i]->free)
+			views__table[i]->free(t);
+	calltree__fini(&t->ct);
+	inlines__free(t->inlines);
+	table__fini(&t->table);
+	free(t->prev);
+	memset(t, 0, sizeof(*t));
+}
+
+unsigned int tui__view(const struct tui *t)
+{
+	return t->depth ? t->stack[t->depth - 1] : V_TOP;
+}
+
+void tui__push(struct tui *t, unsigned int view)
+{
+	if (t->depth < ARRAY_SIZE(t->stack))
+		t->stack[t->depth++] = view;
+}
+
+void tui__pop(struct tui *t)
+{
+	if (t->depth > 1)
+		t->depth--;
+}
+
+const struct row *tui__selected_line(const struct tui *t, size_t *sub,
+				     const struct ct_line **line)
+{
+	const struct ct_line *l;
+	size_t i, row;
+
+	*sub = 0;
+	if (line)
+		*line = NULL;
+	if (!t->have_snap || !listview__selected(&t->top, &i))
+		return NULL;
+	/* with call trees expanded, lines are rows and tree lines */
+	l = calltree__line(&t->ct, &t->table.rows, i, &row, sub);
+	if (line)
+		*line = l;
+	return row < t->table.rows.nr ? &t->table.rows.rows[row] : NULL;
+}
+
+const struct row *tui__selected_row(const struct tui *t)
+{
+	size_t sub;
+
+	return tui__selected_line(t, &sub, NULL);
+}
+
+void **tui__state(struct tui *t, unsigned int view)
+{
+	size_t i = view ? (size_t)__builtin_ctz(view) : 0;
+
+	if (i >= ARRAY_SIZE(t->view_state))
+		i = 0;	/* no view has that bit: V_TOP's slot */
+	return &t->view_state[i];
+}
+
+const struct view_ops *views__find(unsigned int view)
+{
+	for (size_t i = 0; i < views__nr; i++)
+		if (views__table[i]->view == view)
+			return views__table[i];
+	return NULL;
+}
+
+struct listview *tui__list(struct tui *t, unsigned int view)
+{
+	const struct view_ops *v = views__find(view);
+	struct listview *lv = v && v->list ? v->list(t) : NULL;
+
+	return lv ? lv : &t->list;
+}
+
+void tui__status(struct tui *t, enum style st, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(t->status, sizeof(t->status), fmt, ap);
+	va_end(ap);
+	t->status_style = st;
+	t->status_seq++;
+	t->status_until = app__now() + (st == ST_ERROR ? 2 : 1) * STATUS_SECS;
+}
+
+size_t tui__nr_shown(const struct tui *t)
+{
+	if (t->a->sampler && sampler__nr_events(t->a->sampler))
+		return sampler__nr_events(t->a->sampler);
+	return session__nr_events(t->a->session);
+}
+
+size_t tui__session_ev(const struct tui *t, size_t pos)
+{
+	if (t->a->sampler && sampler__nr_events(t->a->sampler))
+		return sampler__session_event(t->a->sampler, pos);
+	return pos;
+}
+
+void tui__set_order(struct tui *t, enum sort_key k, bool invert)
+{
+	struct sort_spec spec = t->base;
+
+	/* sorting by a column shows it: rows are grouped by it too */
+	if (sort_key__groups(k) && !sort_spec__has(&spec, k) &&
+	    spec.nr_group < SORT__MAX)
+		spec.group[spec.nr_group++] = k;
+	spec.order = k;
+	spec.invert = invert;
+	t->table.spec = spec;
+	columns__init(&t->cols, &spec, t->a->show_period);
+}
+
+static bool row_id__match(const struct tui *t, const struct row *r)
+{
+	const struct sort_spec *sp = &t->table.spec;
+	const struct row_id *id = &t->sel;
+
+	if ((sort_spec__has(sp, SORT_SYM) || sort_spec__has(sp, SORT_DSO)) &&
+	    (r->dso != id->dso || r->dso_name != id->dso_name))
+		return false;
+	if (sort_spec__has(sp, SORT_SYM) &&
+	    (r->sym != id->sym ||
+	     (r->sym ? r->sym_start != id->sym_start : r->addr != id->addr)))
+		return false;
+	if ((sort_spec__has(sp, SORT_COMM) || sort_spec__has(sp, SORT_PID) ||
+	     sort_spec__has(sp, SORT_TID)) && r->comm != id->comm)
+		return false;
+	if ((sort_spec__has(sp, SORT_PID) || sort_spec__has(sp, SORT_TID)) &&
+	    r->pid != id->pid)
+		return false;
+	if (sort_spec__has(sp, SORT_TID) && r->tid != id->tid)
+		return false;
+	if (sort_spec__has(sp, SORT_CPU) && r->cpu != id->cpu)
+		return false;
+	return true;
+}
+
+int tui__rebuild(struct tui *t)
+{
+	size_t n = tui__nr_shown(t), ev;
+	int err;
+
+	if (!t->have_snap)
+		return 0;
+	if (t->ev_pos >= n)
+		t->ev_pos = 0;
+	ev = tui__session_ev(t, t->ev_pos);
+	if (ev >= t->table.nr_snaps)
+		ev = 0;
+	err = table__build(&t->table, ev);
+	if (!err)
+		err = tree__build(t);
+	for (size_t i = 0; i < views__nr; i++)
+		if (views__table[i]->update)
+			views__table[i]->update(t);
+	if (t->has_sel) {
+		for (size_t i = 0; i < t->table.rows.nr; i++) {
+			const struct rowset *rs = &t->table.rows;
+
+			if (!row_id__match(t, &rs->rows[i]))
+				continue;
+			/* the same line of its tree, if it is still there */
+			listview__select_row(&t->top,
+					     calltree__line_of(&t->ct, rs, i,
+							       t->sel_sub));
+			break;
+		}
+	}
+	return err;
+}
+
+void tui__describe_filters(const struct tui *t, char *buf, size_t len)
+{
+	const struct row_filter *f = &t->table.filter;
+	size_t off = 0;
+
+#define ADD(...)                                                             \
+	do {                                                                 \
+		if (off < len)                                               \
+			off += (size_t)snprintf(buf + off, len - off,        \
+						off ? ", " : "");            \
+		if (off < len)                                               \
+			off += (size_t)snprintf(buf + off, len - off,        \
+						__VA_ARGS__);                \
+	} while (0)
+
+	buf[0] = '\0';
+	if (f->sym_substr)
+		ADD("symbol ~ '%s'", f->sym_substr);
+	if (f->dso)
+		ADD("dso %s", f->dso_name ? f->dso_name : f->dso->name);
+	if (f->has_pid)
+		ADD("pid %d", f->pid);
+	if (f->has_tid)
+		ADD("tid %d", f->tid);
+	if (f->hide_kernel)
+		ADD("no kernel");
+	if (f->hide_user)
+		ADD("no user");
+	if (f->show_idle)
+		ADD("idle shown");
+	if (f->percent_limit > 0)
+		ADD("rows >= %g%%", f->percent_limit);
+	if (f->max_rows)
+		ADD("at most %zu rows", f->max_rows);
+	if (t->table.spec.order != SORT_OVERHEAD || t->table.spec.invert)
+		ADD("sort %s%s", sort_key__name(t->table.spec.order),
+		    t->table.spec.invert ? " inverted" : "");
+#undef ADD
+}
+
+enum act_result tui__key(struct tui *t, int key)
+{
+	unsigned int view = tui__view(t);
+	const struct key_binding *b = keys__lookup(key, view);
+
+	if (b)
+		return b->action(t);
+	if (view == V_PROMPT)
+		return actions__prompt_input(t, key);
+	if (view == V_CONFIRM) {
+		/* any other key answers no */
+		tui__pop(t);
+		return R_REDRAW;
+	}
+	return R_NONE;
+}
+
+/* The header of the shown event, recomputed at each draw (elapsed time,
+ * paused, filters). */
+static void tui__update_header(struct tui *t)
+{
+	size_t ev = t->table.ev;
+	u64 win = ev < t->nr_prev && t->have_snap ? t->prev[ev * 2 + 1] : 0;
+
+	if (!t->have_snap)
+		ev = tui__session_ev(t, t->ev_pos);
+	app__header(t->a, &t->table, ev, t->window, win, &t->hi);
+	t->hi.ev_index = t->ev_pos;
+	t->hi.nr_events = tui__nr_shown(t);
+	tui__describe_filters(t, t->filters, sizeof(t->filters));
+	/* header__format sanitizes it */
+	t->hi.filters = t->filters[0] ? t->filters : NULL;
+}
+
+/* A new snapshot (unless paused or the target ended), then rows. */
+static int tui__refresh(struct tui *t, double now)
+{
+	struct app *a = t->a;
+	size_t n;
+	int err;
+
+	app__check_target(a);
+	/* paused: the table stays for reading; ended: the last table stays
+	 * until the user quits */
+	if ((a->sampler && sampler__paused(a->sampler)) ||
+	    (a->finished && t->final_done && t->have_snap))
+		return tui__rebuild(t);
+	/* entries of exited processes that no row can show apart */
+	session__fold_reaped(a->session,
+			     !sort_spec__has(&t->table.spec, SORT_PID) &&
+			     !sort_spec__has(&t->table.spec, SORT_TID) &&
+			     !t->table.filter.has_pid && !t->table.filter.has_tid,
+			     !sort_spec__has(&t->table.spec, SORT_COMM));
+	err = table__snapshot(&t->table, a->mode);
+	if (err)
+		return err;
+	app__push(a, &t->table, t->inlines ? inlines__get : NULL, t->inlines);
+	if (a->finished)
+		t->final_done = true;
+	n = t->table.nr_snaps;
+	if (n > t->nr_prev) {
+		/* per event: samples at the last refresh, samples since */
+		u64 *p = realloc(t->prev, n * 2 * sizeof(*p));
+
+		if (!p)
+			oom__die();
+		memset(p + t->nr_prev * 2, 0, (n - t->nr_prev) * 2 * sizeof(*p));
+		t->prev = p;
+		t->nr_prev = n;
+	}
+	for (size_t ev = 0; ev < n; ev++) {
+		u64 s = table__snap(&t->table, ev)->counts.samples;
+
+		t->prev[ev * 2 + 1] = s - t->prev[ev * 2];
+		t->prev[ev * 2] = s;
+	}
+	t->window = now - t->last_refresh;
+	t->last_refresh = now;
+	t->have_snap = true;
+	return tui__rebuild(t);
+}
+
+/* Log messages go to the status line; after an action that set its own
+ * status, they follow it instead of hiding it. */
+static void tui__take_log(struct tui *t, bool after_action)
+{
+	char msg[512], prev[sizeof(t->status)];
+	enum log_level level;
+	enum style st;
+	size_t count;
+
+	if (!t->logq || !logq__take(t->logq, msg, sizeof(msg), &level, &count))
+		return;
+	if (count > 1) {
+		size_t n = strlen(msg);
+
+		snprintf(msg + n, sizeof(msg) - n, " (+%zu more)", count - 1);
+	}
+	st = level <= LOG_WARN ? ST_ERROR : ST_NORMAL;
+	if (after_action && t->status[0]) {
+		snprintf(prev, sizeof(prev), "%s", t->status);
+		tui__status(t, t->status_style == ST_ERROR ? ST_ERROR : st,
+			    "%s; %s", prev, msg);
+	} else {
+		tui__status(t, st, "%s", msg);
+	}
+}
+
+static int tui__wait_ms(struct tui *t, double now)
+{
+	double left = t->next_refresh - now;
+	int ms;
+
+	if (left <= 0)
+		return 0;
+	ms = left * 1000 > MAX_WAIT_MS ? MAX_WAIT_MS : (int)(left * 1000) + 1;
+	/* the event picker fills in while its listing runs */
+	if (tui__view(t) == V_EVENTS && t->evpick && !evpick__done(t->evpick))
+		ms = MIN(ms, 100);
+	return ms;
+}
+
+int tui__check_terminal(void)
+{
+	char err[256];
+	int rc = tty__probe(err, sizeof(err));
+
+	if (rc)
+		pr_err("%s", err);
+	return rc;
+}
+
+int tui__run(struct app *a)
+{
+	struct screen scr;
+	struct logq *logq;
+	struct tui t;
+	char err[256];
+	bool dirty = true, quit = false, status_on = false;
+	long refreshes = 0;	/* the tables taken, for -n */
+
+	logq = logq__new();
+	if (!logq) {
+		pr_err("out of memory");
+		return 1;
+	}
+	if (tty__open(err, sizeof(err))) {
+		pr_err("%s", err);
+		logq__free(logq);
+		return 1;
+	}
+	/* from here on nothing may write to the terminal behind curses */
+	log__set_handler(logq__handler, logq);
+	/* the command's lines may be logged now: they reach the status
+	 * line, not the terminal behind curses */
+	if (a->cmdout)
+		cmdout__attach(a->cmdout, true);
+	tui__init(&t, a);
+	t.logq = logq;
+	screen__init(&scr);
+
+	while (!quit && !*a->stop) {
+		double now = app__now();
+		size_t rows, cols;
+		unsigned int seq;
+		int key, keys = 0;
+
+		/* -n N: like top, the Nth table stays until the next
+		 * refresh would come (one delay), then ptop exits */
+		if (a->iterations && refreshes >= a->iterations &&
+		    now >= t.next_refresh)
+			break;
+		if (now >= t.next_refresh) {
+			if (tui__refresh(&t, now))
+				tui__status(&t, ST_ERROR, "refresh: out of memory");
+			refreshes++;
+			t.next_refresh += a->delay;
+			if (t.next_refresh <= now)
+				t.next_refresh = now + a->delay;
+			dirty = true;
+		} else if (!a->finished && app__check_target(a)) {
+			/* the last samples, and the note, right away (after
+			 * -n's last table: the note only) */
+			dirty = true;
+			if (!a->iterations || refreshes < a->iterations) {
+				t.next_refresh = now;
+				continue;
+			}
+		}
+		tui__take_log(&t, false);
+		if (t.status[0] && (now < t.status_until) != status_on) {
+			status_on = now < t.status_until;
+			dirty = true;
+		}
+		if (tui__view(&t) == V_EVENTS && t.evpick)
+			dirty = true;
+		if (dirty) {
+			tty__size(&rows, &cols);
+			if (rows != scr.rows || cols != scr.cols)
+				screen__resize(&scr, rows, cols);
+			tui__update_header(&t);
+			top__render(&t, &scr, now);
+			tty__draw(&scr, t.repaint);
+			t.repaint = false;
+			dirty = false;
+		}
+		/* a burst of keys (or a SIGWINCH storm) makes one redraw */
+		for (key = tui__next_key(tui__wait_ms(&t, app__now()));
+		     key != K_NONE && keys < 64; key = tui__next_key(0), keys++) {
+			enum act_result r;
+
+			if (key == K_RESIZE) {
+				dirty = true;
+				continue;
+			}
+			/* the terminal closed: end as q does (the file is
+			 * finished, the exit status 0) */
+			if (key == K_HANGUP) {
+				quit = true;
+				break;
+			}
+			seq = t.status_seq;
+			r = tui__key(&t, key);
+			tui__take_log(&t, seq != t.status_seq);
+			if (r == R_QUIT) {
+				quit = true;
+				break;
+			}
+			if (r == R_REBUILD && tui__rebuild(&t))
+				tui__status(&t, ST_ERROR, "out of memory");
+			if (r == R_REFRESH)
+				t.next_refresh = app__now();
+			if (r != R_NONE)
+				dirty = true;
+		}
+		/* a build cut short for a key that did not quit (Esc): the
+		 * names are looked up again (what was resolved stays cached) */
+		if (t.table.cancelled && !quit && !*a->stop) {
+			if (tui__rebuild(&t))
+				tui__status(&t, ST_ERROR, "out of memory");
+			dirty = true;
+		}
+	}
+
+	tty__close();
+	if (a->cmdout)
+		cmdout__attach(a->cmdout, false);
+	log__set_handler(logq__stderr, NULL);
+	/* what was only on the status line is not lost */
+	logq__replay(logq, STDERR_FILENO);
+	logq__free(logq);
+	screen__fini(&scr);
+	tui__fini(&t);
+	return 0;
+}

@@ -1,0 +1,189 @@
+/* tui_internal: the live view's state, shared by the loop (tui.c), the
+ * actions (actions.c) and the views; tests build one without a
+ * terminal. */
+#ifndef PTOP_TUI_INTERNAL_H
+#define PTOP_TUI_INTERNAL_H
+
+#include "ui/report/app.h"
+#include "ui/report/calltree.h"
+#include "ui/report/fmt.h"
+#include "ui/report/header.h"
+#include "ui/tui/keys.h"
+#include "ui/tui/listview.h"
+#include "ui/tui/logq.h"
+#include "ui/tui/prompt.h"
+#include "ui/tui/screen.h"
+#include "ui/tui/view.h"
+#include "ui/report/table.h"
+
+/* The help screen: lines generated from the key table. */
+struct help_line {
+	char *keys;		/* NULL: a section title */
+	char *text;
+};
+
+struct help {
+	struct help_line *lines;
+	size_t nr;
+};
+
+/* A small menu: the sort picker, the row menu. */
+struct menu_item {
+	char label[256];	/* sanitized */
+	int id;
+};
+
+struct menu {
+	char title[256];	/* sanitized */
+	struct menu_item items[16];
+	size_t nr;
+	enum act_result (*pick)(struct tui *t, int id);
+};
+
+struct evpick;
+
+/* One level Esc undoes: a zoom or a kept symbol filter. */
+enum zoom_kind {
+	ZOOM_SYM,
+	ZOOM_DSO,
+	ZOOM_THREAD,
+	ZOOM_PROCESS,
+};
+
+struct zoom {
+	enum zoom_kind kind;
+	struct row_filter prev;
+	char prev_sym[256];
+};
+
+/* What identifies the selected row across refreshes. */
+struct row_id {
+	const struct dso *dso;
+	const char *dso_name;
+	const char *sym;
+	u64 sym_start, addr;
+	const char *comm;
+	s32 pid, tid, cpu;
+};
+
+struct tui {
+	struct app *a;
+	struct table table;	/* shared with batch */
+	struct sort_spec base;	/* the grouping from -s */
+	struct columns cols;
+	size_t ev_pos;		/* the shown event among the sampled ones */
+	enum hist_mode live_mode;	/* what z goes back to */
+
+	/* the view stack: V_TOP at the bottom */
+	unsigned int stack[6];
+	size_t depth;
+	struct listview top;	/* the table */
+	struct listview list;	/* help, menu or event picker */
+	struct help help;
+	struct menu menu;
+	struct evpick *evpick;
+	struct prompt prompt;
+	char list_title[256];	/* sanitized */
+
+	struct zoom zooms[8];
+	size_t nr_zooms;
+	char sym_buf[256];	/* storage of table.filter.sym_substr */
+	struct row_id sel;
+	bool has_sel;
+
+	/* status line */
+	struct logq *logq;
+	char status[512];	/* unsanitized */
+	enum style status_style;
+	double status_until;
+	unsigned int status_seq;	/* counts tui__status calls */
+
+	/* refreshes */
+	bool have_snap;
+	bool final_done;	/* the table after the target ended is in */
+	double next_refresh, last_refresh;
+	double window;
+	u64 window_samples;
+	u64 *prev;		/* samples per session event at the last
+				 * refresh */
+	size_t nr_prev;
+	struct header_info hi;
+	char filters[512];	/* unsanitized: a symbol filter is typed */
+	bool repaint;		/* Ctrl-L: repaint the whole terminal */
+	unsigned int save_seq;
+	const char *save_dir;	/* where P writes ("." by default) */
+
+	/* call graphs (view_tree.c, view_callers.c) */
+	struct calltree ct;	/* trees under the table's rows */
+	struct inlines *inlines;	/* inlined frames of trees (lazy) */
+	bool inline_rows;	/* rows of inlined functions (l) */
+	size_t sel_sub;		/* the selected tree line of the selected
+				 * row, 0: the row itself */
+	void *view_state[16];	/* each view's own (view.h), by V_* bit */
+};
+
+/* Set-up without a terminal (tests too). */
+void tui__init(struct tui *t, struct app *a);
+void tui__fini(struct tui *t);
+
+/* The view on top (a V_* bit). */
+unsigned int tui__view(const struct tui *t);
+void tui__push(struct tui *t, unsigned int view);
+void tui__pop(struct tui *t);
+
+/* The selected row of the table, or NULL. */
+const struct row *tui__selected_row(const struct tui *t);
+/* The same, with the selected line: sub 0 is the row itself, sub > 0 a
+ * line of its call tree (*line, if line is given). */
+const struct row *tui__selected_line(const struct tui *t, size_t *sub,
+				     const struct ct_line **line);
+/* The list of a view: the table, the caller/callee view, or the one
+ * list help, pickers and menus share. */
+struct listview *tui__list(struct tui *t, unsigned int view);
+/* The status line: a message for a few seconds. */
+void tui__status(struct tui *t, enum style st, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* The session index of the shown event, and how many can be shown. */
+size_t tui__nr_shown(const struct tui *t);
+size_t tui__session_ev(const struct tui *t, size_t pos);
+
+/* The row lists of the table from the last snapshot (filters, sort). */
+int tui__rebuild(struct tui *t);
+/* The sort spec from the base grouping and the chosen order key. */
+void tui__set_order(struct tui *t, enum sort_key k, bool invert);
+/* The "filters:" text of the header. */
+void tui__describe_filters(const struct tui *t, char *buf, size_t len);
+
+/* Dispatches one key through the key table (and the prompt). */
+enum act_result tui__key(struct tui *t, int key);
+
+
+/* Views (view_top.c, view_help.c, view_menu.c, view_events.c). */
+extern const struct view_ops top__view;
+extern const struct view_ops help__view;
+extern const struct view_ops menu__view;
+extern const struct view_ops evpick__view;
+extern const struct list_ops top__ops;
+extern const struct list_ops help__ops;
+extern const struct list_ops menu__ops;
+extern const struct list_ops evpick__ops;
+
+/* Composes the whole screen: the table, or the list of the view on top,
+ * header, footer, status and prompt (pure: no terminal). */
+void top__render(struct tui *t, struct screen *s, double now);
+/* Colour of a share, like perf. */
+enum style top__share_style(double percent);
+void help__build(struct help *h);
+void help__fini(struct help *h);
+
+struct evpick *evpick__start(const struct evlist_opts *opts);
+/* Lets a listing still running finish on its own. */
+void evpick__release(struct evpick *ep);
+bool evpick__done(struct evpick *ep);
+size_t evpick__nr(struct evpick *ep);
+/* Copies the name of entry i; false if out of range. */
+bool evpick__name(struct evpick *ep, size_t i, char *buf, size_t len);
+void evpick__set_title(struct evpick *ep, const char *sanitized);
+
+#endif

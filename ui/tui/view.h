@@ -1,0 +1,37 @@
+/* view: how a view of the live view plugs in.  A view is one file
+ * (ui/tui/view_NAME.c) with its header (the operations below and its
+ * actions), one V_* bit (ui/tui/keys.h) and its rows in the key table
+ * (ui/tui/keys.c, which also lists the views); the loop (tui.c) calls a
+ * view only through these operations. */
+#ifndef PTOP_VIEW_H
+#define PTOP_VIEW_H
+
+#include <stddef.h>
+
+struct tui;
+struct listview;
+
+struct view_ops {
+	unsigned int view;	/* its V_* bit */
+	const char *name;
+	/* The list it shows; NULL (or a NULL answer): the list that help,
+	 * menus and pickers share. */
+	struct listview *(*list)(struct tui *t);
+	/* After each rebuild of the table's rows (a refresh, a sort, a
+	 * filter, another event), while it may be open; may be NULL. */
+	void (*update)(struct tui *t);
+	/* Frees its state when the live view ends; may be NULL. */
+	void (*free)(struct tui *t);
+};
+
+/* Every view, in ui/tui/keys.c beside the key table. */
+extern const struct view_ops *const views__table[];
+extern const size_t views__nr;
+
+/* The operations of view (a single V_* bit), or NULL. */
+const struct view_ops *views__find(unsigned int view);
+
+/* A view's own state (NULL until it makes it): one slot per V_* bit. */
+void **tui__state(struct tui *t, unsigned int view);
+
+#endif

@@ -1,0 +1,37 @@
+/* view_annotate: a function's annotated code, a stack of functions. */
+#ifndef PTOP_VIEW_ANNOTATE_H
+#define PTOP_VIEW_ANNOTATE_H
+
+#include "ui/tui/keys.h"
+#include "ui/tui/view.h"
+
+struct row;
+struct tui;
+
+/* The annotate view (view_annotate.c): a stack of functions, the callee
+ * on top; its shares come from the table's snapshot. */
+/* Annotates r's function (the table's a, the row menu's, the
+ * caller/callee view's); r NULL: says that no row is selected. */
+enum act_result annview__open(struct tui *t, const struct row *r);
+enum ann_prompt {
+	ANN_PROMPT_TYPED,
+	ANN_PROMPT_ACCEPT,
+	ANN_PROMPT_CANCEL,
+};
+enum act_result annview__prompt(struct tui *t, const char *text,
+				enum ann_prompt ev);
+enum act_result action__ann_back(struct tui *t);
+enum act_result action__ann_enter(struct tui *t);
+enum act_result action__ann_hottest(struct tui *t);
+enum act_result action__ann_next_hot(struct tui *t);
+enum act_result action__ann_prev_hot(struct tui *t);
+enum act_result action__ann_mode(struct tui *t);
+enum act_result action__ann_value(struct tui *t);
+enum act_result action__ann_bytes(struct tui *t);
+enum act_result action__ann_search(struct tui *t);
+enum act_result action__ann_search_next(struct tui *t);
+enum act_result action__ann_save(struct tui *t);
+/* Its operations (view.h). */
+extern const struct view_ops annview__view;
+
+#endif

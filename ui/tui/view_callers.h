@@ -1,0 +1,22 @@
+/* view_callers: callers and callees of one function. */
+#ifndef PTOP_VIEW_CALLERS_H
+#define PTOP_VIEW_CALLERS_H
+
+#include "ui/tui/keys.h"
+#include "ui/tui/view.h"
+
+struct row;
+struct tui;
+
+/* Opens it on r's function (identity fields only). */
+enum act_result callers__open(struct tui *t, const struct row *r);
+enum act_result action__callers(struct tui *t);
+enum act_result action__callers_enter(struct tui *t);
+enum act_result action__callers_back(struct tui *t);
+enum act_result action__callers_close(struct tui *t);
+enum act_result action__callers_annotate(struct tui *t);
+
+/* Its operations (view.h). */
+extern const struct view_ops callers__view;
+
+#endif

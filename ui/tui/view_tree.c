@@ -1,0 +1,174 @@
+/* view_tree: call trees under the table's rows (+, E, C, G): the glue
+ * between the table view and calltree; actions never draw, they return
+ * what must happen (a rebuild draws the trees). */
+#include <stdio.h>
+
+#include "ui/report/inlines.h"
+#include "ui/report/sanitize.h"
+#include "ui/tui/tui_internal.h"
+#include "ui/tui/actions.h"
+#include "ui/tui/view_callers.h"
+#include "ui/tui/view_tree.h"
+
+bool tree__has_chains(const struct tui *t)
+{
+	const struct snapshot *snap;
+
+	if (t->a->callgraph)
+		return true;
+	/* a file may hold chains without -g */
+	snap = t->have_snap ? table__snap(&t->table, t->table.ev) : NULL;
+	return snap && snap->nr_chains > 1;
+}
+
+enum act_result tree__no_chains(struct tui *t)
+{
+	tui__status(t, ST_ERROR,
+		    "no call chains were sampled: start ptop with -g "
+		    "(or --call-graph dwarf)");
+	return R_REDRAW;
+}
+
+static bool tree__cancel(void *ctx)
+{
+	return table__cancelled(ctx);
+}
+
+/* The inline lookups of trees and of --inline's rows: one cache. */
+static struct inlines *tree__inlines(struct tui *t)
+{
+	struct calltree *ct = &t->ct;
+
+	if (!t->inlines && t->a->syms) {
+		t->inlines = inlines__new(t->a->syms);
+		ct->inl = t->inlines ? inlines__get : NULL;
+		ct->inl_ctx = t->inlines;
+		inlines__set_cancel(t->inlines, tree__cancel, &t->table);
+	}
+	return t->inlines;
+}
+
+int tree__build(struct tui *t)
+{
+	struct calltree *ct = &t->ct;
+
+	/* DWARF is read only for the frames of expanded trees (and for
+	 * every frame with --inline's rows) */
+	if (ct->all || ct->nr_ids)
+		tree__inlines(t);
+	return calltree__build(ct, &t->table.rows);
+}
+
+void tree__set_inline_rows(struct tui *t, bool on)
+{
+	struct inlines *in = on ? tree__inlines(t) : NULL;
+
+	t->inline_rows = in != NULL;
+	rowset__set_inline_rows(&t->table.rows, in ? inlines__get : NULL, in);
+}
+
+enum act_result action__inline_rows(struct tui *t)
+{
+	if (!tree__has_chains(t))
+		return tree__no_chains(t);
+	if (!t->table.spec.children) {
+		tui__status(t, ST_ERROR, "rows of inlined functions are "
+			    "Children rows: not with --no-children");
+		return R_REDRAW;
+	}
+	tree__set_inline_rows(t, !t->inline_rows);
+	tui__status(t, ST_NORMAL, "%s",
+		    t->inline_rows ? "inlined functions have rows of their "
+				     "own (Children only), as perf report's "
+				     "\"(inlined)\"" :
+				     "no rows for inlined functions");
+	return R_REBUILD;
+}
+
+static bool selected_index(struct tui *t, size_t *i)
+{
+	size_t sub;
+	const struct row *r = tui__selected_line(t, &sub, NULL);
+
+	if (!r) {
+		tui__status(t, ST_ERROR, "no row selected");
+		return false;
+	}
+	*i = (size_t)(r - t->table.rows.rows);
+	return true;
+}
+
+enum act_result action__tree_toggle(struct tui *t)
+{
+	struct strbuf sb;
+	size_t i;
+	bool on;
+
+	if (!tree__has_chains(t))
+		return tree__no_chains(t);
+	if (!selected_index(t, &i))
+		return R_REDRAW;
+	on = calltree__toggle(&t->ct, &t->table.rows, i);
+	/* the selection stays on the row (off a tree line it collapsed) */
+	actions__remember_selection(t);
+	t->sel_sub = 0;
+	strbuf__init(&sb);
+	fmt__symbol(&sb, &t->table.rows.rows[i]);
+	if (on)
+		tui__status(t, ST_NORMAL,
+			    "call tree of %s, %% of its total (+ collapses, "
+			    "G flips callers/callees)", sb.buf ? sb.buf : "");
+	else
+		tui__status(t, ST_NORMAL, "call tree of %s collapsed",
+			    sb.buf ? sb.buf : "");
+	strbuf__fini(&sb);
+	return R_REBUILD;
+}
+
+enum act_result action__tree_expand_all(struct tui *t)
+{
+	if (!tree__has_chains(t))
+		return tree__no_chains(t);
+	actions__remember_selection(t);
+	calltree__expand_all(&t->ct);
+	if (t->table.rows.nr > CT_MAX_TREES)
+		tui__status(t, ST_NORMAL,
+			    "call trees of the first %d rows expanded "
+			    "(C collapses them)", CT_MAX_TREES);
+	else
+		tui__status(t, ST_NORMAL,
+			    "every call tree expanded (C collapses them)");
+	return R_REBUILD;
+}
+
+enum act_result action__tree_collapse_all(struct tui *t)
+{
+	if (!tree__has_chains(t))
+		return tree__no_chains(t);
+	actions__remember_selection(t);
+	t->sel_sub = 0;
+	calltree__collapse_all(&t->ct);
+	tui__status(t, ST_NORMAL, "every call tree collapsed");
+	return R_REBUILD;
+}
+
+enum act_result action__tree_order(struct tui *t)
+{
+	if (!tree__has_chains(t))
+		return tree__no_chains(t);
+	actions__remember_selection(t);
+	t->sel_sub = 0;
+	t->ct.order = t->ct.order == CG_CALLER ? CG_CALLEE : CG_CALLER;
+	tui__status(t, ST_NORMAL, "%s",
+		    t->ct.order == CG_CALLER ?
+			    "call trees in caller order: each caller above "
+			    "its callees" :
+			    "call trees in callee order: each callee above "
+			    "its callers");
+	return R_REBUILD;
+}
+
+const char *tree__order_name(const struct tui *t)
+{
+	return t->ct.order == CG_CALLER ? "callers" : "callees";
+}

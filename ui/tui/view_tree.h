@@ -1,0 +1,25 @@
+/* view_tree: call trees under the table's rows. */
+#ifndef PTOP_VIEW_TREE_H
+#define PTOP_VIEW_TREE_H
+
+#include <stdbool.h>
+
+#include "ui/tui/keys.h"
+
+struct tui;
+
+/* Call graphs: trees in the table (view_tree.c). */
+bool tree__has_chains(const struct tui *t);
+enum act_result tree__no_chains(struct tui *t);
+/* The table's lines with the expanded trees (after each table__build). */
+int tree__build(struct tui *t);
+const char *tree__order_name(const struct tui *t);
+enum act_result action__tree_toggle(struct tui *t);
+enum act_result action__tree_expand_all(struct tui *t);
+enum act_result action__tree_collapse_all(struct tui *t);
+enum act_result action__tree_order(struct tui *t);
+/* --inline's rows of inlined functions (a->inline_rows at start, l). */
+void tree__set_inline_rows(struct tui *t, bool on);
+enum act_result action__inline_rows(struct tui *t);
+
+#endif
