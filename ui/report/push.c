@@ -459,8 +459,10 @@ static void *pusher__main(void *arg)
 			pthread_cond_wait(&p->cond, &p->lock);
 			continue;
 		}
-		if (!p->closing && now < p->retry_at) {
-			cond_wait_until(p, p->retry_at);
+		if (now < p->retry_at) {
+			cond_wait_until(p, p->closing ?
+					MIN(p->retry_at, p->deadline) :
+					p->retry_at);
 			continue;
 		}
 		/* sent without the lock: the queue may move meanwhile, the
@@ -492,12 +494,14 @@ static void *pusher__main(void *arg)
 					 "dropped first)");
 		p->st.unreachable = true;
 		p->q[p->head] = it;
-		if (rc < 0 || p->closing) {
+		if (rc < 0) {
 			drop_head(p);
 			continue;
 		}
+		/* at exit, tries again soon until the flush's deadline (what
+		 * still waits then is dropped) */
 		p->backoff = p->backoff ? MIN(p->backoff * 2, 30.0) : 1.0;
-		p->retry_at = mono_now() + p->backoff;
+		p->retry_at = mono_now() + (p->closing ? 0.2 : p->backoff);
 	}
 	pthread_mutex_unlock(&p->lock);
 	return NULL;
@@ -635,6 +639,7 @@ void pusher__free(struct pusher *p, struct push_stats *st)
 	pthread_mutex_lock(&p->lock);
 	p->closing = true;
 	p->deadline = mono_now() + p->o.flush;
+	p->retry_at = 0;	/* what waits is sent now */
 	pthread_cond_signal(&p->cond);
 	pthread_mutex_unlock(&p->lock);
 	pthread_join(p->thread, NULL);
