@@ -238,6 +238,7 @@ static void app_from_options(struct run *r)
 	a->delay = o->delay;
 	a->iterations = o->iterations;
 	a->json = o->json;
+	a->ascii = strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
 	a->show_period = o->show_period;
 	a->annotate = o->annotate;
 	a->syntax = o->syntax;
@@ -630,7 +631,6 @@ int main(int argc, char **argv)
 	int rc;
 
 	setlocale(LC_ALL, "");
-	sanitize__set_ascii(strcmp(nl_langinfo(CODESET), "UTF-8") != 0);
 	log__set_handler(logq__stderr, NULL);
 	cli__defaults(o);
 	rc = cli__parse(argc, argv, o);

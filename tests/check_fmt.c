@@ -315,6 +315,44 @@ START_TEST(test_fit_width)
 }
 END_TEST
 
+/* A terminal that is not UTF-8: the same columns, in ASCII. */
+START_TEST(test_to_ascii)
+{
+	struct strbuf sb, row;
+	char name[5000];
+
+	strbuf__init(&sb);
+	strbuf__init(&row);
+	/* a wide CJK character is two columns, a combining mark none */
+	to_ascii(&sb, "a\xe6\xbc\xa2" "e\xcc\x81" "b", 8);
+	ck_assert_str_eq(sb.buf, "a??eb");
+	/* a cut name keeps its width: the ellipsis is one column */
+	fit_width(&row, "abcdefghij", 5, false, false);
+	strbuf__reset(&sb);
+	to_ascii(&sb, row.buf, row.len);
+	ck_assert_str_eq(sb.buf, "abcd.");
+	ck_assert_uint_eq(sb.len, display_width(row.buf, row.len));
+	/* the cut mark of a name past SANITIZE_MAX */
+	memset(name, 'x', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	strbuf__reset(&row);
+	ck_assert_uint_eq(sanitize_str(&row, name),
+			  display_width(row.buf, row.len));
+	strbuf__reset(&sb);
+	to_ascii(&sb, row.buf, row.len);
+	ck_assert_ptr_nonnull(strstr(sb.buf, "x.[cut: 4999 bytes]"));
+	ck_assert_uint_eq(sb.len, display_width(row.buf, row.len));
+	/* sanitize's replacement character, a bidi override made '?' */
+	strbuf__reset(&row);
+	sanitize_str(&row, "\xff\xe2\x80\xaeZ");
+	strbuf__reset(&sb);
+	to_ascii(&sb, row.buf, row.len);
+	ck_assert_str_eq(sb.buf, "??Z");
+	strbuf__fini(&row);
+	strbuf__fini(&sb);
+}
+END_TEST
+
 /* The header: every sample counted, idle as one share, the kernel share
  * of the work shown, and whose losses they were. */
 START_TEST(test_header_idle_and_lost)
@@ -376,6 +414,7 @@ Suite *fmt_suite(void)
 	tcase_add_test(tc, test_wide_symbols);
 	tcase_add_test(tc, test_long_name_cut);
 	tcase_add_test(tc, test_fit_width);
+	tcase_add_test(tc, test_to_ascii);
 	tcase_add_test(tc, test_header_idle_and_lost);
 	suite_add_tcase(s, tc);
 	return s;

@@ -698,6 +698,18 @@ int app__run_batch(struct app *a)
 			err = -ENOMEM;
 			break;
 		}
+		if (a->ascii && !a->json && !a->folded) {
+			struct strbuf plain;
+
+			strbuf__init(&plain);
+			to_ascii(&plain, sb.buf ? sb.buf : "", sb.len);
+			strbuf__fini(&sb);
+			sb = plain;
+			if (sb.oom) {
+				err = -ENOMEM;
+				break;
+			}
+		}
 		/* -EPIPE when the reader went away (ptop -b | head) */
 		err = fd__write_all(STDOUT_FILENO, sb.buf, sb.len, NULL);
 		if (err)

@@ -30,6 +30,8 @@ struct app {
 	long iterations;		/* -n: refreshes before exiting, 0 =
 					 * until the end (batch) or q (live) */
 	bool json, show_period;
+	bool ascii;			/* batch text to a terminal that is
+					 * not UTF-8 (to_ascii) */
 	bool callgraph;			/* chains are sampled (-g) */
 	bool folded;			/* batch: folded stacks */
 	const char *pprof;		/* batch: --pprof FILE */

@@ -4,13 +4,6 @@
 
 #include "ui/report/sanitize.h"
 
-static bool ascii_only;
-
-void sanitize__set_ascii(bool ascii)
-{
-	ascii_only = ascii;
-}
-
 /* Decodes one UTF-8 sequence; returns its length, or 0 if invalid
  * (overlong forms, surrogates and values past U+10FFFF are invalid). */
 static size_t utf8_decode(const unsigned char *p, size_t n, u32 *cp)
@@ -96,13 +89,12 @@ size_t sanitize(struct strbuf *sb, const char *s, size_t len)
 		if (n && i + n > stop && stop < whole)
 			break;
 		if (n == 0) {
-			strbuf__adds(sb, ascii_only ? "?" : "\xef\xbf\xbd");
+			strbuf__adds(sb, "\xef\xbf\xbd");
 			width++;
 			i++;
 			continue;
 		}
-		if (c < 0x20 || c == 0x7f || is_format_char(c) ||
-		    (ascii_only && c >= 0x80)) {
+		if (c < 0x20 || c == 0x7f || is_format_char(c)) {
 			strbuf__addc(sb, '?');
 			width++;
 		} else {
@@ -113,12 +105,12 @@ size_t sanitize(struct strbuf *sb, const char *s, size_t len)
 	}
 	if (stop < whole) {
 		char mark[48];
-		int m = snprintf(mark, sizeof(mark), "%s[cut: %zu bytes]",
-				 ascii_only ? "..." : "\xe2\x80\xa6", whole);
+		int m = snprintf(mark, sizeof(mark),
+				 "\xe2\x80\xa6[cut: %zu bytes]", whole);
 
 		strbuf__adds(sb, mark);
-		/* the ellipsis is one column, or three dots */
-		width += (size_t)m - (ascii_only ? 0 : 2);
+		/* the ellipsis is 3 bytes, one column */
+		width += (size_t)m - 2;
 	}
 	return width;
 }
@@ -177,7 +169,7 @@ static size_t prefix_fitting(const char *s, size_t len, size_t width,
 size_t fit_width(struct strbuf *sb, const char *s, size_t width, bool pad,
 		 bool left)
 {
-	const char *ell = ascii_only ? "." : "\xe2\x80\xa6";
+	const char *ell = "\xe2\x80\xa6";
 	size_t len = strlen(s), w = display_width(s, len), used = 0;
 
 	if (w <= width) {
@@ -211,6 +203,30 @@ size_t fit_width(struct strbuf *sb, const char *s, size_t width, bool pad,
 		used++;
 	}
 	return used;
+}
+
+void to_ascii(struct strbuf *sb, const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0;
+
+	while (i < len) {
+		u32 c;
+		size_t n = utf8_decode(p + i, len - i, &c), w;
+
+		if (n == 1) {
+			strbuf__addc(sb, (char)c);
+		} else if (!n) {
+			strbuf__addc(sb, '?');
+			n = 1;
+		} else if (c == 0x2026) {
+			strbuf__addc(sb, '.');	/* the cut mark's ellipsis */
+		} else {
+			for (w = cp_width(c); w; w--)
+				strbuf__addc(sb, '?');
+		}
+		i += n;
+	}
 }
 
 void json_string(struct strbuf *sb, const char *s)

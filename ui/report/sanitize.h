@@ -9,9 +9,9 @@
  * UTF-8 (invalid bytes become U+FFFD), no C0/C1 control characters, no
  * DEL (each becomes '?', so ESC sequences, OSC 52, CSI 0x9B and newlines
  * are neutralized), no bidi overrides/isolates and no zero-width format
- * characters (each becomes '?').  In ASCII mode (a terminal that is not
- * UTF-8) every non-ASCII character becomes '?'.  Returns the display
- * width of what was appended.
+ * characters (each becomes '?').  The result is UTF-8 whatever the
+ * locale: a terminal that is not UTF-8 gets it through to_ascii.  Returns
+ * the display width of what was appended.
  */
 size_t sanitize(struct strbuf *sb, const char *s, size_t len);
 
@@ -19,12 +19,17 @@ size_t sanitize(struct strbuf *sb, const char *s, size_t len);
  * Every output's bound on one outside string (a 100,000-character symbol
  * from a perf map, a hostile comm or path): longer text is cut at a
  * character boundary within its first SANITIZE_MAX bytes and ends with
- * the cut mark "…[cut: N bytes]" (ASCII: "...[cut: N bytes]"), N the
+ * the cut mark "…[cut: N bytes]", N the
  * whole length, in text, the live view and JSON alike.
  */
 #define SANITIZE_MAX 4096
 size_t sanitize_str(struct strbuf *sb, const char *s);
-void sanitize__set_ascii(bool ascii);
+
+/* The edge of a terminal that is not UTF-8 (the live view's and the
+ * batch text's, not JSON or files): appends s[0..len) with each non-ASCII
+ * character as '?' times its width, and the ellipsis as '.', so that the
+ * columns stay where they were. */
+void to_ascii(struct strbuf *sb, const char *s, size_t len);
 
 /* Display width of already sanitized text (wide CJK/emoji count 2,
  * combining marks 0). */
@@ -32,7 +37,7 @@ size_t display_width(const char *s, size_t len);
 
 /*
  * Appends s (already sanitized) cut to at most width columns: a longer
- * string ends with an ellipsis ("…", or "." in ASCII mode) and is never
+ * string ends with an ellipsis ("…") and is never
  * wrapped; with pad, spaces fill up to width.  left: cut the start
  * instead of the end (paths).  Returns the width appended.
  */

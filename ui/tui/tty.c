@@ -1,6 +1,7 @@
 /* tty: ncursesw behind a screen model; terminal restore on every path. */
 #include <dlfcn.h>
 #include <errno.h>
+#include <langinfo.h>
 #include <link.h>
 #include <poll.h>
 #include <signal.h>
@@ -26,6 +27,7 @@
 #undef lines
 #undef columns
 
+#include "ui/report/sanitize.h"
 #include "ui/tui/keys.h"
 #include "ui/tui/tty.h"
 
@@ -35,6 +37,9 @@ static struct termios tty_saved;
 static bool tty_have_saved;
 static int tty_out = -1, tty_in = -1;
 static chtype style_attr[ST__MAX];
+/* a terminal that is not UTF-8 gets the text through to_ascii */
+static bool tty_ascii;
+static struct strbuf tty_conv;
 
 /* What a crash handler writes: leave the alternate screen, show the
  * cursor, reset attributes.  Built once, written with write(2) only. */
@@ -258,6 +263,7 @@ int tty__open(char *err, size_t len)
 	tty_out = fileno(stdout);
 	tty_in = fileno(stdin);
 	tty_have_saved = tcgetattr(tty_in, &tty_saved) == 0;
+	tty_ascii = strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
 	tty_screen = newterm(NULL, stdout, stdin);
 	if (!tty_screen) {
 		snprintf(err, len, "cannot use the terminal type '%s'; use -b "
@@ -314,6 +320,7 @@ void tty__close(void)
 	endwin();
 	delscreen(tty_screen);
 	tty_screen = NULL;
+	strbuf__fini(&tty_conv);
 	if (tty_have_saved)
 		tcsetattr(tty_in, TCSANOW, &tty_saved);
 	tty__remove_crash();
@@ -350,7 +357,15 @@ static void draw_line(const struct screen *s, size_t y)
 		while (end < len && screen__style_at(s, y, end) == cur)
 			end++;
 		wattrset(stdscr, (int)style_attr[cur]);
-		waddnstr(stdscr, text + start, (int)(end - start));
+		if (tty_ascii) {
+			tty_conv.len = 0;
+			to_ascii(&tty_conv, text + start, end - start);
+			if (tty_conv.len)
+				waddnstr(stdscr, tty_conv.buf,
+					 (int)tty_conv.len);
+		} else {
+			waddnstr(stdscr, text + start, (int)(end - start));
+		}
 		start = end;
 	}
 	wattrset(stdscr, (int)style_attr[l->fill]);
