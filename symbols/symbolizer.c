@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <gelf.h>
@@ -117,6 +118,10 @@ struct symbolizer {
 	bool fetch_wait;
 	u64 fetch_done;		/* dbgfetch__done when last looked */
 	u64 changes;		/* symbolizer__changes */
+	/* symbolizer__set_deadline: past it, loads wait (counted) */
+	double deadline;
+	bool past, worked;	/* worked: one load or walk ran */
+	size_t deferred;
 	const char *kallsyms_cache;	/* NULL: none */
 
 	struct dso_state *states;	/* by dso->id */
@@ -877,6 +882,84 @@ static void fill_hit(struct sym_info *info, const struct symtab_hit *hit)
 
 /* What every lookup starts with: info cleared, then the dso's name and
  * status once its symbols are loaded.  0 or -errno. */
+/* ---- the deadline of a build (symbolizer__set_deadline) ---- */
+
+void symbolizer__set_deadline(struct symbolizer *s, double deadline)
+{
+	if (!s)
+		return;
+	s->deadline = deadline;
+	s->past = s->worked = false;
+	s->deferred = 0;
+}
+
+size_t symbolizer__deferred(const struct symbolizer *s)
+{
+	return s ? s->deferred : 0;
+}
+
+/* Called before a load or a DWARF walk: true when it must wait.  The
+ * first of each build always runs, so that every build makes progress. */
+static bool over_deadline(struct symbolizer *s)
+{
+	struct timespec ts;
+
+	if (s->deadline <= 0)
+		return false;
+	if (!s->worked) {
+		s->worked = true;
+		return false;
+	}
+	if (!s->past) {
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		s->past = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9 >=
+			  s->deadline;
+	}
+	return s->past;
+}
+
+/* Past the deadline, a lookup that would read a file (a binary's
+ * symbols, the kernel's table, the vdso) is counted and answered "not
+ * yet". */
+static bool defer_load(struct symbolizer *s, const struct dso *dso)
+{
+	const struct dso_state *ds;
+	bool load;
+
+	if (s->deadline <= 0 || dso->id >= MAX_DSO_ID)
+		return false;
+	ds = state_of(s, dso);
+	if (!ds)
+		return false;
+	switch (dso->kind) {
+	case DSO_FILE:
+	case DSO_VDSO:
+		load = !ds->loaded;
+		break;
+	case DSO_KERNEL:
+		load = !s->kernel_loaded;
+		break;
+	default:
+		load = false;
+		break;
+	}
+	if (!load || !over_deadline(s))
+		return false;
+	s->deferred++;
+	return true;
+}
+
+static const char *dso_name_of(struct symbolizer *s, const struct dso *dso)
+{
+	struct dso_state *ds = state_of(s, dso);
+
+	if (!ds)
+		return dso->name;
+	if (!ds->dso_name)
+		ds->dso_name = display_name(s, dso);
+	return ds->dso_name ? ds->dso_name : dso->name;
+}
+
 static int lookup_begin(struct symbolizer *s, const struct dso *dso,
 			struct sym_info *info, struct dso_state **ds)
 {
@@ -951,8 +1034,15 @@ int symbolizer__lookup(struct symbolizer *s, const struct dso *dso, u64 addr,
 	struct pm_entry *pe;
 	struct lru_node *n;
 	u64 vaddr, k0 = 0;
-	int err = lookup_begin(s, dso, info, &ds);
+	int err;
 
+	if (s && dso && info && defer_load(s, dso)) {
+		memset(info, 0, sizeof(*info));
+		info->dso_name = dso_name_of(s, dso);
+		info->status = DSO_ST_DEFERRED;
+		return 0;
+	}
+	err = lookup_begin(s, dso, info, &ds);
 	if (err)
 		return err;
 	if (cacheable(dso)) {
@@ -1273,6 +1363,8 @@ int symbolizer__srcline(struct symbolizer *s, const struct dso *dso, u64 addr,
 		return -EINVAL;
 	if (dso->kind != DSO_FILE || !max)
 		return 0;
+	if (defer_load(s, dso))
+		return -EAGAIN;
 	ds = prepare(s, dso);
 	if (!ds)
 		return -ENOMEM;
@@ -1284,6 +1376,10 @@ int symbolizer__srcline(struct symbolizer *s, const struct dso *dso, u64 addr,
 		s->hits++;
 		r = lru_entry(n, struct resolved, node);
 		nr = r->nr;
+	} else if (over_deadline(s)) {
+		/* a DWARF walk (and maybe its load) waits too */
+		s->deferred++;
+		return -EAGAIN;
 	} else {
 		s->misses++;
 		nr = srcline_uncached(s, dso, ds->img, addr, frames,

@@ -78,6 +78,7 @@ enum dso_status {
 	DSO_ST_UNREADABLE,	/* could not open or not ELF */
 	DSO_ST_MISMATCH,	/* file's build-id differs from the mapping's */
 	DSO_ST_RESTRICTED,	/* kernel: kptr_restrict hides addresses */
+	DSO_ST_DEFERRED,	/* not loaded yet: past a build's deadline */
 };
 
 enum sym_flags {
@@ -201,6 +202,19 @@ void symbolizer__stats(const struct symbolizer *s,
  * drops what waited for a debuginfod file that has arrived since. */
 void symbolizer__tick(struct symbolizer *s);
 void symbolizer__trim(struct symbolizer *s, unsigned int max_idle_ticks);
+
+/*
+ * A build's time budget (the live view's: keys are read between two
+ * builds): from the monotonic time deadline (seconds; 0: none) on, a
+ * lookup that would read a file (a binary's symbols, the kernel's table)
+ * answers with status DSO_ST_DEFERRED and no name, and a source line not
+ * yet known answers -EAGAIN; neither is cached, both are counted in
+ * symbolizer__deferred, so that the next build (with a new budget)
+ * resolves them.  The first load after the deadline is set always runs,
+ * so each build makes progress.
+ */
+void symbolizer__set_deadline(struct symbolizer *s, double deadline);
+size_t symbolizer__deferred(const struct symbolizer *s);
 
 /* Grows when files loaded earlier were dropped to load better ones (a
  * debug file arrived): caches of what the symbolizer answered (inline

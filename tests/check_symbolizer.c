@@ -84,6 +84,54 @@ START_TEST(test_files)
 }
 END_TEST
 
+/* A build's deadline: past it, a lookup that would load a file or walk
+ * DWARF answers "not yet" and is counted, the first one of a build
+ * always runs, and nothing deferred is remembered. */
+START_TEST(test_deadline)
+{
+	struct dso pie = file_dso(0, fixture_path("symfix-pie"));
+	struct dso lib = file_dso(1, fixture_path("libsymfix.so"));
+	struct sym_info si;
+	struct srcline sl[4];
+	u64 leaf, caller, print, size, off_leaf, off_caller, off_print;
+
+	ck_assert(nm_find("symfix-pie.nm", "fix_leaf", &leaf, &size));
+	ck_assert(nm_find("symfix-pie.nm", "fix_caller", &caller, &size));
+	ck_assert(nm_find("libsymfix.nm", "lib_print", &print, &size));
+	/* the conversions load nothing that the deadline governs */
+	ck_assert_int_eq(symbolizer__from_vaddr(s, &pie, leaf, &off_leaf), 0);
+	ck_assert_int_eq(symbolizer__from_vaddr(s, &pie, caller, &off_caller), 0);
+	ck_assert_int_eq(symbolizer__from_vaddr(s, &lib, print, &off_print), 0);
+	renew(NULL);
+	/* a deadline long past (1 s after boot) */
+	symbolizer__set_deadline(s, 1.0);
+	ck_assert_int_eq(symbolizer__lookup(s, &pie, off_leaf, &si), 0);
+	ck_assert_str_eq(si.name, "fix_leaf");	/* the first load runs */
+	ck_assert_int_eq(symbolizer__lookup(s, &pie, off_caller, &si), 0);
+	ck_assert_str_eq(si.name, "fix_caller");	/* loaded: no wait */
+	ck_assert_int_eq(symbolizer__lookup(s, &lib, off_print, &si), 0);
+	ck_assert_ptr_null(si.name);
+	ck_assert_int_eq(si.status, DSO_ST_DEFERRED);
+	ck_assert_str_eq(si.dso_name, lib.name);
+	ck_assert_int_eq(symbolizer__srcline(s, &pie, off_leaf, sl, 4), -EAGAIN);
+	ck_assert_uint_eq(symbolizer__deferred(s), 2);
+	/* the next build (no deadline here): both come, none was kept */
+	symbolizer__set_deadline(s, 0);
+	ck_assert_uint_eq(symbolizer__deferred(s), 0);
+	ck_assert_int_eq(symbolizer__lookup(s, &lib, off_print, &si), 0);
+	ck_assert_str_eq(si.name, "lib_print");
+	ck_assert_int_eq(si.status, DSO_ST_OK);
+	ck_assert_int_eq(symbolizer__srcline(s, &pie, off_leaf, sl, 4), 1);
+	ck_assert_int_eq(sl[0].line, lines_find("symfix.lines", "leaf"));
+	/* a known line is answered past a deadline too */
+	symbolizer__set_deadline(s, 1.0);
+	ck_assert_int_eq(symbolizer__lookup(s, &pie, off_caller, &si), 0);
+	ck_assert_int_eq(symbolizer__srcline(s, &pie, off_leaf, sl, 4), 1);
+	ck_assert_uint_eq(symbolizer__deferred(s), 0);
+	symbolizer__set_deadline(s, 0);
+}
+END_TEST
+
 /* The name form switched live (the key N): answers cached in the short
  * form are not given again in the long one, nor the other way. */
 START_TEST(test_demangle_switch)
@@ -822,6 +870,7 @@ Suite *symbolizer_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_files);
+	tcase_add_test(tc, test_deadline);
 	tcase_add_test(tc, test_demangle_switch);
 	tcase_add_test(tc, test_plt);
 	tcase_add_test(tc, test_data);

@@ -44,6 +44,24 @@ $(BUILD)/workloads/inlwork: tests/workloads/inlwork.c tests/workloads/wl.h
 	@mkdir -p $(dir $@)
 	$(Q)$(CG_CC) $(WL_CFLAGS) $(CG_FP) -o $@ $<
 
+# chainwork: a chain through six libraries with compressed DWARF (-gz),
+# each linked against the next (wlchain.c)
+WORKLOADS := $(filter-out $(BUILD)/workloads/wlchain $(BUILD)/workloads/chainwork,$(WORKLOADS))
+$(BUILD)/workloads/libwlchain6.so: tests/workloads/wlchain.c tests/workloads/wl.h
+	@mkdir -p $(dir $@)
+	$(Q)$(CG_CC) $(WL_CFLAGS) $(CG_FP) -gz=zlib -DLINK=6 -shared -fPIC -o $@ $<
+$(BUILD)/workloads/libwlchain%.so: tests/workloads/wlchain.c tests/workloads/wl.h
+	@mkdir -p $(dir $@)
+	$(Q)$(CG_CC) $(WL_CFLAGS) $(CG_FP) -gz=zlib -DLINK=$* -DNEXT=$$(($*+1)) -shared -fPIC -o $@ $< \
+		-L$(BUILD)/workloads -lwlchain$$(($*+1)) -Wl,-rpath,'$$ORIGIN'
+$(BUILD)/workloads/libwlchain5.so: $(BUILD)/workloads/libwlchain6.so
+$(BUILD)/workloads/libwlchain4.so: $(BUILD)/workloads/libwlchain5.so
+$(BUILD)/workloads/libwlchain3.so: $(BUILD)/workloads/libwlchain4.so
+$(BUILD)/workloads/libwlchain2.so: $(BUILD)/workloads/libwlchain3.so
+$(BUILD)/workloads/libwlchain1.so: $(BUILD)/workloads/libwlchain2.so
+$(BUILD)/workloads/chainwork: tests/workloads/chainwork.c tests/workloads/wl.h $(BUILD)/workloads/libwlchain1.so
+	$(Q)$(CG_CC) $(WL_CFLAGS) $(CG_FP) -gz=zlib -o $@ $< -L$(BUILD)/workloads -lwlchain1 -Wl,-rpath,'$$ORIGIN'
+
 # spin3 without symbols: the symbolizer must fall back on .eh_frame
 $(BUILD)/workloads/spin3-stripped: $(BUILD)/workloads/spin3
 	$(Q)strip -o $@ $<
@@ -61,7 +79,7 @@ $(BUILD)/workloads/cxxnames: tests/workloads/cxxnames.cpp tests/workloads/wl.h
 WORKLOADS_EXTRA := $(BUILD)/workloads/cxxnames $(BUILD)/workloads/libwlhot.so \
 	$(BUILD)/workloads/cgwork $(BUILD)/workloads/cgwork-nofp \
 	$(BUILD)/workloads/spin3-stripped $(BUILD)/workloads/cppwork \
-	$(BUILD)/workloads/inlwork
+	$(BUILD)/workloads/inlwork $(BUILD)/workloads/chainwork
 
 # syswork: its samples are in the kernel, its user stack unwound from CFI
 # alone (no frame pointers) for --call-graph dwarf

@@ -28,6 +28,8 @@ struct inlines {
 /* What intmap stores for "nothing inlined here" (values must not be
  * NULL). */
 static struct inl_entry none;
+/* the symbolizer's build deadline passed: asked again next build */
+static struct inl_entry later;
 
 struct inlines *inlines__new(struct symbolizer *syms)
 {
@@ -98,6 +100,8 @@ static struct inl_entry *inlines__lookup(struct inlines *in,
 	int n = symbolizer__srcline(in->syms, dso, addr, sl, ARRAY_SIZE(sl));
 	size_t k = 0;
 
+	if (n == -EAGAIN)
+		return &later;
 	if (n <= 1)
 		return &none;
 	e = malloc(sizeof(*e) + (size_t)(n - 1) * sizeof(e->names[0]));
@@ -155,7 +159,7 @@ size_t inlines__get(void *ctx, const struct dso *dso, u64 addr,
 		if (in->cancel && in->cancel(in->cancel_ctx))
 			return 0;
 		e = inlines__lookup(in, dso, addr);
-		if (!e)
+		if (!e || e == &later)
 			return 0;
 		if (intmap__put(m, addr, e)) {
 			if (e != &none)

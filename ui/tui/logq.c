@@ -102,7 +102,9 @@ void logq__replay(struct logq *q, int fd)
 	for (u64 s = first; s < q->seq; s++) {
 		size_t i = s % LOGQ_SIZE;
 
-		if (q->ring[i].level > LOG_WARN)
+		/* warnings, and -vv's debugging messages; not the notes
+		 * that answered keys */
+		if (q->ring[i].level == LOG_INFO)
 			continue;
 		if (prev && strcmp(prev, q->ring[i].msg) == 0)
 			continue;

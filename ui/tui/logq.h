@@ -19,9 +19,9 @@ void logq__handler(enum log_level level, const char *msg, void *ctx);
 bool logq__take(struct logq *q, char *buf, size_t len,
 		enum log_level *level, size_t *count);
 
-/* After endwin: writes the errors and warnings that were queued (the
- * last few) to fd, sanitized, so that nothing shown only on the status
- * line is lost. */
+/* After endwin: writes the errors and warnings that were queued, and
+ * -vv's debugging messages (the last few), to fd, sanitized, so that
+ * nothing shown only on the status line is lost. */
 void logq__replay(struct logq *q, int fd);
 
 /* The stderr handler put back once curses is gone (same format as

@@ -23,6 +23,11 @@
 /* The loop wakes at least this often (target end, log, SIGINT). */
 #define MAX_WAIT_MS 200
 #define STATUS_SECS 5.0
+/* The time a build may spend loading names before the loop reads keys
+ * again; the rest come in the next builds, at most this many per
+ * snapshot (then at the next refresh). */
+#define BUILD_BUDGET 0.1
+#define MAX_RESOLVE_ROUNDS 300
 
 /* Keys read during a build, for the loop (in order). */
 static int pending[64];
@@ -71,6 +76,10 @@ void tui__init(struct tui *t, struct app *a)
 	table__init(&t->table, a->session, a->syms, &a->spec);
 	t->table.cancel = tui__cancel;
 	t->table.cancel_ctx = t;
+	t->build_budget = BUILD_BUDGET;
+	/* tests make every build stop after its first load */
+	if (getenv("PTOP_BUILD_BUDGET_MS"))
+		t->build_budget = atof(getenv("PTOP_BUILD_BUDGET_MS")) / 1000;
 	t->table.filter = a->filter;
 	if (a->filter.sym_substr)
 		snprintf(t->table.filter_buf, sizeof(t->table.filter_buf), "%s",
@@ -239,7 +248,7 @@ static bool row_id__match(const struct tui *t, const struct row *r)
 
 int tui__rebuild(struct tui *t)
 {
-	size_t n = tui__nr_shown(t), ev;
+	size_t n = tui__nr_shown(t), ev, left;
 	int err;
 
 	if (!t->have_snap)
@@ -249,9 +258,22 @@ int tui__rebuild(struct tui *t)
 	ev = tui__session_ev(t, t->ev_pos);
 	if (ev >= t->table.nr_snaps)
 		ev = 0;
+	/* keys are read between two builds: names that would take longer
+	 * come in the next ones */
+	symbolizer__set_deadline(t->a->syms, app__now() + t->build_budget);
 	err = table__build(&t->table, ev);
 	if (!err)
 		err = tree__build(t);
+	/* (the views' own updates, annotate's counts, wait for nothing) */
+	left = symbolizer__deferred(t->a->syms);
+	if (left && !t->resolving && !t->resolve_rounds)
+		pr_debug("names: %zu left for the next builds (a build's "
+			 "budget is %.0f ms)", left, t->build_budget * 1000);
+	else if (!left && t->resolving)
+		pr_debug("names: all resolved after %u builds",
+			 t->resolve_rounds + 1);
+	t->resolving = left;
+	symbolizer__set_deadline(t->a->syms, 0);
 	for (size_t i = 0; i < views__nr; i++)
 		if (views__table[i]->update)
 			views__table[i]->update(t);
@@ -390,6 +412,7 @@ static int tui__refresh(struct tui *t, double now)
 	t->window = now - t->last_refresh;
 	t->last_refresh = now;
 	t->have_snap = true;
+	t->resolve_rounds = 0;
 	return tui__rebuild(t);
 }
 
@@ -518,7 +541,8 @@ int tui__run(struct app *a)
 			dirty = false;
 		}
 		/* a burst of keys (or a SIGWINCH storm) makes one redraw */
-		for (key = tui__next_key(tui__wait_ms(&t, app__now()));
+		for (key = tui__next_key(t.resolving ? 0 :
+					 tui__wait_ms(&t, app__now()));
 		     key != K_NONE && keys < 64; key = tui__next_key(0), keys++) {
 			enum act_result r;
 
@@ -546,9 +570,14 @@ int tui__run(struct app *a)
 			if (r != R_NONE)
 				dirty = true;
 		}
-		/* a build cut short for a key that did not quit (Esc): the
-		 * names are looked up again (what was resolved stays cached) */
-		if (t.table.cancelled && !quit && !*a->stop) {
+		/* a build cut short for a key that did not quit (Esc), or
+		 * names its budget left for later: the names are looked up
+		 * again (what was resolved or loaded stays) */
+		if ((t.table.cancelled ||
+		     (t.resolving && t.resolve_rounds < MAX_RESOLVE_ROUNDS)) &&
+		    !quit && !*a->stop) {
+			if (t.resolving)
+				t.resolve_rounds++;
 			if (tui__rebuild(&t))
 				tui__status(&t, ST_ERROR, "out of memory");
 			dirty = true;

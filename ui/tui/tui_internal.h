@@ -100,6 +100,11 @@ struct tui {
 
 	/* refreshes */
 	bool have_snap;
+	/* names a build left for later (its time budget ran out): the
+	 * footer says so and the loop builds again until none is left */
+	size_t resolving;
+	unsigned int resolve_rounds;	/* builds since the snapshot */
+	double build_budget;	/* seconds (PTOP_BUILD_BUDGET_MS: tests) */
 	bool final_done;	/* the table after the target ended is in */
 	double next_refresh, last_refresh;
 	double window;

@@ -177,6 +177,14 @@ static void render_footer(struct tui *t, struct screen *s, size_t y,
 		screen__add_ext(s, y, t->status_style, t->status);
 		return;
 	}
+	if (t->resolving) {
+		char msg[64];
+
+		snprintf(msg, sizeof(msg), "resolving %zu symbols\xe2\x80\xa6",
+			 t->resolving);
+		screen__add(s, y, ST_BOLD, msg);
+		return;
+	}
 	keys__footer(view, s, y);
 }
 
