@@ -38,6 +38,8 @@ if [ "$mode" = test ]; then
 	want_cmd script bsdutils
 	want_cmd addr2line binutils
 	want_cmd gdb gdb
+	want_cmd xmllint libxml2-utils
+	want_cmd chromium chromium
 fi
 [ -z "$need" ] && exit 0
 

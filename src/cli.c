@@ -56,6 +56,7 @@ enum opt_id {
 	OPT_PUSH,
 	OPT_APP_NAME,
 	OPT_LABEL,
+	OPT_FLAMEGRAPH,
 	OPT_SHOW_IDLE = 620,
 	OPT_SYMFS = 700,
 	OPT_NO_DEBUGINFOD,
@@ -137,6 +138,10 @@ static const struct opt_desc {
 	  "batch: also write each event's profile to FILE in pprof's format "
 	  "(gzipped profile.proto; FILE.EVENT when there are several), "
 	  "rewritten at each refresh" },
+	{ OPT_FLAMEGRAPH, "flamegraph", "FILE",
+	  "batch with call chains (-g, or -i of a file with them): also "
+	  "write each event's flame graph to FILE, an interactive SVG "
+	  "(FILE.EVENT when there are several), rewritten at each refresh" },
 	{ OPT_PUSH, "push", "URL",
 	  "send a pprof profile of every refresh's samples (-d) to a "
 	  "Pyroscope server's ingest API (URL/ingest), live or batch; with "
@@ -470,6 +475,11 @@ static int other_option(struct options *o, int c, char **argv,
 			return 1 + bad_usage("%s", "--pprof needs a file name");
 		o->pprof = optarg;
 		break;
+	case OPT_FLAMEGRAPH:
+		if (!*optarg)
+			return 1 + bad_usage("%s", "--flamegraph needs a file name");
+		o->flamegraph = optarg;
+		break;
 	case OPT_PUSH:
 		if (!*optarg)
 			return 1 + bad_usage("%s", "--push needs a server URL");
@@ -537,6 +547,10 @@ static int check_options(struct options *o, int argc, char **argv)
 				     "not with --decay");
 	if (o->push && o->annotate)
 		return 1 + bad_usage("%s", "--push does not go with --annotate");
+	if (o->flamegraph &&
+	    (!o->batch || o->annotate || (!o->callgraph && !o->input)))
+		return 1 + bad_usage("%s", "--flamegraph needs -b and -g or -i "
+				     "(and no --annotate)");
 	if (o->pprof && (!o->batch || o->annotate))
 		return 1 + bad_usage("%s", "--pprof needs -b (and no --annotate)");
 	if (o->input && o->output)

@@ -34,6 +34,7 @@ struct options {
 	bool no_debuginfod;
 	bool callgraph, folded;
 	const char *pprof;
+	const char *flamegraph;
 	const char *push, *app_name;	/* --push URL, --app-name */
 	const char *labels[16];		/* --label KEY=VALUE */
 	size_t nr_labels;

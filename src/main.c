@@ -245,6 +245,7 @@ static void app_from_options(struct run *r)
 	a->callgraph = o->callgraph;
 	a->folded = o->folded;
 	a->pprof = o->pprof;
+	a->flamegraph = o->flamegraph;
 	/* perf's callchain threshold unless --percent-limit */
 	a->tree_limit = o->tree_limit >= 0 ? o->tree_limit :
 			o->filter.percent_limit > 0 ? o->filter.percent_limit :

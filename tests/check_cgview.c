@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "tests/fixtures/symtest.h"
+#include "ui/report/flame.h"
+#include "ui/report/flamesvg.h"
 #include "ui/report/fmt.h"
 #include "ui/report/inlines.h"
 #include "src/core/record.h"
@@ -15,6 +17,7 @@
 #include "ui/tui/tui_internal.h"
 #include "ui/tui/actions.h"
 #include "ui/tui/view_callers.h"
+#include "ui/tui/view_flame.h"
 #include "ui/tui/view_tree.h"
 
 static u64 buf[8192];
@@ -522,6 +525,21 @@ static int line_of(struct tfix *f, const char *text)
 	return -1;
 }
 
+/* The line that is text and blanks, or -1. */
+static int line_is(struct tfix *f, const char *text)
+{
+	size_t n = strlen(text);
+
+	top__render(&f->t, &f->s, 0);
+	for (size_t y = 0; y < f->s.rows; y++) {
+		const char *l = screen__text(&f->s, y);
+
+		if (strncmp(l, text, n) == 0 && strspn(l + n, " ") == strlen(l + n))
+			return (int)y;
+	}
+	return -1;
+}
+
 static const char *selected_sym(struct tfix *f, size_t *sub)
 {
 	const struct row *r = tui__selected_line(&f->t, sub, NULL);
@@ -838,6 +856,305 @@ START_TEST(test_hostile_names)
 }
 END_TEST
 
+/* The flame graph of cgwork in miniature: one tree of every path. */
+static u32 fl_child(const struct flame *fl, u32 parent, const char *name)
+{
+	for (u32 c = fl->nodes[parent].first_child; c;
+	     c = fl->nodes[c].next_sibling)
+		if (fl->nodes[c].sym && strcmp(fl->nodes[c].sym, name) == 0)
+			return c;
+	ck_abort_msg("no frame %s", name);
+	return 0;
+}
+
+static const struct flame_cell *fl_cell(const struct flame_layout *l,
+					const struct flame *fl, u32 node)
+{
+	const struct flame_cell *c = flame_layout__find(l, fl, node);
+
+	ck_assert_msg(c != NULL, "frame %u not drawn", node);
+	return c;
+}
+
+START_TEST(test_flame)
+{
+	struct flame fl;
+	struct flame_layout l;
+	struct rowset rs;
+	struct snapshot snap;
+	u32 m, x, y, o, lw;
+	bool *marks;
+
+	feed_cgwork();
+	build(&rs, &snap, true);
+	flame__init(&fl);
+	flame_layout__init(&l);
+	ck_assert_int_eq(flame__build(&fl, &rs, NULL, NULL), 0);
+	ck_assert_uint_eq(fl.nodes[0].samples, 6);
+	ck_assert_uint_eq(fl.nodes[0].period, 610);
+	m = fl_child(&fl, 0, "main");
+	ck_assert_uint_eq(fl.nodes[m].samples, 6);
+	ck_assert_uint_eq(fl.nodes[m].self_samples, 0);
+	/* children in name order, whatever their weight */
+	x = fl.nodes[m].first_child;
+	ck_assert_str_eq(fl.nodes[x].sym, "caller_x");
+	y = fl.nodes[x].next_sibling;
+	ck_assert_str_eq(fl.nodes[y].sym, "caller_y");
+	o = fl.nodes[y].next_sibling;
+	ck_assert_str_eq(fl.nodes[o].sym, "outer");
+	ck_assert_uint_eq(fl.nodes[o].next_sibling, 0);
+	ck_assert_uint_eq(fl.nodes[x].samples, 3);
+	ck_assert_uint_eq(fl.nodes[x].self_samples, 1);
+	ck_assert_uint_eq(fl.nodes[x].period, 210);
+	lw = fl_child(&fl, x, "lib_work");
+	ck_assert_uint_eq(fl.nodes[lw].samples, 2);
+	ck_assert_str_eq(fl.nodes[lw].dso_name, "libwlcg.so");
+	ck_assert_int_eq(fl.nodes[lw].kind, FL_USER);
+	ck_assert_uint_eq(fl.nodes[lw].depth, 3);
+	ck_assert_uint_eq(fl.max_depth, 3);
+	ck_assert(flame__is_ancestor(&fl, m, lw));
+	ck_assert(!flame__is_ancestor(&fl, o, lw));
+
+	/* 60 columns: each frame as wide as its samples */
+	ck_assert_int_eq(flame__layout(&fl, 0, 60, &l), 0);
+	ck_assert_uint_eq(l.nr_lines, 4);
+	ck_assert_uint_eq(fl_cell(&l, &fl, 0)->w, 60);
+	ck_assert_uint_eq(fl_cell(&l, &fl, m)->w, 60);
+	ck_assert_uint_eq(fl_cell(&l, &fl, x)->x, 0);
+	ck_assert_uint_eq(fl_cell(&l, &fl, x)->w, 30);
+	ck_assert_uint_eq(fl_cell(&l, &fl, y)->x, 30);
+	ck_assert_uint_eq(fl_cell(&l, &fl, y)->w, 10);
+	ck_assert_uint_eq(fl_cell(&l, &fl, o)->x, 40);
+	ck_assert_uint_eq(fl_cell(&l, &fl, o)->w, 20);
+	ck_assert_uint_eq(fl_cell(&l, &fl, lw)->w, 20);
+	ck_assert_uint_eq(fl_cell(&l, &fl, fl_child(&fl, o, "inner_b"))->x, 50);
+	/* depth 3, left to right */
+	ck_assert_uint_eq(l.line[4] - l.line[3], 4);
+	for (size_t i = l.line[3] + 1; i < l.line[4]; i++)
+		ck_assert_uint_ge(l.cells[i].x,
+				  l.cells[i - 1].x + l.cells[i - 1].w);
+
+	/* zoomed into outer: it and its callers get the whole width */
+	ck_assert_int_eq(flame__layout(&fl, o, 60, &l), 0);
+	ck_assert_uint_eq(fl_cell(&l, &fl, o)->w, 60);
+	ck_assert_uint_eq(fl_cell(&l, &fl, m)->w, 60);
+	ck_assert_uint_eq(fl_cell(&l, &fl, fl_child(&fl, o, "inner_a"))->w, 30);
+	ck_assert_ptr_null(flame_layout__find(&l, &fl, x));
+	ck_assert_ptr_null(flame_layout__find(&l, &fl, lw));
+
+	/* 5 columns: a frame under one column is left out, with what it
+	 * calls; nothing overlaps or passes the edge */
+	ck_assert_int_eq(flame__layout(&fl, 0, 5, &l), 0);
+	ck_assert_ptr_null(flame_layout__find(&l, &fl, y));
+	for (u32 d = 0; d < l.nr_lines; d++)
+		for (size_t i = l.line[d]; i < l.line[d + 1]; i++) {
+			ck_assert_uint_le(l.cells[i].x + l.cells[i].w, 5);
+			ck_assert_uint_gt(l.cells[i].w, 0);
+		}
+	ck_assert_int_eq(flame__layout(&fl, 0, 0, &l), 0);
+	ck_assert_uint_eq(l.nr, 0);
+
+	/* search: each sample once */
+	marks = calloc(fl.nr, sizeof(*marks));
+	ck_assert_ptr_nonnull(marks);
+	ck_assert_uint_eq(flame__search(&fl, 0, "LIB_work", marks), 3);
+	ck_assert(marks[lw]);
+	ck_assert(!marks[x]);
+	ck_assert_uint_eq(flame__search(&fl, 0, "caller", marks), 4);
+	/* main and everything above it: main's samples, once */
+	ck_assert_uint_eq(flame__search(&fl, 0, "a", marks), 6);
+	ck_assert(!marks[0]);	/* "all" is not a frame */
+	ck_assert_uint_eq(flame__search(&fl, 0, "nothing", marks), 0);
+	ck_assert_uint_eq(flame__search(&fl, 0, "", marks), 0);
+	/* zoomed: a caller of the zoom frame holds all of it */
+	ck_assert_uint_eq(flame__search(&fl, o, "main", marks), 2);
+	ck_assert_uint_eq(flame__search(&fl, o, "inner_b", marks), 1);
+	ck_assert_uint_eq(flame__search(&fl, o, "lib", marks), 0);
+	free(marks);
+
+	/* the same paths again: the same graph */
+	ck_assert_int_eq(flame__build(&fl, &rs, NULL, NULL), 0);
+	ck_assert_uint_eq(fl.nodes[0].samples, 6);
+	ck_assert_uint_eq(fl.nr, 9);	/* all, main, outer, 2 callers, 2
+					 * lib_work, inner_a, inner_b */
+	flame_layout__fini(&l);
+	flame__fini(&fl);
+	rowset__fini(&rs);
+	snapshot__fini(&snap);
+}
+END_TEST
+
+/* The SVG: every frame with its counts, hostile names escaped. */
+START_TEST(test_flame_svg)
+{
+	static const int e[] = { F_LIB_WORK, F_EVIL, F_MAIN };
+	struct flame_svg_opts so = { .title = "Flame graph of <cpu-clock>",
+				     .subtitle = "pid 10 (cgw\x1b[2J)" };
+	struct flame fl;
+	struct rowset rs;
+	struct snapshot snap;
+	struct strbuf sb;
+	size_t opens = 0, closes = 0;
+
+	feed_cgwork();
+	sample(1000, 3, e);
+	build(&rs, &snap, true);
+	flame__init(&fl);
+	strbuf__init(&sb);
+	ck_assert_int_eq(flame__build(&fl, &rs, NULL, NULL), 0);
+	ck_assert_int_eq(flame__svg(&sb, &fl, &so), 0);
+	ck_assert_ptr_nonnull(sb.buf);
+	ck_assert_ptr_nonnull(strstr(sb.buf, "<?xml version=\"1.0\""));
+	ck_assert_ptr_nonnull(strstr(sb.buf, ">Flame graph of &lt;cpu-clock&gt;</text>"));
+	ck_assert_ptr_nonnull(strstr(sb.buf, "pid 10 (cgw?[2J), 7 samples"));
+	ck_assert_ptr_nonnull(strstr(sb.buf, "data-n=\"caller_x\" data-x=\"0\" "
+					     "data-w=\"3\" data-d=\"2\""));
+	ck_assert_ptr_nonnull(strstr(sb.buf, "<title>caller_x in cgw (3 samples, "
+					     "42.86%; self 1)</title>"));
+	ck_assert_ptr_nonnull(strstr(sb.buf, "data-n=\"all\" data-x=\"0\" "
+					     "data-w=\"7\" data-d=\"0\""));
+	/* no control byte; the evil name's markup is escaped */
+	for (const char *p = sb.buf; *p; p++)
+		ck_assert((unsigned char)*p >= 0x20 || *p == '\n');
+	ck_assert_ptr_null(strstr(sb.buf, "\xc2\x9b"));
+	ck_assert_ptr_nonnull(strstr(sb.buf, "data-n=\"ev?[2Jil?31m??]52;c;QUJD?xxx"));
+	for (const char *p = sb.buf; (p = strstr(p, "<g class=\"f\"")); p++)
+		opens++;
+	for (const char *p = sb.buf; (p = strstr(p, "</g>")); p++)
+		closes++;
+	ck_assert_uint_eq(opens, fl.nr);
+	ck_assert_uint_eq(closes, fl.nr + 1);	/* and the frames' group */
+	/* a narrow picture leaves out the frames under 0.1 px */
+	strbuf__reset(&sb);
+	so.width = 21;		/* 1 px for 7 samples */
+	so.min_width = 0.2;
+	ck_assert_int_eq(flame__svg(&sb, &fl, &so), 0);
+	ck_assert_ptr_nonnull(strstr(sb.buf, "frames narrower than"));
+	strbuf__fini(&sb);
+	flame__fini(&fl);
+	rowset__fini(&rs);
+	snapshot__fini(&snap);
+}
+END_TEST
+
+/* The flame graph view: F, moving, zoom, search, flip, freeze. */
+START_TEST(test_flame_view)
+{
+	struct tfix f;
+	int y, all, m;
+
+	feed_cgwork();
+	tui_start(&f, true);
+	screen__resize(&f.s, 12, 100);
+	ck_assert_int_eq(key(&f, 'F'), R_REDRAW);
+	ck_assert_uint_eq(tui__view(&f.t), V_FLAME);
+	ck_assert_int_eq(line_of(&f, "Flame graph of cpu-clock: 6 samples"), 0);
+	ck_assert_int_eq(screen__style_at(&f.s, 0, 0), ST_TITLE);
+	/* the outermost at the bottom, above the footer */
+	all = line_is(&f, "all");
+	ck_assert_int_eq(all, 10);
+	ck_assert_int_eq(line_is(&f, "main"), all - 1);
+	ck_assert_int_eq(screen__style_at(&f.s, all - 1, 0), ST_FL_USER);
+	y = all - 2;
+	ck_assert_ptr_nonnull(strstr(screen__text(&f.s, y), "caller_x"));
+	ck_assert_ptr_nonnull(strstr(screen__text(&f.s, y), "outer"));
+	ck_assert_int_eq(line_of(&f, "all  100.00% (6 samples)"), 1);
+	/* all is selected; Up: main, Up: the callee above its middle */
+	ck_assert_int_eq(screen__style_at(&f.s, all, 0), ST_SELECTED);
+	key(&f, K_UP);
+	ck_assert_int_eq(line_of(&f, "main  cgw  100.00% (6 samples)"), 1);
+	key(&f, K_UP);
+	ck_assert_int_eq(line_of(&f, "caller_y  cgw  16.67% (1 samples)"), 1);
+	key(&f, K_RIGHT);
+	ck_assert_int_eq(line_of(&f, "outer  cgw  33.33% (2 samples)"), 1);
+	key(&f, K_RIGHT);	/* the last: stays */
+	ck_assert_int_eq(line_of(&f, "outer  cgw"), 1);
+	key(&f, K_LEFT);
+	key(&f, K_LEFT);
+	ck_assert_int_eq(line_of(&f, "caller_x  cgw  50.00% (3 samples), "
+				     "self 16.67%"), 1);
+	/* zoom into caller_x: it gets the whole width */
+	key(&f, K_ENTER);
+	ck_assert_int_eq(line_of(&f, "zoomed into caller_x (50.00%"), 0);
+	m = line_of(&f, "lib_work");
+	ck_assert_int_eq(m, all - 3);
+	ck_assert_int_eq(line_of(&f, "outer"), -1);
+	key(&f, K_UP);
+	ck_assert_int_eq(line_of(&f, "lib_work  libwlcg.so  33.33%"), 1);
+	/* search: the share of the matching frames */
+	key(&f, '/');
+	ck_assert_uint_eq(tui__view(&f.t), V_PROMPT);
+	key(&f, 'l');
+	key(&f, 'i');
+	key(&f, 'b');
+	ck_assert_int_ge(line_of(&f, "search \"lib\": 33.33% of all samples in the matching frames (66.67% of the zoomed"),
+			 0);
+	key(&f, K_ENTER);
+	ck_assert_uint_eq(tui__view(&f.t), V_FLAME);
+	ck_assert_int_eq(screen__style_at(&f.s, m, 0), ST_SELECTED);
+	key(&f, K_DOWN);
+	line_of(&f, "");
+	ck_assert_int_eq(screen__style_at(&f.s, m, 0), ST_FL_MATCH);
+	/* a refresh keeps the zoom and the selection */
+	for (int i = 0; i < 6; i++) {
+		static const int yy[] = { F_LIB_WORK, F_CALLER_X, F_MAIN };
+
+		sample(100, 3, yy);
+	}
+	tui_refresh(&f);
+	ck_assert_int_eq(line_of(&f, "Flame graph of cpu-clock: 12 samples, "
+				     "zoomed into caller_x (75.00%"), 0);
+	ck_assert_int_eq(line_of(&f, "caller_x  cgw  75.00% (9 samples)"), 1);
+	/* frozen: a refresh changes nothing */
+	key(&f, 'f');
+	sample(100, 3, (const int[]){ F_INNER_A, F_OUTER, F_MAIN });
+	tui_refresh(&f);
+	ck_assert_int_eq(line_of(&f, "12 samples"), 0);
+	ck_assert_int_ge(line_of(&f, "frozen"), 0);
+	key(&f, 'f');
+	ck_assert_int_eq(line_of(&f, "13 samples"), 0);
+	/* icicle: the outermost at the top */
+	key(&f, 'i');
+	ck_assert_int_eq(line_is(&f, "all"), 3);	/* under the search line */
+	key(&f, 'i');
+	/* Esc zooms out, then goes back to the table */
+	key(&f, K_ESC);
+	ck_assert_int_ge(line_of(&f, "outer"), 0);
+	ck_assert_int_eq(line_of(&f, "zoomed"), -1);
+	/* small screens */
+	for (size_t h = 0; h < 8; h++) {
+		screen__resize(&f.s, h, 1 + h * 7);
+		line_of(&f, "");
+	}
+	screen__resize(&f.s, 12, 100);
+	key(&f, K_ESC);
+	ck_assert_uint_eq(tui__view(&f.t), V_TOP);
+	/* F again: a new graph, not zoomed */
+	key(&f, 'F');
+	ck_assert_int_eq(line_of(&f, "zoomed"), -1);
+	key(&f, 'q');
+	ck_assert_uint_eq(tui__view(&f.t), V_TOP);
+	tui_stop(&f);
+}
+END_TEST
+
+/* Without chains the flame graph says how to get them. */
+START_TEST(test_flame_no_chains)
+{
+	struct tfix f;
+	struct fake_sample fs = { .pid = 10, .tid = 10, .time = 1, .period = 7,
+				  .misc = PERF_RECORD_MISC_USER,
+				  .ip = 0x401240 };
+
+	ck_assert_int_eq(session__process(s, fake_sample(buf, ST, &fs)), 0);
+	tui_start(&f, false);
+	ck_assert_int_eq(key(&f, 'F'), R_REDRAW);
+	ck_assert_uint_eq(tui__view(&f.t), V_TOP);
+	ck_assert_ptr_nonnull(strstr(f.t.status, "start ptop with -g"));
+	tui_stop(&f);
+}
+END_TEST
+
 /* Inlined frames from DWARF on a real binary: somewhere in fix_caller
  * is fix_inl (see check_srcline). */
 START_TEST(test_inlines_fixture)
@@ -896,6 +1213,8 @@ Suite *cgview_suite(void)
 	tcase_add_test(tc, test_tree_inline);
 	tcase_add_test(tc, test_tree_overloads);
 	tcase_add_test(tc, test_tree_text);
+	tcase_add_test(tc, test_flame);
+	tcase_add_test(tc, test_flame_svg);
 	suite_add_tcase(ss, tc);
 	tc = tcase_create("tui");
 	tcase_add_checked_fixture(tc, setup, teardown);
@@ -903,6 +1222,8 @@ Suite *cgview_suite(void)
 	tcase_add_test(tc, test_no_chains);
 	tcase_add_test(tc, test_callers_view);
 	tcase_add_test(tc, test_hostile_names);
+	tcase_add_test(tc, test_flame_view);
+	tcase_add_test(tc, test_flame_no_chains);
 	tcase_add_test(tc, test_inlines_fixture);
 	suite_add_tcase(ss, tc);
 	return ss;

@@ -143,7 +143,7 @@ START_TEST(test_help_lists_every_binding)
 	struct count c = { 0 };
 
 	keys__foreach_help(count_line, &c);
-	ck_assert_uint_eq(c.sections, 8);
+	ck_assert_uint_eq(c.sections, 9);
 	ck_assert_uint_eq(c.keys, keys__nr);
 	ck_assert_uint_lt(c.lines, keys__nr);	/* Up, k share a line */
 }

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -41,6 +42,26 @@ int fd__write_all(int fd, const void *p, size_t n, u64 *done)
 int fd__pwrite_all(int fd, const void *p, size_t n, u64 off)
 {
 	return whole(fd, p, n, (off_t)off, NULL);
+}
+
+int fd__save_file(const char *path, const void *p, size_t n)
+{
+	char tmp[4096];
+	int fd, err;
+
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= sizeof(tmp))
+		return -ENAMETOOLONG;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	err = fd__write_all(fd, p, n, NULL);
+	if (close(fd) && !err)
+		err = -errno;
+	if (!err && rename(tmp, path))
+		err = -errno;
+	if (err)
+		unlink(tmp);
+	return err;
 }
 
 /* read (at < 0) or pread at `at`, until n bytes or the end */

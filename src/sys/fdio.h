@@ -20,6 +20,11 @@ int fd__write_all(int fd, const void *p, size_t n, u64 *done);
 /* The same with pwrite at file offset off. */
 int fd__pwrite_all(int fd, const void *p, size_t n, u64 off);
 
+/* Replaces path with p[0..n) at once: written to path.tmp, then renamed
+ * (a reader never sees half a file; nothing is left behind on error).
+ * 0 or -errno. */
+int fd__save_file(const char *path, const void *p, size_t n);
+
 /*
  * Reads into p until n bytes or the end of the file, again after short
  * reads and EINTR: the count (under n only at the end), or -errno.

@@ -15,6 +15,8 @@
 #include "src/sys/fdio.h"
 #include "ui/report/inlines.h"
 #include "src/core/log.h"
+#include "ui/report/flame.h"
+#include "ui/report/flamesvg.h"
 #include "ui/report/pprof.h"
 #include "ui/report/push.h"
 #include "ui/report/sanitize.h"
@@ -394,6 +396,61 @@ void app__push(struct app *a, struct table *t, cg_inline_fn inl,
 	a->push_from = end;
 }
 
+/* FILE of an option that writes a file per event: FILE.EVENT when
+ * several events have tables (path initialized here). */
+static void app__event_path(struct app *a, struct strbuf *path,
+			    const char *file, const struct header_info *hi)
+{
+	strbuf__init(path);
+	strbuf__adds(path, file);
+	if (app__nr_table_events(a) > 1) {
+		strbuf__addc(path, '.');
+		for (const char *c = hi->event; c && *c; c++)
+			strbuf__addc(path, (*c == '/' || *c == ' ') ? '_' : *c);
+	}
+}
+
+/* --flamegraph: event ev's chains as an SVG, replaced at each refresh. */
+static int app__flamegraph(struct app *a, struct table *t, size_t ev,
+			   const struct header_info *hi,
+			   const struct batch_opts *bo)
+{
+	const struct snapshot *snap = table__snap(t, ev);
+	struct flame_svg_opts so = { 0 };
+	struct strbuf sb, path, title;
+	struct flame f;
+	int err;
+
+	if (a->input && !a->callgraph && snap->counts.samples &&
+	    snap->nr_chains <= 1) {
+		pr_err("--flamegraph: %s has no call chains (record it with "
+		       "perf record -g, or --call-graph dwarf)", a->input);
+		return -ECANCELED;
+	}
+	flame__init(&f);
+	strbuf__init(&sb);
+	strbuf__init(&title);
+	app__event_path(a, &path, a->flamegraph, hi);
+	strbuf__addf(&title, "Flame graph of %s", hi->event ? hi->event : "");
+	so.title = title.buf;
+	so.subtitle = hi->target;
+	err = flame__build(&f, &t->rows, bo->inl, bo->inl_ctx);
+	if (!err)
+		err = flame__svg(&sb, &f, &so);
+	if (!err)
+		err = path.oom || title.oom ? -ENOMEM :
+					      fd__save_file(path.buf, sb.buf,
+							    sb.len);
+	if (err)
+		pr_err("--flamegraph %s: %s",
+		       path.buf ? path.buf : a->flamegraph, strerror(-err));
+	flame__fini(&f);
+	strbuf__fini(&sb);
+	strbuf__fini(&path);
+	strbuf__fini(&title);
+	return err ? -ECANCELED : 0;
+}
+
 static int app__pprof(struct app *a, struct table *t, size_t ev,
 		      const struct header_info *hi, const struct batch_opts *bo)
 {
@@ -413,13 +470,7 @@ static int app__pprof(struct app *a, struct table *t, size_t ev,
 	po.time_nanos = app__wall_end(a) - po.duration_nanos;
 
 	strbuf__init(&sb);
-	strbuf__init(&path);
-	strbuf__adds(&path, a->pprof);
-	if (app__nr_table_events(a) > 1) {
-		strbuf__addc(&path, '.');
-		for (const char *c = hi->event; c && *c; c++)
-			strbuf__addc(&path, (*c == '/' || *c == ' ') ? '_' : *c);
-	}
+	app__event_path(a, &path, a->pprof, hi);
 	err = path.oom ? -ENOMEM : pprof__encode(&sb, &po, t, ev);
 	if (!err)
 		err = pprof__save(path.buf, sb.buf, sb.len);
@@ -612,7 +663,7 @@ int app__run_batch(struct app *a)
 	}
 	/* trees and folded stacks show inlined frames as the live view's
 	 * trees do, from one cache for the whole run */
-	if (bo.callgraph || a->pprof ||
+	if (bo.callgraph || a->pprof || a->flamegraph ||
 	    (a->inline_rows && a->spec.children)) {
 		inl = inlines__new(a->syms);
 		if (!inl) {
@@ -684,6 +735,11 @@ int app__run_batch(struct app *a)
 				app__json_extra(a, &sb, start);
 			if (a->pprof) {
 				err = app__pprof(a, &t, ev, &hi, &bo);
+				if (err)
+					break;
+			}
+			if (a->flamegraph) {
+				err = app__flamegraph(a, &t, ev, &hi, &bo);
 				if (err)
 					break;
 			}

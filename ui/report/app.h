@@ -35,6 +35,7 @@ struct app {
 	bool callgraph;			/* chains are sampled (-g) */
 	bool folded;			/* batch: folded stacks */
 	const char *pprof;		/* batch: --pprof FILE */
+	const char *flamegraph;		/* batch: --flamegraph FILE */
 	double tree_limit;		/* % of a row under which tree
 					 * branches are left out */
 	enum cg_order cg_order;		/* of the trees */

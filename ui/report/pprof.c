@@ -1,12 +1,10 @@
 /* pprof: a snapshot as profile.proto (see pprof.h); the field numbers
  * are those of github.com/google/pprof's proto/profile.proto. */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <zlib.h>
 
 #include "src/sys/fdio.h"
@@ -569,32 +567,11 @@ int pprof__save(const char *path, const void *p, size_t len)
 {
 	void *buf = NULL;
 	size_t n = 0;
-	char tmp[4096];
-	int fd = -1, err;
+	int err;
 
 	err = pprof__gzip(p, len, &buf, &n);
-	if (err)
-		return err;
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= sizeof(tmp)) {
-		err = -ENAMETOOLONG;
-		goto out;
-	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		err = -errno;
-		goto out;
-	}
-	err = fd__write_all(fd, buf, n, NULL);
-	if (!err && close(fd))
-		err = -errno;
-	fd = -1;
-	if (!err && rename(tmp, path))
-		err = -errno;
-	if (err)
-		unlink(tmp);
-out:
-	if (fd >= 0)
-		close(fd);
+	if (!err)
+		err = fd__save_file(path, buf, n);
 	free(buf);
 	return err;
 }

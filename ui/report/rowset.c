@@ -1166,7 +1166,7 @@ static size_t frame__expand(const struct fsym *f, bool chain, cg_inline_fn fn,
 
 	if (n > MAX_INLINE)
 		n = MAX_INLINE;
-	out[0] = (struct path_frame){ .sym = *fr };
+	out[0] = (struct path_frame){ .sym = *fr, .dso = f->dso };
 	if (!fr->name)
 		out[0].sym.start = frame__show(f->addr, chain);
 	/* names are innermost first */
@@ -1174,6 +1174,7 @@ static size_t frame__expand(const struct fsym *f, bool chain, cg_inline_fn fn,
 		out[k] = (struct path_frame){
 			.sym = { .name = names[n - k],
 				 .dso_name = fr->dso_name, .start = f->addr },
+			.dso = f->dso,
 			.inlined = true,
 		};
 	return n + 1;

@@ -220,6 +220,8 @@ int rowset__neighbours(struct rowset *rs, const struct row *x,
  * the function of the frame before it, at the same address. */
 struct path_frame {
 	struct row_sym sym;
+	const struct dso *dso;	/* of the frame (an inlined one: of the
+				 * function it was inlined into) */
 	bool inlined;
 };
 

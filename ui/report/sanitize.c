@@ -260,3 +260,39 @@ void json_sanitized(struct strbuf *sb, const char *s)
 	json_string(sb, clean.buf ? clean.buf : "");
 	strbuf__fini(&clean);
 }
+
+void xml_text(struct strbuf *sb, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '&':
+			strbuf__adds(sb, "&amp;");
+			break;
+		case '<':
+			strbuf__adds(sb, "&lt;");
+			break;
+		case '>':
+			strbuf__adds(sb, "&gt;");
+			break;
+		case '"':
+			strbuf__adds(sb, "&quot;");
+			break;
+		case '\'':
+			strbuf__adds(sb, "&apos;");
+			break;
+		default:
+			/* sanitized: no control character is left */
+			strbuf__addc(sb, *s);
+		}
+	}
+}
+
+void xml_sanitized(struct strbuf *sb, const char *s)
+{
+	struct strbuf clean;
+
+	strbuf__init(&clean);
+	sanitize_str(&clean, s ? s : "");
+	xml_text(sb, clean.buf ? clean.buf : "");
+	strbuf__fini(&clean);
+}

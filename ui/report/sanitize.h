@@ -50,5 +50,10 @@ void json_string(struct strbuf *sb, const char *s);
 /* The one JSON writer of an external string: sanitized (as on screen),
  * then a JSON literal; NULL is null. */
 void json_sanitized(struct strbuf *sb, const char *s);
+/* XML text or attribute value (SVG) of already sanitized text: the five
+ * markup characters escaped. */
+void xml_text(struct strbuf *sb, const char *s);
+/* The same of an external string, sanitized first. */
+void xml_sanitized(struct strbuf *sb, const char *s);
 
 #endif

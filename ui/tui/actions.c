@@ -18,6 +18,7 @@
 #include "ui/tui/actions.h"
 #include "ui/tui/save.h"
 #include "ui/tui/view_annotate.h"
+#include "ui/tui/view_flame.h"
 #include "ui/tui/view_callers.h"
 #include "ui/tui/view_tree.h"
 
@@ -936,7 +937,9 @@ static enum act_result prompt_changed(struct tui *t)
 		listview__set_filter(&t->list, t->prompt.buf);
 		return R_REDRAW;
 	case PROMPT_ANN_SEARCH:
-		return annview__prompt(t, t->prompt.buf, ANN_PROMPT_TYPED);
+		return annview__prompt(t, t->prompt.buf, PROMPT_TYPED);
+	case PROMPT_FLAME_SEARCH:
+		return flame__prompt(t, t->prompt.buf, PROMPT_TYPED);
 	default:
 		return R_REDRAW;
 	}
@@ -973,7 +976,9 @@ enum act_result action__prompt_cancel(struct tui *t)
 		listview__set_filter(&t->list, t->prompt.saved);
 		return R_REDRAW;
 	case PROMPT_ANN_SEARCH:
-		return annview__prompt(t, t->prompt.saved, ANN_PROMPT_CANCEL);
+		return annview__prompt(t, t->prompt.saved, PROMPT_CANCEL);
+	case PROMPT_FLAME_SEARCH:
+		return flame__prompt(t, t->prompt.saved, PROMPT_CANCEL);
 	default:
 		return R_REDRAW;
 	}
@@ -1004,7 +1009,9 @@ enum act_result action__prompt_accept(struct tui *t)
 		listview__set_filter(&t->list, p->buf);
 		return R_REDRAW;
 	case PROMPT_ANN_SEARCH:
-		return annview__prompt(t, p->buf, ANN_PROMPT_ACCEPT);
+		return annview__prompt(t, p->buf, PROMPT_ACCEPT);
+	case PROMPT_FLAME_SEARCH:
+		return flame__prompt(t, p->buf, PROMPT_ACCEPT);
 	case PROMPT_TARGET:
 		return retarget(t, p->buf);
 	case PROMPT_PERCENT:

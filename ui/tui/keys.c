@@ -8,6 +8,7 @@
 #include "ui/tui/view.h"
 #include "ui/tui/view_annotate.h"
 #include "ui/tui/view_callers.h"
+#include "ui/tui/view_flame.h"
 #include "ui/tui/view_tree.h"
 
 /*
@@ -17,7 +18,7 @@
  * order is the order of updates after each rebuild (the table last).
  */
 const struct view_ops *const views__table[] = {
-	&callers__view, &annview__view, &top__view,
+	&callers__view, &annview__view, &flame__view, &top__view,
 	&help__view, &menu__view, &evpick__view,
 };
 const size_t views__nr = ARRAY_SIZE(views__table);
@@ -37,7 +38,8 @@ const struct key_binding keys__table[] = {
 	{ K_PGDN, V_BROWSE, action__page_down, "one page down" },
 	{ K_HOME, V_BROWSE, action__home, "first row" },
 	{ K_END, V_BROWSE, action__end, "last row" },
-	{ K_CTRL_L, V_BROWSE, action__repaint, "repaint the terminal" },
+	{ K_CTRL_L, V_BROWSE | V_FLAME, action__repaint,
+	  "repaint the terminal" },
 	{ K_CTRL_C, V_ALL, action__quit, "quit ptop at once" },
 
 	/* the table */
@@ -111,6 +113,48 @@ const struct key_binding keys__table[] = {
 	{ 'c', V_TOP, action__callers,
 	  "callers and callees of the selected function (or of the function "
 	  "a tree line names), with their shares", "callers" },
+	{ 'F', V_TOP, action__flame,
+	  "flame graph of the call chains (-g), live", "flame" },
+
+	/* the flame graph */
+	{ K_UP, V_FLAME, action__flame_up,
+	  "the frame above (flame: a callee; icicle: the caller)" },
+	{ 'k', V_FLAME, action__flame_up,
+	  "the frame above (flame: a callee; icicle: the caller)" },
+	{ K_DOWN, V_FLAME, action__flame_down,
+	  "the frame below (flame: the caller; icicle: a callee)" },
+	{ 'j', V_FLAME, action__flame_down,
+	  "the frame below (flame: the caller; icicle: a callee)" },
+	{ K_LEFT, V_FLAME, action__flame_left, "the frame to the left" },
+	{ K_RIGHT, V_FLAME, action__flame_right, "the frame to the right" },
+	{ K_HOME, V_FLAME, action__flame_root,
+	  "the bottom frame (all, or the zoomed one)" },
+	{ K_ENTER, V_FLAME, action__flame_zoom,
+	  "zoom into the selected frame: it gets the whole width", "zoom" },
+	{ K_ESC, V_FLAME, action__flame_back,
+	  "zoom out one step; from the whole graph, back to the table",
+	  "back" },
+	{ 'q', V_FLAME, action__flame_close, "back to the table", "table" },
+	{ '/', V_FLAME, action__flame_search,
+	  "highlight the frames whose name holds a text, with their share "
+	  "(each sample counted once)", "search" },
+	{ 'a', V_FLAME, action__flame_annotate,
+	  "annotate the selected frame's function", "annotate" },
+	{ 'c', V_FLAME, action__flame_callers,
+	  "callers and callees of the selected frame's function", "callers" },
+	{ 'i', V_FLAME, action__flame_flip,
+	  "flip: flame graph (callers at the bottom) or icicle (at the top)",
+	  "flip" },
+	{ 'f', V_FLAME, action__flame_freeze,
+	  "freeze the graph (sampling goes on) or follow the samples again",
+	  "freeze" },
+	{ K_TAB, V_FLAME, action__event_next, "show the next sampled event" },
+	{ K_BTAB, V_FLAME, action__event_prev,
+	  "show the previous sampled event" },
+	{ 'h', V_FLAME, action__help, "this help: every key and its effect",
+	  "help" },
+	{ '?', V_FLAME, action__help, "this help: every key and its effect" },
+	{ K_F(1), V_FLAME, action__help, "this help: every key and its effect" },
 
 	/* the caller/callee view */
 	{ K_ENTER, V_CALLERS, action__callers_enter,
@@ -273,6 +317,8 @@ const char *keys__section(unsigned int views)
 		return "The caller/callee view (c)";
 	if (views == V_ANNOTATE)
 		return "The annotate view (a, or Enter then Annotate)";
+	if (views == V_FLAME)
+		return "The flame graph (F)";
 	return "Lists (help, pickers, menus)";
 }
 

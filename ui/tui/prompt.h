@@ -10,6 +10,14 @@ enum prompt_kind {
 	PROMPT_TARGET,		/* p: pid or process name */
 	PROMPT_PERCENT,		/* L: percent limit */
 	PROMPT_ANN_SEARCH,	/* / in the annotate view: incremental */
+	PROMPT_FLAME_SEARCH,	/* / in the flame graph: incremental */
+};
+
+/* What happened to an incremental prompt, for the view it serves. */
+enum prompt_event {
+	PROMPT_TYPED,
+	PROMPT_ACCEPT,
+	PROMPT_CANCEL,
 };
 
 struct prompt {

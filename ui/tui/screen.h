@@ -15,6 +15,11 @@ enum style {
 	ST_WARN,	/* lost or throttled samples */
 	ST_ERROR,	/* error messages */
 	ST_KEY,		/* key names in the footer */
+	ST_FL_USER,	/* flame graph frames: user code */
+	ST_FL_KERNEL,	/* kernel code */
+	ST_FL_JIT,	/* JIT or anonymous code */
+	ST_FL_INLINED,	/* a function inlined into its caller */
+	ST_FL_MATCH,	/* a frame the search matches */
 	ST__MAX,
 };
 
@@ -29,7 +34,7 @@ struct screen_line {
 	size_t width;		/* display columns used */
 	bool full;		/* cut at the right edge: adds are ignored */
 	enum style fill;	/* the line's style, also of the blank rest */
-	struct span spans[16];
+	struct span spans[128];	/* more: drawn in the fill style */
 	size_t nr_spans;
 };
 

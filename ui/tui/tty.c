@@ -190,6 +190,13 @@ static void tty__colors(void)
 	style_attr[ST_WARN] = A_BOLD | A_UNDERLINE;
 	style_attr[ST_ERROR] = A_BOLD;
 	style_attr[ST_KEY] = A_BOLD;
+	/* flame graph frames: separated by a blank column; the search's
+	 * matches stand out without colours too */
+	style_attr[ST_FL_USER] = A_NORMAL;
+	style_attr[ST_FL_KERNEL] = A_DIM;
+	style_attr[ST_FL_JIT] = A_NORMAL;
+	style_attr[ST_FL_INLINED] = A_NORMAL;
+	style_attr[ST_FL_MATCH] = A_BOLD | A_UNDERLINE;
 	if (!color || start_color() == ERR)
 		return;
 	use_default_colors();
@@ -206,6 +213,16 @@ static void tty__colors(void)
 	style_attr[ST_WARN] = COLOR_PAIR(4) | A_BOLD;
 	style_attr[ST_ERROR] = COLOR_PAIR(5) | A_BOLD;
 	style_attr[ST_KEY] = COLOR_PAIR(6) | A_BOLD;
+	init_pair(7, COLOR_BLACK, COLOR_YELLOW);
+	init_pair(8, COLOR_BLACK, COLOR_RED);
+	init_pair(9, COLOR_BLACK, COLOR_GREEN);
+	init_pair(10, COLOR_BLACK, COLOR_MAGENTA);
+	init_pair(11, COLOR_WHITE, COLOR_BLUE);
+	style_attr[ST_FL_USER] = COLOR_PAIR(7);
+	style_attr[ST_FL_KERNEL] = COLOR_PAIR(8);
+	style_attr[ST_FL_JIT] = COLOR_PAIR(9);
+	style_attr[ST_FL_INLINED] = COLOR_PAIR(10);
+	style_attr[ST_FL_MATCH] = COLOR_PAIR(11) | A_BOLD;
 }
 
 static int check_term(const char *term, char *err, size_t len)

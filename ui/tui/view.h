@@ -10,6 +10,7 @@
 
 struct tui;
 struct listview;
+struct screen;
 
 struct view_ops {
 	unsigned int view;	/* its V_* bit */
@@ -20,6 +21,10 @@ struct view_ops {
 	/* After each rebuild of the table's rows (a refresh, a sort, a
 	 * filter, another event), while it may be open; may be NULL. */
 	void (*update)(struct tui *t);
+	/* Draws it in lines [y0, y0 + height) of s, for a view that is
+	 * not a list (the flame graph); NULL: its list is drawn. */
+	void (*render)(struct tui *t, struct screen *s, size_t y0,
+		       size_t height);
 	/* Frees its state when the live view ends; may be NULL. */
 	void (*free)(struct tui *t);
 };

@@ -546,14 +546,14 @@ enum act_result action__ann_search(struct tui *t)
 }
 
 enum act_result annview__prompt(struct tui *t, const char *text,
-				enum ann_prompt ev)
+				enum prompt_event ev)
 {
 	struct annview *v = annview_of(t);
 	struct ann_level *l = top_level(v);
 
 	if (!l)
 		return R_REDRAW;
-	if (ev == ANN_PROMPT_CANCEL) {
+	if (ev == PROMPT_CANCEL) {
 		l->lv.selected = v->search_from;
 		return R_REDRAW;
 	}
@@ -561,7 +561,7 @@ enum act_result annview__prompt(struct tui *t, const char *text,
 		if (text[0])
 			tui__status(t, ST_ERROR, "not found");
 	}
-	if (ev == ANN_PROMPT_ACCEPT)
+	if (ev == PROMPT_ACCEPT)
 		snprintf(v->search, sizeof(v->search), "%s", text);
 	return R_REDRAW;
 }

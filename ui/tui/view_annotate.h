@@ -13,13 +13,8 @@ struct tui;
 /* Annotates r's function (the table's a, the row menu's, the
  * caller/callee view's); r NULL: says that no row is selected. */
 enum act_result annview__open(struct tui *t, const struct row *r);
-enum ann_prompt {
-	ANN_PROMPT_TYPED,
-	ANN_PROMPT_ACCEPT,
-	ANN_PROMPT_CANCEL,
-};
 enum act_result annview__prompt(struct tui *t, const char *text,
-				enum ann_prompt ev);
+				enum prompt_event ev);
 enum act_result action__ann_back(struct tui *t);
 enum act_result action__ann_enter(struct tui *t);
 enum act_result action__ann_hottest(struct tui *t);

@@ -208,7 +208,14 @@ void top__render(struct tui *t, struct screen *s, double now)
 	if (!body)
 		return;
 	if (under != V_TOP) {
-		struct listview *lv = tui__list(t, under);
+		const struct view_ops *v = views__find(under);
+		struct listview *lv;
+
+		if (v && v->render) {
+			v->render(t, s, 0, body);
+			return;
+		}
+		lv = tui__list(t, under);
 
 		if (lv->ops)
 			listview__update(lv);

@@ -35,7 +35,7 @@ static bool tree__cancel(void *ctx)
 }
 
 /* The inline lookups of trees and of --inline's rows: one cache. */
-static struct inlines *tree__inlines(struct tui *t)
+struct inlines *tree__inlines(struct tui *t)
 {
 	struct calltree *ct = &t->ct;
 
