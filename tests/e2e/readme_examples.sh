@@ -35,7 +35,8 @@ while IFS= read -r line; do
 		-e "s|main_loop|ann_outer|g" \
 		-e "s|perf\.data|$TMP/perf.data|g" \
 		-e "s|run\.data|$TMP/run.data|g" \
-		-e "s|report\.txt|$TMP/report.txt|g")
+		-e "s|report\.txt|$TMP/report.txt|g" \
+		-e "s|flame\.svg|$TMP/flame.svg|g")
 	echo "example $n: $line"
 	case " $line " in
 	*" -b "* | *" --list-events "*)
@@ -49,6 +50,12 @@ while IFS= read -r line; do
 		esac
 		grep -Eq "$want" "$TMP/out" ||
 			fail "'$line': no /$want/ in: $(head -c 600 "$TMP/out")"
+		case "$line" in
+		*flame.svg*)
+			grep -q 'data-n="ann_outer"' "$TMP/flame.svg" ||
+				fail "'$line': flame.svg has no ann_outer frame"
+			;;
+		esac
 		continue
 		;;
 	esac
