@@ -1024,6 +1024,18 @@ START_TEST(test_flame_svg)
 		closes++;
 	ck_assert_uint_eq(opens, fl.nr);
 	ck_assert_uint_eq(closes, fl.nr + 1);	/* and the frames' group */
+	/* the JSON tree */
+	strbuf__reset(&sb);
+	ck_assert_int_eq(flame__json(&sb, &fl), 0);
+	ck_assert_ptr_nonnull(strstr(sb.buf, "{\"name\":\"all\",\"value\":7,\"self\":0,"
+					     "\"period\":1610,\"kind\":\"root\",\"children\":["
+					     "{\"name\":\"main\",\"value\":7,"));
+	ck_assert_ptr_nonnull(strstr(sb.buf, "{\"name\":\"caller_x\",\"value\":3,"
+					     "\"self\":1,\"period\":210,\"kind\":\"user\","
+					     "\"dso\":\"cgw\",\"children\":[{\"name\":\"lib_work\""));
+	ck_assert_ptr_nonnull(strstr(sb.buf, "]}]}]}\n"));
+	for (const char *p = sb.buf; *p; p++)
+		ck_assert((unsigned char)*p >= 0x20 || *p == '\n');
 	/* a narrow picture leaves out the frames under 0.1 px */
 	strbuf__reset(&sb);
 	so.width = 21;		/* 1 px for 7 samples */

@@ -29,6 +29,17 @@ python3 "$check" stacks "$TMP/fg.svg" "$TMP/folded" > "$TMP/out" 2>&1 ||
 	fail "the SVG's stacks against --folded: $(cat "$TMP/out")"
 cat "$TMP/out"
 
+# FILE.json: the same tree as d3-flame-graph's JSON; every node's value
+# is its own samples and its callees'
+"$PTOP" -i "$TMP/fp.data" -b --flamegraph "$TMP/fg.json" > /dev/null 2> "$TMP/err" ||
+	fail "ptop -i --flamegraph FILE.json: $(cat "$TMP/err")"
+total=$(awk '{ t += $NF } END { print t }' "$TMP/folded")
+jq -e --argjson t "$total" '.name == "all" and .value == $t and
+	([.. | objects | select(has("children")) |
+	  select(.value != .self + ([.children[].value] | add // 0))] | length == 0) and
+	([.. | objects | select(.name == "inner_a")] | length > 0)' "$TMP/fg.json" > /dev/null ||
+	fail "the JSON tree: $(head -c 300 "$TMP/fg.json")"
+
 # the known split, loosely (a guest's cpu-clock counts stolen time); the
 # exact comparison is the folded one above
 a=$(python3 "$check" share "$TMP/fg.svg" "$(grep -o '^[^ ]*;main;outer;inner_a ' "$TMP/folded" | head -1 | sed 's/ $//')")

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
@@ -419,6 +420,10 @@ static int app__flamegraph(struct app *a, struct table *t, size_t ev,
 	struct flame_svg_opts so = { 0 };
 	struct strbuf sb, path, title;
 	struct flame f;
+	size_t len = strlen(a->flamegraph);
+	/* FILE.json: the tree as JSON, else an SVG */
+	bool flame_json = len >= 5 &&
+			  strcasecmp(a->flamegraph + len - 5, ".json") == 0;
 	int err;
 
 	if (a->input && !a->callgraph && snap->counts.samples &&
@@ -435,7 +440,9 @@ static int app__flamegraph(struct app *a, struct table *t, size_t ev,
 	so.title = title.buf;
 	so.subtitle = hi->target;
 	err = flame__build(&f, &t->rows, bo->inl, bo->inl_ctx);
-	if (!err)
+	if (!err && flame_json)
+		err = flame__json(&sb, &f);
+	else if (!err)
 		err = flame__svg(&sb, &f, &so);
 	if (!err)
 		err = path.oom || title.oom ? -ENOMEM :

@@ -297,3 +297,87 @@ end:
 		err = -ENOMEM;
 	return err;
 }
+
+static const char *kind_name(enum flame_kind k)
+{
+	switch (k) {
+	case FL_KERNEL:
+		return "kernel";
+	case FL_JIT:
+		return "jit";
+	case FL_INLINED:
+		return "inlined";
+	case FL_ROOT:
+		return "root";
+	default:
+		return "user";
+	}
+}
+
+int flame__json(struct strbuf *sb, const struct flame *f)
+{
+	u32 *stack = NULL;
+	size_t nr = 0, cap = 0;
+	struct strbuf name;
+	int err = 0;
+
+	if (!f->nr) {
+		strbuf__adds(sb, "{}\n");
+		return sb->oom ? -ENOMEM : 0;
+	}
+	strbuf__init(&name);
+	/* depth first; a node is pushed once to open it and its children
+	 * are closed when the walk comes back to its depth */
+	if (array__grow((void **)&stack, &cap, 1, sizeof(*stack))) {
+		err = -ENOMEM;
+		goto out;
+	}
+	stack[nr++] = 0;
+	while (nr) {
+		u32 i = stack[nr - 1];
+		const struct flame_node *n = &f->nodes[i];
+
+		strbuf__reset(&name);
+		flame__label(&name, n);
+		strbuf__adds(sb, "{\"name\":");
+		json_string(sb, name.buf ? name.buf : "");
+		strbuf__addf(sb, ",\"value\":%" PRIu64 ",\"self\":%" PRIu64
+			     ",\"period\":%" PRIu64 ",\"kind\":\"%s\"",
+			     n->samples, n->self_samples, n->period,
+			     kind_name(n->kind));
+		if (n->dso_name && n->kind != FL_ROOT) {
+			strbuf__adds(sb, ",\"dso\":");
+			json_sanitized(sb, n->dso_name);
+		}
+		strbuf__adds(sb, ",\"children\":[");
+		if (n->first_child) {
+			if (array__grow((void **)&stack, &cap, nr + 1,
+					sizeof(*stack))) {
+				err = -ENOMEM;
+				goto out;
+			}
+			stack[nr++] = n->first_child;
+			continue;
+		}
+		/* a leaf: close it and every node it ends */
+		for (;;) {
+			u32 done = stack[--nr];
+
+			strbuf__adds(sb, "]}");
+			if (f->nodes[done].next_sibling) {
+				strbuf__addc(sb, ',');
+				stack[nr++] = f->nodes[done].next_sibling;
+				break;
+			}
+			if (!nr)
+				break;
+		}
+	}
+	strbuf__addc(sb, '\n');
+out:
+	free(stack);
+	strbuf__fini(&name);
+	if (!err && sb->oom)
+		err = -ENOMEM;
+	return err;
+}

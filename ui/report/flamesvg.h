@@ -1,4 +1,5 @@
-/* flamesvg: a flame graph as a self-contained interactive SVG (pure):
+/* flamesvg: the flame graph's files (pure): a d3-flame-graph JSON tree,
+ * and a self-contained interactive SVG:
  * every frame a box as wide as its samples, with its name, count and
  * share in its title; a click zooms into a frame, "Reset zoom" and
  * Ctrl-F / "Search" (a regular expression: the matching frames and
@@ -22,5 +23,14 @@ struct flame_svg_opts {
 /* Appends the SVG of f.  0 or -ENOMEM. */
 int flame__svg(struct strbuf *sb, const struct flame *f,
 	       const struct flame_svg_opts *o);
+
+/*
+ * Appends f as the nested JSON tree of d3-flame-graph (and of speedscope
+ * and other viewers that read it): {"name","value","children"} from
+ * "all" down, value the samples with callees, plus "self", "dso",
+ * "kind" ("user", "kernel", "jit", "inlined") and "period".  0 or
+ * -ENOMEM.
+ */
+int flame__json(struct strbuf *sb, const struct flame *f);
 
 #endif
