@@ -58,6 +58,7 @@ enum opt_id {
 	OPT_LABEL,
 	OPT_FLAMEGRAPH,
 	OPT_SHOW_IDLE = 620,
+	OPT_OFF_CPU,
 	OPT_SYMFS = 700,
 	OPT_NO_DEBUGINFOD,
 };
@@ -95,6 +96,10 @@ static const struct opt_desc {
 	{ OPT_HIDE_KERNEL, "hide-kernel", NULL, "hide kernel symbols" },
 	{ OPT_HIDE_USER, "hide-user", NULL, "hide user symbols" },
 	{ OPT_SHOW_PERIOD, "show-period", NULL, "show the Period column" },
+	{ OPT_OFF_CPU, "off-cpu", NULL,
+	  "also an event of the time threads wait off CPU (sleeping, "
+	  "blocked on I/O or locks; not preempted), charged to where they "
+	  "waited: sched:sched_switch with call chains (implies -g)" },
 	{ OPT_SHOW_IDLE, "show-idle", NULL,
 	  "show the idle task's samples (pid 0) as rows; by default they are "
 	  "only the header's idle share" },
@@ -447,6 +452,9 @@ static int other_option(struct options *o, int c, char **argv,
 	case OPT_SHOW_IDLE:
 		o->filter.show_idle = true;
 		break;
+	case OPT_OFF_CPU:
+		o->off_cpu = true;
+		break;
 	case OPT_LIST_EVENTS:
 		o->list_events = true;
 		break;
@@ -566,6 +574,32 @@ static int check_options(struct options *o, int argc, char **argv)
 		return 1 + bad_usage("%s", "--time needs -i");
 	if (o->output && !*o->output)
 		return 1 + bad_usage("%s", "-o needs a file name (or -)");
+	if (o->off_cpu) {
+		struct event_spec *sp;
+		struct strbuf why;
+
+		/* the events asked for (or the default), then the waits' */
+		if (!o->nr_specs) {
+			sp = realloc(o->specs, sizeof(*sp));
+			if (!sp)
+				return 1 + bad_usage("%s", "out of memory");
+			o->specs = sp;
+			memset(sp, 0, sizeof(*sp));
+			events__default(sp);
+			o->nr_specs = 1;
+		}
+		strbuf__init(&why);
+		if (events__parse("sched:sched_switch", &o->specs, &o->nr_specs,
+				  &why)) {
+			fprintf(stderr, "ptop: --off-cpu: %s\n",
+				why.buf ? why.buf : "sched:sched_switch");
+			strbuf__fini(&why);
+			return 3;
+		}
+		strbuf__fini(&why);
+		o->specs[o->nr_specs - 1].offcpu = true;
+		o->callgraph = true;
+	}
 	o->children_opt = o->children;
 	if (o->children < 0)
 		o->children = o->callgraph;
@@ -599,7 +633,7 @@ int cli__parse(int argc, char **argv, struct options *o)
 	       (c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 	switch (c) {
 	case OPT_EVENT: case OPT_FREQ: case OPT_COUNT: case OPT_PID:
-	case OPT_TID: case OPT_CPU: case OPT_MMAP:
+	case OPT_TID: case OPT_CPU: case OPT_MMAP: case OPT_OFF_CPU:
 		o->live_opt = opt_name(c);
 		break;
 	default:

@@ -33,6 +33,7 @@ struct options {
 	const char *symfs;
 	bool no_debuginfod;
 	bool callgraph, folded;
+	bool off_cpu;		/* --off-cpu */
 	const char *pprof;
 	const char *flamegraph;
 	const char *push, *app_name;	/* --push URL, --app-name */

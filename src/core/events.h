@@ -47,6 +47,8 @@ struct event_spec {
 	char tp_name[128];
 	bool tp_glob;		/* tp_sys or tp_name is a glob, to expand */
 	bool is_default;	/* the implicit "cycles": may fall back */
+	bool offcpu;		/* --off-cpu's sched_switch: call chains and
+				 * context switch records, whatever -g says */
 	bool pmu;		/* "pmu/terms/": attr.type and config* are
 				 * resolved by evsel from sysfs */
 	char pmu_name[EVENT_WORD_MAX];

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "src/core/record.h"
+#include "src/core/offcpu.h"
 #include "src/core/session.h"
 
 #define MAX_CPUS 4096
@@ -57,6 +58,10 @@ struct session {
 				 * (see session__lost_once) */
 	bool in_unknown_pid;
 	struct session_unwinder unwinder;	/* queue NULL: none */
+	/* --off-cpu: the sched_switch event whose samples say where each
+	 * thread waits, and the event that gets the waits (-1: none) */
+	struct offcpu *offcpu;
+	long offcpu_src, offcpu_dst;
 };
 
 struct session *session__new(const struct session_opts *opts)
@@ -70,6 +75,7 @@ struct session *session__new(const struct session_opts *opts)
 	if (!s->opts.fold_threshold)
 		s->opts.fold_threshold = 200000;
 	pthread_mutex_init(&s->lock, NULL);
+	s->offcpu_src = s->offcpu_dst = -1;
 	intmap__init(&s->ids);
 	intmap__init(&s->asked);
 	intmap__init(&s->bid_index);
@@ -97,6 +103,7 @@ void session__free(struct session *s)
 {
 	if (!s)
 		return;
+	offcpu__free(s->offcpu);
 	for (size_t i = 0; i < s->nr_events; i++) {
 		free(s->events[i].name);
 		hist__free(s->events[i].hist);
@@ -559,6 +566,104 @@ static int session__defer(struct session *s, struct session_event *e,
 	return s->unwinder.queue(s->unwinder.ctx, &req);
 }
 
+/* A sched_switch sample of --off-cpu: where thread smp->tid waits. */
+static void session__offcpu_out(struct session *s,
+				const struct perf_sample *smp,
+				const struct hist_key *key, int cpu)
+{
+	struct offcpu_frame fr[512];
+	size_t n = 0;
+
+	for (u32 id = key->chain; id && n < ARRAY_SIZE(fr);) {
+		const struct cc_node *c = callchains__node(s->chains, id);
+
+		if (!c)
+			break;
+		fr[n].dso = c->dso;
+		fr[n++].addr = c->addr;
+		id = c->parent;
+	}
+	if (offcpu__out(s->offcpu, smp->tid, smp->time, key, fr, n, cpu))
+		s->events[s->offcpu_dst].counts.dropped++;
+}
+
+/* A wait charged to the off-CPU event: its chain interned again (chains
+ * may have been reset since the switch-out), its period the time. */
+static void session__offcpu_charge_one(void *ctx, const struct offcpu_wait *w)
+{
+	struct session *s = ctx;
+	struct session_event *e = &s->events[s->offcpu_dst];
+	struct hist_key key = w->key;
+	u32 node = 0;
+
+	for (size_t i = w->nr_frames; i-- > 0;) {
+		node = callchains__intern(s->chains, node, w->frames[i].dso,
+					  w->frames[i].addr);
+		if (!node)
+			break;
+	}
+	key.chain = node;
+	if (w->ns)
+		session__account(e, w->cpu, &key, w->ns);
+}
+
+/* PERF_RECORD_SWITCH(_CPU_WIDE): a thread of --off-cpu goes out (a
+ * preemption: not a wait) or comes back (its wait is charged). */
+static int session__switch(struct session *s, const struct perf_event_header *h)
+{
+	struct session_event *e = session__event_of(s, h);
+	struct perf_sample id = { .cpu = (u32)-1 };
+	struct offcpu_wait w;
+
+	if (!s->offcpu || !e || e - s->events != s->offcpu_src) {
+		s->counts.unknown_type++;
+		return 0;
+	}
+	if (!e->attr.sample_id_all ||
+	    record__parse_id_trailer(&e->attr, h, &id) || !id.tid)
+		return 0;
+	if (h->misc & PERF_RECORD_MISC_SWITCH_OUT) {
+		if (h->misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT)
+			offcpu__preempted(s->offcpu, id.tid);
+		return 0;
+	}
+	if (id.time > s->last_time)
+		s->last_time = id.time;
+	if (offcpu__in(s->offcpu, id.tid, id.time, &w))
+		session__offcpu_charge_one(s, &w);
+	return 0;
+}
+
+int session__add_offcpu(struct session *s, size_t src, const char *name)
+{
+	int dst;
+
+	if (src >= s->nr_events || s->offcpu)
+		return -EINVAL;
+	s->offcpu = offcpu__new();
+	if (!s->offcpu)
+		return -ENOMEM;
+	dst = session__add_event(s, name, &s->events[src].attr);
+	if (dst < 0) {
+		offcpu__free(s->offcpu);
+		s->offcpu = NULL;
+		return dst;
+	}
+	s->offcpu_src = (long)src;
+	s->offcpu_dst = dst;
+	return dst;
+}
+
+bool session__event_is_time(const struct session *s, size_t ev)
+{
+	return s->offcpu && (long)ev == s->offcpu_dst;
+}
+
+bool session__event_is_derived(const struct session *s, size_t ev)
+{
+	return session__event_is_time(s, ev);
+}
+
 static int session__sample(struct session *s, const struct perf_event_header *h)
 {
 	struct session_event *e = session__event_of(s, h);
@@ -653,6 +758,8 @@ static int session__sample(struct session *s, const struct perf_event_header *h)
 		key.chain = session__chain(s, (s32)smp.pid, smp.callchain,
 					   smp.callchain_nr,
 					   h->misc & PERF_RECORD_MISC_CPUMODE_MASK);
+	if (s->offcpu && e - s->events == s->offcpu_src && smp.pid)
+		session__offcpu_out(s, &smp, &key, cpu);
 	return session__account(e, cpu, &key, smp.period);
 }
 
@@ -860,6 +967,8 @@ static int session__dispatch(struct session *s,
 	case PERF_RECORD_EXIT:
 		if (record__parse_fork(h, &f))
 			return -EINVAL;
+		if (s->offcpu)
+			offcpu__exit(s->offcpu, f.tid);
 		return machine__exit(s->machine, (s32)f.pid, (s32)f.tid);
 	case PERF_RECORD_LOST:
 	case PERF_RECORD_LOST_SAMPLES:
@@ -867,6 +976,9 @@ static int session__dispatch(struct session *s,
 	case PERF_RECORD_THROTTLE:
 	case PERF_RECORD_UNTHROTTLE:
 		return session__throttle(s, h);
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		return session__switch(s, h);
 	default:
 		s->counts.unknown_type++;
 		return 0;
@@ -1012,6 +1124,12 @@ int session__snapshot(struct session *s, size_t ev, struct snapshot *snap)
 	if (ev >= s->nr_events)
 		return -EINVAL;
 	e = &s->events[ev];
+	/* threads still waiting: their time so far, up to the newest
+	 * timestamp (the rest comes at the next snapshot, or when they
+	 * are back) */
+	if (s->offcpu && (long)ev == s->offcpu_dst && s->last_time)
+		offcpu__charge(s->offcpu, s->last_time,
+			       session__offcpu_charge_one, s);
 	n = hist__copy(e->hist, &snap->entries, &snap->cap);
 	if (n < 0)
 		return (int)n;

@@ -94,6 +94,22 @@ void session__unlock(struct session *s);
 /* Returns the new event's index, or -errno. */
 int session__add_event(struct session *s, const char *name,
 		       const struct perf_event_attr *attr);
+
+/*
+ * --off-cpu: event src samples sched:sched_switch with call chains and
+ * context_switch records; a new event (its index is returned, or -errno)
+ * gets, for each thread's wait, the chain of the sched_switch sample
+ * that began it with the waited nanoseconds as period, charged when a
+ * PERF_RECORD_SWITCH says the thread is back (a preemption is not a
+ * wait), and for threads still waiting up to the newest timestamp at
+ * each snapshot of it.  One per session.
+ */
+int session__add_offcpu(struct session *s, size_t src, const char *name);
+/* Whether event ev's periods are nanoseconds of off-CPU time. */
+bool session__event_is_time(const struct session *s, size_t ev);
+/* Whether event ev is made by the session (no samples of its own: a
+ * writer of records leaves it out). */
+bool session__event_is_derived(const struct session *s, size_t ev);
 /* Replaces an event's attr (after the sampler reopened it) and forgets
  * its ids. */
 int session__set_attr(struct session *s, size_t ev,

@@ -150,7 +150,14 @@ static void config_attr(struct evlist *el, size_t i)
 		if (el->opts.max_stack)
 			a->sample_max_stack = el->opts.max_stack;
 	}
-	if (el->opts.dwarf_stack_size) {
+	if (ev->spec.offcpu) {
+		/* where each thread waits (its chain at the switch), and
+		 * when it is back (PERF_RECORD_SWITCH): session.h */
+		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+		if (el->opts.max_stack)
+			a->sample_max_stack = el->opts.max_stack;
+		a->context_switch = 1;
+	} else if (el->opts.dwarf_stack_size) {
 		a->sample_type |= PERF_SAMPLE_REGS_USER |
 				  PERF_SAMPLE_STACK_USER;
 		a->sample_regs_user = dwarf_regs_mask();

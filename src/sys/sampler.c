@@ -25,6 +25,7 @@ struct sampler {
 	size_t nr_specs;
 	size_t *sess_ev;	/* session index of evlist event i */
 	size_t nr_sess_ev;
+	size_t offcpu_ev;	/* --off-cpu's session event + 1, 0: none */
 
 	struct target target;
 	pid_t *target_pids;	/* owned copy of target.pids */
@@ -395,6 +396,16 @@ static int sampler__register(struct sampler *sp)
 		ids = evlist__ids(sp->evlist, i, &nr_ids);
 		for (size_t j = 0; j < nr_ids && !err; j++)
 			err = session__add_id(s, sp->sess_ev[i], ids[j]);
+		/* --off-cpu: the waits are an event of their own */
+		if (!err && i < sp->nr_specs && sp->specs[i].offcpu &&
+		    !sp->offcpu_ev) {
+			int d = session__add_offcpu(s, sp->sess_ev[i], "off-cpu");
+
+			if (d < 0)
+				err = d;
+			else
+				sp->offcpu_ev = (size_t)d + 1;
+		}
 	}
 	session__unlock(s);
 	return err;
@@ -668,11 +679,18 @@ int sampler__add_event(struct sampler *sp, const struct event_spec *spec,
 
 size_t sampler__nr_events(const struct sampler *sp)
 {
+	return sp->nr_sess_ev + (sp->offcpu_ev != 0);
+}
+
+size_t sampler__nr_sampled(const struct sampler *sp)
+{
 	return sp->nr_sess_ev;
 }
 
 size_t sampler__session_event(const struct sampler *sp, size_t i)
 {
+	if (i == sp->nr_sess_ev && sp->offcpu_ev)
+		return sp->offcpu_ev - 1;
 	return i < sp->nr_sess_ev ? sp->sess_ev[i] : 0;
 }
 

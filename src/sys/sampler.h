@@ -68,9 +68,12 @@ int sampler__add_event(struct sampler *sp, const struct event_spec *spec,
 		       bool replace_current, size_t current);
 
 /* The session's index of the sampler's event i (they differ once events
- * were replaced). */
+ * were replaced).  The events shown: those sampled, then --off-cpu's
+ * event of waits (made by the session) when there is one. */
 size_t sampler__nr_events(const struct sampler *sp);
 size_t sampler__session_event(const struct sampler *sp, size_t i);
+/* The events opened (without --off-cpu's event of waits). */
+size_t sampler__nr_sampled(const struct sampler *sp);
 
 /* For the header: the target, its frequency/period, ring counters. */
 const struct target *sampler__target(const struct sampler *sp);

@@ -175,7 +175,10 @@ void app__header(struct app *a, const struct table *t, size_t ev,
 	memset(hi, 0, sizeof(*hi));
 	hi->target = a->target_desc;
 	hi->event = session__event_name(a->session, ev);
-	if (attr) {
+	hi->time = session__event_is_time(a->session, ev);
+	if (hi->time) {
+		/* --off-cpu's waits: no sampling rate of their own */
+	} else if (attr) {
 		if (attr->freq)
 			hi->freq = attr->sample_freq;
 		else

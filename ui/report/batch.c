@@ -40,6 +40,7 @@ static void batch__text(struct strbuf *sb, const struct batch_opts *o,
 
 	header__format(sb, hi, snap, "# ");
 	columns__init(&cols, &t->spec, o->show_period);
+	columns__timed(&cols, hi->time);
 	columns__fit(&cols, &t->rows, 0, t->rows.nr, 0);
 	strbuf__adds(sb, "# ");
 	fmt__header(sb, &cols);
@@ -153,9 +154,11 @@ static void batch__json_row(struct strbuf *sb, const struct batch_opts *o,
 		     r->sym ? "true" : "false", r->kernel ? "true" : "false",
 		     r->inlined ? "true" : "false");
 	if (t->spec.children || o->callgraph)
-		strbuf__addf(sb, ",\"self\":%.4f,\"children\":%.4f",
+		strbuf__addf(sb, ",\"self\":%.4f,\"children\":%.4f"
+			     ",\"children_period\":%" PRIu64,
 			     rowset__percent(&t->rows, r),
-			     rowset__percent_children(&t->rows, r));
+			     rowset__percent_children(&t->rows, r),
+			     r->children_period);
 	if (o->callgraph) {
 		struct cg_tree tr;
 
@@ -186,6 +189,9 @@ static void batch__json(struct strbuf *sb, const struct batch_opts *o,
 	json_sanitized(sb, hi->target);
 	strbuf__addf(sb, ",\"freq\":%" PRIu64 ",\"sample_period\":%" PRIu64,
 		     hi->freq, hi->period);
+	/* --off-cpu: periods are the nanoseconds threads waited */
+	if (hi->time)
+		strbuf__adds(sb, ",\"off_cpu\":true,\"period_unit\":\"ns\"");
 	strbuf__addf(sb, ",\"samples\":%" PRIu64 ",\"period\":%" PRIu64
 			 ",\"total_samples\":%" PRIu64,
 		     snap->total_samples, snap->total_period, c->samples);

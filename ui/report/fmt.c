@@ -34,6 +34,8 @@ static const char *columns__title(const struct columns *c, enum column col)
 {
 	if (col == COL_OVERHEAD && c->children)
 		return "Self";
+	if (col == COL_PERIOD && c->time)
+		return "Time";
 	return column__title(col);
 }
 
@@ -49,6 +51,35 @@ static void columns__push(struct columns *c, enum column col)
 {
 	if (!columns__has(c, col))
 		c->col[c->nr++] = col;
+}
+
+void columns__timed(struct columns *c, bool time)
+{
+	c->time = time;
+	if (time && !columns__has(c, COL_PERIOD)) {
+		/* after Samples */
+		size_t at = 0;
+
+		while (at < c->nr && c->col[at] != COL_SAMPLES)
+			at++;
+		at = at < c->nr ? at + 1 : c->nr;
+		memmove(&c->col[at + 1], &c->col[at],
+			(c->nr - at) * sizeof(c->col[0]));
+		c->col[at] = COL_PERIOD;
+		c->nr++;
+		c->time_added = true;
+	} else if (!time && c->time_added) {
+		size_t at = 0;
+
+		while (at < c->nr && c->col[at] != COL_PERIOD)
+			at++;
+		if (at < c->nr) {
+			memmove(&c->col[at], &c->col[at + 1],
+				(c->nr - at - 1) * sizeof(c->col[0]));
+			c->nr--;
+		}
+		c->time_added = false;
+	}
 }
 
 void columns__init(struct columns *c, const struct sort_spec *spec,
@@ -113,8 +144,20 @@ void fmt__symbol(struct strbuf *sb, const struct row *r)
 }
 
 /* The cell text of a row in one column, sanitized, unpadded. */
-static void cell(struct strbuf *sb, enum column col, const struct rowset *rs,
-		 const struct row *r)
+void fmt__duration(struct strbuf *sb, u64 ns)
+{
+	if (ns >= 10000000000ULL)
+		strbuf__addf(sb, "%.1f s", (double)ns / 1e9);
+	else if (ns >= 1000000000ULL)
+		strbuf__addf(sb, "%.2f s", (double)ns / 1e9);
+	else if (ns >= 1000000ULL)
+		strbuf__addf(sb, "%.1f ms", (double)ns / 1e6);
+	else
+		strbuf__addf(sb, "%.1f us", (double)ns / 1e3);
+}
+
+static void cell(struct strbuf *sb, const struct columns *c, enum column col,
+		 const struct rowset *rs, const struct row *r)
 {
 	switch (col) {
 	case COL_CHILDREN:
@@ -127,7 +170,11 @@ static void cell(struct strbuf *sb, enum column col, const struct rowset *rs,
 		strbuf__addf(sb, "%" PRIu64, r->samples);
 		break;
 	case COL_PERIOD:
-		strbuf__addf(sb, "%" PRIu64, r->period);
+		if (c->time)	/* nanoseconds waited (--off-cpu) */
+			fmt__duration(sb, c->children ? r->children_period :
+							r->period);
+		else
+			strbuf__addf(sb, "%" PRIu64, r->period);
 		break;
 	case COL_COMM:
 		sanitize_str(sb, r->comm ? r->comm : "[unknown]");
@@ -183,7 +230,7 @@ void columns__fit(struct columns *c, const struct rowset *rs, size_t first,
 			size_t w;
 
 			strbuf__reset(&sb);
-			cell(&sb, c->col[i], rs, &rs->rows[j]);
+			cell(&sb, c, c->col[i], rs, &rs->rows[j]);
 			w = display_width(sb.buf ? sb.buf : "", sb.len);
 			if (c->col[i] == COL_SYM) {
 				if (w > sym_need)
@@ -262,7 +309,7 @@ void fmt__row(struct strbuf *sb, const struct columns *c,
 		if (col_off)
 			col_off[i] = sb->len;
 		strbuf__reset(&txt);
-		cell(&txt, col, rs, r);
+		cell(&txt, c, col, rs, r);
 		s = txt.buf ? txt.buf : "";
 		w = display_width(s, txt.len);
 		if (right_aligned(col)) {

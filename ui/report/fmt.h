@@ -24,7 +24,17 @@ struct columns {
 	size_t width[COL__MAX];	/* by position */
 	size_t nr;
 	bool children;		/* Children column: Overhead reads "Self" */
+	bool time;		/* periods are nanoseconds (--off-cpu): the
+				 * Period column is "Time", in s/ms/us, of
+				 * Children when there are Children */
+	bool time_added;	/* columns__timed added Period */
 };
+
+/* The event shown counts time (session__event_is_time) or not: a Time
+ * column after Samples, or not (unless -show-period asked for Period). */
+void columns__timed(struct columns *c, bool time);
+/* ns as "1.23 s", "45.6 ms", "7.8 us". */
+void fmt__duration(struct strbuf *sb, u64 ns);
 
 const char *column__title(enum column c);
 

@@ -2,6 +2,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "ui/report/fmt.h"
 #include "ui/report/header.h"
 #include "ui/report/sanitize.h"
 
@@ -53,7 +54,10 @@ void header__format(struct strbuf *sb, const struct header_info *hi,
 	strbuf__adds(sb, prefix);
 	strbuf__adds(sb, "event ");
 	sanitize_str(sb, hi->event);
-	if (hi->freq)
+	if (hi->time) {
+		strbuf__adds(sb, ", time threads waited off CPU ");
+		fmt__duration(sb, snap->counts.period);
+	} else if (hi->freq)
 		strbuf__addf(sb, ", %" PRIu64 " Hz", hi->freq);
 	else if (hi->period)
 		strbuf__addf(sb, ", period %" PRIu64, hi->period);

@@ -24,6 +24,7 @@ struct header_info {
 	bool pushing, push_unreachable;
 	u64 pushed, push_dropped;
 	const char *push_error;
+	bool time;		/* periods are ns of off-CPU time */
 };
 
 /* Share of the histogram's period in kernel code, in percent, of the

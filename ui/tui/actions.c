@@ -311,7 +311,7 @@ static enum act_result add_event(struct tui *t, bool replace)
 		goto out;
 	}
 	tui__pop(t);
-	t->ev_pos = sampler__nr_events(sp) ? sampler__nr_events(sp) - 1 : 0;
+	t->ev_pos = sampler__nr_sampled(sp) ? sampler__nr_sampled(sp) - 1 : 0;
 	tui__status(t, ST_NORMAL, "%s %s (Tab switches events)",
 		    replace ? "now sampling" : "also sampling",
 		    clean.buf ? clean.buf : "");

@@ -258,6 +258,8 @@ int tui__rebuild(struct tui *t)
 	ev = tui__session_ev(t, t->ev_pos);
 	if (ev >= t->table.nr_snaps)
 		ev = 0;
+	/* --off-cpu's event: a Time column */
+	columns__timed(&t->cols, session__event_is_time(t->a->session, ev));
 	/* keys are read between two builds: names that would take longer
 	 * come in the next ones */
 	symbolizer__set_deadline(t->a->syms, app__now() + t->build_budget);

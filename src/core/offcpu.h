@@ -1,0 +1,53 @@
+/* offcpu: where threads wait (pure): each thread's last switch-out (its
+ * time and call chain, from a sched:sched_switch sample) until it comes
+ * back on a CPU (a PERF_RECORD_SWITCH in), when the time in between is
+ * charged to that chain; threads still away are charged up to a refresh
+ * and again from there.  Preempted threads (switched out runnable, state
+ * R) were not blocked: their time is not charged. */
+#ifndef PTOP_OFFCPU_H
+#define PTOP_OFFCPU_H
+
+#include "src/core/callchain.h"
+#include "src/core/hist.h"
+#include "src/core/util.h"
+
+/* A chain frame, kept across chain resets: (dso, addr) as interned. */
+struct offcpu_frame {
+	const struct dso *dso;
+	u64 addr;
+};
+
+struct offcpu_wait {
+	struct hist_key key;	/* of the switch-out sample; chain 0 */
+	const struct offcpu_frame *frames;	/* leaf first */
+	size_t nr_frames;
+	int cpu;
+	u64 ns;			/* to charge */
+};
+
+struct offcpu;
+
+struct offcpu *offcpu__new(void);
+void offcpu__free(struct offcpu *o);
+
+/* Thread tid went off CPU at time: key and frames (leaf first, copied)
+ * of its sched_switch sample.  0 or -ENOMEM. */
+int offcpu__out(struct offcpu *o, u32 tid, u64 time, const struct hist_key *key,
+		const struct offcpu_frame *frames, size_t n, int cpu);
+/* Its switch-out was a preemption: nothing to charge for it. */
+void offcpu__preempted(struct offcpu *o, u32 tid);
+/* Thread tid is back at time: true with *w filled when it waited since
+ * a switch-out that was not a preemption (w->ns may be 0); the frames
+ * stay valid until the next call for tid. */
+bool offcpu__in(struct offcpu *o, u32 tid, u64 time, struct offcpu_wait *w);
+/* The thread is gone: forgets it. */
+void offcpu__exit(struct offcpu *o, u32 tid);
+/* Every thread still waiting, charged up to now (and from now on only
+ * the rest): fn for each with w->ns > 0. */
+void offcpu__charge(struct offcpu *o, u64 now,
+		    void (*fn)(void *ctx, const struct offcpu_wait *w),
+		    void *ctx);
+/* Threads waiting now. */
+size_t offcpu__nr_waiting(const struct offcpu *o);
+
+#endif
