@@ -574,7 +574,10 @@ static int check_options(struct options *o, int argc, char **argv)
 		return 1 + bad_usage("%s", "--time needs -i");
 	if (o->output && !*o->output)
 		return 1 + bad_usage("%s", "-o needs a file name (or -)");
-	if (o->off_cpu) {
+	if (o->off_cpu && o->input && strcmp(o->input, "-") == 0)
+		return 1 + bad_usage("%s", "--off-cpu reads a recording's file, "
+				     "not a stream (-i -)");
+	if (o->off_cpu && !o->input) {
 		struct event_spec *sp;
 		struct strbuf why;
 
@@ -598,8 +601,10 @@ static int check_options(struct options *o, int argc, char **argv)
 		}
 		strbuf__fini(&why);
 		o->specs[o->nr_specs - 1].offcpu = true;
-		o->callgraph = true;
 	}
+	/* waits are told by where they happened: call graphs */
+	if (o->off_cpu)
+		o->callgraph = true;
 	o->children_opt = o->children;
 	if (o->children < 0)
 		o->children = o->callgraph;
@@ -633,7 +638,7 @@ int cli__parse(int argc, char **argv, struct options *o)
 	       (c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 	switch (c) {
 	case OPT_EVENT: case OPT_FREQ: case OPT_COUNT: case OPT_PID:
-	case OPT_TID: case OPT_CPU: case OPT_MMAP: case OPT_OFF_CPU:
+	case OPT_TID: case OPT_CPU: case OPT_MMAP:
 		o->live_opt = opt_name(c);
 		break;
 	default:

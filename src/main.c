@@ -357,7 +357,8 @@ static int read_recording(struct run *r)
 	int err;
 
 	if (r->pd) {
-		struct perfdata_read_opts ro = { .stop = &stop_requested };
+		struct perfdata_read_opts ro = { .stop = &stop_requested,
+						 .offcpu = o->off_cpu };
 
 		a->start = app__now();
 		err = perfdata__read(r->pd, a->session, &ro);

@@ -62,6 +62,7 @@ struct session {
 	 * thread waits, and the event that gets the waits (-1: none) */
 	struct offcpu *offcpu;
 	long offcpu_src, offcpu_dst;
+	u64 clock_now;		/* session__set_clock */
 };
 
 struct session *session__new(const struct session_opts *opts)
@@ -360,6 +361,12 @@ const struct perf_event_attr *session__event_attr(const struct session *s,
 	return ev < s->nr_events ? &s->events[ev].attr : NULL;
 }
 
+/* The events that have samples of their own (not --off-cpu's waits). */
+static size_t session__nr_sampling(const struct session *s)
+{
+	return s->nr_events - (s->offcpu_dst >= 0);
+}
+
 /* The event a record belongs to; NULL if the id is unknown. */
 static struct session_event *session__event_of(struct session *s,
 					       const struct perf_event_header *h)
@@ -367,7 +374,9 @@ static struct session_event *session__event_of(struct session *s,
 	u64 id;
 	uintptr_t v;
 
-	if (s->nr_events == 1)
+	/* one event that samples (--off-cpu's event of waits is made by
+	 * the session, after it): records need no id */
+	if (session__nr_sampling(s) == 1)
 		return &s->events[0];
 	if (record__id(h, &s->id_pos, &id))
 		return NULL;
@@ -383,7 +392,7 @@ bool session__attr_build_id(const struct session *s,
 
 	if (!s->any_build_id)
 		return false;
-	if (s->nr_events == 1)
+	if (session__nr_sampling(s) == 1)
 		return true;
 	/* Several events: the id in the sample_id trailer names the one
 	 * that carried the record (without sample_id_all the trailer is
@@ -615,7 +624,9 @@ static int session__switch(struct session *s, const struct perf_event_header *h)
 	struct perf_sample id = { .cpu = (u32)-1 };
 	struct offcpu_wait w;
 
-	if (!s->offcpu || !e || e - s->events != s->offcpu_src) {
+	/* (perf record --switch-events may ask them of its tracking
+	 * event rather than of sched_switch's) */
+	if (!s->offcpu || !e) {
 		s->counts.unknown_type++;
 		return 0;
 	}
@@ -652,6 +663,12 @@ int session__add_offcpu(struct session *s, size_t src, const char *name)
 	s->offcpu_src = (long)src;
 	s->offcpu_dst = dst;
 	return dst;
+}
+
+void session__set_clock(struct session *s, u64 now)
+{
+	if (now > s->clock_now)
+		s->clock_now = now;
 }
 
 bool session__event_is_time(const struct session *s, size_t ev)
@@ -1127,8 +1144,9 @@ int session__snapshot(struct session *s, size_t ev, struct snapshot *snap)
 	/* threads still waiting: their time so far, up to the newest
 	 * timestamp (the rest comes at the next snapshot, or when they
 	 * are back) */
-	if (s->offcpu && (long)ev == s->offcpu_dst && s->last_time)
-		offcpu__charge(s->offcpu, s->last_time,
+	if (s->offcpu && (long)ev == s->offcpu_dst &&
+	    (s->last_time || s->clock_now))
+		offcpu__charge(s->offcpu, MAX(s->last_time, s->clock_now),
 			       session__offcpu_charge_one, s);
 	n = hist__copy(e->hist, &snap->entries, &snap->cap);
 	if (n < 0)

@@ -105,6 +105,9 @@ int session__add_event(struct session *s, const char *name,
  * each snapshot of it.  One per session.
  */
 int session__add_offcpu(struct session *s, size_t src, const char *name);
+/* The live source's clock (the events' CLOCK_MONOTONIC, ns), read
+ * before its last pass over the rings: waits are charged up to it. */
+void session__set_clock(struct session *s, u64 now);
 /* Whether event ev's periods are nanoseconds of off-CPU time. */
 bool session__event_is_time(const struct session *s, size_t ev);
 /* Whether event ev is made by the session (no samples of its own: a

@@ -395,6 +395,30 @@ const struct perfdata_stats *perfdata__stats(const struct perfdata *pd)
 	return &pd->stats;
 }
 
+/* --off-cpu of a recording: its sched_switch event with chains. */
+static int perfdata__offcpu(struct session *s, const struct perfdata_info *info)
+{
+	size_t n = session__nr_events(s);
+
+	for (size_t ev = 0; ev < n; ev++) {
+		const struct perf_event_attr *a = session__event_attr(s, ev);
+		const char *name = session__event_name(s, ev);
+
+		if (a->type == PERF_TYPE_TRACEPOINT &&
+		    (a->sample_type & PERF_SAMPLE_CALLCHAIN) && name &&
+		    strcmp(name, "sched:sched_switch") == 0) {
+			int d = session__add_offcpu(s, ev, "off-cpu");
+
+			return d < 0 ? d : 0;
+		}
+	}
+	(void)info;
+	pr_err("--off-cpu: the recording has no sched:sched_switch samples "
+	       "with call chains (perf record -e sched:sched_switch -g "
+	       "--switch-events)");
+	return -ENOENT;
+}
+
 int perfdata__read(struct perfdata *pd, struct session *s,
 		   const struct perfdata_read_opts *o)
 {
@@ -416,6 +440,8 @@ int perfdata__read(struct perfdata *pd, struct session *s,
 
 		ret = idx < 0 ? idx : 0;
 	}
+	if (!ret && o && o->offcpu)
+		ret = perfdata__offcpu(s, info);
 	for (size_t i = 0; i < info->nr_bids && !ret; i++)
 		ret = session__add_build_id(s, info->bids[i].pid,
 					    info->bids[i].path,

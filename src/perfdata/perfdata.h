@@ -200,6 +200,10 @@ struct perfdata_read_opts {
 	/* perfdata__read stops between two reads once *stop is set
 	 * (SIGINT while a large file is read); NULL: never. */
 	const volatile sig_atomic_t *stop;
+	/* --off-cpu: the waits of the file's sched:sched_switch samples
+	 * (with call chains) and SWITCH records make an event "off-cpu"
+	 * (session__add_offcpu); -ENOENT when it has no such event */
+	bool offcpu;
 };
 
 /*

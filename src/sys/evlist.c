@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -132,6 +133,14 @@ static u64 dwarf_regs_mask(void)
 #endif
 }
 
+bool evlist__has_offcpu(const struct evlist *el)
+{
+	for (size_t i = 0; i < el->nr; i++)
+		if (el->evsels[i].spec.offcpu)
+			return true;
+	return false;
+}
+
 /* The attr of event i from its spec, the options and the target. */
 static void config_attr(struct evlist *el, size_t i)
 {
@@ -189,6 +198,13 @@ static void config_attr(struct evlist *el, size_t i)
 	if (ev->spec.is_default)
 		a->precise_ip = el->default_precise;
 	a->sample_id_all = 1;
+	/* --off-cpu charges threads still waiting up to "now": every
+	 * event on CLOCK_MONOTONIC, which the reader can read too (rings
+	 * are merged by time, so all or none) */
+	if (evlist__has_offcpu(el)) {
+		a->use_clockid = 1;
+		a->clockid = CLOCK_MONOTONIC;
+	}
 	/* perf's default when no :G/:H modifier is given. */
 	a->exclude_guest = 1;
 	a->read_format = 0;

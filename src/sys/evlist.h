@@ -72,6 +72,9 @@ int evlist__open(struct evlist *el, const struct target *t);
 void evlist__close(struct evlist *el);
 
 size_t evlist__nr_events(const struct evlist *el);
+/* Whether an event is --off-cpu's sched_switch: then every event uses
+ * CLOCK_MONOTONIC (attr.use_clockid), the clock the reader reads. */
+bool evlist__has_offcpu(const struct evlist *el);
 const char *evlist__event_name(const struct evlist *el, size_t i);
 /* The attr as opened (final once evlist__open succeeded: IDENTIFIER,
  * fallbacks and learnt restrictions included). */

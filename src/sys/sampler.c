@@ -268,6 +268,13 @@ static void sampler__drain(struct sampler *sp)
 	struct session *s = sp->session;
 	bool fed = false;
 
+	struct timespec now;
+	bool offcpu = evlist__has_offcpu(sp->evlist);
+
+	/* before the rings: every record of an earlier time is read in
+	 * this pass (--off-cpu charges waits up to it) */
+	if (offcpu)
+		clock_gettime(CLOCK_MONOTONIC, &now);
 	for (size_t i = 0; i < n; i++) {
 		rings[i] = evlist__ring(sp->evlist, i);
 		ring__read_init(rings[i]);
@@ -294,6 +301,9 @@ static void sampler__drain(struct sampler *sp)
 		next_time[best] = next[best] ?
 				  session__record_time(s, next[best]) : 0;
 	}
+	if (offcpu)
+		session__set_clock(s, (u64)now.tv_sec * 1000000000ULL +
+					      (u64)now.tv_nsec);
 	if (fed && sp->opts.sink) {
 		/* perf's round marker: a writer's reader sorts records
 		 * between two of them (no record of a later pass is older

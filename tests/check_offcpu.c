@@ -1,0 +1,208 @@
+/* check_offcpu: off-CPU time (--off-cpu): the pure wait table, and the
+ * session charging waits from sched_switch samples and SWITCH records
+ * (byte images). */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/core/offcpu.h"
+#include "src/core/record.h"
+#include "src/core/session.h"
+#include "tests/testutil.h"
+
+struct charged {
+	u64 ns[8];
+	u32 tid[8];
+	size_t n;
+};
+
+static void got(void *ctx, const struct offcpu_wait *w)
+{
+	struct charged *c = ctx;
+
+	ck_assert_uint_lt(c->n, 8);
+	c->ns[c->n] = w->ns;
+	c->tid[c->n++] = (u32)w->key.tid;
+}
+
+START_TEST(test_waits)
+{
+	struct offcpu *o = offcpu__new();
+	struct offcpu_frame fr[2] = { { NULL, 0x10 }, { NULL, 0x20 } };
+	struct hist_key k = { .tid = 5, .chain = 77 };
+	struct offcpu_wait w;
+	struct charged c = { 0 };
+
+	ck_assert_ptr_nonnull(o);
+	/* out at 100, back at 350: 250 ns, the chain's frames kept */
+	ck_assert_int_eq(offcpu__out(o, 5, 100, &k, fr, 2, 1), 0);
+	ck_assert_uint_eq(offcpu__nr_waiting(o), 1);
+	ck_assert(offcpu__in(o, 5, 350, &w));
+	ck_assert_uint_eq(w.ns, 250);
+	ck_assert_uint_eq(w.nr_frames, 2);
+	ck_assert_uint_eq(w.frames[1].addr, 0x20);
+	ck_assert_uint_eq(w.key.chain, 0);	/* interned again */
+	ck_assert_int_eq(w.cpu, 1);
+	ck_assert_uint_eq(offcpu__nr_waiting(o), 0);
+	/* back twice: once */
+	ck_assert(!offcpu__in(o, 5, 400, &w));
+	/* never out */
+	ck_assert(!offcpu__in(o, 6, 400, &w));
+	/* preempted: not a wait */
+	ck_assert_int_eq(offcpu__out(o, 5, 500, &k, fr, 1, 0), 0);
+	offcpu__preempted(o, 5);
+	ck_assert(!offcpu__in(o, 5, 900, &w));
+	/* still waiting at a refresh: charged up to it, then the rest */
+	ck_assert_int_eq(offcpu__out(o, 5, 1000, &k, fr, 1, 0), 0);
+	k.tid = 8;
+	ck_assert_int_eq(offcpu__out(o, 8, 1200, &k, NULL, 0, 0), 0);
+	offcpu__charge(o, 1500, got, &c);
+	ck_assert_uint_eq(c.n, 2);
+	ck_assert_uint_eq(c.ns[0] + c.ns[1], 500 + 300);
+	offcpu__charge(o, 1500, got, &c);	/* nothing new */
+	ck_assert_uint_eq(c.n, 2);
+	offcpu__charge(o, 1400, got, &c);	/* an older clock */
+	ck_assert_uint_eq(c.n, 2);
+	ck_assert(offcpu__in(o, 5, 1600, &w));
+	ck_assert_uint_eq(w.ns, 100);
+	/* a thread that exits is forgotten */
+	offcpu__exit(o, 8);
+	ck_assert_uint_eq(offcpu__nr_waiting(o), 0);
+	ck_assert(!offcpu__in(o, 8, 2000, &w));
+	offcpu__exit(o, 999);
+	offcpu__free(o);
+	offcpu__free(NULL);
+}
+END_TEST
+
+#define ST (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
+	    PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |      \
+	    PERF_SAMPLE_CALLCHAIN)
+#define SW_ID 42
+
+static u64 buf[8192];
+
+/* A PERF_RECORD_SWITCH of tid at time: its sample_id trailer (tid, time,
+ * cpu, identifier) and nothing else. */
+static struct perf_event_header *fake_switch(u16 misc, u32 tid, u64 time)
+{
+	struct perf_event_header *h = (struct perf_event_header *)buf;
+	u64 *w = (u64 *)(h + 1);
+	u32 pt[2] = { tid, tid };
+
+	memcpy(&w[0], pt, 8);
+	w[1] = time;
+	w[2] = 0;	/* cpu 0 */
+	w[3] = SW_ID;
+	h->type = PERF_RECORD_SWITCH;
+	h->misc = misc;
+	h->size = sizeof(*h) + 4 * 8;
+	return h;
+}
+
+/* sched_switch's sample of tid at time: in the kernel, called from the
+ * user function at 0x401040 (pid 10's /bin/w at 0x400000). */
+static void switch_out(struct session *s, u32 tid, u64 time)
+{
+	u64 chain[] = { (u64)PERF_CONTEXT_KERNEL, 0xffffffff81001000ULL,
+			(u64)PERF_CONTEXT_USER, 0x401040, 0x401211 };
+	struct fake_sample fs = { .id = SW_ID, .pid = 10, .tid = tid,
+				  .time = time, .period = 1,
+				  .ip = 0xffffffff81001000ULL,
+				  .misc = PERF_RECORD_MISC_KERNEL,
+				  .callchain = chain, .nr_callchain = 5 };
+
+	ck_assert_int_eq(session__process(s, fake_sample(buf, ST, &fs)), 0);
+}
+
+static u64 offcpu_period(struct session *s, size_t ev, u64 *samples)
+{
+	struct snapshot snap;
+	u64 p;
+
+	snapshot__init(&snap);
+	ck_assert_int_eq(session__snapshot(s, ev, &snap), 0);
+	p = snap.total_period;
+	*samples = snap.total_samples;
+	for (size_t i = 0; i < snap.nr; i++)	/* with their chain */
+		ck_assert_uint_ne(snap.entries[i].key.chain, 0);
+	snapshot__fini(&snap);
+	return p;
+}
+
+START_TEST(test_session)
+{
+	struct session_opts so = { .key_fields = KEY_ALL };
+	struct session *s = session__new(&so);
+	struct perf_event_attr a;
+	size_t t = record__id_trailer_size(ST, true);
+	u64 n;
+	int dst;
+
+	ck_assert_ptr_nonnull(s);
+	memset(&a, 0, sizeof(a));
+	a.type = PERF_TYPE_TRACEPOINT;
+	a.sample_type = ST;
+	a.sample_id_all = 1;
+	a.context_switch = 1;
+	ck_assert_int_eq(session__add_event(s, "sched:sched_switch", &a), 0);
+	ck_assert_int_eq(session__add_id(s, 0, SW_ID), 0);
+	/* without --off-cpu a SWITCH record is not used */
+	session__process(s, fake_switch(0, 11, 10));
+	ck_assert_uint_eq(session__counts(s)->unknown_type, 1);
+	dst = session__add_offcpu(s, 0, "off-cpu");
+	ck_assert_int_eq(dst, 1);
+	ck_assert_int_eq(session__add_offcpu(s, 0, "again"), -EINVAL);
+	ck_assert(session__event_is_time(s, 1));
+	ck_assert(!session__event_is_time(s, 0));
+	session__process(s, fake_comm(buf, 10, 10, "w", false, t));
+	session__process(s, fake_mmap2(buf, 10, 0x400000, 0x10000, 0, "/bin/w",
+				       NULL, 0, t));
+
+	/* out at 1000, back at 5000: 4000 ns to the sample's chain */
+	switch_out(s, 11, 1000);
+	session__process(s, fake_switch(PERF_RECORD_MISC_SWITCH_OUT, 11, 1001));
+	session__process(s, fake_switch(0, 11, 5000));
+	ck_assert_uint_eq(offcpu_period(s, 1, &n), 4000);
+	ck_assert_uint_eq(n, 1);
+	/* the sched_switch event counts its samples as ever */
+	ck_assert_uint_eq(offcpu_period(s, 0, &n), 1);
+	/* preempted (SWITCH_OUT_PREEMPT): not a wait */
+	switch_out(s, 11, 6000);
+	session__process(s, fake_switch(PERF_RECORD_MISC_SWITCH_OUT |
+					PERF_RECORD_MISC_SWITCH_OUT_PREEMPT,
+					11, 6001));
+	session__process(s, fake_switch(0, 11, 9000));
+	ck_assert_uint_eq(offcpu_period(s, 1, &n), 4000);
+	/* still away at a snapshot: up to the live clock, then the rest
+	 * when it is back */
+	switch_out(s, 11, 10000);
+	session__set_clock(s, 15000);
+	ck_assert_uint_eq(offcpu_period(s, 1, &n), 9000);
+	session__process(s, fake_switch(0, 11, 16000));
+	ck_assert_uint_eq(offcpu_period(s, 1, &n), 10000);
+	ck_assert_uint_eq(n, 3);
+	/* chains reset (-z) between out and in: the wait keeps its frames */
+	switch_out(s, 12, 20000);
+	session__refresh(s, HIST_ZERO);
+	session__process(s, fake_switch(0, 12, 20500));
+	ck_assert_uint_eq(offcpu_period(s, 1, &n), 500);
+	/* an exit forgets a waiting thread */
+	switch_out(s, 13, 30000);
+	session__process(s, fake_fork(buf, PERF_RECORD_EXIT, 10, 10, 13, 13, t));
+	session__set_clock(s, 40000);
+	ck_assert_uint_eq(offcpu_period(s, 1, &n), 500);
+	session__free(s);
+}
+END_TEST
+
+Suite *offcpu_suite(void)
+{
+	Suite *ss = suite_create("offcpu");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_waits);
+	tcase_add_test(tc, test_session);
+	suite_add_tcase(ss, tc);
+	return ss;
+}

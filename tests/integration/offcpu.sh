@@ -1,0 +1,99 @@
+#!/bin/sh
+# --off-cpu on offwork, whose main thread waits in known places each
+# round: do_sleep 200 ms (nanosleep), do_pipe about 100 ms (a pipe a
+# helper writes 100 ms later), do_mutex about 100 ms (a mutex a helper
+# holds 100 ms).  The off-cpu event's Children time of each is the
+# rounds times its wait (the time, not only the shares: waking up adds
+# a little), and they split 50/25/25 within 5 points; a command, -p, the
+# whole machine, a perf record file (-i), and a thread asleep across
+# refreshes (charged up to each one).
+. tests/integration/lib.sh
+need perf
+
+# waits FILE: "sleep pipe mutex" (ms) of the last off-cpu object
+waits() {
+	grep '"event":"off-cpu"' "$1" | tail -n 1 | jq -r '
+		def t($s): ([.rows[] | select(.symbol == $s and .dso == "offwork") |
+			.children_period] | add // 0) / 1e6;
+		"\(t("do_sleep")) \(t("do_pipe")) \(t("do_mutex"))"'
+}
+
+# check_waits FILE ROUNDS WHAT: each wait within [1, 1.25] times its
+# length per round; the split within 5 points of 50/25/25
+check_waits() {
+	set -- "$1" "$2" "$3" $(waits "$1")
+	echo "$3: sleep $4 ms, pipe $5 ms, mutex $6 ms ($2 rounds)"
+	awk -v n="$2" -v s="$4" -v p="$5" -v m="$6" 'BEGIN {
+		ok = s >= 200 * n && s <= 250 * n && p >= 100 * n && p <= 125 * n &&
+		     m >= 100 * n && m <= 125 * n
+		t = s + p + m
+		ok = ok && t > 0 && (100 * s / t) >= 45 && (100 * s / t) <= 55 &&
+		     (100 * p / t) >= 20 && (100 * p / t) <= 30 &&
+		     (100 * m / t) >= 20 && (100 * m / t) <= 30
+		exit !ok }' || fail "$3: waits $4 / $5 / $6 ms for $2 rounds of 200 / 100 / 100 ms"
+}
+
+# a command, batch, JSON: every event's table, the off-cpu one last
+"$PTOP" -b --off-cpu -e cpu-clock -d 60 --json -- "$WL/offwork" 5 \
+	> "$TMP/cmd.json" 2> "$TMP/err" || fail "ptop --off-cpu: $(cat "$TMP/err")"
+jq -e . "$TMP/cmd.json" > /dev/null || fail "invalid JSON"
+grep '"event":"off-cpu"' "$TMP/cmd.json" | tail -n 1 |
+	jq -e '.off_cpu and .period_unit == "ns" and .finished and .samples > 0' \
+	> /dev/null || fail "off-cpu object: $(grep '"event":"off-cpu"' "$TMP/cmd.json" | tail -n 1 | jq -c 'del(.rows)')"
+grep -q '"event":"cpu-clock"' "$TMP/cmd.json" || fail "no cpu-clock table beside it"
+check_waits "$TMP/cmd.json" 5 "command"
+
+# the text: the Time column and the total in the header
+"$PTOP" -b --off-cpu -e cpu-clock -d 60 -- "$WL/offwork" 2 > "$TMP/cmd.txt" 2> "$TMP/err" ||
+	fail "ptop --off-cpu (text): $(cat "$TMP/err")"
+grep -Eq '^# event off-cpu, time threads waited off CPU [0-9.]+ (s|ms)' "$TMP/cmd.txt" ||
+	fail "no off-cpu header: $(grep '^# event' "$TMP/cmd.txt")"
+grep -Eq '^# Children +Self +Samples +Time ' "$TMP/cmd.txt" ||
+	fail "no Time column: $(grep '^# Children' "$TMP/cmd.txt")"
+grep -Eq '[0-9.]+ (s|ms) +offwork +\[\.\] do_sleep$' "$TMP/cmd.txt" ||
+	fail "no do_sleep row with its time"
+
+# -p of a running offwork, and the whole machine: the same split
+bg "$WL/offwork" 100
+pid=$LAST_BG
+"$PTOP" -b --off-cpu -e cpu-clock -p "$pid" -d 3 -n 1 --json > "$TMP/p.json" 2> "$TMP/err" ||
+	fail "ptop --off-cpu -p: $(cat "$TMP/err")"
+set -- $(waits "$TMP/p.json")
+awk -v s="$1" -v p="$2" -v m="$3" 'BEGIN { t = s + p + m
+	exit !(t > 1000 && (100 * s / t) >= 45 && (100 * s / t) <= 55 &&
+	       (100 * p / t) >= 20 && (100 * p / t) <= 30) }' ||
+	fail "-p: waits $1 / $2 / $3 ms"
+echo "-p: sleep $1 ms, pipe $2 ms, mutex $3 ms"
+"$PTOP" -b --off-cpu -e cpu-clock -d 3 -n 1 --json > "$TMP/a.json" 2> "$TMP/err" ||
+	fail "ptop --off-cpu (every CPU): $(cat "$TMP/err")"
+set -- $(waits "$TMP/a.json")
+awk -v s="$1" -v p="$2" -v m="$3" 'BEGIN { t = s + p + m
+	exit !(t > 1000 && (100 * s / t) >= 45 && (100 * s / t) <= 55 &&
+	       (100 * p / t) >= 20 && (100 * p / t) <= 30) }' ||
+	fail "every CPU: waits $1 / $2 / $3 ms"
+echo "every CPU: sleep $1 ms, pipe $2 ms, mutex $3 ms"
+kill "$pid" 2> /dev/null
+
+# a thread asleep across refreshes: charged up to each one
+"$PTOP" -b --off-cpu -d 1 -n 3 --json -- sleep 30 > "$TMP/sleep.json" 2> "$TMP/err" ||
+	fail "ptop --off-cpu -- sleep: $(cat "$TMP/err")"
+grep '"event":"off-cpu"' "$TMP/sleep.json" | jq -s -e '
+	length == 3 and ([.[] | .period / 1e9 - .time] |
+		all(. > -0.5 and . < 0.1)) and
+	(.[2].period > .[1].period) and (.[1].period > .[0].period)' > /dev/null ||
+	fail "sleep 30: off-CPU time against the elapsed time: $(grep '"event":"off-cpu"' "$TMP/sleep.json" | jq -c '[.time, .period]')"
+
+# a perf record file with sched_switch chains and switch records
+perf record -q -N --buildid-mmap -e sched:sched_switch -g --switch-events \
+	-o "$TMP/sw.data" -- "$WL/offwork" 4 > /dev/null 2> "$TMP/err" ||
+	fail "perf record: $(cat "$TMP/err")"
+"$PTOP" -i "$TMP/sw.data" --off-cpu -b --json > "$TMP/file.json" 2> "$TMP/err" ||
+	fail "ptop -i --off-cpu: $(cat "$TMP/err")"
+check_waits "$TMP/file.json" 4 "perf record file"
+# without sched_switch: a clear refusal
+perf record -q -N --buildid-mmap -e cpu-clock -o "$TMP/plain.data" -- "$WL/offwork" 1 \
+	> /dev/null 2> "$TMP/err" || fail "perf record: $(cat "$TMP/err")"
+"$PTOP" -i "$TMP/plain.data" --off-cpu -b > /dev/null 2> "$TMP/err" &&
+	fail "--off-cpu of a file without sched_switch was accepted"
+grep -q 'no sched:sched_switch samples' "$TMP/err" || fail "no reason given: $(cat "$TMP/err")"
+exit 0
