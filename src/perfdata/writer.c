@@ -264,30 +264,36 @@ static bool has_id(const struct pd_event *e, u64 id)
  * events add to the old ones, which older records still carry. */
 static int writer__sync(struct perfdata_writer *w)
 {
-	size_t n = session__nr_events(w->s);
+	size_t n = session__nr_events(w->s), k = 0;
 
-	for (size_t i = 0; i < n; i++) {
+	/* k: the file's event of session event i (events the session
+	 * makes, --off-cpu's, have no records: not in the file) */
+	for (size_t i = 0; i < n; i++, k++) {
 		const char *name = session__event_name(w->s, i);
 		struct pd_event *e;
 		u64 *ids = NULL;
 		size_t nr = 0;
 
-		if (i >= w->nr_ev) {
+		if (session__event_is_derived(w->s, i)) {
+			k--;
+			continue;
+		}
+		if (k >= w->nr_ev) {
 			size_t cap = w->cap_ev;
 
-			if (array__grow((void **)&w->ev, &w->cap_ev, i + 1,
+			if (array__grow((void **)&w->ev, &w->cap_ev, k + 1,
 					sizeof(*w->ev)))
 				return -ENOMEM;
 			if (array__grow((void **)&w->wx, &cap, w->cap_ev,
 					sizeof(*w->wx)))
 				return -ENOMEM;
-			memset(&w->ev[i], 0, sizeof(w->ev[i]));
-			memset(&w->wx[i], 0, sizeof(w->wx[i]));
-			w->nr_ev = i + 1;
+			memset(&w->ev[k], 0, sizeof(w->ev[k]));
+			memset(&w->wx[k], 0, sizeof(w->wx[k]));
+			w->nr_ev = k + 1;
 			if (w->started)
 				w->attrs_changed = true;
 		}
-		e = &w->ev[i];
+		e = &w->ev[k];
 		if (memcmp(&e->attr, session__event_attr(w->s, i),
 			   sizeof(e->attr))) {
 			e->attr = *session__event_attr(w->s, i);
@@ -303,7 +309,7 @@ static int writer__sync(struct perfdata_writer *w)
 		for (size_t j = 0; j < nr; j++) {
 			if (has_id(e, ids[j]))
 				continue;
-			if (array__grow((void **)&e->ids, &w->wx[i].cap_ids,
+			if (array__grow((void **)&e->ids, &w->wx[k].cap_ids,
 					e->nr_ids + 1, sizeof(*e->ids))) {
 				free(ids);
 				return -ENOMEM;

@@ -46,7 +46,7 @@ check_waits "$TMP/cmd.json" 5 "command"
 # the text: the Time column and the total in the header
 "$PTOP" -b --off-cpu -e cpu-clock -d 60 -- "$WL/offwork" 2 > "$TMP/cmd.txt" 2> "$TMP/err" ||
 	fail "ptop --off-cpu (text): $(cat "$TMP/err")"
-grep -Eq '^# event off-cpu, time threads waited off CPU [0-9.]+ (s|ms)' "$TMP/cmd.txt" ||
+grep -Eq '^# event off-cpu, waits [0-9.]+ (s|ms)' "$TMP/cmd.txt" ||
 	fail "no off-cpu header: $(grep '^# event' "$TMP/cmd.txt")"
 grep -Eq '^# Children +Self +Samples +Time ' "$TMP/cmd.txt" ||
 	fail "no Time column: $(grep '^# Children' "$TMP/cmd.txt")"
@@ -82,6 +82,15 @@ grep '"event":"off-cpu"' "$TMP/sleep.json" | jq -s -e '
 		all(. > -0.5 and . < 0.1)) and
 	(.[2].period > .[1].period) and (.[1].period > .[0].period)' > /dev/null ||
 	fail "sleep 30: off-CPU time against the elapsed time: $(grep '"event":"off-cpu"' "$TMP/sleep.json" | jq -c '[.time, .period]')"
+
+# ptop's own recording (-o) read back: the same waits
+"$PTOP" -b --off-cpu -e cpu-clock -o "$TMP/o.data" -d 60 -- "$WL/offwork" 3 \
+	> /dev/null 2> "$TMP/err" || fail "ptop --off-cpu -o: $(cat "$TMP/err")"
+"$PTOP" -i "$TMP/o.data" --off-cpu -b --json > "$TMP/o.json" 2> "$TMP/err" ||
+	fail "ptop -i --off-cpu of ptop's file: $(cat "$TMP/err")"
+check_waits "$TMP/o.json" 3 "ptop -o file"
+"$PTOP" -i "$TMP/o.data" -b 2> /dev/null | grep -q '^# event off-cpu' &&
+	fail "the off-cpu event (the session's) was written to the file"
 
 # a perf record file with sched_switch chains and switch records
 perf record -q -N --buildid-mmap -e sched:sched_switch -g --switch-events \

@@ -1,0 +1,45 @@
+#!/bin/sh
+# --off-cpu in the live view: Tab reaches the off-cpu event, its header
+# gives the time waited, a Time column, offwork's waits as rows (their
+# Children time grows with the rounds); the flame graph of the waits.
+. tests/e2e/tmux.inc
+
+run "$PTOP" --off-cpu -e cpu-clock -d 1 -- "$WL/offwork" 400
+wait_for '^event cpu-clock, 4000 Hz \[1/3\]' 10
+keys Tab
+wait_for '^event sched:sched_switch, period 1 \[2/3\]' 10
+keys Tab
+wait_for '^event off-cpu, waits [0-9.]+ (s|ms|us) \[3/3\]' 10
+wait_for '^Children +Self +Samples +Time +Shared Object +Symbol' 10
+wait_for '[0-9.]+ (s|ms) +offwork +\[\.\] do_sleep$' 15
+wait_for '[0-9.]+ (s|ms) +offwork +\[\.\] do_pipe$' 15
+wait_for '[0-9.]+ (s|ms) +offwork +\[\.\] do_mutex$' 15
+# do_sleep's share of the waits of main: half of do_sleep + do_pipe +
+# do_mutex, within 5 points (one screen, one snapshot), after a dozen
+# rounds of 0.4 s (a round in progress weighs a twelfth at most)
+elapsed_at_least() {
+	awk -v e="$(elapsed)" -v m="$1" 'BEGIN { exit !(e != "" && e >= m) }'
+}
+wait_until 60 "5 s elapsed" elapsed_at_least 5
+pct() {
+	screen | sed -n "s/^ *\([0-9.]*\)%.* offwork *\[\.\] $1\$/\1/p" | head -n 1
+}
+s=$(pct do_sleep)
+p=$(pct do_pipe)
+m=$(pct do_mutex)
+echo "off-cpu Children: do_sleep $s %, do_pipe $p %, do_mutex $m %"
+awk -v s="$s" -v p="$p" -v m="$m" 'BEGIN { t = s + p + m
+	exit !(t > 0 && 100 * s / t >= 45 && 100 * s / t <= 55) }' ||
+	fail "do_sleep is not half of the main thread's waits ($s, $p, $m %)"
+# the flame graph of the waits
+keys F
+wait_for '^Flame graph of off-cpu: [0-9]+ samples' 10
+wait_for 'do_sleep' 10
+keys q
+wait_for '^Children +Self +Samples +Time'
+# back to cpu-clock: no Time column
+keys Tab
+wait_for '^event cpu-clock' 10
+wait_for '^Children +Self +Samples +Shared Object' 10
+quit_clean
+exit 0
