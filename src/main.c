@@ -411,6 +411,8 @@ static int read_recording(struct run *r)
 /* -o: the writer, as the sampler's sink: 0 or 1. */
 static int start_writer(struct run *r)
 {
+	struct evlist_opts eo = { 0 };
+	struct strbuf tracing;
 	struct perfdata_writer_opts wo = {
 		.path = r->out_pipe ? "stdout" : r->o.output,
 		.fd = r->out_fd,
@@ -420,7 +422,17 @@ static int start_writer(struct run *r)
 		.version = "ptop " PTOP_VERSION,
 	};
 
+	/* perf report reads tracepoint samples with their formats */
+	strbuf__init(&tracing);
+	if (!r->out_pipe &&
+	    catalog__tracing_data(&eo, r->o.specs, r->o.nr_specs, &tracing)) {
+		strbuf__fini(&tracing);
+		return 1;
+	}
+	wo.tracing_data = tracing.buf;
+	wo.tracing_data_len = tracing.len;
 	r->a.writer = perfdata_writer__new(r->a.session, &wo);
+	strbuf__fini(&tracing);
 	if (!r->a.writer)
 		return 1;
 	r->out_fd = -1;	/* the writer's now */

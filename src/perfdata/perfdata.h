@@ -316,6 +316,10 @@ struct perfdata_writer_opts {
 	/* For tests; defaults: /proc/kallsyms, /proc/modules,
 	 * /sys/kernel/notes. */
 	const char *kallsyms, *modules, *kernel_notes;
+	/* HEADER_TRACING_DATA (catalog__tracing_data), copied; files only
+	 * (a pipe stream carries none); len 0: no tracepoints */
+	const void *tracing_data;
+	size_t tracing_data_len;
 };
 
 struct perfdata_writer_stats {

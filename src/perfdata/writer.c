@@ -27,6 +27,7 @@ struct kmap {
 struct perfdata_writer {
 	struct session *s;
 	struct perfdata_writer_opts o;
+	void *tracing;		/* o.tracing_data, the writer's copy */
 	char *path;
 	int fd;
 	bool pipe;
@@ -515,6 +516,8 @@ static int writer__features(struct perfdata_writer *w, struct strbuf *f)
 		strbuf__add(&f[i], w->host[i].buf ? w->host[i].buf : "",
 			    w->host[i].len);
 	perfdata__build_event_desc(&f[PD_FEAT_EVENT_DESC], w->ev, w->nr_ev);
+	strbuf__add(&f[PD_FEAT_TRACING_DATA], (const char *)w->tracing,
+		    w->o.tracing_data_len);
 	session__time_range(w->s, &first, &last);
 	pd_put_u64(&f[PD_FEAT_SAMPLE_TIME], first);
 	pd_put_u64(&f[PD_FEAT_SAMPLE_TIME], last);
@@ -524,12 +527,23 @@ static int writer__features(struct perfdata_writer *w, struct strbuf *f)
 	return 0;
 }
 
+/* In bit order, as their sections follow each other; the first only
+ * with tracepoints (see writer__nr_feats). */
 static const unsigned int written_feats[] = {
+	PD_FEAT_TRACING_DATA,
 	PD_FEAT_BUILD_ID, PD_FEAT_HOSTNAME, PD_FEAT_OSRELEASE,
 	PD_FEAT_VERSION, PD_FEAT_ARCH, PD_FEAT_NRCPUS, PD_FEAT_CPUDESC,
 	PD_FEAT_CPUID, PD_FEAT_TOTAL_MEM, PD_FEAT_CMDLINE,
 	PD_FEAT_EVENT_DESC, PD_FEAT_SAMPLE_TIME,
 };
+
+/* The features this writer writes: written_feats + *first, *nr. */
+static void writer__feats(const struct perfdata_writer *w, size_t *first,
+			  size_t *nr)
+{
+	*first = w->o.tracing_data_len ? 0 : 1;
+	*nr = ARRAY_SIZE(written_feats) - *first;
+}
 
 static void build_file_header(u8 *out, struct pd_section attrs,
 			      struct pd_section data, const u64 *flags)
@@ -591,7 +605,8 @@ static int writer__start(struct perfdata_writer *w)
 		if (!writer__features(w, f))
 			for (size_t i = 0; i < ARRAY_SIZE(written_feats); i++)
 				if (written_feats[i] != PD_FEAT_BUILD_ID &&
-				    written_feats[i] != PD_FEAT_SAMPLE_TIME)
+				    written_feats[i] != PD_FEAT_SAMPLE_TIME &&
+				    written_feats[i] != PD_FEAT_TRACING_DATA)
 					put_feature_record(&sb, written_feats[i],
 							   &f[written_feats[i]]);
 		for (int i = 0; i < PD_FEAT_BITS; i++)
@@ -704,7 +719,15 @@ struct perfdata_writer *perfdata_writer__new(struct session *s,
 	pthread_cond_init(&w->cv, NULL);
 	w->path = strdup(o->path ? o->path : (o->pipe ? "<stdout>" : "?"));
 	w->ring = malloc(w->cap);
-	if (!w->path || !w->ring) {
+	if (o->tracing_data_len && !o->pipe) {
+		w->tracing = malloc(o->tracing_data_len);
+		if (w->tracing)
+			memcpy(w->tracing, o->tracing_data, o->tracing_data_len);
+	} else {
+		w->o.tracing_data_len = 0;
+	}
+	w->o.tracing_data = w->tracing;
+	if (!w->path || !w->ring || (w->o.tracing_data_len && !w->tracing)) {
 		err = -ENOMEM;
 		goto fail;
 	}
@@ -757,9 +780,12 @@ static int writer__finish_file(struct perfdata_writer *w,
 	struct pd_section attrs = w->hdr_attrs, data;
 	struct strbuf tail;
 	u8 hdr[PD_HEADER_SIZE];
-	size_t nr = ARRAY_SIZE(written_feats);
+	size_t first, nr;
+	const unsigned int *feats_on;
 	int err = 0;
 
+	writer__feats(w, &first, &nr);
+	feats_on = written_feats + first;
 	if (data_end < w->data_offset)
 		return w->error;	/* not even the header made it */
 	data.offset = w->data_offset;
@@ -769,14 +795,14 @@ static int writer__finish_file(struct perfdata_writer *w,
 		/* section table, then the payloads */
 		off = data_end + nr * 16;
 		for (size_t i = 0; i < nr; i++) {
-			const struct strbuf *f = &feats[written_feats[i]];
+			const struct strbuf *f = &feats[feats_on[i]];
 
 			pd_put_u64(&tail, off);
 			pd_put_u64(&tail, f->len);
 			off += f->len;
 		}
 		for (size_t i = 0; i < nr; i++) {
-			const struct strbuf *f = &feats[written_feats[i]];
+			const struct strbuf *f = &feats[feats_on[i]];
 
 			strbuf__add(&tail, f->buf ? f->buf : "", f->len);
 		}
@@ -786,8 +812,8 @@ static int writer__finish_file(struct perfdata_writer *w,
 			fd__pwrite_all(w->fd, tail.buf, tail.len, data_end);
 		if (!err) {
 			for (size_t i = 0; i < nr; i++)
-				flags[written_feats[i] / 64] |=
-					1ULL << (written_feats[i] % 64);
+				flags[feats_on[i] / 64] |=
+					1ULL << (feats_on[i] % 64);
 		} else {
 			writer__fail(w, err);
 			w->attrs_changed = false;
@@ -881,6 +907,7 @@ void perfdata_writer__free(struct perfdata_writer *w)
 		strbuf__fini(&w->host[i]);
 	free(w->ring);
 	free(w->path);
+	free(w->tracing);
 	pthread_mutex_destroy(&w->mu);
 	pthread_cond_destroy(&w->cv);
 	free(w);

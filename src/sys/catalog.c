@@ -357,3 +357,117 @@ int catalog__list_events(const struct evlist_opts *opts,
 	return list_tracepoints(opts, fn, ctx);
 }
 
+
+static void put_u32(struct strbuf *sb, u32 v)
+{
+	strbuf__add(sb, (const char *)&v, 4);
+}
+
+static void put_u64(struct strbuf *sb, u64 v)
+{
+	strbuf__add(sb, (const char *)&v, 8);
+}
+
+/* A file with its size before it (size_bytes 4 or 8), as perf puts
+ * tracefs files in the tracing data. */
+static int put_file(struct strbuf *out, const char *path, int size_bytes)
+{
+	struct strbuf f;
+	int err;
+
+	strbuf__init(&f);
+	err = fd__read_all(path, &f, 64u << 20);
+	if (!err) {
+		if (size_bytes == 4)
+			put_u32(out, (u32)f.len);
+		else
+			put_u64(out, f.len);
+		strbuf__add(out, f.buf ? f.buf : "", f.len);
+	}
+	strbuf__fini(&f);
+	return err;
+}
+
+int catalog__tracing_data(const struct evlist_opts *opts,
+			  const struct event_spec *specs, size_t nr,
+			  struct strbuf *out)
+{
+	static const char magic[] = "\027\010\104tracing0.6";
+	const char *dir;
+	char path[PATH_MAX];
+	size_t nsys = 0, page = (size_t)sysconf(_SC_PAGESIZE);
+	int err = 0;
+
+	for (size_t i = 0; i < nr; i++)
+		nsys += specs[i].tracepoint;
+	if (!nsys)
+		return 0;
+	dir = tracefs_dir(opts);
+	if (!dir) {
+		pr_err("-o: tracefs is not available: the tracepoints' formats "
+		       "cannot be written");
+		return -ENOENT;
+	}
+	strbuf__add(out, magic, sizeof(magic));	/* with its NUL */
+	strbuf__addc(out, 0);			/* little endian */
+	strbuf__addc(out, (char)sizeof(long));
+	put_u32(out, (u32)page);
+	strbuf__add(out, "header_page", sizeof("header_page"));
+	snprintf(path, sizeof(path), "%s/events/header_page", dir);
+	err = put_file(out, path, 8);
+	if (!err) {
+		strbuf__add(out, "header_event", sizeof("header_event"));
+		snprintf(path, sizeof(path), "%s/events/header_event", dir);
+		err = put_file(out, path, 8);
+	}
+	put_u32(out, 0);	/* no ftrace formats */
+	/* the subsystems, each with its tracepoints (first seen order) */
+	nsys = 0;
+	for (size_t i = 0; i < nr; i++) {
+		bool seen = false;
+
+		if (!specs[i].tracepoint)
+			continue;
+		for (size_t j = 0; j < i; j++)
+			seen |= specs[j].tracepoint &&
+				strcmp(specs[j].tp_sys, specs[i].tp_sys) == 0;
+		nsys += !seen;
+	}
+	put_u32(out, (u32)nsys);
+	for (size_t i = 0; i < nr && !err; i++) {
+		size_t n = 0;
+		bool seen = false;
+
+		if (!specs[i].tracepoint)
+			continue;
+		for (size_t j = 0; j < i; j++)
+			seen |= specs[j].tracepoint &&
+				strcmp(specs[j].tp_sys, specs[i].tp_sys) == 0;
+		if (seen)
+			continue;
+		for (size_t j = i; j < nr; j++)
+			n += specs[j].tracepoint &&
+			     strcmp(specs[j].tp_sys, specs[i].tp_sys) == 0;
+		strbuf__add(out, specs[i].tp_sys, strlen(specs[i].tp_sys) + 1);
+		put_u32(out, (u32)n);
+		for (size_t j = i; j < nr && !err; j++) {
+			if (!specs[j].tracepoint ||
+			    strcmp(specs[j].tp_sys, specs[i].tp_sys))
+				continue;
+			snprintf(path, sizeof(path), "%s/events/%s/%s/format",
+				 dir, specs[j].tp_sys, specs[j].tp_name);
+			err = put_file(out, path, 8);
+		}
+	}
+	put_u32(out, 0);	/* no kallsyms: perf reads the file's own */
+	snprintf(path, sizeof(path), "%s/printk_formats", dir);
+	if (!err && put_file(out, path, 4))
+		put_u32(out, 0);	/* optional */
+	put_u64(out, 0);	/* no saved command lines */
+	if (err)
+		pr_err("-o: reading the tracepoints' formats from %s: %s", dir,
+		       strerror(-err));
+	else if (out->oom)
+		err = -ENOMEM;
+	return err;
+}

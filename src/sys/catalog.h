@@ -24,6 +24,18 @@ int catalog__expand_tracepoints(const struct evlist_opts *opts,
 int catalog__tracepoint_id(const struct evlist_opts *opts,
 			   struct event_spec *spec);
 
+/*
+ * The tracing data perf.data's HEADER_TRACING_DATA holds for the
+ * tracepoints among specs (perf report needs it to read their samples):
+ * perf's layout, version 0.6: the header page and event formats of
+ * tracefs, the format of each tracepoint grouped by subsystem, no
+ * kallsyms, the printk formats, no saved command lines.  Appends it to
+ * out; nothing when no spec is a tracepoint.  0 or -errno (logged).
+ */
+int catalog__tracing_data(const struct evlist_opts *opts,
+			  const struct event_spec *specs, size_t nr,
+			  struct strbuf *out);
+
 /* Calls fn for every event this machine can really open (each is tried
  * system-wide, then for this process): generic, cache, the PMUs' sysfs
  * event aliases ("msr/tsc/", only those that can be sampled, since ptop

@@ -159,6 +159,10 @@ static void config_attr(struct evlist *el, size_t i)
 		if (el->opts.max_stack)
 			a->sample_max_stack = el->opts.max_stack;
 	}
+	/* a tracepoint's fields, as perf records them: perf script and
+	 * perf report of an -o file show them */
+	if (ev->spec.tracepoint)
+		a->sample_type |= PERF_SAMPLE_RAW;
 	if (ev->spec.offcpu) {
 		/* where each thread waits (its chain at the switch), and
 		 * when it is back (PERF_RECORD_SWITCH): session.h */

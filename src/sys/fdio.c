@@ -64,6 +64,39 @@ int fd__save_file(const char *path, const void *p, size_t n)
 	return err;
 }
 
+int fd__read_all(const char *path, struct strbuf *sb, size_t max)
+{
+	char buf[4096];
+	size_t got = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err = 0;
+
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		ssize_t r = read(fd, buf, sizeof(buf));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			err = -errno;
+			break;
+		}
+		if (r == 0)
+			break;
+		got += (size_t)r;
+		if (got > max) {
+			err = -EFBIG;
+			break;
+		}
+		if (strbuf__add(sb, buf, (size_t)r)) {
+			err = -ENOMEM;
+			break;
+		}
+	}
+	close(fd);
+	return err;
+}
+
 /* read (at < 0) or pread at `at`, until n bytes or the end */
 static ssize_t upto(int fd, void *p, size_t n, off_t at)
 {

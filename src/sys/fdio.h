@@ -39,6 +39,10 @@ ssize_t fd__pread_upto(int fd, void *p, size_t n, u64 off);
  * if it does not fit, or -errno.
  */
 int fd__read_text(const char *path, char *buf, size_t len);
+/* Appends a whole file (tracefs formats, proc files whose size stat
+ * does not tell) to sb, at most max bytes: 0, -EFBIG past max, or
+ * -errno. */
+int fd__read_all(const char *path, struct strbuf *sb, size_t max);
 /* A small integer from such a file (strtoll, base 10): 0 or -errno. */
 int fd__read_int(const char *path, long long *out);
 

@@ -91,6 +91,13 @@ grep '"event":"off-cpu"' "$TMP/sleep.json" | jq -s -e '
 check_waits "$TMP/o.json" 3 "ptop -o file"
 "$PTOP" -i "$TMP/o.data" -b 2> /dev/null | grep -q '^# event off-cpu' &&
 	fail "the off-cpu event (the session's) was written to the file"
+# perf reads it: the tracepoints' formats are in the file
+perf report -i "$TMP/o.data" --stdio > "$TMP/report" 2> "$TMP/err" ||
+	fail "perf report of ptop's -o file: $(tail -3 "$TMP/err")"
+grep -q "of event 'sched:sched_switch'" "$TMP/report" ||
+	fail "perf report has no sched:sched_switch samples: $(grep '^# Samples' "$TMP/report")"
+perf script -i "$TMP/o.data" 2> /dev/null | grep -q 'sched:sched_switch: prev_comm=offwork .*prev_state=' ||
+	fail "perf script does not show sched_switch's fields"
 
 # a perf record file with sched_switch chains and switch records
 perf record -q -N --buildid-mmap -e sched:sched_switch -g --switch-events \
