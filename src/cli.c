@@ -59,6 +59,7 @@ enum opt_id {
 	OPT_FLAMEGRAPH,
 	OPT_SHOW_IDLE = 620,
 	OPT_OFF_CPU,
+	OPT_WALL,
 	OPT_SYMFS = 700,
 	OPT_NO_DEBUGINFOD,
 };
@@ -100,6 +101,11 @@ static const struct opt_desc {
 	  "also an event of the time threads wait off CPU (sleeping, "
 	  "blocked on I/O or locks; not preempted), charged to where they "
 	  "waited: sched:sched_switch with call chains (implies -g)" },
+	{ OPT_WALL, "wall", NULL,
+	  "also an event of wall-clock time: on-CPU samples (cpu-clock or "
+	  "task-clock) by their nanoseconds plus every off-CPU interval, "
+	  "preemptions included, so a thread's rows add up to its lifetime "
+	  "(implies --off-cpu)" },
 	{ OPT_SHOW_IDLE, "show-idle", NULL,
 	  "show the idle task's samples (pid 0) as rows; by default they are "
 	  "only the header's idle share" },
@@ -455,6 +461,9 @@ static int other_option(struct options *o, int c, char **argv,
 	case OPT_OFF_CPU:
 		o->off_cpu = true;
 		break;
+	case OPT_WALL:
+		o->off_cpu = o->wall = true;
+		break;
 	case OPT_LIST_EVENTS:
 		o->list_events = true;
 		break;
@@ -580,7 +589,31 @@ static int check_options(struct options *o, int argc, char **argv)
 	if (o->off_cpu && !o->input) {
 		struct event_spec *sp;
 		struct strbuf why;
+		bool wall_cpu = false;
 
+		/* --wall: time on CPU in ns, cpu-clock by default */
+		if (o->wall && !o->nr_specs) {
+			strbuf__init(&why);
+			if (events__parse("cpu-clock", &o->specs, &o->nr_specs,
+					  &why)) {
+				strbuf__fini(&why);
+				return 1 + bad_usage("%s", "--wall: cpu-clock");
+			}
+			strbuf__fini(&why);
+		}
+		for (size_t i = 0; o->wall && i < o->nr_specs && !wall_cpu; i++) {
+			const struct perf_event_attr *at = &o->specs[i].attr;
+
+			if (at->type == PERF_TYPE_SOFTWARE &&
+			    (at->config == PERF_COUNT_SW_CPU_CLOCK ||
+			     at->config == PERF_COUNT_SW_TASK_CLOCK))
+				wall_cpu = o->specs[i].wall_cpu = true;
+		}
+		if (o->wall && !wall_cpu)
+			return 1 + bad_usage("%s", "--wall counts time on CPU "
+					     "in nanoseconds: it needs "
+					     "cpu-clock or task-clock among "
+					     "the events (-e)");
 		/* the events asked for (or the default), then the waits' */
 		if (!o->nr_specs) {
 			sp = realloc(o->specs, sizeof(*sp));
@@ -638,7 +671,7 @@ int cli__parse(int argc, char **argv, struct options *o)
 	       (c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 	switch (c) {
 	case OPT_EVENT: case OPT_FREQ: case OPT_COUNT: case OPT_PID:
-	case OPT_TID: case OPT_CPU: case OPT_MMAP:
+	case OPT_TID: case OPT_CPU: case OPT_MMAP: case OPT_WALL:
 		o->live_opt = opt_name(c);
 		break;
 	default:

@@ -34,6 +34,7 @@ struct options {
 	bool no_debuginfod;
 	bool callgraph, folded;
 	bool off_cpu;		/* --off-cpu */
+	bool wall;		/* --wall */
 	const char *pprof;
 	const char *flamegraph;
 	const char *push, *app_name;	/* --push URL, --app-name */

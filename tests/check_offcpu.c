@@ -48,10 +48,12 @@ START_TEST(test_waits)
 	ck_assert(!offcpu__in(o, 5, 400, &w));
 	/* never out */
 	ck_assert(!offcpu__in(o, 6, 400, &w));
-	/* preempted: not a wait */
+	/* preempted: not a wait, but time away (flagged) */
 	ck_assert_int_eq(offcpu__out(o, 5, 500, &k, fr, 1, 0), 0);
 	offcpu__preempted(o, 5);
-	ck_assert(!offcpu__in(o, 5, 900, &w));
+	ck_assert(offcpu__in(o, 5, 900, &w));
+	ck_assert(w.preempted);
+	ck_assert_uint_eq(w.ns, 400);
 	/* still waiting at a refresh: charged up to it, then the rest */
 	ck_assert_int_eq(offcpu__out(o, 5, 1000, &k, fr, 1, 0), 0);
 	k.tid = 8;
@@ -65,6 +67,7 @@ START_TEST(test_waits)
 	ck_assert_uint_eq(c.n, 2);
 	ck_assert(offcpu__in(o, 5, 1600, &w));
 	ck_assert_uint_eq(w.ns, 100);
+	ck_assert(!w.preempted);
 	/* a thread that exits is forgotten */
 	offcpu__exit(o, 8);
 	ck_assert_uint_eq(offcpu__nr_waiting(o), 0);
@@ -115,7 +118,7 @@ static void switch_out(struct session *s, u32 tid, u64 time)
 	ck_assert_int_eq(session__process(s, fake_sample(buf, ST, &fs)), 0);
 }
 
-static u64 offcpu_period(struct session *s, size_t ev, u64 *samples)
+static u64 period_of(struct session *s, size_t ev, u64 *samples, bool chains)
 {
 	struct snapshot snap;
 	u64 p;
@@ -124,10 +127,15 @@ static u64 offcpu_period(struct session *s, size_t ev, u64 *samples)
 	ck_assert_int_eq(session__snapshot(s, ev, &snap), 0);
 	p = snap.total_period;
 	*samples = snap.total_samples;
-	for (size_t i = 0; i < snap.nr; i++)	/* with their chain */
+	for (size_t i = 0; chains && i < snap.nr; i++)	/* with their chain */
 		ck_assert_uint_ne(snap.entries[i].key.chain, 0);
 	snapshot__fini(&snap);
 	return p;
+}
+
+static u64 offcpu_period(struct session *s, size_t ev, u64 *samples)
+{
+	return period_of(s, ev, samples, true);
 }
 
 START_TEST(test_session)
@@ -196,6 +204,55 @@ START_TEST(test_session)
 }
 END_TEST
 
+/* --wall: the on-CPU event's samples and every wait, preemptions too. */
+START_TEST(test_wall)
+{
+	struct session_opts so = { .key_fields = KEY_ALL };
+	struct session *s = session__new(&so);
+	struct perf_event_attr a;
+	struct fake_sample fs = { .id = 43, .pid = 10, .tid = 11, .time = 500,
+				  .period = 250000, .ip = 0x401040,
+				  .misc = PERF_RECORD_MISC_USER };
+	size_t t = record__id_trailer_size(ST, true);
+	u64 n;
+
+	ck_assert_ptr_nonnull(s);
+	memset(&a, 0, sizeof(a));
+	a.type = PERF_TYPE_TRACEPOINT;
+	a.sample_type = ST;
+	a.sample_id_all = 1;
+	a.context_switch = 1;
+	ck_assert_int_eq(session__add_event(s, "sched:sched_switch", &a), 0);
+	ck_assert_int_eq(session__add_id(s, 0, SW_ID), 0);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.context_switch = 0;
+	ck_assert_int_eq(session__add_event(s, "cpu-clock", &a), 1);
+	ck_assert_int_eq(session__add_id(s, 1, 43), 0);
+	ck_assert_int_eq(session__add_wall(s, 1, "wall"), -EINVAL);
+	ck_assert_int_eq(session__add_offcpu(s, 0, "off-cpu"), 2);
+	ck_assert_int_eq(session__add_wall(s, 1, "wall"), 3);
+	ck_assert(session__event_is_wall(s, 3));
+	ck_assert(session__event_is_time(s, 3));
+	ck_assert(!session__event_is_wall(s, 2));
+	session__process(s, fake_comm(buf, 10, 10, "w", false, t));
+	session__process(s, fake_mmap2(buf, 10, 0x400000, 0x10000, 0, "/bin/w",
+				       NULL, 0, t));
+	/* 250 us on CPU, 4000 ns waiting, 3000 ns preempted */
+	ck_assert_int_eq(session__process(s, fake_sample(buf, ST, &fs)), 0);
+	switch_out(s, 11, 1000);
+	session__process(s, fake_switch(0, 11, 5000));
+	switch_out(s, 11, 6000);
+	session__process(s, fake_switch(PERF_RECORD_MISC_SWITCH_OUT |
+					PERF_RECORD_MISC_SWITCH_OUT_PREEMPT,
+					11, 6001));
+	session__process(s, fake_switch(0, 11, 9000));
+	ck_assert_uint_eq(offcpu_period(s, 2, &n), 4000);
+	ck_assert_uint_eq(period_of(s, 3, &n, false), 250000 + 4000 + 3000);
+	ck_assert_uint_eq(n, 3);
+	session__free(s);
+}
+END_TEST
+
 Suite *offcpu_suite(void)
 {
 	Suite *ss = suite_create("offcpu");
@@ -203,6 +260,7 @@ Suite *offcpu_suite(void)
 
 	tcase_add_test(tc, test_waits);
 	tcase_add_test(tc, test_session);
+	tcase_add_test(tc, test_wall);
 	suite_add_tcase(ss, tc);
 	return ss;
 }

@@ -49,6 +49,8 @@ struct event_spec {
 	bool is_default;	/* the implicit "cycles": may fall back */
 	bool offcpu;		/* --off-cpu's sched_switch: call chains and
 				 * context switch records, whatever -g says */
+	bool wall_cpu;		/* --wall's on-CPU event (cpu-clock or
+				 * task-clock) */
 	bool pmu;		/* "pmu/terms/": attr.type and config* are
 				 * resolved by evsel from sysfs */
 	char pmu_name[EVENT_WORD_MAX];

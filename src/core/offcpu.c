@@ -98,10 +98,8 @@ void offcpu__preempted(struct offcpu *o, u32 tid)
 {
 	struct offcpu_thread *t = thread_of(o, tid);
 
-	if (t && t->waiting) {
+	if (t && t->waiting)
 		t->preempted = true;
-		thread__stop(o, t);
-	}
 }
 
 static void thread__wait(const struct offcpu_thread *t, u64 until,
@@ -112,6 +110,7 @@ static void thread__wait(const struct offcpu_thread *t, u64 until,
 	w->nr_frames = t->nr_frames;
 	w->cpu = t->cpu;
 	w->ns = until > t->charged ? until - t->charged : 0;
+	w->preempted = t->preempted;
 }
 
 bool offcpu__in(struct offcpu *o, u32 tid, u64 time, struct offcpu_wait *w)

@@ -3,7 +3,8 @@
  * back on a CPU (a PERF_RECORD_SWITCH in), when the time in between is
  * charged to that chain; threads still away are charged up to a refresh
  * and again from there.  Preempted threads (switched out runnable, state
- * R) were not blocked: their time is not charged. */
+ * R) were not blocked: their time is flagged (wall-clock time counts it,
+ * off-CPU time does not). */
 #ifndef PTOP_OFFCPU_H
 #define PTOP_OFFCPU_H
 
@@ -23,6 +24,8 @@ struct offcpu_wait {
 	size_t nr_frames;
 	int cpu;
 	u64 ns;			/* to charge */
+	bool preempted;		/* runnable all along, not waiting: only
+				 * wall-clock time (--wall) counts it */
 };
 
 struct offcpu;
@@ -34,11 +37,11 @@ void offcpu__free(struct offcpu *o);
  * of its sched_switch sample.  0 or -ENOMEM. */
 int offcpu__out(struct offcpu *o, u32 tid, u64 time, const struct hist_key *key,
 		const struct offcpu_frame *frames, size_t n, int cpu);
-/* Its switch-out was a preemption: nothing to charge for it. */
+/* Its switch-out was a preemption: not a wait (w->preempted). */
 void offcpu__preempted(struct offcpu *o, u32 tid);
-/* Thread tid is back at time: true with *w filled when it waited since
- * a switch-out that was not a preemption (w->ns may be 0); the frames
- * stay valid until the next call for tid. */
+/* Thread tid is back at time: true with *w filled when it was out since
+ * a switch-out (w->ns may be 0); the frames stay valid until the next
+ * call for tid. */
 bool offcpu__in(struct offcpu *o, u32 tid, u64 time, struct offcpu_wait *w);
 /* The thread is gone: forgets it. */
 void offcpu__exit(struct offcpu *o, u32 tid);

@@ -62,6 +62,9 @@ struct session {
 	 * thread waits, and the event that gets the waits (-1: none) */
 	struct offcpu *offcpu;
 	long offcpu_src, offcpu_dst;
+	/* --wall: on-CPU samples of wall_cpu (periods in ns) and every
+	 * wait, preemptions too, in event wall_dst (-1: none) */
+	long wall_cpu, wall_dst;
 	u64 clock_now;		/* session__set_clock */
 };
 
@@ -77,6 +80,7 @@ struct session *session__new(const struct session_opts *opts)
 		s->opts.fold_threshold = 200000;
 	pthread_mutex_init(&s->lock, NULL);
 	s->offcpu_src = s->offcpu_dst = -1;
+	s->wall_cpu = s->wall_dst = -1;
 	intmap__init(&s->ids);
 	intmap__init(&s->asked);
 	intmap__init(&s->bid_index);
@@ -364,7 +368,7 @@ const struct perf_event_attr *session__event_attr(const struct session *s,
 /* The events that have samples of their own (not --off-cpu's waits). */
 static size_t session__nr_sampling(const struct session *s)
 {
-	return s->nr_events - (s->offcpu_dst >= 0);
+	return s->nr_events - (s->offcpu_dst >= 0) - (s->wall_dst >= 0);
 }
 
 /* The event a record belongs to; NULL if the id is unknown. */
@@ -540,6 +544,16 @@ static int session__account(struct session_event *e, int cpu,
 	return 0;
 }
 
+/* A sample into its event, and into --wall's when its event is the
+ * on-CPU time. */
+static int session__add(struct session *s, struct session_event *e, int cpu,
+			const struct hist_key *key, u64 period)
+{
+	if (s->wall_dst >= 0 && e - s->events == s->wall_cpu)
+		session__account(&s->events[s->wall_dst], cpu, key, period);
+	return session__account(e, cpu, key, period);
+}
+
 /* Hands a sample with a user stack to the unwinder: 0 when it took it. */
 static int session__defer(struct session *s, struct session_event *e,
 			  const struct perf_sample *smp,
@@ -612,8 +626,10 @@ static void session__offcpu_charge_one(void *ctx, const struct offcpu_wait *w)
 			break;
 	}
 	key.chain = node;
-	if (w->ns)
+	if (w->ns && !w->preempted)
 		session__account(e, w->cpu, &key, w->ns);
+	if (w->ns && s->wall_dst >= 0)
+		session__account(&s->events[s->wall_dst], w->cpu, &key, w->ns);
 }
 
 /* PERF_RECORD_SWITCH(_CPU_WIDE): a thread of --off-cpu goes out (a
@@ -671,9 +687,29 @@ void session__set_clock(struct session *s, u64 now)
 		s->clock_now = now;
 }
 
+int session__add_wall(struct session *s, size_t cpu_ev, const char *name)
+{
+	int dst;
+
+	if (!s->offcpu || cpu_ev >= s->nr_events || s->wall_dst >= 0)
+		return -EINVAL;
+	dst = session__add_event(s, name, &s->events[cpu_ev].attr);
+	if (dst < 0)
+		return dst;
+	s->wall_cpu = (long)cpu_ev;
+	s->wall_dst = dst;
+	return dst;
+}
+
 bool session__event_is_time(const struct session *s, size_t ev)
 {
-	return s->offcpu && (long)ev == s->offcpu_dst;
+	return (s->offcpu && (long)ev == s->offcpu_dst) ||
+	       (long)ev == s->wall_dst;
+}
+
+bool session__event_is_wall(const struct session *s, size_t ev)
+{
+	return s->wall_dst >= 0 && (long)ev == s->wall_dst;
 }
 
 bool session__event_is_derived(const struct session *s, size_t ev)
@@ -777,7 +813,7 @@ static int session__sample(struct session *s, const struct perf_event_header *h)
 					   h->misc & PERF_RECORD_MISC_CPUMODE_MASK);
 	if (s->offcpu && e - s->events == s->offcpu_src && smp.pid)
 		session__offcpu_out(s, &smp, &key, cpu);
-	return session__account(e, cpu, &key, smp.period);
+	return session__add(s, e, cpu, &key, smp.period);
 }
 
 void session__set_unwinder(struct session *s,
@@ -825,7 +861,7 @@ int session__add_unwound(struct session *s, const struct unwind_req *req,
 	if (n)
 		key.chain = session__chain(s, (s32)req->pid, chain, n,
 					   req->cpumode);
-	return session__account(e, req->cpu, &key, req->period);
+	return session__add(s, e, req->cpu, &key, req->period);
 }
 
 static struct dso *session__dso(struct session *s, const struct rec_mmap *m)
@@ -1144,7 +1180,7 @@ int session__snapshot(struct session *s, size_t ev, struct snapshot *snap)
 	/* threads still waiting: their time so far, up to the newest
 	 * timestamp (the rest comes at the next snapshot, or when they
 	 * are back) */
-	if (s->offcpu && (long)ev == s->offcpu_dst &&
+	if (s->offcpu && ((long)ev == s->offcpu_dst || (long)ev == s->wall_dst) &&
 	    (s->last_time || s->clock_now))
 		offcpu__charge(s->offcpu, MAX(s->last_time, s->clock_now),
 			       session__offcpu_charge_one, s);

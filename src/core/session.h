@@ -108,7 +108,15 @@ int session__add_offcpu(struct session *s, size_t src, const char *name);
 /* The live source's clock (the events' CLOCK_MONOTONIC, ns), read
  * before its last pass over the rings: waits are charged up to it. */
 void session__set_clock(struct session *s, u64 now);
-/* Whether event ev's periods are nanoseconds of off-CPU time. */
+/*
+ * --wall (after session__add_offcpu): a new event (its index, or -errno)
+ * gets every sample of cpu_ev (cpu-clock or task-clock: periods are
+ * nanoseconds on CPU) and every off-CPU interval, preemptions included,
+ * so that a thread's rows add up to the time it existed.
+ */
+int session__add_wall(struct session *s, size_t cpu_ev, const char *name);
+bool session__event_is_wall(const struct session *s, size_t ev);
+/* Whether event ev's periods are nanoseconds (--off-cpu, --wall). */
 bool session__event_is_time(const struct session *s, size_t ev);
 /* Whether event ev is made by the session (no samples of its own: a
  * writer of records leaves it out). */

@@ -26,6 +26,7 @@ struct sampler {
 	size_t *sess_ev;	/* session index of evlist event i */
 	size_t nr_sess_ev;
 	size_t offcpu_ev;	/* --off-cpu's session event + 1, 0: none */
+	size_t wall_ev;		/* --wall's, the same */
 
 	struct target target;
 	pid_t *target_pids;	/* owned copy of target.pids */
@@ -417,6 +418,18 @@ static int sampler__register(struct sampler *sp)
 				sp->offcpu_ev = (size_t)d + 1;
 		}
 	}
+	/* --wall: the on-CPU event's samples and every wait */
+	for (size_t i = 0; i < n && !err && sp->offcpu_ev && !sp->wall_ev; i++) {
+		int d;
+
+		if (i >= sp->nr_specs || !sp->specs[i].wall_cpu)
+			continue;
+		d = session__add_wall(s, sp->sess_ev[i], "wall");
+		if (d < 0)
+			err = d;
+		else
+			sp->wall_ev = (size_t)d + 1;
+	}
 	session__unlock(s);
 	return err;
 }
@@ -689,7 +702,7 @@ int sampler__add_event(struct sampler *sp, const struct event_spec *spec,
 
 size_t sampler__nr_events(const struct sampler *sp)
 {
-	return sp->nr_sess_ev + (sp->offcpu_ev != 0);
+	return sp->nr_sess_ev + (sp->offcpu_ev != 0) + (sp->wall_ev != 0);
 }
 
 size_t sampler__nr_sampled(const struct sampler *sp)
@@ -701,6 +714,8 @@ size_t sampler__session_event(const struct sampler *sp, size_t i)
 {
 	if (i == sp->nr_sess_ev && sp->offcpu_ev)
 		return sp->offcpu_ev - 1;
+	if (i == sp->nr_sess_ev + 1 && sp->wall_ev)
+		return sp->wall_ev - 1;
 	return i < sp->nr_sess_ev ? sp->sess_ev[i] : 0;
 }
 

@@ -43,6 +43,26 @@ grep '"event":"off-cpu"' "$TMP/cmd.json" | tail -n 1 |
 grep -q '"event":"cpu-clock"' "$TMP/cmd.json" || fail "no cpu-clock table beside it"
 check_waits "$TMP/cmd.json" 5 "command"
 
+# --wall: on CPU and off, preemptions too: the main thread's rows hold
+# its sleeps, its blocking and its spinning, and add up to about its
+# lifetime (the rounds' 400 ms of waits plus do_spin's CPU each)
+"$PTOP" -b --wall -d 60 --json -- "$WL/offwork" 5 > "$TMP/wall.json" 2> "$TMP/err" ||
+	fail "ptop --wall: $(cat "$TMP/err")"
+grep '"event":"wall"' "$TMP/wall.json" | tail -n 1 | jq -e --argjson n 5 '
+	def t($s): ([.rows[] | select(.symbol == $s and .dso == "offwork") |
+		.children_period] | add // 0) / 1e9;
+	t("main") as $m | (t("do_sleep") + t("do_pipe") + t("do_mutex") +
+		t("do_spin")) as $parts |
+	.wall and .period_unit == "ns" and
+	t("do_sleep") >= 0.2 * $n and t("do_sleep") <= 0.25 * $n and
+	t("do_pipe") >= 0.1 * $n and t("do_mutex") >= 0.1 * $n and
+	t("do_spin") > 0 and (($m - $parts) | fabs) < 0.05 * $m and
+	$m >= 0.4 * $n and $m <= .time' > /dev/null ||
+	fail "--wall: $(grep '"event":"wall"' "$TMP/wall.json" | tail -n 1 | jq -c '[.time, (.rows[] | select(.dso == "offwork") | [.symbol, .children_period])]')"
+"$PTOP" -b --wall -e page-faults -- "$WL/offwork" 1 > /dev/null 2> "$TMP/err" &&
+	fail "--wall without a clock event was accepted"
+grep -q 'needs cpu-clock or task-clock' "$TMP/err" || fail "no reason given: $(cat "$TMP/err")"
+
 # the text: the Time column and the total in the header
 "$PTOP" -b --off-cpu -e cpu-clock -d 60 -- "$WL/offwork" 2 > "$TMP/cmd.txt" 2> "$TMP/err" ||
 	fail "ptop --off-cpu (text): $(cat "$TMP/err")"

@@ -176,6 +176,7 @@ void app__header(struct app *a, const struct table *t, size_t ev,
 	hi->target = a->target_desc;
 	hi->event = session__event_name(a->session, ev);
 	hi->time = session__event_is_time(a->session, ev);
+	hi->wall = session__event_is_wall(a->session, ev);
 	if (hi->time) {
 		/* --off-cpu's waits: no sampling rate of their own */
 	} else if (attr) {

@@ -191,7 +191,8 @@ static void batch__json(struct strbuf *sb, const struct batch_opts *o,
 		     hi->freq, hi->period);
 	/* --off-cpu: periods are the nanoseconds threads waited */
 	if (hi->time)
-		strbuf__adds(sb, ",\"off_cpu\":true,\"period_unit\":\"ns\"");
+		strbuf__addf(sb, ",\"%s\":true,\"period_unit\":\"ns\"",
+			     hi->wall ? "wall" : "off_cpu");
 	strbuf__addf(sb, ",\"samples\":%" PRIu64 ",\"period\":%" PRIu64
 			 ",\"total_samples\":%" PRIu64,
 		     snap->total_samples, snap->total_period, c->samples);

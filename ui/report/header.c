@@ -55,7 +55,7 @@ void header__format(struct strbuf *sb, const struct header_info *hi,
 	strbuf__adds(sb, "event ");
 	sanitize_str(sb, hi->event);
 	if (hi->time) {
-		strbuf__adds(sb, ", waits ");
+		strbuf__adds(sb, hi->wall ? ", on and off CPU " : ", waits ");
 		fmt__duration(sb, snap->counts.period);
 	} else if (hi->freq)
 		strbuf__addf(sb, ", %" PRIu64 " Hz", hi->freq);

@@ -25,6 +25,7 @@ struct header_info {
 	u64 pushed, push_dropped;
 	const char *push_error;
 	bool time;		/* periods are ns of off-CPU time */
+	bool wall;		/* ... of wall-clock time (--wall) */
 };
 
 /* Share of the histogram's period in kernel code, in percent, of the
