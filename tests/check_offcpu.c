@@ -25,39 +25,55 @@ static void got(void *ctx, const struct offcpu_wait *w)
 	c->tid[c->n++] = (u32)w->key.tid;
 }
 
+static size_t two_frames(void *ctx, u32 chain, struct offcpu_frame *out,
+			 size_t max)
+{
+	(void)ctx;
+	ck_assert_uint_eq(chain, 77);
+	ck_assert_uint_ge(max, 2);
+	out[0] = (struct offcpu_frame){ NULL, 0x10 };
+	out[1] = (struct offcpu_frame){ NULL, 0x20 };
+	return 2;
+}
+
 START_TEST(test_waits)
 {
 	struct offcpu *o = offcpu__new();
-	struct offcpu_frame fr[2] = { { NULL, 0x10 }, { NULL, 0x20 } };
 	struct hist_key k = { .tid = 5, .chain = 77 };
 	struct offcpu_wait w;
 	struct charged c = { 0 };
 
 	ck_assert_ptr_nonnull(o);
-	/* out at 100, back at 350: 250 ns, the chain's frames kept */
-	ck_assert_int_eq(offcpu__out(o, 5, 100, &k, fr, 2, 1), 0);
+	/* out at 100, back at 350: 250 ns, with its chain */
+	ck_assert_int_eq(offcpu__out(o, 5, 100, &k, 1), 0);
 	ck_assert_uint_eq(offcpu__nr_waiting(o), 1);
 	ck_assert(offcpu__in(o, 5, 350, &w));
 	ck_assert_uint_eq(w.ns, 250);
+	ck_assert_uint_eq(w.key.chain, 77);
+	ck_assert_uint_eq(w.nr_frames, 0);
+	ck_assert_int_eq(w.cpu, 1);
+	/* the chains reset while it waits: its frames are kept */
+	ck_assert_int_eq(offcpu__out(o, 5, 360, &k, 1), 0);
+	ck_assert_int_eq(offcpu__keep_frames(o, two_frames, NULL), 0);
+	ck_assert(offcpu__in(o, 5, 370, &w));
+	ck_assert_uint_eq(w.key.chain, 0);
 	ck_assert_uint_eq(w.nr_frames, 2);
 	ck_assert_uint_eq(w.frames[1].addr, 0x20);
-	ck_assert_uint_eq(w.key.chain, 0);	/* interned again */
-	ck_assert_int_eq(w.cpu, 1);
 	ck_assert_uint_eq(offcpu__nr_waiting(o), 0);
 	/* back twice: once */
 	ck_assert(!offcpu__in(o, 5, 400, &w));
 	/* never out */
 	ck_assert(!offcpu__in(o, 6, 400, &w));
 	/* preempted: not a wait, but time away (flagged) */
-	ck_assert_int_eq(offcpu__out(o, 5, 500, &k, fr, 1, 0), 0);
+	ck_assert_int_eq(offcpu__out(o, 5, 500, &k, 0), 0);
 	offcpu__preempted(o, 5);
 	ck_assert(offcpu__in(o, 5, 900, &w));
 	ck_assert(w.preempted);
 	ck_assert_uint_eq(w.ns, 400);
 	/* still waiting at a refresh: charged up to it, then the rest */
-	ck_assert_int_eq(offcpu__out(o, 5, 1000, &k, fr, 1, 0), 0);
+	ck_assert_int_eq(offcpu__out(o, 5, 1000, &k, 0), 0);
 	k.tid = 8;
-	ck_assert_int_eq(offcpu__out(o, 8, 1200, &k, NULL, 0, 0), 0);
+	ck_assert_int_eq(offcpu__out(o, 8, 1200, &k, 0), 0);
 	offcpu__charge(o, 1500, got, &c);
 	ck_assert_uint_eq(c.n, 2);
 	ck_assert_uint_eq(c.ns[0] + c.ns[1], 500 + 300);
@@ -234,6 +250,12 @@ START_TEST(test_wall)
 	ck_assert(session__event_is_wall(s, 3));
 	ck_assert(session__event_is_time(s, 3));
 	ck_assert(!session__event_is_wall(s, 2));
+	ck_assert(session__event_is_derived(s, 2) && session__event_is_derived(s, 3));
+	ck_assert(!session__event_is_derived(s, 1));
+	/* perf record --off-cpu's event: periods in ns, recorded */
+	ck_assert_int_eq(session__add_event(s, "offcpu-time", &a), 4);
+	ck_assert(session__event_is_time(s, 4));
+	ck_assert(!session__event_is_derived(s, 4));
 	session__process(s, fake_comm(buf, 10, 10, "w", false, t));
 	session__process(s, fake_mmap2(buf, 10, 0x400000, 0x10000, 0, "/bin/w",
 				       NULL, 0, t));

@@ -59,7 +59,7 @@ static struct offcpu_thread *thread_of(const struct offcpu *o, u32 tid)
 }
 
 int offcpu__out(struct offcpu *o, u32 tid, u64 time, const struct hist_key *key,
-		const struct offcpu_frame *frames, size_t n, int cpu)
+		int cpu)
 {
 	struct offcpu_thread *t = thread_of(o, tid);
 
@@ -70,14 +70,8 @@ int offcpu__out(struct offcpu *o, u32 tid, u64 time, const struct hist_key *key,
 			return -ENOMEM;
 		}
 	}
-	if (array__grow((void **)&t->frames, &t->cap_frames, n ? n : 1,
-			sizeof(*t->frames)))
-		return -ENOMEM;
-	if (n)
-		memcpy(t->frames, frames, n * sizeof(*frames));
-	t->nr_frames = n;
+	t->nr_frames = 0;
 	t->key = *key;
-	t->key.chain = 0;
 	t->out = t->charged = time;
 	t->cpu = cpu;
 	t->preempted = false;
@@ -92,6 +86,33 @@ static void thread__stop(struct offcpu *o, struct offcpu_thread *t)
 	if (t->waiting)
 		o->nr_waiting--;
 	t->waiting = false;
+}
+
+int offcpu__keep_frames(struct offcpu *o,
+			size_t (*frames_of)(void *ctx, u32 chain,
+					    struct offcpu_frame *out, size_t max),
+			void *ctx)
+{
+	struct offcpu_frame fr[512];
+	size_t i = 0;
+	u64 k;
+	void *v;
+
+	while (intmap__next(&o->threads, &i, &k, &v)) {
+		struct offcpu_thread *t = v;
+		size_t n;
+
+		if (!t->waiting || !t->key.chain)
+			continue;
+		n = frames_of(ctx, t->key.chain, fr, ARRAY_SIZE(fr));
+		if (array__grow((void **)&t->frames, &t->cap_frames, n ? n : 1,
+				sizeof(*t->frames)))
+			return -ENOMEM;
+		memcpy(t->frames, fr, n * sizeof(*fr));
+		t->nr_frames = n;
+		t->key.chain = 0;
+	}
+	return 0;
 }
 
 void offcpu__preempted(struct offcpu *o, u32 tid)

@@ -19,7 +19,9 @@ struct offcpu_frame {
 };
 
 struct offcpu_wait {
-	struct hist_key key;	/* of the switch-out sample; chain 0 */
+	struct hist_key key;	/* of the switch-out sample; its chain, or
+				 * 0 when the chains were reset since (then
+				 * frames holds it) */
 	const struct offcpu_frame *frames;	/* leaf first */
 	size_t nr_frames;
 	int cpu;
@@ -33,10 +35,17 @@ struct offcpu;
 struct offcpu *offcpu__new(void);
 void offcpu__free(struct offcpu *o);
 
-/* Thread tid went off CPU at time: key and frames (leaf first, copied)
- * of its sched_switch sample.  0 or -ENOMEM. */
+/* Thread tid went off CPU at time: the key (chain included) of its
+ * sched_switch sample.  0 or -ENOMEM. */
 int offcpu__out(struct offcpu *o, u32 tid, u64 time, const struct hist_key *key,
-		const struct offcpu_frame *frames, size_t n, int cpu);
+		int cpu);
+/* Before the interned chains are reset: every waiting thread's chain
+ * becomes frames (frames_of fills at most max, leaf first, and returns
+ * how many), its key's chain 0.  0 or -ENOMEM. */
+int offcpu__keep_frames(struct offcpu *o,
+			size_t (*frames_of)(void *ctx, u32 chain,
+					    struct offcpu_frame *out, size_t max),
+			void *ctx);
 /* Its switch-out was a preemption: not a wait (w->preempted). */
 void offcpu__preempted(struct offcpu *o, u32 tid);
 /* Thread tid is back at time: true with *w filled when it was out since

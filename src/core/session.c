@@ -594,20 +594,27 @@ static void session__offcpu_out(struct session *s,
 				const struct perf_sample *smp,
 				const struct hist_key *key, int cpu)
 {
-	struct offcpu_frame fr[512];
+	if (offcpu__out(s->offcpu, smp->tid, smp->time, key, cpu))
+		s->events[s->offcpu_dst].counts.dropped++;
+}
+
+/* A chain's frames, leaf first (offcpu__keep_frames). */
+static size_t session__chain_frames(void *ctx, u32 chain,
+				    struct offcpu_frame *out, size_t max)
+{
+	struct session *s = ctx;
 	size_t n = 0;
 
-	for (u32 id = key->chain; id && n < ARRAY_SIZE(fr);) {
+	for (u32 id = chain; id && n < max;) {
 		const struct cc_node *c = callchains__node(s->chains, id);
 
 		if (!c)
 			break;
-		fr[n].dso = c->dso;
-		fr[n++].addr = c->addr;
+		out[n].dso = c->dso;
+		out[n++].addr = c->addr;
 		id = c->parent;
 	}
-	if (offcpu__out(s->offcpu, smp->tid, smp->time, key, fr, n, cpu))
-		s->events[s->offcpu_dst].counts.dropped++;
+	return n;
 }
 
 /* A wait charged to the off-CPU event: its chain interned again (chains
@@ -619,13 +626,15 @@ static void session__offcpu_charge_one(void *ctx, const struct offcpu_wait *w)
 	struct hist_key key = w->key;
 	u32 node = 0;
 
-	for (size_t i = w->nr_frames; i-- > 0;) {
+	/* the chains were reset while it waited: interned again */
+	for (size_t i = w->nr_frames; !key.chain && i-- > 0;) {
 		node = callchains__intern(s->chains, node, w->frames[i].dso,
 					  w->frames[i].addr);
 		if (!node)
 			break;
+		if (!i)
+			key.chain = node;
 	}
-	key.chain = node;
 	if (w->ns && !w->preempted)
 		session__account(e, w->cpu, &key, w->ns);
 	if (w->ns && s->wall_dst >= 0)
@@ -703,6 +712,16 @@ int session__add_wall(struct session *s, size_t cpu_ev, const char *name)
 
 bool session__event_is_time(const struct session *s, size_t ev)
 {
+	/* perf record --off-cpu's event: its BPF program writes each
+	 * thread's off-CPU nanoseconds as the period */
+	return (s->offcpu && (long)ev == s->offcpu_dst) ||
+	       (long)ev == s->wall_dst ||
+	       (ev < s->nr_events && s->events[ev].name &&
+		strcmp(s->events[ev].name, "offcpu-time") == 0);
+}
+
+bool session__event_is_derived(const struct session *s, size_t ev)
+{
 	return (s->offcpu && (long)ev == s->offcpu_dst) ||
 	       (long)ev == s->wall_dst;
 }
@@ -710,11 +729,6 @@ bool session__event_is_time(const struct session *s, size_t ev)
 bool session__event_is_wall(const struct session *s, size_t ev)
 {
 	return s->wall_dst >= 0 && (long)ev == s->wall_dst;
-}
-
-bool session__event_is_derived(const struct session *s, size_t ev)
-{
-	return session__event_is_time(s, ev);
 }
 
 static int session__sample(struct session *s, const struct perf_event_header *h)
@@ -1102,8 +1116,11 @@ void session__refresh(struct session *s, enum hist_mode mode)
 		else if (mode == HIST_DECAY)
 			hist__decay(h);
 	}
-	/* Nothing refers to the chains any more (snapshots hold copies). */
-	if (mode == HIST_ZERO && callchains__nr(s->chains) > 1)
+	/* Nothing refers to the chains any more (snapshots hold copies;
+	 * --off-cpu's waiting threads keep their frames) */
+	if (mode == HIST_ZERO && callchains__nr(s->chains) > 1 &&
+	    (!s->offcpu ||
+	     !offcpu__keep_frames(s->offcpu, session__chain_frames, s)))
 		callchains__reset(s->chains);
 	machine__tick(s->machine);
 	/* Two ticks: samples taken before an exit may still sit in another
