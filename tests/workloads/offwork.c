@@ -4,7 +4,10 @@
  * sleeping 100 ms), do_mutex blocks about 100 ms on a mutex (a helper
  * holds it for 100 ms), do_spin runs about 20 ms of CPU.  So the main
  * thread's waits split 50 / 25 / 25 between sleeping, the pipe and the
- * mutex.  argv[1]: rounds (default 6); it prints nothing. */
+ * mutex.  argv[1]: rounds (default 6); it prints nothing.  The functions
+ * are global and noinline, as cgwork's: the compiler keeps their frame
+ * pointers (a static leaf lost its frame, and with it its caller in
+ * frame-pointer chains). */
 #include <pthread.h>
 #include <stdlib.h>
 #include <time.h>
@@ -64,12 +67,12 @@ static void *helper_mutex(void *arg)
 	return NULL;
 }
 
-static void do_sleep(void)
+__attribute__((noinline)) void do_sleep(void)
 {
 	sleep_ms(200);
 }
 
-static void do_pipe(void)
+__attribute__((noinline)) void do_pipe(void)
 {
 	xwrite(cmd_pipe[1]);
 	xread(data_pipe[0]);
@@ -79,12 +82,12 @@ static void do_pipe(void)
  * pthread_mutex_lock keeps no frame pointer, so a frame-pointer chain
  * from its __lll_lock_wait goes on from the frame of its caller, and
  * this function is the one it leaves out, not do_mutex. */
-static void take(pthread_mutex_t *m)
+__attribute__((noinline)) void take(pthread_mutex_t *m)
 {
 	pthread_mutex_lock(m);
 }
 
-static void do_mutex(void)
+__attribute__((noinline)) void do_mutex(void)
 {
 	xwrite(lock_cmd[1]);
 	xread(lock_ack[0]);	/* the helper holds it now */
@@ -92,7 +95,7 @@ static void do_mutex(void)
 	pthread_mutex_unlock(&mutex);
 }
 
-static void do_spin(void)
+__attribute__((noinline)) void do_spin(void)
 {
 	WL_SPIN_FOR(20000, sink);
 }

@@ -86,3 +86,11 @@ WORKLOADS_EXTRA := $(BUILD)/workloads/cxxnames $(BUILD)/workloads/libwlhot.so \
 $(BUILD)/workloads/syswork: tests/workloads/syswork.c tests/workloads/wl.h
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(WL_CFLAGS) -fomit-frame-pointer -fno-shrink-wrap -o $@ $<
+
+# offwork's leaf do_spin keeps its frame (gcc 12 omits it), so that
+# frame-pointer chains of its samples hold main, as --wall's test needs:
+# clang and frame pointers like cgwork's
+$(BUILD)/workloads/offwork: tests/workloads/offwork.c tests/workloads/wl.h
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  WL      $@")
+	$(Q)$(CG_CC) $(WL_CFLAGS) $(CG_FP) -o $@ $<
