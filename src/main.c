@@ -499,9 +499,10 @@ static int start_live(struct run *r)
 	spo->ev.period = o->period;
 	/* a DWARF sample carries its stack copy (8 KiB by default): 4 times
 	 * the ring, or it overflows at 4000 Hz whenever the reader is
-	 * late by a few ms */
+	 * late by a few ms; --off-cpu records every context switch of the
+	 * machine with its chain, and a lost one costs its waits too */
 	spo->ev.mmap_pages = o->mmap_pages ? o->mmap_pages :
-			     o->dwarf_size ? 512 : 128;
+			     o->dwarf_size || o->off_cpu ? 512 : 128;
 	spo->ev.callchain = o->callgraph;
 	spo->ev.max_stack = (u16)o->max_stack;
 	spo->ev.dwarf_stack_size = o->dwarf_size;

@@ -677,15 +677,22 @@ START_TEST(test_table_trees)
 }
 END_TEST
 
-START_TEST(test_no_chains)
+/* One sample without a chain, and the live view on it. */
+static void start_without_chains(struct tfix *f)
 {
-	struct tfix f;
 	struct fake_sample fs = { .pid = 10, .tid = 10, .time = 1, .period = 7,
 				  .misc = PERF_RECORD_MISC_USER,
 				  .ip = 0x401240 };
 
 	ck_assert_int_eq(session__process(s, fake_sample(buf, ST, &fs)), 0);
-	tui_start(&f, false);
+	tui_start(f, false);
+}
+
+START_TEST(test_no_chains)
+{
+	struct tfix f;
+
+	start_without_chains(&f);
 	ck_assert_int_eq(line_of(&f, "[trees:"), -1);
 	ck_assert_int_eq(key(&f, '+'), R_REDRAW);
 	ck_assert_ptr_nonnull(strstr(f.t.status,
@@ -1154,12 +1161,8 @@ END_TEST
 START_TEST(test_flame_no_chains)
 {
 	struct tfix f;
-	struct fake_sample fs = { .pid = 10, .tid = 10, .time = 1, .period = 7,
-				  .misc = PERF_RECORD_MISC_USER,
-				  .ip = 0x401240 };
 
-	ck_assert_int_eq(session__process(s, fake_sample(buf, ST, &fs)), 0);
-	tui_start(&f, false);
+	start_without_chains(&f);
 	ck_assert_int_eq(key(&f, 'F'), R_REDRAW);
 	ck_assert_uint_eq(tui__view(&f.t), V_TOP);
 	ck_assert_ptr_nonnull(strstr(f.t.status, "start ptop with -g"));

@@ -84,6 +84,14 @@ START_TEST(test_waits)
 	ck_assert(offcpu__in(o, 5, 1600, &w));
 	ck_assert_uint_eq(w.ns, 100);
 	ck_assert(!w.preempted);
+	/* records lost: no wait is known to go on */
+	k.tid = 9;
+	ck_assert_int_eq(offcpu__out(o, 9, 1700, &k, 0), 0);
+	offcpu__forget_all(o);
+	ck_assert_uint_eq(offcpu__nr_waiting(o), 0);	/* 8 and 9 */
+	ck_assert(!offcpu__in(o, 9, 1800, &w));
+	ck_assert_int_eq(offcpu__out(o, 9, 1900, &k, 0), 0);
+	ck_assert(offcpu__in(o, 9, 2000, &w));	/* a new wait counts */
 	/* a thread that exits is forgotten */
 	offcpu__exit(o, 8);
 	ck_assert_uint_eq(offcpu__nr_waiting(o), 0);
@@ -154,23 +162,32 @@ static u64 offcpu_period(struct session *s, size_t ev, u64 *samples)
 	return period_of(s, ev, samples, true);
 }
 
-START_TEST(test_session)
+/* A session with sched_switch (event 0, id SW_ID, switch records);
+ * *a its attr. */
+static struct session *switch_session(struct perf_event_attr *a)
 {
 	struct session_opts so = { .key_fields = KEY_ALL };
 	struct session *s = session__new(&so);
+
+	ck_assert_ptr_nonnull(s);
+	memset(a, 0, sizeof(*a));
+	a->type = PERF_TYPE_TRACEPOINT;
+	a->sample_type = ST;
+	a->sample_id_all = 1;
+	a->context_switch = 1;
+	ck_assert_int_eq(session__add_event(s, "sched:sched_switch", a), 0);
+	ck_assert_int_eq(session__add_id(s, 0, SW_ID), 0);
+	return s;
+}
+
+START_TEST(test_session)
+{
 	struct perf_event_attr a;
+	struct session *s = switch_session(&a);
 	size_t t = record__id_trailer_size(ST, true);
 	u64 n;
 	int dst;
 
-	ck_assert_ptr_nonnull(s);
-	memset(&a, 0, sizeof(a));
-	a.type = PERF_TYPE_TRACEPOINT;
-	a.sample_type = ST;
-	a.sample_id_all = 1;
-	a.context_switch = 1;
-	ck_assert_int_eq(session__add_event(s, "sched:sched_switch", &a), 0);
-	ck_assert_int_eq(session__add_id(s, 0, SW_ID), 0);
 	/* without --off-cpu a SWITCH record is not used */
 	session__process(s, fake_switch(0, 11, 10));
 	ck_assert_uint_eq(session__counts(s)->unknown_type, 1);
@@ -223,23 +240,14 @@ END_TEST
 /* --wall: the on-CPU event's samples and every wait, preemptions too. */
 START_TEST(test_wall)
 {
-	struct session_opts so = { .key_fields = KEY_ALL };
-	struct session *s = session__new(&so);
 	struct perf_event_attr a;
+	struct session *s = switch_session(&a);
 	struct fake_sample fs = { .id = 43, .pid = 10, .tid = 11, .time = 500,
 				  .period = 250000, .ip = 0x401040,
 				  .misc = PERF_RECORD_MISC_USER };
 	size_t t = record__id_trailer_size(ST, true);
 	u64 n;
 
-	ck_assert_ptr_nonnull(s);
-	memset(&a, 0, sizeof(a));
-	a.type = PERF_TYPE_TRACEPOINT;
-	a.sample_type = ST;
-	a.sample_id_all = 1;
-	a.context_switch = 1;
-	ck_assert_int_eq(session__add_event(s, "sched:sched_switch", &a), 0);
-	ck_assert_int_eq(session__add_id(s, 0, SW_ID), 0);
 	a.type = PERF_TYPE_SOFTWARE;
 	a.context_switch = 0;
 	ck_assert_int_eq(session__add_event(s, "cpu-clock", &a), 1);

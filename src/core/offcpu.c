@@ -145,6 +145,16 @@ bool offcpu__in(struct offcpu *o, u32 tid, u64 time, struct offcpu_wait *w)
 	return true;
 }
 
+void offcpu__forget_all(struct offcpu *o)
+{
+	size_t i = 0;
+	u64 k;
+	void *v;
+
+	while (intmap__next(&o->threads, &i, &k, &v))
+		thread__stop(o, v);
+}
+
 void offcpu__exit(struct offcpu *o, u32 tid)
 {
 	struct offcpu_thread *t = thread_of(o, tid);

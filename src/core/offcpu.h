@@ -52,6 +52,10 @@ void offcpu__preempted(struct offcpu *o, u32 tid);
  * a switch-out (w->ns may be 0); the frames stay valid until the next
  * call for tid. */
 bool offcpu__in(struct offcpu *o, u32 tid, u64 time, struct offcpu_wait *w);
+/* Records were lost: any thread's switch in may be among them, so no
+ * wait is known to go on; each is dropped uncharged (counting less, and
+ * the loss is shown, rather than charging a thread that runs again). */
+void offcpu__forget_all(struct offcpu *o);
 /* The thread is gone: forgets it. */
 void offcpu__exit(struct offcpu *o, u32 tid);
 /* Every thread still waiting, charged up to now (and from now on only

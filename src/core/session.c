@@ -955,6 +955,10 @@ static int session__lost(struct session *s, const struct perf_event_header *h)
 	if (e->attr.sample_id_all && session__has_cpu(e) &&
 	    record__parse_id_trailer(&e->attr, h, &id) == 0)
 		cpu = (int)id.cpu;
+	/* --off-cpu: a lost switch in would leave its thread charged as
+	 * waiting while it runs */
+	if (s->offcpu && l.lost)
+		offcpu__forget_all(s->offcpu);
 	if (h->type == PERF_RECORD_LOST) {
 		COUNT(e, cpu, lost, l.lost);
 	} else {

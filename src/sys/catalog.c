@@ -388,6 +388,18 @@ static int put_file(struct strbuf *out, const char *path, int size_bytes)
 	return err;
 }
 
+/* Whether specs[i] is the first tracepoint of its subsystem. */
+static bool first_of_system(const struct event_spec *specs, size_t i)
+{
+	if (!specs[i].tracepoint)
+		return false;
+	for (size_t j = 0; j < i; j++)
+		if (specs[j].tracepoint &&
+		    strcmp(specs[j].tp_sys, specs[i].tp_sys) == 0)
+			return false;
+	return true;
+}
+
 int catalog__tracing_data(const struct evlist_opts *opts,
 			  const struct event_spec *specs, size_t nr,
 			  struct strbuf *out)
@@ -423,27 +435,13 @@ int catalog__tracing_data(const struct evlist_opts *opts,
 	put_u32(out, 0);	/* no ftrace formats */
 	/* the subsystems, each with its tracepoints (first seen order) */
 	nsys = 0;
-	for (size_t i = 0; i < nr; i++) {
-		bool seen = false;
-
-		if (!specs[i].tracepoint)
-			continue;
-		for (size_t j = 0; j < i; j++)
-			seen |= specs[j].tracepoint &&
-				strcmp(specs[j].tp_sys, specs[i].tp_sys) == 0;
-		nsys += !seen;
-	}
+	for (size_t i = 0; i < nr; i++)
+		nsys += first_of_system(specs, i);
 	put_u32(out, (u32)nsys);
 	for (size_t i = 0; i < nr && !err; i++) {
 		size_t n = 0;
-		bool seen = false;
 
-		if (!specs[i].tracepoint)
-			continue;
-		for (size_t j = 0; j < i; j++)
-			seen |= specs[j].tracepoint &&
-				strcmp(specs[j].tp_sys, specs[i].tp_sys) == 0;
-		if (seen)
+		if (!first_of_system(specs, i))
 			continue;
 		for (size_t j = i; j < nr; j++)
 			n += specs[j].tracepoint &&
