@@ -16,6 +16,11 @@ enum column {
 	COL_CPU,
 	COL_DSO,
 	COL_SYM,
+	/* against a baseline (compare.h): its share and the change */
+	COL_BASE_CHILDREN,
+	COL_DELTA_CHILDREN,
+	COL_BASELINE,
+	COL_DELTA,
 	COL__MAX,
 };
 
@@ -25,6 +30,10 @@ struct columns {
 	size_t nr;
 	bool children;		/* Children column: Overhead reads "Self" */
 };
+
+/* With a baseline: Baseline before Overhead (Self) and Delta after it,
+ * Base-Ch and Delta-Ch around Children (columns__init first). */
+void columns__compare(struct columns *c);
 
 const char *column__title(enum column c);
 

@@ -43,6 +43,13 @@ u64 header__dropped(const struct snapshot *snap)
 	       snap->session.unknown_id;
 }
 
+double header__span(const struct snapshot *snap)
+{
+	if (snap->last_time > snap->first_time)
+		return (double)(snap->last_time - snap->first_time) / 1e9;
+	return 0.0;
+}
+
 void header__format(struct strbuf *sb, const struct header_info *hi,
 		    const struct snapshot *snap, const char *prefix)
 {
@@ -124,6 +131,18 @@ void header__format(struct strbuf *sb, const struct header_info *hi,
 				 " times: the rate is over "
 				 "kernel.perf_event_max_sample_rate; try a lower "
 				 "-F\n", snap->counts.throttle);
+	}
+	if (hi->baseline && hi->base_snap) {
+		const struct snapshot *b = hi->base_snap;
+
+		strbuf__adds(sb, prefix);
+		strbuf__adds(sb, "baseline ");
+		sanitize_str(sb, hi->baseline);
+		strbuf__addf(sb, ": %" PRIu64 " samples over %.1f s; now %" PRIu64
+				 " samples over %.1f s; Delta = now - baseline, "
+				 "in points\n", b->total_samples,
+			     header__span(b), snap->total_samples,
+			     hi->elapsed);
 	}
 	if (hi->filters && *hi->filters) {
 		strbuf__adds(sb, prefix);

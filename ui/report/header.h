@@ -24,6 +24,10 @@ struct header_info {
 	bool pushing, push_unreachable;
 	u64 pushed, push_dropped;
 	const char *push_error;
+	/* compare: what the rows are compared with (the file, or when the
+	 * live mark was set) and its snapshot; NULL: nothing */
+	const char *baseline;
+	const struct snapshot *base_snap;
 };
 
 /* Share of the histogram's period in kernel code, in percent, of the
@@ -34,6 +38,9 @@ double header__idle_share(const struct snapshot *snap);
 /* The samples lost (each loss once), and what ptop dropped itself. */
 u64 header__lost(const struct snapshot *snap);
 u64 header__dropped(const struct snapshot *snap);
+
+/* Seconds between the first and the last sample of snap (0: unknown). */
+double header__span(const struct snapshot *snap);
 
 /* Appends the header lines, each starting with prefix and ending with a
  * newline.  Strings that came from outside are sanitized here. */
