@@ -205,6 +205,10 @@ void app__header(struct app *a, const struct table *t, size_t ev,
 	if (t->base) {
 		hi->baseline = t->base_desc;
 		hi->base_snap = table__base_snap(t, ev);
+		/* a file's span; a live mark's snapshot is of a window or
+		 * of everything since the start, which its name says */
+		if (hi->base_snap && t->base->session != t->session)
+			hi->base_span = header__span(hi->base_snap);
 	}
 	if (a->pusher) {
 		pusher__stats(a->pusher, &a->push_stats);

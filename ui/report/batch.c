@@ -40,9 +40,7 @@ static void batch__text(struct strbuf *sb, const struct batch_opts *o,
 	struct columns cols;
 
 	header__format(sb, hi, snap, "# ");
-	columns__init(&cols, &t->spec, o->show_period);
-	if (t->cmp)
-		columns__compare(&cols);
+	table__columns(t, &cols, o->show_period);
 	columns__fit(&cols, &t->rows, 0, t->rows.nr, 0);
 	strbuf__adds(sb, "# ");
 	fmt__header(sb, &cols);

@@ -138,11 +138,13 @@ void header__format(struct strbuf *sb, const struct header_info *hi,
 		strbuf__adds(sb, prefix);
 		strbuf__adds(sb, "baseline ");
 		sanitize_str(sb, hi->baseline);
-		strbuf__addf(sb, ": %" PRIu64 " samples over %.1f s; now %" PRIu64
-				 " samples over %.1f s; Delta = now - baseline, "
-				 "in points\n", b->total_samples,
-			     header__span(b), snap->total_samples,
-			     hi->elapsed);
+		strbuf__addf(sb, ": %" PRIu64 " samples", b->total_samples);
+		if (hi->base_span > 0)
+			strbuf__addf(sb, " over %.1f s", hi->base_span);
+		strbuf__addf(sb, "; now %" PRIu64 " samples", snap->total_samples);
+		if (hi->recording)
+			strbuf__addf(sb, " over %.1f s", hi->elapsed);
+		strbuf__adds(sb, "; Delta = now - baseline, in points\n");
 	}
 	if (hi->filters && *hi->filters) {
 		strbuf__adds(sb, prefix);

@@ -28,6 +28,7 @@ struct header_info {
 	 * live mark was set) and its snapshot; NULL: nothing */
 	const char *baseline;
 	const struct snapshot *base_snap;
+	double base_span;	/* a recording's seconds, 0: unsaid */
 };
 
 /* Share of the histogram's period in kernel code, in percent, of the

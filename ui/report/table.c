@@ -166,6 +166,14 @@ void table__clear_baseline(struct table *t)
 	rowset__set_compare(&t->rows, NULL, NULL);
 }
 
+void table__columns(const struct table *t, struct columns *c,
+		    bool show_period)
+{
+	columns__init(c, &t->spec, show_period);
+	if (t->cmp)
+		columns__compare(c);
+}
+
 const struct snapshot *table__base_snap(const struct table *t, size_t ev)
 {
 	const struct table *b = t->base;

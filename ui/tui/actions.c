@@ -332,11 +332,38 @@ enum act_result action__event_replace(struct tui *t)
 	return add_event(t, true);
 }
 
+/* ---- compare ---- */
+
+enum act_result action__baseline(struct tui *t)
+{
+	char desc[64];
+
+	if (t->table.base) {
+		table__clear_baseline(&t->table);
+		table__columns(&t->table, &t->cols, t->a->show_period);
+		tui__status(t, ST_NORMAL, "baseline cleared (b marks one)");
+		return R_REBUILD;
+	}
+	if (!t->have_snap) {
+		tui__status(t, ST_ERROR, "no table yet to mark as the baseline");
+		return R_REDRAW;
+	}
+	snprintf(desc, sizeof(desc), "marked at %.1f s", t->hi.elapsed);
+	if (table__mark_baseline(&t->table, desc)) {
+		tui__status(t, ST_ERROR, "out of memory: no baseline");
+		return R_REDRAW;
+	}
+	table__columns(&t->table, &t->cols, t->a->show_period);
+	tui__status(t, ST_NORMAL, "baseline marked: Delta is now - then, in "
+				  "points (s: sort by delta; b clears)");
+	return R_REBUILD;
+}
+
 /* ---- sorting ---- */
 
 static const enum sort_key sort_cycle[] = {
 	SORT_OVERHEAD, SORT_SAMPLES, SORT_PERIOD, SORT_SYM, SORT_DSO,
-	SORT_COMM, SORT_PID, SORT_TID, SORT_CPU,
+	SORT_COMM, SORT_PID, SORT_TID, SORT_CPU, SORT_DELTA, SORT_ABSDELTA,
 };
 
 static enum act_result pick_sort(struct tui *t, int id)
@@ -495,6 +522,11 @@ enum act_result action__zoom_dso(struct tui *t)
 	if (f->dso) {
 		tui__status(t, ST_ERROR, "already zoomed into a shared object "
 					 "(Esc undoes)");
+		return R_REDRAW;
+	}
+	if (r->cmp == CMP_GONE) {
+		tui__status(t, ST_ERROR, "this row vanished since the "
+					 "baseline: nothing to zoom into");
 		return R_REDRAW;
 	}
 	if (!push_zoom(t, ZOOM_DSO, NULL))
@@ -849,7 +881,7 @@ static enum act_result copy_row(struct tui *t)
 	if (!r)
 		return need_row(t);
 	strbuf__init(&sb);
-	columns__init(&cols, &t->table.spec, t->a->show_period);
+	table__columns(&t->table, &cols, t->a->show_period);
 	columns__fit(&cols, &t->table.rows, (size_t)(r - t->table.rows.rows),
 		     1, 0);
 	fmt__header(&sb, &cols);

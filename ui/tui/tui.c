@@ -86,7 +86,10 @@ void tui__init(struct tui *t, struct app *a)
 			 a->filter.sym_substr);
 	t->table.filter.sym_substr =
 		t->table.filter_buf[0] ? t->table.filter_buf : NULL;
-	columns__init(&t->cols, &t->table.spec, a->show_period);
+	/* --baseline FILE */
+	if (app__take_baseline(a, &t->table))
+		pr_err("out of memory: no baseline");
+	table__columns(&t->table, &t->cols, a->show_period);
 	listview__init(&t->top, &top__ops, t);
 	/* branches under --tree-limit are left out, as in batch */
 	calltree__init(&t->ct, a->cg_order, a->tree_limit);
@@ -218,7 +221,7 @@ void tui__set_order(struct tui *t, enum sort_key k, bool invert)
 	spec.order = k;
 	spec.invert = invert;
 	t->table.spec = spec;
-	columns__init(&t->cols, &spec, t->a->show_period);
+	table__columns(&t->table, &t->cols, t->a->show_period);
 }
 
 static bool row_id__match(const struct tui *t, const struct row *r)
