@@ -561,6 +561,11 @@ static int check_options(struct options *o, int argc, char **argv)
 	if (o->baseline && (!*o->baseline || strcmp(o->baseline, "-") == 0))
 		return 1 + bad_usage("%s", "--baseline needs a perf.data file "
 				     "(not a stream)");
+	if (o->batch && !o->baseline && (o->spec.order == SORT_DELTA ||
+					  o->spec.order == SORT_ABSDELTA))
+		return 1 + bad_usage("-s %s orders by the change against a "
+				     "baseline: give --baseline FILE",
+				     sort_key__name(o->spec.order));
 	if (o->baseline && o->annotate)
 		return 1 + bad_usage("%s", "--baseline does not go with "
 				     "--annotate");

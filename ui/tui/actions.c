@@ -366,6 +366,12 @@ static const enum sort_key sort_cycle[] = {
 	SORT_COMM, SORT_PID, SORT_TID, SORT_CPU, SORT_DELTA, SORT_ABSDELTA,
 };
 
+/* delta and absdelta only mean something against a baseline */
+static bool sort_offered(const struct tui *t, enum sort_key k)
+{
+	return t->table.base || (k != SORT_DELTA && k != SORT_ABSDELTA);
+}
+
 static enum act_result pick_sort(struct tui *t, int id)
 {
 	tui__set_order(t, (enum sort_key)id, t->table.spec.invert);
@@ -383,6 +389,8 @@ enum act_result action__sort_picker(struct tui *t)
 	for (size_t i = 0; i < ARRAY_SIZE(sort_cycle); i++) {
 		enum sort_key k = sort_cycle[i];
 
+		if (!sort_offered(t, k))
+			continue;
 		snprintf(m->items[m->nr].label, sizeof(m->items[0].label),
 			 "%s %s", t->table.spec.order == k ? "*" : " ",
 			 sort_key__name(k));
@@ -402,8 +410,10 @@ static enum act_result cycle_sort(struct tui *t, int dir)
 
 	while (i < n && sort_cycle[i] != t->table.spec.order)
 		i++;
-	i = (i + n + (size_t)(dir > 0 ? 1 : n - 1)) % n;
-	return pick_sort(t, (int)sort_cycle[i % n]);
+	do
+		i = (i + n + (size_t)(dir > 0 ? 1 : n - 1)) % n;
+	while (!sort_offered(t, sort_cycle[i]));
+	return pick_sort(t, (int)sort_cycle[i]);
 }
 
 enum act_result action__sort_next(struct tui *t)
