@@ -4,8 +4,9 @@
 # within 0.1 point, new and gone rows marked so; the old recording is of
 # another build of the workload (another path, other addresses), which
 # still matches by name.  The batch text says the same as the JSON; the
-# JSON's baseline object has the old file's totals; --folded gives two
-# counts per stack that add up to each side's rows.
+# JSON's baseline object has the old file's totals; with call chains
+# Children and Self are both compared, and --folded gives two counts per
+# stack that add up to each side's rows.
 . tests/integration/lib.sh
 . tests/integration/perfdata.inc
 need cc
@@ -122,6 +123,21 @@ perf_record "$TMP/newg.data" -e cpu-clock -c 100000 -g -- "$WL/spin3" 1 1 1,3,6
 	fail "--folded --baseline failed: $(head -5 "$TMP/ptop.err")"
 "$PTOP" -i "$TMP/newg.data" --baseline "$TMP/oldg.data" -b --json --no-children > "$TMP/g.json" 2> "$TMP/ptop.err" ||
 	fail "--json -g --baseline failed: $(head -5 "$TMP/ptop.err")"
+# with children: both shares of each side, Delta-Ch = Children - Base-Ch;
+# main holds every sample of spin3's work on both sides
+"$PTOP" -i "$TMP/newg.data" --baseline "$TMP/oldg.data" -b --json --children > "$TMP/c.json" 2> "$TMP/ptop.err" ||
+	fail "--json --children --baseline failed: $(head -5 "$TMP/ptop.err")"
+jq -e 'all(.rows[]; (.delta_children - (.children - (.baseline_children // 0)) | fabs) < 0.001 and
+		(.delta - (.self - (.baseline // 0)) | fabs) < 0.001) and
+	([.rows[] | select(.symbol == "main")][0] |
+		.baseline_children > 95 and .children > 95 and (.delta_children | fabs) < 3) and
+	([.rows[] | select(.symbol == "spin_c")][0] | .delta_children > 30)' "$TMP/c.json" > /dev/null ||
+	fail "--children: $(jq -c '[.rows[:6][] | {symbol, children, baseline_children, delta_children, self, baseline, delta}]' "$TMP/c.json")"
+"$PTOP" -i "$TMP/newg.data" --baseline "$TMP/oldg.data" -b --children > "$TMP/c.txt" 2> "$TMP/ptop.err" ||
+	fail "-b --children --baseline failed: $(head -5 "$TMP/ptop.err")"
+grep -Eq '^# Base-Ch +Children +Delta-Ch +Baseline +Self +Delta +Samples +Shared Object +Symbol$' "$TMP/c.txt" ||
+	fail "the text's columns with children: $(grep '^# Base' "$TMP/c.txt")"
+
 grep -Evq '^[^ ].* [0-9]+ [0-9]+$' "$TMP/f.txt" &&
 	fail "--folded lines that are not 'stack base current': $(grep -Ev '^[^ ].* [0-9]+ [0-9]+$' "$TMP/f.txt" | head -3)"
 sums=$(awk '{ b += $(NF - 1); c += $NF } $(NF - 2) ~ /(^|;)spin_a$/ { ab += $(NF - 1); ac += $NF }
