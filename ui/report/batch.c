@@ -108,6 +108,18 @@ static void json_tree(struct strbuf *sb, const struct cg_tree *tr, u32 p,
 	strbuf__addc(sb, ']');
 }
 
+/* "baseline" (null for a new row) and "delta", with a suffix. */
+static void json_compare(struct strbuf *sb, const char *suffix,
+			 const struct row *r, double base, double delta)
+{
+	strbuf__addf(sb, ",\"baseline%s\":", suffix);
+	if (r->cmp == CMP_NEW)
+		strbuf__adds(sb, "null");
+	else
+		strbuf__addf(sb, "%.4f", base);
+	strbuf__addf(sb, ",\"delta%s\":%.4f", suffix, delta);
+}
+
 static void batch__json_row(struct strbuf *sb, const struct batch_opts *o,
 			    struct table *t, const struct row *r)
 {
@@ -163,22 +175,11 @@ static void batch__json_row(struct strbuf *sb, const struct batch_opts *o,
 			[CMP_NEW] = "new", [CMP_GONE] = "gone",
 		};
 
-		strbuf__adds(sb, ",\"baseline\":");
-		if (r->cmp == CMP_NEW)
-			strbuf__adds(sb, "null");
-		else
-			strbuf__addf(sb, "%.4f", r->base_pct);
-		strbuf__addf(sb, ",\"delta\":%.4f,\"compare\":\"%s\"",
-			     r->delta, what[r->cmp]);
-		if (t->spec.children) {
-			strbuf__adds(sb, ",\"baseline_children\":");
-			if (r->cmp == CMP_NEW)
-				strbuf__adds(sb, "null");
-			else
-				strbuf__addf(sb, "%.4f", r->base_children_pct);
-			strbuf__addf(sb, ",\"delta_children\":%.4f",
+		json_compare(sb, "", r, r->base_pct, r->delta);
+		strbuf__addf(sb, ",\"compare\":\"%s\"", what[r->cmp]);
+		if (t->spec.children)
+			json_compare(sb, "_children", r, r->base_children_pct,
 				     r->children_delta);
-		}
 	}
 	if (o->callgraph) {
 		struct cg_tree tr;

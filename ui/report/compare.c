@@ -21,9 +21,9 @@ struct compare {
 	struct strpool *pool;
 	struct base_row *rows;
 	size_t nr, cap;
-	u32 *slots;		/* open addressing over rows, UINT32_MAX:
-				 * empty */
-	size_t nslots;
+	/* match_key__hash -> row index + 1; a hash taken by another
+	 * identity moves on to hash + 1 */
+	struct intmap index;
 	bool *used;		/* per build: matched by a current row */
 	size_t cap_used;
 	struct sort_spec spec;	/* the baseline rows' grouping */
@@ -36,6 +36,7 @@ struct compare *compare__new(void)
 
 	if (!c)
 		return NULL;
+	intmap__init(&c->index);
 	c->pool = strpool__new();
 	if (!c->pool) {
 		free(c);
@@ -51,7 +52,7 @@ void compare__free(struct compare *c)
 		return;
 	strpool__free(c->pool);
 	free(c->rows);
-	free(c->slots);
+	intmap__fini(&c->index);
 	free(c->used);
 	free(c);
 }
@@ -151,26 +152,24 @@ static bool match_key__eq(const struct match_key *a, const struct match_key *b)
 	       strcmp(a->comm, b->comm) == 0;
 }
 
-/* The baseline row with k's identity, or UINT32_MAX; *slot: where it is
- * or would go. */
+/* The baseline row with k's identity, or UINT32_MAX; *free_at: the
+ * index key where it would go. */
 static u32 compare__find(const struct compare *c, const struct match_key *k,
-			 size_t *slot)
+			 u64 *free_at)
 {
-	size_t j;
+	u64 h = match_key__hash(k);
+	uintptr_t v;
 
-	if (!c->nslots)
-		return UINT32_MAX;
-	j = match_key__hash(k) & (c->nslots - 1);
-	for (; c->slots[j] != UINT32_MAX; j = (j + 1) & (c->nslots - 1)) {
+	for (; (v = (uintptr_t)intmap__get(&c->index, h)); h++) {
 		struct match_key o;
 
-		match_key__of_base(&o, &c->spec, &c->rows[c->slots[j]]);
+		match_key__of_base(&o, &c->spec, &c->rows[v - 1]);
 		if (match_key__eq(&o, k))
-			break;
+			return (u32)(v - 1);
 	}
-	if (slot)
-		*slot = j;
-	return c->slots[j];
+	if (free_at)
+		*free_at = h;
+	return UINT32_MAX;
 }
 
 static const char *compare__intern(struct compare *c, const char *s, bool *oom)
@@ -189,30 +188,18 @@ void compare__clear(struct compare *c)
 {
 	c->nr = 0;
 	c->total_samples = c->total_period = 0;
-	if (c->slots)
-		memset(c->slots, 0xff, c->nslots * sizeof(*c->slots));
+	intmap__fini(&c->index);
+	intmap__init(&c->index);
 }
 
 int compare__set_base(struct compare *c, const struct rowset *rs)
 {
-	size_t want = 64;
 	bool oom = false;
 
 	compare__clear(c);
 	c->spec = rs->spec;
 	c->total_samples = rs->total_samples;
 	c->total_period = rs->total_period;
-	while (want < rs->nr * 2)
-		want *= 2;
-	if (want > c->nslots) {
-		u32 *s = realloc(c->slots, want * sizeof(*s));
-
-		if (!s)
-			return -ENOMEM;
-		c->slots = s;
-		c->nslots = want;
-	}
-	memset(c->slots, 0xff, c->nslots * sizeof(*c->slots));
 	if (array__grow((void **)&c->rows, &c->cap, rs->nr ? rs->nr : 1,
 			sizeof(*c->rows)))
 		return -ENOMEM;
@@ -220,7 +207,7 @@ int compare__set_base(struct compare *c, const struct rowset *rs)
 		const struct row *r = &rs->rows[i];
 		struct base_row *b = &c->rows[c->nr];
 		struct match_key k;
-		size_t slot;
+		u64 slot;
 		u32 at;
 
 		if (r->cmp == CMP_GONE)
@@ -252,14 +239,12 @@ int compare__set_base(struct compare *c, const struct rowset *rs)
 			c->rows[at].children_period += b->children_period;
 			continue;
 		}
-		c->slots[slot] = (u32)c->nr++;
+		if (intmap__put(&c->index, slot,
+				(void *)(uintptr_t)(c->nr + 1)))
+			return -ENOMEM;
+		c->nr++;
 	}
 	return 0;
-}
-
-u64 compare__base_samples(const struct compare *c)
-{
-	return c->total_samples;
 }
 
 u64 compare__base_period(const struct compare *c)

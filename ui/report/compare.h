@@ -32,8 +32,7 @@ void compare__free(struct compare *c);
 int compare__set_base(struct compare *c, const struct rowset *rs);
 /* Forgets the baseline's rows: every current row is then new. */
 void compare__clear(struct compare *c);
-/* The baseline's totals (of its rows' snapshot) and its rows. */
-u64 compare__base_samples(const struct compare *c);
+/* The baseline's total period (of its rows' snapshot) and its rows. */
 u64 compare__base_period(const struct compare *c);
 size_t compare__base_rows(const struct compare *c);
 
