@@ -425,6 +425,37 @@ START_TEST(test_baseline_key)
 	ck_assert_int_eq(f.t.cols.col[0], COL_BASELINE);
 	ck_assert_int_eq(f.t.cols.col[1], COL_OVERHEAD);
 	ck_assert_int_eq(f.t.cols.col[2], COL_DELTA);
+	/* rows as a build leaves them: a gain in red, a loss in green,
+	 * a new row marked */
+	{
+		struct row *r = f.t.table.rows.rows;
+		struct screen s;
+		const char *l;
+
+		r[0] = (struct row){ .dso = r[0].dso, .dso_name = r[0].dso_name,
+				     .sym = r[0].sym, .samples = 600,
+				     .period = 600, .cmp = CMP_BOTH,
+				     .base_pct = 10, .delta = 50 };
+		r[1].cmp = CMP_BOTH;
+		r[1].base_pct = 59;
+		r[1].delta = -20;
+		r[2].cmp = CMP_NEW;
+		r[2].delta = 1;
+		screen__init(&s);
+		screen__resize(&s, 40, 120);
+		top__render(&f.t, &s, 0);
+		check_fits(&s);
+		ck_assert_int_eq(find_line(&s, "Baseline  Overhead"), 2);
+		l = screen__text(&s, 4);
+		ck_assert_msg(strstr(l, "59.00%    39.00%  -20.00%"), "%s", l);
+		ck_assert_int_eq(screen__style_at(&s, 4,
+				 (size_t)(strstr(l, "-20.00%") - l)), ST_MEDIUM);
+		l = screen__text(&s, 5);
+		ck_assert_msg(strstr(l, "  -     1.00%   +1.00%  new"), "%s", l);
+		ck_assert_int_eq(screen__style_at(&s, 5,
+				 (size_t)(strstr(l, "+1.00%") - l)), ST_HOT);
+		screen__fini(&s);
+	}
 	/* against itself: every row in both, no change */
 	ck_assert_int_eq(table__build(&f.t.table, 0), 0);
 	ck_assert_uint_gt(f.t.table.rows.nr, 1);
