@@ -83,6 +83,27 @@ awk -F '\t' '
 		exit bad > 0
 	}' "$TMP/t.rows" "$TMP/p.rows" || fail "ptop and perf diff disagree (perf diff: $(head -12 "$TMP/diff.txt"))"
 
+# per event, matched by name: the new file has them in the other order
+perf_record "$TMP/eold.data" -e cpu-clock/period=100000/ -e page-faults/period=1/ -- "$TMP/old/spin3" 1 1 6,3,1
+perf_record "$TMP/enew.data" -e page-faults/period=1/ -e cpu-clock/period=100000/ -- "$WL/spin3" 1 1 1,3,6
+perf diff -t '|' "$TMP/eold.data" "$TMP/enew.data" > "$TMP/ediff.txt" 2> "$TMP/diff.err" ||
+	fail "perf diff (two events) failed: $(head -5 "$TMP/diff.err")"
+"$PTOP" -i "$TMP/enew.data" --baseline "$TMP/eold.data" -b --json -E 1000000 > "$TMP/e.json" 2> "$TMP/ptop.err" ||
+	fail "ptop --baseline (two events) failed: $(head -5 "$TMP/ptop.err")"
+for f in spin_a spin_c; do
+	p=$(awk -F '|' -v f="$f" '/^# Event / { ev = $0 } ev ~ /cpu-clock/ && $4 ~ (" " f " *$") {
+		gsub(/[ %]/, "", $1); gsub(/[ %]/, "", $2); print $1, $2; exit }' "$TMP/ediff.txt")
+	t=$(jq -r --arg f "$f" 'select(.event | startswith("cpu-clock")) | .rows[] |
+		select(.symbol == $f) | "\(.baseline) \(.delta)"' "$TMP/e.json")
+	[ -n "$p" ] && [ -n "$t" ] && awk -v p="$p" -v t="$t" 'BEGIN {
+		split(p, a, " "); split(t, b, " ")
+		for (i = 1; i <= 2; i++) if ((a[i] - b[i]) ^ 2 > 0.01) exit 1 }' ||
+		fail "two events, cpu-clock's $f: perf diff '$p', ptop '$t'"
+done
+jq -se 'length == 2 and all(.[]; .baseline.samples > 0) and
+	(map(select(.event | startswith("page-faults")))[0].baseline.samples < 1000)' "$TMP/e.json" > /dev/null ||
+	fail "two events: $(jq -c '{event, baseline}' "$TMP/e.json")"
+
 # the JSON: the baseline's totals are the old file's own; each row's
 # delta is its overhead minus its baseline; new rows have no baseline,
 # gone rows no samples
