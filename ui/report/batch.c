@@ -40,7 +40,7 @@ static void batch__text(struct strbuf *sb, const struct batch_opts *o,
 	struct columns cols;
 
 	header__format(sb, hi, snap, "# ");
-	table__columns(t, &cols, o->show_period);
+	columns__init(&cols, &t->spec, o->show_period);
 	columns__fit(&cols, &t->rows, 0, t->rows.nr, 0);
 	strbuf__adds(sb, "# ");
 	fmt__header(sb, &cols);
@@ -169,18 +169,6 @@ static void batch__json_row(struct strbuf *sb, const struct batch_opts *o,
 		strbuf__addf(sb, ",\"self\":%.4f,\"children\":%.4f",
 			     rowset__percent(&t->rows, r),
 			     rowset__percent_children(&t->rows, r));
-	if (t->cmp) {
-		static const char *const what[] = {
-			[CMP_NONE] = "none", [CMP_BOTH] = "both",
-			[CMP_NEW] = "new", [CMP_GONE] = "gone",
-		};
-
-		json_compare(sb, "", r, r->base_pct, r->delta);
-		strbuf__addf(sb, ",\"compare\":\"%s\"", what[r->cmp]);
-		if (t->spec.children)
-			json_compare(sb, "_children", r, r->base_children_pct,
-				     r->children_delta);
-	}
 	if (o->callgraph) {
 		struct cg_tree tr;
 
@@ -192,6 +180,18 @@ static void batch__json_row(struct strbuf *sb, const struct batch_opts *o,
 		else
 			strbuf__adds(sb, "[]");
 		cg_tree__fini(&tr);
+	}
+	if (t->cmp) {
+		static const char *const what[] = {
+			[CMP_NONE] = "none", [CMP_BOTH] = "both",
+			[CMP_NEW] = "new", [CMP_GONE] = "gone",
+		};
+
+		json_compare(sb, "", r, r->base_pct, r->delta);
+		strbuf__addf(sb, ",\"compare\":\"%s\"", what[r->cmp]);
+		if (t->spec.children)
+			json_compare(sb, "_children", r, r->base_children_pct,
+				     r->children_delta);
 	}
 	strbuf__addc(sb, '}');
 }

@@ -31,15 +31,13 @@ struct columns {
 	bool children;		/* Children column: Overhead reads "Self" */
 };
 
-/* With a baseline: Baseline before Overhead (Self) and Delta after it,
- * Base-Ch and Delta-Ch around Children (columns__init first). */
-void columns__compare(struct columns *c);
-
 const char *column__title(enum column c);
 
 /* [Children,] Overhead (Self), Samples, [Period], then the grouped keys
  * in -s order; the symbol comes last so that it can take the rest of the
- * line.  Children appear when spec->children. */
+ * line.  Children appear when spec->children; with spec->compare,
+ * Baseline before Overhead (Self) and Delta after it, Base-Ch and
+ * Delta-Ch around Children. */
 void columns__init(struct columns *c, const struct sort_spec *spec,
 		   bool show_period);
 /* Widths from the content of rows [first, first+count) and the titles;

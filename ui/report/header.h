@@ -19,16 +19,16 @@ struct header_info {
 	bool recording;		/* a perf.data file or stream: losses
 				 * are the recorder's, not ptop's */
 	size_t ev_index, nr_events;
-	/* --push: profiles sent and dropped, and whether the last attempt
-	 * failed (push_error says why) */
-	bool pushing, push_unreachable;
-	u64 pushed, push_dropped;
-	const char *push_error;
 	/* compare: what the rows are compared with (the file, or when the
 	 * live mark was set) and its snapshot; NULL: nothing */
 	const char *baseline;
 	const struct snapshot *base_snap;
 	double base_span;	/* a recording's seconds, 0: unsaid */
+	/* --push: profiles sent and dropped, and whether the last attempt
+	 * failed (push_error says why) */
+	bool pushing, push_unreachable;
+	u64 pushed, push_dropped;
+	const char *push_error;
 };
 
 /* Share of the histogram's period in kernel code, in percent, of the

@@ -38,6 +38,9 @@ struct sort_spec {
 	 * functions seen only as callers get rows too, and "overhead"
 	 * orders by the total, like perf report --children. */
 	bool children;
+	/* against a baseline (compare.h): the columns of fmt.c show its
+	 * shares too; table__set_baseline sets it */
+	bool compare;
 };
 
 /* "-s dso,sym": grouping keys, in column order; an ordering-only key in

@@ -122,6 +122,7 @@ int table__set_baseline(struct table *t, struct table *base,
 	table__clear_baseline(t);
 	t->base = base;
 	t->cmp = c;
+	t->spec.compare = true;
 	snprintf(t->base_desc, sizeof(t->base_desc), "%s", desc);
 	return 0;
 }
@@ -163,15 +164,8 @@ void table__clear_baseline(struct table *t)
 	compare__free(t->cmp);
 	t->cmp = NULL;
 	t->base_desc[0] = '\0';
+	t->spec.compare = false;
 	rowset__set_compare(&t->rows, NULL, NULL);
-}
-
-void table__columns(const struct table *t, struct columns *c,
-		    bool show_period)
-{
-	columns__init(c, &t->spec, show_period);
-	if (t->cmp)
-		columns__compare(c);
 }
 
 const struct snapshot *table__base_snap(const struct table *t, size_t ev)

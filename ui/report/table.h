@@ -4,7 +4,6 @@
 #ifndef PTOP_TABLE_H
 #define PTOP_TABLE_H
 
-#include "ui/report/fmt.h"
 #include "ui/report/rowset.h"
 #include "src/core/session.h"
 #include "symbols/symbolizer.h"
@@ -63,11 +62,6 @@ void table__clear_baseline(struct table *t);
 /* The baseline snapshot the rows of event ev are compared with (same
  * event name, else same index); NULL: none. */
 const struct snapshot *table__base_snap(const struct table *t, size_t ev);
-
-/* The columns of the table's rows: columns__init, with the compare
- * columns when there is a baseline. */
-void table__columns(const struct table *t, struct columns *c,
-		    bool show_period);
 
 /* cancel's answer, asked at most every 5 ms; sticks until the next
  * table__build. */

@@ -340,7 +340,7 @@ enum act_result action__baseline(struct tui *t)
 
 	if (t->table.base) {
 		table__clear_baseline(&t->table);
-		table__columns(&t->table, &t->cols, t->a->show_period);
+		columns__init(&t->cols, &t->table.spec, t->a->show_period);
 		tui__status(t, ST_NORMAL, "baseline cleared (b marks one)");
 		return R_REBUILD;
 	}
@@ -353,7 +353,7 @@ enum act_result action__baseline(struct tui *t)
 		tui__status(t, ST_ERROR, "out of memory: no baseline");
 		return R_REDRAW;
 	}
-	table__columns(&t->table, &t->cols, t->a->show_period);
+	columns__init(&t->cols, &t->table.spec, t->a->show_period);
 	tui__status(t, ST_NORMAL, "baseline marked: Delta is now - then, in "
 				  "points (s: sort by delta; b clears)");
 	return R_REBUILD;
@@ -891,7 +891,7 @@ static enum act_result copy_row(struct tui *t)
 	if (!r)
 		return need_row(t);
 	strbuf__init(&sb);
-	table__columns(&t->table, &cols, t->a->show_period);
+	columns__init(&cols, &t->table.spec, t->a->show_period);
 	columns__fit(&cols, &t->table.rows, (size_t)(r - t->table.rows.rows),
 		     1, 0);
 	fmt__header(&sb, &cols);

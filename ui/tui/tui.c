@@ -89,7 +89,7 @@ void tui__init(struct tui *t, struct app *a)
 	/* --baseline FILE */
 	if (app__take_baseline(a, &t->table))
 		pr_err("out of memory: no baseline");
-	table__columns(&t->table, &t->cols, a->show_period);
+	columns__init(&t->cols, &t->table.spec, a->show_period);
 	listview__init(&t->top, &top__ops, t);
 	/* branches under --tree-limit are left out, as in batch */
 	calltree__init(&t->ct, a->cg_order, a->tree_limit);
@@ -220,8 +220,9 @@ void tui__set_order(struct tui *t, enum sort_key k, bool invert)
 		spec.group[spec.nr_group++] = k;
 	spec.order = k;
 	spec.invert = invert;
+	spec.compare = t->table.spec.compare;
 	t->table.spec = spec;
-	table__columns(&t->table, &t->cols, t->a->show_period);
+	columns__init(&t->cols, &spec, t->a->show_period);
 }
 
 static bool row_id__match(const struct tui *t, const struct row *r)
