@@ -11,6 +11,8 @@
 #define COMM_MAX 20
 #define SYM_MIN 20	/* "[.] " and 16 columns of name */
 
+static void columns__compare(struct columns *c);
+
 static const char *const titles[COL__MAX] = {
 	[COL_CHILDREN] = "Children",
 	[COL_OVERHEAD] = "Overhead",
@@ -53,29 +55,6 @@ static void columns__push(struct columns *c, enum column col)
 {
 	if (!columns__has(c, col))
 		c->col[c->nr++] = col;
-}
-
-/* Inserts col at position at. */
-static void columns__insert(struct columns *c, size_t at, enum column col)
-{
-	memmove(&c->col[at + 1], &c->col[at], (c->nr - at) * sizeof(*c->col));
-	c->col[at] = col;
-	c->nr++;
-}
-
-static void columns__compare(struct columns *c)
-{
-	for (size_t i = 0; i < c->nr; i++) {
-		if (c->col[i] == COL_CHILDREN) {
-			columns__insert(c, i, COL_BASE_CHILDREN);
-			columns__insert(c, i + 2, COL_DELTA_CHILDREN);
-			i += 2;
-		} else if (c->col[i] == COL_OVERHEAD) {
-			columns__insert(c, i, COL_BASELINE);
-			columns__insert(c, i + 2, COL_DELTA);
-			i += 2;
-		}
-	}
 }
 
 void columns__init(struct columns *c, const struct sort_spec *spec,
@@ -124,6 +103,29 @@ void columns__init(struct columns *c, const struct sort_spec *spec,
 		columns__compare(c);
 	for (size_t i = 0; i < c->nr; i++)
 		c->width[i] = strlen(columns__title(c, c->col[i]));
+}
+
+/* Inserts col at position at. */
+static void columns__insert(struct columns *c, size_t at, enum column col)
+{
+	memmove(&c->col[at + 1], &c->col[at], (c->nr - at) * sizeof(*c->col));
+	c->col[at] = col;
+	c->nr++;
+}
+
+static void columns__compare(struct columns *c)
+{
+	for (size_t i = 0; i < c->nr; i++) {
+		if (c->col[i] == COL_CHILDREN) {
+			columns__insert(c, i, COL_BASE_CHILDREN);
+			columns__insert(c, i + 2, COL_DELTA_CHILDREN);
+			i += 2;
+		} else if (c->col[i] == COL_OVERHEAD) {
+			columns__insert(c, i, COL_BASELINE);
+			columns__insert(c, i + 2, COL_DELTA);
+			i += 2;
+		}
+	}
 }
 
 /* perf diff's Delta, then whether the row is new or gone: the marker
