@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ui/report/compare.h"
+#include "ui/report/fmt.h"
 #include "ui/report/rowset.h"
 #include "tests/testutil.h"
 
@@ -340,6 +341,60 @@ START_TEST(test_sort_keys)
 }
 END_TEST
 
+/* The columns: Baseline, Overhead, Delta; with children the same three
+ * for Children first; the cells of a new and a gone row. */
+START_TEST(test_columns)
+{
+	struct sort_spec spec;
+	struct columns c;
+	struct rowset rs;
+	struct strbuf sb;
+	static const struct hand_row h[] = { { "a", "f", 25 }, { "a", "g", 75 } };
+	static const enum column want[] = {
+		COL_BASE_CHILDREN, COL_CHILDREN, COL_DELTA_CHILDREN,
+		COL_BASELINE, COL_OVERHEAD, COL_DELTA, COL_SAMPLES, COL_DSO,
+		COL_SYM,
+	};
+
+	sort_spec__default(&spec);
+	spec.compare = true;
+	columns__init(&c, &spec, false);
+	ck_assert_uint_eq(c.nr, 6);
+	ck_assert_int_eq(c.col[0], COL_BASELINE);
+	ck_assert_int_eq(c.col[2], COL_DELTA);
+	spec.children = true;
+	columns__init(&c, &spec, false);
+	ck_assert_uint_eq(c.nr, ARRAY_SIZE(want));
+	for (size_t i = 0; i < c.nr; i++)
+		ck_assert_int_eq(c.col[i], want[i]);
+
+	spec.children = false;
+	columns__init(&c, &spec, false);
+	hand_rowset(&rs, &spec, h, 2, 100);
+	rs.rows[0].cmp = CMP_NEW;
+	rs.rows[0].delta = 25;
+	rs.rows[1].cmp = CMP_GONE;
+	rs.rows[1].period = rs.rows[1].samples = 0;
+	rs.rows[1].base_pct = 10;
+	rs.rows[1].delta = -10;
+	columns__fit(&c, &rs, 0, rs.nr, 0);
+	strbuf__init(&sb);
+	fmt__header(&sb, &c);
+	ck_assert_str_eq(sb.buf, "Baseline  Overhead         Delta  Samples  "
+				 "Shared Object  Symbol");
+	strbuf__reset(&sb);
+	fmt__row(&sb, &c, &rs, &rs.rows[0], NULL);
+	ck_assert_str_eq(sb.buf, "       -    25.00%  +25.00%  new       25  "
+				 "a              [.] f");
+	strbuf__reset(&sb);
+	fmt__row(&sb, &c, &rs, &rs.rows[1], NULL);
+	ck_assert_str_eq(sb.buf, "  10.00%     0.00%  -10.00% gone        0  "
+				 "a              [.] g");
+	strbuf__fini(&sb);
+	rowset__fini(&rs);
+}
+END_TEST
+
 Suite *compare_suite(void)
 {
 	Suite *su = suite_create("compare");
@@ -350,6 +405,7 @@ Suite *compare_suite(void)
 	tcase_add_test(tc, test_match_pid);
 	tcase_add_test(tc, test_build_orders);
 	tcase_add_test(tc, test_sort_keys);
+	tcase_add_test(tc, test_columns);
 	suite_add_tcase(su, tc);
 	return su;
 }
