@@ -35,7 +35,7 @@ run "$PTOP" -p "$SPIN" -z -d 0.3 -e cpu-clock -s delta
 wait_top 'spin_a'
 screen | grep -q '^baseline' && fail "a baseline before b"
 keys b
-wait_for '^baseline marked at [0-9.]+ s: [0-9]+ samples; now [0-9]+ samples; Delta = now - baseline, in points'
+wait_for '^baseline marked at [0-9.]+ s \(a [0-9.]+ s window\): [0-9]+ samples; now [0-9]+ samples; Delta = now - baseline, in points'
 wait_for '^Baseline +Overhead +Delta +Samples +Shared Object +Symbol'
 wait_for 'baseline marked: Delta is now - then'
 # marked in the first half: spin_a had its 60 %

@@ -348,7 +348,12 @@ enum act_result action__baseline(struct tui *t)
 		tui__status(t, ST_ERROR, "no table yet to mark as the baseline");
 		return R_REDRAW;
 	}
-	snprintf(desc, sizeof(desc), "marked at %.1f s", t->hi.elapsed);
+	/* -z: the table is one refresh, so is the baseline */
+	if (t->a->mode == HIST_ZERO && t->window > 0)
+		snprintf(desc, sizeof(desc), "marked at %.1f s (a %.1f s window)",
+			 t->hi.elapsed, t->window);
+	else
+		snprintf(desc, sizeof(desc), "marked at %.1f s", t->hi.elapsed);
 	if (table__mark_baseline(&t->table, desc)) {
 		tui__status(t, ST_ERROR, "out of memory: no baseline");
 		return R_REDRAW;
