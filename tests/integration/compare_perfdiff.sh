@@ -83,6 +83,17 @@ awk -F '\t' '
 		exit bad > 0
 	}' "$TMP/t.rows" "$TMP/p.rows" || fail "ptop and perf diff disagree (perf diff: $(head -12 "$TMP/diff.txt"))"
 
+# live (a command) against the file: the same split as new.data, so the
+# same deltas within a few points (another run, another load)
+"$PTOP" -b --json -e cpu-clock -d 60 --baseline "$TMP/old.data" -- "$WL/spin3" 1 1 1,3,6 \
+	> "$TMP/live.json" 2> "$TMP/ptop.err" ||
+	fail "ptop --baseline -- spin3 failed: $(head -5 "$TMP/ptop.err")"
+tail -n 1 "$TMP/live.json" | jq -e --slurpfile f "$TMP/ptop.json" '
+	def d($r; $s): [$r.rows[] | select(.symbol == $s)][0].delta;
+	. as $l | .finished and .baseline.samples == $f[0].baseline.samples and
+	all("spin_a", "spin_b", "spin_c"; (d($l; .) - d($f[0]; .) | fabs) < 8)' > /dev/null ||
+	fail "live against the file: $(tail -n 1 "$TMP/live.json" | jq -c '[.rows[:4][] | {symbol, overhead, baseline, delta}]'), from the file: $(jq -c '[.rows[:4][] | {symbol, delta}]' "$TMP/ptop.json")"
+
 # per event, matched by name: the new file has them in the other order
 perf_record "$TMP/eold.data" -e cpu-clock/period=100000/ -e page-faults/period=1/ -- "$TMP/old/spin3" 1 1 6,3,1
 perf_record "$TMP/enew.data" -e page-faults/period=1/ -e cpu-clock/period=100000/ -- "$WL/spin3" 1 1 1,3,6
