@@ -3,7 +3,9 @@
 # diff shows (Baseline and Delta) is in ptop's table with both numbers
 # within 0.1 point, new and gone rows marked so; the old recording is of
 # another build of the workload (another path, other addresses), which
-# still matches by name.  The batch text says the same as the JSON; the
+# still matches by name; two events match by name; a live command with
+# the new split gives the file's deltas.  The batch text says the same as
+# the JSON; the
 # JSON's baseline object has the old file's totals; with call chains
 # Children and Self are both compared, and --folded gives two counts per
 # stack that add up to each side's rows.
