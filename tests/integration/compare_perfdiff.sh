@@ -5,10 +5,9 @@
 # another build of the workload (another path, other addresses), which
 # still matches by name; two events match by name; a live command with
 # the new split gives the file's deltas.  The batch text says the same as
-# the JSON; the
-# JSON's baseline object has the old file's totals; with call chains
-# Children and Self are both compared, and --folded gives two counts per
-# stack that add up to each side's rows.
+# the JSON; the JSON's baseline object has the old file's totals; with
+# call chains Children and Self are both compared, and --folded gives two
+# counts per stack that add up to each side's rows.
 . tests/integration/lib.sh
 . tests/integration/perfdata.inc
 need cc
