@@ -52,6 +52,7 @@ enum opt_id {
 	OPT_INPUT = 'i',
 	OPT_OUTPUT = 'o',
 	OPT_TIME = 512,
+	OPT_BASELINE,
 	OPT_PPROF = 601,
 	OPT_PUSH,
 	OPT_APP_NAME,
@@ -167,6 +168,10 @@ static const struct opt_desc {
 	{ OPT_OUTPUT, "output", "FILE",
 	  "also write what is profiled to FILE in perf.data format; - writes "
 	  "a pipe-mode stream to stdout (batch tables then go to stderr)" },
+	{ OPT_BASELINE, "baseline", "FILE",
+	  "compare with the perf.data FILE (live, -p, a command or -i): each "
+	  "row gets its Baseline share and its Delta in points (as perf diff "
+	  "FILE ...), rows matched by object and symbol name" },
 	{ OPT_TIME, "time", "START,END",
 	  "with -i: only samples in this window, as perf report --time: "
 	  "seconds (1887.5,1888) or percentages (10%-20%, 10%/2)" },
@@ -288,6 +293,9 @@ static int profiling_option(struct options *o, int c, struct strbuf *err)
 		break;
 	case OPT_TIME:
 		o->time = optarg;
+		break;
+	case OPT_BASELINE:
+		o->baseline = optarg;
 		break;
 	case OPT_EVENT:
 		strbuf__reset(err);
@@ -581,6 +589,17 @@ static int check_options(struct options *o, int argc, char **argv)
 				     "to profiling", o->live_opt);
 	if (o->time && !o->input)
 		return 1 + bad_usage("%s", "--time needs -i");
+	if (o->baseline && (!*o->baseline || strcmp(o->baseline, "-") == 0))
+		return 1 + bad_usage("%s", "--baseline needs a perf.data file "
+				     "(not a stream)");
+	if (o->batch && !o->baseline && (o->spec.order == SORT_DELTA ||
+					  o->spec.order == SORT_ABSDELTA))
+		return 1 + bad_usage("-s %s orders by the change against a "
+				     "baseline: give --baseline FILE",
+				     sort_key__name(o->spec.order));
+	if (o->baseline && o->annotate)
+		return 1 + bad_usage("%s", "--baseline does not go with "
+				     "--annotate");
 	if (o->output && !*o->output)
 		return 1 + bad_usage("%s", "-o needs a file name (or -)");
 	if (o->off_cpu && o->input && strcmp(o->input, "-") == 0)

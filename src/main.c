@@ -56,6 +56,12 @@ struct run {
 	struct unwinder *unw;
 	struct cmdout *cmdout;	/* live view: the command's output */
 	char kallsyms[4096];
+	/* --baseline FILE: a session of its own, read at once */
+	struct perfdata *base_pd;
+	struct session *base_session;
+	struct symbolizer *base_syms;
+	struct unwinder *base_unw;
+	char base_kallsyms[4096];
 	bool in_pipe, out_pipe;
 	int in_fd, out_fd, cmd_in;
 };
@@ -408,6 +414,82 @@ static int read_recording(struct run *r)
 	return 0;
 }
 
+/* --baseline FILE: the whole file in a session of its own, named by a
+ * symbolizer told of its recording, as the front end's baseline table:
+ * 0, or the exit status. */
+static int read_baseline(struct run *r)
+{
+	const struct options *o = &r->o;
+	struct perfdata_read_opts ro = { .stop = &stop_requested };
+	struct session_opts sso = r->sso;
+	struct symbolizer_opts so = r->so;
+	struct unwind_opts uo = {
+		.proc = "/nonexistent",
+		.debug_dirs = (const char *const *)o->debug_dirs,
+		.nr_debug_dirs = o->nr_debug_dirs,
+		.symfs = o->symfs,
+		.fetch = r->fetch,
+		.fetch_wait = true,
+		.max_stack = o->max_stack,
+		.sync = true,
+	};
+	struct table *t;
+	struct strbuf e;
+	int err;
+
+	strbuf__init(&e);
+	r->base_pd = perfdata__open(o->baseline, &e);
+	if (!r->base_pd) {
+		pr_err("--baseline %s: %s", o->baseline,
+		       e.buf ? e.buf : strerror(errno));
+		strbuf__fini(&e);
+		return 1;
+	}
+	strbuf__fini(&e);
+	/* the whole recording, whatever --time cuts of -i */
+	sso.time_start = sso.time_end = 0;
+	sso.key_fields = KEY_ALL;
+	r->base_session = session__new(&sso);
+	if (!r->base_session) {
+		pr_err("out of memory");
+		return 1;
+	}
+	r->base_unw = unwind__new(r->base_session, &uo);
+	err = perfdata__read(r->base_pd, r->base_session, &ro);
+	if (err == -EINTR)
+		return stopped_status();
+	if (err) {
+		pr_err("--baseline %s: %s", o->baseline, strerror(-err));
+		return 1;
+	}
+	so.kallsyms = NULL;
+	so.kernel_build_id = NULL;
+	so.kernel_build_id_size = 0;
+	so.kernel_release = NULL;
+	recording_kernel(perfdata__info(r->base_pd), &so, r->base_kallsyms,
+			 sizeof(r->base_kallsyms));
+	so.proc = "/nonexistent";
+	so.fetch_wait = true;
+	r->base_syms = symbolizer__new(&so);
+	t = calloc(1, sizeof(*t));
+	if (!r->base_syms || !t) {
+		pr_err("cannot start the baseline's symbolizer: %s",
+		       strerror(errno));
+		free(t);
+		return 1;
+	}
+	table__init(t, r->base_session, r->base_syms, &r->a.spec);
+	if (table__snapshot(t, HIST_CUMULATIVE)) {
+		pr_err("out of memory");
+		table__fini(t);
+		free(t);
+		return 1;
+	}
+	r->a.baseline = t;
+	r->a.baseline_desc = o->baseline;
+	return 0;
+}
+
 /* -o: the writer, as the sampler's sink: 0 or 1. */
 static int start_writer(struct run *r)
 {
@@ -631,6 +713,15 @@ static int teardown(struct run *r, int rc)
 	/* after every source: what it queued is unwound first */
 	unwind__free(r->unw);
 	symbolizer__free(a->syms);
+	/* a baseline the front end did not take */
+	if (a->baseline) {
+		table__fini(a->baseline);
+		free(a->baseline);
+	}
+	unwind__free(r->base_unw);
+	symbolizer__free(r->base_syms);
+	session__free(r->base_session);
+	perfdata__close(r->base_pd);
 	dbgfetch__free(r->fetch);
 	session__free(a->session);
 	cli__free(&r->o);
@@ -677,6 +768,8 @@ int main(int argc, char **argv)
 		pr_err("cannot start the symbolizer: %s", strerror(errno));
 		return teardown(r, 1);
 	}
+	if (o->baseline && (rc = read_baseline(r)))
+		return teardown(r, rc);
 	if (r->a.pipe && perfdata_pipe__start(r->a.pipe))
 		return teardown(r, 1);
 	if (!o->input && (rc = start_live(r)))

@@ -406,6 +406,75 @@ START_TEST(test_zooms)
 }
 END_TEST
 
+/* b marks the table as the baseline (columns Baseline and Delta, delta
+ * orders offered), b again clears it. */
+START_TEST(test_baseline_key)
+{
+	struct fixture f;
+
+	fixture_init(&f, 1);
+	for (int i = 0; i < 12; i++) {
+		tui__key(&f.t, '>');
+		ck_assert(f.t.table.spec.order != SORT_DELTA &&
+			  f.t.table.spec.order != SORT_ABSDELTA);
+	}
+	tui__set_order(&f.t, SORT_OVERHEAD, false);
+	ck_assert_int_eq(tui__key(&f.t, 'b'), R_REBUILD);
+	ck_assert_ptr_nonnull(f.t.table.base);
+	ck_assert_str_eq(f.t.table.base_desc, "marked at 3.5 s");
+	ck_assert_int_eq(f.t.cols.col[0], COL_BASELINE);
+	ck_assert_int_eq(f.t.cols.col[1], COL_OVERHEAD);
+	ck_assert_int_eq(f.t.cols.col[2], COL_DELTA);
+	/* rows as a build leaves them: a gain in red, a loss in green,
+	 * a new row marked */
+	{
+		struct row *r = f.t.table.rows.rows;
+		struct screen s;
+		const char *l;
+
+		r[0] = (struct row){ .dso = r[0].dso, .dso_name = r[0].dso_name,
+				     .sym = r[0].sym, .samples = 600,
+				     .period = 600, .cmp = CMP_BOTH,
+				     .base_pct = 10, .delta = 50 };
+		r[1].cmp = CMP_BOTH;
+		r[1].base_pct = 59;
+		r[1].delta = -20;
+		r[2].cmp = CMP_NEW;
+		r[2].delta = 1;
+		screen__init(&s);
+		screen__resize(&s, 40, 120);
+		top__render(&f.t, &s, 0);
+		check_fits(&s);
+		ck_assert_int_eq(find_line(&s, "Baseline  Overhead"), 2);
+		l = screen__text(&s, 4);
+		ck_assert_msg(strstr(l, "59.00%    39.00%  -20.00%"), "%s", l);
+		ck_assert_int_eq(screen__style_at(&s, 4,
+				 (size_t)(strstr(l, "-20.00%") - l)), ST_MEDIUM);
+		l = screen__text(&s, 5);
+		ck_assert_msg(strstr(l, "  -     1.00%   +1.00%  new"), "%s", l);
+		ck_assert_int_eq(screen__style_at(&s, 5,
+				 (size_t)(strstr(l, "+1.00%") - l)), ST_HOT);
+		screen__fini(&s);
+	}
+	/* against itself: every row in both, no change */
+	ck_assert_int_eq(table__build(&f.t.table, 0), 0);
+	ck_assert_uint_gt(f.t.table.rows.nr, 1);
+	for (size_t i = 0; i < f.t.table.rows.nr; i++) {
+		ck_assert_int_eq(f.t.table.rows.rows[i].cmp, CMP_BOTH);
+		ck_assert(f.t.table.rows.rows[i].delta == 0.0);
+	}
+	tui__key(&f.t, '<');
+	ck_assert_int_eq(f.t.table.spec.order, SORT_ABSDELTA);
+	ck_assert_int_eq(tui__key(&f.t, 'b'), R_REBUILD);
+	ck_assert_ptr_null(f.t.table.base);
+	ck_assert_ptr_null(f.t.table.cmp);
+	ck_assert_int_eq(f.t.cols.col[0], COL_OVERHEAD);
+	ck_assert_int_eq(table__build(&f.t.table, 0), 0);
+	ck_assert_int_eq(f.t.table.rows.rows[0].cmp, CMP_NONE);
+	fixture_fini(&f);
+}
+END_TEST
+
 START_TEST(test_sorting)
 {
 	struct fixture f;
@@ -658,6 +727,7 @@ Suite *tui_suite(void)
 	tcase_add_test(tc, test_symbol_filter_and_undo);
 	tcase_add_test(tc, test_zooms);
 	tcase_add_test(tc, test_sorting);
+	tcase_add_test(tc, test_baseline_key);
 	tcase_add_test(tc, test_views_and_events);
 	tcase_add_test(tc, test_save_and_row_menu);
 	tcase_add_test(tc, test_check_terminal);

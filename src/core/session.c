@@ -1154,6 +1154,33 @@ void snapshot__fini(struct snapshot *snap)
 	memset(snap, 0, sizeof(*snap));
 }
 
+static void *dup_array(const void *src, size_t n, size_t sz)
+{
+	void *p = malloc(n ? n * sz : 1);
+
+	if (p && n)
+		memcpy(p, src, n * sz);
+	return p;
+}
+
+int snapshot__copy(struct snapshot *dst, const struct snapshot *src)
+{
+	snapshot__fini(dst);
+	*dst = *src;
+	dst->entries = dup_array(src->entries, src->nr, sizeof(*src->entries));
+	dst->cap = src->nr;
+	dst->chains = dup_array(src->chains, src->nr_chains,
+				sizeof(*src->chains));
+	dst->cap_chains = src->nr_chains;
+	dst->cpu_counts = dup_array(src->cpu_counts, src->nr_cpus,
+				    sizeof(*src->cpu_counts));
+	if (!dst->entries || !dst->chains || !dst->cpu_counts) {
+		snapshot__fini(dst);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 /* Moves the idle task's entries behind the others (the order of a copy
  * is the table's, which means nothing) and sums them. */
 static void snapshot__put_idle_last(struct snapshot *snap)

@@ -278,6 +278,9 @@ struct snapshot {
 
 void snapshot__init(struct snapshot *snap);
 void snapshot__fini(struct snapshot *snap);
+/* dst (initialized) becomes a copy of src that owns its arrays: a frozen
+ * baseline.  0 or -ENOMEM (dst then empty). */
+int snapshot__copy(struct snapshot *dst, const struct snapshot *src);
 /* Copies event ev's histogram and counters (locked by the caller). */
 int session__snapshot(struct session *s, size_t ev, struct snapshot *snap);
 /*

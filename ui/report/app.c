@@ -209,6 +209,14 @@ void app__header(struct app *a, const struct table *t, size_t ev,
 	hi->recording = a->input != NULL;
 	hi->ev_index = ev;
 	hi->nr_events = t->nr_snaps;
+	if (t->base) {
+		hi->baseline = t->base_desc;
+		hi->base_snap = table__base_snap(t, ev);
+		/* a file's span; a live mark's snapshot is of a window or
+		 * of everything since the start, which its name says */
+		if (hi->base_snap && t->base->session != t->session)
+			hi->base_span = header__span(hi->base_snap);
+	}
 	if (a->pusher) {
 		pusher__stats(a->pusher, &a->push_stats);
 		hi->pushing = true;
@@ -217,6 +225,18 @@ void app__header(struct app *a, const struct table *t, size_t ev,
 		hi->push_unreachable = a->push_stats.unreachable;
 		hi->push_error = a->push_stats.error;
 	}
+}
+
+int app__take_baseline(struct app *a, struct table *t)
+{
+	int err;
+
+	if (!a->baseline)
+		return 0;
+	err = table__set_baseline(t, a->baseline, a->baseline_desc);
+	if (!err)
+		a->baseline = NULL;
+	return err;
 }
 
 bool app__check_target(struct app *a)
@@ -664,6 +684,11 @@ int app__run_batch(struct app *a)
 	/* SIGTERM or Ctrl-C while names are looked up: no more lookups */
 	t.cancel = batch__cancel;
 	t.cancel_ctx = a;
+	if (app__take_baseline(a, &t)) {
+		table__fini(&t);
+		pr_err("out of memory");
+		return 1;
+	}
 	if (a->annotate) {
 		an = annotator__new(a->syms, a->syntax);
 		if (!an) {

@@ -64,6 +64,11 @@ struct app {
 	s64 push_from;			/* wall clock (ns) the window began */
 	double push_every;		/* seconds between two pushes */
 	struct push_stats push_stats;	/* the header's copy */
+	/* --baseline FILE: its table (snapshot taken), which the front end
+	 * hands to its own (table__set_baseline) and then owns; NULL:
+	 * none */
+	struct table *baseline;
+	const char *baseline_desc;
 };
 
 double app__now(void);
@@ -85,6 +90,9 @@ void app__header(struct app *a, const struct table *t, size_t ev,
  * stopped after a last read of the rings and a note is set.  A stream
  * (-i -) ends at its end; -o - ends when its reader goes away. */
 bool app__check_target(struct app *a);
+
+/* --baseline: t (initialized) takes the baseline table.  0 or -errno. */
+int app__take_baseline(struct app *a, struct table *t);
 
 /* The batch front end: returns the process exit status. */
 int app__run_batch(struct app *a);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ui/report/batch.h"
+#include "ui/report/compare.h"
 #include "ui/report/fmt.h"
 #include "ui/report/sanitize.h"
 
@@ -108,6 +109,18 @@ static void json_tree(struct strbuf *sb, const struct cg_tree *tr, u32 p,
 	strbuf__addc(sb, ']');
 }
 
+/* "baseline" (null for a new row) and "delta", with a suffix. */
+static void json_compare(struct strbuf *sb, const char *suffix,
+			 const struct row *r, double base, double delta)
+{
+	strbuf__addf(sb, ",\"baseline%s\":", suffix);
+	if (r->cmp == CMP_NEW)
+		strbuf__adds(sb, "null");
+	else
+		strbuf__addf(sb, "%.4f", base);
+	strbuf__addf(sb, ",\"delta%s\":%.4f", suffix, delta);
+}
+
 static void batch__json_row(struct strbuf *sb, const struct batch_opts *o,
 			    struct table *t, const struct row *r)
 {
@@ -171,6 +184,18 @@ static void batch__json_row(struct strbuf *sb, const struct batch_opts *o,
 			strbuf__adds(sb, "[]");
 		cg_tree__fini(&tr);
 	}
+	if (t->cmp) {
+		static const char *const what[] = {
+			[CMP_NONE] = "none", [CMP_BOTH] = "both",
+			[CMP_NEW] = "new", [CMP_GONE] = "gone",
+		};
+
+		json_compare(sb, "", r, r->base_pct, r->delta);
+		strbuf__addf(sb, ",\"compare\":\"%s\"", what[r->cmp]);
+		if (t->spec.children)
+			json_compare(sb, "_children", r, r->base_children_pct,
+				     r->children_delta);
+	}
 	strbuf__addc(sb, '}');
 }
 
@@ -225,7 +250,20 @@ static void batch__json(struct strbuf *sb, const struct batch_opts *o,
 			     pc->lost_samples, pc->dropped, pc->unwind_failed);
 		first = false;
 	}
-	strbuf__adds(sb, "],\"sort\":[");
+	strbuf__adds(sb, "]");
+	if (t->cmp && hi->base_snap) {
+		const struct snapshot *b = hi->base_snap;
+
+		strbuf__adds(sb, ",\"baseline\":{\"source\":");
+		json_sanitized(sb, hi->baseline);
+		strbuf__addf(sb, ",\"samples\":%" PRIu64 ",\"period\":%" PRIu64
+				 ",\"time\":%.3f,\"idle_samples\":%" PRIu64
+				 ",\"rows\":%zu}",
+			     b->total_samples, b->total_period,
+			     header__span(b), b->idle_samples,
+			     compare__base_rows(t->cmp));
+	}
+	strbuf__adds(sb, ",\"sort\":[");
 	for (size_t i = 0; i < t->spec.nr_group; i++)
 		strbuf__addf(sb, "%s\"%s\"", i ? "," : "",
 			     sort_key__name(t->spec.group[i]));
@@ -246,6 +284,8 @@ static void batch__json(struct strbuf *sb, const struct batch_opts *o,
 struct folded {
 	struct strpool *pool;
 	struct intmap counts;	/* interned path -> samples */
+	struct intmap base;	/* the same of the baseline's paths */
+	struct intmap *into;	/* the one being filled */
 	struct strbuf line;
 };
 
@@ -280,15 +320,15 @@ static int folded__path(void *ctx, const struct path_frame *frames,
 	key = strpool__intern(f->pool, f->line.buf, f->line.len);
 	if (!key)
 		return -ENOMEM;
-	c = (uintptr_t)intmap__get(&f->counts, (u64)(uintptr_t)key);
+	c = (uintptr_t)intmap__get(f->into, (u64)(uintptr_t)key);
 	/* counts are stored plus one so that zero is "absent" */
-	return intmap__put(&f->counts, (u64)(uintptr_t)key,
+	return intmap__put(f->into, (u64)(uintptr_t)key,
 			   (void *)(c ? c + e->samples : e->samples + 1));
 }
 
 struct folded_line {
 	const char *path;
-	u64 count;
+	u64 count, base;
 };
 
 static int folded_cmp(const void *a, const void *b)
@@ -297,34 +337,73 @@ static int folded_cmp(const void *a, const void *b)
 
 	if (x->count != y->count)
 		return x->count > y->count ? -1 : 1;
+	if (x->base != y->base)
+		return x->base > y->base ? -1 : 1;
 	return strcmp(x->path, y->path);
 }
 
+static u64 folded__count(const struct intmap *m, const char *path)
+{
+	uintptr_t c = (uintptr_t)intmap__get(m, (u64)(uintptr_t)path);
+
+	return c ? c - 1 : 0;
+}
+
+/* With a baseline, two counts per stack, the baseline's first: the
+ * format of flamegraph.pl's difffolded.pl, which flamegraph.pl reads. */
 static void batch__folded(struct strbuf *sb, const struct batch_opts *o,
 			  struct table *t)
 {
 	struct folded f = { .pool = strpool__new() };
 	struct folded_line *lines = NULL;
+	struct rowset *base = t->cmp && t->base ? &t->base->rows : NULL;
 	size_t n = 0, i = 0;
+	int err = -ENOMEM;
 	u64 k;
 	void *v;
 
 	intmap__init(&f.counts);
+	intmap__init(&f.base);
 	strbuf__init(&f.line);
-	if (f.pool && rowset__foreach_path_inline(&t->rows, o->inl, o->inl_ctx,
-						  folded__path, &f) == 0 &&
-	    (lines = malloc((f.counts.nr ? f.counts.nr : 1) * sizeof(*lines)))) {
+	if (f.pool) {
+		f.into = &f.counts;
+		err = rowset__foreach_path_inline(&t->rows, o->inl, o->inl_ctx,
+						  folded__path, &f);
+	}
+	if (!err && base) {
+		f.into = &f.base;
+		err = rowset__foreach_path_inline(base, o->inl, o->inl_ctx,
+						  folded__path, &f);
+	}
+	if (!err && (lines = malloc((f.counts.nr + f.base.nr + 1) *
+				    sizeof(*lines)))) {
 		while (intmap__next(&f.counts, &i, &k, &v)) {
 			lines[n].path = (const char *)(uintptr_t)k;
-			lines[n++].count = (uintptr_t)v - 1;
+			lines[n].count = (uintptr_t)v - 1;
+			lines[n].base = folded__count(&f.base, lines[n].path);
+			n++;
+		}
+		for (i = 0; base && intmap__next(&f.base, &i, &k, &v);) {
+			if (intmap__get(&f.counts, k))
+				continue;
+			lines[n].path = (const char *)(uintptr_t)k;
+			lines[n].count = 0;
+			lines[n++].base = (uintptr_t)v - 1;
 		}
 		qsort(lines, n, sizeof(*lines), folded_cmp);
-		for (i = 0; i < n; i++)
-			strbuf__addf(sb, "%s %" PRIu64 "\n", lines[i].path,
-				     lines[i].count);
+		for (i = 0; i < n; i++) {
+			if (base)
+				strbuf__addf(sb, "%s %" PRIu64 " %" PRIu64 "\n",
+					     lines[i].path, lines[i].base,
+					     lines[i].count);
+			else
+				strbuf__addf(sb, "%s %" PRIu64 "\n",
+					     lines[i].path, lines[i].count);
+		}
 	}
 	free(lines);
 	strbuf__fini(&f.line);
+	intmap__fini(&f.base);
 	intmap__fini(&f.counts);
 	strpool__free(f.pool);
 }

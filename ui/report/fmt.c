@@ -11,6 +11,8 @@
 #define COMM_MAX 20
 #define SYM_MIN 20	/* "[.] " and 16 columns of name */
 
+static void columns__compare(struct columns *c);
+
 static const char *const titles[COL__MAX] = {
 	[COL_CHILDREN] = "Children",
 	[COL_OVERHEAD] = "Overhead",
@@ -22,6 +24,10 @@ static const char *const titles[COL__MAX] = {
 	[COL_CPU] = "CPU",
 	[COL_DSO] = "Shared Object",
 	[COL_SYM] = "Symbol",
+	[COL_BASE_CHILDREN] = "Base-Ch",
+	[COL_DELTA_CHILDREN] = "Delta-Ch",
+	[COL_BASELINE] = "Baseline",
+	[COL_DELTA] = "Delta",
 };
 
 const char *column__title(enum column c)
@@ -124,8 +130,42 @@ void columns__init(struct columns *c, const struct sort_spec *spec,
 	}
 	if (sym)
 		columns__push(c, COL_SYM);
+	if (spec->compare)
+		columns__compare(c);
 	for (size_t i = 0; i < c->nr; i++)
 		c->width[i] = strlen(columns__title(c, c->col[i]));
+}
+
+/* Inserts col at position at. */
+static void columns__insert(struct columns *c, size_t at, enum column col)
+{
+	memmove(&c->col[at + 1], &c->col[at], (c->nr - at) * sizeof(*c->col));
+	c->col[at] = col;
+	c->nr++;
+}
+
+static void columns__compare(struct columns *c)
+{
+	for (size_t i = 0; i < c->nr; i++) {
+		if (c->col[i] == COL_CHILDREN) {
+			columns__insert(c, i, COL_BASE_CHILDREN);
+			columns__insert(c, i + 2, COL_DELTA_CHILDREN);
+			i += 2;
+		} else if (c->col[i] == COL_OVERHEAD) {
+			columns__insert(c, i, COL_BASELINE);
+			columns__insert(c, i + 2, COL_DELTA);
+			i += 2;
+		}
+	}
+}
+
+/* perf diff's Delta, then whether the row is new or gone: the marker
+ * has a fixed width so that the numbers stay aligned. */
+static void delta_cell(struct strbuf *sb, const struct row *r, double d)
+{
+	strbuf__addf(sb, "%+.2f%%", d);
+	strbuf__adds(sb, r->cmp == CMP_NEW ? "  new" :
+			 r->cmp == CMP_GONE ? " gone" : "     ");
 }
 
 const char *fmt__mode(const struct row *r)
@@ -201,6 +241,20 @@ static void cell(struct strbuf *sb, const struct columns *c, enum column col,
 		strbuf__addf(sb, "%s ", fmt__mode(r));
 		fmt__symbol(sb, r);
 		break;
+	case COL_BASE_CHILDREN:
+	case COL_BASELINE:
+		if (r->cmp == CMP_NEW || r->cmp == CMP_NONE)
+			strbuf__adds(sb, "-");
+		else
+			strbuf__addf(sb, "%.2f%%", col == COL_BASELINE ?
+				     r->base_pct : r->base_children_pct);
+		break;
+	case COL_DELTA_CHILDREN:
+		delta_cell(sb, r, r->children_delta);
+		break;
+	case COL_DELTA:
+		delta_cell(sb, r, r->delta);
+		break;
 	default:
 		break;
 	}
@@ -209,7 +263,9 @@ static void cell(struct strbuf *sb, const struct columns *c, enum column col,
 static bool right_aligned(enum column col)
 {
 	return col == COL_OVERHEAD || col == COL_CHILDREN || col == COL_SAMPLES ||
-	       col == COL_PERIOD || col == COL_PID || col == COL_TID;
+	       col == COL_PERIOD || col == COL_PID || col == COL_TID ||
+	       col == COL_BASELINE || col == COL_DELTA ||
+	       col == COL_BASE_CHILDREN || col == COL_DELTA_CHILDREN;
 }
 
 void columns__fit(struct columns *c, const struct rowset *rs, size_t first,

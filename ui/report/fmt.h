@@ -16,6 +16,11 @@ enum column {
 	COL_CPU,
 	COL_DSO,
 	COL_SYM,
+	/* against a baseline (compare.h): its share and the change */
+	COL_BASE_CHILDREN,
+	COL_DELTA_CHILDREN,
+	COL_BASELINE,
+	COL_DELTA,
 	COL__MAX,
 };
 
@@ -40,7 +45,9 @@ const char *column__title(enum column c);
 
 /* [Children,] Overhead (Self), Samples, [Period], then the grouped keys
  * in -s order; the symbol comes last so that it can take the rest of the
- * line.  Children appear when spec->children. */
+ * line.  Children appear when spec->children; with spec->compare,
+ * Baseline before Overhead (Self) and Delta after it, Base-Ch and
+ * Delta-Ch around Children. */
 void columns__init(struct columns *c, const struct sort_spec *spec,
 		   bool show_period);
 /* Widths from the content of rows [first, first+count) and the titles;

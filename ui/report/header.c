@@ -44,6 +44,13 @@ u64 header__dropped(const struct snapshot *snap)
 	       snap->session.unknown_id;
 }
 
+double header__span(const struct snapshot *snap)
+{
+	if (snap->last_time > snap->first_time)
+		return (double)(snap->last_time - snap->first_time) / 1e9;
+	return 0.0;
+}
+
 void header__format(struct strbuf *sb, const struct header_info *hi,
 		    const struct snapshot *snap, const char *prefix)
 {
@@ -128,6 +135,20 @@ void header__format(struct strbuf *sb, const struct header_info *hi,
 				 " times: the rate is over "
 				 "kernel.perf_event_max_sample_rate; try a lower "
 				 "-F\n", snap->counts.throttle);
+	}
+	if (hi->baseline && hi->base_snap) {
+		const struct snapshot *b = hi->base_snap;
+
+		strbuf__adds(sb, prefix);
+		strbuf__adds(sb, "baseline ");
+		sanitize_str(sb, hi->baseline);
+		strbuf__addf(sb, ": %" PRIu64 " samples", b->total_samples);
+		if (hi->base_span > 0)
+			strbuf__addf(sb, " over %.1f s", hi->base_span);
+		strbuf__addf(sb, "; now %" PRIu64 " samples", snap->total_samples);
+		if (hi->recording)
+			strbuf__addf(sb, " over %.1f s", hi->elapsed);
+		strbuf__adds(sb, "; Delta = now - baseline, in points\n");
 	}
 	if (hi->filters && *hi->filters) {
 		strbuf__adds(sb, prefix);

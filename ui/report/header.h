@@ -19,6 +19,11 @@ struct header_info {
 	bool recording;		/* a perf.data file or stream: losses
 				 * are the recorder's, not ptop's */
 	size_t ev_index, nr_events;
+	/* compare: what the rows are compared with (the file, or when the
+	 * live mark was set) and its snapshot; NULL: nothing */
+	const char *baseline;
+	const struct snapshot *base_snap;
+	double base_span;	/* a recording's seconds, 0: unsaid */
 	/* --push: profiles sent and dropped, and whether the last attempt
 	 * failed (push_error says why) */
 	bool pushing, push_unreachable;
@@ -36,6 +41,9 @@ double header__idle_share(const struct snapshot *snap);
 /* The samples lost (each loss once), and what ptop dropped itself. */
 u64 header__lost(const struct snapshot *snap);
 u64 header__dropped(const struct snapshot *snap);
+
+/* Seconds between the first and the last sample of snap (0: unknown). */
+double header__span(const struct snapshot *snap);
 
 /* Appends the header lines, each starting with prefix and ending with a
  * newline.  Strings that came from outside are sanitized here. */

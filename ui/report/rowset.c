@@ -13,6 +13,8 @@ static const char *const key_names[SORT__MAX] = {
 	[SORT_OVERHEAD] = "overhead",
 	[SORT_SAMPLES] = "sample",
 	[SORT_PERIOD] = "period",
+	[SORT_DELTA] = "delta",
+	[SORT_ABSDELTA] = "absdelta",
 	[SORT_SYM] = "sym",
 	[SORT_DSO] = "dso",
 	[SORT_COMM] = "comm",
@@ -277,6 +279,23 @@ static int cmp_key(const struct row *a, const struct row *b, enum sort_key k,
 		if (a->samples != b->samples)
 			return a->samples > b->samples ? -1 : 1;
 		return 0;
+	case SORT_DELTA:
+	case SORT_ABSDELTA: {
+		double x = children ? a->children_delta : a->delta;
+		double y = children ? b->children_delta : b->delta;
+
+		if (k == SORT_ABSDELTA) {
+			x = x < 0 ? -x : x;
+			y = y < 0 ? -y : y;
+		}
+		if (x != y)
+			return x > y ? -1 : 1;
+		/* vanished rows (no period) after the others */
+		if (a->cmp != b->cmp)
+			return a->cmp == CMP_GONE ? 1 :
+			       b->cmp == CMP_GONE ? -1 : 0;
+		return 0;
+	}
 	case SORT_SYM:
 		if (!a->sym || !b->sym) {
 			if (a->sym || b->sym)
@@ -811,6 +830,11 @@ int rowset__build(struct rowset *rs, const struct snapshot *snap,
 			goto out;
 	}
 
+	if (rs->cmp_rows) {
+		err = rs->cmp_rows(rs->cmp_ctx, rs);
+		if (err)
+			goto out;
+	}
 	if (rs->nr > 1) {
 		/* qsort_r's context is not const; the comparator only reads */
 		struct sort_spec copy = *spec;
@@ -822,6 +846,12 @@ int rowset__build(struct rowset *rs, const struct snapshot *snap,
 		struct row *r = &rs->rows[i];
 		double pct = spec->children ? rowset__percent_children(rs, r) :
 					      rowset__percent(rs, r);
+		double base = spec->children ? r->base_children_pct :
+					       r->base_pct;
+
+		/* compared: a row either side shows */
+		if (base > pct)
+			pct = base;
 
 		if ((f->percent_limit > 0 && pct < f->percent_limit) ||
 		    (f->max_rows && kept >= f->max_rows)) {
@@ -1358,6 +1388,13 @@ int rowset__foreach_path_inline(struct rowset *rs, cg_inline_fn inl,
 	}
 	free(path);
 	return err;
+}
+
+void rowset__set_compare(struct rowset *rs,
+			 int (*fn)(void *ctx, struct rowset *rs), void *ctx)
+{
+	rs->cmp_rows = fn;
+	rs->cmp_ctx = ctx;
 }
 
 bool rowset__same_row(const struct rowset *rs, const struct row *a,

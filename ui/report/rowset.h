@@ -10,6 +10,8 @@ enum sort_key {
 	SORT_OVERHEAD,		/* ordering only */
 	SORT_SAMPLES,		/* ordering only */
 	SORT_PERIOD,		/* ordering only */
+	SORT_DELTA,		/* ordering only: against a baseline */
+	SORT_ABSDELTA,		/* ordering only: |delta| */
 	SORT_SYM,
 	SORT_DSO,
 	SORT_COMM,
@@ -20,7 +22,8 @@ enum sort_key {
 };
 
 /* perf's names: overhead, sample, period, sym, dso, comm, pid, tid, cpu
- * ("samples" and "symbol" are accepted too). */
+ * ("samples" and "symbol" are accepted too); delta and absdelta order
+ * rows compared with a baseline (compare.h). */
 const char *sort_key__name(enum sort_key k);
 int sort_key__parse(const char *name, enum sort_key *k);
 bool sort_key__groups(enum sort_key k);
@@ -35,6 +38,9 @@ struct sort_spec {
 	 * functions seen only as callers get rows too, and "overhead"
 	 * orders by the total, like perf report --children. */
 	bool children;
+	/* against a baseline (compare.h): the columns of fmt.c show its
+	 * shares too; table__set_baseline sets it */
+	bool compare;
 };
 
 /* "-s dso,sym": grouping keys, in column order; an ordering-only key in
@@ -72,6 +78,14 @@ struct row_filter {
 	bool show_idle;
 };
 
+enum row_cmp {
+	CMP_NONE,		/* no baseline */
+	CMP_BOTH,		/* in the baseline and now */
+	CMP_NEW,		/* not in the baseline */
+	CMP_GONE,		/* only in the baseline: no samples now and
+				 * dso NULL (nothing to annotate) */
+};
+
 struct row {
 	const struct dso *dso;
 	const char *dso_name;
@@ -89,6 +103,11 @@ struct row {
 	u64 samples, period;		/* self */
 	u64 children_samples, children_period;	/* self + callees */
 	u32 stamp;			/* internal: last entry counted */
+	/* against a baseline (compare.c): its shares of this row's
+	 * identity and the change in points (current - baseline) */
+	enum row_cmp cmp;
+	double base_pct, base_children_pct;
+	double delta, children_delta;
 };
 
 struct rowset {
@@ -114,6 +133,10 @@ struct rowset {
 	size_t (*inl_rows)(void *ctx, const struct dso *dso, u64 addr,
 			   const char **names, size_t max);
 	void *inl_rows_ctx;
+	/* compare: called on the grouped rows before they are sorted and
+	 * cut (rowset__set_compare); NULL: none */
+	int (*cmp_rows)(void *ctx, struct rowset *rs);
+	void *cmp_ctx;
 	struct sort_spec spec;
 };
 
@@ -188,6 +211,12 @@ int rowset__tree_inline(struct rowset *rs, const struct row *r,
  * whose chain passes through it, once per sample; it has no self cost.
  * fn NULL: none (the default). */
 void rowset__set_inline_rows(struct rowset *rs, cg_inline_fn fn, void *ctx);
+
+/* The compare hook (compare__rows): from the next build, rows carry
+ * their baseline shares and deltas, vanished rows are added, limits keep
+ * a row that either side shows.  fn NULL: none. */
+void rowset__set_compare(struct rowset *rs,
+			 int (*fn)(void *ctx, struct rowset *rs), void *ctx);
 
 /* Whether a and b are the same row under the grouping of the last build
  * (what identifies a row from one refresh to the next). */

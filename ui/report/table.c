@@ -1,9 +1,11 @@
 /* table: snapshots of the session turned into symbolized rows. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "ui/report/compare.h"
 #include "ui/report/table.h"
 
 void table__init(struct table *t, struct session *s, struct symbolizer *syms,
@@ -20,6 +22,7 @@ void table__init(struct table *t, struct session *s, struct symbolizer *syms,
 
 void table__fini(struct table *t)
 {
+	table__clear_baseline(t);
 	for (size_t i = 0; i < t->nr_snaps; i++)
 		snapshot__fini(&t->snaps[i]);
 	free(t->snaps);
@@ -109,14 +112,126 @@ int table__resolve(void *ctx, const struct dso *dso, u64 addr,
 	return 0;
 }
 
+int table__set_baseline(struct table *t, struct table *base,
+			const char *desc)
+{
+	struct compare *c = compare__new();
+
+	if (!c)
+		return -ENOMEM;
+	table__clear_baseline(t);
+	t->base = base;
+	t->cmp = c;
+	t->spec.compare = true;
+	snprintf(t->base_desc, sizeof(t->base_desc), "%s", desc);
+	return 0;
+}
+
+int table__mark_baseline(struct table *t, const char *desc)
+{
+	struct table *b = calloc(1, sizeof(*b));
+	int err = -ENOMEM;
+
+	if (!b)
+		return -ENOMEM;
+	table__init(b, t->session, t->syms, &t->spec);
+	b->snaps = calloc(t->nr_snaps ? t->nr_snaps : 1, sizeof(*b->snaps));
+	if (!b->snaps)
+		goto fail;
+	b->nr_snaps = t->nr_snaps;
+	for (size_t i = 0; i < t->nr_snaps; i++) {
+		err = snapshot__copy(&b->snaps[i], &t->snaps[i]);
+		if (err)
+			goto fail;
+	}
+	err = table__set_baseline(t, b, desc);
+	if (err)
+		goto fail;
+	return 0;
+fail:
+	table__fini(b);
+	free(b);
+	return err;
+}
+
+void table__clear_baseline(struct table *t)
+{
+	if (t->base) {
+		table__fini(t->base);
+		free(t->base);
+		t->base = NULL;
+	}
+	compare__free(t->cmp);
+	t->cmp = NULL;
+	t->base_desc[0] = '\0';
+	t->spec.compare = false;
+	rowset__set_compare(&t->rows, NULL, NULL);
+}
+
+const struct snapshot *table__base_snap(const struct table *t, size_t ev)
+{
+	const struct table *b = t->base;
+
+	if (!b)
+		return NULL;
+	if (b->session != t->session && ev < session__nr_events(t->session)) {
+		const char *name = session__event_name(t->session, ev);
+
+		for (size_t i = 0; i < b->nr_snaps && name; i++) {
+			const char *bn = session__event_name(b->session, i);
+
+			if (bn && strcmp(bn, name) == 0)
+				return &b->snaps[i];
+		}
+	}
+	return table__snap(b, ev);
+}
+
+/* The baseline's rows of event ev under this table's grouping and
+ * filters, uncut: the matching must see every row. */
+static int table__build_base(struct table *t, size_t ev)
+{
+	const struct snapshot *snap = table__base_snap(t, ev);
+	struct table *b = t->base;
+	int err;
+
+	b->spec = t->spec;
+	b->filter = t->filter;
+	b->filter.percent_limit = 0;
+	b->filter.max_rows = 0;
+	/* another session's objects are other pointers: zoom by name */
+	if (b->session != t->session && b->filter.dso) {
+		if (!b->filter.dso_name)
+			b->filter.dso_name = b->filter.dso->name;
+		b->filter.dso = NULL;
+	}
+	if (!snap) {
+		compare__clear(t->cmp);
+		return 0;
+	}
+	b->ev = snap->ev;
+	err = rowset__build(&b->rows, snap, &b->spec, &b->filter,
+			    b->resolve, b->resolve_ctx);
+	if (!err)
+		err = compare__set_base(t->cmp, &b->rows);
+	return err;
+}
+
 int table__build(struct table *t, size_t ev)
 {
 	const struct snapshot *snap = table__snap(t, ev);
+	int err;
 
 	if (!snap)
 		return -EINVAL;
 	t->ev = ev;
 	t->cancelled = false;
+	if (t->base) {
+		err = table__build_base(t, ev);
+		if (err)
+			return err;
+		rowset__set_compare(&t->rows, compare__rows, t->cmp);
+	}
 	return rowset__build(&t->rows, snap, &t->spec, &t->filter,
 			     t->resolve, t->resolve_ctx);
 }

@@ -29,6 +29,13 @@ struct table {
 	void *cancel_ctx;
 	double cancel_checked;
 	bool cancelled;		/* in the last build */
+	/* Compare: the baseline's table, whose rows are rebuilt with this
+	 * one's grouping at each build (another session's for --baseline
+	 * FILE, or frozen copies of this one's snapshots for the live
+	 * mark), and the matching; NULL: none.  Owned by the table. */
+	struct table *base;
+	struct compare *cmp;
+	char base_desc[256];	/* what the baseline is, for the header */
 };
 
 void table__init(struct table *t, struct session *s, struct symbolizer *syms,
@@ -41,6 +48,20 @@ int table__snapshot(struct table *t, enum hist_mode mode);
 /* Rows of event ev from the last snapshot, sorted and filtered. */
 int table__build(struct table *t, size_t ev);
 const struct snapshot *table__snap(const struct table *t, size_t ev);
+
+/*
+ * Compare.  table__set_baseline: base (heap, snapshot taken, its own
+ * session or this one's) becomes the baseline; desc says what it is.
+ * table__mark_baseline: copies of the last snapshot become it (the live
+ * key).  table__clear_baseline: none.  0 or -errno.
+ */
+int table__set_baseline(struct table *t, struct table *base,
+			const char *desc);
+int table__mark_baseline(struct table *t, const char *desc);
+void table__clear_baseline(struct table *t);
+/* The baseline snapshot the rows of event ev are compared with (same
+ * event name, else same index); NULL: none. */
+const struct snapshot *table__base_snap(const struct table *t, size_t ev);
 
 /* cancel's answer, asked at most every 5 ms; sticks until the next
  * table__build. */

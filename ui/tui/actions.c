@@ -333,12 +333,50 @@ enum act_result action__event_replace(struct tui *t)
 	return add_event(t, true);
 }
 
+/* ---- compare ---- */
+
+enum act_result action__baseline(struct tui *t)
+{
+	char desc[64];
+
+	if (t->table.base) {
+		table__clear_baseline(&t->table);
+		columns__init(&t->cols, &t->table.spec, t->a->show_period);
+		tui__status(t, ST_NORMAL, "baseline cleared (b marks one)");
+		return R_REBUILD;
+	}
+	if (!t->have_snap) {
+		tui__status(t, ST_ERROR, "no table yet to mark as the baseline");
+		return R_REDRAW;
+	}
+	/* -z: the table is one refresh, so is the baseline */
+	if (t->a->mode == HIST_ZERO && t->window > 0)
+		snprintf(desc, sizeof(desc), "marked at %.1f s (a %.1f s window)",
+			 t->hi.elapsed, t->window);
+	else
+		snprintf(desc, sizeof(desc), "marked at %.1f s", t->hi.elapsed);
+	if (table__mark_baseline(&t->table, desc)) {
+		tui__status(t, ST_ERROR, "out of memory: no baseline");
+		return R_REDRAW;
+	}
+	columns__init(&t->cols, &t->table.spec, t->a->show_period);
+	tui__status(t, ST_NORMAL, "baseline marked: Delta is now - then, in "
+				  "points (s: sort by delta; b clears)");
+	return R_REBUILD;
+}
+
 /* ---- sorting ---- */
 
 static const enum sort_key sort_cycle[] = {
 	SORT_OVERHEAD, SORT_SAMPLES, SORT_PERIOD, SORT_SYM, SORT_DSO,
-	SORT_COMM, SORT_PID, SORT_TID, SORT_CPU,
+	SORT_COMM, SORT_PID, SORT_TID, SORT_CPU, SORT_DELTA, SORT_ABSDELTA,
 };
+
+/* delta and absdelta only mean something against a baseline */
+static bool sort_offered(const struct tui *t, enum sort_key k)
+{
+	return t->table.base || (k != SORT_DELTA && k != SORT_ABSDELTA);
+}
 
 static enum act_result pick_sort(struct tui *t, int id)
 {
@@ -357,6 +395,8 @@ enum act_result action__sort_picker(struct tui *t)
 	for (size_t i = 0; i < ARRAY_SIZE(sort_cycle); i++) {
 		enum sort_key k = sort_cycle[i];
 
+		if (!sort_offered(t, k))
+			continue;
 		snprintf(m->items[m->nr].label, sizeof(m->items[0].label),
 			 "%s %s", t->table.spec.order == k ? "*" : " ",
 			 sort_key__name(k));
@@ -376,8 +416,10 @@ static enum act_result cycle_sort(struct tui *t, int dir)
 
 	while (i < n && sort_cycle[i] != t->table.spec.order)
 		i++;
-	i = (i + n + (size_t)(dir > 0 ? 1 : n - 1)) % n;
-	return pick_sort(t, (int)sort_cycle[i % n]);
+	do
+		i = (i + n + (size_t)(dir > 0 ? 1 : n - 1)) % n;
+	while (!sort_offered(t, sort_cycle[i]));
+	return pick_sort(t, (int)sort_cycle[i]);
 }
 
 enum act_result action__sort_next(struct tui *t)
@@ -496,6 +538,11 @@ enum act_result action__zoom_dso(struct tui *t)
 	if (f->dso) {
 		tui__status(t, ST_ERROR, "already zoomed into a shared object "
 					 "(Esc undoes)");
+		return R_REDRAW;
+	}
+	if (r->cmp == CMP_GONE) {
+		tui__status(t, ST_ERROR, "this row vanished since the "
+					 "baseline: nothing to zoom into");
 		return R_REDRAW;
 	}
 	if (!push_zoom(t, ZOOM_DSO, NULL))

@@ -24,6 +24,7 @@ enum act_result action__event_picker(struct tui *t);
 enum act_result action__event_add(struct tui *t);
 enum act_result action__event_replace(struct tui *t);
 enum act_result action__sort_picker(struct tui *t);
+enum act_result action__baseline(struct tui *t);
 enum act_result action__sort_next(struct tui *t);
 enum act_result action__sort_prev(struct tui *t);
 enum act_result action__sort_invert(struct tui *t);

@@ -60,10 +60,10 @@ const struct key_binding keys__table[] = {
 	  "event picker: add an event (or replace the shown one) live", "add event" },
 	{ 's', V_TOP, action__sort_picker,
 	  "pick the sort key (overhead, samples, period, sym, dso, comm, "
-	  "pid, tid, cpu)", "sort" },
+	  "pid, tid, cpu; delta, absdelta against a baseline)", "sort" },
 	{ K_F(6), V_TOP, action__sort_picker,
 	  "pick the sort key (overhead, samples, period, sym, dso, comm, "
-	  "pid, tid, cpu)" },
+	  "pid, tid, cpu; delta, absdelta against a baseline)" },
 	{ '>', V_TOP, action__sort_next, "sort by the next key" },
 	{ '<', V_TOP, action__sort_prev, "sort by the previous key" },
 	{ 'I', V_TOP, action__sort_invert, "invert the sort order" },
@@ -96,6 +96,10 @@ const struct key_binding keys__table[] = {
 	{ K_ENTER, V_TOP, action__row_menu,
 	  "the selected row's menu (annotate, zooms, copy to a file)", "menu" },
 	{ 'a', V_TOP, action__annotate, "annotate the selected symbol" },
+	{ 'b', V_TOP, action__baseline,
+	  "mark the table as the baseline: rows then show its share "
+	  "(Baseline), now's and the Delta in points, new and gone rows "
+	  "marked; again: clear it (and a --baseline file)", "baseline" },
 	{ 'P', V_TOP, action__save,
 	  "save the table as text (the file is named in the status line)" },
 	/* call graphs (-g) */

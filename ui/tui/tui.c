@@ -86,6 +86,9 @@ void tui__init(struct tui *t, struct app *a)
 			 a->filter.sym_substr);
 	t->table.filter.sym_substr =
 		t->table.filter_buf[0] ? t->table.filter_buf : NULL;
+	/* --baseline FILE */
+	if (app__take_baseline(a, &t->table))
+		pr_err("out of memory: no baseline");
 	columns__init(&t->cols, &t->table.spec, a->show_period);
 	listview__init(&t->top, &top__ops, t);
 	/* branches under --tree-limit are left out, as in batch */
@@ -217,6 +220,7 @@ void tui__set_order(struct tui *t, enum sort_key k, bool invert)
 		spec.group[spec.nr_group++] = k;
 	spec.order = k;
 	spec.invert = invert;
+	spec.compare = t->table.spec.compare;
 	t->table.spec = spec;
 	columns__init(&t->cols, &spec, t->a->show_period);
 }

@@ -74,13 +74,19 @@ static void top__row(void *ctx, size_t i, struct screen *s, size_t y)
 	fmt__row(&sb, &t->cols, rs, r, off);
 	screen__add(s, y, ST_NORMAL, sb.buf ? sb.buf : "");
 	st = top__share_style(rowset__percent(rs, r));
-	if (st != ST_NORMAL) {
-		for (size_t c = 0; c < t->cols.nr; c++) {
-			size_t end = c + 1 < t->cols.nr ? off[c + 1] : sb.len;
+	for (size_t c = 0; c < t->cols.nr; c++) {
+		size_t end = c + 1 < t->cols.nr ? off[c + 1] : sb.len;
+		enum column col = t->cols.col[c];
+		double d = col == COL_DELTA ? r->delta : r->children_delta;
 
-			if (t->cols.col[c] == COL_OVERHEAD)
-				screen__style(s, y, off[c], end, st);
-		}
+		if (col == COL_OVERHEAD && st != ST_NORMAL)
+			screen__style(s, y, off[c], end, st);
+		/* against a baseline: hotter in perf's red, cooler in its
+		 * green */
+		else if ((col == COL_DELTA || col == COL_DELTA_CHILDREN) &&
+			 (d >= 0.5 || d <= -0.5))
+			screen__style(s, y, off[c], end,
+				      d > 0 ? ST_HOT : ST_MEDIUM);
 	}
 	strbuf__fini(&sb);
 }

@@ -1,0 +1,84 @@
+#!/bin/sh
+# Compare in the live view.  b marks the table as the baseline: the
+# header says what is compared with what, the columns Baseline and Delta
+# appear; when spin3's split turns from 60/30/10 to 10/30/60 (by fixed
+# work) the deltas show it, -s delta puts spin_c first and I spin_a; b
+# again clears it.  Then --baseline FILE with -i FILE (both recorded by
+# ptop -o): the file's shares and deltas, b clears it, b marks anew.
+. tests/e2e/tmux.inc
+
+# Delta (points) of row SYM on the screen, "" when absent
+delta_of() {
+	screen | awk -v s="$1" '$NF == s && $1 ~ /%$/ { gsub(/%/, ""); print $3 + 0; exit }'
+}
+base_of() {
+	screen | awk -v s="$1" '$NF == s && $1 ~ /%$/ { gsub(/%/, ""); print $1 + 0; exit }'
+}
+# the first table row under compare's titles
+cmp_top() {
+	screen | sed -n '/^Baseline/{n;p;q;}' | grep -Eq -- "$1"
+}
+# delta_beyond SYM LIMIT: SYM's delta is past LIMIT (its sign says which
+# way)
+delta_beyond() {
+	d=$(delta_of "$1")
+	[ -n "$d" ] && awk -v d="$d" -v l="$2" 'BEGIN { exit !(l > 0 ? d > l : d < l) }'
+}
+
+# 5 CPU seconds of 60/30/10, then as much of 10/30/60
+bg "$WL/spin3" 10 1 6,3,1 1,3,6
+SPIN=$LAST_BG
+cd "$TMP"
+# -z: each table is one refresh, so that the second half's tables differ
+# from the baseline by the whole change
+run "$PTOP" -p "$SPIN" -z -d 0.3 -e cpu-clock -s delta
+wait_top 'spin_a'
+screen | grep -q '^baseline' && fail "a baseline before b"
+keys b
+wait_for '^baseline marked at [0-9.]+ s \(a [0-9.]+ s window\): [0-9]+ samples; now [0-9]+ samples; Delta = now - baseline, in points'
+wait_for '^Baseline +Overhead +Delta +Samples +Shared Object +Symbol'
+wait_for 'baseline marked: Delta is now - then'
+# marked in the first half: spin_a had its 60 %
+b=$(base_of spin_a)
+awk -v b="$b" 'BEGIN { exit !(b > 45) }' ||
+	fail "spin_a's Baseline is '$b': not marked in spin3's first half"
+# the split turns: spin_c gains and spin_a loses tens of points
+wait_until 60 "spin_c's Delta over +30" delta_beyond spin_c 30
+wait_until 10 "spin_a's Delta under -30" delta_beyond spin_a -30
+echo "deltas: spin_c $(delta_of spin_c), spin_b $(delta_of spin_b), spin_a $(delta_of spin_a)"
+# by delta: the largest gain first; inverted, the largest loss
+wait_until 10 "spin_c first by delta" cmp_top 'spin_c$'
+keys I
+wait_until 10 "spin_a first by delta inverted" cmp_top 'spin_a$'
+keys I
+wait_until 10 "spin_c first again" cmp_top 'spin_c$'
+# b again: the plain table
+keys b
+wait_for 'baseline cleared'
+wait_gone '^baseline '
+wait_for '^Overhead +Samples +Shared Object +Symbol'
+screen | grep -q 'Delta' && fail "a Delta column after b cleared the baseline"
+quit_clean
+
+# --baseline FILE, -i FILE: recordings of ptop -o
+"$PTOP" -b -o "$TMP/old.data" -e cpu-clock -d 30 -- "$WL/spin3" 1 1 6,3,1 > /dev/null 2>&1 ||
+	fail "ptop -o old.data failed"
+"$PTOP" -b -o "$TMP/new.data" -e cpu-clock -d 30 -- "$WL/spin3" 1 1 1,3,6 > /dev/null 2>&1 ||
+	fail "ptop -o new.data failed"
+restart
+run "$PTOP" -i "$TMP/new.data" --baseline "$TMP/old.data"
+wait_for "^baseline $TMP/old.data: [0-9]+ samples over [0-9.]+ s; now [0-9]+ samples over"
+wait_for '^Baseline +Overhead +Delta'
+wait_until 10 "spin_c first" cmp_top 'spin_c$'
+d=$(delta_of spin_a)
+awk -v d="$d" 'BEGIN { exit !(d < -40 && d > -60) }' || fail "spin_a's Delta is '$d', not about -50"
+keys b
+wait_gone '^baseline '
+wait_for '^Overhead +Samples'
+# a mark of a finished recording: every delta 0
+keys b
+wait_for '^baseline marked at'
+wait_for '^Baseline +Overhead +Delta'
+[ "$(delta_of spin_c)" = 0 ] || fail "spin_c's Delta against itself is '$(delta_of spin_c)'"
+quit_clean
+echo "ok"
