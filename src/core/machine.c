@@ -19,6 +19,7 @@ struct proc {
 	size_t nr_old_maps;
 	bool exited;
 	unsigned int exit_tick;
+	const char *cgroup;	/* interned path, NULL: not known */
 };
 
 struct thread {
@@ -187,6 +188,9 @@ int machine__fork(struct machine *m, s32 pid, s32 ppid, s32 tid, s32 ptid)
 			p->nr_maps = p->cap_maps = pp->nr_maps;
 		}
 		p->comm = comm;
+		/* a child starts in its parent's cgroup */
+		if (pp)
+			p->cgroup = pp->cgroup;
 		m->last = p;
 	} else if (!machine__findnew_proc(m, pid)) {
 		return -ENOMEM;
@@ -299,6 +303,28 @@ const char *machine__comm_of(struct machine *m, s32 pid, s32 tid)
 		return t->comm;
 	p = machine__proc(m, pid);
 	return p ? p->comm : NULL;
+}
+
+int machine__set_cgroup(struct machine *m, s32 pid, const char *path,
+			size_t len)
+{
+	struct proc *p = machine__proc(m, pid);
+	const char *c;
+
+	if (!p)
+		return -ENOENT;
+	c = strpool__intern(m->pool, path, len);
+	if (!c)
+		return -ENOMEM;
+	p->cgroup = c;
+	return 0;
+}
+
+const char *machine__cgroup_of(struct machine *m, s32 pid)
+{
+	struct proc *p = machine__proc(m, pid);
+
+	return p ? p->cgroup : NULL;
 }
 
 bool machine__knows(const struct machine *m, s32 pid)
