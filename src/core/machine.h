@@ -39,6 +39,9 @@ const char *machine__comm_of(struct machine *m, s32 pid, s32 tid);
 int machine__set_cgroup(struct machine *m, s32 pid, const char *path,
 			size_t len);
 const char *machine__cgroup_of(struct machine *m, s32 pid);
+/* true the first time it is asked for a known process since it was
+ * created or exec'd: when the source should read its cgroup. */
+bool machine__ask_cgroup(struct machine *m, s32 pid);
 bool machine__knows(const struct machine *m, s32 pid);
 /* true once the process's main thread exited. */
 bool machine__exited(const struct machine *m, s32 pid);
