@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "src/core/log.h"
+#include "src/sys/cgroupfs.h"
 #include "src/sys/fdio.h"
 #include "src/sys/sampler.h"
 #include "src/sys/synth.h"
@@ -415,6 +416,9 @@ static int sampler__synthesize(struct sampler *sp)
 	int err = 0;
 
 	session__lock(s);
+	/* the cgroups the samples' ids name (-o) */
+	if (attr->sample_type & PERF_SAMPLE_CGROUP)
+		cgroupfs__synthesize(NULL, attr, sampler__feed, sp);
 	switch (sp->target.kind) {
 	case TARGET_SYSTEM:
 		/*
