@@ -262,6 +262,12 @@ static void app_from_options(struct run *r)
 	a->output = o->output;
 	app__describe_target(&o->target, o->command, a->target_desc,
 			     sizeof(a->target_desc));
+	if (o->cgroups) {
+		size_t n = strlen(a->target_desc);
+
+		snprintf(a->target_desc + n, sizeof(a->target_desc) - n,
+			 ", cgroups %s", o->cgroups);
+	}
 }
 
 /* -i FILE's header, and --time against its sample times: 0 or 1. */

@@ -78,6 +78,8 @@ jq -e '[.rows[] | .cgroup, .cgroup_path] | all(. == null)' "$TMP/n.json" > /dev/
 for g in "ptop-test-$$/w.service" "$NAME" "$CG"; do
 	"$PTOP" -b --json -d 1 -n 1 -e cpu-clock -G "$g" -s pid,comm,cgroup,sym > "$TMP/g.json" 2> "$TMP/err" ||
 		fail "ptop -G $g exited with $?: $(cat "$TMP/err")"
+	jq -e --arg g "$g" '.target | endswith(", cgroups " + $g)' "$TMP/g.json" > /dev/null ||
+		fail "-G $g: the target does not say it: $(jq -c .target "$TMP/g.json")"
 	jq -e '.total_samples > 100' "$TMP/g.json" > /dev/null ||
 		fail "-G $g: too few samples: $(jq -c '{total_samples}' "$TMP/g.json")"
 	others=$(jq -c --argjson p "$pid" '[.rows[] | select(.pid != $p) | {pid, comm, cgroup_path, samples}]' "$TMP/g.json")
@@ -138,4 +140,10 @@ cgroups_agree "ptop -o" "$TMP/o.data"
 perf_clean "ptop -o, perf report --sort cgroup"
 above "$(awk -F '\t' -v n="$NAME" '$1 == n { print $2 }' "$TMP/p.cg")" 5 \
 	"the workload's cgroup in perf report of ptop's file"
+# pipe mode: the CGROUP records go down the stream too
+"$PTOP" -b -d 1 -n 1 -e cpu-clock -o - 2> "$TMP/err" |
+	perf report -i - --stdio --sort cgroup > "$TMP/pipe.txt" 2> "$TMP/perf.err" ||
+	fail "ptop -o - | perf report -i - --sort cgroup: $(cat "$TMP/err" "$TMP/perf.err")"
+grep -Eq "^ +[0-9.]+% +$NAME *\$" "$TMP/pipe.txt" ||
+	fail "ptop -o -: perf report of the stream shows no $NAME: $(grep % "$TMP/pipe.txt" | head -5)"
 exit 0
