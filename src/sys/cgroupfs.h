@@ -16,7 +16,7 @@ int cgroupfs__mount(const char *mounts, char *buf, size_t size);
 /*
  * -G: opens the directory of each cgroup of list (comma-separated), a
  * path under the cgroup2 mount, either relative to it ("system.slice/
- * ssh.service", "/ptop-test": a path as the Cgroup column shows it) or
+ * ssh.service", "/ptop-test": a path as /proc/PID/cgroup shows it) or
  * a file-system path that starts with the mount point.  *fds is
  * malloc'd, O_RDONLY | O_DIRECTORY fds.  On failure, -errno after one
  * logged message naming the cgroup, and nothing left open.
