@@ -81,7 +81,8 @@ static const struct opt_desc {
 	{ OPT_CPU, "cpu", "LIST", "profile these CPUs only (0,2-3)" },
 	{ OPT_CGROUP, "cgroup", "NAME[,NAME]",
 	  "profile only the tasks of these cgroups (v2: a path under its "
-	  "mount, as /proc/PID/cgroup shows it), on every CPU, like perf's -G" },
+	  "mount, as /proc/PID/cgroup shows it), on every CPU, like "
+	  "perf's -G" },
 	{ OPT_MMAP, "mmap-pages", "PAGES",
 	  "ring buffer pages per CPU, a power of two (default 128, "
 	  "512 with --call-graph dwarf)" },

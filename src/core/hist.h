@@ -26,7 +26,8 @@ struct hist_key {
 	u16 idle;
 	u32 chain;		/* leaf node of the call chain (callchain.h),
 				 * 0: none */
-	const char *cgroup;	/* interned path (KEY_CGROUP), NULL: unknown */
+	const char *cgroup;	/* interned path (KEY_CGROUP); NULL:
+				 * unknown */
 };
 
 struct hist_entry {

@@ -169,7 +169,8 @@ struct rec_throttle {		/* THROTTLE, UNTHROTTLE */
 	u64 time, id, stream_id;
 };
 
-struct rec_cgroup {		/* CGROUP (Linux 5.7): a cgroup's id and path */
+/* CGROUP (Linux 5.7): a cgroup's id and path */
+struct rec_cgroup {
 	u64 id;			/* what PERF_SAMPLE_CGROUP gives */
 	const char *path;	/* NUL-terminated inside the record,
 				 * relative to the cgroup mount: "/", ... */

@@ -56,7 +56,7 @@ struct session {
 	bool lost_summary;	/* a recorder's LOST_SAMPLES summary came
 				 * (see session__lost_once) */
 	bool in_unknown_pid;
-	struct intmap cgroups;		/* CGROUP record id -> interned path */
+	struct intmap cgroups;	/* CGROUP record id -> interned path */
 	session_cgroup_fn cgroup_fn;
 	void *cgroup_ctx;
 	struct session_unwinder unwinder;	/* queue NULL: none */

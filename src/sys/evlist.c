@@ -67,7 +67,7 @@ struct evlist {
 
 	/* Learnt from the kernel, kept across reopenings. */
 	bool no_build_id;	/* build_id in mmap2 rejected (before 5.12) */
-	bool no_sample_cgroup;	/* PERF_SAMPLE_CGROUP rejected (before 5.7) */
+	bool no_sample_cgroup;	/* PERF_SAMPLE_CGROUP refused (before 5.7) */
 	bool user_only;		/* paranoid fallback to exclude_kernel */
 	u8 default_precise;	/* precise_ip tried for the default cycles */
 };

@@ -39,7 +39,8 @@ void actions__remember_selection(struct tui *t)
 	t->sel = (struct row_id){
 		.dso = r->dso, .dso_name = r->dso_name, .sym = r->sym,
 		.sym_start = r->sym_start, .addr = r->addr, .comm = r->comm,
-		.cgroup = r->cgroup, .pid = r->pid, .tid = r->tid, .cpu = r->cpu,
+		.cgroup = r->cgroup,
+		.pid = r->pid, .tid = r->tid, .cpu = r->cpu,
 	};
 }
 
