@@ -18,6 +18,7 @@ enum opt_id {
 	OPT_PID = 'p',
 	OPT_TID = 't',
 	OPT_CPU = 'C',
+	OPT_CGROUP = 'G',
 	OPT_MMAP = 'm',
 	OPT_DELAY = 'd',
 	OPT_ITER = 'n',
@@ -81,6 +82,10 @@ static const struct opt_desc {
 	  "profile these processes, their threads and children" },
 	{ OPT_TID, "tid", "TID[,TID]", "profile these threads only" },
 	{ OPT_CPU, "cpu", "LIST", "profile these CPUs only (0,2-3)" },
+	{ OPT_CGROUP, "cgroup", "NAME[,NAME]",
+	  "profile only the tasks of these cgroups (v2: a path under its "
+	  "mount, as /proc/PID/cgroup shows it), on every CPU, like "
+	  "perf's -G" },
 	{ OPT_MMAP, "mmap-pages", "PAGES",
 	  "ring buffer pages per CPU, a power of two (default 128, "
 	  "512 with --call-graph dwarf)" },
@@ -89,7 +94,7 @@ static const struct opt_desc {
 	{ OPT_BATCH, "batch", NULL, "batch mode: print tables, no terminal UI" },
 	{ OPT_JSON, "json", NULL, "batch: one JSON object per event and refresh" },
 	{ OPT_SORT, "sort", "KEYS",
-	  "group and sort by KEYS: dso,sym,comm,pid,tid,cpu and "
+	  "group and sort by KEYS: dso,sym,comm,pid,tid,cpu,cgroup and "
 	  "overhead,sample,period (default dso,sym)" },
 	{ OPT_ZERO, "zero", NULL, "zero the histogram at every refresh" },
 	{ OPT_DECAY, "decay", NULL, "decay the histogram by 7/8 at every refresh" },
@@ -326,6 +331,9 @@ static int profiling_option(struct options *o, int c, struct strbuf *err)
 				   &o->target.nr_pids))
 			return 1 + bad_usage("bad pid list '%s'", optarg);
 		break;
+	case OPT_CGROUP:
+		o->cgroups = optarg;
+		break;
 	case OPT_CPU:
 		if (cpulist__parse(optarg, o->cpus, PTOP_MAX_CPUS) <= 0)
 			return 1 + bad_usage("bad CPU list '%s' (e.g. 0,2-3)", optarg);
@@ -554,6 +562,9 @@ static int check_options(struct options *o, int argc, char **argv)
 		o->command = &argv[optind];
 		o->target.kind = TARGET_COMMAND;
 	}
+	if (o->cgroups && o->target.kind != TARGET_SYSTEM)
+		return 1 + bad_usage("%s", "-G samples cgroups on every CPU: "
+				     "not with -p, -t or a command");
 	if (o->json && !o->batch)
 		return 1 + bad_usage("%s", "--json needs -b");
 	if (o->annotate && !o->batch)
@@ -691,6 +702,7 @@ int cli__parse(int argc, char **argv, struct options *o)
 	switch (c) {
 	case OPT_EVENT: case OPT_FREQ: case OPT_COUNT: case OPT_PID:
 	case OPT_TID: case OPT_CPU: case OPT_MMAP: case OPT_WALL:
+	case OPT_CGROUP:
 		o->live_opt = opt_name(c);
 		break;
 	default:

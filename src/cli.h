@@ -52,6 +52,7 @@ struct options {
 	char **command;
 	const char *input, *output, *time;
 	const char *baseline;	/* --baseline FILE: compare with it */
+	const char *cgroups;	/* -G NAME[,NAME] */
 	const char *live_opt;	/* an option that only applies to profiling */
 	int children_opt;	/* --children/--no-children as given, -1 */
 	char **argv;

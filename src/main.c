@@ -18,6 +18,7 @@
 #include "src/core/session.h"
 #include "src/perfdata/perfdata.h"
 #include "src/sys/catalog.h"
+#include "src/sys/cgroupfs.h"
 #include "src/sys/cmdout.h"
 #include "src/sys/evlist.h"
 #include "src/sys/sampler.h"
@@ -55,6 +56,8 @@ struct run {
 	struct perfdata *pd;
 	struct unwinder *unw;
 	struct cmdout *cmdout;	/* live view: the command's output */
+	int *cgroup_fds;	/* -G */
+	size_t nr_cgroups;
 	char kallsyms[4096];
 	/* --baseline FILE: a session of its own, read at once */
 	struct perfdata *base_pd;
@@ -265,6 +268,12 @@ static void app_from_options(struct run *r)
 	a->output = o->output;
 	app__describe_target(&o->target, o->command, a->target_desc,
 			     sizeof(a->target_desc));
+	if (o->cgroups) {
+		size_t n = strlen(a->target_desc);
+
+		snprintf(a->target_desc + n, sizeof(a->target_desc) - n,
+			 ", cgroups %s", o->cgroups);
+	}
 }
 
 /* -i FILE's header, and --time against its sample times: 0 or 1. */
@@ -588,6 +597,16 @@ static int start_live(struct run *r)
 	spo->ev.callchain = o->callgraph;
 	spo->ev.max_stack = (u16)o->max_stack;
 	spo->ev.dwarf_stack_size = o->dwarf_size;
+	if (o->cgroups) {
+		if (cgroupfs__open(NULL, o->cgroups, &r->cgroup_fds,
+				   &r->nr_cgroups))
+			return 1;
+		spo->ev.cgroup_fds = r->cgroup_fds;
+		spo->ev.nr_cgroups = r->nr_cgroups;
+	}
+	/* a file gets cgroup ids and CGROUP records, so that perf report
+	 * --sort cgroup (and ptop -i -s cgroup) read them */
+	spo->ev.sample_cgroup = o->output != NULL;
 	r->a.sampler = sampler__new(r->a.session, spo);
 	if (!r->a.sampler ||
 	    sampler__set_events(r->a.sampler, o->specs, o->nr_specs)) {
@@ -700,6 +719,7 @@ static int teardown(struct run *r, int rc)
 	if (r->out_fd >= 0)
 		close(r->out_fd);
 	sampler__free(a->sampler);
+	cgroupfs__close(r->cgroup_fds, r->nr_cgroups);
 	/* the command is gone, the terminal is back: its output */
 	if (r->cmdout) {
 		cmdout__stop(r->cmdout);

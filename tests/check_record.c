@@ -508,6 +508,91 @@ START_TEST(test_comm_fork_lost)
 }
 END_TEST
 
+/* PERF_RECORD_CGROUP as the kernel writes it (perf_event_cgroup_output):
+ * the id, the path NUL-padded to 8 bytes, the sample_id trailer. */
+START_TEST(test_cgroup_record)
+{
+	static const u8 img[] = {
+		/* header: type 19, misc 0, size 8 + 8 + 16 + 16 = 48 */
+		19, 0, 0, 0, 0, 0, 48, 0,
+		/* id 0x1234 */
+		0x34, 0x12, 0, 0, 0, 0, 0, 0,
+		/* "/system.slice/x" NUL, 16 bytes */
+		'/', 's', 'y', 's', 't', 'e', 'm', '.',
+		's', 'l', 'i', 'c', 'e', '/', 'x', 0,
+		/* trailer: pid 5, tid 6; time 7 */
+		5, 0, 0, 0, 6, 0, 0, 0,
+		7, 0, 0, 0, 0, 0, 0, 0,
+	};
+	struct perf_event_header *h = (void *)buf;
+	struct rec_cgroup c;
+
+	memcpy(buf, img, sizeof(img));
+	ck_assert_uint_eq(h->type, PERF_RECORD_CGROUP);
+	ck_assert_int_eq(record__parse_cgroup(h, 16, &c), 0);
+	ck_assert_uint_eq(c.id, 0x1234);
+	ck_assert_str_eq(c.path, "/system.slice/x");
+	ck_assert_uint_eq(c.path_len, 15);
+	/* without a trailer the padding is part of the string field */
+	ck_assert_int_eq(record__parse_cgroup(h, 0, &c), 0);
+	ck_assert_str_eq(c.path, "/system.slice/x");
+	ck_assert_str_eq(record__type_name(PERF_RECORD_CGROUP), "CGROUP");
+
+	/* a path with no NUL before the trailer */
+	((u8 *)buf)[31] = 'y';
+	ck_assert_int_eq(record__parse_cgroup(h, 16, &c), -EINVAL);
+	((u8 *)buf)[31] = 0;
+	/* shorter than the id, or than id + trailer */
+	h->size = 12;
+	ck_assert_int_eq(record__parse_cgroup(h, 0, &c), -EINVAL);
+	h->size = 24;
+	ck_assert_int_eq(record__parse_cgroup(h, 16, &c), -EINVAL);
+	/* the id alone: no room for a path */
+	h->size = 16;
+	ck_assert_int_eq(record__parse_cgroup(h, 0, &c), -EINVAL);
+	/* another type */
+	h->size = 48;
+	h->type = PERF_RECORD_COMM;
+	ck_assert_int_eq(record__parse_cgroup(h, 16, &c), -EINVAL);
+}
+END_TEST
+
+/* A sample with PERF_SAMPLE_CGROUP as perf record --all-cgroups writes
+ * it (IDENTIFIER IP TID TIME CPU PERIOD CGROUP), byte by byte. */
+START_TEST(test_sample_cgroup_image)
+{
+	static const u8 img[] = {
+		9, 0, 0, 0, 2, 0, 64, 0,	/* SAMPLE, misc USER, size 64 */
+		42, 0, 0, 0, 0, 0, 0, 0,		/* identifier */
+		0x34, 0x12, 0x40, 0, 0, 0, 0, 0,	/* ip 0x401234 */
+		100, 0, 0, 0, 101, 0, 0, 0,		/* pid, tid */
+		1, 0, 0, 0, 0, 0, 0, 0,			/* time */
+		1, 0, 0, 0, 0, 0, 0, 0,			/* cpu 1 */
+		0x40, 0x42, 0x0f, 0, 0, 0, 0, 0,	/* period 1000000 */
+		0xab, 0x0f, 0, 0, 0, 0, 0, 0,		/* cgroup 4011 */
+	};
+	struct perf_event_attr a = {
+		.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
+			       PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			       PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
+			       PERF_SAMPLE_CGROUP,
+	};
+	struct perf_event_header *h = (void *)buf;
+	struct perf_sample s;
+
+	memcpy(buf, img, sizeof(img));
+	ck_assert_int_eq(record__parse_sample(&a, h, &s), 0);
+	ck_assert_ptr_nonnull(s.ext);
+	ck_assert_uint_eq(s.ext->cgroup, 4011);
+	ck_assert_uint_eq(s.ip, 0x401234);
+	ck_assert_uint_eq(s.period, 1000000);
+	ck_assert_uint_eq(s.cpu, 1);
+	/* one word short: the cgroup is missing */
+	h->size = 56;
+	ck_assert_int_eq(record__parse_sample(&a, h, &s), -EINVAL);
+}
+END_TEST
+
 Suite *record_suite(void)
 {
 	Suite *s = suite_create("record");
@@ -520,6 +605,8 @@ Suite *record_suite(void)
 	tcase_add_test(tc, test_mmap2_and_trailer);
 	tcase_add_test(tc, test_mmap2_leaked_bit);
 	tcase_add_test(tc, test_comm_fork_lost);
+	tcase_add_test(tc, test_cgroup_record);
+	tcase_add_test(tc, test_sample_cgroup_image);
 	suite_add_tcase(s, tc);
 	return s;
 }

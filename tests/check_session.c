@@ -1,6 +1,8 @@
 /* Tests of the session and the rows derived from it, perf hists-test
  * style: fake records on a fake machine, the expected table next to the
  * input. */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -825,6 +827,153 @@ START_TEST(test_fold_reaped_always)
 }
 END_TEST
 
+/* The live source's cgroup reader: pid 100 in a.service, 200 in /b
+ * until it exec'd (then /c), 0 the root; others unreadable (gone). */
+static int cgroup_calls[4];
+static bool exec_done;
+
+static int cgroup_reader(void *ctx, s32 pid, char *b, size_t size)
+{
+	const char *path = NULL;
+
+	(void)ctx;
+	if (pid == 100)
+		path = "/system.slice/a.service";
+	else if (pid == 200)
+		path = exec_done ? "/c" : "/b";
+	else if (pid == 0)
+		path = "/";
+	cgroup_calls[pid == 100 ? 0 : pid == 200 ? 1 : pid == 0 ? 2 : 3]++;
+	if (!path)
+		return -ENOENT;
+	snprintf(b, size, "%s", path);
+	return (int)strlen(path);
+}
+
+static u64 row_samples(const struct rowset *rs, const char *cgroup)
+{
+	for (size_t i = 0; i < rs->nr; i++)
+		if (cgroup ? rs->rows[i].cgroup &&
+				     strcmp(rs->rows[i].cgroup, cgroup) == 0 :
+			     !rs->rows[i].cgroup)
+			return rs->rows[i].samples;
+	return 0;
+}
+
+START_TEST(test_cgroup_live)
+{
+	struct rowset rs;
+	struct snapshot snap;
+	struct row_filter f = { .show_idle = true };
+	size_t t = trailer(ST);
+
+	memset(cgroup_calls, 0, sizeof(cgroup_calls));
+	exec_done = false;
+	session__set_cgroup_reader(s, cgroup_reader, NULL);
+	feed_standard();
+	/* once per process, however many samples */
+	ck_assert_int_eq(cgroup_calls[0], 1);
+	ck_assert_int_eq(cgroup_calls[1], 1);
+	ck_assert_int_eq(cgroup_calls[2], 1);
+	build(&rs, &snap, "cgroup", &f);
+	ck_assert_uint_eq(rs.nr, 3);
+	ck_assert_uint_eq(row_samples(&rs, "/system.slice/a.service"), 10);
+	ck_assert_uint_eq(row_samples(&rs, "/b"), 1);
+	ck_assert_uint_eq(row_samples(&rs, "/"), 2);
+	rowset__fini(&rs);
+	snapshot__fini(&snap);
+
+	/* after an exec the cgroup is read again (a runtime moved it) */
+	exec_done = true;
+	session__process(s, fake_comm(buf, 200, 200, "newprog", true, t));
+	sample(ST, 200, 0x7f0000000500ULL, PERF_RECORD_MISC_USER, 100, 1, 0);
+	sample(ST, 200, 0x7f0000000500ULL, PERF_RECORD_MISC_USER, 100, 1, 0);
+	ck_assert_int_eq(cgroup_calls[1], 2);
+	/* a child takes its parent's when its own cannot be read */
+	session__process(s, fake_fork(buf, PERF_RECORD_FORK, 300, 100, 300, 100, t));
+	sample(ST, 300, 0x401000, PERF_RECORD_MISC_USER, 100, 1, 0);
+	ck_assert_int_eq(cgroup_calls[3], 1);
+	build(&rs, &snap, "cgroup", &f);
+	ck_assert_uint_eq(row_samples(&rs, "/c"), 2);
+	ck_assert_uint_eq(row_samples(&rs, "/system.slice/a.service"), 11);
+	rowset__fini(&rs);
+	snapshot__fini(&snap);
+
+	/* the zoom: only a.service's samples */
+	f.has_cgroup = true;
+	f.cgroup = machine__cgroup_of(session__machine(s), 100);
+	build(&rs, &snap, "comm,dso,sym", &f);
+	ck_assert_uint_eq(rs.shown_samples, 11);
+	rowset__fini(&rs);
+	snapshot__fini(&snap);
+}
+END_TEST
+
+/* A CGROUP record as perf record --all-cgroups writes it. */
+static struct perf_event_header *cgroup_rec(u64 id, const char *path,
+					    size_t tr)
+{
+	struct perf_event_header *h = (void *)buf;
+	size_t n = strlen(path) + 1, pad = (n + 7) & ~(size_t)7;
+
+	memset(buf, 0, 16 + pad + tr);
+	h->type = PERF_RECORD_CGROUP;
+	h->size = (u16)(16 + pad + tr);
+	memcpy(h + 1, &id, 8);
+	memcpy((u8 *)(h + 1) + 8, path, n);
+	return h;
+}
+
+/* A sample of st (ST | PERF_SAMPLE_CGROUP) with its cgroup id last. */
+static void cgroup_sample(u64 st, u32 pid, u64 ip, u64 cgroup)
+{
+	struct fake_sample fs = {
+		.ip = ip, .pid = pid, .tid = pid, .time = 1000, .period = 1,
+	};
+	struct perf_event_header *h = fake_sample(buf, st & ~PERF_SAMPLE_CGROUP,
+						  &fs);
+
+	memcpy((u8 *)h + h->size, &cgroup, 8);
+	h->size += 8;
+	session__process(s, h);
+}
+
+START_TEST(test_cgroup_records)
+{
+	u64 st = ST | PERF_SAMPLE_CGROUP;
+	struct perf_event_attr a = attr(st);
+	struct session_opts o = { .key_fields = KEY_CGROUP };
+	const char *docker = "/system.slice/docker-"
+			     "0123456789abcdef0123456789abcdef"
+			     "0123456789abcdef0123456789abcdef.scope";
+	struct rowset rs;
+	struct snapshot snap;
+
+	session__free(s);
+	s = session__new(&o);
+	ck_assert_int_eq(session__add_event(s, "cpu-clock", &a), 0);
+	fake_machine(st);
+	ck_assert_int_eq(session__process(s, cgroup_rec(1, "/", trailer(st))), 0);
+	ck_assert_int_eq(session__process(s, cgroup_rec(4242, docker, trailer(st))), 0);
+	for (int i = 0; i < 3; i++)
+		cgroup_sample(st, 100, 0x401000, 4242);
+	cgroup_sample(st, 200, 0x401000, 1);
+	/* an id no record named: no cgroup (perf says "unknown") */
+	cgroup_sample(st, 200, 0x401000, 77);
+	/* a record shorter than its trailer is bad, and names nothing */
+	ck_assert_int_eq(session__process(s, cgroup_rec(5, "/x", 0)), -EINVAL);
+	cgroup_sample(st, 200, 0x401000, 5);
+	build(&rs, &snap, "cgroup", NULL);
+	ck_assert_uint_eq(row_samples(&rs, docker), 3);
+	ck_assert_uint_eq(row_samples(&rs, "/"), 1);
+	ck_assert_uint_eq(row_samples(&rs, NULL), 2);
+	ck_assert_uint_eq(rs.nr, 3);
+	ck_assert_uint_eq(session__counts(s)->by_type[PERF_RECORD_CGROUP], 3);
+	rowset__fini(&rs);
+	snapshot__fini(&snap);
+}
+END_TEST
+
 Suite *session_suite(void)
 {
 	Suite *ss = suite_create("session");
@@ -845,6 +994,8 @@ Suite *session_suite(void)
 	tcase_add_test(tc, test_idle_chains);
 	tcase_add_test(tc, test_lost_once);
 	tcase_add_test(tc, test_fold_reaped_always);
+	tcase_add_test(tc, test_cgroup_live);
+	tcase_add_test(tc, test_cgroup_records);
 	suite_add_tcase(ss, tc);
 	return ss;
 }

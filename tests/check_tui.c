@@ -55,7 +55,10 @@ static void add_row(struct tui *t, const struct dso *d, const char *sym,
 	rs->total_period += period;
 }
 
-/* Samples of two threads in spin_a, the second busier. */
+static const char cg_a[] = "/system.slice/a.service", cg_b[] = "/b";
+
+/* Samples of two threads in spin_a, the second busier; thread 7 in
+ * a.service, 8 in /b, the kernel's 9 in no known cgroup. */
 static void add_entries(struct snapshot *snap)
 {
 	static const struct {
@@ -76,6 +79,8 @@ static void add_entries(struct snapshot *snap)
 		h->key.pid = e[i].pid;
 		h->key.tid = e[i].tid;
 		h->key.comm = "spin3";
+		h->key.cgroup = e[i].tid == 7 ? cg_a : e[i].tid == 8 ? cg_b :
+								      NULL;
 		h->samples = h->period = e[i].period;
 	}
 	snap->nr = snap->cap = 4;
@@ -348,6 +353,37 @@ START_TEST(test_symbol_filter_and_undo)
 }
 END_TEST
 
+/* g: the selected row's cgroup, the one with most of its period; Esc
+ * undoes it */
+START_TEST(test_zoom_cgroup)
+{
+	struct fixture f;
+
+	fixture_init(&f, 1);
+	/* spin_a: a.service (tid 7: 100 + 250) over /b (250) */
+	ck_assert_int_eq(tui__key(&f.t, 'g'), R_REBUILD);
+	ck_assert(f.t.table.filter.has_cgroup);
+	ck_assert_ptr_eq(f.t.table.filter.cgroup, cg_a);
+	ck_assert_ptr_nonnull(strstr(f.t.status, "cgroup a.service"));
+	ck_assert_int_eq(tui__key(&f.t, 'g'), R_REDRAW);	/* already */
+	ck_assert_ptr_nonnull(strstr(f.t.status, "already"));
+	ck_assert_int_eq(tui__key(&f.t, K_ESC), R_REBUILD);
+	ck_assert(!f.t.table.filter.has_cgroup);
+	ck_assert_ptr_nonnull(strstr(f.t.status, "cgroup zoom undone"));
+	/* the kernel row's samples have no known cgroup */
+	tui__key(&f.t, K_DOWN);
+	ck_assert_int_eq(tui__key(&f.t, 'g'), R_REDRAW);
+	ck_assert(!f.t.table.filter.has_cgroup);
+	ck_assert_ptr_nonnull(strstr(f.t.status, "no known cgroup"));
+	/* grouped by cgroup, the row's own: tid 8's /b */
+	f.t.table.rows.rows[1].cgroup = cg_b;
+	f.t.table.spec.group[f.t.table.spec.nr_group++] = SORT_CGROUP;
+	ck_assert_int_eq(tui__key(&f.t, 'g'), R_REBUILD);
+	ck_assert_ptr_eq(f.t.table.filter.cgroup, cg_b);
+	fixture_fini(&f);
+}
+END_TEST
+
 START_TEST(test_zooms)
 {
 	struct fixture f;
@@ -484,13 +520,19 @@ START_TEST(test_sorting)
 	ck_assert_int_eq(f.t.table.spec.order, SORT_SAMPLES);
 	tui__key(&f.t, '<');
 	tui__key(&f.t, '<');
-	ck_assert_int_eq(f.t.table.spec.order, SORT_CPU);
+	ck_assert_int_eq(f.t.table.spec.order, SORT_CGROUP);
 	/* sorting by a column shows it */
-	ck_assert(sort_spec__has(&f.t.table.spec, SORT_CPU));
+	ck_assert(sort_spec__has(&f.t.table.spec, SORT_CGROUP));
 	ck_assert_int_eq(f.t.cols.col[2], COL_DSO);
+	ck_assert_int_eq(f.t.cols.col[3], COL_CGROUP);
+	tui__key(&f.t, '<');
+	ck_assert_int_eq(f.t.table.spec.order, SORT_CPU);
+	ck_assert(sort_spec__has(&f.t.table.spec, SORT_CPU));
+	ck_assert(!sort_spec__has(&f.t.table.spec, SORT_CGROUP));
 	ck_assert_int_eq(f.t.cols.col[3], COL_CPU);
 	tui__key(&f.t, 'I');
 	ck_assert(f.t.table.spec.invert);
+	tui__key(&f.t, '>');
 	tui__key(&f.t, '>');
 	ck_assert_int_eq(f.t.table.spec.order, SORT_OVERHEAD);
 	ck_assert(!sort_spec__has(&f.t.table.spec, SORT_CPU));
@@ -499,7 +541,7 @@ START_TEST(test_sorting)
 	/* the picker */
 	ck_assert_int_eq(tui__key(&f.t, 's'), R_REDRAW);
 	ck_assert_uint_eq(tui__view(&f.t), V_MENU);
-	ck_assert_uint_eq(listview__nr(&f.t.list), 9);
+	ck_assert_uint_eq(listview__nr(&f.t.list), 10);
 	tui__key(&f.t, '/');
 	tui__key(&f.t, 'c');
 	tui__key(&f.t, 'o');
@@ -726,6 +768,7 @@ Suite *tui_suite(void)
 	tcase_add_test(tc, test_hostile_names);
 	tcase_add_test(tc, test_symbol_filter_and_undo);
 	tcase_add_test(tc, test_zooms);
+	tcase_add_test(tc, test_zoom_cgroup);
 	tcase_add_test(tc, test_sorting);
 	tcase_add_test(tc, test_baseline_key);
 	tcase_add_test(tc, test_views_and_events);

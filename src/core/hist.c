@@ -5,7 +5,7 @@
 
 #include "src/core/hist.h"
 
-_Static_assert(sizeof(struct hist_key) == 40, "hist_key has no holes");
+_Static_assert(sizeof(struct hist_key) == 48, "hist_key has no holes");
 
 struct hist {
 	struct hist_entry *slots;	/* empty: key.dso == NULL */
@@ -19,6 +19,7 @@ static inline u64 key__hash(const struct hist_key *k)
 
 	h ^= k->addr + 0x632be59bd9b4e019ULL + (h << 6) + (h >> 2);
 	h ^= (u64)(uintptr_t)k->comm + (h << 6) + (h >> 2);
+	h ^= (u64)(uintptr_t)k->cgroup + (h << 6) + (h >> 2);
 	h ^= ((u64)(u32)k->pid << 32 | (u32)k->tid) + (h << 6) + (h >> 2);
 	h ^= ((u64)(u16)k->cpu << 48 | (u64)k->idle << 32 | k->chain) +
 	     (h << 6) + (h >> 2);

@@ -11,7 +11,7 @@
  *   file-backed code  (dso identity = build-id when known, file offset)
  *   anon/JIT code     (per-pid anon dso, ip)
  *   kernel            (kernel dso, ip)
- * plus the fields the session keeps (pid, tid, comm, cpu: see
+ * plus the fields the session keeps (pid, tid, comm, cpu, cgroup: see
  * session_opts.key_fields; the others stay zero), whether the sample is
  * the idle task's, and, with call graphs, the interned chain.  A fixed-size, zeroed struct compared with memcmp.
  */
@@ -26,6 +26,8 @@ struct hist_key {
 	u16 idle;
 	u32 chain;		/* leaf node of the call chain (callchain.h),
 				 * 0: none */
+	const char *cgroup;	/* interned path (KEY_CGROUP); NULL:
+				 * unknown */
 };
 
 struct hist_entry {

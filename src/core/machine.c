@@ -19,6 +19,8 @@ struct proc {
 	size_t nr_old_maps;
 	bool exited;
 	unsigned int exit_tick;
+	const char *cgroup;	/* interned path, NULL: not known */
+	bool cgroup_asked;	/* machine__ask_cgroup said so once */
 };
 
 struct thread {
@@ -158,6 +160,9 @@ int machine__comm(struct machine *m, s32 pid, s32 tid, const char *comm,
 		p->maps = NULL;
 		p->nr_maps = p->cap_maps = 0;
 		p->exited = false;
+		/* a runtime moves its child into the container's cgroup
+		 * between fork and exec: read it again */
+		p->cgroup_asked = false;
 	}
 	t->comm = s;
 	if (tid == pid || exec || !p->comm)
@@ -187,6 +192,10 @@ int machine__fork(struct machine *m, s32 pid, s32 ppid, s32 tid, s32 ptid)
 			p->nr_maps = p->cap_maps = pp->nr_maps;
 		}
 		p->comm = comm;
+		/* a child starts in its parent's cgroup (until it is read:
+		 * it may have been moved) */
+		if (pp)
+			p->cgroup = pp->cgroup;
 		m->last = p;
 	} else if (!machine__findnew_proc(m, pid)) {
 		return -ENOMEM;
@@ -299,6 +308,38 @@ const char *machine__comm_of(struct machine *m, s32 pid, s32 tid)
 		return t->comm;
 	p = machine__proc(m, pid);
 	return p ? p->comm : NULL;
+}
+
+int machine__set_cgroup(struct machine *m, s32 pid, const char *path,
+			size_t len)
+{
+	struct proc *p = machine__proc(m, pid);
+	const char *c;
+
+	if (!p)
+		return -ENOENT;
+	c = strpool__intern(m->pool, path, len);
+	if (!c)
+		return -ENOMEM;
+	p->cgroup = c;
+	return 0;
+}
+
+bool machine__ask_cgroup(struct machine *m, s32 pid)
+{
+	struct proc *p = machine__proc(m, pid);
+
+	if (!p || p->cgroup_asked)
+		return false;
+	p->cgroup_asked = true;
+	return true;
+}
+
+const char *machine__cgroup_of(struct machine *m, s32 pid)
+{
+	struct proc *p = machine__proc(m, pid);
+
+	return p ? p->cgroup : NULL;
 }
 
 bool machine__knows(const struct machine *m, s32 pid)

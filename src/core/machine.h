@@ -33,6 +33,15 @@ int machine__mmap(struct machine *m, s32 pid, u64 start, u64 len, u64 pgoff,
 const struct map *machine__find_map(struct machine *m, s32 pid, u64 ip);
 /* The interned comm of a thread, else of its process; NULL if unknown. */
 const char *machine__comm_of(struct machine *m, s32 pid, s32 tid);
+/* The cgroup path of a process (the live source reads it from /proc
+ * once; a forked child takes its parent's), interned; NULL if unknown.
+ * Only for a known process: -ENOENT otherwise. */
+int machine__set_cgroup(struct machine *m, s32 pid, const char *path,
+			size_t len);
+const char *machine__cgroup_of(struct machine *m, s32 pid);
+/* true the first time it is asked for a known process since it was
+ * created or exec'd: when the source should read its cgroup. */
+bool machine__ask_cgroup(struct machine *m, s32 pid);
 bool machine__knows(const struct machine *m, s32 pid);
 /* true once the process's main thread exited. */
 bool machine__exited(const struct machine *m, s32 pid);

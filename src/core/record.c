@@ -568,6 +568,18 @@ int record__parse_comm(const struct perf_event_header *h, size_t trailer,
 	return body_string(h, b + 8, trailer, &c->comm, &c->comm_len);
 }
 
+int record__parse_cgroup(const struct perf_event_header *h, size_t trailer,
+			 struct rec_cgroup *c)
+{
+	const u8 *b = (const u8 *)(h + 1);
+
+	memset(c, 0, sizeof(*c));
+	if (h->type != PERF_RECORD_CGROUP || h->size < sizeof(*h) + 8 + trailer)
+		return -EINVAL;
+	memcpy(&c->id, b, 8);
+	return body_string(h, b + 8, trailer, &c->path, &c->path_len);
+}
+
 int record__parse_fork(const struct perf_event_header *h, struct rec_fork *f)
 {
 	const u8 *b = (const u8 *)(h + 1);

@@ -169,6 +169,14 @@ struct rec_throttle {		/* THROTTLE, UNTHROTTLE */
 	u64 time, id, stream_id;
 };
 
+/* CGROUP (Linux 5.7): a cgroup's id and path */
+struct rec_cgroup {
+	u64 id;			/* what PERF_SAMPLE_CGROUP gives */
+	const char *path;	/* NUL-terminated inside the record,
+				 * relative to the cgroup mount: "/", ... */
+	size_t path_len;
+};
+
 /*
  * Whether the 24-byte union of an MMAP2 record holds a build-id (size
  * byte, 3 reserved bytes, 20 id bytes) rather than maj, min, ino and
@@ -195,6 +203,8 @@ int record__parse_comm(const struct perf_event_header *h, size_t trailer,
 		       struct rec_comm *c);
 int record__parse_fork(const struct perf_event_header *h,
 		       struct rec_fork *f);
+int record__parse_cgroup(const struct perf_event_header *h, size_t trailer,
+			 struct rec_cgroup *c);
 int record__parse_lost(const struct perf_event_header *h,
 		       struct rec_lost *l);
 int record__parse_throttle(const struct perf_event_header *h,

@@ -57,6 +57,9 @@ struct session {
 	bool lost_summary;	/* a recorder's LOST_SAMPLES summary came
 				 * (see session__lost_once) */
 	bool in_unknown_pid;
+	struct intmap cgroups;	/* CGROUP record id -> interned path */
+	session_cgroup_fn cgroup_fn;
+	void *cgroup_ctx;
 	struct session_unwinder unwinder;	/* queue NULL: none */
 	/* --off-cpu: the sched_switch event whose samples say where each
 	 * thread waits, and the event that gets the waits (-1: none) */
@@ -84,6 +87,7 @@ struct session *session__new(const struct session_opts *opts)
 	intmap__init(&s->ids);
 	intmap__init(&s->asked);
 	intmap__init(&s->bid_index);
+	intmap__init(&s->cgroups);
 	s->strings = strpool__new();
 	if (!s->strings)
 		goto err;
@@ -121,6 +125,7 @@ void session__free(struct session *s)
 		free(s->bids[i].path);
 	free(s->bids);
 	intmap__fini(&s->bid_index);
+	intmap__fini(&s->cgroups);
 	machine__free(s->machine);
 	callchains__free(s->chains);
 	dsos__free(s->dsos);
@@ -135,6 +140,13 @@ void session__set_unknown_pid(struct session *s,
 {
 	s->opts.unknown_pid = fn;
 	s->opts.ctx = ctx;
+}
+
+void session__set_cgroup_reader(struct session *s, session_cgroup_fn fn,
+				void *ctx)
+{
+	s->cgroup_fn = fn;
+	s->cgroup_ctx = ctx;
 }
 
 void session__lock(struct session *s)
@@ -731,6 +743,44 @@ bool session__event_is_wall(const struct session *s, size_t ev)
 	return s->wall_dst >= 0 && (long)ev == s->wall_dst;
 }
 
+/* The cgroup of a sample: see session__set_cgroup_reader. */
+static const char *session__sample_cgroup(struct session *s,
+					  const struct session_event *e,
+					  const struct perf_sample *smp)
+{
+	s32 pid = (s32)smp->pid;
+	const char *c;
+	char buf[4096];		/* a path is at most PATH_MAX */
+	int n;
+
+	if ((e->attr.sample_type & PERF_SAMPLE_CGROUP) && smp->ext) {
+		c = (const char *)intmap__get(&s->cgroups, smp->ext->cgroup);
+		if (c)
+			return c;
+	}
+	if (s->cgroup_fn && (e->attr.sample_type & PERF_SAMPLE_TID) &&
+	    machine__ask_cgroup(s->machine, pid)) {
+		n = s->cgroup_fn(s->cgroup_ctx, pid, buf, sizeof(buf));
+		/* gone already: its parent's, if it was forked */
+		if (n > 0 && (size_t)n < sizeof(buf))
+			machine__set_cgroup(s->machine, pid, buf, (size_t)n);
+	}
+	return machine__cgroup_of(s->machine, pid);
+}
+
+static int session__cgroup(struct session *s, const struct perf_event_header *h)
+{
+	struct rec_cgroup c;
+	const char *path;
+
+	if (record__parse_cgroup(h, s->trailer, &c))
+		return -EINVAL;
+	path = strpool__intern(s->strings, c.path, c.path_len);
+	if (!path || intmap__put(&s->cgroups, c.id, (void *)(uintptr_t)path))
+		return -ENOMEM;
+	return 0;
+}
+
 static int session__sample(struct session *s, const struct perf_event_header *h)
 {
 	struct session_event *e = session__event_of(s, h);
@@ -806,6 +856,8 @@ static int session__sample(struct session *s, const struct perf_event_header *h)
 					    (s32)smp.tid);
 	if (kf & KEY_CPU)
 		key.cpu = (s16)(cpu < MAX_CPUS ? cpu : -1);
+	if (kf & KEY_CGROUP)
+		key.cgroup = session__sample_cgroup(s, e, &smp);
 	/* pid 0 is the idle task of every CPU (swapper); without
 	 * PERF_SAMPLE_TID every pid reads 0 and nothing is idle */
 	key.idle = (e->attr.sample_type & PERF_SAMPLE_TID) && smp.pid == 0;
@@ -1050,6 +1102,8 @@ static int session__dispatch(struct session *s,
 	case PERF_RECORD_SWITCH:
 	case PERF_RECORD_SWITCH_CPU_WIDE:
 		return session__switch(s, h);
+	case PERF_RECORD_CGROUP:
+		return session__cgroup(s, h);
 	default:
 		s->counts.unknown_type++;
 		return 0;

@@ -19,7 +19,8 @@ enum key_field {
 	KEY_TID = 1 << 1,
 	KEY_COMM = 1 << 2,
 	KEY_CPU = 1 << 3,
-	KEY_ALL = KEY_PID | KEY_TID | KEY_COMM | KEY_CPU,
+	KEY_CGROUP = 1 << 4,
+	KEY_ALL = KEY_PID | KEY_TID | KEY_COMM | KEY_CPU | KEY_CGROUP,
 };
 
 struct session;
@@ -82,6 +83,18 @@ void session__free(struct session *s);
 void session__set_unknown_pid(struct session *s,
 			      void (*fn)(struct session *s, s32 pid, void *ctx),
 			      void *ctx);
+
+/*
+ * The cgroup of a sample (KEY_CGROUP): the path of its PERF_SAMPLE_CGROUP
+ * id, as a CGROUP record named it (perf record --all-cgroups, ptop -o);
+ * else the cgroup of its process, which the source may read once per
+ * process through fn (called with the session locked, after unknown_pid,
+ * for a known process whose cgroup is not known): it writes the path
+ * into buf and returns its length, or a negative errno.
+ */
+typedef int (*session_cgroup_fn)(void *ctx, s32 pid, char *buf, size_t size);
+void session__set_cgroup_reader(struct session *s, session_cgroup_fn fn,
+				void *ctx);
 
 /*
  * Locking: sources hold the lock while they process a batch of records;

@@ -68,6 +68,7 @@ struct evlist {
 
 	/* Learnt from the kernel, kept across reopenings. */
 	bool no_build_id;	/* build_id in mmap2 rejected (before 5.12) */
+	bool no_sample_cgroup;	/* PERF_SAMPLE_CGROUP refused (before 5.7) */
 	bool user_only;		/* paranoid fallback to exclude_kernel */
 	u8 default_precise;	/* precise_ip tried for the default cycles */
 };
@@ -216,10 +217,13 @@ static void config_attr(struct evlist *el, size_t i)
 		a->exclude_kernel = 1;
 		a->exclude_hv = 1;
 	}
+	if (el->opts.sample_cgroup && !el->no_sample_cgroup)
+		a->sample_type |= PERF_SAMPLE_CGROUP;
 	if (i == 0) {
 		a->mmap = 1;
 		a->mmap2 = 1;
 		a->build_id = !el->no_build_id;
+		a->cgroup = el->opts.sample_cgroup && !el->no_sample_cgroup;
 		a->comm = 1;
 		a->comm_exec = 1;
 		a->task = 1;
@@ -403,6 +407,15 @@ static int setup_threads(struct evlist *el, const struct target *t)
 	size_t cap = 0;
 	int err;
 
+	if (t->kind == TARGET_SYSTEM && el->opts.nr_cgroups) {
+		/* -G: the "thread" of an fd is the cgroup's directory */
+		for (size_t i = 0; i < el->opts.nr_cgroups; i++) {
+			err = add_thread(el, &cap, el->opts.cgroup_fds[i]);
+			if (err)
+				return err;
+		}
+		return 0;
+	}
 	if (t->kind == TARGET_SYSTEM)
 		return add_thread(el, &cap, -1);
 	if (!t->nr_pids || !t->pids) {
@@ -652,12 +665,14 @@ static int open_one(struct evlist *el, size_t ei, pid_t pid, int cpu,
 		    int *fdp)
 {
 	struct evsel *ev = &el->evsels[ei];
+	bool cgroup = el->kind == TARGET_SYSTEM && el->opts.nr_cgroups;
 	long fd;
 	int err;
 
 	for (;;) {
 		fd = sys_perf_event_open(&ev->attr, pid, cpu, -1,
-					 PERF_FLAG_FD_CLOEXEC);
+					 PERF_FLAG_FD_CLOEXEC |
+					 (cgroup ? PERF_FLAG_PID_CGROUP : 0));
 		if (fd >= 0) {
 			*fdp = (int)fd;
 			return 0;
@@ -671,6 +686,15 @@ static int open_one(struct evlist *el, size_t ei, pid_t pid, int cpu,
 			el->no_build_id = true;
 			ev->attr.build_id = 0;
 			continue;
+		}
+		/* Kernels before 5.7 have no PERF_SAMPLE_CGROUP: -o files
+		 * then carry no cgroup ids */
+		if (err == -EINVAL &&
+		    (ev->attr.sample_type & PERF_SAMPLE_CGROUP) &&
+		    !el->no_sample_cgroup) {
+			pr_warn("the kernel has no cgroup ids in samples (Linux 5.7); the file gets none");
+			el->no_sample_cgroup = true;
+			return RETRY;
 		}
 		/* The default cycles asks for the best precision; PMUs
 		 * without it say EOPNOTSUPP or EINVAL: one level less. */

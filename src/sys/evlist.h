@@ -41,6 +41,14 @@ struct evlist_opts {
 				 * needed, then /sys/kernel/debug/tracing */
 	const char *pmu_root;	/* the PMUs' sysfs directory, default
 				 * /sys/bus/event_source/devices */
+	/* -G: every CPU's events opened once per cgroup, with the fd of
+	 * its directory and PERF_FLAG_PID_CGROUP (TARGET_SYSTEM only);
+	 * the fds stay the caller's */
+	const int *cgroup_fds;
+	size_t nr_cgroups;
+	/* PERF_SAMPLE_CGROUP in the samples and CGROUP records (attr.cgroup)
+	 * from the first event, where the kernel has them (5.7) */
+	bool sample_cgroup;
 };
 
 struct evlist;

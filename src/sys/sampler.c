@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "src/core/log.h"
+#include "src/sys/cgroupfs.h"
 #include "src/sys/fdio.h"
 #include "src/sys/sampler.h"
 #include "src/sys/synth.h"
@@ -257,6 +258,14 @@ static void sampler__unknown_pid(struct session *s, s32 pid, void *ctx)
 			       sampler__feed, sp);
 }
 
+/* The session wants a process's cgroup (once per process). */
+static int sampler__cgroup(void *ctx, s32 pid, char *buf, size_t size)
+{
+	struct sampler *sp = ctx;
+
+	return synth__cgroup(sp->opts.proc, pid, buf, size);
+}
+
 /* One pass over every ring: records merged in time order across CPUs,
  * so that a COMM or MMAP2 read from one CPU's ring applies before the
  * samples that follow it on another. */
@@ -441,6 +450,9 @@ static int sampler__synthesize(struct sampler *sp)
 	int err = 0;
 
 	session__lock(s);
+	/* the cgroups the samples' ids name (-o) */
+	if (attr->sample_type & PERF_SAMPLE_CGROUP)
+		cgroupfs__synthesize(NULL, attr, sampler__feed, sp);
 	switch (sp->target.kind) {
 	case TARGET_SYSTEM:
 		/*
@@ -570,6 +582,7 @@ int sampler__start(struct sampler *sp, const struct target *t)
 	if (err)
 		return err;
 	session__set_unknown_pid(sp->session, sampler__unknown_pid, sp);
+	session__set_cgroup_reader(sp->session, sampler__cgroup, sp);
 	/* After the events are enabled, so that nothing falls between
 	 * what /proc says and what the rings will say. */
 	err = sampler__synthesize(sp);

@@ -14,6 +14,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "src/core/cgroup.h"
 #include "src/core/elfnote.h"
 #include "src/core/log.h"
 #include "src/core/record.h"
@@ -257,6 +258,39 @@ int synth__comm(const char *proc, pid_t pid, char *buf, size_t len)
 	err = comm_at(procfd, path, buf, len);
 	close(procfd);
 	return err;
+}
+
+int synth__cgroup(const char *proc, pid_t pid, char *buf, size_t size)
+{
+	char path[PATH_MAX], text[16384];
+	const char *cg;
+	size_t n;
+	ssize_t len;
+	int fd;
+
+	if (size < 2)
+		return -EINVAL;
+	/* the idle task has no /proc entry; it runs in the root */
+	if (pid == 0) {
+		strcpy(buf, "/");
+		return 1;
+	}
+	snprintf(path, sizeof(path), "%s/%d/cgroup", proc ? proc : "/proc",
+		 (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	len = fd__read_upto(fd, text, sizeof(text));
+	close(fd);
+	if (len < 0)
+		return (int)len;
+	if (cgroup__from_proc(text, (size_t)len, &cg, &n))
+		return -ENOENT;
+	if (n >= size)
+		return -ENAMETOOLONG;
+	memcpy(buf, cg, n);
+	buf[n] = '\0';
+	return (int)n;
 }
 
 /* argv[0] of /proc/PID/cmdline, basename only. */

@@ -57,4 +57,8 @@ int synth__find_pids(const char *proc, const char *name, pid_t **pids,
  * caller. */
 int synth__comm(const char *proc, pid_t pid, char *buf, size_t len);
 
+/* The cgroup path of a process (cgroup__from_proc of /proc/PID/cgroup;
+ * "/" for pid 0, the idle task) into buf[size]: its length or -errno. */
+int synth__cgroup(const char *proc, pid_t pid, char *buf, size_t size);
+
 #endif

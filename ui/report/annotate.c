@@ -808,7 +808,8 @@ static bool in_scope(const struct hist_entry *e, const struct ann_scope *sc)
 	return !sc || ((!sc->has_pid || e->key.pid == sc->pid) &&
 		       (!sc->has_tid || e->key.tid == sc->tid) &&
 		       (!sc->has_comm || e->key.comm == sc->comm) &&
-		       (!sc->has_cpu || e->key.cpu == sc->cpu));
+		       (!sc->has_cpu || e->key.cpu == sc->cpu) &&
+		       (!sc->has_cgroup || e->key.cgroup == sc->cgroup));
 }
 
 void annotation__count(struct annotation *a, const struct snapshot *snap)

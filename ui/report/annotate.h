@@ -124,9 +124,10 @@ void annotation__count(struct annotation *a, const struct snapshot *snap);
 /* Which samples count: those of one process, thread, command or CPU
  * (the row annotated was one of them, or the table is zoomed into it). */
 struct ann_scope {
-	bool has_pid, has_tid, has_comm, has_cpu;
+	bool has_pid, has_tid, has_comm, has_cpu, has_cgroup;
 	s32 pid, tid, cpu;
 	const char *comm;	/* interned: compared as a pointer */
+	const char *cgroup;	/* interned path, or NULL (unknown) */
 };
 
 void annotation__count_scope(struct annotation *a,

@@ -150,6 +150,20 @@ static void batch__json_row(struct strbuf *sb, const struct batch_opts *o,
 		strbuf__addf(sb, "%d,", r->cpu);
 	else
 		strbuf__adds(sb, "null,");
+	/* the short name a table shows, and the whole path */
+	strbuf__init(&sym);
+	json_key(sb, "cgroup");
+	if (sort_spec__has(sp, SORT_CGROUP)) {
+		fmt__cgroup(&sym, r->cgroup);
+		json_string(sb, sym.buf ? sym.buf : "");
+	} else {
+		strbuf__adds(sb, "null");
+	}
+	strbuf__addc(sb, ',');
+	json_key(sb, "cgroup_path");
+	json_sanitized(sb, sort_spec__has(sp, SORT_CGROUP) ? r->cgroup : NULL);
+	strbuf__addc(sb, ',');
+	strbuf__fini(&sym);
 	json_key(sb, "dso");
 	json_sanitized(sb, r->dso_name);
 	strbuf__addc(sb, ',');

@@ -3,12 +3,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "src/core/cgroup.h"
 #include "ui/report/fmt.h"
 #include "ui/report/sanitize.h"
 
 #define SEP "  "
 #define DSO_MAX 32
 #define COMM_MAX 20
+#define CGROUP_MAX 40
 #define SYM_MIN 20	/* "[.] " and 16 columns of name */
 
 static void columns__compare(struct columns *c);
@@ -22,6 +24,7 @@ static const char *const titles[COL__MAX] = {
 	[COL_PID] = "Pid",
 	[COL_TID] = "Tid",
 	[COL_CPU] = "CPU",
+	[COL_CGROUP] = "Cgroup",
 	[COL_DSO] = "Shared Object",
 	[COL_SYM] = "Symbol",
 	[COL_BASE_CHILDREN] = "Base-Ch",
@@ -118,6 +121,9 @@ void columns__init(struct columns *c, const struct sort_spec *spec,
 		case SORT_CPU:
 			columns__push(c, COL_CPU);
 			break;
+		case SORT_CGROUP:
+			columns__push(c, COL_CGROUP);
+			break;
 		case SORT_DSO:
 			columns__push(c, COL_DSO);
 			break;
@@ -183,6 +189,18 @@ void fmt__symbol(struct strbuf *sb, const struct row *r)
 		strbuf__adds(sb, " (inlined)");
 }
 
+void fmt__cgroup(struct strbuf *sb, const char *path)
+{
+	char name[256];
+
+	if (!path) {
+		strbuf__adds(sb, "[unknown]");
+		return;
+	}
+	cgroup__short_name(path, name, sizeof(name));
+	sanitize_str(sb, name);
+}
+
 /* The cell text of a row in one column, sanitized, unpadded. */
 void fmt__duration(struct strbuf *sb, u64 ns)
 {
@@ -233,6 +251,9 @@ static void cell(struct strbuf *sb, const struct columns *c, enum column col,
 		break;
 	case COL_CPU:
 		strbuf__addf(sb, "%03d", r->cpu);
+		break;
+	case COL_CGROUP:
+		fmt__cgroup(sb, r->cgroup);
 		break;
 	case COL_DSO:
 		sanitize_str(sb, r->dso_name);
@@ -297,6 +318,8 @@ void columns__fit(struct columns *c, const struct rowset *rs, size_t first,
 				w = DSO_MAX;
 			if (c->col[i] == COL_COMM && w > COMM_MAX)
 				w = COMM_MAX;
+			if (c->col[i] == COL_CGROUP && w > CGROUP_MAX)
+				w = CGROUP_MAX;
 			if (w > c->width[i])
 				c->width[i] = w;
 		}
@@ -322,7 +345,8 @@ void columns__fit(struct columns *c, const struct rowset *rs, size_t first,
 	for (size_t i = 0; i < c->nr && used + sym_need > total_width; i++) {
 		size_t *w = &c->width[i];
 
-		if (c->col[i] != COL_DSO && c->col[i] != COL_COMM)
+		if (c->col[i] != COL_DSO && c->col[i] != COL_COMM &&
+		    c->col[i] != COL_CGROUP)
 			continue;
 		while (*w > 6 && used + sym_need > total_width) {
 			(*w)--;

@@ -14,6 +14,7 @@ enum column {
 	COL_PID,
 	COL_TID,
 	COL_CPU,
+	COL_CGROUP,		/* the short name (cgroup__short_name) */
 	COL_DSO,
 	COL_SYM,
 	/* against a baseline (compare.h): its share and the change */
@@ -65,6 +66,9 @@ void fmt__row(struct strbuf *sb, const struct columns *c,
 
 /* Sanitized symbol text of a row: its name or its address. */
 void fmt__symbol(struct strbuf *sb, const struct row *r);
+/* Sanitized short name of a cgroup path (cgroup__short_name);
+ * "[unknown]" for NULL. */
+void fmt__cgroup(struct strbuf *sb, const char *path);
 /* The [k] / [.] marker perf uses. */
 const char *fmt__mode(const struct row *r);
 

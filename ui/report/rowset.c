@@ -21,6 +21,7 @@ static const char *const key_names[SORT__MAX] = {
 	[SORT_PID] = "pid",
 	[SORT_TID] = "tid",
 	[SORT_CPU] = "cpu",
+	[SORT_CGROUP] = "cgroup",
 };
 
 const char *sort_key__name(enum sort_key k)
@@ -119,6 +120,8 @@ unsigned int sort_spec__key_fields(const struct sort_spec *spec)
 		kf |= KEY_COMM;
 	if (sort_spec__has(spec, SORT_CPU))
 		kf |= KEY_CPU;
+	if (sort_spec__has(spec, SORT_CGROUP))
+		kf |= KEY_CGROUP;
 	return kf;
 }
 
@@ -164,6 +167,7 @@ struct group_key {
 	const char *inlined;	/* an inlined function's row: its name */
 	u64 sym;
 	const char *comm;
+	const char *cgroup;
 	s32 pid, tid, cpu;
 	u32 resolved;
 };
@@ -203,6 +207,9 @@ static void group_key__make(struct group_key *g, const struct sort_spec *spec,
 			break;
 		case SORT_CPU:
 			g->cpu = r->cpu;
+			break;
+		case SORT_CGROUP:
+			g->cgroup = r->cgroup;
 			break;
 		default:
 			break;
@@ -313,6 +320,8 @@ static int cmp_key(const struct row *a, const struct row *b, enum sort_key k,
 		return a->tid < b->tid ? -1 : a->tid > b->tid;
 	case SORT_CPU:
 		return a->cpu < b->cpu ? -1 : a->cpu > b->cpu;
+	case SORT_CGROUP:
+		return cmp_str(a->cgroup, b->cgroup);
 	default:
 		return 0;
 	}
@@ -403,6 +412,8 @@ struct rowset_memo {
 	bool entry_fields;	/* the grouping looks at comm/pid/tid/cpu */
 	bool has_pid, has_tid;	/* the build's zoom */
 	s32 pid, tid;
+	bool has_cgroup;
+	const char *cgroup;
 	/* the inline lookups asked for the snapshot's frames */
 	cg_inline_fn inl_fn;
 	void *inl_ctx;
@@ -542,7 +553,8 @@ static bool spec__entry_fields(const struct sort_spec *spec)
 	return sort_spec__has(spec, SORT_COMM) ||
 	       sort_spec__has(spec, SORT_PID) ||
 	       sort_spec__has(spec, SORT_TID) ||
-	       sort_spec__has(spec, SORT_CPU);
+	       sort_spec__has(spec, SORT_CPU) ||
+	       sort_spec__has(spec, SORT_CGROUP);
 }
 
 /* Forgets the last snapshot's memo (a new build). */
@@ -574,6 +586,8 @@ static int rowset__memo_reset(struct rowset *rs, const struct snapshot *snap,
 	m->has_tid = f->has_tid;
 	m->pid = f->pid;
 	m->tid = f->tid;
+	m->has_cgroup = f->has_cgroup;
+	m->cgroup = f->cgroup;
 	m->indexed = false;
 	m->inl_fn = NULL;
 	m->inl_ctx = NULL;
@@ -594,6 +608,7 @@ static void row__make(struct row *r, const struct hist_entry *e,
 	r->sym_flags = sym->flags;
 	r->kernel = dso->kind == DSO_KERNEL;
 	r->comm = e->key.comm;
+	r->cgroup = e->key.cgroup;
 	r->pid = e->key.pid;
 	r->tid = e->key.tid;
 	r->cpu = e->key.cpu;
@@ -620,7 +635,8 @@ static bool entry__visible(const struct row_filter *f,
 			   const struct hist_entry *e)
 {
 	return !(f->has_pid && e->key.pid != f->pid) &&
-	       !(f->has_tid && e->key.tid != f->tid);
+	       !(f->has_tid && e->key.tid != f->tid) &&
+	       !(f->has_cgroup && e->key.cgroup != f->cgroup);
 }
 
 /* Children: each entry's period goes once to every row on its chain. */
@@ -1047,7 +1063,8 @@ static bool memo__visible(const struct rowset_memo *m,
 			  const struct hist_entry *e)
 {
 	return !(m->has_pid && e->key.pid != m->pid) &&
-	       !(m->has_tid && e->key.tid != m->tid);
+	       !(m->has_tid && e->key.tid != m->tid) &&
+	       !(m->has_cgroup && e->key.cgroup != m->cgroup);
 }
 
 struct occ {

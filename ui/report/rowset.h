@@ -18,12 +18,13 @@ enum sort_key {
 	SORT_PID,
 	SORT_TID,
 	SORT_CPU,
+	SORT_CGROUP,		/* the sample's cgroup path */
 	SORT__MAX,
 };
 
-/* perf's names: overhead, sample, period, sym, dso, comm, pid, tid, cpu
- * ("samples" and "symbol" are accepted too); delta and absdelta order
- * rows compared with a baseline (compare.h). */
+/* perf's names: overhead, sample, period, sym, dso, comm, pid, tid, cpu,
+ * cgroup ("samples" and "symbol" are accepted too); delta and absdelta
+ * order rows compared with a baseline (compare.h). */
 const char *sort_key__name(enum sort_key k);
 int sort_key__parse(const char *name, enum sort_key *k);
 bool sort_key__groups(enum sort_key k);
@@ -72,6 +73,9 @@ struct row_filter {
 	const char *dso_name;	/* zoom into a kernel module by name */
 	bool has_pid, has_tid;
 	s32 pid, tid;		/* zoom: this process / thread */
+	bool has_cgroup;
+	const char *cgroup;	/* zoom: this cgroup (interned; NULL: the
+				 * samples of no known cgroup) */
 	size_t max_rows;	/* 0: all */
 	/* The idle task's samples are left out of the rows and of the
 	 * totals their shares are of, unless this is set. */
@@ -99,6 +103,7 @@ struct row {
 	 * --inline, grouped by (dso, name), with no self cost */
 	bool inlined;
 	const char *comm;
+	const char *cgroup;	/* interned path, NULL: unknown */
 	s32 pid, tid, cpu;
 	u64 samples, period;		/* self */
 	u64 children_samples, children_period;	/* self + callees */

@@ -39,6 +39,7 @@ void actions__remember_selection(struct tui *t)
 	t->sel = (struct row_id){
 		.dso = r->dso, .dso_name = r->dso_name, .sym = r->sym,
 		.sym_start = r->sym_start, .addr = r->addr, .comm = r->comm,
+		.cgroup = r->cgroup,
 		.pid = r->pid, .tid = r->tid, .cpu = r->cpu,
 	};
 }
@@ -145,6 +146,11 @@ static void pop_zoom(struct tui *t)
 		f->has_pid = z->prev.has_pid;
 		f->pid = z->prev.pid;
 		tui__status(t, ST_NORMAL, "process zoom undone");
+		break;
+	case ZOOM_CGROUP:
+		f->has_cgroup = z->prev.has_cgroup;
+		f->cgroup = z->prev.cgroup;
+		tui__status(t, ST_NORMAL, "cgroup zoom undone");
 		break;
 	}
 }
@@ -369,7 +375,8 @@ enum act_result action__baseline(struct tui *t)
 
 static const enum sort_key sort_cycle[] = {
 	SORT_OVERHEAD, SORT_SAMPLES, SORT_PERIOD, SORT_SYM, SORT_DSO,
-	SORT_COMM, SORT_PID, SORT_TID, SORT_CPU, SORT_DELTA, SORT_ABSDELTA,
+	SORT_COMM, SORT_PID, SORT_TID, SORT_CPU, SORT_CGROUP, SORT_DELTA,
+	SORT_ABSDELTA,
 };
 
 /* delta and absdelta only mean something against a baseline */
@@ -572,6 +579,7 @@ static bool entry_in_row(const struct tui *t, const struct hist_entry *e,
 		return false;	/* not in the rows (rowset__build) */
 	if ((f->has_pid && e->key.pid != f->pid) ||
 	    (f->has_tid && e->key.tid != f->tid) ||
+	    (f->has_cgroup && e->key.cgroup != f->cgroup) ||
 	    (f->dso && e->key.dso != f->dso))
 		return false;
 	if ((sort_spec__has(sp, SORT_SYM) || sort_spec__has(sp, SORT_DSO)) &&
@@ -591,6 +599,8 @@ static bool entry_in_row(const struct tui *t, const struct hist_entry *e,
 	if (sort_spec__has(sp, SORT_PID) && e->key.pid != r->pid)
 		return false;
 	if (sort_spec__has(sp, SORT_CPU) && e->key.cpu != r->cpu)
+		return false;
+	if (sort_spec__has(sp, SORT_CGROUP) && e->key.cgroup != r->cgroup)
 		return false;
 	return true;
 }
@@ -697,6 +707,78 @@ enum act_result action__zoom_thread(struct tui *t)
 enum act_result action__zoom_process(struct tui *t)
 {
 	return zoom_owner(t, false);
+}
+
+/* The cgroup of a row: its own when rows are grouped by cgroup, else
+ * the one with the largest period among the row's samples. */
+static bool row_cgroup(struct tui *t, const struct row *r, const char **cg)
+{
+	const struct snapshot *snap = table__snap(&t->table, t->table.ev);
+	struct own {
+		const char *cgroup;
+		u64 period;
+	} *own = NULL, *best = NULL;
+	size_t nr = 0, cap = 0;
+
+	if (sort_spec__has(&t->table.spec, SORT_CGROUP)) {
+		*cg = r->cgroup;
+		return true;
+	}
+	if (!snap)
+		return false;
+	for (size_t i = 0; i < snap->nr; i++) {
+		const struct hist_entry *e = &snap->entries[i];
+		size_t k;
+
+		if (!entry_in_row(t, e, r))
+			continue;
+		for (k = 0; k < nr && own[k].cgroup != e->key.cgroup; k++)
+			;
+		if (k == nr) {
+			if (array__grow((void **)&own, &cap, nr + 1,
+					sizeof(*own)))
+				break;
+			own[nr++] = (struct own){ e->key.cgroup, 0 };
+		}
+		own[k].period += e->period;
+	}
+	for (size_t k = 0; k < nr; k++)
+		if (!best || own[k].period > best->period)
+			best = &own[k];
+	if (best)
+		*cg = best->cgroup;
+	free(own);
+	return best != NULL;
+}
+
+enum act_result action__zoom_cgroup(struct tui *t)
+{
+	const struct row *r = tui__selected_row(t);
+	struct row_filter *f = &t->table.filter;
+	const char *cg = NULL;
+	struct strbuf sb;
+
+	if (!r)
+		return need_row(t);
+	if (f->has_cgroup) {
+		tui__status(t, ST_ERROR,
+			    "already zoomed into a cgroup (Esc undoes)");
+		return R_REDRAW;
+	}
+	if (!row_cgroup(t, r, &cg) || !cg) {
+		tui__status(t, ST_ERROR, "this row has no known cgroup");
+		return R_REDRAW;
+	}
+	if (!push_zoom(t, ZOOM_CGROUP, NULL))
+		return R_REDRAW;
+	f->has_cgroup = true;
+	f->cgroup = cg;
+	strbuf__init(&sb);
+	fmt__cgroup(&sb, cg);
+	tui__status(t, ST_NORMAL, "zoomed into cgroup %s (Esc undoes)",
+		    sb.buf ? sb.buf : "");
+	strbuf__fini(&sb);
+	return R_REBUILD;
 }
 
 /* ---- target and time ---- */
@@ -962,6 +1044,9 @@ enum act_result action__row_menu(struct tui *t)
 	snprintf(m->items[m->nr].label, sizeof(m->items[0].label),
 		 "Zoom into its process (T)");
 	m->items[m->nr++].id = 'T';
+	snprintf(m->items[m->nr].label, sizeof(m->items[0].label),
+		 "Zoom into its cgroup (g)");
+	m->items[m->nr++].id = 'g';
 	snprintf(m->items[m->nr].label, sizeof(m->items[0].label),
 		 "Copy the row to a file");
 	m->items[m->nr++].id = MENU_COPY;

@@ -33,6 +33,7 @@ enum act_result action__list_filter(struct tui *t);
 enum act_result action__zoom_dso(struct tui *t);
 enum act_result action__zoom_thread(struct tui *t);
 enum act_result action__zoom_process(struct tui *t);
+enum act_result action__zoom_cgroup(struct tui *t);
 enum act_result action__hide_kernel(struct tui *t);
 enum act_result action__demangle_params(struct tui *t);
 enum act_result action__hide_user(struct tui *t);

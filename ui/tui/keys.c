@@ -60,10 +60,10 @@ const struct key_binding keys__table[] = {
 	  "event picker: add an event (or replace the shown one) live", "add event" },
 	{ 's', V_TOP, action__sort_picker,
 	  "pick the sort key (overhead, samples, period, sym, dso, comm, "
-	  "pid, tid, cpu; delta, absdelta against a baseline)", "sort" },
+	  "pid, tid, cpu, cgroup; delta, absdelta against a baseline)", "sort" },
 	{ K_F(6), V_TOP, action__sort_picker,
 	  "pick the sort key (overhead, samples, period, sym, dso, comm, "
-	  "pid, tid, cpu; delta, absdelta against a baseline)" },
+	  "pid, tid, cpu, cgroup; delta, absdelta against a baseline)" },
 	{ '>', V_TOP, action__sort_next, "sort by the next key" },
 	{ '<', V_TOP, action__sort_prev, "sort by the previous key" },
 	{ 'I', V_TOP, action__sort_invert, "invert the sort order" },
@@ -75,6 +75,9 @@ const struct key_binding keys__table[] = {
 	  "zoom into the selected row's thread (Esc undoes)" },
 	{ 'T', V_TOP, action__zoom_process,
 	  "zoom into the selected row's whole process (Esc undoes)" },
+	{ 'g', V_TOP, action__zoom_cgroup,
+	  "zoom into the selected row's cgroup (container, service; Esc "
+	  "undoes)" },
 	{ 'K', V_TOP, action__hide_kernel, "hide or show kernel symbols" },
 	{ 'U', V_TOP, action__hide_user, "hide or show user symbols" },
 	{ 'N', V_TOP, action__demangle_params,

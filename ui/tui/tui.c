@@ -247,6 +247,8 @@ static bool row_id__match(const struct tui *t, const struct row *r)
 		return false;
 	if (sort_spec__has(sp, SORT_CPU) && r->cpu != id->cpu)
 		return false;
+	if (sort_spec__has(sp, SORT_CGROUP) && r->cgroup != id->cgroup)
+		return false;
 	return true;
 }
 
@@ -323,6 +325,14 @@ void tui__describe_filters(const struct tui *t, char *buf, size_t len)
 		ADD("pid %d", f->pid);
 	if (f->has_tid)
 		ADD("tid %d", f->tid);
+	if (f->has_cgroup) {
+		struct strbuf cg;
+
+		strbuf__init(&cg);
+		fmt__cgroup(&cg, f->cgroup);
+		ADD("cgroup %s", cg.buf ? cg.buf : "");
+		strbuf__fini(&cg);
+	}
 	if (f->hide_kernel)
 		ADD("no kernel");
 	if (f->hide_user)

@@ -48,6 +48,7 @@ enum zoom_kind {
 	ZOOM_DSO,
 	ZOOM_THREAD,
 	ZOOM_PROCESS,
+	ZOOM_CGROUP,
 };
 
 struct zoom {
@@ -63,6 +64,7 @@ struct row_id {
 	const char *sym;
 	u64 sym_start, addr;
 	const char *comm;
+	const char *cgroup;
 	s32 pid, tid, cpu;
 };
 

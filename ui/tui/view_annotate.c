@@ -282,6 +282,13 @@ static void set_scope(struct annview *v, const struct tui *t,
 		sc->cpu = r->cpu;
 		strbuf__addf(&sb, "%scpu %d", sb.len ? ", " : "", r->cpu);
 	}
+	if (sort_spec__has(sp, SORT_CGROUP) || f->has_cgroup) {
+		sc->has_cgroup = true;
+		sc->cgroup = sort_spec__has(sp, SORT_CGROUP) ? r->cgroup :
+							       f->cgroup;
+		strbuf__adds(&sb, sb.len ? ", cgroup " : "cgroup ");
+		fmt__cgroup(&sb, sc->cgroup);
+	}
 	snprintf(v->scope_desc, sizeof(v->scope_desc), "%s",
 		 sb.buf ? sb.buf : "");
 	strbuf__fini(&sb);

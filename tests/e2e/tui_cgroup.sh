@@ -1,0 +1,73 @@
+#!/bin/sh
+# The live view by cgroup: two workloads in two cgroup v2 directories the
+# test makes (w.service and v.service under ptop-test-PID), -G of their
+# parent, -s cgroup,comm: both rows with their short names; g zooms into
+# the selected row's cgroup (the other's row goes, the filter line says
+# which), Esc undoes it; the sort picker offers cgroup.
+. tests/e2e/tmux.inc
+need_root
+
+MNT=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+[ -n "$MNT" ] && [ -d "$MNT" ] || skip "no cgroup v2 (no cgroup2 in /proc/mounts)"
+TOP="$MNT/ptop-test-$$"
+
+# the directories go at the end, also on failure (after tmux.inc's
+# cleanup killed the workloads)
+cg_cleanup() {
+	for d in "$TOP/w.service" "$TOP/v.service" "$TOP"; do
+		[ -d "$d" ] || continue
+		for p in $(cat "$d/cgroup.procs" 2> /dev/null); do
+			kill -9 "$p" 2> /dev/null
+		done
+		i=0
+		until rmdir "$d" 2> /dev/null || [ $i -ge 100 ]; do
+			i=$((i + 1))
+			sleep 0.05
+		done
+	done
+}
+trap 'cleanup; cg_cleanup' EXIT INT TERM
+mkdir "$TOP" 2> /dev/null || skip "cannot make a cgroup under $MNT"
+mkdir "$TOP/w.service" "$TOP/v.service" || fail "mkdir under $TOP"
+
+# each workload moves itself into its cgroup, then runs until killed
+bg sh -c 'echo $$ > "$1/cgroup.procs" && exec "$2" 0' sh "$TOP/w.service" "$WL/spin3"
+W=$LAST_BG
+bg sh -c 'echo $$ > "$1/cgroup.procs" && exec "$2" 0' sh "$TOP/v.service" "$WL/annwork"
+V=$LAST_BG
+moved() {
+	grep -qx "0::/ptop-test-$$/w.service" "/proc/$W/cgroup" &&
+		grep -qx "0::/ptop-test-$$/v.service" "/proc/$V/cgroup" &&
+		[ "$(readlink "/proc/$W/exe")" = "$WL/spin3" ] &&
+		[ "$(readlink "/proc/$V/exe")" = "$WL/annwork" ]
+}
+wait_until 30 "the workloads in their cgroups" moved
+
+run "$PTOP" -e cpu-clock -d 0.5 -G "ptop-test-$$" -s cgroup,comm
+wait_for '^Overhead  *Samples  *Cgroup  *Command' 30
+wait_for '%  *[0-9]+  *w\.service  *spin3' 30
+wait_for '%  *[0-9]+  *v\.service  *annwork' 30
+# g: the first row's cgroup alone
+first=$(top_row | awk '{ print $3 }')
+case "$first" in
+w.service) other='v\.service' ;;
+v.service) other='w\.service' ;;
+*) fail "the first row is in neither cgroup: $(top_row)" ;;
+esac
+keys g
+wait_for "^filters: .*cgroup $first"
+wait_gone "%  *[0-9]+  *$other "
+screen | grep -Eq "%  *[0-9]+  *$first " || fail "the zoomed cgroup's row is gone"
+redrawn
+screen | grep -Eq "%  *[0-9]+  *$other " && fail "the other cgroup came back"
+# Esc undoes it: both rows again
+keys Escape
+wait_for "%  *[0-9]+  *$other " 10
+wait_gone '^filters: .*cgroup'
+# the sort picker offers cgroup
+keys s
+wait_for '^ *\*? *cgroup *$'
+keys Escape
+wait_for '^Overhead' 10
+quit_clean
+echo "ok"
