@@ -181,6 +181,46 @@ START_TEST(test_match_details)
 }
 END_TEST
 
+/* An unresolved row's address is the same code only in the same binary:
+ * matched when both sides have its build-id, not across a rebuild. */
+START_TEST(test_match_build_id)
+{
+	static const struct hand_row base[] = {
+		{ "a.so", NULL, 30, 0, 0x1234 },
+		{ "c.so", NULL, 30, 0, 0x40 },
+	};
+	static const struct hand_row cur[] = {
+		{ "a.so", NULL, 50, 0, 0x1234 },
+		{ "c.so", NULL, 50, 0, 0x40 },
+	};
+	struct dso old_a = { .build_id = { 1, 2, 3 }, .build_id_size = 3 };
+	struct dso new_a = { .build_id = { 1, 2, 4 }, .build_id_size = 3 };
+	struct dso old_c = { .build_id = { 9, 9 }, .build_id_size = 2 };
+	struct dso new_c = { .build_id = { 9, 9 }, .build_id_size = 2 };
+	struct sort_spec spec;
+	struct rowset b, rs;
+	struct compare *c = compare__new();
+
+	sort_spec__default(&spec);
+	hand_rowset(&b, &spec, base, 2, 100);
+	hand_rowset(&rs, &spec, cur, 2, 100);
+	b.rows[0].dso = &old_a;
+	b.rows[1].dso = &old_c;
+	rs.rows[0].dso = &new_a;	/* rebuilt */
+	rs.rows[1].dso = &new_c;	/* the same binary */
+	ck_assert_int_eq(compare__set_base(c, &b), 0);
+	ck_assert_int_eq(compare__rows(c, &rs), 0);
+	ck_assert_int_eq(rs.rows[0].cmp, CMP_NEW);
+	ck_assert_int_eq(rs.rows[1].cmp, CMP_BOTH);
+	NEAR(rs.rows[1].base_pct, 30.0);
+	ck_assert_uint_eq(rs.nr, 3);	/* and the old a.so+0x1234, gone */
+	ck_assert_int_eq(rs.rows[2].cmp, CMP_GONE);
+	rowset__fini(&b);
+	rowset__fini(&rs);
+	compare__free(c);
+}
+END_TEST
+
 /* Grouped by pid and comm too: the same function in another process is
  * another row. */
 START_TEST(test_match_pid)
@@ -402,6 +442,7 @@ Suite *compare_suite(void)
 
 	tcase_add_test(tc, test_match_by_name);
 	tcase_add_test(tc, test_match_details);
+	tcase_add_test(tc, test_match_build_id);
 	tcase_add_test(tc, test_match_pid);
 	tcase_add_test(tc, test_build_orders);
 	tcase_add_test(tc, test_sort_keys);

@@ -12,6 +12,9 @@ struct base_row {
 	const char *sym;	/* NULL: unresolved, see addr */
 	const char *comm;
 	u64 addr;
+	u8 bid[BUILD_ID_MAX];	/* the object's build-id (unresolved rows'
+				 * addresses match only in the same binary) */
+	u8 bid_size;
 	s32 pid, tid, cpu;
 	bool kernel, inlined;
 	u64 samples, period, children_samples, children_period;
@@ -73,12 +76,15 @@ static const char *base_name(const char *path)
 struct match_key {
 	const char *dso, *sym, *comm;
 	u64 addr;
+	const u8 *bid;		/* an unresolved row's binary, when known */
+	u8 bid_size;
 	s32 pid, tid, cpu;
 	bool inlined;
 };
 
 static void match_key__make(struct match_key *k, const struct sort_spec *spec,
 			    const char *dso_name, const char *sym, u64 addr,
+			    const u8 *bid, u8 bid_size,
 			    bool inlined, const char *comm, s32 pid, s32 tid,
 			    s32 cpu)
 {
@@ -89,10 +95,15 @@ static void match_key__make(struct match_key *k, const struct sort_spec *spec,
 		case SORT_SYM:
 			k->dso = base_name(dso_name);
 			k->inlined = inlined;
-			if (sym)
+			if (sym) {
 				k->sym = sym;
-			else
+			} else {
+				/* an address means the same code only in the
+				 * same binary (a rebuilt one matches by name) */
 				k->addr = addr;
+				k->bid = bid;
+				k->bid_size = bid_size;
+			}
 			break;
 		case SORT_DSO:
 			k->dso = base_name(dso_name);
@@ -118,7 +129,9 @@ static void match_key__make(struct match_key *k, const struct sort_spec *spec,
 static void match_key__of_row(struct match_key *k,
 			      const struct sort_spec *spec, const struct row *r)
 {
-	match_key__make(k, spec, r->dso_name, r->sym, r->addr, r->inlined,
+	match_key__make(k, spec, r->dso_name, r->sym, r->addr,
+			r->dso ? r->dso->build_id : NULL,
+			r->dso ? r->dso->build_id_size : 0, r->inlined,
 			r->comm, r->pid, r->tid, r->cpu);
 }
 
@@ -126,8 +139,8 @@ static void match_key__of_base(struct match_key *k,
 			       const struct sort_spec *spec,
 			       const struct base_row *b)
 {
-	match_key__make(k, spec, b->dso, b->sym, b->addr, b->inlined,
-			b->comm, b->pid, b->tid, b->cpu);
+	match_key__make(k, spec, b->dso, b->sym, b->addr, b->bid, b->bid_size,
+			b->inlined, b->comm, b->pid, b->tid, b->cpu);
 }
 
 /* By content: the two sides' strings come from different places. */
@@ -138,6 +151,7 @@ static u64 match_key__hash(const struct match_key *k)
 	h = h * 31 + hash_bytes(k->sym, strlen(k->sym));
 	h = h * 31 + hash_bytes(k->comm, strlen(k->comm));
 	h = h * 31 + k->addr;
+	h = h * 31 + hash_bytes(k->bid ? k->bid : (const u8 *)"", k->bid_size);
 	h = h * 31 + (u64)(u32)k->pid;
 	h = h * 31 + (u64)(u32)k->tid;
 	h = h * 31 + (u64)(u32)k->cpu;
@@ -146,7 +160,9 @@ static u64 match_key__hash(const struct match_key *k)
 
 static bool match_key__eq(const struct match_key *a, const struct match_key *b)
 {
-	return a->addr == b->addr && a->pid == b->pid && a->tid == b->tid &&
+	return a->addr == b->addr && a->bid_size == b->bid_size &&
+	       (!a->bid_size || memcmp(a->bid, b->bid, a->bid_size) == 0) &&
+	       a->pid == b->pid && a->tid == b->tid &&
 	       a->cpu == b->cpu && a->inlined == b->inlined &&
 	       strcmp(a->dso, b->dso) == 0 && strcmp(a->sym, b->sym) == 0 &&
 	       strcmp(a->comm, b->comm) == 0;
@@ -220,6 +236,10 @@ int compare__set_base(struct compare *c, const struct rowset *rs)
 		if (oom)
 			return -ENOMEM;
 		b->addr = r->addr;
+		if (r->dso && r->dso->build_id_size <= BUILD_ID_MAX) {
+			b->bid_size = r->dso->build_id_size;
+			memcpy(b->bid, r->dso->build_id, b->bid_size);
+		}
 		b->pid = r->pid;
 		b->tid = r->tid;
 		b->cpu = r->cpu;
