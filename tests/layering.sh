@@ -80,7 +80,8 @@ PURE="symbols/symtab.c symbols/demangle.c symbols/ehframe.c
 src/perfdata/header.c src/perfdata/queue.c src/perfdata/timefilter.c
 symbols/disasm.c ui/report/fmt.c ui/report/sanitize.c ui/report/header.c
 ui/report/batch.c ui/report/annotate.c ui/report/rowset.c
-ui/report/calltree.c ui/report/compare.c ui/tui/screen.c ui/tui/listview.c"
+ui/report/calltree.c ui/report/compare.c ui/report/flame.c
+ui/report/flamesvg.c ui/tui/screen.c ui/tui/listview.c"
 
 # System headers a pure file may not include (a regular expression over
 # what is between the <>).
