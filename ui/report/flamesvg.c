@@ -146,6 +146,52 @@ struct svg_item {
 	u64 off;
 };
 
+/* One frame: a group with its identity for the script (name, offset and
+ * width in samples, depth, colour), a title, a box and its name cut to
+ * the box.  name and col are scratch buffers. */
+static void svg_frame(struct strbuf *sb, const struct flame_node *n, u64 off,
+		      u64 total, double x, double w, double y,
+		      struct strbuf *name, struct strbuf *col)
+{
+	size_t chars = w > 6 ? (size_t)((w - 6) / CHAR_W) : 0;
+
+	strbuf__reset(name);
+	strbuf__reset(col);
+	flame__label(name, n);
+	frame_colour(col, n, name->buf ? name->buf : "");
+	strbuf__adds(sb, "<g class=\"f\" data-n=\"");
+	xml_text(sb, name->buf ? name->buf : "");
+	strbuf__addf(sb, "\" data-x=\"%" PRIu64 "\" data-w=\"%" PRIu64
+		     "\" data-d=\"%u\" data-c=\"%s\"><title>", off,
+		     n->samples, n->depth, col->buf ? col->buf : "");
+	xml_text(sb, name->buf ? name->buf : "");
+	if (n->kind == FL_INLINED)
+		strbuf__adds(sb, " (inlined)");
+	if (n->dso_name && n->kind != FL_ROOT) {
+		strbuf__adds(sb, " in ");
+		xml_sanitized(sb, n->dso_name);
+	}
+	strbuf__addf(sb, " (%" PRIu64 " samples, %.2f%%; self %" PRIu64
+		     ")</title>", n->samples,
+		     100.0 * (double)n->samples / (double)total,
+		     n->self_samples);
+	strbuf__addf(sb, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" "
+		     "height=\"%d\" fill=\"%s\" rx=\"2\"/>",
+		     PAD + x, y, w > 0.5 ? w - 0.5 : w, FRAME_H - 1,
+		     col->buf ? col->buf : "");
+	strbuf__addf(sb, "<text x=\"%.2f\" y=\"%.1f\">", PAD + x + 3,
+		     y + FRAME_H - 4.5);
+	if (chars >= 3 && name->buf) {
+		struct strbuf cut;
+
+		strbuf__init(&cut);
+		fit_width(&cut, name->buf, chars, false, false);
+		xml_text(sb, cut.buf ? cut.buf : "");
+		strbuf__fini(&cut);
+	}
+	strbuf__adds(sb, "</text></g>\n");
+}
+
 int flame__svg(struct strbuf *sb, const struct flame *f,
 	       const struct flame_svg_opts *o)
 {
@@ -216,44 +262,9 @@ int flame__svg(struct strbuf *sb, const struct flame *f,
 		double w = (double)n->samples / (double)total * gw;
 		double y = (double)(height - BOTTOM) -
 			   (double)(n->depth + 1) * FRAME_H;
-		size_t chars = w > 6 ? (size_t)((w - 6) / CHAR_W) : 0;
 		u64 off = it.off;
 
-		strbuf__reset(&name);
-		strbuf__reset(&col);
-		flame__label(&name, n);
-		frame_colour(&col, n, name.buf ? name.buf : "");
-		strbuf__adds(sb, "<g class=\"f\" data-n=\"");
-		xml_text(sb, name.buf ? name.buf : "");
-		strbuf__addf(sb, "\" data-x=\"%" PRIu64 "\" data-w=\"%" PRIu64
-			     "\" data-d=\"%u\" data-c=\"%s\"><title>", it.off,
-			     n->samples, n->depth, col.buf ? col.buf : "");
-		xml_text(sb, name.buf ? name.buf : "");
-		if (n->kind == FL_INLINED)
-			strbuf__adds(sb, " (inlined)");
-		if (n->dso_name && n->kind != FL_ROOT) {
-			strbuf__adds(sb, " in ");
-			xml_sanitized(sb, n->dso_name);
-		}
-		strbuf__addf(sb, " (%" PRIu64 " samples, %.2f%%; self %" PRIu64
-			     ")</title>", n->samples,
-			     100.0 * (double)n->samples / (double)total,
-			     n->self_samples);
-		strbuf__addf(sb, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" "
-			     "height=\"%d\" fill=\"%s\" rx=\"2\"/>",
-			     PAD + x, y, w > 0.5 ? w - 0.5 : w, FRAME_H - 1,
-			     col.buf ? col.buf : "");
-		strbuf__addf(sb, "<text x=\"%.2f\" y=\"%.1f\">", PAD + x + 3,
-			     y + FRAME_H - 4.5);
-		if (chars >= 3 && name.buf) {
-			struct strbuf cut;
-
-			strbuf__init(&cut);
-			fit_width(&cut, name.buf, chars, false, false);
-			xml_text(sb, cut.buf ? cut.buf : "");
-			strbuf__fini(&cut);
-		}
-		strbuf__adds(sb, "</text></g>\n");
+		svg_frame(sb, n, it.off, total, x, w, y, &name, &col);
 		/* what it calls, left to right (pushed right to left) */
 		{
 			size_t first = nr;
