@@ -516,8 +516,9 @@ static int writer__features(struct perfdata_writer *w, struct strbuf *f)
 		strbuf__add(&f[i], w->host[i].buf ? w->host[i].buf : "",
 			    w->host[i].len);
 	perfdata__build_event_desc(&f[PD_FEAT_EVENT_DESC], w->ev, w->nr_ev);
-	strbuf__add(&f[PD_FEAT_TRACING_DATA], (const char *)w->tracing,
-		    w->o.tracing_data_len);
+	if (w->o.tracing_data_len)
+		strbuf__add(&f[PD_FEAT_TRACING_DATA], (const char *)w->tracing,
+			    w->o.tracing_data_len);
 	session__time_range(w->s, &first, &last);
 	pd_put_u64(&f[PD_FEAT_SAMPLE_TIME], first);
 	pd_put_u64(&f[PD_FEAT_SAMPLE_TIME], last);

@@ -19,25 +19,22 @@ share() {
 	screen | sed -n "s/^search \"$1\": \([0-9.]*\)% of all samples.*/\1/p" | head -n 1
 }
 
-# select_frame NAME: moves right along the selected frame's row until
-# the info line names NAME
-select_frame() {
-	for _ in 1 2 3 4 5 6; do
-		screen | grep -Eq "^$1  " && return 0
-		keys Right
-		sleep 0.2
-	done
-	fail "could not select $1 with Right"
+# info: the line that describes the selected frame
+info() {
+	screen | sed -n 2p
 }
+info_not() { [ "$(info)" != "$1" ]; }
 
-# up_to NAME: Up until the info line names NAME
-up_to() {
+# move KEY NAME: presses KEY until the info line names NAME, each time
+# waiting for the view to draw the new selection
+move() {
 	for _ in 1 2 3 4 5 6 7 8; do
-		screen | grep -Eq "^$1  " && return 0
-		keys Up
-		sleep 0.2
+		screen | grep -Eq "^$2  " && return 0
+		before=$(info)
+		keys "$1"
+		wait_until 5 "the selection to move ($1)" info_not "$before"
 	done
-	fail "could not reach $1 with Up"
+	screen | grep -Eq "^$2  " || fail "could not select $2 with $1"
 }
 
 flame_checks() {
@@ -63,10 +60,13 @@ flame_checks() {
 	ab=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2f", 100 * a / (a + b) }')
 	awk -v v="$ab" 'BEGIN { exit !(v >= 56.7 && v <= 76.7) }' ||
 		fail "inner_a is $ab % of outer's callees, not about 66.7 %"
-	# frozen: the count stays
-	sleep 1.5
-	n2=$(screen | sed -n 's/^Flame graph of cpu-clock: \([0-9]*\) samples.*/\1/p')
-	[ "$n1" = "$n2" ] || fail "frozen, the graph went from $n1 to $n2 samples"
+	# live, frozen: the count stays over two refreshes (the title's
+	# elapsed time moves at each); a recording's never moves
+	if [ "$1" = live ]; then
+		redrawn
+		n2=$(screen | sed -n 's/^Flame graph of cpu-clock: \([0-9]*\) samples.*/\1/p')
+		[ "$n1" = "$n2" ] || fail "frozen, the graph went from $n1 to $n2 samples"
+	fi
 	keys /
 	keys C-u
 	keys Enter
@@ -75,10 +75,11 @@ flame_checks() {
 	# zoom into outer
 	keys Home
 	wait_for '^all +100\.00%'
-	up_to main
+	move Up main
+	before=$(info)
 	keys Up
-	sleep 0.2
-	select_frame outer
+	wait_until 5 "a callee of main" info_not "$before"
+	move Right outer
 	keys Enter
 	wait_for '^Flame graph.*zoomed into outer \([0-9.]+%, Esc zooms out\)'
 	wait_gone 'caller_x'
@@ -130,7 +131,7 @@ flame_checks() {
 run "$PTOP" -g -e cpu-clock -d 1 -- "$WL/cgwork" 60
 wait_for '\[\.\] outer$' 10
 wait_until 60 "4000 samples" samples_at_least 4000
-flame_checks
+flame_checks live
 quit_clean
 
 # without call chains, F says how to get them
@@ -149,6 +150,6 @@ perf record -q -N --buildid-mmap -e cpu-clock -F 4000 -g -o "$TMP/fp.data" -- \
 restart
 run "$PTOP" -i "$TMP/fp.data"
 wait_for '\[\.\] outer$' 10
-flame_checks
+flame_checks file
 quit_clean
 exit 0

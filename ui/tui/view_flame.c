@@ -345,6 +345,8 @@ static void flame__render(struct tui *t, struct screen *s, size_t y0,
 	}
 	if (v->frozen)
 		strbuf__adds(sb, ", frozen (f)");
+	/* the table's clock: it moves at each refresh, frozen or not */
+	strbuf__addf(sb, "; elapsed %.1f s", t->hi.elapsed);
 	screen__addn(s, y0, ST_TITLE, sb->buf ? sb->buf : "", sb->len);
 	screen__fill(s, y0, ST_TITLE);
 	if (height < 2)
