@@ -4,9 +4,10 @@
 # up; zoomed into outer (arrows, Enter), its callees share the width as
 # the search says and caller_x is gone; a annotates, c shows callers,
 # i flips into an icicle, Esc zooms out and goes back, q quits clean.
-# The workload's known split is checked loosely (a guest's cpu-clock
-# counts stolen time); the exact checks are the graph against its own
-# counts.  Then the same from a perf record -g file (-i).
+# The workload's known split is checked within 5 points, as
+# tui_callgraph.sh does (a guest's cpu-clock counts stolen time); the
+# exact checks are the graph against its own counts.  Then the same from
+# a perf record -g file (-i).
 . tests/e2e/tmux.inc
 
 # share TEXT: the search line's share of TEXT's frames (a search per call)
@@ -58,7 +59,7 @@ flame_checks() {
 		exit !(a > 0 && b > 0 && d >= -1 && d <= 1) }' ||
 		fail "outer $o % is not inner_a $a % + inner_b $b %"
 	ab=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2f", 100 * a / (a + b) }')
-	awk -v v="$ab" 'BEGIN { exit !(v >= 56.7 && v <= 76.7) }' ||
+	awk -v v="$ab" 'BEGIN { exit !(v >= 61.7 && v <= 71.7) }' ||
 		fail "inner_a is $ab % of outer's callees, not about 66.7 %"
 	# live, frozen: the count stays over two refreshes (the title's
 	# elapsed time moves at each); a recording's never moves
