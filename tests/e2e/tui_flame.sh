@@ -26,16 +26,17 @@ info() {
 }
 info_not() { [ "$(info)" != "$1" ]; }
 
-# move KEY NAME: presses KEY until the info line names NAME, each time
-# waiting for the view to draw the new selection
+# move KEY NAME: presses KEY until the info line (not a graph line that
+# starts with the same name) names NAME, each time waiting for the view
+# to draw the new selection
 move() {
 	for _ in 1 2 3 4 5 6 7 8; do
-		screen | grep -Eq "^$2  " && return 0
+		info | grep -Eq "^$2  " && return 0
 		before=$(info)
 		keys "$1"
 		wait_until 5 "the selection to move ($1)" info_not "$before"
 	done
-	screen | grep -Eq "^$2  " || fail "could not select $2 with $1"
+	info | grep -Eq "^$2  " || fail "could not select $2 with $1"
 }
 
 flame_checks() {
