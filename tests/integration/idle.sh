@@ -97,7 +97,7 @@ wait "$S" || fail "ptop --show-idle: exit status $?: $(cat "$TMP/s.err")"
 wait "$P"
 rc=$?
 [ $rc -eq 0 ] || [ $rc -eq 130 ] ||
-	fail "perf record -a: exit status $rc: $(head -c 400 "$TMP/p.err")"
+	fail "perf record --buildid-mmap -a: exit status $rc: $(head -c 400 "$TMP/p.err")"
 BG=""
 
 # Every table: the idle fields, no pid 0 row, rows = samples - idle, 100 %
@@ -141,5 +141,5 @@ tail -n 1 "$TMP/s.sum" | jq -e '.idle_rows > 0' > /dev/null ||
 	fail "--show-idle: no pid 0 row: $(tail -n 1 "$TMP/s.sum")"
 
 file_agrees "ptop -o file" "$TMP/a.data"
-file_agrees "perf record -a file" "$TMP/p.data"
+file_agrees "perf record --buildid-mmap -a file" "$TMP/p.data"
 exit 0

@@ -36,7 +36,7 @@ tail -n 1 "$TMP/out.json" | jq -e --arg d "[JIT] tid $pid" \
 
 perf record -q -N --buildid-mmap -e cpu-clock -F 4000 -o "$TMP/jit.data" -- \
 	"$WL/jitwork" 1 > "$TMP/rec.out" 2> "$TMP/rec.err" ||
-	fail "perf record: $(cat "$TMP/rec.err")"
+	fail "perf record --buildid-mmap: $(cat "$TMP/rec.err")"
 maps="$maps $(grep '^/tmp/perf-' "$TMP/rec.out")"
 agree "JIT file" "$TMP/jit.data" 0.5
 near "$(share "$TMP/ptop.json" jit_spin)" 50 10 "jit_spin in the file"
