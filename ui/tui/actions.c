@@ -606,28 +606,22 @@ static bool entry_in_row(const struct tui *t, const struct hist_entry *e,
 }
 
 /*
- * The thread (or process) of a row.  Rows grouped by it carry it; a
- * dso,sym row may gather many threads: the one with the largest period
- * in that row wins.
+ * Among the samples of row r, the key of the group with the largest
+ * period, groups being the keys same() calls equal (a process, a
+ * thread, a cgroup): what a zoom takes from a row that gathers many.
  */
-static bool row_owner(struct tui *t, const struct row *r, bool thread,
-		      s32 *pid, s32 *tid, const char **comm)
+static bool row_heaviest(struct tui *t, const struct row *r,
+			 bool (*same)(const struct hist_key *a,
+				      const struct hist_key *b, bool thread),
+			 bool thread, struct hist_key *out)
 {
 	const struct snapshot *snap = table__snap(&t->table, t->table.ev);
-	struct owner {
-		s32 pid, tid;
-		const char *comm;
+	struct group {
+		struct hist_key key;
 		u64 period;
-	} *own = NULL, *best = NULL;
+	} *g = NULL, *best = NULL;
 	size_t nr = 0, cap = 0;
 
-	if (sort_spec__has(&t->table.spec, SORT_TID) ||
-	    (!thread && sort_spec__has(&t->table.spec, SORT_PID))) {
-		*pid = r->pid;
-		*tid = r->tid;
-		*comm = r->comm;
-		return r->pid >= 0;
-	}
 	if (!snap)
 		return false;
 	for (size_t i = 0; i < snap->nr; i++) {
@@ -636,29 +630,53 @@ static bool row_owner(struct tui *t, const struct row *r, bool thread,
 
 		if (!entry_in_row(t, e, r))
 			continue;
-		for (k = 0; k < nr; k++)
-			if (own[k].pid == e->key.pid &&
-			    (!thread || own[k].tid == e->key.tid))
-				break;
+		for (k = 0; k < nr && !same(&g[k].key, &e->key, thread); k++)
+			;
 		if (k == nr) {
-			if (array__grow((void **)&own, &cap, nr + 1,
-					sizeof(*own)))
+			if (array__grow((void **)&g, &cap, nr + 1, sizeof(*g)))
 				break;
-			own[nr++] = (struct owner){ e->key.pid, e->key.tid,
-						    e->key.comm, 0 };
+			g[nr++] = (struct group){ e->key, 0 };
 		}
-		own[k].period += e->period;
+		g[k].period += e->period;
 	}
 	for (size_t k = 0; k < nr; k++)
-		if (!best || own[k].period > best->period)
-			best = &own[k];
-	if (best) {
-		*pid = best->pid;
-		*tid = best->tid;
-		*comm = best->comm;
-	}
-	free(own);
+		if (!best || g[k].period > best->period)
+			best = &g[k];
+	if (best)
+		*out = best->key;
+	free(g);
 	return best != NULL;
+}
+
+static bool same_owner(const struct hist_key *a, const struct hist_key *b,
+		       bool thread)
+{
+	return a->pid == b->pid && (!thread || a->tid == b->tid);
+}
+
+/*
+ * The thread (or process) of a row.  Rows grouped by it carry it; a
+ * dso,sym row may gather many threads: the one with the largest period
+ * in that row wins.
+ */
+static bool row_owner(struct tui *t, const struct row *r, bool thread,
+		      s32 *pid, s32 *tid, const char **comm)
+{
+	struct hist_key k;
+
+	if (sort_spec__has(&t->table.spec, SORT_TID) ||
+	    (!thread && sort_spec__has(&t->table.spec, SORT_PID))) {
+		*pid = r->pid;
+		*tid = r->tid;
+		*comm = r->comm;
+		return r->pid >= 0;
+	}
+	if (!row_heaviest(t, r, same_owner, thread, &k))
+		return false;
+	*pid = k.pid;
+	*tid = k.tid;
+	*comm = k.comm;
+	return true;
 }
 
 static enum act_result zoom_owner(struct tui *t, bool thread)
@@ -709,46 +727,27 @@ enum act_result action__zoom_process(struct tui *t)
 	return zoom_owner(t, false);
 }
 
+static bool same_cgroup(const struct hist_key *a, const struct hist_key *b,
+			bool thread)
+{
+	(void)thread;
+	return a->cgroup == b->cgroup;
+}
+
 /* The cgroup of a row: its own when rows are grouped by cgroup, else
  * the one with the largest period among the row's samples. */
 static bool row_cgroup(struct tui *t, const struct row *r, const char **cg)
 {
-	const struct snapshot *snap = table__snap(&t->table, t->table.ev);
-	struct own {
-		const char *cgroup;
-		u64 period;
-	} *own = NULL, *best = NULL;
-	size_t nr = 0, cap = 0;
+	struct hist_key k;
 
 	if (sort_spec__has(&t->table.spec, SORT_CGROUP)) {
 		*cg = r->cgroup;
 		return true;
 	}
-	if (!snap)
+	if (!row_heaviest(t, r, same_cgroup, false, &k))
 		return false;
-	for (size_t i = 0; i < snap->nr; i++) {
-		const struct hist_entry *e = &snap->entries[i];
-		size_t k;
-
-		if (!entry_in_row(t, e, r))
-			continue;
-		for (k = 0; k < nr && own[k].cgroup != e->key.cgroup; k++)
-			;
-		if (k == nr) {
-			if (array__grow((void **)&own, &cap, nr + 1,
-					sizeof(*own)))
-				break;
-			own[nr++] = (struct own){ e->key.cgroup, 0 };
-		}
-		own[k].period += e->period;
-	}
-	for (size_t k = 0; k < nr; k++)
-		if (!best || own[k].period > best->period)
-			best = &own[k];
-	if (best)
-		*cg = best->cgroup;
-	free(own);
-	return best != NULL;
+	*cg = k.cgroup;
+	return true;
 }
 
 enum act_result action__zoom_cgroup(struct tui *t)
