@@ -7,33 +7,12 @@
 . tests/e2e/tmux.inc
 need_root
 
-MNT=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
-[ -n "$MNT" ] && [ -d "$MNT" ] || skip "no cgroup v2 (no cgroup2 in /proc/mounts)"
-TOP="$MNT/ptop-test-$$"
-
-# the directories go at the end, also on failure (after tmux.inc's
-# cleanup killed the workloads)
-cg_cleanup() {
-	for d in "$TOP/w.service" "$TOP/v.service" "$TOP"; do
-		[ -d "$d" ] || continue
-		for p in $(cat "$d/cgroup.procs" 2> /dev/null); do
-			kill -9 "$p" 2> /dev/null
-		done
-		i=0
-		until rmdir "$d" 2> /dev/null || [ $i -ge 100 ]; do
-			i=$((i + 1))
-			sleep 0.05
-		done
-	done
-}
-trap 'cleanup; cg_cleanup' EXIT INT TERM
-mkdir "$TOP" 2> /dev/null || skip "cannot make a cgroup under $MNT"
-mkdir "$TOP/w.service" "$TOP/v.service" || fail "mkdir under $TOP"
-
-# each workload moves itself into its cgroup, then runs until killed
-bg sh -c 'echo $$ > "$1/cgroup.procs" && exec "$2" 0' sh "$TOP/w.service" "$WL/spin3"
+. tests/cgroup.inc
+cg_make w.service v.service
+# each workload in its cgroup, until killed
+cg_run w.service "$WL/spin3" 0
 W=$LAST_BG
-bg sh -c 'echo $$ > "$1/cgroup.procs" && exec "$2" 0' sh "$TOP/v.service" "$WL/annwork"
+cg_run v.service "$WL/annwork" 0
 V=$LAST_BG
 moved() {
 	grep -qx "0::/ptop-test-$$/w.service" "/proc/$W/cgroup" &&

@@ -10,33 +10,12 @@
 . tests/integration/perfdata.inc
 need_root
 
-MNT=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
-[ -n "$MNT" ] && [ -d "$MNT" ] || skip "no cgroup v2 (no cgroup2 in /proc/mounts)"
-TOP="$MNT/ptop-test-$$"
+. tests/cgroup.inc
 CG="$TOP/w.service"
 NAME="/ptop-test-$$/w.service"
-
-# The directories go at the end, also on failure: their processes first
-# (lib.sh's cleanup kills the workload), then the leaf, then the parent.
-cg_cleanup() {
-	for d in "$CG" "$TOP"; do
-		[ -d "$d" ] || continue
-		for p in $(cat "$d/cgroup.procs" 2> /dev/null); do
-			kill -9 "$p" 2> /dev/null
-		done
-		i=0
-		until rmdir "$d" 2> /dev/null || [ $i -ge 100 ]; do
-			i=$((i + 1))
-			sleep 0.05
-		done
-	done
-}
-trap 'cleanup; cg_cleanup' EXIT INT TERM
-mkdir "$TOP" 2> /dev/null || skip "cannot make a cgroup under $MNT"
-mkdir "$CG" || fail "mkdir $CG"
-
-# the workload moves itself into the cgroup, then runs spin3 until killed
-bg sh -c 'echo $$ > "$1/cgroup.procs" && exec "$2" 0' sh "$CG" "$WL/spin3"
+cg_make w.service
+# the workload in the cgroup: spin3 until killed
+cg_run w.service "$WL/spin3" 0
 pid=$LAST_BG
 in_cgroup() {
 	[ "$(readlink "/proc/$pid/exe")" = "$WL/spin3" ] &&
