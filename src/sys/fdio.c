@@ -73,16 +73,12 @@ int fd__read_all(const char *path, struct strbuf *sb, size_t max)
 	if (fd < 0)
 		return -errno;
 	for (;;) {
-		ssize_t r = read(fd, buf, sizeof(buf));
+		ssize_t r = fd__read_upto(fd, buf, sizeof(buf));
 
-		if (r < 0 && errno == EINTR)
-			continue;
 		if (r < 0) {
-			err = -errno;
+			err = (int)r;
 			break;
 		}
-		if (r == 0)
-			break;
 		got += (size_t)r;
 		if (got > max) {
 			err = -EFBIG;
@@ -92,6 +88,8 @@ int fd__read_all(const char *path, struct strbuf *sb, size_t max)
 			err = -ENOMEM;
 			break;
 		}
+		if ((size_t)r < sizeof(buf))
+			break;	/* the end */
 	}
 	close(fd);
 	return err;
