@@ -45,6 +45,7 @@ struct flamev {
 	u64 match;			/* samples of the matched paths */
 	u32 first_depth;		/* the lowest depth drawn (scrolling) */
 	struct strbuf scratch;
+	struct strbuf label;	/* a cell's name, while drawing */
 };
 
 static struct flamev *flamev_of(struct tui *t)
@@ -67,6 +68,7 @@ static struct flamev *flamev__get(struct tui *t)
 	for (size_t i = 0; i < FL_ZOOMS; i++)
 		strbuf__init(&v->zooms[i].keys);
 	strbuf__init(&v->scratch);
+	strbuf__init(&v->label);
 	*tui__state(t, V_FLAME) = v;
 	return v;
 }
@@ -83,6 +85,7 @@ static void flame__free_view(struct tui *t)
 	for (size_t i = 0; i < FL_ZOOMS; i++)
 		strbuf__fini(&v->zooms[i].keys);
 	strbuf__fini(&v->scratch);
+	strbuf__fini(&v->label);
 	free(v->marks);
 	free(v);
 	*tui__state(t, V_FLAME) = NULL;
@@ -266,14 +269,11 @@ static void draw_depth(struct flamev *v, struct screen *s, size_t y, u32 d)
 		if (c->w == 1) {
 			strbuf__addc(sb, '.');
 		} else {
-			struct strbuf name;
-
-			strbuf__init(&name);
-			flame__label(&name, n);
+			strbuf__reset(&v->label);
+			flame__label(&v->label, n);
 			/* the last column separates it from the next */
-			fit_width(sb, name.buf ? name.buf : "", c->w - 1, true,
-				  false);
-			strbuf__fini(&name);
+			fit_width(sb, v->label.buf ? v->label.buf : "", c->w - 1,
+				  true, false);
 		}
 		screen__addn(s, y, st, sb->buf ? sb->buf : "", sb->len);
 		if (c->w > 1)
