@@ -978,7 +978,8 @@ static enum act_result copy_row(struct tui *t)
 	if (!r)
 		return need_row(t);
 	strbuf__init(&sb);
-	columns__init(&cols, &t->table.spec, t->a->show_period);
+	/* the table's own columns (Time for --off-cpu, a baseline's) */
+	cols = t->cols;
 	columns__fit(&cols, &t->table.rows, (size_t)(r - t->table.rows.rows),
 		     1, 0);
 	fmt__header(&sb, &cols);
