@@ -233,6 +233,57 @@ START_TEST(test_count_scope)
 }
 END_TEST
 
+/* Off-CPU and wall time (scope.chains): a sample counts at the
+ * function's innermost frame of its chain, the call it waited in; the
+ * thread state scopes it (a row grouped by state). */
+START_TEST(test_count_chains)
+{
+	struct annotation *a = open_fn("ann_loop");
+	struct dso kern = { .kind = DSO_KERNEL };
+	long call = find_mnemonic(a, INSN_CALL);
+	struct ann_scope sc = { .chains = true };
+	struct cc_node nodes[6];
+	struct fake_snap f;
+
+	memset(&f, 0, sizeof(f));
+	memset(nodes, 0, sizeof(nodes));
+	/* 1: the call in ann_loop (a caller frame), 2: a frame in it
+	 * again further out (recursion: counted once, innermost), 3: the
+	 * scheduler, the leaf; 4: another chain, never through it */
+	nodes[1] = (struct cc_node){ 0, 0, &fix, a->start };
+	nodes[2] = (struct cc_node){ 1, 1, &fix, a->insns[call].key };
+	nodes[3] = (struct cc_node){ 2, 2, &kern, 0x1000 };
+	nodes[4] = (struct cc_node){ 0, 0, &kern, 0x2000 };
+	f.snap.chains = nodes;
+	f.snap.nr_chains = 5;
+	fake_add(&f, &kern, 0x1000, 7);
+	f.e[0].key.chain = 3;
+	f.e[0].key.state = 'S';
+	fake_add(&f, &kern, 0x1000, 2);
+	f.e[1].key.chain = 3;
+	f.e[1].key.state = 'D';
+	fake_add(&f, &kern, 0x2000, 50);
+	f.e[2].key.chain = 4;
+	/* ran in it: its own address, whatever its chain */
+	fake_add(&f, &fix, a->start, 1);
+	f.e[3].key.chain = 1;
+	annotation__count_scope(a, &f.snap, &sc);
+	ck_assert_uint_eq(a->samples, 10);
+	ck_assert_uint_eq(a->insns[call].samples, 9);
+	ck_assert_uint_eq(a->insns[0].samples, 1);
+	/* without chains, as perf annotate: only where it ran */
+	sc.chains = false;
+	annotation__count_scope(a, &f.snap, &sc);
+	ck_assert_uint_eq(a->samples, 1);
+	sc = (struct ann_scope){ .chains = true, .has_state = true,
+				 .state = 'D' };
+	annotation__count_scope(a, &f.snap, &sc);
+	ck_assert_uint_eq(a->samples, 2);
+	ck_assert_uint_eq(a->insns[call].samples, 2);
+	annotation__put(a);
+}
+END_TEST
+
 START_TEST(test_layout_and_text)
 {
 	struct annotation *a = open_fn("ann_loop");
@@ -665,6 +716,7 @@ Suite *annotate_suite(void)
 	tcase_add_test(tc, test_open);
 	tcase_add_test(tc, test_count);
 	tcase_add_test(tc, test_count_scope);
+	tcase_add_test(tc, test_count_chains);
 	tcase_add_test(tc, test_layout_and_text);
 	tcase_add_test(tc, test_rip_relative);
 	tcase_add_test(tc, test_garbage);

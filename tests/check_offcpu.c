@@ -45,15 +45,16 @@ START_TEST(test_waits)
 
 	ck_assert_ptr_nonnull(o);
 	/* out at 100, back at 350: 250 ns, with its chain */
-	ck_assert_int_eq(offcpu__out(o, 5, 100, &k, 1), 0);
+	ck_assert_int_eq(offcpu__out(o, 5, 100, &k, 1, 'S'), 0);
 	ck_assert_uint_eq(offcpu__nr_waiting(o), 1);
 	ck_assert(offcpu__in(o, 5, 350, &w));
 	ck_assert_uint_eq(w.ns, 250);
 	ck_assert_uint_eq(w.key.chain, 77);
 	ck_assert_uint_eq(w.nr_frames, 0);
 	ck_assert_int_eq(w.cpu, 1);
+	ck_assert_int_eq(w.state, 'S');
 	/* the chains reset while it waits: its frames are kept */
-	ck_assert_int_eq(offcpu__out(o, 5, 360, &k, 1), 0);
+	ck_assert_int_eq(offcpu__out(o, 5, 360, &k, 1, 0), 0);
 	ck_assert_int_eq(offcpu__keep_frames(o, two_frames, NULL), 0);
 	ck_assert(offcpu__in(o, 5, 370, &w));
 	ck_assert_uint_eq(w.key.chain, 0);
@@ -65,15 +66,16 @@ START_TEST(test_waits)
 	/* never out */
 	ck_assert(!offcpu__in(o, 6, 400, &w));
 	/* preempted: not a wait, but time away (flagged) */
-	ck_assert_int_eq(offcpu__out(o, 5, 500, &k, 0), 0);
+	ck_assert_int_eq(offcpu__out(o, 5, 500, &k, 0, 'S'), 0);
 	offcpu__preempted(o, 5);
 	ck_assert(offcpu__in(o, 5, 900, &w));
 	ck_assert(w.preempted);
+	ck_assert_int_eq(w.state, 'R');
 	ck_assert_uint_eq(w.ns, 400);
 	/* still waiting at a refresh: charged up to it, then the rest */
-	ck_assert_int_eq(offcpu__out(o, 5, 1000, &k, 0), 0);
+	ck_assert_int_eq(offcpu__out(o, 5, 1000, &k, 0, 'D'), 0);
 	k.tid = 8;
-	ck_assert_int_eq(offcpu__out(o, 8, 1200, &k, 0), 0);
+	ck_assert_int_eq(offcpu__out(o, 8, 1200, &k, 0, 'S'), 0);
 	offcpu__charge(o, 1500, got, &c);
 	ck_assert_uint_eq(c.n, 2);
 	ck_assert_uint_eq(c.ns[0] + c.ns[1], 500 + 300);
@@ -84,13 +86,18 @@ START_TEST(test_waits)
 	ck_assert(offcpu__in(o, 5, 1600, &w));
 	ck_assert_uint_eq(w.ns, 100);
 	ck_assert(!w.preempted);
+	ck_assert_int_eq(w.state, 'D');
+	/* switched out runnable (a yield): not a wait either */
+	ck_assert_int_eq(offcpu__out(o, 5, 1650, &k, 0, 'R'), 0);
+	ck_assert(offcpu__in(o, 5, 1660, &w));
+	ck_assert(w.preempted);
 	/* records lost: no wait is known to go on */
 	k.tid = 9;
-	ck_assert_int_eq(offcpu__out(o, 9, 1700, &k, 0), 0);
+	ck_assert_int_eq(offcpu__out(o, 9, 1700, &k, 0, 'S'), 0);
 	offcpu__forget_all(o);
 	ck_assert_uint_eq(offcpu__nr_waiting(o), 0);	/* 8 and 9 */
 	ck_assert(!offcpu__in(o, 9, 1800, &w));
-	ck_assert_int_eq(offcpu__out(o, 9, 1900, &k, 0), 0);
+	ck_assert_int_eq(offcpu__out(o, 9, 1900, &k, 0, 'S'), 0);
 	ck_assert(offcpu__in(o, 9, 2000, &w));	/* a new wait counts */
 	/* a thread that exits is forgotten */
 	offcpu__exit(o, 8);
@@ -283,6 +290,145 @@ START_TEST(test_wall)
 }
 END_TEST
 
+/* This kernel's format of sched_switch (6.x, 64-bit). */
+static const char switch_format[] =
+	"name: sched_switch\nID: 372\nformat:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+	"\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+	"\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+	"\tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n"
+	"\tfield:long prev_state;\toffset:32;\tsize:8;\tsigned:1;\n"
+	"\tfield:char next_comm[16];\toffset:40;\tsize:16;\tsigned:0;\n"
+	"\tfield:pid_t next_pid;\toffset:56;\tsize:4;\tsigned:1;\n"
+	"\tfield:int next_prio;\toffset:60;\tsize:4;\tsigned:1;\n\n"
+	"print fmt: \"prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s%s\", "
+	"REC->prev_state & 0x100 ? \"+\" : \"\"\n";
+
+/* The thread state at a switch-out: the letters of sched_switch's
+ * prev_state, and where its format puts it. */
+START_TEST(test_state_field)
+{
+	static const char other[] =
+		"name: sched_wakeup\nID: 370\nformat:\n"
+		"\tfield:long prev_state;\toffset:99;\tsize:8;\tsigned:1;\n"
+		"\nprint fmt: \"x\"\n";
+	char blob[4096], bad[sizeof(switch_format)];
+	size_t n = 0;
+	u32 off = 0, size = 0;
+	char *p;
+
+	ck_assert_int_eq(offcpu__state_of(0), 'R');
+	ck_assert_int_eq(offcpu__state_of(1), 'S');
+	ck_assert_int_eq(offcpu__state_of(2), 'D');
+	ck_assert_int_eq(offcpu__state_of(4), 'T');
+	ck_assert_int_eq(offcpu__state_of(0x80), 'I');
+	ck_assert_int_eq(offcpu__state_of(0x100), 'R');	/* preempted */
+	ck_assert_str_eq(offcpu__state_name('D'), "disk sleep");
+	ck_assert_str_eq(offcpu__state_name(0), "running");
+	ck_assert_str_eq(offcpu__state_name('?'), "unknown");
+	/* the format file */
+	ck_assert_int_eq(offcpu__state_field(switch_format,
+					     strlen(switch_format), &off,
+					     &size), 0);
+	ck_assert_uint_eq(off, 32);
+	ck_assert_uint_eq(size, 8);
+	/* tracing data: binary, another event's field first */
+	memset(blob, 0xff, sizeof(blob));
+	n = 17;
+	memcpy(blob + n, other, strlen(other));
+	n += strlen(other) + 9;
+	memcpy(blob + n, switch_format, strlen(switch_format));
+	n += strlen(switch_format) + 5;
+	off = size = 0;
+	ck_assert_int_eq(offcpu__state_field(blob, n, &off, &size), 0);
+	ck_assert_uint_eq(off, 32);
+	/* cut before the field, an odd size, no sched_switch: none */
+	ck_assert_int_eq(offcpu__state_field(switch_format, 400, &off, &size),
+			 -ENOENT);
+	memcpy(bad, switch_format, sizeof(bad));
+	p = strstr(bad, "size:8;\tsigned:1;\n\tfield:char next");
+	ck_assert_ptr_nonnull(p);
+	p[5] = '2';
+	ck_assert_int_eq(offcpu__state_field(bad, strlen(bad), &off, &size),
+			 -ENOENT);
+	ck_assert_int_eq(offcpu__state_field(other, strlen(other), &off,
+					     &size), -ENOENT);
+	ck_assert_int_eq(offcpu__state_field("", 0, &off, &size), -ENOENT);
+}
+END_TEST
+
+/* sched_switch's raw data with prev_state (offset 32, 8 bytes). */
+static void switch_out_state(struct session *s, u32 tid, u64 time,
+			     u64 prev_state)
+{
+	u64 chain[] = { (u64)PERF_CONTEXT_KERNEL, 0xffffffff81001000ULL,
+			(u64)PERF_CONTEXT_USER, 0x401040, 0x401211 };
+	u8 raw[64] = { 0 };
+	struct fake_sample fs = { .id = SW_ID, .pid = 10, .tid = tid,
+				  .time = time, .period = 1,
+				  .ip = 0xffffffff81001000ULL,
+				  .misc = PERF_RECORD_MISC_KERNEL,
+				  .callchain = chain, .nr_callchain = 5,
+				  .raw = raw, .raw_size = sizeof(raw) };
+
+	memcpy(raw + 32, &prev_state, 8);
+	ck_assert_int_eq(session__process(s, fake_sample(buf,
+							 ST | PERF_SAMPLE_RAW,
+							 &fs)), 0);
+}
+
+/* Each wait's state in its key (KEY_STATE): D and S apart, a yield (R)
+ * not charged; without the format's field, '?'. */
+START_TEST(test_session_state)
+{
+	struct session_opts so = { .key_fields = KEY_ALL };
+	struct perf_event_attr a = { .type = PERF_TYPE_TRACEPOINT,
+				     .sample_type = ST | PERF_SAMPLE_RAW,
+				     .sample_id_all = 1, .context_switch = 1 };
+	size_t t = record__id_trailer_size(a.sample_type, true);
+	struct snapshot snap;
+	u64 ns[256] = { 0 };
+
+	for (int known = 1; known >= 0; known--) {
+		struct session *s = session__new(&so);
+
+		ck_assert_ptr_nonnull(s);
+		ck_assert_int_eq(session__add_event(s, "sched:sched_switch",
+						    &a), 0);
+		ck_assert_int_eq(session__add_id(s, 0, SW_ID), 0);
+		ck_assert_int_eq(session__add_offcpu(s, 0, "off-cpu"), 1);
+		if (known)
+			session__set_switch_state(s, 32, 8);
+		session__process(s, fake_comm(buf, 10, 10, "w", false, t));
+		switch_out_state(s, 11, 1000, 2);	/* D: 400 ns */
+		session__process(s, fake_switch(0, 11, 1400));
+		switch_out_state(s, 11, 2000, 1);	/* S: 300 ns */
+		session__process(s, fake_switch(0, 11, 2300));
+		switch_out_state(s, 11, 3000, 0);	/* R: a yield */
+		session__process(s, fake_switch(0, 11, 3900));
+		snapshot__init(&snap);
+		ck_assert_int_eq(session__snapshot(s, 1, &snap), 0);
+		memset(ns, 0, sizeof(ns));
+		for (size_t i = 0; i < snap.nr; i++)
+			ns[snap.entries[i].key.state] += snap.entries[i].period;
+		if (known) {
+			ck_assert_uint_eq(ns['D'], 400);
+			ck_assert_uint_eq(ns['S'], 300);
+			ck_assert_uint_eq(snap.total_period, 700);
+		} else {
+			/* unknown states: every switch-out is a wait */
+			ck_assert_uint_eq(ns['?'], 1600);
+			ck_assert_uint_eq(snap.total_period, 1600);
+		}
+		snapshot__fini(&snap);
+		session__free(s);
+	}
+}
+END_TEST
+
 Suite *offcpu_suite(void)
 {
 	Suite *ss = suite_create("offcpu");
@@ -291,6 +437,8 @@ Suite *offcpu_suite(void)
 	tcase_add_test(tc, test_waits);
 	tcase_add_test(tc, test_session);
 	tcase_add_test(tc, test_wall);
+	tcase_add_test(tc, test_state_field);
+	tcase_add_test(tc, test_session_state);
 	suite_add_tcase(ss, tc);
 	return ss;
 }

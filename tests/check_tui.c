@@ -520,6 +520,9 @@ START_TEST(test_sorting)
 	ck_assert_int_eq(f.t.table.spec.order, SORT_SAMPLES);
 	tui__key(&f.t, '<');
 	tui__key(&f.t, '<');
+	ck_assert_int_eq(f.t.table.spec.order, SORT_STATE);
+	ck_assert_int_eq(f.t.cols.col[3], COL_STATE);
+	tui__key(&f.t, '<');
 	ck_assert_int_eq(f.t.table.spec.order, SORT_CGROUP);
 	/* sorting by a column shows it */
 	ck_assert(sort_spec__has(&f.t.table.spec, SORT_CGROUP));
@@ -534,6 +537,7 @@ START_TEST(test_sorting)
 	ck_assert(f.t.table.spec.invert);
 	tui__key(&f.t, '>');
 	tui__key(&f.t, '>');
+	tui__key(&f.t, '>');
 	ck_assert_int_eq(f.t.table.spec.order, SORT_OVERHEAD);
 	ck_assert(!sort_spec__has(&f.t.table.spec, SORT_CPU));
 	ck_assert(f.t.table.spec.invert);
@@ -541,7 +545,7 @@ START_TEST(test_sorting)
 	/* the picker */
 	ck_assert_int_eq(tui__key(&f.t, 's'), R_REDRAW);
 	ck_assert_uint_eq(tui__view(&f.t), V_MENU);
-	ck_assert_uint_eq(listview__nr(&f.t.list), 10);
+	ck_assert_uint_eq(listview__nr(&f.t.list), 11);
 	tui__key(&f.t, '/');
 	tui__key(&f.t, 'c');
 	tui__key(&f.t, 'o');

@@ -90,6 +90,17 @@ struct perf_event_header *fake_sample(void *buf, u64 st,
 		for (u64 i = 0; i < fs->nr_callchain; i++)
 			p = put64(p, fs->callchain[i]);
 	}
+	if (st & PERF_SAMPLE_RAW) {
+		/* the u32 size counts the padding that realigns to 8 */
+		u32 n = (u32)ALIGN_UP(4 + (size_t)fs->raw_size, 8) - 4;
+		char *c = (char *)p;
+
+		memcpy(c, &n, 4);
+		memset(c + 4, 0, n);
+		if (fs->raw_size)
+			memcpy(c + 4, fs->raw, fs->raw_size);
+		p = (u64 *)(c + 4 + n);
+	}
 	h->type = PERF_RECORD_SAMPLE;
 	h->misc = fs->misc ? fs->misc : PERF_RECORD_MISC_USER;
 	h->size = (u16)((char *)p - (char *)h);

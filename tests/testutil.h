@@ -52,6 +52,9 @@ struct fake_sample {
 	u16 misc;
 	u64 nr_callchain;
 	const u64 *callchain;
+	const void *raw;	/* PERF_SAMPLE_RAW: raw_size bytes, padded
+				 * with zeros to the next 8 with its size */
+	u32 raw_size;
 };
 
 struct perf_event_header *fake_sample(void *buf, u64 sample_type,

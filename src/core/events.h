@@ -49,6 +49,9 @@ struct event_spec {
 	bool is_default;	/* the implicit "cycles": may fall back */
 	bool offcpu;		/* --off-cpu's sched_switch: call chains and
 				 * context switch records, whatever -g says */
+	u32 state_off, state_size;	/* its prev_state in the raw data
+					 * (catalog, from tracefs); size 0:
+					 * unknown */
 	bool wall_cpu;		/* --wall's on-CPU event (cpu-clock or
 				 * task-clock) */
 	bool pmu;		/* "pmu/terms/": attr.type and config* are

@@ -23,7 +23,10 @@ struct hist_key {
 	s16 cpu;
 	/* 1: a sample of the idle task (pid 0), whatever fields are kept,
 	 * so that views can leave idle out without KEY_PID */
-	u16 idle;
+	u8 idle;
+	/* an off-CPU wait's thread state at its switch-out (KEY_STATE):
+	 * offcpu.h's letters ('S', 'D', 'R' preempted, ...), 0 on CPU */
+	u8 state;
 	u32 chain;		/* leaf node of the call chain (callchain.h),
 				 * 0: none */
 	const char *cgroup;	/* interned path (KEY_CGROUP); NULL:

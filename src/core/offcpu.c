@@ -14,6 +14,7 @@ struct offcpu_thread {
 	int cpu;
 	bool waiting;		/* off CPU since out */
 	bool preempted;
+	u8 state;
 };
 
 struct offcpu {
@@ -52,6 +53,82 @@ void offcpu__free(struct offcpu *o)
 	free(o);
 }
 
+u8 offcpu__state_of(u64 prev_state)
+{
+	static const char letters[] = "SDTtXZPI";
+
+	for (unsigned int i = 0; i < sizeof(letters) - 1; i++)
+		if (prev_state & (1ULL << i))
+			return (u8)letters[i];
+	return 'R';
+}
+
+const char *offcpu__state_name(u8 state)
+{
+	switch (state) {
+	case 0: return "running";
+	case 'R': return "runnable";
+	case 'S': return "sleeping";
+	case 'D': return "disk sleep";
+	case 'T': return "stopped";
+	case 't': return "traced";
+	case 'X': return "dead";
+	case 'Z': return "zombie";
+	case 'P': return "parked";
+	case 'I': return "idle";
+	default: return "unknown";
+	}
+}
+
+/* The number after "key:" in [p, end), up to its ';'. */
+static bool format_number(const char *p, const char *end, const char *key,
+			  u32 *out)
+{
+	size_t klen = strlen(key);
+	u64 v = 0;
+
+	p = memmem(p, (size_t)(end - p), key, klen);
+	if (!p)
+		return false;
+	p += klen;
+	if (p >= end || *p < '0' || *p > '9')
+		return false;
+	for (; p < end && *p >= '0' && *p <= '9'; p++) {
+		v = v * 10 + (u64)(*p - '0');
+		if (v > UINT32_MAX)
+			return false;
+	}
+	*out = (u32)v;
+	return p < end && *p == ';';
+}
+
+int offcpu__state_field(const void *text, size_t len, u32 *offset, u32 *size)
+{
+	static const char name[] = "name: sched_switch\n";
+	static const char field[] = " prev_state;";
+	const char *p = text, *end = p + len, *fmt, *f, *eol;
+
+	/* the event's format: from its name to the next one's (or the
+	 * print fmt line that ends it) */
+	p = memmem(p, len, name, sizeof(name) - 1);
+	if (!p)
+		return -ENOENT;
+	fmt = memmem(p, (size_t)(end - p), "\nprint fmt:", 11);
+	if (fmt)
+		end = fmt;
+	f = memmem(p, (size_t)(end - p), field, sizeof(field) - 1);
+	if (!f)
+		return -ENOENT;
+	eol = memchr(f, '\n', (size_t)(end - f));
+	if (!eol)
+		eol = end;
+	if (!format_number(f, eol, "offset:", offset) ||
+	    !format_number(f, eol, "size:", size) ||
+	    (*size != 4 && *size != 8))
+		return -ENOENT;
+	return 0;
+}
+
 /* tids are keyed plus one: intmap keys are any u64, values non-NULL */
 static struct offcpu_thread *thread_of(const struct offcpu *o, u32 tid)
 {
@@ -59,7 +136,7 @@ static struct offcpu_thread *thread_of(const struct offcpu *o, u32 tid)
 }
 
 int offcpu__out(struct offcpu *o, u32 tid, u64 time, const struct hist_key *key,
-		int cpu)
+		int cpu, u8 state)
 {
 	struct offcpu_thread *t = thread_of(o, tid);
 
@@ -74,7 +151,8 @@ int offcpu__out(struct offcpu *o, u32 tid, u64 time, const struct hist_key *key,
 	t->key = *key;
 	t->out = t->charged = time;
 	t->cpu = cpu;
-	t->preempted = false;
+	t->state = state;
+	t->preempted = state == 'R';
 	if (!t->waiting)
 		o->nr_waiting++;
 	t->waiting = true;
@@ -119,8 +197,10 @@ void offcpu__preempted(struct offcpu *o, u32 tid)
 {
 	struct offcpu_thread *t = thread_of(o, tid);
 
-	if (t && t->waiting)
+	if (t && t->waiting) {
 		t->preempted = true;
+		t->state = 'R';
+	}
 }
 
 static void thread__wait(const struct offcpu_thread *t, u64 until,
@@ -132,6 +212,7 @@ static void thread__wait(const struct offcpu_thread *t, u64 until,
 	w->cpu = t->cpu;
 	w->ns = until > t->charged ? until - t->charged : 0;
 	w->preempted = t->preempted;
+	w->state = t->state;
 }
 
 bool offcpu__in(struct offcpu *o, u32 tid, u64 time, struct offcpu_wait *w)

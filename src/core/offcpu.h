@@ -28,7 +28,31 @@ struct offcpu_wait {
 	u64 ns;			/* to charge */
 	bool preempted;		/* runnable all along, not waiting: only
 				 * wall-clock time (--wall) counts it */
+	u8 state;		/* at the switch-out (offcpu__state_of), 0:
+				 * unknown */
 };
+
+/*
+ * A thread's state at its switch-out, as ps writes it: 'S' sleeping
+ * (interruptible), 'D' uninterruptible (disk), 'T' stopped, 't' traced,
+ * 'X' dead, 'Z' zombie, 'P' parked, 'I' idle (a kernel thread), 'R'
+ * runnable (preempted or yielding: not a wait).  From sched_switch's
+ * prev_state: its lowest bit set among the report bits, none is 'R'
+ * (a bit above them is the kernel's preemption mark).
+ */
+u8 offcpu__state_of(u64 prev_state);
+/* A word for a state letter ("sleeping", ...); 0: "running" (on CPU),
+ * an unknown letter "unknown". */
+const char *offcpu__state_name(u8 state);
+/*
+ * Where sched:sched_switch's prev_state is in its raw sample: the field
+ * of the event's tracefs format ("field:long prev_state;\toffset:32;\t
+ * size:8;"), found in text, a format file or perf.data's tracing data
+ * (every format, binary in between: the one after "name: sched_switch").
+ * 0, or -ENOENT when text has no such field (or an odd size).
+ */
+int offcpu__state_field(const void *text, size_t len, u32 *offset,
+			u32 *size);
 
 struct offcpu;
 
@@ -36,9 +60,10 @@ struct offcpu *offcpu__new(void);
 void offcpu__free(struct offcpu *o);
 
 /* Thread tid went off CPU at time: the key (chain included) of its
- * sched_switch sample.  0 or -ENOMEM. */
+ * sched_switch sample, its state (0: unknown; 'R' is a preemption).
+ * 0 or -ENOMEM. */
 int offcpu__out(struct offcpu *o, u32 tid, u64 time, const struct hist_key *key,
-		int cpu);
+		int cpu, u8 state);
 /* Before the interned chains are reset: every waiting thread's chain
  * becomes frames (frames_of fills at most max, leaf first, and returns
  * how many), its key's chain 0.  0 or -ENOMEM. */
@@ -46,7 +71,8 @@ int offcpu__keep_frames(struct offcpu *o,
 			size_t (*frames_of)(void *ctx, u32 chain,
 					    struct offcpu_frame *out, size_t max),
 			void *ctx);
-/* Its switch-out was a preemption: not a wait (w->preempted). */
+/* Its switch-out was a preemption: not a wait (w->preempted, state
+ * 'R'). */
 void offcpu__preempted(struct offcpu *o, u32 tid);
 /* Thread tid is back at time: true with *w filled when it was out since
  * a switch-out (w->ns may be 0); the frames stay valid until the next

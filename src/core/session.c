@@ -65,6 +65,8 @@ struct session {
 	 * thread waits, and the event that gets the waits (-1: none) */
 	struct offcpu *offcpu;
 	long offcpu_src, offcpu_dst;
+	u32 state_off, state_size;	/* prev_state in its raw data; size
+					 * 0: unknown */
 	/* --wall: on-CPU samples of wall_cpu (periods in ns) and every
 	 * wait, preemptions too, in event wall_dst (-1: none) */
 	long wall_cpu, wall_dst;
@@ -606,7 +608,26 @@ static void session__offcpu_out(struct session *s,
 				const struct perf_sample *smp,
 				const struct hist_key *key, int cpu)
 {
-	if (offcpu__out(s->offcpu, smp->tid, smp->time, key, cpu))
+	const struct perf_sample_ext *x = smp->ext;
+	u8 state = 0;
+
+	/* the thread's state, where the tracepoint's format puts it */
+	if (s->state_size && x && x->raw &&
+	    (u64)s->state_off + s->state_size <= x->raw_size) {
+		const u8 *p = (const u8 *)x->raw + s->state_off;
+		u64 v;
+
+		if (s->state_size == 8) {
+			memcpy(&v, p, 8);
+		} else {
+			u32 v32;
+
+			memcpy(&v32, p, 4);
+			v = v32;
+		}
+		state = offcpu__state_of(v);
+	}
+	if (offcpu__out(s->offcpu, smp->tid, smp->time, key, cpu, state))
 		s->events[s->offcpu_dst].counts.dropped++;
 }
 
@@ -647,6 +668,8 @@ static void session__offcpu_charge_one(void *ctx, const struct offcpu_wait *w)
 		if (!i)
 			key.chain = node;
 	}
+	if (s->opts.key_fields & KEY_STATE)
+		key.state = w->state ? w->state : '?';
 	if (w->ns && !w->preempted)
 		session__account(e, w->cpu, &key, w->ns);
 	if (w->ns && s->wall_dst >= 0)
@@ -700,6 +723,12 @@ int session__add_offcpu(struct session *s, size_t src, const char *name)
 	s->offcpu_src = (long)src;
 	s->offcpu_dst = dst;
 	return dst;
+}
+
+void session__set_switch_state(struct session *s, u32 offset, u32 size)
+{
+	s->state_off = offset;
+	s->state_size = size == 4 || size == 8 ? size : 0;
 }
 
 void session__set_clock(struct session *s, u64 now)

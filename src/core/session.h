@@ -20,7 +20,9 @@ enum key_field {
 	KEY_COMM = 1 << 2,
 	KEY_CPU = 1 << 3,
 	KEY_CGROUP = 1 << 4,
-	KEY_ALL = KEY_PID | KEY_TID | KEY_COMM | KEY_CPU | KEY_CGROUP,
+	KEY_STATE = 1 << 5,	/* an off-CPU wait's thread state */
+	KEY_ALL = KEY_PID | KEY_TID | KEY_COMM | KEY_CPU | KEY_CGROUP |
+		  KEY_STATE,
 };
 
 struct session;
@@ -118,6 +120,10 @@ int session__add_event(struct session *s, const char *name,
  * each snapshot of it.  One per session.
  */
 int session__add_offcpu(struct session *s, size_t src, const char *name);
+/* Where the sched_switch samples' raw data hold prev_state (their format:
+ * offcpu__state_field); unset, waits have no state ('?' under KEY_STATE)
+ * beside the preemptions PERF_RECORD_SWITCH marks ('R'). */
+void session__set_switch_state(struct session *s, u32 offset, u32 size);
 /* The live source's clock (the events' CLOCK_MONOTONIC, ns), read
  * before its last pass over the rings: waits are charged up to it. */
 void session__set_clock(struct session *s, u64 now);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "src/core/log.h"
+#include "src/core/offcpu.h"
 #include "src/core/record_swap.h"
 #include "src/perfdata/internal.h"
 #include "src/sys/fdio.h"
@@ -187,6 +188,10 @@ static void pd_read_features(struct perfdata *pd, u64 table)
 				perfdata__feature_name(feat, nb, sizeof(nb)),
 				size, pd->size);
 			continue;
+		}
+		if (feat == PD_FEAT_TRACING_DATA) {
+			pd->info.tracing.offset = off;
+			pd->info.tracing.size = size;
 		}
 		switch (feat) {
 		case PD_FEAT_BUILD_ID: case PD_FEAT_HOSTNAME:
@@ -395,8 +400,35 @@ const struct perfdata_stats *perfdata__stats(const struct perfdata *pd)
 	return &pd->stats;
 }
 
+/* Where the recording's sched_switch format puts prev_state: from its
+ * tracing data, the formats first (perf's kallsyms and printk formats
+ * follow them, so a bounded head is read). */
+static void perfdata__switch_state(const struct perfdata *pd,
+				   struct session *s)
+{
+	const struct pd_section *t = &pd->info.tracing;
+	size_t n = (size_t)MIN(t->size, (u64)(4u << 20));
+	u32 off, size;
+	char *buf;
+
+	if (!n)
+		return;
+	buf = malloc(n);
+	if (!buf)
+		return;
+	if (!pd_read(pd, t->offset, buf, n) &&
+	    !offcpu__state_field(buf, n, &off, &size))
+		session__set_switch_state(s, off, size);
+	else
+		pr_warn("--off-cpu: the recording's tracing data has no "
+			"sched_switch prev_state: the waits' thread states are "
+			"unknown");
+	free(buf);
+}
+
 /* --off-cpu of a recording: its sched_switch event with chains. */
-static int perfdata__offcpu(struct session *s, const struct perfdata_info *info)
+static int perfdata__offcpu(const struct perfdata *pd, struct session *s,
+			    const struct perfdata_info *info)
 {
 	size_t n = session__nr_events(s);
 
@@ -409,6 +441,8 @@ static int perfdata__offcpu(struct session *s, const struct perfdata_info *info)
 		    strcmp(name, "sched:sched_switch") == 0) {
 			int d = session__add_offcpu(s, ev, "off-cpu");
 
+			if (d >= 0 && !info->pipe)
+				perfdata__switch_state(pd, s);
 			return d < 0 ? d : 0;
 		}
 	}
@@ -441,7 +475,7 @@ int perfdata__read(struct perfdata *pd, struct session *s,
 		ret = idx < 0 ? idx : 0;
 	}
 	if (!ret && o && o->offcpu)
-		ret = perfdata__offcpu(s, info);
+		ret = perfdata__offcpu(pd, s, info);
 	for (size_t i = 0; i < info->nr_bids && !ret; i++)
 		ret = session__add_build_id(s, info->bids[i].pid,
 					    info->bids[i].path,

@@ -136,6 +136,9 @@ struct perfdata_info {
 	/* EVENT_DESC: names and ids, matched to events by id or position */
 	struct pd_event *desc;
 	size_t nr_desc;
+	/* HEADER_TRACING_DATA's section (the tracepoints' formats), read
+	 * only for --off-cpu; size 0: none */
+	struct pd_section tracing;
 };
 
 void perfdata_info__fini(struct perfdata_info *info);

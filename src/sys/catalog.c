@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "src/core/log.h"
+#include "src/core/offcpu.h"
 #include "src/sys/catalog.h"
 #include "src/sys/cpus.h"
 #include "src/sys/fdio.h"
@@ -50,6 +51,26 @@ static const char *tracefs_dir(const struct evlist_opts *opts)
 }
 
 /* Resolves a tracepoint's id into spec->attr.config. */
+/* --off-cpu's sched_switch: where its format puts prev_state (the
+ * waits' states); a format without it leaves them unknown. */
+static void switch_state_field(const char *dir, struct event_spec *spec)
+{
+	char path[PATH_MAX];
+	struct strbuf f;
+
+	strbuf__init(&f);
+	snprintf(path, sizeof(path), "%s/events/%s/%s/format", dir,
+		 spec->tp_sys, spec->tp_name);
+	if (fd__read_all(path, &f, 1u << 20) || !f.buf ||
+	    offcpu__state_field(f.buf, f.len, &spec->state_off,
+				&spec->state_size)) {
+		pr_warn("--off-cpu: no prev_state in %s: the waits' thread "
+			"states are unknown", path);
+		spec->state_size = 0;
+	}
+	strbuf__fini(&f);
+}
+
 int catalog__tracepoint_id(const struct evlist_opts *opts,
 			 struct event_spec *spec)
 {
@@ -89,6 +110,8 @@ int catalog__tracepoint_id(const struct evlist_opts *opts,
 		return -EINVAL;
 	}
 	spec->attr.config = (u64)id;
+	if (spec->offcpu)
+		switch_state_field(dir, spec);
 	return 0;
 }
 

@@ -266,6 +266,11 @@ const char *evlist__event_name(const struct evlist *el, size_t i)
 	return i < el->nr ? el->evsels[i].spec.name : NULL;
 }
 
+const struct event_spec *evlist__spec(const struct evlist *el, size_t i)
+{
+	return i < el->nr ? &el->evsels[i].spec : NULL;
+}
+
 const struct perf_event_attr *evlist__attr(const struct evlist *el, size_t i)
 {
 	return i < el->nr ? &el->evsels[i].attr : NULL;

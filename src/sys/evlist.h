@@ -84,6 +84,9 @@ size_t evlist__nr_events(const struct evlist *el);
  * CLOCK_MONOTONIC (attr.use_clockid), the clock the reader reads. */
 bool evlist__has_offcpu(const struct evlist *el);
 const char *evlist__event_name(const struct evlist *el, size_t i);
+/* The spec of event i, resolved (tracepoint id and fields, PMU terms)
+ * once evlist__open succeeded. */
+const struct event_spec *evlist__spec(const struct evlist *el, size_t i);
 /* The attr as opened (final once evlist__open succeeded: IDENTIFIER,
  * fallbacks and learnt restrictions included). */
 const struct perf_event_attr *evlist__attr(const struct evlist *el, size_t i);

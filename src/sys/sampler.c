@@ -419,12 +419,16 @@ static int sampler__register(struct sampler *sp)
 		/* --off-cpu: the waits are an event of their own */
 		if (!err && i < sp->nr_specs && sp->specs[i].offcpu &&
 		    !sp->offcpu_ev) {
+			const struct event_spec *es = evlist__spec(sp->evlist, i);
 			int d = session__add_offcpu(s, sp->sess_ev[i], "off-cpu");
 
-			if (d < 0)
+			if (d < 0) {
 				err = d;
-			else
+			} else {
 				sp->offcpu_ev = (size_t)d + 1;
+				session__set_switch_state(s, es->state_off,
+							  es->state_size);
+			}
 		}
 	}
 	/* --wall: the on-CPU event's samples and every wait */

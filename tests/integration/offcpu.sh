@@ -33,8 +33,9 @@ check_waits() {
 		exit !ok }' || fail "$3: waits $4 / $5 / $6 ms for $2 rounds of 200 / 100 / 100 ms"
 }
 
-# a command, batch, JSON: every event's table, the off-cpu one last
-"$PTOP" -b --off-cpu -e cpu-clock -d 60 --json -- "$WL/offwork" 5 \
+# a command, batch, JSON: every event's table, the off-cpu one last;
+# rows by thread state too (the waits' rows add up as without it)
+"$PTOP" -b --off-cpu -e cpu-clock -d 60 --json -s state,dso,sym -- "$WL/offwork" 5 \
 	> "$TMP/cmd.json" 2> "$TMP/err" || fail "ptop --off-cpu: $(cat "$TMP/err")"
 jq -e . "$TMP/cmd.json" > /dev/null || fail "invalid JSON"
 grep '"event":"off-cpu"' "$TMP/cmd.json" | tail -n 1 |
@@ -42,23 +43,39 @@ grep '"event":"off-cpu"' "$TMP/cmd.json" | tail -n 1 |
 	> /dev/null || fail "off-cpu object: $(grep '"event":"off-cpu"' "$TMP/cmd.json" | tail -n 1 | jq -c 'del(.rows)')"
 grep -q '"event":"cpu-clock"' "$TMP/cmd.json" || fail "no cpu-clock table beside it"
 check_waits "$TMP/cmd.json" 5 "command"
+# check_states FILE WHAT: nanosleep, a pipe's read and a futex wait are
+# interruptible sleeps: every off-cpu row of the three waits is "S"
+check_states() {
+	grep '"event":"off-cpu"' "$1" | tail -n 1 | jq -e '
+		[.rows[] | select(.dso == "offwork" and
+			(.symbol | IN("do_sleep", "do_pipe", "do_mutex")))] |
+		length >= 3 and all(.state == "S sleeping")' > /dev/null ||
+		fail "$2: the waits' states: $(grep '"event":"off-cpu"' "$1" | tail -n 1 | jq -c '[.rows[] | select(.dso == "offwork") | [.symbol, .state, .children_period]]')"
+}
+check_states "$TMP/cmd.json" "command"
 
 # --wall: on CPU and off, preemptions too: the main thread's rows hold
 # its sleeps, its blocking and its spinning, and add up to about its
-# lifetime (the rounds' 400 ms of waits plus do_spin's CPU each)
-"$PTOP" -b --wall -d 60 --json -- "$WL/offwork" 5 > "$TMP/wall.json" 2> "$TMP/err" ||
+# lifetime (the rounds' 400 ms of waits plus do_spin's CPU each); by
+# state, main's sleeps are "S" and do_spin's samples "running" (on CPU)
+"$PTOP" -b --wall -d 60 --json -s state,dso,sym -- "$WL/offwork" 5 > "$TMP/wall.json" 2> "$TMP/err" ||
 	fail "ptop --wall: $(cat "$TMP/err")"
 grep '"event":"wall"' "$TMP/wall.json" | tail -n 1 | jq -e --argjson n 5 '
 	def t($s): ([.rows[] | select(.symbol == $s and .dso == "offwork") |
 		.children_period] | add // 0) / 1e9;
+	def st($s; $st): ([.rows[] | select(.symbol == $s and
+		.dso == "offwork" and .state == $st) | .children_period] |
+		add // 0) / 1e9;
 	t("main") as $m | (t("do_sleep") + t("do_pipe") + t("do_mutex") +
 		t("do_spin")) as $parts |
+	st("main"; "S sleeping") >= 0.4 * $n and
+	st("do_spin"; "running") > 0 and
 	.wall and .period_unit == "ns" and
 	t("do_sleep") >= 0.2 * $n and t("do_sleep") <= 0.25 * $n and
 	t("do_pipe") >= 0.1 * $n and t("do_mutex") >= 0.1 * $n and
 	t("do_spin") > 0 and (($m - $parts) | fabs) < 0.05 * $m and
 	$m >= 0.4 * $n and $m <= .time' > /dev/null ||
-	fail "--wall: $(grep '"event":"wall"' "$TMP/wall.json" | tail -n 1 | jq -c '[.time, (.rows[] | select(.dso == "offwork") | [.symbol, .children_period])]')"
+	fail "--wall: $(grep '"event":"wall"' "$TMP/wall.json" | tail -n 1 | jq -c '[.time, (.rows[] | select(.dso == "offwork") | [.symbol, .state, .children_period])]')"
 "$PTOP" -b --wall -e page-faults -- "$WL/offwork" 1 > /dev/null 2> "$TMP/err" &&
 	fail "--wall without a clock event was accepted"
 grep -q 'needs cpu-clock or task-clock' "$TMP/err" || fail "no reason given: $(cat "$TMP/err")"
@@ -126,6 +143,21 @@ perf record -q -N --buildid-mmap -e sched:sched_switch -g --switch-events \
 "$PTOP" -i "$TMP/sw.data" --off-cpu -b --json > "$TMP/file.json" 2> "$TMP/err" ||
 	fail "ptop -i --off-cpu: $(cat "$TMP/err")"
 check_waits "$TMP/file.json" 4 "perf record file"
+# the states from perf's file: prev_state where its tracing data's format
+# of sched_switch says
+"$PTOP" -i "$TMP/sw.data" --off-cpu -b --json -s state,dso,sym > "$TMP/state.json" 2> "$TMP/err" ||
+	fail "ptop -i --off-cpu -s state: $(cat "$TMP/err")"
+check_states "$TMP/state.json" "perf record file"
+# where main waited: annotate's instructions of main on the off-cpu
+# event are its three calls, 50/25/25 within 5 points
+"$PTOP" -i "$TMP/sw.data" --off-cpu -b --annotate main --json > "$TMP/ann.json" 2> "$TMP/err" ||
+	fail "ptop -i --off-cpu --annotate main: $(cat "$TMP/err")"
+grep '"event":"off-cpu"' "$TMP/ann.json" | jq -e '
+	def p($f): [.instructions[] | select(.target_symbol == $f) | .percent] | add // 0;
+	([.instructions[] | select(.samples > 0)] | length) == 3 and
+	(p("do_sleep") - 50 | fabs) <= 5 and (p("do_pipe") - 25 | fabs) <= 5 and
+	(p("do_mutex") - 25 | fabs) <= 5' > /dev/null ||
+	fail "annotate main (off-cpu): $(grep '"event":"off-cpu"' "$TMP/ann.json" | jq -c '[.instructions[] | select(.samples > 0) | [.text, .percent]]')"
 # without sched_switch: a clear refusal
 perf record -q -N --buildid-mmap -e cpu-clock -o "$TMP/plain.data" -- "$WL/offwork" 1 \
 	> /dev/null 2> "$TMP/err" || fail "perf record: $(cat "$TMP/err")"

@@ -359,6 +359,9 @@ static int load_lines(struct annotator *an, struct annotation *a)
 		bool known = false;
 		int rc;
 
+		/* line 0: code the compiler made, of no source line */
+		if (!s->line)
+			continue;
 		/* a relative name is relative to where it was compiled */
 		if (s->file[0] != '/' && s->dir)
 			snprintf(path, sizeof(path), "%s/%s", s->dir, s->file);
@@ -749,7 +752,19 @@ int annotator__find(struct annotator *an, const struct snapshot *snap,
 		err = 0;
 		goto out;
 	}
-	/* not run yet: the symbol tables of the code that ran */
+	/* not run yet: the symbol tables of the code that ran, and of its
+	 * callers (an off-CPU sample's own address is the scheduler's) */
+	for (size_t i = 1; i < snap->nr_chains; i++) {
+		const struct dso *d = snap->chains[i].dso;
+		size_t j;
+
+		for (j = 0; j < nr_dsos && dsos[j] != d; j++)
+			;
+		if (j == nr_dsos && d &&
+		    !array__grow((void **)&dsos, &cap_dsos, nr_dsos + 1,
+				 sizeof(*dsos)))
+			dsos[nr_dsos++] = d;
+	}
 	for (size_t j = 0; j < nr_dsos; j++) {
 		struct find_ctx fc = { .want = name, .close = &cs };
 
@@ -809,7 +824,42 @@ static bool in_scope(const struct hist_entry *e, const struct ann_scope *sc)
 		       (!sc->has_tid || e->key.tid == sc->tid) &&
 		       (!sc->has_comm || e->key.comm == sc->comm) &&
 		       (!sc->has_cpu || e->key.cpu == sc->cpu) &&
-		       (!sc->has_cgroup || e->key.cgroup == sc->cgroup));
+		       (!sc->has_cgroup || e->key.cgroup == sc->cgroup) &&
+		       (!sc->has_state || e->key.state == sc->state));
+}
+
+static bool in_function(const struct annotation *a, const struct dso *dso,
+			u64 addr)
+{
+	return dso == a->dso && addr >= a->start && addr - a->start < a->size;
+}
+
+/* Where entry e counts in a's function: its own address, or with chains
+ * its innermost frame there (a caller's frames are the calls: return
+ * addresses less one). */
+static bool entry_at(const struct annotation *a, const struct snapshot *snap,
+		     const struct hist_entry *e, bool chains, u64 *at)
+{
+	u32 id = e->key.chain;
+
+	if (in_function(a, e->key.dso, e->key.addr)) {
+		*at = e->key.addr;
+		return true;
+	}
+	if (!chains)
+		return false;
+	/* the chain's leaf is the sample's own address */
+	if (id && id < snap->nr_chains)
+		id = snap->chains[id].parent;
+	for (; id && id < snap->nr_chains; id = snap->chains[id].parent) {
+		const struct cc_node *nd = &snap->chains[id];
+
+		if (in_function(a, nd->dso, nd->addr)) {
+			*at = nd->addr;
+			return true;
+		}
+	}
+	return false;
 }
 
 void annotation__count(struct annotation *a, const struct snapshot *snap)
@@ -834,13 +884,14 @@ void annotation__count_scope(struct annotation *a,
 		const struct hist_entry *e = &snap->entries[i];
 		struct ann_insn *ai;
 		long k;
+		u64 at;
 
-		if (e->key.dso != a->dso || e->key.addr < a->start ||
-		    e->key.addr - a->start >= a->size || !in_scope(e, scope))
+		if (!entry_at(a, snap, e, scope && scope->chains, &at) ||
+		    !in_scope(e, scope))
 			continue;
 		/* a sample inside an instruction (a skid, a stale
 		 * mapping) counts for the instruction holding it */
-		k = annotation__find_key(a, e->key.addr);
+		k = annotation__find_key(a, at);
 		if (k < 0)
 			continue;
 		ai = &a->insns[k];

@@ -121,13 +121,20 @@ unsigned int annotate__distance(const char *a, const char *b);
  * entries of this dso whose key falls in [start, start + size). */
 void annotation__count(struct annotation *a, const struct snapshot *snap);
 
-/* Which samples count: those of one process, thread, command or CPU
- * (the row annotated was one of them, or the table is zoomed into it). */
+/* Which samples count: those of one process, thread, command, CPU,
+ * cgroup or thread state (the row annotated was one of them, or the
+ * table is zoomed into it). */
 struct ann_scope {
-	bool has_pid, has_tid, has_comm, has_cpu, has_cgroup;
+	bool has_pid, has_tid, has_comm, has_cpu, has_cgroup, has_state;
 	s32 pid, tid, cpu;
 	const char *comm;	/* interned: compared as a pointer */
 	const char *cgroup;	/* interned path, or NULL (unknown) */
+	u8 state;		/* hist_key.state */
+	/* Time events (off-CPU, wall): a sample counts at the function's
+	 * innermost frame of its chain, where it ran or the call it waited
+	 * in (its leaf is the scheduler's); otherwise only where it ran,
+	 * as perf annotate counts. */
+	bool chains;
 };
 
 void annotation__count_scope(struct annotation *a,

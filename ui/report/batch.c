@@ -163,6 +163,16 @@ static void batch__json_row(struct strbuf *sb, const struct batch_opts *o,
 	json_key(sb, "cgroup_path");
 	json_sanitized(sb, sort_spec__has(sp, SORT_CGROUP) ? r->cgroup : NULL);
 	strbuf__addc(sb, ',');
+	/* as the State column says it */
+	json_key(sb, "state");
+	if (sort_spec__has(sp, SORT_STATE)) {
+		strbuf__reset(&sym);
+		fmt__state(&sym, r->state);
+		json_string(sb, sym.buf ? sym.buf : "");
+	} else {
+		strbuf__adds(sb, "null");
+	}
+	strbuf__addc(sb, ',');
 	strbuf__fini(&sym);
 	json_key(sb, "dso");
 	json_sanitized(sb, r->dso_name);
@@ -439,6 +449,7 @@ int batch__annotate(struct strbuf *sb, const struct batch_opts *o,
 		    struct strbuf *why)
 {
 	struct ann_fmt f = { .value = ANN_PERCENT };
+	struct ann_scope sc = { 0 };
 	struct annotation *a;
 	const struct dso *dso;
 	u64 addr;
@@ -467,7 +478,9 @@ int batch__annotate(struct strbuf *sb, const struct batch_opts *o,
 	err = annotator__open(an, dso, addr, &a, why);
 	if (err)
 		return err;
-	annotation__count(a, snap);
+	/* off-CPU and wall time: where the function ran or waited */
+	sc.chains = hi->time || hi->wall;
+	annotation__count_scope(a, snap, &sc);
 	if (o->json) {
 		annotation__json(a, hi, sb);
 	} else {

@@ -16,6 +16,7 @@ struct base_row {
 				 * addresses match only in the same binary) */
 	u8 bid_size;
 	s32 pid, tid, cpu;
+	u8 state;
 	bool kernel, inlined;
 	u64 samples, period, children_samples, children_period;
 };
@@ -79,6 +80,7 @@ struct match_key {
 	const u8 *bid;		/* an unresolved row's binary, when known */
 	u8 bid_size;
 	s32 pid, tid, cpu;
+	u8 state;
 	bool inlined;
 };
 
@@ -86,7 +88,7 @@ static void match_key__make(struct match_key *k, const struct sort_spec *spec,
 			    const char *dso_name, const char *sym, u64 addr,
 			    const u8 *bid, u8 bid_size,
 			    bool inlined, const char *comm, s32 pid, s32 tid,
-			    s32 cpu)
+			    s32 cpu, u8 state)
 {
 	memset(k, 0, sizeof(*k));
 	k->dso = k->sym = k->comm = "";
@@ -120,6 +122,9 @@ static void match_key__make(struct match_key *k, const struct sort_spec *spec,
 		case SORT_CPU:
 			k->cpu = cpu;
 			break;
+		case SORT_STATE:
+			k->state = state;
+			break;
 		default:
 			break;
 		}
@@ -132,7 +137,7 @@ static void match_key__of_row(struct match_key *k,
 	match_key__make(k, spec, r->dso_name, r->sym, r->addr,
 			r->dso ? r->dso->build_id : NULL,
 			r->dso ? r->dso->build_id_size : 0, r->inlined,
-			r->comm, r->pid, r->tid, r->cpu);
+			r->comm, r->pid, r->tid, r->cpu, r->state);
 }
 
 static void match_key__of_base(struct match_key *k,
@@ -140,7 +145,8 @@ static void match_key__of_base(struct match_key *k,
 			       const struct base_row *b)
 {
 	match_key__make(k, spec, b->dso, b->sym, b->addr, b->bid, b->bid_size,
-			b->inlined, b->comm, b->pid, b->tid, b->cpu);
+			b->inlined, b->comm, b->pid, b->tid, b->cpu,
+			b->state);
 }
 
 /* By content: the two sides' strings come from different places. */
@@ -155,6 +161,7 @@ static u64 match_key__hash(const struct match_key *k)
 	h = h * 31 + (u64)(u32)k->pid;
 	h = h * 31 + (u64)(u32)k->tid;
 	h = h * 31 + (u64)(u32)k->cpu;
+	h = h * 31 + k->state;
 	return h * 31 + k->inlined;
 }
 
@@ -163,7 +170,8 @@ static bool match_key__eq(const struct match_key *a, const struct match_key *b)
 	return a->addr == b->addr && a->bid_size == b->bid_size &&
 	       (!a->bid_size || memcmp(a->bid, b->bid, a->bid_size) == 0) &&
 	       a->pid == b->pid && a->tid == b->tid &&
-	       a->cpu == b->cpu && a->inlined == b->inlined &&
+	       a->cpu == b->cpu && a->state == b->state &&
+	       a->inlined == b->inlined &&
 	       strcmp(a->dso, b->dso) == 0 && strcmp(a->sym, b->sym) == 0 &&
 	       strcmp(a->comm, b->comm) == 0;
 }
@@ -243,6 +251,7 @@ int compare__set_base(struct compare *c, const struct rowset *rs)
 		b->pid = r->pid;
 		b->tid = r->tid;
 		b->cpu = r->cpu;
+		b->state = r->state;
 		b->kernel = r->kernel;
 		b->inlined = r->inlined;
 		b->samples = r->samples;
@@ -349,6 +358,7 @@ int compare__rows(void *ctx, struct rowset *rs)
 		r->pid = b->pid;
 		r->tid = b->tid;
 		r->cpu = b->cpu;
+		r->state = b->state;
 		r->cmp = CMP_GONE;
 		r->base_pct = base_pct(c, b);
 		r->base_children_pct = base_children_pct(c, b);

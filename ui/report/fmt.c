@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "src/core/cgroup.h"
+#include "src/core/offcpu.h"
 #include "ui/report/fmt.h"
 #include "ui/report/sanitize.h"
 
@@ -25,6 +26,7 @@ static const char *const titles[COL__MAX] = {
 	[COL_TID] = "Tid",
 	[COL_CPU] = "CPU",
 	[COL_CGROUP] = "Cgroup",
+	[COL_STATE] = "State",
 	[COL_DSO] = "Shared Object",
 	[COL_SYM] = "Symbol",
 	[COL_BASE_CHILDREN] = "Base-Ch",
@@ -124,6 +126,9 @@ void columns__init(struct columns *c, const struct sort_spec *spec,
 		case SORT_CGROUP:
 			columns__push(c, COL_CGROUP);
 			break;
+		case SORT_STATE:
+			columns__push(c, COL_STATE);
+			break;
 		case SORT_DSO:
 			columns__push(c, COL_DSO);
 			break;
@@ -187,6 +192,16 @@ void fmt__symbol(struct strbuf *sb, const struct row *r)
 		strbuf__addf(sb, "0x%016" PRIx64, r->addr);
 	if (r->inlined)
 		strbuf__adds(sb, " (inlined)");
+}
+
+void fmt__state(struct strbuf *sb, u8 state)
+{
+	if (!state)
+		strbuf__adds(sb, offcpu__state_name(0));
+	else if (state > ' ' && state < 0x7f)
+		strbuf__addf(sb, "%c %s", state, offcpu__state_name(state));
+	else
+		strbuf__adds(sb, "? unknown");
 }
 
 void fmt__cgroup(struct strbuf *sb, const char *path)
@@ -254,6 +269,9 @@ static void cell(struct strbuf *sb, const struct columns *c, enum column col,
 		break;
 	case COL_CGROUP:
 		fmt__cgroup(sb, r->cgroup);
+		break;
+	case COL_STATE:
+		fmt__state(sb, r->state);
 		break;
 	case COL_DSO:
 		sanitize_str(sb, r->dso_name);

@@ -15,6 +15,7 @@ enum column {
 	COL_TID,
 	COL_CPU,
 	COL_CGROUP,		/* the short name (cgroup__short_name) */
+	COL_STATE,		/* fmt__state */
 	COL_DSO,
 	COL_SYM,
 	/* against a baseline (compare.h): its share and the change */
@@ -69,6 +70,9 @@ void fmt__symbol(struct strbuf *sb, const struct row *r);
 /* Sanitized short name of a cgroup path (cgroup__short_name);
  * "[unknown]" for NULL. */
 void fmt__cgroup(struct strbuf *sb, const char *path);
+/* A thread state (hist_key.state) as "S sleeping", "D disk sleep", "R
+ * runnable" (preempted), ...; on CPU "running". */
+void fmt__state(struct strbuf *sb, u8 state);
 /* The [k] / [.] marker perf uses. */
 const char *fmt__mode(const struct row *r);
 

@@ -22,6 +22,7 @@ static const char *const key_names[SORT__MAX] = {
 	[SORT_TID] = "tid",
 	[SORT_CPU] = "cpu",
 	[SORT_CGROUP] = "cgroup",
+	[SORT_STATE] = "state",
 };
 
 const char *sort_key__name(enum sort_key k)
@@ -122,6 +123,8 @@ unsigned int sort_spec__key_fields(const struct sort_spec *spec)
 		kf |= KEY_CPU;
 	if (sort_spec__has(spec, SORT_CGROUP))
 		kf |= KEY_CGROUP;
+	if (sort_spec__has(spec, SORT_STATE))
+		kf |= KEY_STATE;
 	return kf;
 }
 
@@ -170,6 +173,7 @@ struct group_key {
 	const char *cgroup;
 	s32 pid, tid, cpu;
 	u32 resolved;
+	u32 state;
 };
 
 static void group_key__make(struct group_key *g, const struct sort_spec *spec,
@@ -210,6 +214,9 @@ static void group_key__make(struct group_key *g, const struct sort_spec *spec,
 			break;
 		case SORT_CGROUP:
 			g->cgroup = r->cgroup;
+			break;
+		case SORT_STATE:
+			g->state = r->state;
 			break;
 		default:
 			break;
@@ -322,6 +329,8 @@ static int cmp_key(const struct row *a, const struct row *b, enum sort_key k,
 		return a->cpu < b->cpu ? -1 : a->cpu > b->cpu;
 	case SORT_CGROUP:
 		return cmp_str(a->cgroup, b->cgroup);
+	case SORT_STATE:
+		return a->state < b->state ? -1 : a->state > b->state;
 	default:
 		return 0;
 	}
@@ -554,7 +563,8 @@ static bool spec__entry_fields(const struct sort_spec *spec)
 	       sort_spec__has(spec, SORT_PID) ||
 	       sort_spec__has(spec, SORT_TID) ||
 	       sort_spec__has(spec, SORT_CPU) ||
-	       sort_spec__has(spec, SORT_CGROUP);
+	       sort_spec__has(spec, SORT_CGROUP) ||
+	       sort_spec__has(spec, SORT_STATE);
 }
 
 /* Forgets the last snapshot's memo (a new build). */
@@ -612,6 +622,7 @@ static void row__make(struct row *r, const struct hist_entry *e,
 	r->pid = e->key.pid;
 	r->tid = e->key.tid;
 	r->cpu = e->key.cpu;
+	r->state = e->key.state;
 }
 
 /* The filters that look at a row's object and symbol. */

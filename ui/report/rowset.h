@@ -19,12 +19,14 @@ enum sort_key {
 	SORT_TID,
 	SORT_CPU,
 	SORT_CGROUP,		/* the sample's cgroup path */
+	SORT_STATE,		/* an off-CPU wait's thread state */
 	SORT__MAX,
 };
 
 /* perf's names: overhead, sample, period, sym, dso, comm, pid, tid, cpu,
- * cgroup ("samples" and "symbol" are accepted too); delta and absdelta
- * order rows compared with a baseline (compare.h). */
+ * cgroup ("samples" and "symbol" are accepted too); state (ptop's: the
+ * thread state of an off-CPU wait); delta and absdelta order rows
+ * compared with a baseline (compare.h). */
 const char *sort_key__name(enum sort_key k);
 int sort_key__parse(const char *name, enum sort_key *k);
 bool sort_key__groups(enum sort_key k);
@@ -105,6 +107,7 @@ struct row {
 	const char *comm;
 	const char *cgroup;	/* interned path, NULL: unknown */
 	s32 pid, tid, cpu;
+	u8 state;		/* hist_key.state: 0 on CPU */
 	u64 samples, period;		/* self */
 	u64 children_samples, children_period;	/* self + callees */
 	u32 stamp;			/* internal: last entry counted */

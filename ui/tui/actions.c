@@ -40,7 +40,7 @@ void actions__remember_selection(struct tui *t)
 		.dso = r->dso, .dso_name = r->dso_name, .sym = r->sym,
 		.sym_start = r->sym_start, .addr = r->addr, .comm = r->comm,
 		.cgroup = r->cgroup,
-		.pid = r->pid, .tid = r->tid, .cpu = r->cpu,
+		.pid = r->pid, .tid = r->tid, .cpu = r->cpu, .state = r->state,
 	};
 }
 
@@ -375,8 +375,8 @@ enum act_result action__baseline(struct tui *t)
 
 static const enum sort_key sort_cycle[] = {
 	SORT_OVERHEAD, SORT_SAMPLES, SORT_PERIOD, SORT_SYM, SORT_DSO,
-	SORT_COMM, SORT_PID, SORT_TID, SORT_CPU, SORT_CGROUP, SORT_DELTA,
-	SORT_ABSDELTA,
+	SORT_COMM, SORT_PID, SORT_TID, SORT_CPU, SORT_CGROUP, SORT_STATE,
+	SORT_DELTA, SORT_ABSDELTA,
 };
 
 /* delta and absdelta only mean something against a baseline */
@@ -601,6 +601,8 @@ static bool entry_in_row(const struct tui *t, const struct hist_entry *e,
 	if (sort_spec__has(sp, SORT_CPU) && e->key.cpu != r->cpu)
 		return false;
 	if (sort_spec__has(sp, SORT_CGROUP) && e->key.cgroup != r->cgroup)
+		return false;
+	if (sort_spec__has(sp, SORT_STATE) && e->key.state != r->state)
 		return false;
 	return true;
 }

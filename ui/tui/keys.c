@@ -60,10 +60,10 @@ const struct key_binding keys__table[] = {
 	  "event picker: add an event (or replace the shown one) live", "add event" },
 	{ 's', V_TOP, action__sort_picker,
 	  "pick the sort key (overhead, samples, period, sym, dso, comm, "
-	  "pid, tid, cpu, cgroup; delta, absdelta against a baseline)", "sort" },
+	  "pid, tid, cpu, cgroup, state; delta, absdelta against a baseline)", "sort" },
 	{ K_F(6), V_TOP, action__sort_picker,
 	  "pick the sort key (overhead, samples, period, sym, dso, comm, "
-	  "pid, tid, cpu, cgroup; delta, absdelta against a baseline)" },
+	  "pid, tid, cpu, cgroup, state; delta, absdelta against a baseline)" },
 	{ '>', V_TOP, action__sort_next, "sort by the next key" },
 	{ '<', V_TOP, action__sort_prev, "sort by the previous key" },
 	{ 'I', V_TOP, action__sort_invert, "invert the sort order" },

@@ -249,6 +249,8 @@ static bool row_id__match(const struct tui *t, const struct row *r)
 		return false;
 	if (sort_spec__has(sp, SORT_CGROUP) && r->cgroup != id->cgroup)
 		return false;
+	if (sort_spec__has(sp, SORT_STATE) && r->state != id->state)
+		return false;
 	return true;
 }
 

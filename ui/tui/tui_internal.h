@@ -66,6 +66,7 @@ struct row_id {
 	const char *comm;
 	const char *cgroup;
 	s32 pid, tid, cpu;
+	u8 state;
 };
 
 struct tui {

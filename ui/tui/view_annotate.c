@@ -179,6 +179,16 @@ static const struct snapshot *shown_snap(struct tui *t)
 	return t->have_snap ? table__snap(&t->table, t->table.ev) : NULL;
 }
 
+/* The shown event's samples in a's function: on a time event (off-CPU,
+ * wall) where it waited too. */
+static void count(struct tui *t, struct annotation *a)
+{
+	struct ann_scope *sc = &annview_of(t)->scope;
+
+	sc->chains = t->cols.time;
+	annotation__count_scope(a, shown_snap(t), sc);
+}
+
 static void annview__update(struct tui *t)
 {
 	struct ann_level *l = top_level(annview_of(t));
@@ -187,7 +197,7 @@ static void annview__update(struct tui *t)
 		return;
 	/* the table's snapshot: zero, decay and pause apply as they do to
 	 * the table */
-	annotation__count_scope(l->a, shown_snap(t), &annview_of(t)->scope);
+	count(t, l->a);
 	listview__update(&l->lv);
 }
 
@@ -241,7 +251,7 @@ static enum act_result open_level(struct tui *t, const struct dso *dso,
 	if (!v->depth)
 		tui__push(t, V_ANNOTATE);
 	v->depth++;
-	annotation__count_scope(a, shown_snap(t), &v->scope);
+	count(t, a);
 	listview__update(&l->lv);
 	hot = annotation__hottest(a);
 	select_insn(l, hot >= 0 ? (size_t)hot : 0);
@@ -281,6 +291,12 @@ static void set_scope(struct annview *v, const struct tui *t,
 		sc->has_cpu = true;
 		sc->cpu = r->cpu;
 		strbuf__addf(&sb, "%scpu %d", sb.len ? ", " : "", r->cpu);
+	}
+	if (sort_spec__has(sp, SORT_STATE)) {
+		sc->has_state = true;
+		sc->state = r->state;
+		strbuf__adds(&sb, sb.len ? ", " : "");
+		fmt__state(&sb, r->state);
 	}
 	if (sort_spec__has(sp, SORT_CGROUP) || f->has_cgroup) {
 		sc->has_cgroup = true;
