@@ -1,7 +1,8 @@
 #!/bin/sh
 # --off-cpu in the live view: Tab reaches the off-cpu event, its header
 # gives the time waited, a Time column, offwork's waits as rows (their
-# Children time grows with the rounds); the flame graph of the waits.
+# Children time grows with the rounds); the flame graph of the waits;
+# annotate of where do_sleep waits.
 . tests/e2e/tmux.inc
 
 run "$PTOP" --off-cpu -e cpu-clock -d 1 -- "$WL/offwork" 400
@@ -36,6 +37,17 @@ keys F
 wait_for '^Flame graph of off-cpu: [0-9]+ samples' 10
 wait_for 'do_sleep' 10
 keys q
+wait_for '^Children +Self +Samples +Time'
+# where do_sleep waits: annotate counts the waits at its call of the
+# sleep (the samples' own addresses are the scheduler's)
+keys /
+keys d o _ s l e e p
+keys Enter
+wait_for "^filters: symbol ~ 'do_sleep'"
+keys a
+wait_for '^Annotate do_sleep  \[offwork\]  [0-9.]+% of off-cpu' 10
+wait_for '^ +100\.00 +[0-9a-f]+: .*call' 10
+keys Escape
 wait_for '^Children +Self +Samples +Time'
 # back to cpu-clock: no Time column
 keys Tab
