@@ -654,16 +654,28 @@ static int check_options(struct options *o, int argc, char **argv)
 			events__default(sp);
 			o->nr_specs = 1;
 		}
-		strbuf__init(&why);
-		if (events__parse("sched:sched_switch", &o->specs, &o->nr_specs,
-				  &why)) {
-			fprintf(stderr, "ptop: --off-cpu: %s\n",
-				why.buf ? why.buf : "sched:sched_switch");
+		/* sched_switch among them (-e sched:sched_switch alone: the
+		 * waits and nothing else) is the waits' event; else added */
+		sp = NULL;
+		for (size_t i = 0; i < o->nr_specs && !sp; i++)
+			if (o->specs[i].tracepoint && !o->specs[i].tp_glob &&
+			    strcmp(o->specs[i].tp_sys, "sched") == 0 &&
+			    strcmp(o->specs[i].tp_name, "sched_switch") == 0)
+				sp = &o->specs[i];
+		if (!sp) {
+			strbuf__init(&why);
+			if (events__parse("sched:sched_switch", &o->specs,
+					  &o->nr_specs, &why)) {
+				fprintf(stderr, "ptop: --off-cpu: %s\n",
+					why.buf ? why.buf :
+						  "sched:sched_switch");
+				strbuf__fini(&why);
+				return 3;
+			}
 			strbuf__fini(&why);
-			return 3;
+			sp = &o->specs[o->nr_specs - 1];
 		}
-		strbuf__fini(&why);
-		o->specs[o->nr_specs - 1].offcpu = true;
+		sp->offcpu = true;
 	}
 	/* waits are told by where they happened: call graphs */
 	if (o->off_cpu)
