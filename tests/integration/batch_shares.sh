@@ -11,17 +11,29 @@ jq -e . "$TMP/n.json" > /dev/null || fail "invalid JSON"
 # the shares: the whole run (2 s of the workload's CPU, about 8000
 # samples whatever the load; a 1 s window of wall time held a few
 # hundred at load 30)
-"$PTOP" -b --json -d 30 -e cpu-clock -- "$WL/spin3" 2 > "$TMP/out.json" 2> "$TMP/err" ||
+SPIN3_TIMES="$TMP/times" "$PTOP" -b --json -d 30 -e cpu-clock -- "$WL/spin3" 2 \
+	> "$TMP/out.json" 2> "$TMP/err" ||
 	fail "ptop exited with $?: $(cat "$TMP/err")"
 tail -n 1 "$TMP/out.json" | jq -e '.finished and .samples > 4000' > /dev/null ||
 	fail "not the whole run: $(tail -n 1 "$TMP/out.json" | jq -c 'del(.rows)')"
 a=$(share "$TMP/out.json" spin_a)
 b=$(share "$TMP/out.json" spin_b)
 c=$(share "$TMP/out.json" spin_c)
-# (of the user-space samples)
-near "$a" 60 3 spin_a
-near "$b" 30 3 spin_b
-near "$c" 10 2 spin_c
+# (of the user-space samples) against the CPU time spin3 measured in
+# each function: 60/30/10 of its fixed work, unless the machine bent
+# it (a hypervisor's unseen steal: on a loaded CI machine one run gave
+# spin_a 56.6); then within 1.5 points of what the workload saw (2
+# sigma of 8000 samples is 1.1)
+set -- $(cat "$TMP/times")
+[ $# -eq 3 ] || fail "spin3 wrote no times: $(cat "$TMP/times" 2>&1)"
+m=$(awk -v a="$1" -v b="$2" -v c="$3" 'BEGIN { t = a + b + c
+	printf "%.2f %.2f %.2f", 100 * a / t, 100 * b / t, 100 * c / t }')
+echo "ptop: spin_a $a, spin_b $b, spin_c $c; spin3 measured $m"
+set -- $m
+near "$1" 60 8 "spin3's own spin_a (the machine bent the fixed work)"
+near "$a" "$1" 1.5 spin_a
+near "$b" "$2" 1.5 spin_b
+near "$c" "$3" 1.5 spin_c
 tail -n 1 "$TMP/out.json" | jq -e '.event == "cpu-clock" and .lost == 0 and
 	([.rows[] | select(.symbol == "spin_a")][0].dso == "spin3") and
 	([.rows[] | select(.symbol == "spin_a")][0].kernel == false)' > /dev/null ||
