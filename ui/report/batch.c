@@ -259,6 +259,9 @@ static void batch__json(struct strbuf *sb, const struct batch_opts *o,
 	strbuf__addf(sb, ",\"kernel_share\":%.4f,\"finished\":%s",
 		     header__kernel_share(snap, hi->show_idle),
 		     hi->finished ? "true" : "false");
+	/* what the session holds: distinct keys, call chain nodes */
+	strbuf__addf(sb, ",\"entries\":%zu,\"chain_nodes\":%zu", snap->nr,
+		     snap->nr_chains ? snap->nr_chains - 1 : 0);
 	strbuf__adds(sb, ",\"per_cpu\":[");
 	for (size_t i = 0; i < snap->nr_cpus; i++) {
 		const struct ev_counts *pc = &snap->cpu_counts[i];

@@ -28,6 +28,7 @@ struct table {
 	bool (*cancel)(void *ctx);
 	void *cancel_ctx;
 	double cancel_checked;
+	u32 cancel_calls;	/* the clock is read every 64th call */
 	bool cancelled;		/* in the last build */
 	/* Compare: the baseline's table, whose rows are rebuilt with this
 	 * one's grouping at each build (another session's for --baseline
