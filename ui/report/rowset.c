@@ -407,7 +407,14 @@ struct fsym {
 	struct row_sym sym;	/* no name: start = addr */
 	u32 key[2];		/* group key as a leaf [0], as a chain frame
 				 * [1]; NONE: not known yet */
+	/* the build's row of this frame as a caller (Children), when the
+	 * grouping looks at no entry field: ROW_UNSET, ROW_HIDDEN or its
+	 * index */
+	long row;
 };
+
+#define ROW_UNSET (-1L)
+#define ROW_HIDDEN (-2L)
 
 struct rowset_memo {
 	struct fsym *fs;
@@ -522,6 +529,7 @@ static u32 rowset__fsym(struct rowset *rs, const struct dso *dso, u64 addr)
 	f->dso = dso;
 	f->addr = addr;
 	f->key[0] = f->key[1] = NONE;
+	f->row = ROW_UNSET;
 	if (rs->resolve(rs->resolve_ctx, dso, addr, &f->sym) ||
 	    !f->sym.dso_name)
 		f->sym.dso_name = dso->name;
@@ -675,18 +683,28 @@ static int rowset__children(struct rowset *rs, const struct snapshot *snap,
 		for (; id && id < snap->nr_chains; id = snap->chains[id].parent) {
 			const struct cc_node *nd = &snap->chains[id];
 			u32 fi = rowset__node_fs(rs, id);
+			struct fsym *fs;
 			struct row fr, *r;
 			long k;
 
 			if (fi == NONE)
 				return -ENOMEM;
-			row__make(&fr, e, nd->dso, frame__show(nd->addr, true),
-				  &rs->memo->fs[fi].sym);
-			if (!row__visible(f, &fr))
+			fs = &rs->memo->fs[fi];
+			/* the frame's row, made and found once per build when
+			 * no entry field takes part in it */
+			k = fs->row;
+			if (k == ROW_UNSET || rs->memo->entry_fields) {
+				row__make(&fr, e, nd->dso,
+					  frame__show(nd->addr, true), &fs->sym);
+				k = row__visible(f, &fr) ?
+					    rowset__find_or_add(rs, spec, &fr) :
+					    ROW_HIDDEN;
+				if (k < 0 && k != ROW_HIDDEN)
+					return (int)k;
+				fs->row = k;
+			}
+			if (k == ROW_HIDDEN)
 				continue;
-			k = rowset__find_or_add(rs, spec, &fr);
-			if (k < 0)
-				return (int)k;
 			r = &rs->rows[k];
 			if (r->stamp == stamp)
 				continue;	/* recursion: once per sample */
