@@ -358,7 +358,6 @@ static void symtab__sort(struct symtab *st)
 {
 	size_t n = st->nr;
 	struct sort_key *a = NULL, *b = NULL;
-	struct sym *sorted_syms;
 	u32 *count = NULL;
 	u64 diff = 0;
 	bool sorted = true;
@@ -400,18 +399,7 @@ static void symtab__sort(struct symtab *st)
 		a = b;
 		b = t;
 	}
-	/* position i takes the record at a[i].idx: gathered into a new
-	 * array (independent loads, which the memory serves in parallel),
-	 * else in place along each cycle (each load waits for the last) */
-	sorted_syms = malloc(n * sizeof(*sorted_syms));
-	if (sorted_syms) {
-		for (size_t i = 0; i < n; i++)
-			sorted_syms[i] = st->syms[a[i].idx];
-		free(st->syms);
-		st->syms = sorted_syms;
-		st->cap = n;
-		goto out;
-	}
+	/* position i takes the record at a[i].idx: follow each cycle */
 	for (size_t i = 0; i < n; i++) {
 		struct sym tmp;
 		size_t j = i;
