@@ -1,0 +1,189 @@
+/* check_loader: the symbolizer's worker thread and its jobs. */
+#include <check.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "symbols/loader.h"
+
+/* A job that runs until its gate opens, so that the tests know where
+ * the worker is. */
+struct gate_job {
+	struct loader_job lj;	/* first: the loader's pointer is ours */
+	int *gate;		/* 0: closed */
+	int *ran, *freed;	/* counters the test reads */
+	int started;
+};
+
+static void gate_run(struct loader_job *lj)
+{
+	struct gate_job *j = (struct gate_job *)lj;
+
+	__atomic_store_n(&j->started, 1, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(j->gate, __ATOMIC_ACQUIRE))
+		usleep(1000);
+	__atomic_add_fetch(j->ran, 1, __ATOMIC_RELEASE);
+}
+
+static void gate_free(struct loader_job *lj)
+{
+	struct gate_job *j = (struct gate_job *)lj;
+
+	__atomic_add_fetch(j->freed, 1, __ATOMIC_RELEASE);
+	free(j);
+}
+
+static struct gate_job *gate_job(int *gate, int *ran, int *freed)
+{
+	struct gate_job *j = calloc(1, sizeof(*j));
+
+	ck_assert_ptr_nonnull(j);
+	j->lj.run = gate_run;
+	j->lj.free = gate_free;
+	j->gate = gate;
+	j->ran = ran;
+	j->freed = freed;
+	return j;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void wait_count(int *n, int want)
+{
+	for (int i = 0; i < 5000 && __atomic_load_n(n, __ATOMIC_ACQUIRE) < want;
+	     i++)
+		usleep(1000);
+	ck_assert_int_eq(__atomic_load_n(n, __ATOMIC_ACQUIRE), want);
+}
+
+/* Jobs run in order, off the caller's thread; waits end at their
+ * deadline or stop request with -EAGAIN, and with 0 once run is over. */
+START_TEST(test_loader_wait)
+{
+	int gate = 0, ran = 0, freed = 0;
+	volatile sig_atomic_t stop = 0;
+	struct loader *l = loader__new();
+	struct gate_job *a = gate_job(&gate, &ran, &freed);
+	struct gate_job *b = gate_job(&gate, &ran, &freed);
+	double t0;
+
+	ck_assert_ptr_nonnull(l);
+	ck_assert_int_eq(loader__submit(l, &a->lj), 0);
+	ck_assert_int_eq(loader__submit(l, &b->lj), 0);
+	ck_assert(!loader__done(l, &a->lj));
+	/* a deadline already past: no wait */
+	ck_assert_int_eq(loader__wait(l, &a->lj, 1.0, NULL), -EAGAIN);
+	t0 = now();
+	ck_assert_int_eq(loader__wait(l, &a->lj, t0 + 0.05, NULL), -EAGAIN);
+	ck_assert(now() - t0 >= 0.04);
+	/* a stop request ends a wait with no deadline */
+	stop = 1;
+	ck_assert_int_eq(loader__wait(l, &a->lj, 0, &stop), -EAGAIN);
+	stop = 0;
+	ck_assert_uint_eq(loader__finished(l), 0);
+	__atomic_store_n(&gate, 1, __ATOMIC_RELEASE);
+	ck_assert_int_eq(loader__wait(l, &b->lj, 0, &stop), 0);
+	ck_assert(loader__done(l, &a->lj));
+	ck_assert_int_eq(ran, 2);
+	ck_assert_uint_eq(loader__finished(l), 2);
+	/* done jobs are the caller's: cancel frees them at once */
+	loader__cancel(l, &a->lj);
+	loader__cancel(l, &b->lj);
+	ck_assert_int_eq(freed, 2);
+	loader__free(l);
+}
+END_TEST
+
+/* Giving up: a queued job is freed at once and never runs, the one
+ * running is freed by the worker when it ends. */
+START_TEST(test_loader_cancel)
+{
+	int gate = 0, ran = 0, freed = 0;
+	struct loader *l = loader__new();
+	struct gate_job *a = gate_job(&gate, &ran, &freed);
+	struct gate_job *b = gate_job(&gate, &ran, &freed);
+	struct gate_job *c = gate_job(&gate, &ran, &freed);
+
+	ck_assert_int_eq(loader__submit(l, &a->lj), 0);
+	ck_assert_int_eq(loader__submit(l, &b->lj), 0);
+	ck_assert_int_eq(loader__submit(l, &c->lj), 0);
+	loader__cancel(l, &b->lj);
+	ck_assert_int_eq(freed, 1);
+	/* a is running: its free waits for its end */
+	wait_count(&a->started, 1);
+	loader__cancel(l, &a->lj);
+	__atomic_store_n(&gate, 1, __ATOMIC_RELEASE);
+	ck_assert_int_eq(loader__wait(l, &c->lj, 0, NULL), 0);
+	wait_count(&freed, 2);
+	ck_assert_int_eq(ran, 2);	/* a and c */
+	loader__cancel(l, &c->lj);
+	ck_assert_int_eq(freed, 3);
+	loader__free(l);
+}
+END_TEST
+
+/* loader__free does not wait for the job under way (a load of a second
+ * or more): it returns at once, and the worker frees the job, then the
+ * loader, when the job ends.  Queued jobs are freed unrun. */
+START_TEST(test_loader_free_busy)
+{
+	int gate = 0, ran = 0, freed = 0;
+	struct loader *l = loader__new();
+	struct gate_job *a = gate_job(&gate, &ran, &freed);
+	struct gate_job *b = gate_job(&gate, &ran, &freed);
+	double t0;
+
+	ck_assert_int_eq(loader__submit(l, &a->lj), 0);
+	ck_assert_int_eq(loader__submit(l, &b->lj), 0);
+	/* the worker holds a */
+	wait_count(&a->started, 1);
+	t0 = now();
+	loader__free(l);
+	ck_assert(now() - t0 < 0.5);
+	ck_assert_int_eq(freed, 1);	/* b, unrun */
+	__atomic_store_n(&gate, 1, __ATOMIC_RELEASE);
+	wait_count(&freed, 2);
+	ck_assert_int_eq(ran, 1);
+	/* the worker's exit is not observable here; ASan/LSan runs of the
+	 * suite see what it frees */
+	usleep(20000);
+}
+END_TEST
+
+START_TEST(test_loader_free_idle)
+{
+	int gate = 1, ran = 0, freed = 0;
+	struct loader *l = loader__new();
+	struct gate_job *a = gate_job(&gate, &ran, &freed);
+
+	loader__free(NULL);
+	ck_assert_int_eq(loader__submit(NULL, &a->lj), -EINVAL);
+	ck_assert_int_eq(loader__submit(l, &a->lj), 0);
+	ck_assert_int_eq(loader__wait(l, &a->lj, 0, NULL), 0);
+	loader__cancel(l, &a->lj);
+	ck_assert_int_eq(freed, 1);
+	loader__free(l);	/* joins the idle worker */
+	ck_assert_int_eq(loader__finished(NULL), 0);
+}
+END_TEST
+
+Suite *loader_suite(void);
+Suite *loader_suite(void)
+{
+	Suite *s = suite_create("loader");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_loader_wait);
+	tcase_add_test(tc, test_loader_cancel);
+	tcase_add_test(tc, test_loader_free_busy);
+	tcase_add_test(tc, test_loader_free_idle);
+	suite_add_tcase(s, tc);
+	return s;
+}
