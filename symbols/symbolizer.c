@@ -39,6 +39,8 @@
 #define RESOLVED_DEPTH 32
 /* dso ids are dense indexes; past this one is a bug, not a table */
 #define MAX_DSO_ID (1u << 20)
+/* symbolizer_opts.slow_load: what a test adds to such a load */
+#define SLOW_LOAD_MS 2000
 
 /* A file debuginfod is fetching for us: what to ask it about. */
 struct awaited {
@@ -128,6 +130,7 @@ struct symbolizer {
 	bool past, worked;	/* worked: one load or walk ran */
 	size_t deferred, deferred_loading;
 	const volatile sig_atomic_t *stop;	/* symbolizer_opts.stop */
+	const char *slow_load;	/* symbolizer_opts.slow_load */
 	struct loader *loader;	/* the worker that reads files */
 	const char *kallsyms_cache;	/* NULL: none */
 
@@ -238,6 +241,9 @@ struct symbolizer *symbolizer__new(const struct symbolizer_opts *opts)
 	s->pool = strpool__new();
 	s->loader = loader__new();
 	if (!s->pool || !s->loader)
+		goto nomem;
+	if (opts->slow_load && opts->slow_load[0] &&
+	    !(s->slow_load = pool_dup(s, opts->slow_load)))
 		goto nomem;
 	if (opts->nr_debug_dirs) {
 		s->debug_dirs = calloc(opts->nr_debug_dirs,
@@ -446,6 +452,8 @@ struct load_job {
 	size_t cost;
 	char path[PATH_BUF];	/* the binary's, or the DWARF file's */
 	char dbg_path[PATH_BUF];
+	const char *name;	/* path or dbg_path: the file read */
+	unsigned int delay_ms;	/* symbolizer_opts.slow_load */
 };
 
 static struct load_job *job_of(struct loader_job *lj)
@@ -483,6 +491,32 @@ static void job_free(struct loader_job *lj)
 static void symbols_run(struct loader_job *lj);
 static void dwarf_run(struct loader_job *lj);
 
+static double mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The start of a run, on the worker: the tests' slow load, a sleep no
+ * signal cuts, as none cuts libdw's inflating. */
+static double job_begin(const struct load_job *j)
+{
+	struct timespec ts = { j->delay_ms / 1000,
+			       (long)(j->delay_ms % 1000) * 1000000 };
+
+	while (j->delay_ms && nanosleep(&ts, &ts) && errno == EINTR)
+		;
+	return mono_now();
+}
+
+static void job_end(const struct load_job *j, double t0)
+{
+	pr_debug("%s: read in %.0f ms (worker)", j->name,
+		 (mono_now() - t0) * 1000);
+}
+
 /* A job over fd and elf, which it owns from now on (even on failure). */
 static struct load_job *job_new(enum job_kind kind, int fd, Elf *elf,
 				const char *path)
@@ -513,6 +547,17 @@ static void job_cancel(struct symbolizer *s, struct load_job **job)
 		return;
 	loader__cancel(s->loader, &(*job)->lj);
 	*job = NULL;
+}
+
+/* Hands j to the worker (it runs at once when no thread can start). */
+static void job_submit(struct symbolizer *s, struct load_job *j)
+{
+	j->name = j->dbg ? j->dbg_path : j->path;
+	if (s->slow_load && strstr(j->name, s->slow_load))
+		j->delay_ms = SLOW_LOAD_MS;
+	pr_debug("%s: reading %s (worker)", j->name,
+		 j->kind == JOB_DWARF ? "DWARF" : "symbols");
+	loader__submit(s->loader, &j->lj);
 }
 
 /* Waits for job as the build allows: until the deadline in a live build
@@ -575,6 +620,7 @@ static void symbols_run(struct loader_job *lj)
 {
 	struct load_job *j = job_of(lj);
 	unsigned int what = j->what;
+	double t0 = job_begin(j);
 	long n = 0, m;
 
 	if (j->dbg) {
@@ -601,6 +647,7 @@ static void symbols_run(struct loader_job *lj)
 		n = -ENOMEM;
 	j->n = n;
 	job_close(j);
+	job_end(j, t0);
 }
 
 /* The functions' table of a finished job into img (the dsos that share
@@ -700,7 +747,7 @@ static void load_file(struct symbolizer *s, const struct dso *dso,
 	}
 	img->job = j;
 	img->status = DSO_ST_DEFERRED;
-	loader__submit(s->loader, &j->lj);
+	job_submit(s, j);
 	ds->img = img;
 	ds->status = img->status;
 	return;
@@ -1537,19 +1584,21 @@ static void load_dwarf(struct symbolizer *s, const struct dso *dso,
 	if (!j)
 		return;
 	img->dw_job = j;
-	loader__submit(s->loader, &j->lj);
+	job_submit(s, j);
 }
 
 /* libdw's handle: sections checked, compressed ones inflated. */
 static void dwarf_run(struct loader_job *lj)
 {
 	struct load_job *j = job_of(lj);
+	double t0 = job_begin(j);
 
 	j->dw = srcline__new(j->elf);
 	if (j->dw)
 		j->cost = dwarf_cost(j->elf);
 	else
 		job_close(j);
+	job_end(j, t0);
 }
 
 static void dwarf_take(struct symbolizer *s, struct image *img,

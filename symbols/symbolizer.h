@@ -80,6 +80,11 @@ struct symbolizer_opts {
 	 * (within 10 ms) and answers DSO_ST_DEFERRED or -EAGAIN.  NULL:
 	 * waits end with their load, or the deadline. */
 	const volatile sig_atomic_t *stop;
+	/* tests (PTOP_TEST_SLOW_LOAD): the worker's loads of files whose
+	 * path holds this take 2 s longer, a wait no signal cuts (as libdw
+	 * inflating a big debug file), so that a test can quit during one.
+	 * NULL: none. */
+	const char *slow_load;
 };
 
 #define SYMBOLIZER_DWARF_BYTES (384ul << 20)
