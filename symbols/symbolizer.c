@@ -499,13 +499,16 @@ static double mono_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* The start of a run, on the worker: the tests' slow load, a sleep no
- * signal cuts, as none cuts libdw's inflating. */
+/* The start of a run, on the worker (logged: the tests see that a load
+ * is under way), then the tests' slow load: a sleep no signal cuts, as
+ * none cuts libdw's inflating. */
 static double job_begin(const struct load_job *j)
 {
 	struct timespec ts = { j->delay_ms / 1000,
 			       (long)(j->delay_ms % 1000) * 1000000 };
 
+	pr_debug("%s: reading %s (worker)", j->name,
+		 j->kind == JOB_DWARF ? "DWARF" : "symbols");
 	while (j->delay_ms && nanosleep(&ts, &ts) && errno == EINTR)
 		;
 	return mono_now();
@@ -555,8 +558,6 @@ static void job_submit(struct symbolizer *s, struct load_job *j)
 	j->name = j->dbg ? j->dbg_path : j->path;
 	if (s->slow_load && strstr(j->name, s->slow_load))
 		j->delay_ms = SLOW_LOAD_MS;
-	pr_debug("%s: reading %s (worker)", j->name,
-		 j->kind == JOB_DWARF ? "DWARF" : "symbols");
 	loader__submit(s->loader, &j->lj);
 }
 
@@ -1173,15 +1174,21 @@ static bool over_deadline(struct symbolizer *s)
 	return s->past;
 }
 
-/* Past the deadline, a lookup that would open a file (a binary, whose
- * symbols the worker then reads; the kernel's table, the vdso) is
- * counted and answered "not yet". */
+/* A stop request came: nothing more is opened or waited for. */
+static bool stopped(const struct symbolizer *s)
+{
+	return s->stop && *s->stop;
+}
+
+/* Past the deadline (or after a stop request), a lookup that would open
+ * a file (a binary, whose symbols the worker then reads; the kernel's
+ * table, the vdso) is counted and answered "not yet". */
 static bool defer_load(struct symbolizer *s, const struct dso *dso)
 {
 	const struct dso_state *ds;
 	bool load;
 
-	if (s->deadline <= 0 || dso->id >= MAX_DSO_ID)
+	if ((s->deadline <= 0 && !stopped(s)) || dso->id >= MAX_DSO_ID)
 		return false;
 	ds = state_of(s, dso);
 	if (!ds)
@@ -1198,7 +1205,7 @@ static bool defer_load(struct symbolizer *s, const struct dso *dso)
 		load = false;
 		break;
 	}
-	if (!load || !over_deadline(s))
+	if (!load || (!stopped(s) && !over_deadline(s)))
 		return false;
 	s->deferred++;
 	return true;
@@ -1657,7 +1664,7 @@ static int srcline_uncached(struct symbolizer *s, const struct dso *dso,
 
 	if (!img || elfsym__to_vaddr(&img->info, addr, &vaddr))
 		return 0;
-	if (dwarf_ready(s, dso, img)) {
+	if ((stopped(s) && !img->dw) || dwarf_ready(s, dso, img)) {
 		s->deferred++;
 		s->deferred_loading++;
 		return -EAGAIN;
