@@ -41,6 +41,11 @@
 #define MAX_DSO_ID (1u << 20)
 /* symbolizer_opts.slow_load: what a test adds to such a load */
 #define SLOW_LOAD_MS 2000
+/* A build waits this long at most for the worker: most files load within
+ * it, so the first rows have their names; a big one (libc's debug file)
+ * leaves the rest of the budget to the build and its names to a later
+ * one. */
+#define WORKER_WAIT 0.02
 
 /* A file debuginfod is fetching for us: what to ask it about. */
 struct awaited {
@@ -127,6 +132,7 @@ struct symbolizer {
 	u64 changes;		/* symbolizer__changes */
 	/* symbolizer__set_deadline: past it, loads wait (counted) */
 	double deadline;
+	double wait_end;	/* waits for the worker end there */
 	bool past, worked;	/* worked: one load or walk ran */
 	size_t deferred, deferred_loading;
 	const volatile sig_atomic_t *stop;	/* symbolizer_opts.stop */
@@ -561,12 +567,13 @@ static void job_submit(struct symbolizer *s, struct load_job *j)
 	loader__submit(s->loader, &j->lj);
 }
 
-/* Waits for job as the build allows: until the deadline in a live build
- * (symbolizer__set_deadline), until its end otherwise (batch, annotate);
- * a stop request ends either wait.  0: over, the job is the caller's. */
+/* Waits for job as the build allows: in a live build
+ * (symbolizer__set_deadline) until WORKER_WAIT after the build began (or
+ * its deadline), until its end otherwise (batch, annotate); a stop
+ * request ends either wait.  0: over, the job is the caller's. */
 static int job_wait(struct symbolizer *s, struct load_job *job)
 {
-	return loader__wait(s->loader, &job->lj, s->deadline, s->stop);
+	return loader__wait(s->loader, &job->lj, s->wait_end, s->stop);
 }
 
 /* Symbols of a binary: its .symtab, else a separate debug file's, else
@@ -1132,6 +1139,8 @@ void symbolizer__set_deadline(struct symbolizer *s, double deadline)
 	if (!s)
 		return;
 	s->deadline = deadline;
+	s->wait_end = deadline > 0 ? MIN(deadline, mono_now() + WORKER_WAIT) :
+				     0;
 	s->past = s->worked = false;
 	s->deferred = s->deferred_loading = 0;
 }

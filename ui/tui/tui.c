@@ -381,7 +381,11 @@ static void tui__update_header(struct tui *t)
 
 	if (!t->have_snap)
 		ev = tui__session_ev(t, t->ev_pos);
+	/* its note looks rows up (binaries missing): a file the worker is
+	 * still loading is not waited for at each draw */
+	symbolizer__set_deadline(t->a->syms, app__now());
 	app__header(t->a, &t->table, ev, t->window, win, &t->hi);
+	symbolizer__set_deadline(t->a->syms, 0);
 	t->hi.ev_index = t->ev_pos;
 	t->hi.nr_events = tui__nr_shown(t);
 	tui__describe_filters(t, t->filters, sizeof(t->filters));
