@@ -64,6 +64,7 @@ static void *loader__main(void *arg)
 	struct loader *l = arg;
 	struct loader_job *job;
 
+	pthread_setname_np(pthread_self(), LOADER_THREAD);
 	pthread_mutex_lock(&l->lock);
 	for (;;) {
 		while (!l->head && !l->stop)

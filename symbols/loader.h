@@ -29,6 +29,11 @@
  * variable: *stop (set by a signal handler) ends one within that.
  */
 
+/* The worker's thread name (ps -L, /proc/PID/task/N/comm). */
+#define LOADER_THREAD "ptop-loader"
+/* ... while it sleeps in a test's slow load (symbolizer_opts.slow_load) */
+#define SLOW_LOAD_THREAD "ptop-slowload"
+
 struct loader_job {
 	void (*run)(struct loader_job *job);
 	void (*free)(struct loader_job *job);

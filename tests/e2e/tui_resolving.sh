@@ -81,9 +81,8 @@ echo "names resolved over $k builds"
 # 2. while the worker is inside libc's load: a key, then q
 restart
 live PTOP_TEST_SLOW_LOAD="$SLOW_LOAD"
-# a build has run: libc's row waits for its symbols (2 s at least)
-wait_for 'libc\.so\.6 +\[\.\] 0x' 30
 keys E
+wait_until 60 "the worker to begin loading $LIBC_DBG" in_slow_load "$pid"
 t0=$(ms)
 keys '?'
 wait_fast 'ptop keys|[Hh]elp' 10
@@ -104,9 +103,8 @@ during_load "$TMP/err" "q"
 # 3. SIGTERM while the worker is inside libc's load
 restart
 live PTOP_TEST_SLOW_LOAD="$SLOW_LOAD"
-# a build has run: libc's row waits for its symbols (2 s at least)
-wait_for 'libc\.so\.6 +\[\.\] 0x' 30
 keys E
+wait_until 60 "the worker to begin loading $LIBC_DBG" in_slow_load "$pid"
 t0=$(ms)
 kill -TERM "$pid"
 took=$(gone_ms "$pid" "$t0")
