@@ -130,11 +130,26 @@ int loader__submit(struct loader *l, struct loader_job *job)
 		return 0;
 	}
 	job->state = LJ_QUEUED;
-	if (l->tail)
-		l->tail->next = job;
-	else
+	if (job->urgent && l->head && !l->head->urgent) {
+		job->next = l->head;
 		l->head = job;
-	l->tail = job;
+	} else if (job->urgent && l->head) {
+		struct loader_job *p = l->head;
+
+		/* after the last urgent one */
+		while (p->next && p->next->urgent)
+			p = p->next;
+		job->next = p->next;
+		p->next = job;
+		if (l->tail == p)
+			l->tail = job;
+	} else {
+		if (l->tail)
+			l->tail->next = job;
+		else
+			l->head = job;
+		l->tail = job;
+	}
 	pthread_cond_signal(&l->wake);
 	pthread_mutex_unlock(&l->lock);
 	return 0;

@@ -11,7 +11,8 @@
  *	job->run = load_it;	runs once, on the worker; touches nothing
  *	job->free = free_it;	but the job (no caller state: it may run
  *				after the caller is gone)
- *	loader__submit(l, job);		queued, in order
+ *	loader__submit(l, job);		queued, in order (urgent ones
+ *					first)
  *	loader__wait(l, job, deadline, stop)
  *		0: run is over, the caller owns the job again (takes what
  *		it made, then frees it); -EAGAIN: not yet (the deadline
@@ -37,6 +38,7 @@
 struct loader_job {
 	void (*run)(struct loader_job *job);
 	void (*free)(struct loader_job *job);
+	bool urgent;	/* runs before the queued jobs that are not */
 	/* the loader's, under its lock */
 	struct loader_job *next;
 	int state;

@@ -546,6 +546,8 @@ static struct load_job *job_new(enum job_kind kind, int fd, Elf *elf,
 		return NULL;
 	}
 	j->lj.run = kind == JOB_SYMBOLS ? symbols_run : dwarf_run;
+	/* rows need symbols; DWARF is for trees' inlined frames */
+	j->lj.urgent = kind == JOB_SYMBOLS;
 	j->lj.free = job_free;
 	j->kind = kind;
 	j->fd = fd;

@@ -14,6 +14,7 @@ struct gate_job {
 	int *gate;		/* 0: closed */
 	int *ran, *freed;	/* counters the test reads */
 	int started;
+	int id;
 };
 
 static void gate_run(struct loader_job *lj)
@@ -157,6 +158,52 @@ START_TEST(test_loader_free_busy)
 }
 END_TEST
 
+/* An order log for the jobs of test_loader_urgent */
+static int order[8], nr_order;
+
+static void order_run(struct loader_job *lj)
+{
+	struct gate_job *j = (struct gate_job *)lj;
+
+	gate_run(lj);
+	order[nr_order++] = j->id;
+}
+
+/* Urgent jobs run before the queued ones that are not, in order among
+ * themselves. */
+START_TEST(test_loader_urgent)
+{
+	int gate = 0, ran = 0, freed = 0;
+	struct loader *l = loader__new();
+	struct gate_job *j[5];
+
+	for (int i = 0; i < 5; i++) {
+		j[i] = gate_job(&gate, &ran, &freed);
+		j[i]->lj.run = order_run;
+		j[i]->lj.urgent = i == 2 || i == 4;
+		j[i]->id = i;
+	}
+	ck_assert_int_eq(loader__submit(l, &j[0]->lj), 0);
+	wait_count(&j[0]->started, 1);	/* the worker holds j0 */
+	for (int i = 1; i < 5; i++)
+		ck_assert_int_eq(loader__submit(l, &j[i]->lj), 0);
+	__atomic_store_n(&gate, 1, __ATOMIC_RELEASE);
+	ck_assert_int_eq(loader__wait(l, &j[3]->lj, 0, NULL), 0);
+	ck_assert_int_eq(loader__wait(l, &j[1]->lj, 0, NULL), 0);
+	/* j0 (running), then the urgent j2 and j4, then j1 and j3 */
+	ck_assert_int_eq(nr_order, 5);
+	ck_assert_int_eq(order[0], 0);
+	ck_assert_int_eq(order[1], 2);
+	ck_assert_int_eq(order[2], 4);
+	ck_assert_int_eq(order[3], 1);
+	ck_assert_int_eq(order[4], 3);
+	for (int i = 0; i < 5; i++)
+		loader__cancel(l, &j[i]->lj);
+	ck_assert_int_eq(freed, 5);
+	loader__free(l);
+}
+END_TEST
+
 START_TEST(test_loader_free_idle)
 {
 	int gate = 1, ran = 0, freed = 0;
@@ -184,6 +231,7 @@ Suite *loader_suite(void)
 	tcase_add_test(tc, test_loader_cancel);
 	tcase_add_test(tc, test_loader_free_busy);
 	tcase_add_test(tc, test_loader_free_idle);
+	tcase_add_test(tc, test_loader_urgent);
 	suite_add_tcase(s, tc);
 	return s;
 }
