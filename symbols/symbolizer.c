@@ -292,16 +292,22 @@ nomem:
 	return NULL;
 }
 
+/* Ends an Elf handle, then closes the file it reads; both left unset. */
+static void elf_close(Elf **elf, int *fd)
+{
+	if (*elf)
+		elf_end(*elf);
+	*elf = NULL;
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
 static void image__drop_dwarf(struct image *img)
 {
 	srcline__free(img->dw);
 	img->dw = NULL;
-	if (img->dw_elf)
-		elf_end(img->dw_elf);
-	img->dw_elf = NULL;
-	if (img->dw_fd >= 0)
-		close(img->dw_fd);
-	img->dw_fd = -1;
+	elf_close(&img->dw_elf, &img->dw_fd);
 	img->dwarf_tried = false;
 }
 
@@ -470,18 +476,8 @@ static struct load_job *job_of(struct loader_job *lj)
 
 static void job_close(struct load_job *j)
 {
-	if (j->dbg)
-		elf_end(j->dbg);
-	j->dbg = NULL;
-	if (j->dfd >= 0)
-		close(j->dfd);
-	j->dfd = -1;
-	if (j->elf)
-		elf_end(j->elf);
-	j->elf = NULL;
-	if (j->fd >= 0)
-		close(j->fd);
-	j->fd = -1;
+	elf_close(&j->dbg, &j->dfd);
+	elf_close(&j->elf, &j->fd);
 }
 
 /* On whichever thread ends the job: touches nothing but the job. */
@@ -539,10 +535,7 @@ static struct load_job *job_new(enum job_kind kind, int fd, Elf *elf,
 	struct load_job *j = calloc(1, sizeof(*j));
 
 	if (!j) {
-		if (elf)
-			elf_end(elf);
-		if (fd >= 0)
-			close(fd);
+		elf_close(&elf, &fd);
 		return NULL;
 	}
 	j->lj.run = kind == JOB_SYMBOLS ? symbols_run : dwarf_run;
@@ -776,10 +769,7 @@ unreadable:
 			fd < 0 ? strerror(-fd) : "not a usable ELF file");
 	ds->warned = true;
 out:
-	if (elf)
-		elf_end(elf);
-	if (fd >= 0)
-		close(fd);
+	elf_close(&elf, &fd);
 }
 
 /* The data objects of a binary whose functions are loaded: its file is

@@ -92,13 +92,7 @@ echo "help answered $took ms after E"
 keys Escape
 t0=$(ms)
 keys q
-took=$(gone_ms "$pid" "$t0")
-echo "q answered in $took ms"
-wait_for '^TTY-' 30
-screen | grep -q '^PTOP-EXIT=0$' || fail "exit status after q not 0"
-screen | grep -q '^TTY-icanon$' || fail "terminal not restored after q"
-during_load "$TMP/err" "q"
-[ "$took" -le "$STOP_DEADLINE_MS" ] || fail "q took $took ms during the load"
+live_ended "$pid" "$t0" q "$STOP_DEADLINE_MS"
 
 # 3. SIGTERM while the worker is inside libc's load
 restart
@@ -107,11 +101,5 @@ keys E
 wait_until 60 "the worker to begin loading $LIBC_DBG" in_slow_load "$pid"
 t0=$(ms)
 kill -TERM "$pid"
-took=$(gone_ms "$pid" "$t0")
-echo "SIGTERM answered in $took ms"
-wait_for '^TTY-' 30
-screen | grep -q '^PTOP-EXIT=0$' || fail "exit status after SIGTERM not 0"
-screen | grep -q '^TTY-icanon$' || fail "terminal not restored after SIGTERM"
-during_load "$TMP/err" "SIGTERM"
-[ "$took" -le "$STOP_DEADLINE_MS" ] || fail "SIGTERM took $took ms during the load"
+live_ended "$pid" "$t0" SIGTERM "$STOP_DEADLINE_MS"
 echo ok

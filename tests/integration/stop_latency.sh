@@ -59,11 +59,5 @@ keys E
 wait_until 60 "the worker to begin loading $LIBC_DBG" in_slow_load "$pid"
 t0=$(ms)
 keys q
-took=$(gone_ms "$pid" "$t0")
-echo "live: q answered in $took ms"
-wait_for '^TTY-' 30
-screen | grep -q '^PTOP-EXIT=0$' || fail "live: exit status not 0"
-screen | grep -q '^TTY-icanon$' || fail "live: terminal not restored"
-during_load "$TMP/err" "live"
-[ "$took" -le "$LIVE_DEADLINE_MS" ] || fail "live: $took ms to answer q during E"
+live_ended "$pid" "$t0" "live: q" "$LIVE_DEADLINE_MS"
 echo "ok"
