@@ -169,6 +169,30 @@ START_TEST(test_deadline)
 }
 END_TEST
 
+/* Freeing the symbolizer while the worker is inside a load (a test's
+ * slow one: 2 s no signal cuts) returns at once: the load is not waited
+ * for. */
+START_TEST(test_free_during_load)
+{
+	struct dso lib = file_dso(1, fixture_path("libsymfix.so"));
+	struct symbolizer_opts o = { .slow_load = "libsymfix" };
+	struct sym_info si;
+	struct timespec a, b;
+
+	renew(&o);
+	symbolizer__set_deadline(s, 1.0);
+	ck_assert_int_eq(symbolizer__lookup(s, &lib, 0x1000, &si), 0);
+	ck_assert_int_eq(si.status, DSO_ST_DEFERRED);
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	symbolizer__free(s);
+	s = NULL;
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	ck_assert_int_lt((b.tv_sec - a.tv_sec) * 1000 +
+				 (b.tv_nsec - a.tv_nsec) / 1000000, 500);
+	renew(NULL);
+}
+END_TEST
+
 /* A stop request ends a wait for the worker: the lookup answers "not
  * yet" (not remembered), and the next one, without it, the name. */
 START_TEST(test_stop_wait)
@@ -935,6 +959,7 @@ Suite *symbolizer_suite(void)
 	tcase_add_test(tc, test_files);
 	tcase_add_test(tc, test_deadline);
 	tcase_add_test(tc, test_stop_wait);
+	tcase_add_test(tc, test_free_during_load);
 	tcase_add_test(tc, test_demangle_switch);
 	tcase_add_test(tc, test_plt);
 	tcase_add_test(tc, test_data);
