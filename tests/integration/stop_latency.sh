@@ -41,8 +41,8 @@ wait $pid
 rc=$?
 echo "batch: exit $rc $took ms after SIGTERM"
 [ $rc -eq 0 ] || fail "batch: exit status $rc after SIGTERM: $(cat "$TMP/err")"
-during_load "$TMP/err" "batch"
 [ "$took" -le "$DEADLINE_MS" ] || fail "batch: $took ms to answer SIGTERM"
+during_load "$TMP/err" "batch"
 [ -s "$TMP/out" ] && fail "batch: a table cut short was printed"
 
 # the live view: E builds every tree, q quits
