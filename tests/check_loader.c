@@ -35,17 +35,42 @@ static void gate_free(struct loader_job *lj)
 	free(j);
 }
 
-static struct gate_job *gate_job(int *gate, int *ran, int *freed)
+/* Each test's loader and the counters its jobs share (a fixture). */
+static struct loader *l;
+static int gate, ran, freed;
+
+static void setup(void)
+{
+	gate = ran = freed = 0;
+	l = loader__new();
+	ck_assert_ptr_nonnull(l);
+}
+
+static void teardown(void)
+{
+	loader__free(l);	/* NULL when the test freed it */
+}
+
+/* Job id, queued on l (submit) or not yet. */
+static struct gate_job *gate_job(int id, bool submit)
 {
 	struct gate_job *j = calloc(1, sizeof(*j));
 
 	ck_assert_ptr_nonnull(j);
 	j->lj.run = gate_run;
 	j->lj.free = gate_free;
-	j->gate = gate;
-	j->ran = ran;
-	j->freed = freed;
+	j->gate = &gate;
+	j->ran = &ran;
+	j->freed = &freed;
+	j->id = id;
+	if (submit)
+		ck_assert_int_eq(loader__submit(l, &j->lj), 0);
 	return j;
+}
+
+static void open_gate(void)
+{
+	__atomic_store_n(&gate, 1, __ATOMIC_RELEASE);
 }
 
 static double now(void)
@@ -68,16 +93,10 @@ static void wait_count(int *n, int want)
  * deadline or stop request with -EAGAIN, and with 0 once run is over. */
 START_TEST(test_loader_wait)
 {
-	int gate = 0, ran = 0, freed = 0;
 	volatile sig_atomic_t stop = 0;
-	struct loader *l = loader__new();
-	struct gate_job *a = gate_job(&gate, &ran, &freed);
-	struct gate_job *b = gate_job(&gate, &ran, &freed);
+	struct gate_job *a = gate_job(0, true), *b = gate_job(1, true);
 	double t0;
 
-	ck_assert_ptr_nonnull(l);
-	ck_assert_int_eq(loader__submit(l, &a->lj), 0);
-	ck_assert_int_eq(loader__submit(l, &b->lj), 0);
 	ck_assert(!loader__done(l, &a->lj));
 	/* a deadline already past: no wait */
 	ck_assert_int_eq(loader__wait(l, &a->lj, 1.0, NULL), -EAGAIN);
@@ -89,7 +108,7 @@ START_TEST(test_loader_wait)
 	ck_assert_int_eq(loader__wait(l, &a->lj, 0, &stop), -EAGAIN);
 	stop = 0;
 	ck_assert_uint_eq(loader__finished(l), 0);
-	__atomic_store_n(&gate, 1, __ATOMIC_RELEASE);
+	open_gate();
 	ck_assert_int_eq(loader__wait(l, &b->lj, 0, &stop), 0);
 	ck_assert(loader__done(l, &a->lj));
 	ck_assert_int_eq(ran, 2);
@@ -98,7 +117,6 @@ START_TEST(test_loader_wait)
 	loader__cancel(l, &a->lj);
 	loader__cancel(l, &b->lj);
 	ck_assert_int_eq(freed, 2);
-	loader__free(l);
 }
 END_TEST
 
@@ -106,27 +124,20 @@ END_TEST
  * running is freed by the worker when it ends. */
 START_TEST(test_loader_cancel)
 {
-	int gate = 0, ran = 0, freed = 0;
-	struct loader *l = loader__new();
-	struct gate_job *a = gate_job(&gate, &ran, &freed);
-	struct gate_job *b = gate_job(&gate, &ran, &freed);
-	struct gate_job *c = gate_job(&gate, &ran, &freed);
+	struct gate_job *a = gate_job(0, true), *b = gate_job(1, true);
+	struct gate_job *c = gate_job(2, true);
 
-	ck_assert_int_eq(loader__submit(l, &a->lj), 0);
-	ck_assert_int_eq(loader__submit(l, &b->lj), 0);
-	ck_assert_int_eq(loader__submit(l, &c->lj), 0);
 	loader__cancel(l, &b->lj);
 	ck_assert_int_eq(freed, 1);
 	/* a is running: its free waits for its end */
 	wait_count(&a->started, 1);
 	loader__cancel(l, &a->lj);
-	__atomic_store_n(&gate, 1, __ATOMIC_RELEASE);
+	open_gate();
 	ck_assert_int_eq(loader__wait(l, &c->lj, 0, NULL), 0);
 	wait_count(&freed, 2);
 	ck_assert_int_eq(ran, 2);	/* a and c */
 	loader__cancel(l, &c->lj);
 	ck_assert_int_eq(freed, 3);
-	loader__free(l);
 }
 END_TEST
 
@@ -135,21 +146,18 @@ END_TEST
  * loader, when the job ends.  Queued jobs are freed unrun. */
 START_TEST(test_loader_free_busy)
 {
-	int gate = 0, ran = 0, freed = 0;
-	struct loader *l = loader__new();
-	struct gate_job *a = gate_job(&gate, &ran, &freed);
-	struct gate_job *b = gate_job(&gate, &ran, &freed);
+	struct gate_job *a = gate_job(0, true);
 	double t0;
 
-	ck_assert_int_eq(loader__submit(l, &a->lj), 0);
-	ck_assert_int_eq(loader__submit(l, &b->lj), 0);
+	gate_job(1, true);
 	/* the worker holds a */
 	wait_count(&a->started, 1);
 	t0 = now();
 	loader__free(l);
+	l = NULL;
 	ck_assert(now() - t0 < 0.5);
-	ck_assert_int_eq(freed, 1);	/* b, unrun */
-	__atomic_store_n(&gate, 1, __ATOMIC_RELEASE);
+	ck_assert_int_eq(freed, 1);	/* the second, unrun */
+	open_gate();
 	wait_count(&freed, 2);
 	ck_assert_int_eq(ran, 1);
 	/* the worker's exit is not observable here; ASan/LSan runs of the
@@ -173,21 +181,18 @@ static void order_run(struct loader_job *lj)
  * themselves. */
 START_TEST(test_loader_urgent)
 {
-	int gate = 0, ran = 0, freed = 0;
-	struct loader *l = loader__new();
 	struct gate_job *j[5];
 
 	for (int i = 0; i < 5; i++) {
-		j[i] = gate_job(&gate, &ran, &freed);
+		j[i] = gate_job(i, false);
 		j[i]->lj.run = order_run;
 		j[i]->lj.urgent = i == 2 || i == 4;
-		j[i]->id = i;
 	}
 	ck_assert_int_eq(loader__submit(l, &j[0]->lj), 0);
 	wait_count(&j[0]->started, 1);	/* the worker holds j0 */
 	for (int i = 1; i < 5; i++)
 		ck_assert_int_eq(loader__submit(l, &j[i]->lj), 0);
-	__atomic_store_n(&gate, 1, __ATOMIC_RELEASE);
+	open_gate();
 	ck_assert_int_eq(loader__wait(l, &j[3]->lj, 0, NULL), 0);
 	ck_assert_int_eq(loader__wait(l, &j[1]->lj, 0, NULL), 0);
 	/* j0 (running), then the urgent j2 and j4, then j1 and j3 */
@@ -200,16 +205,14 @@ START_TEST(test_loader_urgent)
 	for (int i = 0; i < 5; i++)
 		loader__cancel(l, &j[i]->lj);
 	ck_assert_int_eq(freed, 5);
-	loader__free(l);
 }
 END_TEST
 
 START_TEST(test_loader_free_idle)
 {
-	int gate = 1, ran = 0, freed = 0;
-	struct loader *l = loader__new();
-	struct gate_job *a = gate_job(&gate, &ran, &freed);
+	struct gate_job *a = gate_job(0, false);
 
+	open_gate();
 	loader__free(NULL);
 	ck_assert_int_eq(loader__submit(NULL, &a->lj), -EINVAL);
 	ck_assert_int_eq(loader__submit(l, &a->lj), 0);
@@ -217,6 +220,7 @@ START_TEST(test_loader_free_idle)
 	loader__cancel(l, &a->lj);
 	ck_assert_int_eq(freed, 1);
 	loader__free(l);	/* joins the idle worker */
+	l = NULL;
 	ck_assert_int_eq(loader__finished(NULL), 0);
 }
 END_TEST
@@ -227,6 +231,7 @@ Suite *loader_suite(void)
 	Suite *s = suite_create("loader");
 	TCase *tc = tcase_create("core");
 
+	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_loader_wait);
 	tcase_add_test(tc, test_loader_cancel);
 	tcase_add_test(tc, test_loader_free_busy);
