@@ -6,7 +6,8 @@
 #   make bench      figures against the installed perf
 #   make fuzz       run the libFuzzer targets for FUZZ_SECONDS each
 #
-# Switches: SANITIZE=1 (ASan+UBSan), WERROR=1, V=1.
+# Switches: SANITIZE=1 (ASan+UBSan), TSAN=1 (ThreadSanitizer: the
+# symbolizer's worker, the reader threads), WERROR=1, V=1.
 
 PKG_CONFIG ?= pkg-config
 CC ?= cc
@@ -29,6 +30,10 @@ BUILD ?= build-san
 override CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=undefined
 override LDFLAGS += -fsanitize=address,undefined
+else ifeq ($(TSAN),1)
+BUILD ?= build-tsan
+override CFLAGS += -fsanitize=thread -fno-omit-frame-pointer
+override LDFLAGS += -fsanitize=thread
 else
 BUILD ?= build
 endif
@@ -222,6 +227,6 @@ install: all
 	install -m 644 doc/ptop.1 $(DESTDIR)$(PREFIX)/share/man/man1/ptop.1
 
 clean:
-	rm -rf build build-san build-fuzz ptop
+	rm -rf build build-san build-tsan build-fuzz ptop
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

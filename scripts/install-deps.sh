@@ -10,6 +10,10 @@ need=""
 have_pc() { command -v "$PKG_CONFIG" >/dev/null 2>&1 && "$PKG_CONFIG" --exists "$1" 2>/dev/null; }
 want_pc() { have_pc "$1" || need="$need $2"; }
 want_cmd() { command -v "$1" >/dev/null 2>&1 || need="$need $2"; }
+want_deb() {
+	dpkg-query -W -f '${Status}' "$1" 2>/dev/null | grep -q 'ok installed' ||
+		need="$need $1"
+}
 
 want_cmd "$PKG_CONFIG" pkg-config
 want_cmd cc gcc
@@ -40,6 +44,9 @@ if [ "$mode" = test ]; then
 	want_cmd gdb gdb
 	want_cmd xmllint libxml2-utils
 	want_cmd chromium chromium
+	# libc's separate debug file (compressed DWARF): the load that
+	# tui_resolving.sh and stop_latency.sh quit during
+	want_deb libc6-dbg
 fi
 [ -z "$need" ] && exit 0
 

@@ -334,6 +334,11 @@ static int start_session(struct run *r)
 	}
 	r->so.fetch = r->fetch;
 	r->so.fetch_wait = o->batch;
+	/* a lookup waiting for the symbolizer's worker ends on a stop
+	 * request: batch stops within its slice, not after the load */
+	r->so.stop = &stop_requested;
+	/* tests: a load that takes long, to quit during it */
+	r->so.slow_load = getenv("PTOP_TEST_SLOW_LOAD");
 	/* --call-graph dwarf, or a recording that may hold user stacks:
 	 * live samples are unwound on the unwinder's thread, a file's or a
 	 * stream's on the reader's (nothing may be dropped there) */

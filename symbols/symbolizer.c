@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include "symbols/elfsym.h"
 #include "symbols/kallsyms.h"
 #include "symbols/kcore.h"
+#include "symbols/loader.h"
 #include "src/core/log.h"
 #include "src/core/lru.h"
 #include "symbols/perfmap.h"
@@ -38,6 +40,13 @@
 #define RESOLVED_DEPTH 32
 /* dso ids are dense indexes; past this one is a bug, not a table */
 #define MAX_DSO_ID (1u << 20)
+/* symbolizer_opts.slow_load: what a test adds to such a load */
+#define SLOW_LOAD_MS 2000
+/* A build waits this long at most for the worker: most files load within
+ * it, so the first rows have their names; a big one (libc's debug file)
+ * leaves the rest of the budget to the build and its names to a later
+ * one. */
+#define WORKER_WAIT 0.02
 
 /* A file debuginfod is fetching for us: what to ask it about. */
 struct awaited {
@@ -47,13 +56,16 @@ struct awaited {
 	u8 bid_size;
 };
 
+struct load_job;
+
 /* One loaded ELF; dsos with the same build-id share it. */
 struct image {
 	unsigned int refs;
 	struct elf_info info;	/* of the runtime binary */
 	struct symtab *st;	/* functions (and PLT, .eh_frame ranges) */
-	enum dso_status status;
+	enum dso_status status;	/* DSO_ST_DEFERRED while job runs */
 	const char *file;	/* where the symbols came from (pooled) */
+	struct load_job *job;	/* its symbols, on the worker */
 	/* data objects and GOT slots, loaded on the first lookup_data */
 	struct symtab *data_st;
 	bool data_tried;
@@ -62,6 +74,7 @@ struct image {
 	int dw_fd;
 	Elf *dw_elf;
 	struct srcline_dw *dw;
+	struct load_job *dw_job;	/* dw, on the worker */
 	u64 dw_used;
 	/* debuginfod is fetching the debug file of its symbols, or of its
 	 * DWARF: loaded again once it arrived */
@@ -120,8 +133,12 @@ struct symbolizer {
 	u64 changes;		/* symbolizer__changes */
 	/* symbolizer__set_deadline: past it, loads wait (counted) */
 	double deadline;
+	double wait_end;	/* waits for the worker end there */
 	bool past, worked;	/* worked: one load or walk ran */
-	size_t deferred;
+	size_t deferred, deferred_loading;
+	const volatile sig_atomic_t *stop;	/* symbolizer_opts.stop */
+	const char *slow_load;	/* symbolizer_opts.slow_load */
+	struct loader *loader;	/* the worker that reads files */
 	const char *kallsyms_cache;	/* NULL: none */
 
 	struct dso_state *states;	/* by dso->id */
@@ -222,13 +239,18 @@ struct symbolizer *symbolizer__new(const struct symbolizer_opts *opts)
 							       0);
 	s->fetch = opts->fetch;
 	s->fetch_wait = opts->fetch_wait;
+	s->stop = opts->stop;
 	s->kernel_bid_size = MIN(opts->kernel_build_id_size,
 				 (size_t)BUILD_ID_MAX);
 	if (s->kernel_bid_size)
 		memcpy(s->kernel_bid, opts->kernel_build_id, s->kernel_bid_size);
 	s->kernel_text = opts->kernel_text;
 	s->pool = strpool__new();
-	if (!s->pool)
+	s->loader = loader__new();
+	if (!s->pool || !s->loader)
+		goto nomem;
+	if (opts->slow_load && opts->slow_load[0] &&
+	    !(s->slow_load = pool_dup(s, opts->slow_load)))
 		goto nomem;
 	if (opts->nr_debug_dirs) {
 		s->debug_dirs = calloc(opts->nr_debug_dirs,
@@ -270,16 +292,22 @@ nomem:
 	return NULL;
 }
 
+/* Ends an Elf handle, then closes the file it reads; both left unset. */
+static void elf_close(Elf **elf, int *fd)
+{
+	if (*elf)
+		elf_end(*elf);
+	*elf = NULL;
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
 static void image__drop_dwarf(struct image *img)
 {
 	srcline__free(img->dw);
 	img->dw = NULL;
-	if (img->dw_elf)
-		elf_end(img->dw_elf);
-	img->dw_elf = NULL;
-	if (img->dw_fd >= 0)
-		close(img->dw_fd);
-	img->dw_fd = -1;
+	elf_close(&img->dw_elf, &img->dw_fd);
 	img->dwarf_tried = false;
 }
 
@@ -305,11 +333,15 @@ static struct image *image__new(void)
 	return img;
 }
 
-/* Closes img's DWARF, taking it out of the cache first. */
+static void job_cancel(struct symbolizer *s, struct load_job **job);
+
+/* Closes img's DWARF, taking it out of the cache first (or gives up its
+ * load). */
 static void symbolizer__drop_dwarf(struct symbolizer *s, struct image *img)
 {
 	if (img->dw)
 		lru__remove(&s->dwarf, &img->dw_node);
+	job_cancel(s, &img->dw_job);
 	image__drop_dwarf(img);
 }
 
@@ -318,6 +350,7 @@ static void symbolizer__put_image(struct symbolizer *s, struct image *img)
 	if (!img || --img->refs)
 		return;
 	symbolizer__drop_dwarf(s, img);
+	job_cancel(s, &img->job);
 	for (size_t i = 0; i < s->nr_images; i++) {
 		if (s->images[i] == img) {
 			s->images[i] = s->images[--s->nr_images];
@@ -335,8 +368,15 @@ void symbolizer__free(struct symbolizer *s)
 	lru__fini(&s->dwarf);
 	for (size_t i = 0; i < s->nr_states; i++)
 		symbolizer__put_image(s, s->states[i].img);
-	for (size_t i = 0; i < s->nr_images; i++)
-		image__free(s->images[i]);	/* none left, normally */
+	for (size_t i = 0; i < s->nr_images; i++) {
+		/* none left, normally */
+		job_cancel(s, &s->images[i]->job);
+		job_cancel(s, &s->images[i]->dw_job);
+		image__free(s->images[i]);
+	}
+	/* after every job was given up: a load under way is not waited
+	 * for (it ends alone; see loader__free) */
+	loader__free(s->loader);
 	for (size_t i = 0; i < s->nr_pms; i++)
 		perfmap__free(s->pms[i].pm);
 	image__free(s->vdso);
@@ -393,93 +433,282 @@ static int add_image(struct symbolizer *s, struct image *img)
 	return 0;
 }
 
+/*
+ * A load the worker runs (symbols/loader.h).  The symbolizer's thread
+ * opens the files (a few stats and ELF headers: the build-id and debug
+ * file searches stay on it, with debuginfod's state); the worker reads
+ * them (the symbol tables, libdw inflating compressed DWARF: up to a
+ * second for libc's debug file) into objects of the job alone; the
+ * symbolizer's thread takes them back (job_take_*) and puts them in its
+ * images and caches, which only it touches.  The symtab is made with the
+ * symbolizer's pool, which only lookups (this thread) write.
+ */
+enum job_kind { JOB_SYMBOLS, JOB_DWARF };
+
+struct load_job {
+	struct loader_job lj;
+	enum job_kind kind;
+	/* in: the binary, or the DWARF file (both kept while dw lives) */
+	int fd;
+	Elf *elf;
+	/* JOB_SYMBOLS in: a debug file with a .symtab, read first */
+	int dfd;
+	Elf *dbg;
+	unsigned int what, data;	/* elfsym_what, ELFSYM_DATA or 0 */
+	bool has_symtab, minidebug;
+	/* JOB_SYMBOLS out: the table (n symbols, or -errno) */
+	struct symtab *st;
+	long n;
+	bool from_dbg;		/* its names came from the debug file */
+	/* JOB_DWARF out */
+	struct srcline_dw *dw;
+	size_t cost;
+	char path[PATH_BUF];	/* the binary's, or the DWARF file's */
+	char dbg_path[PATH_BUF];
+	const char *name;	/* path or dbg_path: the file read */
+	unsigned int delay_ms;	/* symbolizer_opts.slow_load */
+};
+
+static struct load_job *job_of(struct loader_job *lj)
+{
+	return (struct load_job *)((char *)lj - offsetof(struct load_job, lj));
+}
+
+static void job_close(struct load_job *j)
+{
+	elf_close(&j->dbg, &j->dfd);
+	elf_close(&j->elf, &j->fd);
+}
+
+/* On whichever thread ends the job: touches nothing but the job. */
+static void job_free(struct loader_job *lj)
+{
+	struct load_job *j = job_of(lj);
+
+	srcline__free(j->dw);	/* before the Elf it reads */
+	symtab__free(j->st);
+	job_close(j);
+	free(j);
+}
+
+static void symbols_run(struct loader_job *lj);
+static void dwarf_run(struct loader_job *lj);
+
+static double mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The start of a run, on the worker (logged: the tests see that a load
+ * is under way), then the tests' slow load: a sleep no signal cuts, as
+ * none cuts libdw's inflating. */
+static double job_begin(const struct load_job *j)
+{
+	struct timespec ts = { j->delay_ms / 1000,
+			       (long)(j->delay_ms % 1000) * 1000000 };
+
+	pr_debug("%s: reading %s (worker)", j->name,
+		 j->kind == JOB_DWARF ? "DWARF" : "symbols");
+	if (!j->delay_ms)
+		return mono_now();
+	/* the thread's name says it to the tests (/proc/PID/task/N/comm) */
+	pthread_setname_np(pthread_self(), SLOW_LOAD_THREAD);
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+	pthread_setname_np(pthread_self(), LOADER_THREAD);
+	return mono_now();
+}
+
+static void job_end(const struct load_job *j, double t0)
+{
+	pr_debug("%s: read in %.0f ms (worker)", j->name,
+		 (mono_now() - t0) * 1000);
+}
+
+/* A job over fd and elf, which it owns from now on (even on failure). */
+static struct load_job *job_new(enum job_kind kind, int fd, Elf *elf,
+				const char *path)
+{
+	struct load_job *j = calloc(1, sizeof(*j));
+
+	if (!j) {
+		elf_close(&elf, &fd);
+		return NULL;
+	}
+	j->lj.run = kind == JOB_SYMBOLS ? symbols_run : dwarf_run;
+	/* rows need symbols; DWARF is for trees' inlined frames */
+	j->lj.urgent = kind == JOB_SYMBOLS;
+	j->lj.free = job_free;
+	j->kind = kind;
+	j->fd = fd;
+	j->elf = elf;
+	j->dfd = -1;
+	snprintf(j->path, sizeof(j->path), "%s", path);
+	return j;
+}
+
+/* Gives up *job (freed now, or by the worker once its run ends). */
+static void job_cancel(struct symbolizer *s, struct load_job **job)
+{
+	if (!*job)
+		return;
+	loader__cancel(s->loader, &(*job)->lj);
+	*job = NULL;
+}
+
+/* Hands j to the worker (it runs at once when no thread can start). */
+static void job_submit(struct symbolizer *s, struct load_job *j)
+{
+	j->name = j->dbg ? j->dbg_path : j->path;
+	if (s->slow_load && strstr(j->name, s->slow_load))
+		j->delay_ms = SLOW_LOAD_MS;
+	loader__submit(s->loader, &j->lj);
+}
+
+/* Waits for job as the build allows: in a live build
+ * (symbolizer__set_deadline) until WORKER_WAIT after the build began (or
+ * its deadline), until its end otherwise (batch, annotate); a stop
+ * request ends either wait.  0: over, the job is the caller's. */
+static int job_wait(struct symbolizer *s, struct load_job *job)
+{
+	return loader__wait(s->loader, &job->lj, s->wait_end, s->stop);
+}
+
 /* Symbols of a binary: its .symtab, else a separate debug file's, else
  * .dynsym with .eh_frame ranges filling the gaps; PLT stubs from the
- * binary itself.  With data (annotate's
- * %rip-relative operands), the data objects and GOT slots of the same
- * tables, into a table of their own: the functions' table, and so every
- * sample's lookup, stays as it is. */
-static int load_symbols(struct symbolizer *s, const struct dso *dso,
-			struct image *img, Elf *elf, const char *bin_path,
-			bool data)
+ * binary itself.  With data (annotate's %rip-relative operands), the
+ * data objects and GOT slots of the same tables, into a table of their
+ * own: the functions' table, and so every sample's lookup, stays as it
+ * is.  This part finds and opens the files; symbols_run reads them. */
+static struct load_job *symbols_start(struct symbolizer *s,
+				      const struct dso *dso,
+				      struct image *img, int fd, Elf *elf,
+				      const char *bin_path, bool data)
 {
 	struct debuginfo_opts o = debuginfo_opts(s);
-	unsigned int kind = data ? ELFSYM_DATA : 0;
-	unsigned int what = kind | (data ? ELFSYM_GOT : ELFSYM_PLT);
-	char dbg_path[PATH_BUF];
-	struct symtab *st;
-	Elf *dbg = NULL;
-	int dfd = -1;
-	long n = 0, m;
+	struct load_job *j = job_new(JOB_SYMBOLS, fd, elf, bin_path);
+	struct elf_info di;
 
-	st = symtab__new(s->pool, s->demangle);
-	if (!st)
-		return -ENOMEM;
-	if (data) {
-		img->data_st = st;
-	} else {
-		img->st = st;
-		img->file = pool_dup(s, bin_path);
+	if (!j)
+		return NULL;
+	j->data = data ? ELFSYM_DATA : 0;
+	j->what = j->data | (data ? ELFSYM_GOT : ELFSYM_PLT);
+	j->has_symtab = img->info.has_symtab;
+	j->minidebug = img->info.has_minidebug;
+	j->st = symtab__new(s->pool, s->demangle);
+	if (!j->st) {
+		job_free(&j->lj);
+		return NULL;
 	}
 	if (img->info.has_symtab) {
-		what |= ELFSYM_SYMTAB;
-	} else {
-		struct elf_info di;
+		j->what |= ELFSYM_SYMTAB;
+		return j;
+	}
+	j->dfd = debuginfo__open_debug(&o, dso, &img->info, j->dbg_path,
+				       sizeof(j->dbg_path));
+	if (j->dfd == -EINPROGRESS && !data)
+		await_set(&img->await, DBGFETCH_DEBUGINFO,
+			  img->info.build_id_size ? img->info.build_id :
+						    dso->build_id,
+			  img->info.build_id_size ? img->info.build_id_size :
+						    dso->build_id_size);
+	if (j->dfd >= 0)
+		j->dbg = elfsym__map_fd(j->dfd);
+	/* only a debug file with a .symtab is read */
+	if (j->dbg && (elfsym__info(j->dbg, &di) || !di.has_symtab)) {
+		elf_end(j->dbg);
+		j->dbg = NULL;
+	}
+	return j;
+}
 
-		dfd = debuginfo__open_debug(&o, dso, &img->info, dbg_path,
-					    sizeof(dbg_path));
-		if (dfd == -EINPROGRESS && !data)
-			await_set(&img->await, DBGFETCH_DEBUGINFO,
-				  img->info.build_id_size ? img->info.build_id :
-							    dso->build_id,
-				  img->info.build_id_size ?
-					  img->info.build_id_size :
-					  dso->build_id_size);
-		if (dfd >= 0)
-			dbg = elfsym__map_fd(dfd);
-		if (dbg && !elfsym__info(dbg, &di) && di.has_symtab) {
-			n = elfsym__load(dbg, st, ELFSYM_SYMTAB | kind);
-			if (n > 0 && !data)
-				img->file = pool_dup(s, dbg_path);
-		}
+static void symbols_run(struct loader_job *lj)
+{
+	struct load_job *j = job_of(lj);
+	unsigned int what = j->what;
+	double t0 = job_begin(j);
+	long n = 0, m;
+
+	if (j->dbg) {
+		n = elfsym__load(j->dbg, j->st, ELFSYM_SYMTAB | j->data);
+		j->from_dbg = n > 0;
+	}
+	if (!j->has_symtab) {
 		/* perf reads a debug file's .symtab alone: .dynsym's
 		 * unversioned names ("cfree" beside the debug file's
 		 * "cfree@GLIBC_2.2.5") would be aliases perf never sees */
-		if (n <= 0 || data)
+		if (n <= 0 || j->data)
 			what |= ELFSYM_DYNSYM;
 		/* no debug file (yet): MiniDebugInfo's local functions */
-		if (n <= 0 && img->info.has_minidebug)
+		if (n <= 0 && j->minidebug)
 			what |= ELFSYM_MINIDEBUG;
-		if (n <= 0 && !data)
+		if (n <= 0 && !j->data)
 			what |= ELFSYM_EHFRAME;
 	}
 	if (n >= 0) {
-		m = elfsym__load(elf, st, what);
+		m = elfsym__load(j->elf, j->st, what);
 		n = m < 0 ? m : n + m;
 	}
-	if (dbg)
-		elf_end(dbg);
-	if (dfd >= 0)
-		close(dfd);
-	if (n < 0)
-		return (int)n;
-	if (symtab__finish(st))
-		return -ENOMEM;
-	if (!data)
-		img->status = symtab__count(st) ? DSO_ST_OK :
-						  DSO_ST_NO_SYMBOLS;
-	return 0;
+	if (n >= 0 && symtab__finish(j->st))
+		n = -ENOMEM;
+	j->n = n;
+	job_close(j);
+	job_end(j, t0);
 }
 
+/* The functions' table of a finished job into img (the dsos that share
+ * it take its status at their next lookup). */
+static void symbols_take(struct symbolizer *s, struct image *img,
+			 struct load_job *j)
+{
+	img->file = pool_dup(s, j->from_dbg ? j->dbg_path : j->path);
+	if (j->n < 0) {
+		img->status = DSO_ST_UNREADABLE;
+		pr_info("%s: cannot read symbols (%s)", j->path,
+			strerror((int)-j->n));
+	} else {
+		img->st = j->st;
+		j->st = NULL;
+		/* the form may have changed (N) while it loaded */
+		if (s->demangle)
+			symtab__set_demangle(img->st, s->demangle);
+		img->status = symtab__count(img->st) ? DSO_ST_OK :
+						       DSO_ST_NO_SYMBOLS;
+	}
+	job_free(&j->lj);
+}
+
+/* Are img's symbols in?  Takes them from the worker when it is done,
+ * waiting for it as the build allows (job_wait). */
+static bool image_ready(struct symbolizer *s, struct image *img)
+{
+	struct load_job *j = img->job;
+
+	if (!j)
+		return true;
+	if (job_wait(s, j))
+		return false;
+	img->job = NULL;
+	symbols_take(s, img, j);
+	return true;
+}
+
+/* Opens dso's binary and reads its layout (here); the symbols are read
+ * by the worker: until they are in, the image's status is
+ * DSO_ST_DEFERRED. */
 static void load_file(struct symbolizer *s, const struct dso *dso,
 		      struct dso_state *ds)
 {
 	struct debuginfo_opts o = debuginfo_opts(s);
 	char path[PATH_BUF];
 	struct image *img = NULL, *shared;
+	struct load_job *j;
 	struct elf_info info;
 	Elf *elf = NULL;
-	int fd, err;
+	int fd;
 
 	fd = debuginfo__open_binary(&o, dso, path, sizeof(path));
 	if (fd == -EINPROGRESS) {
@@ -512,18 +741,27 @@ static void load_file(struct symbolizer *s, const struct dso *dso,
 		goto out;
 	}
 	img = image__new();
-	if (!img)
+	if (!img || add_image(s, img))
 		goto unreadable;
 	img->info = info;
-	err = load_symbols(s, dso, img, elf, path, false);
-	if (err || add_image(s, img)) {
+	/* the job has the files from here */
+	j = symbols_start(s, dso, img, fd, elf, path, false);
+	fd = -1;
+	elf = NULL;
+	if (!j) {
+		/* ENOMEM: unreadable, tried again after a trim */
+		s->nr_images--;
 		image__free(img);
-		goto unreadable;
+		return;
 	}
+	img->job = j;
+	img->status = DSO_ST_DEFERRED;
+	job_submit(s, j);
 	ds->img = img;
 	ds->status = img->status;
-	goto out;
+	return;
 unreadable:
+	image__free(img);
 	if (!ds->warned)
 		pr_info("%s: cannot read symbols (%s)",
 			dso->path ? dso->path : "?",
@@ -531,19 +769,18 @@ unreadable:
 			fd < 0 ? strerror(-fd) : "not a usable ELF file");
 	ds->warned = true;
 out:
-	if (elf)
-		elf_end(elf);
-	if (fd >= 0)
-		close(fd);
+	elf_close(&elf, &fd);
 }
 
 /* The data objects of a binary whose functions are loaded: its file is
- * read again, once, when annotate first names a %rip-relative operand. */
+ * read again, once, when annotate first names a %rip-relative operand
+ * (here, on the caller's thread: annotate has no deadline). */
 static void load_data(struct symbolizer *s, const struct dso *dso,
 		      struct image *img)
 {
 	struct debuginfo_opts o = debuginfo_opts(s);
 	char path[PATH_BUF];
+	struct load_job *j;
 	Elf *elf = NULL;
 	int fd;
 
@@ -551,14 +788,20 @@ static void load_data(struct symbolizer *s, const struct dso *dso,
 	fd = debuginfo__open_binary(&o, dso, path, sizeof(path));
 	if (fd >= 0)
 		elf = elfsym__map_fd(fd);
-	if (elf && load_symbols(s, dso, img, elf, path, true)) {
-		symtab__free(img->data_st);
-		img->data_st = NULL;
+	if (!elf) {
+		if (fd >= 0)
+			close(fd);
+		return;
 	}
-	if (elf)
-		elf_end(elf);
-	if (fd >= 0)
-		close(fd);
+	j = symbols_start(s, dso, img, fd, elf, path, true);
+	if (!j)
+		return;
+	symbols_run(&j->lj);
+	if (j->n >= 0) {
+		img->data_st = j->st;
+		j->st = NULL;
+	}
+	job_free(&j->lj);
 }
 
 /* ---- vdso ---- */
@@ -834,6 +1077,11 @@ static struct dso_state *prepare(struct symbolizer *s, const struct dso *dso)
 	case DSO_FILE:
 		if (!ds->loaded)
 			load_file(s, dso, ds);
+		/* DSO_ST_DEFERRED while the worker reads its symbols */
+		if (ds->img) {
+			image_ready(s, ds->img);
+			ds->status = ds->img->status;
+		}
 		break;
 	case DSO_VDSO:
 		if (ds->loaded)
@@ -889,8 +1137,10 @@ void symbolizer__set_deadline(struct symbolizer *s, double deadline)
 	if (!s)
 		return;
 	s->deadline = deadline;
+	s->wait_end = deadline > 0 ? MIN(deadline, mono_now() + WORKER_WAIT) :
+				     0;
 	s->past = s->worked = false;
-	s->deferred = 0;
+	s->deferred = s->deferred_loading = 0;
 }
 
 size_t symbolizer__deferred(const struct symbolizer *s)
@@ -898,8 +1148,21 @@ size_t symbolizer__deferred(const struct symbolizer *s)
 	return s ? s->deferred : 0;
 }
 
-/* Called before a load or a DWARF walk: true when it must wait.  The
- * first of each build always runs, so that every build makes progress. */
+size_t symbolizer__deferred_loading(const struct symbolizer *s)
+{
+	return s ? s->deferred_loading : 0;
+}
+
+u64 symbolizer__loads(const struct symbolizer *s)
+{
+	return s ? loader__finished(s->loader) : 0;
+}
+
+/* Called before what runs on this thread and may take long (opening a
+ * binary, the kernel's table, a DWARF walk): true when it must wait.
+ * The first of each build always runs, so that every build makes
+ * progress.  What the worker reads does not count: it goes on between
+ * builds. */
 static bool over_deadline(struct symbolizer *s)
 {
 	struct timespec ts;
@@ -918,15 +1181,21 @@ static bool over_deadline(struct symbolizer *s)
 	return s->past;
 }
 
-/* Past the deadline, a lookup that would read a file (a binary's
- * symbols, the kernel's table, the vdso) is counted and answered "not
- * yet". */
+/* A stop request came: nothing more is opened or waited for. */
+static bool stopped(const struct symbolizer *s)
+{
+	return s->stop && *s->stop;
+}
+
+/* Past the deadline (or after a stop request), a lookup that would open
+ * a file (a binary, whose symbols the worker then reads; the kernel's
+ * table, the vdso) is counted and answered "not yet". */
 static bool defer_load(struct symbolizer *s, const struct dso *dso)
 {
 	const struct dso_state *ds;
 	bool load;
 
-	if (s->deadline <= 0 || dso->id >= MAX_DSO_ID)
+	if ((s->deadline <= 0 && !stopped(s)) || dso->id >= MAX_DSO_ID)
 		return false;
 	ds = state_of(s, dso);
 	if (!ds)
@@ -943,7 +1212,7 @@ static bool defer_load(struct symbolizer *s, const struct dso *dso)
 		load = false;
 		break;
 	}
-	if (!load || !over_deadline(s))
+	if (!load || (!stopped(s) && !over_deadline(s)))
 		return false;
 	s->deferred++;
 	return true;
@@ -1045,6 +1314,12 @@ int symbolizer__lookup(struct symbolizer *s, const struct dso *dso, u64 addr,
 	err = lookup_begin(s, dso, info, &ds);
 	if (err)
 		return err;
+	if (info->status == DSO_ST_DEFERRED) {
+		/* its symbols are on the worker: a later build names it */
+		s->deferred++;
+		s->deferred_loading++;
+		return 0;
+	}
 	if (cacheable(dso)) {
 		k0 = resolved_key(s, ds, dso, RES_SYM);
 		n = lru__find(&s->resolved, k0, addr);
@@ -1115,7 +1390,7 @@ int symbolizer__lookup_data(struct symbolizer *s, const struct dso *dso,
 	if (err)
 		return err;
 	img = ds->img;
-	if (!img || ds->status == DSO_ST_MISMATCH)
+	if (!img || ds->status == DSO_ST_MISMATCH || img->job)
 		return 0;
 	if (symtab__lookup(img->st, vaddr, &hit)) {
 		/* the vdso's data is the kernel's, outside its image */
@@ -1286,11 +1561,14 @@ static bool dwarf_file_changed(struct image *img)
 	return changed;
 }
 
+/* Finds and opens img's DWARF file (here) for dwarf_run (the worker). */
 static void load_dwarf(struct symbolizer *s, const struct dso *dso,
 		       struct image *img)
 {
 	struct debuginfo_opts o = debuginfo_opts(s);
 	char path[PATH_BUF];
+	struct load_job *j;
+	Elf *elf;
 	int fd;
 
 	img->dwarf_tried = true;
@@ -1310,21 +1588,53 @@ static void load_dwarf(struct symbolizer *s, const struct dso *dso,
 						    dso->build_id_size);
 	if (fd < 0)
 		return;
-	img->dw_fd = fd;
-	img->dw_elf = elfsym__map_fd(fd);
-	if (img->dw_elf)
-		img->dw = srcline__new(img->dw_elf);
-	if (!img->dw) {
+	elf = elfsym__map_fd(fd);
+	if (!elf) {
 		pr_debug("%s: no usable DWARF", path);
-		image__drop_dwarf(img);
-		img->dwarf_tried = true;
+		close(fd);
 		return;
 	}
+	j = job_new(JOB_DWARF, fd, elf, path);
+	if (!j)
+		return;
+	img->dw_job = j;
+	job_submit(s, j);
+}
+
+/* libdw's handle: sections checked, compressed ones inflated. */
+static void dwarf_run(struct loader_job *lj)
+{
+	struct load_job *j = job_of(lj);
+	double t0 = job_begin(j);
+
+	j->dw = srcline__new(j->elf);
+	if (j->dw)
+		j->cost = dwarf_cost(j->elf);
+	else
+		job_close(j);
+	job_end(j, t0);
+}
+
+static void dwarf_take(struct symbolizer *s, struct image *img,
+		       struct load_job *j)
+{
+	if (!j->dw) {
+		pr_debug("%s: no usable DWARF", j->path);
+		job_free(&j->lj);
+		return;
+	}
+	img->dw_fd = j->fd;
+	img->dw_elf = j->elf;
+	img->dw = j->dw;
+	img->dw_node.cost = j->cost;
+	j->fd = -1;
+	j->elf = NULL;
+	j->dw = NULL;
+	job_free(&j->lj);
 	s->dwarf_loads++;
 	dwarf_file_changed(img);	/* notes its size and time */
 	img->dw_node.key[0] = (u64)(uintptr_t)img;
 	img->dw_node.key[1] = 0;
-	img->dw_node.cost = dwarf_cost(img->dw_elf);
 	/* evicts the least recently used others past the bound */
 	if (lru__insert(&s->dwarf, &img->dw_node)) {
 		image__drop_dwarf(img);
@@ -1332,6 +1642,27 @@ static void load_dwarf(struct symbolizer *s, const struct dso *dso,
 	}
 }
 
+/* img's DWARF: its load started (the first time), then taken from the
+ * worker when it is done, waiting as the build allows (job_wait).  0, or
+ * -EAGAIN while it loads. */
+static int dwarf_ready(struct symbolizer *s, const struct dso *dso,
+		       struct image *img)
+{
+	struct load_job *j;
+
+	if (!img->dwarf_tried)
+		load_dwarf(s, dso, img);
+	j = img->dw_job;
+	if (!j)
+		return 0;
+	if (job_wait(s, j))
+		return -EAGAIN;
+	img->dw_job = NULL;
+	dwarf_take(s, img, j);
+	return 0;
+}
+
+/* Frames of addr, or -EAGAIN while its DWARF loads. */
 static int srcline_uncached(struct symbolizer *s, const struct dso *dso,
 			    struct image *img, u64 addr, struct srcline *out,
 			    size_t max)
@@ -1340,10 +1671,18 @@ static int srcline_uncached(struct symbolizer *s, const struct dso *dso,
 
 	if (!img || elfsym__to_vaddr(&img->info, addr, &vaddr))
 		return 0;
-	if (!img->dwarf_tried)
-		load_dwarf(s, dso, img);
+	if ((stopped(s) && !img->dw) || dwarf_ready(s, dso, img)) {
+		s->deferred++;
+		s->deferred_loading++;
+		return -EAGAIN;
+	}
 	if (!img->dw)
 		return 0;
+	/* a walk of the DIE tree: past the deadline it waits */
+	if (over_deadline(s)) {
+		s->deferred++;
+		return -EAGAIN;
+	}
 	img->dw_used = s->gen;
 	lru__touch(&s->dwarf, &img->dw_node);
 	return srcline__lookup(img->dw, vaddr, out, max, s->pool);
@@ -1376,14 +1715,13 @@ int symbolizer__srcline(struct symbolizer *s, const struct dso *dso, u64 addr,
 		s->hits++;
 		r = lru_entry(n, struct resolved, node);
 		nr = r->nr;
-	} else if (over_deadline(s)) {
-		/* a DWARF walk (and maybe its load) waits too */
-		s->deferred++;
-		return -EAGAIN;
 	} else {
-		s->misses++;
 		nr = srcline_uncached(s, dso, ds->img, addr, frames,
 				      RESOLVED_DEPTH);
+		/* "not yet" is not an answer to keep */
+		if (nr == -EAGAIN)
+			return nr;
+		s->misses++;
 		if (nr != -ENOMEM && !awaiting(ds))
 			resolved_add(s, k0, addr, NULL, nr, frames);
 		r = NULL;

@@ -2,6 +2,8 @@
 #ifndef PTOP_SYMBOLIZER_H
 #define PTOP_SYMBOLIZER_H
 
+#include <signal.h>
+
 #include "src/core/dso.h"
 #include "src/core/util.h"
 
@@ -15,9 +17,16 @@
  * PT_LOAD program headers, so PIE and shared libraries need no load bias.
  *
  * Threading: one symbolizer is used by one thread at a time (the front
- * end's); sampling runs elsewhere, so a slow load stalls only the display.
- * Everything returned stays valid until symbolizer__free.  Nothing here
- * prints; problems go to the log (once per dso).
+ * end's); sampling runs elsewhere.  The symbolizer's own worker thread
+ * (symbols/loader.h) reads the files that take long (a binary's or debug
+ * file's symbol tables, a DWARF file's handle: libc's compressed debug
+ * file inflates for up to a second) into objects it alone holds until
+ * the front end's thread takes them, at a later lookup: caches, images
+ * and the string pool are only ever touched by the front end's thread.
+ * A lookup waits for the worker as symbolizer__set_deadline allows;
+ * symbolizer__free never waits for a load under way.  Everything
+ * returned stays valid until symbolizer__free.  Nothing here prints;
+ * problems go to the log (once per dso).
  */
 
 struct dbgfetch;
@@ -67,6 +76,15 @@ struct symbolizer_opts {
 	 * estimated to hold, and the resolved (dso, address) entries. */
 	size_t dwarf_bytes;
 	size_t resolved_bytes;
+	/* set by a signal handler: a lookup stops waiting for the worker
+	 * (within 10 ms) and answers DSO_ST_DEFERRED or -EAGAIN.  NULL:
+	 * waits end with their load, or the deadline. */
+	const volatile sig_atomic_t *stop;
+	/* tests (PTOP_TEST_SLOW_LOAD): the worker's loads of files whose
+	 * path holds this take 2 s longer, a wait no signal cuts (as libdw
+	 * inflating a big debug file), so that a test can quit during one.
+	 * NULL: none. */
+	const char *slow_load;
 };
 
 #define SYMBOLIZER_DWARF_BYTES (384ul << 20)
@@ -78,7 +96,8 @@ enum dso_status {
 	DSO_ST_UNREADABLE,	/* could not open or not ELF */
 	DSO_ST_MISMATCH,	/* file's build-id differs from the mapping's */
 	DSO_ST_RESTRICTED,	/* kernel: kptr_restrict hides addresses */
-	DSO_ST_DEFERRED,	/* not loaded yet: past a build's deadline */
+	DSO_ST_DEFERRED,	/* not loaded yet: past a build's deadline,
+				 * or a stop request */
 };
 
 enum sym_flags {
@@ -205,16 +224,24 @@ void symbolizer__trim(struct symbolizer *s, unsigned int max_idle_ticks);
 
 /*
  * A build's time budget (the live view's: keys are read between two
- * builds): from the monotonic time deadline (seconds; 0: none) on, a
- * lookup that would read a file (a binary's symbols, the kernel's table)
- * answers with status DSO_ST_DEFERRED and no name, and a source line not
- * yet known answers -EAGAIN; neither is cached, both are counted in
- * symbolizer__deferred, so that the next build (with a new budget)
- * resolves them.  The first load after the deadline is set always runs,
- * so each build makes progress.
+ * builds).  A lookup whose file the worker reads (a binary's symbols, a
+ * DWARF handle) starts that load and waits for it until the monotonic
+ * time deadline (seconds; 0: no deadline, it waits until the load ends)
+ * or a stop request (symbolizer_opts.stop); from the deadline on, a
+ * lookup that would open a file, read the kernel's table or walk DWARF
+ * on this thread waits too, except the first of the build, so that each
+ * build makes progress.  Such a lookup answers with status
+ * DSO_ST_DEFERRED and no name, or -EAGAIN for a source line; none is
+ * cached, all are counted in symbolizer__deferred, so that a later
+ * build resolves them; symbolizer__deferred_loading counts those that
+ * wait for the worker: a build before symbolizer__loads moved would
+ * find them still loading.
  */
 void symbolizer__set_deadline(struct symbolizer *s, double deadline);
 size_t symbolizer__deferred(const struct symbolizer *s);
+size_t symbolizer__deferred_loading(const struct symbolizer *s);
+/* Loads the worker finished so far (any thread may ask). */
+u64 symbolizer__loads(const struct symbolizer *s);
 
 /* Grows when files loaded earlier were dropped to load better ones (a
  * debug file arrived): caches of what the symbolizer answered (inline

@@ -1,59 +1,63 @@
 #!/bin/sh
-# A stop request or q is answered while call trees are being built (issue
-# 13, section 1): on a system-wide -g recording (chains through many
-# binaries, libc's DWARF among them), batch -g -E 5 gets SIGTERM while it
-# works and exits 0 within a deadline, printing no half-built table; the
-# live view, after E (every tree), quits on q within its deadline.  The
-# batch deadline is 1 s (the aim is 200 ms; a loaded machine gets slack),
-# the live one 2.5 s, which holds tmux's round trip (q alone: about 0.45 s
-# here) and the one DWARF lookup under way, which is not cut (about 0.9 s
-# here for libc's compressed debug file); without the cut the whole build
-# runs first (batch: 26 s here).
+# A stop request or q is answered while names load (issue 13, section 1):
+# on a system-wide -g recording (chains through many binaries, libc among
+# them), batch -g -E 5 gets SIGTERM while the symbolizer's worker is
+# inside the load of libc's debug file (compressed DWARF; made 2 s longer
+# by PTOP_TEST_SLOW_LOAD, see tests/slowload.inc, so that the signal
+# comes during it on any machine) and exits 0 within the deadline,
+# printing no half-built table; the live view, after E (every tree),
+# quits on q within its deadline during such a load.  The log (-vv) shows
+# that the load had begun and not ended when ptop did.
+#
+# Deadlines: 200 ms is the requirement, and ptop's part is far under it
+# (a wait for the worker ends within 10 ms of the signal; the exit does
+# not wait for the worker).  A script on a loaded machine measures more:
+# here (2 CPUs, load 8) SIGTERM to a bare `sleep` is seen gone 30-390 ms
+# later, and this test measured batch 20-120 ms, live q 30-230 ms (tmux's
+# send-keys included).  DEADLINE_MS and LIVE_DEADLINE_MS (1000) are about
+# three times the worst of those, and half of the 2 s that waiting for the
+# load would add: a ptop that waits for it fails whatever the load.
 . tests/integration/lib.sh
 . tests/integration/perfdata.inc
-need perf
+. tests/slowload.inc
+need perf readelf
 DEADLINE_MS=${DEADLINE_MS:-1000}
-LIVE_DEADLINE_MS=${LIVE_DEADLINE_MS:-2500}
+LIVE_DEADLINE_MS=${LIVE_DEADLINE_MS:-1000}
 
-ms() { echo $(( $(date +%s%N) / 1000000 )); }
-
+libc_debug "$WL/cgwork"
 perf record -q -N --buildid-mmap -a -g -F 2000 -o "$TMP/sys.data" -- \
 	sh -c "\"$WL/cgwork\" 2 > /dev/null & \"$WL/spin3\" 2 > /dev/null; wait" \
 	> /dev/null 2> "$TMP/rec.err" || fail "perf record: $(cat "$TMP/rec.err")"
 
-# batch: SIGTERM a second into the trees
-"$PTOP" -i "$TMP/sys.data" -b -g -E 5 > "$TMP/out" 2> "$TMP/err" &
+# batch: SIGTERM once the worker has begun libc's load
+PTOP_TEST_SLOW_LOAD="$SLOW_LOAD" "$PTOP" -i "$TMP/sys.data" -b -g -E 5 -vv \
+	> "$TMP/out" 2> "$TMP/err" &
 pid=$!
-sleep 1
-if ! kill -0 $pid 2> /dev/null; then
-	wait $pid
-	echo "note: the whole batch run took under 1 s: nothing to interrupt"
-else
-	t0=$(ms)
-	kill -TERM $pid
-	wait $pid
-	rc=$?
-	took=$(( $(ms) - t0 ))
-	echo "batch: exit $rc $took ms after SIGTERM"
-	[ $rc -eq 0 ] || fail "batch: exit status $rc after SIGTERM: $(cat "$TMP/err")"
-	[ $took -le "$DEADLINE_MS" ] || fail "batch: $took ms to answer SIGTERM"
-	[ -s "$TMP/out" ] && fail "batch: a table cut short was printed"
-fi
+wait_until 60 "the worker to begin loading $LIBC_DBG" in_slow_load $pid
+t0=$(ms)
+kill -TERM $pid
+took=$(gone_ms $pid "$t0")
+wait $pid
+rc=$?
+echo "batch: exit $rc $took ms after SIGTERM"
+[ $rc -eq 0 ] || fail "batch: exit status $rc after SIGTERM: $(cat "$TMP/err")"
+[ "$took" -le "$DEADLINE_MS" ] || fail "batch: $took ms to answer SIGTERM"
+during_load "$TMP/err" "batch"
+[ -s "$TMP/out" ] && fail "batch: a table cut short was printed"
 
 # the live view: E builds every tree, q quits
 OLD=$TMP
 . tests/e2e/tmux.inc
 mv "$OLD/sys.data" "$TMP/sys.data"
 rm -rf "$OLD"
-run "$PTOP" -i "$TMP/sys.data" -g
+run env PTOP_TEST_SLOW_LOAD="$SLOW_LOAD" "$PTOP" -i "$TMP/sys.data" -g -vv \
+	"2> $TMP/err"
 wait_for '^Children +Self' 30
+pid=$(pgrep -f "sys.data -g -vv" | head -n 1)
+[ -n "$pid" ] || fail "no ptop process"
 keys E
-sleep 0.5
+wait_until 60 "the worker to begin loading $LIBC_DBG" in_slow_load "$pid"
 t0=$(ms)
 keys q
-wait_for '^PTOP-EXIT=' 30
-took=$(( $(ms) - t0 ))
-echo "live: q answered in $took ms (polling every 0.1 s)"
-screen | grep -q '^PTOP-EXIT=0$' || fail "live: exit status not 0"
-[ $took -le "$LIVE_DEADLINE_MS" ] || fail "live: $took ms to answer q during E"
+live_ended "$pid" "$t0" "live: q" "$LIVE_DEADLINE_MS"
 echo "ok"

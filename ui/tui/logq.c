@@ -8,7 +8,9 @@
 #include "ui/tui/logq.h"
 #include "ui/report/sanitize.h"
 
-#define LOGQ_SIZE 32
+/* -vv logs two lines per file the symbolizer's worker reads: a session
+ * with a few dozen binaries keeps its first messages */
+#define LOGQ_SIZE 128
 #define LOGQ_MSG 512
 
 struct logq {

@@ -28,6 +28,9 @@
  * snapshot (then at the next refresh). */
 #define BUILD_BUDGET 0.1
 #define MAX_RESOLVE_ROUNDS 300
+/* While the names left wait only for the symbolizer's worker, the loop
+ * looks this often whether it finished a load (then builds again). */
+#define LOAD_POLL_MS 20
 
 /* Keys read during a build, for the loop (in order). */
 static int pending[64];
@@ -270,6 +273,7 @@ int tui__rebuild(struct tui *t)
 	columns__timed(&t->cols, session__event_is_time(t->a->session, ev));
 	/* keys are read between two builds: names that would take longer
 	 * come in the next ones */
+	t->loads_seen = symbolizer__loads(t->a->syms);
 	symbolizer__set_deadline(t->a->syms, app__now() + t->build_budget);
 	err = table__build(&t->table, ev);
 	if (!err)
@@ -283,6 +287,8 @@ int tui__rebuild(struct tui *t)
 		pr_debug("names: all resolved after %u builds",
 			 t->resolve_rounds + 1);
 	t->resolving = left;
+	t->resolving_loads =
+		left && left == symbolizer__deferred_loading(t->a->syms);
 	symbolizer__set_deadline(t->a->syms, 0);
 	for (size_t i = 0; i < views__nr; i++)
 		if (views__table[i]->update)
@@ -377,7 +383,11 @@ static void tui__update_header(struct tui *t)
 
 	if (!t->have_snap)
 		ev = tui__session_ev(t, t->ev_pos);
+	/* its note looks rows up (binaries missing): a file the worker is
+	 * still loading is not waited for at each draw */
+	symbolizer__set_deadline(t->a->syms, app__now());
 	app__header(t->a, &t->table, ev, t->window, win, &t->hi);
+	symbolizer__set_deadline(t->a->syms, 0);
 	t->hi.ev_index = t->ev_pos;
 	t->hi.nr_events = tui__nr_shown(t);
 	tui__describe_filters(t, t->filters, sizeof(t->filters));
@@ -460,17 +470,29 @@ static void tui__take_log(struct tui *t, bool after_action)
 	}
 }
 
+/* Names left for later that a build now could resolve: some wait for
+ * nothing but the budget, or the worker finished a load since. */
+static bool tui__resolve_now(const struct tui *t)
+{
+	return t->resolving && t->resolve_rounds < MAX_RESOLVE_ROUNDS &&
+	       (!t->resolving_loads ||
+		symbolizer__loads(t->a->syms) != t->loads_seen);
+}
+
 static int tui__wait_ms(struct tui *t, double now)
 {
 	double left = t->next_refresh - now;
 	int ms;
 
-	if (left <= 0)
+	if (left <= 0 || tui__resolve_now(t))
 		return 0;
 	ms = left * 1000 > MAX_WAIT_MS ? MAX_WAIT_MS : (int)(left * 1000) + 1;
 	/* the event picker fills in while its listing runs */
 	if (tui__view(t) == V_EVENTS && t->evpick && !evpick__done(t->evpick))
 		ms = MIN(ms, 100);
+	/* names come in as the worker loads their files */
+	if (t->resolving && t->resolve_rounds < MAX_RESOLVE_ROUNDS)
+		ms = MIN(ms, LOAD_POLL_MS);
 	return ms;
 }
 
@@ -559,8 +581,7 @@ int tui__run(struct app *a)
 			dirty = false;
 		}
 		/* a burst of keys (or a SIGWINCH storm) makes one redraw */
-		for (key = tui__next_key(t.resolving ? 0 :
-					 tui__wait_ms(&t, app__now()));
+		for (key = tui__next_key(tui__wait_ms(&t, app__now()));
 		     key != K_NONE && keys < 64; key = tui__next_key(0), keys++) {
 			enum act_result r;
 
@@ -589,11 +610,11 @@ int tui__run(struct app *a)
 				dirty = true;
 		}
 		/* a build cut short for a key that did not quit (Esc), or
-		 * names its budget left for later: the names are looked up
-		 * again (what was resolved or loaded stays) */
-		if ((t.table.cancelled ||
-		     (t.resolving && t.resolve_rounds < MAX_RESOLVE_ROUNDS)) &&
-		    !quit && !*a->stop) {
+		 * names its budget left for later, or whose files the
+		 * symbolizer's worker has loaded since: the names are looked
+		 * up again (what was resolved or loaded stays) */
+		if ((t.table.cancelled || tui__resolve_now(&t)) && !quit &&
+		    !*a->stop) {
 			if (t.resolving)
 				t.resolve_rounds++;
 			if (tui__rebuild(&t))

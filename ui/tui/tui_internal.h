@@ -106,6 +106,10 @@ struct tui {
 	/* names a build left for later (its time budget ran out): the
 	 * footer says so and the loop builds again until none is left */
 	size_t resolving;
+	/* all of them wait for the symbolizer's worker, which had finished
+	 * loads_seen loads when the last build began */
+	bool resolving_loads;
+	u64 loads_seen;
 	unsigned int resolve_rounds;	/* builds since the snapshot */
 	double build_budget;	/* seconds (PTOP_BUILD_BUDGET_MS: tests) */
 	bool final_done;	/* the table after the target ended is in */

@@ -1,0 +1,68 @@
+/* loader: one worker thread that runs file loads off its caller's thread. */
+#ifndef PTOP_LOADER_H
+#define PTOP_LOADER_H
+
+#include <signal.h>
+
+#include "src/core/util.h"
+
+/*
+ * Usage (the caller embeds a job in its own struct):
+ *	job->run = load_it;	runs once, on the worker; touches nothing
+ *	job->free = free_it;	but the job (no caller state: it may run
+ *				after the caller is gone)
+ *	loader__submit(l, job);		queued, in order (urgent ones
+ *					first)
+ *	loader__wait(l, job, deadline, stop)
+ *		0: run is over, the caller owns the job again (takes what
+ *		it made, then frees it); -EAGAIN: not yet (the deadline
+ *		passed, or *stop was set)
+ *	loader__cancel(l, job);		given up: freed now when it is not
+ *					running, else by the worker after run
+ *	loader__free(l);	cancels what is queued; joins an idle worker,
+ *				but leaves one that is running a job to end
+ *				alone (it frees that job, then the loader):
+ *				a load is never waited for at exit
+ *
+ * The worker starts with the first job.  When it cannot be started the
+ * job runs in loader__submit, on the caller's thread.  Waits are timed
+ * slices of at most 10 ms, since a signal does not wake a condition
+ * variable: *stop (set by a signal handler) ends one within that.
+ */
+
+/* The worker's thread name (ps -L, /proc/PID/task/N/comm). */
+#define LOADER_THREAD "ptop-loader"
+/* ... while it sleeps in a test's slow load (symbolizer_opts.slow_load) */
+#define SLOW_LOAD_THREAD "ptop-slowload"
+
+struct loader_job {
+	void (*run)(struct loader_job *job);
+	void (*free)(struct loader_job *job);
+	bool urgent;	/* runs before the queued jobs that are not */
+	/* the loader's, under its lock */
+	struct loader_job *next;
+	int state;
+	bool abandoned;
+};
+
+struct loader;
+
+struct loader *loader__new(void);
+void loader__free(struct loader *l);
+
+/* 0, or -EINVAL.  Never fails for want of a thread (see above). */
+int loader__submit(struct loader *l, struct loader_job *job);
+
+/* deadline: CLOCK_MONOTONIC seconds, 0: none; stop: may be NULL. */
+int loader__wait(struct loader *l, struct loader_job *job, double deadline,
+		 const volatile sig_atomic_t *stop);
+/* Is run over?  Never waits. */
+bool loader__done(struct loader *l, struct loader_job *job);
+
+void loader__cancel(struct loader *l, struct loader_job *job);
+
+/* Jobs whose run is over so far: grows when a wait would answer 0 for
+ * one more job.  Any thread. */
+u64 loader__finished(struct loader *l);
+
+#endif
