@@ -90,36 +90,43 @@ BAD_HDR='^(unistd|fcntl|poll|dirent|termios|dlfcn|link|zstd|zlib|lzma|gelf|libel
 # not a prefixed name such as ring__read).
 BAD_CALL='open|openat|openat2|creat|read|readv|write|writev|pread|pwrite|close|lseek|mmap|munmap|mprotect|ioctl|syscall|poll|ppoll|select|fopen|fdopen|freopen|opendir|readdir|popen|pipe|pipe2|fork|vfork|execv|execvp|execve|execl|execlp|kill|waitpid|wait|dup|dup2|stat|fstat|lstat|fstatat|access|readlink|unlink|rename|mkdir|dlopen|dlsym|pthread_create|clock_gettime|gettimeofday|time|nanosleep|usleep|sleep|getpid|gettid|getenv|sysconf|uname|perf_event_open'
 
+# BAD_HDR between the <> of an include line
+BAD_INC=${BAD_HDR#^}
+BAD_INC=${BAD_INC%\$}
+
 fail=0
 bad() {
 	echo "$1" >&2
 	fail=1
 }
 
+# layer_of PATH: its layer in $LAYER (a variable, not a command's output:
+# a subshell per include made the check take seconds)
 layer_of() {
 	case "$1" in
-	src/core/*) echo src/core ;;
-	src/sys/*) echo src/sys ;;
-	src/perfdata/*) echo src/perfdata ;;
-	src/*/*) echo "?" ;;
-	src/*) echo src ;;
-	symbols/*/*) echo "?" ;;
-	symbols/*) echo symbols ;;
-	ui/report/*) echo ui/report ;;
-	ui/tui/*) echo ui/tui ;;
-	*) echo "?" ;;
+	src/core/*) LAYER=src/core ;;
+	src/sys/*) LAYER=src/sys ;;
+	src/perfdata/*) LAYER=src/perfdata ;;
+	src/*/*) LAYER="?" ;;
+	src/*) LAYER=src ;;
+	symbols/*/*) LAYER="?" ;;
+	symbols/*) LAYER=symbols ;;
+	ui/report/*) LAYER=ui/report ;;
+	ui/tui/*) LAYER=ui/tui ;;
+	*) LAYER="?" ;;
 	esac
 }
 
+# allowed LAYER: the layers it may include, in $OK
 allowed() {
 	case "$1" in
-	src/core) echo "src/core" ;;
-	src/sys) echo "src/core src/sys" ;;
-	src/perfdata) echo "src/core src/sys src/perfdata" ;;
-	symbols) echo "src/core src/sys symbols" ;;
-	ui/report) echo "src/core src/sys src/perfdata symbols ui/report" ;;
-	ui/tui) echo "src/core src/sys src/perfdata symbols ui/report ui/tui" ;;
-	src) echo "src/core src/sys src/perfdata symbols ui/report ui/tui src" ;;
+	src/core) OK="src/core" ;;
+	src/sys) OK="src/core src/sys" ;;
+	src/perfdata) OK="src/core src/sys src/perfdata" ;;
+	symbols) OK="src/core src/sys symbols" ;;
+	ui/report) OK="src/core src/sys src/perfdata symbols ui/report" ;;
+	ui/tui) OK="src/core src/sys src/perfdata symbols ui/report ui/tui" ;;
+	src) OK="src/core src/sys src/perfdata symbols ui/report ui/tui src" ;;
 	esac
 }
 
@@ -138,12 +145,14 @@ for p in $PURE; do
 done
 
 for f in $files; do
-	layer=$(layer_of "$f")
+	layer_of "$f"
+	layer=$LAYER
 	if [ "$layer" = "?" ]; then
 		bad "$f: not in a layer folder (src/core, src/sys, src/perfdata, symbols, ui/report, ui/tui, or src/ for the entry)"
 		continue
 	fi
-	ok=$(allowed "$layer")
+	allowed "$layer"
+	ok=$OK
 	# 1, 2: ptop's own includes
 	grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$f" |
 	sed 's/^\([0-9]*\):[^"]*"\([^"]*\)".*/\1 \2/' |
@@ -156,7 +165,8 @@ for f in $files; do
 			echo "$f:$line: \"$inc\" is no file of the tree"
 			continue
 		fi
-		il=$(layer_of "$inc")
+		layer_of "$inc"
+		il=$LAYER
 		case " $ok " in
 		*" $il "*) ;;
 		*) echo "$f:$line: $layer includes \"$inc\" of $il, a higher or other layer" ;;
@@ -176,18 +186,15 @@ for f in $files; do
 
 	is_pure "$f" || continue
 	# 3: a pure file's system headers
-	grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*<' "$f" |
-	sed 's/^\([0-9]*\):[^<]*<\([^>]*\)>.*/\1 \2/' |
-	while read -r line inc; do
-		[ "$inc" = sys/types.h ] && continue	# types only
-		echo "$inc" | grep -q -E "$BAD_HDR" &&
-			echo "$f:$line: pure file includes <$inc>"
-	done > "${TMPDIR:-/tmp}/layering.$$"
-	if [ -s "${TMPDIR:-/tmp}/layering.$$" ]; then
-		cat "${TMPDIR:-/tmp}/layering.$$" >&2
+	# (one grep a file: BAD_HDR's names between the <>, sys/types.h
+	# apart, types only)
+	m=$(grep -n -E "^[[:space:]]*#[[:space:]]*include[[:space:]]*<$BAD_INC>" "$f" |
+		grep -v '<sys/types\.h>' |
+		sed 's|^\([0-9]*\):[^<]*<\([^>]*\)>.*|'"$f"':\1: pure file includes <\2>|')
+	if [ -n "$m" ]; then
+		echo "$m" >&2
 		fail=1
 	fi
-	rm -f "${TMPDIR:-/tmp}/layering.$$"
 	# and its calls, comments left out (the preprocessor strips them
 	# without reading any include; -P keeps no line markers, so the
 	# message gives the call rather than its line)
