@@ -50,7 +50,6 @@ static const char *tracefs_dir(const struct evlist_opts *opts)
 	return NULL;
 }
 
-/* Resolves a tracepoint's id into spec->attr.config. */
 /* --off-cpu's sched_switch: where its format puts prev_state (the
  * waits' states); a format without it leaves them unknown. */
 static void switch_state_field(const char *dir, struct event_spec *spec)
@@ -71,6 +70,7 @@ static void switch_state_field(const char *dir, struct event_spec *spec)
 	strbuf__fini(&f);
 }
 
+/* Resolves a tracepoint's id into spec->attr.config. */
 int catalog__tracepoint_id(const struct evlist_opts *opts,
 			 struct event_spec *spec)
 {

@@ -51,7 +51,7 @@ check "$TMP/live.folded" live
 
 perf record -q -N --buildid-mmap -e cpu-clock -F 2000 --call-graph dwarf \
 	-o "$TMP/sys.data" -- "$WL/syswork" 1 > /dev/null 2> "$TMP/err" ||
-	fail "perf record --call-graph dwarf: $(cat "$TMP/err")"
+	fail "perf record --buildid-mmap --call-graph dwarf: $(cat "$TMP/err")"
 "$PTOP" -i "$TMP/sys.data" -b --folded --max-stack 64 > "$TMP/file.folded" \
 	2> "$TMP/err" || fail "ptop -i: $(cat "$TMP/err")"
 check "$TMP/file.folded" "ptop -i"

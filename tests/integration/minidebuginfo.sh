@@ -44,7 +44,7 @@ mkdir -p "$TMP/run"
 cp "$TMP/m/plain" "$TMP/run/annwork"
 perf record --buildid-mmap -q -N -o "$TMP/perf.data" -e cpu-clock \
 	-- "$TMP/run/annwork" 1 > /dev/null 2> "$TMP/rec.err" ||
-	fail "perf record: $(cat "$TMP/rec.err")"
+	fail "perf record --buildid-mmap: $(cat "$TMP/rec.err")"
 bid=$(readelf -n "$TMP/run/annwork" | sed -n 's/^ *Build ID: //p')
 sysroot=$TMP/sysroot
 mkdir -p "$sysroot$TMP/run" "$sysroot/usr/lib/debug/.build-id/$(echo "$bid" | cut -c1-2)"

@@ -11,7 +11,7 @@ command -v perf > /dev/null || fail "perf is not installed"
 
 perf record --buildid-mmap -q -N -F max -m 1 -e cpu-clock -o "$TMP/l.data" \
 	-- "$WL/spin3" 1 2 > /dev/null 2> "$TMP/rec.err" ||
-	fail "perf record: $(head -c 400 "$TMP/rec.err")"
+	fail "perf record --buildid-mmap: $(head -c 400 "$TMP/rec.err")"
 perf report -i "$TMP/l.data" --stdio --sort dso,sym > "$TMP/perf.txt" 2> "$TMP/perf.err" ||
 	fail "perf report: $(head -5 "$TMP/perf.err")"
 plost=$(sed -n 's/^# Total Lost Samples: \([0-9]*\)$/\1/p' "$TMP/perf.txt" | head -n 1)

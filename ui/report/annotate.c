@@ -758,6 +758,10 @@ int annotator__find(struct annotator *an, const struct snapshot *snap,
 		const struct dso *d = snap->chains[i].dso;
 		size_t j;
 
+		/* a chain's frames run in a few objects: the last node's
+		 * object was just looked for */
+		if (i > 1 && d == snap->chains[i - 1].dso)
+			continue;
 		for (j = 0; j < nr_dsos && dsos[j] != d; j++)
 			;
 		if (j == nr_dsos && d &&

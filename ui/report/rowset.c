@@ -692,8 +692,8 @@ static int rowset__children(struct rowset *rs, const struct snapshot *snap,
 			fs = &rs->memo->fs[fi];
 			/* the frame's row, made and found once per build when
 			 * no entry field takes part in it */
-			k = fs->row;
-			if (k == ROW_UNSET || rs->memo->entry_fields) {
+			k = rs->memo->entry_fields ? ROW_UNSET : fs->row;
+			if (k == ROW_UNSET) {
 				row__make(&fr, e, nd->dso,
 					  frame__show(nd->addr, true), &fs->sym);
 				k = row__visible(f, &fr) ?
@@ -701,7 +701,8 @@ static int rowset__children(struct rowset *rs, const struct snapshot *snap,
 					    ROW_HIDDEN;
 				if (k < 0 && k != ROW_HIDDEN)
 					return (int)k;
-				fs->row = k;
+				if (!rs->memo->entry_fields)
+					fs->row = k;
 			}
 			if (k == ROW_HIDDEN)
 				continue;
