@@ -64,6 +64,7 @@ enum opt_id {
 	OPT_WALL,
 	OPT_SYMFS = 700,
 	OPT_NO_DEBUGINFOD,
+	OPT_NO_DWARF_CACHE,
 };
 
 /* The one option table: getopt's tables and --help come from it. */
@@ -124,6 +125,9 @@ static const struct opt_desc {
 	  "machine's or a container's files)" },
 	{ OPT_NO_DEBUGINFOD, "no-debuginfod", NULL,
 	  "never fetch files from the DEBUGINFOD_URLS servers" },
+	{ OPT_NO_DWARF_CACHE, "no-dwarf-cache", NULL,
+	  "do not keep inflated copies of debug files with compressed DWARF "
+	  "(in $XDG_CACHE_HOME/ptop/dwarf)" },
 	{ OPT_NO_DEMANGLE, "no-demangle", NULL, "show C++/Rust names mangled" },
 	{ OPT_DEMANGLE_PARAMS, "demangle-params", NULL,
 	  "show C++ functions with their parameters, not by their name alone as perf report does" },
@@ -406,6 +410,9 @@ static int symbol_option(struct options *o, int c)
 		break;
 	case OPT_NO_DEBUGINFOD:
 		o->no_debuginfod = true;
+		break;
+	case OPT_NO_DWARF_CACHE:
+		o->no_dwarf_cache = true;
 		break;
 	default:
 		return -1;

@@ -32,6 +32,7 @@ struct options {
 	size_t nr_debug_dirs;
 	const char *symfs;
 	bool no_debuginfod;
+	bool no_dwarf_cache;
 	bool callgraph, folded;
 	bool off_cpu;		/* --off-cpu */
 	bool wall;		/* --wall */

@@ -10,6 +10,7 @@
 
 #include "src/core/elfnote.h"
 #include "src/sys/fdio.h"
+#include "symbols/cachedir.h"
 #include "symbols/kallsyms.h"
 #include "symbols/symbolizer.h"
 #include "symbols/symtab.h"
@@ -476,36 +477,6 @@ static bool restricted_now(const char *path)
 	return true;
 }
 
-/* A directory only we can write to, made if missing. */
-static int cache_dir_ok(const char *dir)
-{
-	struct stat st;
-
-	if (mkdir(dir, 0700) && errno != EEXIST) {
-		/* ~/.cache itself may be missing */
-		char parent[4096];
-		char *slash;
-
-		if (errno != ENOENT ||
-		    snprintf(parent, sizeof(parent), "%s", dir) >=
-			    (int)sizeof(parent))
-			return -errno;
-		slash = strrchr(parent, '/');
-		if (!slash || slash == parent)
-			return -ENOENT;
-		*slash = '\0';
-		if ((mkdir(parent, 0700) && errno != EEXIST) ||
-		    (mkdir(dir, 0700) && errno != EEXIST))
-			return -errno;
-	}
-	if (lstat(dir, &st))
-		return -errno;
-	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
-	    (st.st_mode & 022))
-		return -EPERM;
-	return 0;
-}
-
 static bool mul_add(u64 a, u64 b, u64 *acc)
 {
 	u64 m;
@@ -740,7 +711,7 @@ struct kallsyms *kallsyms__load_cached(const char *path,
 	*from = KALLSYMS_PARSED;
 	cache = c && c->dir && !kcache_key(c, &key) &&
 		!cache_path(c, &key, file, sizeof(file)) &&
-		!restricted_now(path) && !cache_dir_ok(c->dir);
+		!restricted_now(path) && !cachedir__ok(c->dir);
 	if (!cache)
 		return kallsyms__load(path, pool);
 	ks = read_cache(file, &key, pool);
@@ -754,17 +725,3 @@ struct kallsyms *kallsyms__load_cached(const char *path,
 	return ks;
 }
 
-int kallsyms__cache_dir(char *buf, size_t len)
-{
-	const char *xdg = getenv("XDG_CACHE_HOME");
-	const char *home = getenv("HOME");
-	int n;
-
-	if (xdg && xdg[0] == '/')
-		n = snprintf(buf, len, "%s/ptop", xdg);
-	else if (home && home[0] == '/')
-		n = snprintf(buf, len, "%s/.cache/ptop", home);
-	else
-		return -ENOENT;
-	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
-}

@@ -67,10 +67,6 @@ struct kallsyms *kallsyms__load_cached(const char *path,
 				       struct strpool *pool,
 				       enum kallsyms_from *from);
 
-/* The default cache directory: $XDG_CACHE_HOME/ptop, else
- * $HOME/.cache/ptop; 0 or -ENOENT (neither set). */
-int kallsyms__cache_dir(char *buf, size_t len);
-
 /* Lookups, from st or the mapped cache alike (symtab__lookup's
  * contract). */
 int kallsyms__lookup(struct kallsyms *ks, u64 addr, struct symtab_hit *hit);

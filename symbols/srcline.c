@@ -32,14 +32,14 @@ static u64 be64(const u8 *p)
 	return v;
 }
 
-/* Are the .debug sections sane to hand to libdw? */
-static bool sections_sane(Elf *elf)
+int srcline__dwarf_size(Elf *elf, u64 *inflated_total, bool *compressed)
 {
 	size_t nr, shstrndx;
 	u64 total = 0;
+	bool any = false;
 
 	if (elf_getshdrnum(elf, &nr) || elf_getshdrstrndx(elf, &shstrndx))
-		return false;
+		return -ENODATA;
 	for (size_t i = 1; i < nr; i++) {
 		Elf_Scn *scn = elf_getscn(elf, i);
 		const char *name;
@@ -47,7 +47,7 @@ static bool sections_sane(Elf *elf)
 		u64 inflated;
 
 		if (!scn || !gelf_getshdr(scn, &sh))
-			return false;
+			return -ENODATA;
 		name = elf_strptr(elf, shstrndx, sh.sh_name);
 		if (!name || sh.sh_type == SHT_NOBITS ||
 		    (strncmp(name, ".debug_", 7) &&
@@ -58,30 +58,36 @@ static bool sections_sane(Elf *elf)
 			GElf_Chdr ch;
 
 			if (!gelf_getchdr(scn, &ch))
-				return false;
+				return -ENODATA;
 			inflated = ch.ch_size;
+			any = true;
 		} else if (!strncmp(name, ".zdebug_", 8)) {
 			Elf_Data *d = elf_rawdata(scn, NULL);
 
 			if (!d || d->d_size < 12 || memcmp(d->d_buf, "ZLIB", 4))
-				return false;
+				return -ENODATA;
 			inflated = be64((const u8 *)d->d_buf + 4);
+			any = true;
 		}
 		if (inflated > DWARF_MAX_INFLATED ||
 		    inflated / DWARF_MAX_RATIO > sh.sh_size)
-			return false;
+			return -ENODATA;
 		total += inflated;
 		if (total > DWARF_MAX_INFLATED)
-			return false;
+			return -ENODATA;
 	}
-	return true;
+	*inflated_total = total;
+	*compressed = any;
+	return 0;
 }
 
 struct srcline_dw *srcline__new(Elf *elf)
 {
 	struct srcline_dw *sd;
+	u64 size;
+	bool compressed;
 
-	if (!elf || !sections_sane(elf)) {
+	if (!elf || srcline__dwarf_size(elf, &size, &compressed)) {
 		errno = ENODATA;
 		return NULL;
 	}

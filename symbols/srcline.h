@@ -17,6 +17,11 @@ struct srcline_dw;
  * usable DWARF).
  */
 struct srcline_dw *srcline__new(Elf *elf);
+
+/* The size of elf's .debug sections once inflated, and whether any is
+ * compressed (SHF_COMPRESSED or .zdebug_): 0, or -ENODATA when they are
+ * unreadable or would inflate past the bound srcline__new keeps. */
+int srcline__dwarf_size(Elf *elf, u64 *inflated, bool *compressed);
 void srcline__free(struct srcline_dw *sd);
 
 /*

@@ -13,8 +13,10 @@
 
 #include <gelf.h>
 
+#include "symbols/cachedir.h"
 #include "symbols/dbgfetch.h"
 #include "symbols/debuginfo.h"
+#include "symbols/dwcache.h"
 #include "src/core/elfnote.h"
 #include "symbols/elfsym.h"
 #include "symbols/kallsyms.h"
@@ -140,6 +142,7 @@ struct symbolizer {
 	const char *slow_load;	/* symbolizer_opts.slow_load */
 	struct loader *loader;	/* the worker that reads files */
 	const char *kallsyms_cache;	/* NULL: none */
+	const char *dwarf_cache;	/* NULL: none */
 
 	struct dso_state *states;	/* by dso->id */
 	size_t nr_states;
@@ -171,7 +174,7 @@ struct symbolizer {
 	u64 gen;
 
 	struct lru dwarf;	/* struct image by dw_node */
-	size_t dwarf_loads;
+	size_t dwarf_loads, dwarf_cache_made, dwarf_cache_used;
 	struct lru resolved;	/* struct resolved */
 	size_t hits, misses;
 	u32 kernel_loads;
@@ -271,8 +274,16 @@ struct symbolizer *symbolizer__new(const struct symbolizer_opts *opts)
 	} else if (!opts->kallsyms_cache && !opts->kallsyms) {
 		char dir[PATH_BUF];
 
-		if (!kallsyms__cache_dir(dir, sizeof(dir)))
+		if (!cachedir__default(dir, sizeof(dir)))
 			s->kallsyms_cache = pool_dup(s, dir);
+	}
+	if (opts->dwarf_cache && opts->dwarf_cache[0]) {
+		s->dwarf_cache = pool_dup(s, opts->dwarf_cache);
+	} else if (!opts->dwarf_cache) {
+		char dir[PATH_BUF];
+
+		if (!cachedir__default(dir, sizeof(dir)))
+			s->dwarf_cache = pool_dup(s, dir);
 	}
 	s->proc = pool_dup(s, opts->proc ? opts->proc : "/proc");
 	s->tmp = pool_dup(s, opts->tmp ? opts->tmp : "/tmp");
@@ -460,8 +471,12 @@ struct load_job {
 	struct symtab *st;
 	long n;
 	bool from_dbg;		/* its names came from the debug file */
+	/* JOB_DWARF in: the folder of inflated copies (dwcache.h) or NULL */
+	const char *cache_dir;
 	/* JOB_DWARF out */
 	struct srcline_dw *dw;
+	int cache_err;		/* dwcache__open's, when it was asked */
+	bool cache_made;
 	size_t cost;
 	char path[PATH_BUF];	/* the binary's, or the DWARF file's */
 	char dbg_path[PATH_BUF];
@@ -1597,6 +1612,7 @@ static void load_dwarf(struct symbolizer *s, const struct dso *dso,
 	j = job_new(JOB_DWARF, fd, elf, path);
 	if (!j)
 		return;
+	j->cache_dir = s->dwarf_cache;
 	img->dw_job = j;
 	job_submit(s, j);
 }
@@ -1607,6 +1623,21 @@ static void dwarf_run(struct loader_job *lj)
 	struct load_job *j = job_of(lj);
 	double t0 = job_begin(j);
 
+	if (j->cache_dir) {
+		struct dwcache_result r;
+		Elf *celf;
+		int cfd;
+
+		j->cache_err = dwcache__open(j->cache_dir, j->fd, j->elf, &cfd,
+					     &celf, &r);
+		if (!j->cache_err) {
+			/* the copy stands for the file from now on */
+			elf_close(&j->elf, &j->fd);
+			j->fd = cfd;
+			j->elf = celf;
+			j->cache_made = r.made;
+		}
+	}
 	j->dw = srcline__new(j->elf);
 	if (j->dw)
 		j->cost = dwarf_cost(j->elf);
@@ -1618,6 +1649,16 @@ static void dwarf_run(struct loader_job *lj)
 static void dwarf_take(struct symbolizer *s, struct image *img,
 		       struct load_job *j)
 {
+	if (j->cache_dir && !j->cache_err) {
+		pr_debug("%s: DWARF %s %s/dwarf", j->path,
+			 j->cache_made ? "inflated into" : "read from",
+			 j->cache_dir);
+		s->dwarf_cache_made += j->cache_made;
+		s->dwarf_cache_used++;
+	} else if (j->cache_dir && j->cache_err != -ENOENT) {
+		pr_debug("%s: no inflated copy in %s/dwarf: %s", j->path,
+			 j->cache_dir, strerror(-j->cache_err));
+	}
 	if (!j->dw) {
 		pr_debug("%s: no usable DWARF", j->path);
 		job_free(&j->lj);
@@ -1963,6 +2004,8 @@ void symbolizer__stats(const struct symbolizer *s,
 	st->dwarf_open = lru__count(&s->dwarf);
 	st->dwarf_bytes = lru__cost(&s->dwarf);
 	st->dwarf_loads = s->dwarf_loads;
+	st->dwarf_cache_made = s->dwarf_cache_made;
+	st->dwarf_cache_used = s->dwarf_cache_used;
 	st->resolved = lru__count(&s->resolved);
 	st->resolved_bytes = lru__cost(&s->resolved);
 	st->hits = s->hits;

@@ -47,6 +47,10 @@ struct symbolizer_opts {
 	 * kallsyms__load_cached): NULL, $XDG_CACHE_HOME/ptop (else
 	 * ~/.cache/ptop) when kallsyms is unset; "": no cache. */
 	const char *kallsyms_cache;
+	/* Where debug files with compressed DWARF are kept inflated
+	 * (symbols/dwcache.h): NULL, the same folder as kallsyms_cache's
+	 * default; "": none. */
+	const char *dwarf_cache;
 	const char *proc;	/* default "/proc" */
 	const char *tmp;	/* default "/tmp", for perf-PID.map */
 	const char *vdso_image;	/* a file holding the vdso; default: this
@@ -209,6 +213,8 @@ struct symbolizer_stats {
 	size_t dwarf_bytes;	/* their estimated cost */
 	size_t dwarf_loads;	/* DWARF opened so far (again after an
 				 * eviction counts again) */
+	size_t dwarf_cache_made;	/* inflated copies made (dwcache.h) */
+	size_t dwarf_cache_used;	/* DWARF read from a copy */
 	size_t resolved;	/* (dso, address) entries cached */
 	size_t resolved_bytes;
 	size_t hits, misses;	/* of the resolution cache */
