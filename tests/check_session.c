@@ -725,6 +725,77 @@ START_TEST(test_idle_chains)
 }
 END_TEST
 
+/* Children rows of memcpy by dso name: "libc.so.6" and "other.so". */
+static void memcpy_children(u64 *libc, u64 *other)
+{
+	struct sort_spec spec;
+	struct rowset rs;
+	struct snapshot snap;
+
+	*libc = *other = 0;
+	sort_spec__default(&spec);
+	spec.children = true;
+	snapshot__init(&snap);
+	ck_assert_int_eq(session__snapshot(s, 0, &snap), 0);
+	rowset__init(&rs);
+	ck_assert_int_eq(rowset__build(&rs, &snap, &spec, NULL, resolve, NULL), 0);
+	for (size_t i = 0; i < rs.nr; i++) {
+		if (!rs.rows[i].sym || strcmp(rs.rows[i].sym, "memcpy"))
+			continue;
+		if (!strcmp(rs.rows[i].dso_name, "libc.so.6"))
+			*libc += rs.rows[i].children_samples;
+		else if (!strcmp(rs.rows[i].dso_name, "other.so"))
+			*other += rs.rows[i].children_samples;
+	}
+	rowset__fini(&rs);
+	snapshot__fini(&snap);
+}
+
+/* The same raw chain again (session__chain's memo) resolves as the maps
+ * are now: after an mmap over libc, in the new file; after the chains
+ * were reset (z), into the new trie. */
+START_TEST(test_chain_memo)
+{
+	u64 st = ST | PERF_SAMPLE_CALLCHAIN;
+	struct perf_event_attr a = attr(st);
+	struct session_opts o = { .key_fields = KEY_ALL };
+	static const u8 bid_other[20] = { 0x22 };
+	u64 chain[] = { (u64)PERF_CONTEXT_USER, 0x401010, 0x7f0000000501ULL };
+	struct fake_sample fs = { .time = 1000, .period = 100, .ip = 0x401010,
+				  .pid = 100, .tid = 100, .callchain = chain,
+				  .nr_callchain = 3,
+				  .misc = PERF_RECORD_MISC_USER };
+	u64 libc, other;
+
+	session__free(s);
+	s = session__new(&o);
+	ck_assert_int_eq(session__add_event(s, "cpu-clock", &a), 0);
+	fake_machine(st);
+	for (int i = 0; i < 3; i++)
+		session__process(s, fake_sample(buf, st, &fs));
+	memcpy_children(&libc, &other);
+	ck_assert_uint_eq(libc, 3);
+	ck_assert_uint_eq(other, 0);
+
+	/* another file mapped where libc was */
+	ck_assert_int_eq(session__process(s, fake_mmap2(buf, 100,
+		0x7f0000000000ULL, 0x10000, 0x1000, "/lib/other.so",
+		bid_other, 20, trailer(st))), 0);
+	session__process(s, fake_sample(buf, st, &fs));
+	memcpy_children(&libc, &other);
+	ck_assert_uint_eq(libc, 3);
+	ck_assert_uint_eq(other, 1);
+
+	/* zeroed: the trie starts again, and so do the chains */
+	session__refresh(s, HIST_ZERO);
+	session__process(s, fake_sample(buf, st, &fs));
+	session__process(s, fake_sample(buf, st, &fs));
+	memcpy_children(&libc, &other);
+	ck_assert_uint_eq(libc, 0);
+	ck_assert_uint_eq(other, 2);
+}
+END_TEST
+
 /*
  * perf record (6.0+) reads each counter's lost count (PERF_FORMAT_LOST)
  * at its end and writes it as LOST_SAMPLES: the losses its LOST records
@@ -992,6 +1063,7 @@ Suite *session_suite(void)
 	tcase_add_test(tc, test_idle);
 	tcase_add_test(tc, test_idle_without_pid_key);
 	tcase_add_test(tc, test_idle_chains);
+	tcase_add_test(tc, test_chain_memo);
 	tcase_add_test(tc, test_lost_once);
 	tcase_add_test(tc, test_fold_reaped_always);
 	tcase_add_test(tc, test_cgroup_live);

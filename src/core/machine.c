@@ -35,6 +35,7 @@ struct machine {
 	struct intmap procs;	/* pid -> struct proc */
 	struct intmap threads;	/* tid -> struct thread */
 	unsigned int tick;
+	u64 gen;		/* machine__gen */
 	/* one-entry cache for the sample path: most samples in a row come
 	 * from the same process */
 	struct proc *last;
@@ -145,6 +146,7 @@ int machine__comm(struct machine *m, s32 pid, s32 tid, const char *comm,
 	struct thread *t;
 	struct proc *p;
 
+	m->gen++;
 	if (!s)
 		return -ENOMEM;
 	p = machine__findnew_proc(m, pid);
@@ -178,6 +180,7 @@ int machine__fork(struct machine *m, s32 pid, s32 ppid, s32 tid, s32 ptid)
 					  pp ? pp->comm : NULL;
 	struct thread *t;
 
+	m->gen++;
 	if (pid != ppid) {
 		/* fork(): a copy of the parent's address space */
 		p = machine__new_proc(m, pid);
@@ -212,6 +215,7 @@ int machine__exit(struct machine *m, s32 pid, s32 tid)
 	struct thread *t = intmap__get(&m->threads, (u64)(u32)tid);
 	struct proc *p = machine__proc(m, pid);
 
+	m->gen++;
 	if (t && t->pid == pid) {
 		t->exited = true;
 		t->exit_tick = m->tick;
@@ -231,6 +235,7 @@ int machine__mmap(struct machine *m, s32 pid, u64 start, u64 len, u64 pgoff,
 	size_t i, o = 0, at;
 	struct map *out;
 
+	m->gen++;
 	if (!p)
 		return -ENOMEM;
 	if (!len || end < start)
@@ -342,6 +347,11 @@ const char *machine__cgroup_of(struct machine *m, s32 pid)
 	return p ? p->cgroup : NULL;
 }
 
+u64 machine__gen(const struct machine *m)
+{
+	return m->gen;
+}
+
 bool machine__knows(const struct machine *m, s32 pid)
 {
 	return intmap__get(&m->procs, (u64)(u32)pid) != NULL;
@@ -365,6 +375,7 @@ size_t machine__reap(struct machine *m, unsigned int grace)
 	u64 k, *dead = NULL;
 	void *v;
 
+	m->gen++;
 	/* Collect first: the maps must not change while iterating. */
 	while (intmap__next(&m->procs, &i, &k, &v)) {
 		struct proc *p = v;

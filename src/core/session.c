@@ -29,6 +29,25 @@ struct session_bid {
 	char *path;
 };
 
+/*
+ * session__chain's memo: the leaf node of a raw chain (the sample's
+ * words, markers included) seen lately, by pid and cpumode.  A program
+ * that switches or samples at the same few places sends the same words
+ * again and again; a hit is a hash and a compare instead of a map lookup
+ * and a trie step per frame.  An entry holds while the machine's maps
+ * (machine__gen) and the trie (chains_epoch) are those it was made under.
+ */
+#define CHAIN_MEMO 512
+#define CHAIN_MEMO_WORDS 64
+
+struct chain_memo {
+	u64 hash, gen, epoch;
+	s32 pid;
+	u16 cpumode, nr;
+	u32 leaf;
+	u64 words[CHAIN_MEMO_WORDS];
+};
+
 struct session {
 	struct session_opts opts;
 	bool fold_always;	/* session__fold_reaped */
@@ -38,6 +57,8 @@ struct session {
 	struct dsos *dsos;
 	struct machine *machine;
 	struct callchains *chains;
+	u64 chains_epoch;	/* callchains__reset calls */
+	struct chain_memo *memo;	/* CHAIN_MEMO slots, made on first use */
 	struct session_event *events;
 	size_t nr_events, cap_events;
 	struct intmap ids;	/* id -> event index + 1 */
@@ -130,6 +151,7 @@ void session__free(struct session *s)
 	intmap__fini(&s->cgroups);
 	machine__free(s->machine);
 	callchains__free(s->chains);
+	free(s->memo);
 	dsos__free(s->dsos);
 	strpool__free(s->strings);
 	pthread_mutex_destroy(&s->lock);
@@ -487,8 +509,8 @@ static void session__resolve_user(struct session *s, s32 pid, u64 ip,
 /* No code below this address or in the last page of the address space. */
 #define CHAIN_MIN_CODE 4096
 
-static u32 session__chain(struct session *s, s32 pid, const u64 *chain,
-			  u64 nr, u16 cpumode)
+static u32 session__chain_walk(struct session *s, s32 pid, const u64 *chain,
+			       u64 nr, u16 cpumode)
 {
 	struct {
 		const struct dso *dso;
@@ -536,6 +558,39 @@ static u32 session__chain(struct session *s, s32 pid, const u64 *chain,
 			return 0;
 	}
 	return node;
+}
+
+static u32 session__chain(struct session *s, s32 pid, const u64 *chain,
+			  u64 nr, u16 cpumode)
+{
+	u64 h = hash_u64(nr ^ (u64)(u32)pid << 16 ^ (u64)cpumode << 48);
+	u64 gen = machine__gen(s->machine);
+	struct chain_memo *m;
+	u32 leaf;
+
+	if (nr > CHAIN_MEMO_WORDS)
+		return session__chain_walk(s, pid, chain, nr, cpumode);
+	if (!s->memo) {
+		s->memo = calloc(CHAIN_MEMO, sizeof(*s->memo));
+		if (!s->memo)
+			return session__chain_walk(s, pid, chain, nr, cpumode);
+	}
+	for (u64 i = 0; i < nr; i++)
+		h = (h ^ chain[i]) * 0x9e3779b97f4a7c15ULL;
+	h ^= h >> 29;
+	m = &s->memo[h & (CHAIN_MEMO - 1)];
+	if (m->hash == h && m->gen == gen && m->epoch == s->chains_epoch &&
+	    m->pid == pid && m->cpumode == cpumode && m->nr == nr && m->leaf &&
+	    !memcmp(m->words, chain, nr * sizeof(*chain)))
+		return m->leaf;
+	leaf = session__chain_walk(s, pid, chain, nr, cpumode);
+	/* the walk may have asked for a pid's maps: gen again */
+	*m = (struct chain_memo){ .hash = h, .gen = machine__gen(s->machine),
+				  .epoch = s->chains_epoch, .pid = pid,
+				  .cpumode = cpumode, .nr = (u16)nr,
+				  .leaf = leaf };
+	memcpy(m->words, chain, nr * sizeof(*chain));
+	return leaf;
 }
 
 /* Adds a sample to its event's histogram and counters. */
@@ -1207,8 +1262,10 @@ void session__refresh(struct session *s, enum hist_mode mode)
 	 * --off-cpu's waiting threads keep their frames) */
 	if (mode == HIST_ZERO && callchains__nr(s->chains) > 1 &&
 	    (!s->offcpu ||
-	     !offcpu__keep_frames(s->offcpu, session__chain_frames, s)))
+	     !offcpu__keep_frames(s->offcpu, session__chain_frames, s))) {
 		callchains__reset(s->chains);
+		s->chains_epoch++;
+	}
 	machine__tick(s->machine);
 	/* Two ticks: samples taken before an exit may still sit in another
 	 * CPU's ring for one more read. */
