@@ -112,6 +112,41 @@ START_TEST(test_decay_and_zero)
 }
 END_TEST
 
+/* Entries move down when others go (decay, rekey, zero): a key met
+ * before still counts on its own entry, not where it was. */
+START_TEST(test_moved_entries)
+{
+	struct hist *h = hist__new();
+	struct hist_key gone = key(&d1, 1, 0), kept = key(&d1, 2, 0);
+	struct hist_key other = key(&d2, 3, 0);
+	struct hist_entry *out = NULL;
+	size_t cap = 0;
+	const struct hist_entry *e;
+
+	hist__add(h, &gone, 1);		/* entry 0, gone at the decay */
+	for (int i = 0; i < 64; i++)
+		hist__add(h, &kept, 1);	/* entry 1, then 0 */
+	hist__decay(h);
+	hist__add(h, &kept, 1);
+	hist__add(h, &other, 1);
+	ck_assert_int_eq(hist__check(h), 0);
+	ck_assert_int_eq(hist__copy(h, &out, &cap), 2);
+	e = find(out, 2, &kept);
+	ck_assert_ptr_nonnull(e);
+	ck_assert_uint_eq(e->samples, 56 + 1);
+	/* zeroed: the same keys start again from nothing */
+	hist__zero(h);
+	hist__add(h, &other, 5);
+	hist__add(h, &kept, 7);
+	ck_assert_int_eq(hist__check(h), 0);
+	ck_assert_int_eq(hist__copy(h, &out, &cap), 2);
+	ck_assert_uint_eq(find(out, 2, &kept)->period, 7);
+	ck_assert_uint_eq(find(out, 2, &other)->period, 5);
+	free(out);
+	hist__free(h);
+}
+END_TEST
+
 static bool fold_pid(struct hist_key *k, void *ctx)
 {
 	(void)ctx;
@@ -154,6 +189,7 @@ Suite *hist_suite(void)
 	tcase_add_test(tc, test_growth);
 	tcase_add_test(tc, test_decay_and_zero);
 	tcase_add_test(tc, test_rekey_merges);
+	tcase_add_test(tc, test_moved_entries);
 	suite_add_tcase(s, tc);
 	return s;
 }

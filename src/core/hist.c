@@ -7,11 +7,30 @@
 
 _Static_assert(sizeof(struct hist_key) == 48, "hist_key has no holes");
 
+/*
+ * The entries sit densely in the order they came (the hot ones, which
+ * come first, on a few pages); an open-addressed index of 8-byte slots
+ * finds them: the entry's number plus one in the low half (0: empty),
+ * the upper half of the key's hash in the high half, so that a probe
+ * touches an entry only when the hash matches.  A table of 64-byte
+ * entries probed directly spread a busy profile's hot entries over as
+ * many pages as it had entries (TLB misses, dear in a VM).  A small
+ * direct-mapped front of the same slots catches the hot keys before the
+ * index (a profile's hot instructions are a few thousand; the index of
+ * one that also sampled a million cold ones is megabytes).
+ */
+#define HIST_FRONT 4096
+
 struct hist {
-	struct hist_entry *slots;	/* empty: key.dso == NULL */
-	size_t cap, nr;
+	struct hist_entry *entries;	/* nr used, ecap allocated */
+	size_t nr, ecap;
+	u64 *index;			/* cap slots, a power of two */
+	size_t cap;
+	u64 front[HIST_FRONT];		/* index slots of keys met lately */
 	u64 total_samples, total_period;
 };
+
+#define HIST_MIN_CAP 1024
 
 static inline u64 key__hash(const struct hist_key *k)
 {
@@ -27,16 +46,82 @@ static inline u64 key__hash(const struct hist_key *k)
 	return hash_u64(h);
 }
 
+/* The slot of key in index: its entry's, or the empty one it would
+ * take. */
+static size_t hist__slot(const struct hist_entry *entries, const u64 *index,
+			 size_t cap, const struct hist_key *key, u64 hash)
+{
+	size_t i = hash & (cap - 1);
+	u64 tag = hash >> 32;
+
+	for (u64 v; (v = index[i]); i = (i + 1) & (cap - 1))
+		if (v >> 32 == tag &&
+		    !memcmp(&entries[(u32)v - 1].key, key, sizeof(*key)))
+			break;
+	return i;
+}
+
+/*
+ * Indexes entries[0..nr) anew in an index of cap slots, merging entries
+ * whose keys became equal (hist__rekey) and dropping empty ones
+ * (hist__decay): the survivors move down, in order.  Never fails when
+ * index is given (the caller's, zeroed, big enough).
+ */
+static void hist__reindex(struct hist *h, u64 *index, size_t cap,
+			  bool drop_empty)
+{
+	size_t n = 0;
+
+	for (size_t j = 0; j < h->nr; j++) {
+		struct hist_entry *e = &h->entries[j];
+		u64 hash;
+		size_t i;
+
+		if (drop_empty && !e->samples && !e->period)
+			continue;
+		hash = key__hash(&e->key);
+		i = hist__slot(h->entries, index, cap, &e->key, hash);
+		if (index[i]) {
+			struct hist_entry *m = &h->entries[(u32)index[i] - 1];
+
+			m->samples += e->samples;
+			m->period += e->period;
+			continue;
+		}
+		if (n != j)
+			h->entries[n] = *e;
+		index[i] = (hash >> 32) << 32 | (u64)(n + 1);
+		n++;
+	}
+	h->nr = n;
+}
+
+static int hist__resize(struct hist *h, size_t cap, bool drop_empty)
+{
+	u64 *index = calloc(cap, sizeof(*index));
+
+	if (!index)
+		return -ENOMEM;
+	hist__reindex(h, index, cap, drop_empty);
+	memset(h->front, 0, sizeof(h->front));
+	free(h->index);
+	h->index = index;
+	h->cap = cap;
+	return 0;
+}
+
 struct hist *hist__new(void)
 {
 	struct hist *h = calloc(1, sizeof(*h));
 
 	if (!h)
 		return NULL;
-	h->cap = 1024;
-	h->slots = calloc(h->cap, sizeof(*h->slots));
-	if (!h->slots) {
-		free(h);
+	h->cap = HIST_MIN_CAP;
+	h->index = calloc(h->cap, sizeof(*h->index));
+	if (!h->index ||
+	    array__grow((void **)&h->entries, &h->ecap, HIST_MIN_CAP / 2,
+			sizeof(*h->entries))) {
+		hist__free(h);
 		return NULL;
 	}
 	return h;
@@ -46,63 +131,42 @@ void hist__free(struct hist *h)
 {
 	if (!h)
 		return;
-	free(h->slots);
+	free(h->index);
+	free(h->entries);
 	free(h);
-}
-
-static struct hist_entry *hist__slot(struct hist_entry *slots, size_t cap,
-				     const struct hist_key *key)
-{
-	size_t i = key__hash(key) & (cap - 1);
-
-	while (slots[i].key.dso &&
-	       memcmp(&slots[i].key, key, sizeof(*key)) != 0)
-		i = (i + 1) & (cap - 1);
-	return &slots[i];
-}
-
-static int hist__resize(struct hist *h, size_t cap)
-{
-	struct hist_entry *slots = calloc(cap, sizeof(*slots));
-
-	if (!slots)
-		return -ENOMEM;
-	for (size_t i = 0; i < h->cap; i++) {
-		struct hist_entry *e = &h->slots[i], *n;
-
-		if (!e->key.dso)
-			continue;
-		n = hist__slot(slots, cap, &e->key);
-		if (n->key.dso) {
-			/* rekeyed entries that now collide merge */
-			n->samples += e->samples;
-			n->period += e->period;
-		} else {
-			*n = *e;
-		}
-	}
-	free(h->slots);
-	h->slots = slots;
-	h->cap = cap;
-	h->nr = 0;
-	for (size_t i = 0; i < cap; i++)
-		h->nr += !!slots[i].key.dso;
-	return 0;
 }
 
 int hist__add(struct hist *h, const struct hist_key *key, u64 period)
 {
-	struct hist_entry *e = hist__slot(h->slots, h->cap, key);
+	u64 hash = key__hash(key);
+	u64 *f = &h->front[(hash >> 20) & (HIST_FRONT - 1)];
+	struct hist_entry *e;
+	size_t i;
 
-	if (!e->key.dso) {
-		if ((h->nr + 1) * 2 > h->cap) {
-			if (hist__resize(h, h->cap * 2))
-				return -ENOMEM;
-			e = hist__slot(h->slots, h->cap, key);
-		}
-		e->key = *key;
-		h->nr++;
+	if (*f && *f >> 32 == hash >> 32 &&
+	    !memcmp(&h->entries[(u32)*f - 1].key, key, sizeof(*key))) {
+		e = &h->entries[(u32)*f - 1];
+		goto add;
 	}
+	i = hist__slot(h->entries, h->index, h->cap, key, hash);
+	if (!h->index[i]) {
+		if ((h->nr + 1) * 2 > h->cap) {
+			if (hist__resize(h, h->cap * 2, false))
+				return -ENOMEM;
+			i = hist__slot(h->entries, h->index, h->cap, key, hash);
+		}
+		if (array__grow((void **)&h->entries, &h->ecap, h->nr + 1,
+				sizeof(*h->entries)))
+			return -ENOMEM;
+		e = &h->entries[h->nr];
+		e->key = *key;
+		e->samples = e->period = 0;
+		h->index[i] = (hash >> 32) << 32 | (u64)(++h->nr);
+	} else {
+		e = &h->entries[(u32)h->index[i] - 1];
+	}
+	*f = h->index[i];
+add:
 	e->samples++;
 	e->period += period;
 	h->total_samples++;
@@ -110,67 +174,52 @@ int hist__add(struct hist *h, const struct hist_key *key, u64 period)
 	return 0;
 }
 
-/* Rebuilds the table in place from its surviving entries. */
-static void hist__rebuild(struct hist *h, size_t cap)
-{
-	/* A fresh table of the same size cannot fail to hold what the old
-	 * one held; if the allocation fails the old layout stays valid
-	 * except for removed entries, so do it with a copy. */
-	if (hist__resize(h, cap) == 0)
-		return;
-	/* Out of memory: compact by reinsertion within the same array. */
-	for (size_t i = 0; i < h->cap; i++) {
-		struct hist_entry e = h->slots[i], *n;
-
-		if (!e.key.dso)
-			continue;
-		h->slots[i].key.dso = NULL;
-		n = hist__slot(h->slots, h->cap, &e.key);
-		*n = e;
-	}
-}
-
 void hist__decay(struct hist *h)
 {
 	bool removed = false;
 
 	h->total_samples = h->total_period = 0;
-	for (size_t i = 0; i < h->cap; i++) {
-		struct hist_entry *e = &h->slots[i];
+	for (size_t j = 0; j < h->nr; j++) {
+		struct hist_entry *e = &h->entries[j];
 
-		if (!e->key.dso)
-			continue;
 		e->samples = e->samples * 7 / 8;
 		e->period = e->period * 7 / 8;
 		if (!e->period && !e->samples) {
-			memset(e, 0, sizeof(*e));
-			h->nr--;
 			removed = true;
 			continue;
 		}
 		h->total_samples += e->samples;
 		h->total_period += e->period;
 	}
-	/* Emptied slots break linear-probe chains: rebuild. */
-	if (removed)
-		hist__rebuild(h, h->cap);
+	/* the survivors move down: index them again (in place when no
+	 * memory is left: the same size holds them) */
+	if (removed && hist__resize(h, h->cap, true)) {
+		memset(h->index, 0, h->cap * sizeof(*h->index));
+		memset(h->front, 0, sizeof(h->front));
+		hist__reindex(h, h->index, h->cap, true);
+	}
 }
 
 void hist__zero(struct hist *h)
 {
-	memset(h->slots, 0, h->cap * sizeof(*h->slots));
+	memset(h->front, 0, sizeof(h->front));
 	h->nr = 0;
 	h->total_samples = h->total_period = 0;
 	/* Shrink a table that a burst made huge. */
 	if (h->cap > 65536) {
-		struct hist_entry *s = calloc(1024, sizeof(*s));
+		u64 *index = calloc(HIST_MIN_CAP, sizeof(*index));
 
-		if (s) {
-			free(h->slots);
-			h->slots = s;
-			h->cap = 1024;
+		if (index) {
+			free(h->index);
+			h->index = index;
+			h->cap = HIST_MIN_CAP;
+			free(h->entries);
+			h->entries = NULL;
+			h->ecap = 0;
+			return;
 		}
 	}
+	memset(h->index, 0, h->cap * sizeof(*h->index));
 }
 
 size_t hist__nr_entries(const struct hist *h)
@@ -190,19 +239,17 @@ u64 hist__total_period(const struct hist *h)
 
 size_t hist__bytes(const struct hist *h)
 {
-	return sizeof(*h) + h->cap * sizeof(*h->slots);
+	return sizeof(*h) + h->cap * sizeof(*h->index) +
+	       h->ecap * sizeof(*h->entries);
 }
 
 long hist__copy(const struct hist *h, struct hist_entry **out, size_t *cap)
 {
-	size_t n = 0;
-
 	if (array__grow((void **)out, cap, h->nr ? h->nr : 1, sizeof(**out)))
 		return -ENOMEM;
-	for (size_t i = 0; i < h->cap; i++)
-		if (h->slots[i].key.dso)
-			(*out)[n++] = h->slots[i];
-	return (long)n;
+	if (h->nr)
+		memcpy(*out, h->entries, h->nr * sizeof(**out));
+	return (long)h->nr;
 }
 
 int hist__rekey(struct hist *h, bool (*fn)(struct hist_key *k, void *ctx),
@@ -210,35 +257,44 @@ int hist__rekey(struct hist *h, bool (*fn)(struct hist_key *k, void *ctx),
 {
 	bool changed = false;
 
-	for (size_t i = 0; i < h->cap; i++)
-		if (h->slots[i].key.dso && fn(&h->slots[i].key, ctx))
+	for (size_t j = 0; j < h->nr; j++)
+		if (fn(&h->entries[j].key, ctx))
 			changed = true;
 	if (!changed)
 		return 0;
-	return hist__resize(h, h->cap);
+	return hist__resize(h, h->cap, false);
 }
 
 int hist__check(const struct hist *h)
 {
 	u64 samples = 0, period = 0;
-	size_t n = 0;
+	size_t used = 0;
 
-	if (h->cap & (h->cap - 1))
+	if (h->cap & (h->cap - 1) || h->nr * 2 > h->cap || h->nr > h->ecap)
 		return -EINVAL;
 	for (size_t i = 0; i < h->cap; i++) {
-		const struct hist_entry *e = &h->slots[i];
-		const struct hist_key *k = &e->key;
+		u64 v = h->index[i];
 
-		if (!k->dso)
+		if (!v)
 			continue;
-		n++;
-		samples += e->samples;
-		period += e->period;
-		if (hist__slot(h->slots, h->cap, k) != e)
+		used++;
+		if ((u32)v > h->nr)
 			return -EINVAL;
 	}
-	if (n != h->nr || n * 2 > h->cap)
+	if (used != h->nr)
 		return -EINVAL;
+	for (size_t j = 0; j < h->nr; j++) {
+		const struct hist_entry *e = &h->entries[j];
+		u64 hash = key__hash(&e->key);
+		size_t i = hist__slot(h->entries, h->index, h->cap, &e->key,
+				      hash);
+
+		if (!e->key.dso || (u32)h->index[i] != j + 1 ||
+		    h->index[i] >> 32 != hash >> 32)
+			return -EINVAL;
+		samples += e->samples;
+		period += e->period;
+	}
 	if (samples != h->total_samples || period != h->total_period)
 		return -EINVAL;
 	return 0;
