@@ -74,16 +74,29 @@ sp_start() {
 	for i in 1 2 3; do
 		"$RUNSTAT" -t 8 -p '[.] ' -- perf top -F 4000 --stdio -d 1 2> /dev/null
 	done > "$tmp/sp_sq"
+	# the live views, in tmux, under the same load
+	for i in 1 2 3; do
+		tui_one "sp-ptop-$i" '[.] ' "$PTOP" -F 4000
+	done > "$tmp/sp_tp"
+	for i in 1 2 3; do
+		tui_one "sp-perf-$i" '[.] ' perf top -F 4000
+	done > "$tmp/sp_tq"
 	kill "$sp_load" "$sp_spin" 2> /dev/null
 	wait "$sp_load" "$sp_spin" 2> /dev/null
+	tf=$(cut -d' ' -f1 "$tmp/sp_tp" | grep -v '^-' | best)
+	tq=$(cut -d' ' -f1 "$tmp/sp_tq" | grep -v '^-' | best)
+	tr=$(cut -d' ' -f3 "$tmp/sp_tp" | grep -v '^-' | best)
+	tqr=$(cut -d' ' -f3 "$tmp/sp_tq" | grep -v '^-' | best)
 	pf=$(sed -n 's/.*first_s=\([-0-9.]*\).*/\1/p' "$tmp/sp_sp" | grep -v '^-' | best)
 	qf=$(sed -n 's/.*first_s=\([-0-9.]*\).*/\1/p' "$tmp/sp_sq" | grep -v '^-' | best)
 	pr=$(sed -n 's/.*rss_kb=\([0-9]*\).*/\1/p' "$tmp/sp_sp" | best)
 	qr=$(sed -n 's/.*rss_kb=\([0-9]*\).*/\1/p' "$tmp/sp_sq" | best)
 	pc=$(sed -n 's/.*cpu_s=\([0-9.]*\).*/\1/p' "$tmp/sp_sp" | best)
 	qc=$(sed -n 's/.*cpu_s=\([0-9.]*\).*/\1/p' "$tmp/sp_sq" | best)
-	echo "  system-wide start, busy machine (load $load: spin3 x2, gcc in a loop), 8 s, -d 1:"
-	echo "    first table:  ptop ${pf:-never} s, perf top ${qf:-never} s (best of 3; target: below perf top)"
+	echo "  system-wide start, busy machine (load $load: spin3 x2, gcc in a loop), 8 s:"
+	echo "    live view (tmux), first screen with a user symbol: ptop ${tf:-never} s, perf top ${tq:-never} s (best of 3; target: below perf top); peak RSS ptop ${tr:-?} KiB, perf top ${tqr:-?} KiB"
+	echo "    batch -d 1 (its first table comes after 1 s by definition; perf top --stdio prints one earlier):"
+	echo "    first table:  ptop ${pf:-never} s, perf top ${qf:-never} s (best of 3)"
 	echo "    peak RSS:     ptop $pr KiB, perf top $qr KiB  -> ptop/perf = $(ratio "$pr" "$qr") (target < 1)"
 	echo "    CPU in 8 s:   ptop $pc s, perf top $qc s"
 }

@@ -19,6 +19,42 @@ field() { echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
 best() { sort -g | head -1; }
 
+# tui_one NAME PATTERN CMD...: CMD in a 160x50 tmux pane for SECS;
+# prints "first_s cpu_s rss_kb": when the screen first showed PATTERN
+# (-1: never), the CPU time and peak RSS of the pane's process (read
+# before q, from /proc).
+tui_one() {
+	name=$1
+	pat=$2
+	shift 2
+	sock="ptop-bench-$$-$name"
+	tmux -L "$sock" -f /dev/null new-session -d -x 160 -y 50 "$*"
+	start=$(date +%s.%N)
+	first=-1
+	pid=""
+	while :; do
+		now=$(date +%s.%N)
+		el=$(awk -v a="$start" -v b="$now" 'BEGIN { print b - a }')
+		[ -z "$pid" ] && pid=$(tmux -L "$sock" list-panes -F '#{pane_pid}' 2>/dev/null | head -1)
+		if [ "$first" = -1 ] && tmux -L "$sock" capture-pane -p 2>/dev/null | grep -qF -- "$pat"; then
+			first=$(printf '%.2f' "$el")
+		fi
+		awk -v e="$el" -v s="$SECS" 'BEGIN { exit !(e >= s) }' && break
+		sleep 0.05
+	done
+	cpu=-1
+	rss=-1
+	if [ -n "$pid" ] && [ -r "/proc/$pid/stat" ]; then
+		tck=$(getconf CLK_TCK)
+		cpu=$(sed 's/.*) //' "/proc/$pid/stat" | awk -v t="$tck" '{ printf "%.2f", ($12 + $13) / t }')
+		rss=$(sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\).*/\1/p' "/proc/$pid/status")
+	fi
+	tmux -L "$sock" send-keys q 2>/dev/null
+	sleep 0.3
+	tmux -L "$sock" kill-server 2>/dev/null
+	echo "$first $cpu ${rss:--1}"
+}
+
 echo "ptop bench ($(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, $(uname -r), $(perf --version 2>/dev/null))"
 echo
 
