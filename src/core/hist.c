@@ -150,7 +150,7 @@ int hist__add(struct hist *h, const struct hist_key *key, u64 period)
 	}
 	i = hist__slot(h->entries, h->index, h->cap, key, hash);
 	if (!h->index[i]) {
-		if ((h->nr + 1) * 2 > h->cap) {
+		if ((h->nr + 1) * 4 > h->cap * 3) {
 			if (hist__resize(h, h->cap * 2, false))
 				return -ENOMEM;
 			i = hist__slot(h->entries, h->index, h->cap, key, hash);
@@ -270,7 +270,7 @@ int hist__check(const struct hist *h)
 	u64 samples = 0, period = 0;
 	size_t used = 0;
 
-	if (h->cap & (h->cap - 1) || h->nr * 2 > h->cap || h->nr > h->ecap)
+	if (h->cap & (h->cap - 1) || h->nr * 4 > h->cap * 3 || h->nr > h->ecap)
 		return -EINVAL;
 	for (size_t i = 0; i < h->cap; i++) {
 		u64 v = h->index[i];

@@ -45,7 +45,7 @@ struct hist *hist__new(void);
 void hist__free(struct hist *h);
 
 /* Adds one sample.  Allocation happens only when the table grows (before
- * it gets crowded: load <= 1/2), never per sample.  -ENOMEM: the sample
+ * it gets crowded: load <= 3/4), never per sample.  -ENOMEM: the sample
  * was not added (the caller counts it as dropped). */
 int hist__add(struct hist *h, const struct hist_key *key, u64 period);
 
