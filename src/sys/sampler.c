@@ -796,6 +796,7 @@ static bool sampler__pid_alive(struct sampler *sp, size_t i)
 {
 	pid_t pid = sp->target.pids[i];
 	struct pollfd p;
+	int r;
 
 	if (sp->pidfds && sp->pidfds[i] == -2) {
 		long fd = syscall(SYS_pidfd_open, pid, 0);
@@ -811,7 +812,11 @@ static bool sampler__pid_alive(struct sampler *sp, size_t i)
 	p.fd = sp->pidfds[i];
 	p.events = POLLIN;
 	p.revents = 0;
-	return poll(&p, 1, 0) == 0;
+	do
+		r = poll(&p, 1, 0);
+	while (r < 0 && errno == EINTR);
+	/* readable: it exited; an error says nothing, /proc does */
+	return r == 0 || (r < 0 && pid_alive(sp->opts.proc, pid));
 }
 
 bool sampler__target_alive(struct sampler *sp, int *status)
