@@ -1,4 +1,5 @@
 #!/bin/sh
+# solo: a window of one delay after the last table
 # -n in the live view: like top, ptop exits by itself (status 0, terminal
 # restored, the command ended) once the Nth table has been on screen for
 # one delay.  And p with an empty answer goes back to system-wide on the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# solo: a split of waits that extra wake-up latency bends
 # --off-cpu in the live view: Tab reaches the off-cpu event, its header
 # gives the time waited, a Time column, offwork's waits as rows (their
 # Children time grows with the rounds); the flame graph of the waits;

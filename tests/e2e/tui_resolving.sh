@@ -1,4 +1,5 @@
 #!/bin/sh
+# solo: deadlines for keys, q and SIGTERM
 # The live view answers while names load (issue 13, section 1): chains
 # through six libraries with compressed DWARF (chainwork, wlchain.c) plus
 # libc, whose separate debug file (compressed too) is the load that took

@@ -1,4 +1,5 @@
 #!/bin/sh
+# solo: its workloads must show in a system-wide table
 # p re-targets sampling live: to a pid, to a process name, back to every
 # CPU.
 . tests/e2e/tmux.inc

@@ -1,4 +1,5 @@
 #!/bin/sh
+# solo: the first table within 3 s of the start
 # The live view: the expected function on top quickly, help, the symbol
 # filter, a dso zoom and its undo, sorting, a clean quit.
 . tests/e2e/tmux.inc

@@ -1,4 +1,5 @@
 #!/bin/sh
+# solo: system-wide tables where the workload must be 5 % of the machine
 # cgroups (issue 17): a workload in a cgroup v2 directory the test makes
 # (ptop-test-PID/w.service under the cgroup2 mount found in /proc/mounts,
 # beside v1 controllers in a hybrid layout) shows under its cgroup with

@@ -1,4 +1,5 @@
 #!/bin/sh
+# solo: needs idle CPUs, which other scripts take away
 # Idle is not work: system-wide (ptop's default target), the idle task's
 # samples (pid 0) are the header's idle share and not rows, and the rows
 # add up to 100 % of the rest; --show-idle makes them rows; a ptop -o file

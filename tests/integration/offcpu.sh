@@ -1,4 +1,5 @@
 #!/bin/sh
+# solo: wait times and splits that extra wake-up latency bends
 # --off-cpu on offwork, whose main thread waits in known places each
 # round: do_sleep 200 ms (nanosleep), do_pipe about 100 ms (a pipe a
 # helper writes 100 ms later), do_mutex about 100 ms (a mutex a helper

@@ -1,4 +1,5 @@
 #!/bin/sh
+# solo: every CPU's switches: more load overflows the rings
 # --off-cpu of every CPU while offwork runs: its main thread's waits
 # split 50/25/25 (sleep, pipe, mutex) within 5 points, as for -p
 # (offcpu.sh).  Every context switch of the machine is recorded with its

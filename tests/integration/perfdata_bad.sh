@@ -1,4 +1,5 @@
 #!/bin/sh
+# solo: a system-wide file perf report must read without a warning
 # Bad input and faults: files cut anywhere, garbage, a recording killed
 # with -9 or stopped with SIGTERM/SIGINT, a full disk, a reader that goes
 # away.  Never a crash or a hang; a clear message; files stay readable.

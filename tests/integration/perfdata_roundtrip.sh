@@ -1,4 +1,5 @@
 #!/bin/sh
+# solo: a system-wide file perf report must read without a warning
 # Record with ptop -o, open with perf report (no warnings, same top rows as
 # ptop showed) and with ptop -i (identical counts and rows); the same in
 # pipe mode both ways: ptop -o - | perf report -i -, perf record -o - |

@@ -1,4 +1,5 @@
 #!/bin/sh
+# solo: a system-wide recording that must lose nothing
 # ptop -i on a system-wide perf record -a file (every process synthesized,
 # kernel samples, idle CPUs): the top rows agree with perf report, and the
 # --time window (seconds; percentages on ptop's own -a file) selects what

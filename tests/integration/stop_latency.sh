@@ -1,4 +1,5 @@
 #!/bin/sh
+# solo: deadlines for SIGTERM and q
 # A stop request or q is answered while names load (issue 13, section 1):
 # on a system-wide -g recording (chains through many binaries, libc among
 # them), batch -g -E 5 gets SIGTERM while the symbolizer's worker is
