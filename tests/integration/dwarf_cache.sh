@@ -4,7 +4,8 @@
 # read for the inlined frames of switchwork's read and write calls.  The
 # first run makes $XDG_CACHE_HOME/ptop/dwarf/BUILDID.debug (inflated, mode
 # 0600), the second reads it (the same inode) and shows the same inlined
-# frames, and --no-dwarf-cache makes nothing and still shows them.
+# frames of libc (__libc_read, __libc_write), and --no-dwarf-cache makes
+# nothing and still shows them.
 . tests/integration/lib.sh
 
 libc=$(ldd "$WL/switchwork" | sed -n 's|.*libc\.so\.6 => \([^ ]*\).*|\1|p')
@@ -24,9 +25,13 @@ run() {
 		-n 1 -d 30 "$@" -- "$WL/switchwork" 20000 \
 		> "$TMP/$name.out" 2> "$TMP/$name.err" ||
 		fail "ptop $*: $(head -c 400 "$TMP/$name.err")"
-	grep -o '[A-Za-z_0-9]* (inlined)' "$TMP/$name.out" | sort -u > "$TMP/$name.inl"
-	grep -q '__libc_read (inlined)' "$TMP/$name.inl" ||
-		fail "run $name: no __libc_read (inlined) frame: $(head -c 1500 "$TMP/$name.out")"
+	# libc's own (which samples land elsewhere, in ld.so at the start,
+	# varies from run to run)
+	grep -o '__libc_[a-z_]* (inlined)' "$TMP/$name.out" | sort -u > "$TMP/$name.inl"
+	for f in __libc_read __libc_write; do
+		grep -q "$f (inlined)" "$TMP/$name.inl" ||
+			fail "run $name: no $f (inlined) frame: $(head -c 1500 "$TMP/$name.out")"
+	done
 }
 
 run first
@@ -38,18 +43,14 @@ readelf -SW "$copy" 2> /dev/null | grep -q ' \.debug_[a-z_]* .* C ' &&
 	fail "$copy still has compressed sections: $(readelf -SW "$copy" 2> /dev/null | grep debug_)"
 ino=$(stat -c %i "$copy")
 
-# the second run reads the copy: the same file, the same frames
+# the second run reads the copy (the same file) and shows both frames
 mv "$TMP/first.cache" "$TMP/second.cache"
 run second
 [ "$(stat -c %i "$TMP/second.cache/ptop/dwarf/$dbg_bid.debug")" = "$ino" ] ||
 	fail "the second run made the copy again"
-cmp -s "$TMP/first.inl" "$TMP/second.inl" ||
-	fail "other inlined frames from the copy: $(diff "$TMP/first.inl" "$TMP/second.inl")"
 
-# none kept, the same frames
+# none kept, both frames
 run none --no-dwarf-cache
 [ -e "$TMP/none.cache/ptop/dwarf" ] && fail "--no-dwarf-cache made $TMP/none.cache/ptop/dwarf"
-cmp -s "$TMP/first.inl" "$TMP/none.inl" ||
-	fail "other inlined frames without the cache: $(diff "$TMP/first.inl" "$TMP/none.inl")"
 echo "inlined frames: $(tr '\n' ' ' < "$TMP/first.inl")"
 exit 0
