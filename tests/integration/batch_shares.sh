@@ -19,11 +19,13 @@ tail -n 1 "$TMP/out.json" | jq -e '.finished and .samples > 4000' > /dev/null ||
 a=$(share "$TMP/out.json" spin_a)
 b=$(share "$TMP/out.json" spin_b)
 c=$(share "$TMP/out.json" spin_c)
-# (of the user-space samples) against the CPU time spin3 measured in
-# each function: 60/30/10 of its fixed work, unless the machine bent
-# it (a hypervisor's unseen steal: on a loaded CI machine one run gave
-# spin_a 56.6); then within 1.5 points of what the workload saw (2
-# sigma of 8000 samples is 1.1)
+# (of the user-space samples) against what the workload did: 60/30/10
+# of its fixed work, and the CPU time spin3 measured in each function
+# (CLOCK_THREAD_CPUTIME_ID around each call).  Under a hypervisor's
+# unseen steal the two disagree, by up to 8 points (one loaded CI run
+# measured spin_a 56.6; another 58.84 while the samples said 60.27, as
+# the fixed work does): all three shares within 1.5 points of one of
+# them (2 sigma of 8000 samples is 1.1).
 set -- $(cat "$TMP/times")
 [ $# -eq 3 ] || fail "spin3 wrote no times: $(cat "$TMP/times" 2>&1)"
 m=$(awk -v a="$1" -v b="$2" -v c="$3" 'BEGIN { t = a + b + c
@@ -31,9 +33,16 @@ m=$(awk -v a="$1" -v b="$2" -v c="$3" 'BEGIN { t = a + b + c
 echo "ptop: spin_a $a, spin_b $b, spin_c $c; spin3 measured $m"
 set -- $m
 near "$1" 60 8 "spin3's own spin_a (the machine bent the fixed work)"
-near "$a" "$1" 1.5 spin_a
-near "$b" "$2" 1.5 spin_b
-near "$c" "$3" 1.5 spin_c
+# within 1.5 of all three of "x y z"
+all_near() {
+	set -- $1
+	awk -v a="$a" -v b="$b" -v c="$c" -v x="$1" -v y="$2" -v z="$3" 'BEGIN {
+		d = 1.5
+		exit !(a >= x - d && a <= x + d && b >= y - d && b <= y + d &&
+		       c >= z - d && c <= z + d) }'
+}
+all_near "60 30 10" || all_near "$m" ||
+	fail "ptop's shares $a $b $c are not within 1.5 points of 60 30 10 (the fixed work) nor of $m (spin3's CPU times)"
 tail -n 1 "$TMP/out.json" | jq -e '.event == "cpu-clock" and .lost == 0 and
 	([.rows[] | select(.symbol == "spin_a")][0].dso == "spin3") and
 	([.rows[] | select(.symbol == "spin_a")][0].kernel == false)' > /dev/null ||
