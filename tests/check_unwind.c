@@ -424,6 +424,32 @@ START_TEST(test_no_unwinder_counted)
 }
 END_TEST
 
+/* A sample whose stack the kernel could not copy (a task exiting): added
+ * at once with its kernel chain, counted apart from the failures. */
+START_TEST(test_no_stack_counted)
+{
+	struct capture empty;
+	struct snapshot snap;
+
+	capture();
+	empty = cap;
+	empty.stack_size = 0;
+	session__lock(s);
+	ck_assert_int_eq(session__process(s, cap_sample(&empty, (u32)getpid(),
+							NULL, 0,
+							PERF_RECORD_MISC_USER)),
+			 0);
+	session__unlock(s);
+	snapshot__init(&snap);
+	ck_assert_int_eq(session__snapshot(s, 0, &snap), 0);
+	ck_assert_uint_eq(snap.counts.samples, 1);
+	ck_assert_uint_eq(snap.counts.unwind_failed, 0);
+	ck_assert_uint_eq(snap.counts.unwind_no_stack, 1);
+	ck_assert_uint_eq(snap.cpu_counts[1].unwind_no_stack, 1);
+	snapshot__fini(&snap);
+}
+END_TEST
+
 /* The live queue: every sample lands, unwound or counted, whatever the
  * thread's pace; a full queue refuses at once. */
 START_TEST(test_queue_accounting)
@@ -646,6 +672,7 @@ Suite *unwind_suite(void)
 	tcase_add_test(tc, test_session_names);
 	tcase_add_test(tc, test_kernel_part_kept);
 	tcase_add_test(tc, test_no_unwinder_counted);
+	tcase_add_test(tc, test_no_stack_counted);
 	tcase_add_test(tc, test_queue_accounting);
 	tcase_add_test(tc, test_caches);
 	tcase_add_test(tc, test_garbage);

@@ -966,6 +966,8 @@ static int session__sample(struct session *s, const struct perf_event_header *h)
 		if (session__defer(s, e, &smp, &key, cpu) == 0)
 			return 0;
 		COUNT(e, cpu, unwind_failed, 1);
+	} else if (e->attr.sample_type & PERF_SAMPLE_STACK_USER) {
+		COUNT(e, cpu, unwind_no_stack, 1);
 	}
 	if (smp.callchain_nr)
 		key.chain = session__chain(s, (s32)smp.pid, smp.callchain,

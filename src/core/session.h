@@ -64,6 +64,9 @@ struct ev_counts {
 	u64 unwind_failed;	/* samples with a user stack that no
 				 * unwinder took: kept with the chain the
 				 * kernel gave (see session_unwinder) */
+	u64 unwind_no_stack;	/* samples of a user-stack event that came
+				 * without one (a kernel thread, a task
+				 * exiting): kept with the kernel's chain */
 };
 
 struct session_counts {

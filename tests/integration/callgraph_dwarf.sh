@@ -23,13 +23,16 @@ check_cgwork "$TMP/out.json" cgwork-nofp libwlcg-nofp.so
 
 # The unwinder's own count: the table printed after the command exited
 # holds every sample it took (session__flush; the unit suite checks the
-# flush with a queue that cannot keep up).  The few others are samples
-# whose stack the kernel could not copy (the exit), added as they came.
+# flush with a queue that cannot keep up).  The others are the samples
+# whose stack the kernel could not copy (the exit: 6 in one loaded run),
+# added as they came and counted: together, every sample.
 unwound=$(sed -n 's/.*unwind: \([0-9]*\) samples unwound.*/\1/p' "$TMP/err")
 [ -n "$unwound" ] || fail "no unwinder statistics: $(cat "$TMP/err")"
 samples=$(last | jq .samples)
-[ "$unwound" -le "$samples" ] && [ "$((samples - unwound))" -le 5 ] ||
-	fail "$unwound samples unwound, $samples in the last table"
+nostack=$(last | jq .unwind_no_stack)
+echo "samples $samples: $unwound unwound, $nostack without a user stack"
+[ "$((unwound + nostack))" -eq "$samples" ] && [ "$nostack" -le $((samples / 100)) ] ||
+	fail "$unwound samples unwound and $nostack without a stack, $samples in the last table"
 
 # The control: frame pointers on the same binary cannot find outer as
 # a caller.  (A sample may land in outer's own few instructions: then

@@ -248,10 +248,11 @@ static void batch__json(struct strbuf *sb, const struct batch_opts *o,
 	strbuf__addf(sb, ",\"lost\":%" PRIu64 ",\"lost_records\":%" PRIu64
 			 ",\"lost_samples\":%" PRIu64 ",\"throttled\":%" PRIu64
 			 ",\"dropped\":%" PRIu64 ",\"filtered\":%" PRIu64
-			 ",\"unwind_failed\":%" PRIu64,
+			 ",\"unwind_failed\":%" PRIu64
+			 ",\"unwind_no_stack\":%" PRIu64,
 		     header__lost(snap), c->lost, c->lost_samples,
 		     c->throttle, header__dropped(snap), c->filtered,
-		     c->unwind_failed);
+		     c->unwind_failed, c->unwind_no_stack);
 	strbuf__addf(sb, ",\"idle\":%.4f,\"idle_samples\":%" PRIu64
 			 ",\"idle_period\":%" PRIu64 ",\"idle_shown\":%s",
 		     header__idle_share(snap), snap->idle_samples,
