@@ -108,6 +108,16 @@ static void teardown(void)
 	session__free(s);
 }
 
+/* The rows of event 0 by spec (snap and rs initialized here). */
+static void build_spec(struct rowset *rs, struct snapshot *snap,
+		       const struct sort_spec *spec, const struct row_filter *f)
+{
+	snapshot__init(snap);
+	ck_assert_int_eq(session__snapshot(s, 0, snap), 0);
+	rowset__init(rs);
+	ck_assert_int_eq(rowset__build(rs, snap, spec, f, resolve, NULL), 0);
+}
+
 static void build(struct rowset *rs, struct snapshot *snap, const char *sort,
 		  const struct row_filter *f)
 {
@@ -117,10 +127,7 @@ static void build(struct rowset *rs, struct snapshot *snap, const char *sort,
 	strbuf__init(&err);
 	ck_assert_int_eq(sort_spec__parse(sort, &spec, &err), 0);
 	strbuf__fini(&err);
-	snapshot__init(snap);
-	ck_assert_int_eq(session__snapshot(s, 0, snap), 0);
-	rowset__init(rs);
-	ck_assert_int_eq(rowset__build(rs, snap, &spec, f, resolve, NULL), 0);
+	build_spec(rs, snap, &spec, f);
 }
 
 static void feed_standard(void)
@@ -245,10 +252,7 @@ START_TEST(test_invert_and_order)
 	strbuf__fini(&err);
 	sort_spec__default(&spec);
 	spec.invert = true;
-	snapshot__init(&snap);
-	ck_assert_int_eq(session__snapshot(s, 0, &snap), 0);
-	rowset__init(&rs);
-	ck_assert_int_eq(rowset__build(&rs, &snap, &spec, NULL, resolve, NULL), 0);
+	build_spec(&rs, &snap, &spec, NULL);
 	ck_assert_str_eq(rs.rows[rs.nr - 1].sym, "main_a");
 	ck_assert_uint_eq(sort_spec__key_fields(&spec), 0);
 	rowset__fini(&rs);
@@ -735,10 +739,7 @@ static void memcpy_children(u64 *libc, u64 *other)
 	*libc = *other = 0;
 	sort_spec__default(&spec);
 	spec.children = true;
-	snapshot__init(&snap);
-	ck_assert_int_eq(session__snapshot(s, 0, &snap), 0);
-	rowset__init(&rs);
-	ck_assert_int_eq(rowset__build(&rs, &snap, &spec, NULL, resolve, NULL), 0);
+	build_spec(&rs, &snap, &spec, NULL);
 	for (size_t i = 0; i < rs.nr; i++) {
 		if (!rs.rows[i].sym || strcmp(rs.rows[i].sym, "memcpy"))
 			continue;

@@ -402,19 +402,26 @@ START_TEST(test_kernel_part_kept)
 END_TEST
 
 /* No unwinder: the sample is added at once and counted. */
+/* One user sample of c into the session (no unwinder), then its
+ * snapshot. */
+static void feed_one(const struct capture *c, struct snapshot *snap)
+{
+	session__lock(s);
+	ck_assert_int_eq(session__process(s, cap_sample(c, (u32)getpid(),
+							NULL, 0,
+							PERF_RECORD_MISC_USER)),
+			 0);
+	session__unlock(s);
+	snapshot__init(snap);
+	ck_assert_int_eq(session__snapshot(s, 0, snap), 0);
+}
+
 START_TEST(test_no_unwinder_counted)
 {
 	struct snapshot snap;
 
 	capture();
-	session__lock(s);
-	ck_assert_int_eq(session__process(s, cap_sample(&cap, (u32)getpid(),
-							NULL, 0,
-							PERF_RECORD_MISC_USER)),
-			 0);
-	session__unlock(s);
-	snapshot__init(&snap);
-	ck_assert_int_eq(session__snapshot(s, 0, &snap), 0);
+	feed_one(&cap, &snap);
 	ck_assert_uint_eq(snap.counts.samples, 1);
 	ck_assert_uint_eq(snap.counts.unwind_failed, 1);
 	ck_assert_uint_eq(snap.cpu_counts[1].unwind_failed, 1);
@@ -434,14 +441,7 @@ START_TEST(test_no_stack_counted)
 	capture();
 	empty = cap;
 	empty.stack_size = 0;
-	session__lock(s);
-	ck_assert_int_eq(session__process(s, cap_sample(&empty, (u32)getpid(),
-							NULL, 0,
-							PERF_RECORD_MISC_USER)),
-			 0);
-	session__unlock(s);
-	snapshot__init(&snap);
-	ck_assert_int_eq(session__snapshot(s, 0, &snap), 0);
+	feed_one(&empty, &snap);
 	ck_assert_uint_eq(snap.counts.samples, 1);
 	ck_assert_uint_eq(snap.counts.unwind_failed, 0);
 	ck_assert_uint_eq(snap.counts.unwind_no_stack, 1);
