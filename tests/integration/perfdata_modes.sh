@@ -1,4 +1,5 @@
 #!/bin/sh
+# solo: its -a and -C 0 recordings hold other scripts' processes, whose JIT maps and binaries can go between perf report's read and ptop's
 # Recording modes as users record (issue 9, section 2): programs nobody
 # here wrote (xz, gzip, sort, python3) recorded with perf record
 # --buildid-mmap -a, -p PID, -t TID, -C 0, -c N, two events,
