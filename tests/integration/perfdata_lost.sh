@@ -17,7 +17,7 @@ perf report -i "$TMP/l.data" --stdio --sort dso,sym > "$TMP/perf.txt" 2> "$TMP/p
 plost=$(sed -n 's/^# Total Lost Samples: \([0-9]*\)$/\1/p' "$TMP/perf.txt" | head -n 1)
 [ -n "$plost" ] || fail "perf report says no Total Lost Samples: $(head -8 "$TMP/perf.txt")"
 [ "$plost" -gt 0 ] ||
-	fail "the recipe lost nothing (perf record -F max -m 1 with two busy threads): nothing to test"
+	fail "the recipe lost nothing (perf record --buildid-mmap -F max -m 1 with two busy threads): nothing to test"
 "$PTOP" -i "$TMP/l.data" -b --json > "$TMP/l.json" 2> "$TMP/l.err" ||
 	fail "ptop -i: $(cat "$TMP/l.err")"
 jq -c '{lost, lost_records, lost_samples, total_samples}' "$TMP/l.json" > "$TMP/l.sum"

@@ -40,7 +40,7 @@ check_cgwork "$TMP/dw.json" cgwork-nofp libwlcg-nofp.so
 
 # pipe mode: perf record -z -o - | ptop -i -
 perf record -q -N --buildid-mmap -z -e cpu-clock -F 4000 -o - -- "$WL/spin3" 1 2> "$TMP/rec.err" \
-	> "$TMP/z.pipe" || fail "perf record -z -o -: $(cat "$TMP/rec.err")"
+	> "$TMP/z.pipe" || fail "perf record --buildid-mmap -z -o -: $(cat "$TMP/rec.err")"
 "$PTOP" -i - -b --json < "$TMP/z.pipe" > "$TMP/pipe.json" 2> "$TMP/err" ||
 	fail "ptop -i - failed: $(cat "$TMP/err")"
 tail -n 1 "$TMP/pipe.json" | jq -e '.input.compressed > 0 and .input.bad == 0' > /dev/null ||
