@@ -146,7 +146,6 @@ int machine__comm(struct machine *m, s32 pid, s32 tid, const char *comm,
 	struct thread *t;
 	struct proc *p;
 
-	m->gen++;
 	if (!s)
 		return -ENOMEM;
 	p = machine__findnew_proc(m, pid);
@@ -156,6 +155,7 @@ int machine__comm(struct machine *m, s32 pid, s32 tid, const char *comm,
 	if (exec) {
 		/* A new program: its maps come next, in MMAP records; the
 		 * old ones stay behind them for the rest of the execve. */
+		m->gen++;
 		free(p->old_maps);
 		p->old_maps = p->maps;
 		p->nr_old_maps = p->nr_maps;
@@ -215,7 +215,6 @@ int machine__exit(struct machine *m, s32 pid, s32 tid)
 	struct thread *t = intmap__get(&m->threads, (u64)(u32)tid);
 	struct proc *p = machine__proc(m, pid);
 
-	m->gen++;
 	if (t && t->pid == pid) {
 		t->exited = true;
 		t->exit_tick = m->tick;
@@ -375,7 +374,6 @@ size_t machine__reap(struct machine *m, unsigned int grace)
 	u64 k, *dead = NULL;
 	void *v;
 
-	m->gen++;
 	/* Collect first: the maps must not change while iterating. */
 	while (intmap__next(&m->procs, &i, &k, &v)) {
 		struct proc *p = v;
@@ -407,6 +405,8 @@ size_t machine__reap(struct machine *m, unsigned int grace)
 		proc__free(intmap__del(&m->procs, dead[j]));
 		freed++;
 	}
+	if (freed)
+		m->gen++;	/* their pids may come back with other maps */
 	m->last = NULL;
 	nr = 0;
 	i = 0;

@@ -42,9 +42,9 @@ const char *machine__cgroup_of(struct machine *m, s32 pid);
 /* true the first time it is asked for a known process since it was
  * created or exec'd: when the source should read its cgroup. */
 bool machine__ask_cgroup(struct machine *m, s32 pid);
-/* Changes with every record that changes a process, its threads or
- * maps (and with machine__reap): what was resolved under one value
- * still holds while it stays. */
+/* Changes whenever an address may resolve differently: an mmap, an
+ * exec, a fork, a process reaped (its pid may come back).  What was
+ * resolved under one value still holds while it stays. */
 u64 machine__gen(const struct machine *m);
 bool machine__knows(const struct machine *m, s32 pid);
 /* true once the process's main thread exited. */
