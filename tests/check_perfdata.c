@@ -1821,6 +1821,42 @@ START_TEST(test_pipe_every_prefix)
 }
 END_TEST
 
+/* A stop request (SIGTERM while -i reads) ends the stream inside a
+ * record: that is no damage, and nothing says it is. */
+START_TEST(test_stopped_inside_a_record)
+{
+	struct session_opts so = { .key_fields = KEY_ALL };
+	size_t n = synth_pipe(img, false);
+
+	for (int stopped = 0; stopped < 2; stopped++) {
+		struct session *s = session__new(&so);
+		struct perfdata_info info;
+		struct perfdata_stream *ps;
+		const struct perfdata_stats *st;
+
+		memset(&info, 0, sizeof(info));
+		ps = perfdata_stream__new(s, true, false, 0, &info, NULL);
+		ck_assert_ptr_nonnull(ps);
+		all_msgs[0] = '\0';
+		/* the last record is 8 or more bytes long: cut inside it */
+		perfdata_stream__feed(ps, img, n - 4);
+		perfdata_stream__set_stopped(ps, stopped);
+		perfdata_stream__end(ps);
+		st = perfdata_stream__stats(ps);
+		if (stopped) {
+			ck_assert_uint_eq(st->truncated_bytes, 0);
+			ck_assert_ptr_null(strstr(all_msgs, "inside"));
+		} else {
+			ck_assert_uint_gt(st->truncated_bytes, 0);
+			ck_assert_ptr_nonnull(strstr(all_msgs, "inside a record"));
+		}
+		perfdata_stream__free(ps);
+		perfdata_info__fini(&info);
+		session__free(s);
+	}
+}
+END_TEST
+
 /* ---- damage the records do not show (issue 13): each is said ---- */
 
 /* A file missing its last byte: the last feature section runs past the
@@ -2776,6 +2812,7 @@ Suite *perfdata_suite(void)
 	tcase_add_test(tc, test_garbage);
 	tcase_add_test(tc, test_pipe_any_split);
 	tcase_add_test(tc, test_pipe_every_prefix);
+	tcase_add_test(tc, test_stopped_inside_a_record);
 	tcase_add_test(tc, test_pipe_bad);
 	tcase_add_test(tc, test_damage_last_byte);
 	tcase_add_test(tc, test_damage_unused_feature);

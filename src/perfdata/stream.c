@@ -741,6 +741,10 @@ void perfdata_stream__end(struct perfdata_stream *st)
 {
 	u64 leaked;
 
+	/* a stop request ends the reading between any two bytes: the part
+	 * of a record read so far is not damage */
+	if (st->stopped)
+		st->npart = st->zfill = 0, st->skip = 0;
 	if (st->npart || (st->need_header && st->pipe)) {
 		st->stats.truncated_bytes += st->npart;
 		if (st->need_header)

@@ -784,8 +784,10 @@ int app__run_batch(struct app *a)
 			break;
 		app__push(a, &t, bo.inl, bo.inl_ctx);
 		/* a table cut short by a stop request is not printed */
-		if (*a->stop)
+		if (*a->stop) {
+			pr_debug("batch: stopped during a table (not printed)");
 			break;
+		}
 		if (sb.oom) {
 			err = -ENOMEM;
 			break;

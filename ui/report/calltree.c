@@ -117,6 +117,8 @@ static void tree_line(void *ctx, const char *text, size_t len, u32 node)
 int calltree__build(struct calltree *ct, struct rowset *rs)
 {
 	struct build_ctx b = { .ct = ct };
+	bool cut = false;
+	int err;
 
 	ct->nr_lines = 0;
 	ct->has_lines = false;
@@ -136,15 +138,22 @@ int calltree__build(struct calltree *ct, struct rowset *rs)
 		if (ct->nr_lines >= UINT32_MAX || calltree__push(ct, &l))
 			return -ENOMEM;
 		ct->row_line[i] = (u32)(ct->nr_lines - 1);
-		if (!calltree__expanded(ct, rs, i))
+		if (cut || !calltree__expanded(ct, rs, i))
 			continue;
 		if (ct->trees >= CT_MAX_TREES) {
 			ct->capped = true;
 			continue;
 		}
-		if (rowset__tree_inline(rs, &rs->rows[i], ct->order, ct->inl,
-					ct->inl_ctx, &ct->tree))
-			return -ENOMEM;
+		err = rowset__tree_inline(rs, &rs->rows[i], ct->order, ct->inl,
+					  ct->inl_ctx, &ct->tree);
+		/* a key or a stop request (rowset__set_cancel): the rows,
+		 * with the trees drawn so far; the owner builds again */
+		if (err == -ECANCELED) {
+			cut = true;
+			continue;
+		}
+		if (err)
+			return err;
 		ct->trees++;
 		b.row = (u32)i;
 		b.sub = 0;

@@ -62,7 +62,9 @@ void calltree__expand_all(struct calltree *ct);
 void calltree__collapse_all(struct calltree *ct);
 
 /* The lines of rs with the trees of the expanded rows (after each
- * rowset__build).  0 or -ENOMEM (the rows are still there). */
+ * rowset__build).  A tree cut short by rs's cancel hook ends the trees:
+ * the rows that follow have none (the owner, whose hook said so, builds
+ * again).  0 or -ENOMEM (the rows are still there). */
 int calltree__build(struct calltree *ct, struct rowset *rs);
 
 size_t calltree__nr_lines(const struct calltree *ct, const struct rowset *rs);

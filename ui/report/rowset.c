@@ -1322,6 +1322,12 @@ static void rowset__prefetch_inlines(struct rowset *rs, cg_inline_fn fn,
 	free(order);
 }
 
+void rowset__set_cancel(struct rowset *rs, bool (*fn)(void *ctx), void *ctx)
+{
+	rs->cancel = fn;
+	rs->cancel_ctx = ctx;
+}
+
 int rowset__tree(struct rowset *rs, const struct row *x, enum cg_order order,
 		 struct cg_tree *t)
 {
@@ -1374,6 +1380,10 @@ int rowset__tree_inline(struct rowset *rs, const struct row *x,
 
 		if (!e->key.chain)
 			continue;
+		/* counted across trees: E's rows may have a few chains each */
+		if (rs->cancel && !(++rs->cancel_n & 15) &&
+		    rs->cancel(rs->cancel_ctx))
+			return -ECANCELED;
 		/* Self only (--no-children): the caller chains of its own
 		 * samples, as perf report --no-children -G shows them. */
 		if (!rs->spec.children) {

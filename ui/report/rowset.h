@@ -145,6 +145,11 @@ struct rowset {
 	 * cut (rowset__set_compare); NULL: none */
 	int (*cmp_rows)(void *ctx, struct rowset *rs);
 	void *cmp_ctx;
+	/* asked between the chains of a tree (rowset__set_cancel); NULL:
+	 * never */
+	bool (*cancel)(void *ctx);
+	void *cancel_ctx;
+	u32 cancel_n;		/* chains since it was last asked */
 	struct sort_spec spec;
 };
 
@@ -212,6 +217,12 @@ typedef size_t (*cg_inline_fn)(void *ctx, const struct dso *dso, u64 addr,
 int rowset__tree_inline(struct rowset *rs, const struct row *r,
 			enum cg_order order, cg_inline_fn fn, void *ctx,
 			struct cg_tree *t);
+
+/* fn is asked every few chains while a tree is built (a row's tree can
+ * hold every chain of the snapshot: 100K of them take seconds); true
+ * ends the build, which returns -ECANCELED and leaves the tree unusable.
+ * It must be cheap and may be asked often (table__cancel_hook). */
+void rowset__set_cancel(struct rowset *rs, bool (*fn)(void *ctx), void *ctx);
 
 /* With children and symbols grouped, rowset__build also makes a row of
  * each function fn says is inlined at a sampled address or a chain

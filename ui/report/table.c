@@ -18,6 +18,8 @@ void table__init(struct table *t, struct session *s, struct symbolizer *syms,
 	t->resolve = table__resolve;
 	t->resolve_ctx = t;
 	rowset__init(&t->rows);
+	/* the trees' builds end as the names' lookups do */
+	rowset__set_cancel(&t->rows, table__cancel_hook, t);
 }
 
 void table__fini(struct table *t)
@@ -92,6 +94,11 @@ bool table__cancelled(struct table *t)
 	t->cancel_checked = now;
 	t->cancelled = t->cancel(t->cancel_ctx);
 	return t->cancelled;
+}
+
+bool table__cancel_hook(void *table)
+{
+	return table__cancelled(table);
 }
 
 int table__resolve(void *ctx, const struct dso *dso, u64 addr,

@@ -67,6 +67,9 @@ const struct snapshot *table__base_snap(const struct table *t, size_t ev);
 /* cancel's answer, asked at most every 5 ms; sticks until the next
  * table__build. */
 bool table__cancelled(struct table *t);
+/* The same for hooks (rowset's trees, inline lookups): table is the
+ * struct table. */
+bool table__cancel_hook(void *table);
 /* The row_resolve_fn glue between rowset and the symbolizer. */
 int table__resolve(void *ctx, const struct dso *dso, u64 addr,
 		   struct row_sym *out);

@@ -278,6 +278,9 @@ int tui__rebuild(struct tui *t)
 	err = table__build(&t->table, ev);
 	if (!err)
 		err = tree__build(t);
+	/* (the tests see that a stop came during a build) */
+	if (t->table.cancelled)
+		pr_debug("build: cut short by a key or a stop request");
 	/* (the views' own updates, annotate's counts, wait for nothing) */
 	left = symbolizer__deferred(t->a->syms);
 	if (left && !t->resolving && !t->resolve_rounds)

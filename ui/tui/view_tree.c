@@ -29,11 +29,6 @@ enum act_result tree__no_chains(struct tui *t)
 	return R_REDRAW;
 }
 
-static bool tree__cancel(void *ctx)
-{
-	return table__cancelled(ctx);
-}
-
 /* The inline lookups of trees and of --inline's rows: one cache. */
 struct inlines *tree__inlines(struct tui *t)
 {
@@ -43,7 +38,8 @@ struct inlines *tree__inlines(struct tui *t)
 		t->inlines = inlines__new(t->a->syms);
 		ct->inl = t->inlines ? inlines__get : NULL;
 		ct->inl_ctx = t->inlines;
-		inlines__set_cancel(t->inlines, tree__cancel, &t->table);
+		inlines__set_cancel(t->inlines, table__cancel_hook,
+				    &t->table);
 	}
 	return t->inlines;
 }
