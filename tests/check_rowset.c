@@ -289,6 +289,75 @@ START_TEST(test_trees_no_children)
 }
 END_TEST
 
+/* The cancel hook (rowset__set_cancel): says yes from its Nth question */
+static unsigned int cancel_asked, cancel_from;
+
+static bool cancel_after(void *ctx)
+{
+	(void)ctx;
+	return ++cancel_asked >= cancel_from;
+}
+
+/* A build cut short has no rows; a tree cut short says so; built again
+ * without the hook, rows and trees are those of a build never cut. */
+START_TEST(test_cancelled)
+{
+	struct sort_spec spec;
+	struct rowset rs, ref_rs;
+	struct cg_tree t, rt;
+	struct fake f;
+	int err;
+
+	fake_init(&f);
+	fake_random(&f, 3, 300);
+	sort_spec__default(&spec);
+	spec.children = true;
+	rowset__init(&ref_rs);
+	ck_assert_int_eq(rowset__build(&ref_rs, &f.snap, &spec, NULL, resolve,
+				       NULL), 0);
+	/* the Children pass (300 entries: asked 18 times) */
+	rowset__init(&rs);
+	rowset__set_cancel(&rs, cancel_after, NULL);
+	cancel_asked = 0;
+	cancel_from = 2;
+	ck_assert_int_eq(rowset__build(&rs, &f.snap, &spec, NULL, resolve,
+				       NULL), -ECANCELED);
+	ck_assert_uint_eq(rs.nr, 0);
+	/* built whole; then the index of the first tree, then a tree */
+	cancel_from = UINT32_MAX;
+	ck_assert_int_eq(rowset__build(&rs, &f.snap, &spec, NULL, resolve,
+				       NULL), 0);
+	ck_assert_uint_eq(rs.nr, ref_rs.nr);
+	cg_tree__init(&t);
+	cg_tree__init(&rt);
+	cancel_asked = 0;
+	cancel_from = 1;
+	ck_assert_int_eq(rowset__tree(&rs, &rs.rows[0], CG_CALLER, &t),
+			 -ECANCELED);
+	rowset__set_cancel(&rs, NULL, NULL);
+	for (size_t i = 0; i < rs.nr; i++) {
+		ck_assert_uint_eq(rs.rows[i].children_period,
+				  ref_rs.rows[i].children_period);
+		ck_assert_int_eq(rowset__tree(&rs, &rs.rows[i], CG_CALLER, &t),
+				 0);
+		ck_assert_int_eq(rowset__tree(&ref_rs, &ref_rs.rows[i],
+					      CG_CALLER, &rt), 0);
+		ck_assert_uint_eq(t.nr, rt.nr);
+	}
+	/* a tree's own walk: the index is made, the hook then says yes */
+	rowset__set_cancel(&rs, cancel_after, NULL);
+	cancel_asked = 0;
+	cancel_from = 1;
+	err = rowset__tree(&rs, &rs.rows[0], CG_CALLER, &t);
+	ck_assert_int_eq(err, -ECANCELED);
+	cg_tree__fini(&t);
+	cg_tree__fini(&rt);
+	rowset__fini(&rs);
+	rowset__fini(&ref_rs);
+	fake_fini(&f);
+}
+END_TEST
+
 /* f0 -> f1 -> f2 (leaf, 10) and f0 -> f2 -> f1 (leaf f1, 7): without
  * children f2's tree holds only its own 10, whole chain from f0; with
  * children it also holds the 7 of f1 below it. */
@@ -533,6 +602,7 @@ Suite *rowset_suite(void)
 	tcase_add_test(tc, test_inline_rows);
 	tcase_add_test(tc, test_unresolved_return_address);
 	tcase_add_test(tc, test_garbage_frames_end_chains);
+	tcase_add_test(tc, test_cancelled);
 	suite_add_tcase(su, tc);
 	return su;
 }

@@ -1,6 +1,6 @@
 #!/bin/sh
 # A stop request is answered within 200 ms of ptop's CPU time whatever it
-# computes (issue 13, section 1): on a recording with 20,000 distinct
+# computes (issue 13, section 1): on a recording with 40,000 distinct
 # chains (manychains), the live view with every tree expanded (E) and the
 # batch table with every row's tree (-E 1000) each take about half a
 # second of CPU a build; SIGTERM comes in the middle of one.  ptop's CPU

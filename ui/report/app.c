@@ -747,7 +747,10 @@ int app__run_batch(struct app *a)
 			size_t start;
 
 			err = table__build(&t, ev);
-			if (err)
+			/* a stop request (batch__cancel): not printed */
+			if (err == -ECANCELED && *a->stop)
+				err = 0;
+			if (err || *a->stop)
 				break;
 			app__header(a, &t, ev, now - last,
 				    snap->counts.samples - prev[ev], &hi);

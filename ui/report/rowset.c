@@ -659,6 +659,14 @@ static bool entry__visible(const struct row_filter *f,
 }
 
 /* Children: each entry's period goes once to every row on its chain. */
+/* The cancel hook's answer, asked every 16th time (chains, entries):
+ * it is cheap, but not free. */
+static bool rowset__cancelled(struct rowset *rs)
+{
+	return rs->cancel && !(++rs->cancel_n & 15) &&
+	       rs->cancel(rs->cancel_ctx);
+}
+
 static int rowset__children(struct rowset *rs, const struct snapshot *snap,
 			    const struct sort_spec *spec,
 			    const struct row_filter *f, const long *entry_row)
@@ -673,6 +681,8 @@ static int rowset__children(struct rowset *rs, const struct snapshot *snap,
 
 		if (!entry__visible(f, e))
 			continue;
+		if (rowset__cancelled(rs))
+			return -ECANCELED;
 		if (entry_row[i] >= 0) {
 			struct row *r = &rs->rows[entry_row[i]];
 
@@ -778,6 +788,8 @@ static int rowset__inline_rows(struct rowset *rs, const struct snapshot *snap,
 
 		if (!entry__visible(f, e))
 			continue;
+		if (rowset__cancelled(rs))
+			return -ECANCELED;
 		fi = rowset__entry_fs(rs, i);
 		if (fi == NONE)
 			return -ENOMEM;
@@ -911,6 +923,10 @@ int rowset__build(struct rowset *rs, const struct snapshot *snap,
 	rs->nr = kept;
 out:
 	free(entry_row);
+	/* cut short (rowset__set_cancel): no rows rather than rows without
+	 * their Children */
+	if (err == -ECANCELED)
+		rs->nr = 0;
 	/* the grouping table no longer matches the sorted rows */
 	if (!err)
 		err = rowset__regroup(rs, spec, rs->nr);
@@ -1171,6 +1187,14 @@ static int rowset__index(struct rowset *rs)
 		m->ent_off[i] = (u32)m->nr_fr;
 		if (!memo__visible(m, &snap->entries[i]))
 			continue;
+		/* 40K chains take 150 ms: the index is made again next time,
+		 * its key ids afresh (the frames' cached ones go too) */
+		if (rowset__cancelled(rs)) {
+			for (size_t k = 0; k < m->nr_fs; k++)
+				m->fs[k].key[0] = m->fs[k].key[1] = NONE;
+			err = -ECANCELED;
+			goto out;
+		}
 		err = rowset__index_entry(rs, i, &n);
 		if (err)
 			goto out;
@@ -1381,8 +1405,7 @@ int rowset__tree_inline(struct rowset *rs, const struct row *x,
 		if (!e->key.chain)
 			continue;
 		/* counted across trees: E's rows may have a few chains each */
-		if (rs->cancel && !(++rs->cancel_n & 15) &&
-		    rs->cancel(rs->cancel_ctx))
+		if (rowset__cancelled(rs))
 			return -ECANCELED;
 		/* Self only (--no-children): the caller chains of its own
 		 * samples, as perf report --no-children -G shows them. */

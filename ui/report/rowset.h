@@ -145,7 +145,7 @@ struct rowset {
 	 * cut (rowset__set_compare); NULL: none */
 	int (*cmp_rows)(void *ctx, struct rowset *rs);
 	void *cmp_ctx;
-	/* asked between the chains of a tree (rowset__set_cancel); NULL:
+	/* asked between chains and entries (rowset__set_cancel); NULL:
 	 * never */
 	bool (*cancel)(void *ctx);
 	void *cancel_ctx;
@@ -219,8 +219,11 @@ int rowset__tree_inline(struct rowset *rs, const struct row *r,
 			struct cg_tree *t);
 
 /* fn is asked every few chains while a tree is built (a row's tree can
- * hold every chain of the snapshot: 100K of them take seconds); true
- * ends the build, which returns -ECANCELED and leaves the tree unusable.
+ * hold every chain of the snapshot: 100K of them take seconds), while
+ * the first tree of a snapshot indexes its chains, and every few entries
+ * while rowset__build adds Children; true ends the work: a tree returns
+ * -ECANCELED and is unusable, rowset__build returns -ECANCELED with no
+ * rows (built again, it starts over).
  * It must be cheap and may be asked often (table__cancel_hook). */
 void rowset__set_cancel(struct rowset *rs, bool (*fn)(void *ctx), void *ctx);
 

@@ -278,6 +278,8 @@ int tui__rebuild(struct tui *t)
 	err = table__build(&t->table, ev);
 	if (!err)
 		err = tree__build(t);
+	else if (err == -ECANCELED)
+		err = 0;	/* no rows: the loop builds again */
 	/* (the tests see that a stop came during a build) */
 	if (t->table.cancelled)
 		pr_debug("build: cut short by a key or a stop request");
