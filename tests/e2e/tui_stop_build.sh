@@ -86,10 +86,10 @@ grep -q 'batch: stopped during a table' "$TMP/b.err" ||
 [ -s "$TMP/b.out" ] && fail "batch: a table cut short was printed"
 after_stop batch "$before" "$TMP/b.times"
 
-# live, SIGTERM: E, every tree; -d 0.2: a finished file's view is built
+# live, SIGTERM: E, every tree; -d 0.1: a finished file's view is built
 # again at each refresh, so ptop is building nearly all the time
 cat > "$TMP/live.sh" << EOF
-"$PTOP" -i "$TMP/mc.data" -g -d 0.2 -vv 2> "$TMP/l.err"
+"$PTOP" -i "$TMP/mc.data" -g -d 0.1 -vv 2> "$TMP/l.err"
 rc=\$?
 times > "$TMP/l.times"
 exit \$rc

@@ -114,30 +114,39 @@ static void tree_line(void *ctx, const char *text, size_t len, u32 node)
 		b->err = -ENOMEM;
 }
 
-int calltree__build(struct calltree *ct, struct rowset *rs)
+/*
+ * The lines from row `from` on (those before stay as they are): each
+ * row's line, and its tree when it is expanded, until row `through` has
+ * its tree and `after` lines follow that row's line; past that, rows
+ * have their line alone and wait (ct->lazy_from) for a later
+ * calltree__draw_to.  after SIZE_MAX: every tree.
+ */
+static int calltree__draw(struct calltree *ct, struct rowset *rs, size_t from,
+			  size_t through, size_t after)
 {
 	struct build_ctx b = { .ct = ct };
+	size_t until = SIZE_MAX;	/* lines wanted, once through is in */
 	bool cut = false;
 	int err;
 
-	ct->nr_lines = 0;
-	ct->has_lines = false;
-	ct->trees = 0;
-	ct->capped = false;
-	ct->nr_rows = rs->nr;
-	strbuf__reset(&ct->text);
-	if (!ct->all && !ct->nr_ids)
-		return 0;
-	if (rs->nr > UINT32_MAX ||
-	    array__grow((void **)&ct->row_line, &ct->cap_row_line,
-			rs->nr ? rs->nr : 1, sizeof(*ct->row_line)))
-		return -ENOMEM;
-	for (size_t i = 0; i < rs->nr && !b.err; i++) {
+	/* (row_line[0] of a new array is not 0 yet) */
+	ct->nr_lines = from && from < rs->nr ? ct->row_line[from] : 0;
+	ct->lazy_from = rs->nr;
+	if (through < from && after != SIZE_MAX)
+		until = ct->row_line[through] + after;
+	for (size_t i = from; i < rs->nr && !b.err; i++) {
 		struct ct_line l = { .row = (u32)i };
 
 		if (ct->nr_lines >= UINT32_MAX || calltree__push(ct, &l))
 			return -ENOMEM;
 		ct->row_line[i] = (u32)(ct->nr_lines - 1);
+		if (i == through && after != SIZE_MAX)
+			until = ct->nr_lines - 1 + after;
+		if (!cut && i > through && ct->nr_lines > until) {
+			/* enough to show: the rest when it is shown */
+			ct->lazy_from = i;
+			cut = true;
+		}
 		if (cut || !calltree__expanded(ct, rs, i))
 			continue;
 		if (ct->trees >= CT_MAX_TREES) {
@@ -147,8 +156,10 @@ int calltree__build(struct calltree *ct, struct rowset *rs)
 		err = rowset__tree_inline(rs, &rs->rows[i], ct->order, ct->inl,
 					  ct->inl_ctx, &ct->tree);
 		/* a key or a stop request (rowset__set_cancel): the rows,
-		 * with the trees drawn so far; the owner builds again */
+		 * with the trees drawn so far; the owner builds again (a
+		 * later draw_to is cancelled too until then) */
 		if (err == -ECANCELED) {
+			ct->lazy_from = i;
 			cut = true;
 			continue;
 		}
@@ -159,10 +170,59 @@ int calltree__build(struct calltree *ct, struct rowset *rs)
 		b.sub = 0;
 		fmt__tree(&ct->tree, CT_INDENT, ct->limit, tree_line, &b);
 	}
-	if (b.err)
-		return b.err;
+	return b.err;
+}
+
+int calltree__build(struct calltree *ct, struct rowset *rs)
+{
+	int err;
+
+	ct->nr_lines = 0;
+	ct->has_lines = false;
+	ct->trees = 0;
+	ct->capped = false;
+	ct->nr_rows = rs->nr;
+	ct->lazy_from = rs->nr;
+	strbuf__reset(&ct->text);
+	if (!ct->all && !ct->nr_ids)
+		return 0;
+	if (rs->nr > UINT32_MAX ||
+	    array__grow((void **)&ct->row_line, &ct->cap_row_line,
+			rs->nr ? rs->nr : 1, sizeof(*ct->row_line)))
+		return -ENOMEM;
+	err = calltree__draw(ct, rs, 0, ct->want_row,
+			     ct->want_lines ? ct->want_lines : SIZE_MAX);
+	if (err)
+		return err;
 	ct->has_lines = true;
 	return 0;
+}
+
+int calltree__draw_to(struct calltree *ct, struct rowset *rs, size_t row,
+		      size_t after)
+{
+	size_t first;
+
+	if (row >= rs->nr)
+		row = rs->nr ? rs->nr - 1 : 0;
+	if (!calltree__complete(ct, rs)) {
+		/* drawn already: row is before the first row waiting and
+		 * the lines wanted after it are there */
+		if (row < ct->lazy_from) {
+			first = ct->row_line[row];
+			if (after != SIZE_MAX &&
+			    ct->row_line[ct->lazy_from] > first + after)
+				return 0;
+		}
+		return calltree__draw(ct, rs, ct->lazy_from, row, after);
+	}
+	return 0;
+}
+
+bool calltree__complete(const struct calltree *ct, const struct rowset *rs)
+{
+	return !ct->has_lines || ct->nr_rows != rs->nr ||
+	       ct->lazy_from >= rs->nr;
 }
 
 /* Whether the lines are those of rs (else line i is row i). */

@@ -43,6 +43,13 @@ struct calltree {
 	u32 *row_line;		/* row -> its line */
 	size_t cap_row_line;
 	size_t nr_rows;		/* rows of the last build */
+	/* What a build draws (calltree__build): the trees of the rows up
+	 * to want_row, and of the rows after it while fewer than
+	 * want_lines lines follow it (0: every tree); the owner sets them
+	 * from what it shows.  lazy_from: the first row whose tree waits
+	 * (the rows from it have their own line alone); nr_rows: none. */
+	size_t want_row, want_lines;
+	size_t lazy_from;
 	bool has_lines;
 	size_t trees;		/* trees drawn */
 	bool capped;		/* some expanded rows have no tree drawn */
@@ -62,10 +69,21 @@ void calltree__expand_all(struct calltree *ct);
 void calltree__collapse_all(struct calltree *ct);
 
 /* The lines of rs with the trees of the expanded rows (after each
- * rowset__build).  A tree cut short by rs's cancel hook ends the trees:
- * the rows that follow have none (the owner, whose hook said so, builds
- * again).  0 or -ENOMEM (the rows are still there). */
+ * rowset__build), as far as want_row and want_lines ask: E at 100,000
+ * distinct chains draws the trees a screen shows, not every row's.  A
+ * tree cut short by rs's cancel hook ends the trees: the rows that
+ * follow have none (the owner, whose hook said so, builds again).  0 or
+ * -ENOMEM (the rows are still there). */
 int calltree__build(struct calltree *ct, struct rowset *rs);
+/* Draws the trees that wait until row has its tree and `after` lines
+ * follow its line (SIZE_MAX: every tree).  The lines of the rows before
+ * the first that waited keep their numbers; those after move down (keep
+ * a position as a row and sub-line: calltree__line, calltree__line_of).
+ * 0 or -ENOMEM. */
+int calltree__draw_to(struct calltree *ct, struct rowset *rs, size_t row,
+		      size_t after);
+/* Whether every expanded row's tree is drawn (or no lines are built). */
+bool calltree__complete(const struct calltree *ct, const struct rowset *rs);
 
 size_t calltree__nr_lines(const struct calltree *ct, const struct rowset *rs);
 /* Line i: its row and sub-line; for a tree line (sub > 0) the line

@@ -300,11 +300,15 @@ int tui__rebuild(struct tui *t)
 			views__table[i]->update(t);
 	if (t->has_sel) {
 		for (size_t i = 0; i < t->table.rows.nr; i++) {
-			const struct rowset *rs = &t->table.rows;
+			struct rowset *rs = &t->table.rows;
 
 			if (!row_id__match(t, &rs->rows[i]))
 				continue;
-			/* the same line of its tree, if it is still there */
+			/* the same line of its tree, if it is still there
+			 * (drawn: trees wait until they are shown) */
+			if (calltree__draw_to(&t->ct, rs, i,
+					      t->sel_sub + 2 * t->top.page))
+				err = -ENOMEM;
 			listview__select_row(&t->top,
 					     calltree__line_of(&t->ct, rs, i,
 							       t->sel_sub));

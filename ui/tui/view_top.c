@@ -194,6 +194,36 @@ static void render_footer(struct tui *t, struct screen *s, size_t y,
 	keys__footer(view, s, y);
 }
 
+/*
+ * The trees that wait (calltree__build draws those near the top) are
+ * drawn when they come into sight: through the later of the first line
+ * and the selected one, and two screens after it.  Lines of rows after
+ * the first tree that waited move down as it is drawn, so the selection
+ * and the first line are kept as (row, sub-line) across the draw.
+ */
+static void top__draw_shown(struct tui *t, size_t height)
+{
+	struct listview *lv = &t->top;
+	struct rowset *rs = &t->table.rows;
+	size_t nr, sr, ss, tr, ts, r, sub;
+
+	if (!t->have_snap || calltree__complete(&t->ct, rs))
+		return;
+	nr = calltree__nr_lines(&t->ct, rs);
+	if (!nr)
+		return;
+	calltree__line(&t->ct, rs, MIN(lv->selected, nr - 1), &sr, &ss);
+	calltree__line(&t->ct, rs, MIN(lv->top, nr - 1), &tr, &ts);
+	r = sr > tr || (sr == tr && ss > ts) ? sr : tr;
+	sub = r == sr && (sr != tr || ss > ts) ? ss : ts;
+	if (calltree__draw_to(&t->ct, rs, r, sub + 2 * height + 1)) {
+		tui__status(t, ST_ERROR, "out of memory");
+		return;
+	}
+	lv->selected = calltree__line_of(&t->ct, rs, sr, ss);
+	lv->top = calltree__line_of(&t->ct, rs, tr, ts);
+}
+
 void top__render(struct tui *t, struct screen *s, double now)
 {
 	unsigned int under = t->stack[t->depth - 1];
@@ -242,6 +272,7 @@ void top__render(struct tui *t, struct screen *s, double now)
 		const struct snapshot *snap = table__snap(&t->table,
 							  t->table.ev);
 
+		top__draw_shown(t, body - hdr);
 		listview__render(&t->top, s, hdr, body - hdr);
 		if (!listview__nr(&t->top) && body > hdr + 1)
 			screen__add(s, hdr + 1, ST_NORMAL,

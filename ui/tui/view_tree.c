@@ -52,6 +52,10 @@ int tree__build(struct tui *t)
 	 * every frame with --inline's rows) */
 	if (ct->all || ct->nr_ids)
 		tree__inlines(t);
+	/* the trees of the rows shown, and two screens more (the others
+	 * as they are shown: top__render) */
+	ct->want_row = 0;
+	ct->want_lines = t->top.top + 3 * MAX(t->top.page, (size_t)40);
 	return calltree__build(ct, &t->table.rows);
 }
 
