@@ -10,7 +10,8 @@
 # runs, does not change what is measured.  The -vv log says that the
 # build was cut short (the situation was made).  q, which tmux delivers
 # when it gets the CPU, is checked against a wall deadline (1 s), as in
-# stop_latency.sh (whose reasons for 1 s hold here).
+# stop_latency.sh (whose reasons for 1 s hold here).  Last, the view of
+# the ended recording must idle once its trees are drawn.
 . tests/e2e/tmux.inc
 . tests/slowload.inc
 need perf
@@ -86,10 +87,11 @@ grep -q 'batch: stopped during a table' "$TMP/b.err" ||
 [ -s "$TMP/b.out" ] && fail "batch: a table cut short was printed"
 after_stop batch "$before" "$TMP/b.times"
 
-# live, SIGTERM: E, every tree; -d 0.1: a finished file's view is built
-# again at each refresh, so ptop is building nearly all the time
+# live, SIGTERM: E draws the trees on screen, about 0.4 s of CPU (an
+# ended recording's view is not built again until something changes, so
+# this first build is where the signal must come)
 cat > "$TMP/live.sh" << EOF
-"$PTOP" -i "$TMP/mc.data" -g -d 0.1 -vv 2> "$TMP/l.err"
+"$PTOP" -i "$TMP/mc.data" -g -vv 2> "$TMP/l.err"
 rc=\$?
 times > "$TMP/l.times"
 exit \$rc
@@ -129,4 +131,29 @@ screen | grep -q '^PTOP-EXIT=0$' || fail "live: exit status after q not 0"
 grep -q 'build: cut short' "$TMP/l.err" ||
 	fail "live, q: no build was cut short (q came between two builds): $(tail -3 "$TMP/l.err")"
 [ "$took" -le 1000 ] || fail "live: q took $took ms"
+# an ended recording's view, its trees drawn, idles as perf report's
+# does: 3 s with nothing to do cost at most 50 ms of CPU (it was 0.15 s a
+# refresh, building the same table again)
+restart
+rm -f "$TMP/l.err" "$TMP/l.times"
+run sh "$TMP/live.sh"
+wait_for '^Children +Self' 30
+pid=$(pgrep -f "^$PTOP -i $TMP/mc.data -g" | head -n 1)
+[ -n "$pid" ] || fail "no ptop process"
+keys E
+# built: the CPU time stops moving for half a second
+still() {
+	st_a=$(ticks "$pid")
+	sleep 0.5
+	[ "$(ticks "$pid")" = "$st_a" ]
+}
+wait_until 60 "the build after E to end" still
+i0=$(ticks "$pid")
+sleep 3
+i1=$(ticks "$pid")
+echo "idle: $(( (i1 - i0) * 1000 / TCK )) ms of CPU in 3 s"
+[ $(( (i1 - i0) * 1000 / TCK )) -le 50 ] ||
+	fail "the ended recording's view used $(( (i1 - i0) * 1000 / TCK )) ms of CPU in 3 s with nothing to do"
+keys q
+wait_for '^TTY-' 30
 echo "ok"

@@ -274,6 +274,7 @@ int tui__rebuild(struct tui *t)
 	/* keys are read between two builds: names that would take longer
 	 * come in the next ones */
 	t->loads_seen = symbolizer__loads(t->a->syms);
+	t->changes_seen = symbolizer__changes(t->a->syms);
 	symbolizer__set_deadline(t->a->syms, app__now() + t->build_budget);
 	err = table__build(&t->table, ev);
 	if (!err)
@@ -415,8 +416,16 @@ static int tui__refresh(struct tui *t, double now)
 	/* paused: the table stays for reading; ended: the last table stays
 	 * until the user quits */
 	if ((a->sampler && sampler__paused(a->sampler)) ||
-	    (a->finished && t->final_done && t->have_snap))
+	    (a->finished && t->final_done && t->have_snap)) {
+		/* an ended recording whose names are all in: nothing the
+		 * table or its trees show can change (with E at 40,000
+		 * chains a build was 0.15 s of CPU a refresh) */
+		if (a->finished && !t->resolving && !t->table.cancelled &&
+		    symbolizer__loads(a->syms) == t->loads_seen &&
+		    symbolizer__changes(a->syms) == t->changes_seen)
+			return 0;
 		return tui__rebuild(t);
+	}
 	/* entries of exited processes that no row can show apart */
 	session__fold_reaped(a->session,
 			     !sort_spec__has(&t->table.spec, SORT_PID) &&

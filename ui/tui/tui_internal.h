@@ -110,6 +110,7 @@ struct tui {
 	 * loads_seen loads when the last build began */
 	bool resolving_loads;
 	u64 loads_seen;
+	u64 changes_seen;	/* symbolizer__changes then */
 	unsigned int resolve_rounds;	/* builds since the snapshot */
 	double build_budget;	/* seconds (PTOP_BUILD_BUDGET_MS: tests) */
 	bool final_done;	/* the table after the target ended is in */
