@@ -96,12 +96,18 @@ rc=\$?
 times > "$TMP/l.times"
 exit \$rc
 EOF
-run sh "$TMP/live.sh"
-wait_for '^Children +Self' 30
-pid=$(pgrep -f "^$PTOP -i $TMP/mc.data -g" | head -n 1)
-[ -n "$pid" ] || fail "no ptop process"
-e0=$(ticks "$pid")
-keys E
+# live_e: a new live view (after restart) of the recording, E pressed;
+# its pid in $pid, its CPU before E in $e0
+live_e() {
+	rm -f "$TMP/l.err" "$TMP/l.times"
+	run sh "$TMP/live.sh"
+	wait_for '^Children +Self' 30
+	pid=$(pgrep -f "^$PTOP -i $TMP/mc.data -g" | head -n 1)
+	[ -n "$pid" ] || fail "no ptop process"
+	e0=$(ticks "$pid")
+	keys E
+}
+live_e
 busy "$pid" "$e0"
 before=$(ticks "$pid")
 kill -TERM "$pid"
@@ -114,13 +120,7 @@ after_stop "live, SIGTERM" "$before" "$TMP/l.times"
 
 # live, q: within the wall deadline
 restart
-rm -f "$TMP/l.err" "$TMP/l.times"
-run sh "$TMP/live.sh"
-wait_for '^Children +Self' 30
-pid=$(pgrep -f "^$PTOP -i $TMP/mc.data -g" | head -n 1)
-[ -n "$pid" ] || fail "no ptop process"
-e0=$(ticks "$pid")
-keys E
+live_e
 busy "$pid" "$e0"
 t0=$(ms)
 keys q
@@ -131,16 +131,12 @@ screen | grep -q '^PTOP-EXIT=0$' || fail "live: exit status after q not 0"
 grep -q 'build: cut short' "$TMP/l.err" ||
 	fail "live, q: no build was cut short (q came between two builds): $(tail -3 "$TMP/l.err")"
 [ "$took" -le 1000 ] || fail "live: q took $took ms"
+
 # an ended recording's view, its trees drawn, idles as perf report's
 # does: 3 s with nothing to do cost at most 50 ms of CPU (it was 0.15 s a
 # refresh, building the same table again)
 restart
-rm -f "$TMP/l.err" "$TMP/l.times"
-run sh "$TMP/live.sh"
-wait_for '^Children +Self' 30
-pid=$(pgrep -f "^$PTOP -i $TMP/mc.data -g" | head -n 1)
-[ -n "$pid" ] || fail "no ptop process"
-keys E
+live_e
 # built: the CPU time stops moving for half a second
 still() {
 	st_a=$(ticks "$pid")
