@@ -17,7 +17,7 @@ record() {
 	f=$1
 	shift
 	perf record --buildid-mmap -q -o "$f" "$@" > "$TMP/rec.out" 2> "$TMP/rec.err" ||
-		fail "perf record $*: $(head -c 400 "$TMP/rec.err")"
+		fail "perf record --buildid-mmap $*: $(head -c 400 "$TMP/rec.err")"
 }
 
 # perf_rows FILE [perf report args]: "dso<TAB>symbol<TAB>self<TAB>children"

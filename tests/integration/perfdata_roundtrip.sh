@@ -58,10 +58,10 @@ perf_clean "ptop -o - file"
 perf record -q --buildid-mmap -e cpu-clock -c 100000 -o - -- "$WL/spin3" 1 \
 	2> "$TMP/rec.err" | tee "$TMP/p.pipe" |
 	"$PTOP" -i - -b --json -E 1000000 > "$TMP/in.json" 2> "$TMP/in.err" ||
-	fail "perf record -o - | ptop -i -: $(cat "$TMP/in.err"); perf: $(cat "$TMP/rec.err")"
-[ -s "$TMP/rec.err" ] && fail "perf record -o -: $(cat "$TMP/rec.err")"
+	fail "perf record --buildid-mmap -o - | ptop -i -: $(cat "$TMP/in.err"); perf: $(cat "$TMP/rec.err")"
+[ -s "$TMP/rec.err" ] && fail "perf record --buildid-mmap -o -: $(cat "$TMP/rec.err")"
 jq -e 'select(.finished) | .total_samples > 0' "$TMP/in.json" > /dev/null ||
 	fail "no final table: $(tail -c 300 "$TMP/in.json")"
 grep '"finished":true' "$TMP/in.json" > "$TMP/in.last"
-agree_json "perf record -o - | ptop -i -" "$TMP/in.last" "$TMP/p.pipe" 0.5
+agree_json "perf record --buildid-mmap -o - | ptop -i -" "$TMP/in.last" "$TMP/p.pipe" 0.5
 exit 0

@@ -38,7 +38,7 @@ jq -e '.unwind_failed == 0' "$TMP/ptop.json" > /dev/null || fail "-z dwarf: samp
 	fail "ptop -i -z dwarf: $(cat "$TMP/err")"
 check_cgwork "$TMP/dw.json" cgwork-nofp libwlcg-nofp.so
 
-# pipe mode: perf record -z -o - | ptop -i -
+# pipe mode: perf record --buildid-mmap -z -o - | ptop -i -
 perf record -q -N --buildid-mmap -z -e cpu-clock -F 4000 -o - -- "$WL/spin3" 1 2> "$TMP/rec.err" \
 	> "$TMP/z.pipe" || fail "perf record --buildid-mmap -z -o -: $(cat "$TMP/rec.err")"
 "$PTOP" -i - -b --json < "$TMP/z.pipe" > "$TMP/pipe.json" 2> "$TMP/err" ||
