@@ -658,15 +658,15 @@ static bool entry__visible(const struct row_filter *f,
 	       !(f->has_cgroup && e->key.cgroup != f->cgroup);
 }
 
-/* Children: each entry's period goes once to every row on its chain. */
-/* The cancel hook's answer, asked every 16th time (chains, entries):
- * it is cheap, but not free. */
+/* The cancel hook's answer (rowset__set_cancel), asked at each chain or
+ * entry: the hook keeps its own pace (table__cancelled reads the clock
+ * once in 64 calls). */
 static bool rowset__cancelled(struct rowset *rs)
 {
-	return rs->cancel && !(++rs->cancel_n & 15) &&
-	       rs->cancel(rs->cancel_ctx);
+	return rs->cancel && rs->cancel(rs->cancel_ctx);
 }
 
+/* Children: each entry's period goes once to every row on its chain. */
 static int rowset__children(struct rowset *rs, const struct snapshot *snap,
 			    const struct sort_spec *spec,
 			    const struct row_filter *f, const long *entry_row)
@@ -1404,7 +1404,6 @@ int rowset__tree_inline(struct rowset *rs, const struct row *x,
 
 		if (!e->key.chain)
 			continue;
-		/* counted across trees: E's rows may have a few chains each */
 		if (rowset__cancelled(rs))
 			return -ECANCELED;
 		/* Self only (--no-children): the caller chains of its own

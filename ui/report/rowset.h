@@ -149,7 +149,6 @@ struct rowset {
 	 * never */
 	bool (*cancel)(void *ctx);
 	void *cancel_ctx;
-	u32 cancel_n;		/* chains since it was last asked */
 	struct sort_spec spec;
 };
 
@@ -218,9 +217,9 @@ int rowset__tree_inline(struct rowset *rs, const struct row *r,
 			enum cg_order order, cg_inline_fn fn, void *ctx,
 			struct cg_tree *t);
 
-/* fn is asked every few chains while a tree is built (a row's tree can
+/* fn is asked at each chain while a tree is built (a row's tree can
  * hold every chain of the snapshot: 100K of them take seconds), while
- * the first tree of a snapshot indexes its chains, and every few entries
+ * the first tree of a snapshot indexes its chains, and at each entry
  * while rowset__build adds Children; true ends the work: a tree returns
  * -ECANCELED and is unusable, rowset__build returns -ECANCELED with no
  * rows (built again, it starts over).

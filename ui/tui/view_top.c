@@ -205,7 +205,8 @@ static void top__draw_shown(struct tui *t, size_t height)
 {
 	struct listview *lv = &t->top;
 	struct rowset *rs = &t->table.rows;
-	size_t nr, sr, ss, tr, ts, r, sub;
+	size_t nr, sr, ss, tr, ts;
+	bool last;
 
 	if (!t->have_snap || calltree__complete(&t->ct, rs))
 		return;
@@ -214,9 +215,10 @@ static void top__draw_shown(struct tui *t, size_t height)
 		return;
 	calltree__line(&t->ct, rs, MIN(lv->selected, nr - 1), &sr, &ss);
 	calltree__line(&t->ct, rs, MIN(lv->top, nr - 1), &tr, &ts);
-	r = sr > tr || (sr == tr && ss > ts) ? sr : tr;
-	sub = r == sr && (sr != tr || ss > ts) ? ss : ts;
-	if (calltree__draw_to(&t->ct, rs, r, sub + 2 * height + 1)) {
+	/* through the later of the two lines (a row and its sub-line) */
+	last = lv->top > lv->selected;
+	if (calltree__draw_to(&t->ct, rs, last ? tr : sr,
+			      (last ? ts : ss) + 2 * height + 1)) {
 		tui__status(t, ST_ERROR, "out of memory");
 		return;
 	}
