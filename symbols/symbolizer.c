@@ -1324,6 +1324,7 @@ int symbolizer__lookup(struct symbolizer *s, const struct dso *dso, u64 addr,
 		memset(info, 0, sizeof(*info));
 		info->dso_name = dso_name_of(s, dso);
 		info->status = DSO_ST_DEFERRED;
+		info->flags = SYM_F_PROVISIONAL;
 		return 0;
 	}
 	err = lookup_begin(s, dso, info, &ds);
@@ -1333,6 +1334,7 @@ int symbolizer__lookup(struct symbolizer *s, const struct dso *dso, u64 addr,
 		/* its symbols are on the worker: a later build names it */
 		s->deferred++;
 		s->deferred_loading++;
+		info->flags = SYM_F_PROVISIONAL;
 		return 0;
 	}
 	if (cacheable(dso)) {
@@ -1387,6 +1389,8 @@ int symbolizer__lookup(struct symbolizer *s, const struct dso *dso, u64 addr,
 	/* a name that could not be made (ENOMEM) is not remembered */
 	if (cacheable(dso) && err != -ENOMEM && !awaiting(ds))
 		resolved_add(s, k0, addr, info, 0, NULL);
+	else
+		info->flags |= SYM_F_PROVISIONAL;
 	return 0;
 }
 
@@ -2033,6 +2037,11 @@ void symbolizer__tick(struct symbolizer *s)
 u64 symbolizer__changes(const struct symbolizer *s)
 {
 	return s ? s->changes : 0;
+}
+
+u64 symbolizer__answers_gen(const struct symbolizer *s)
+{
+	return s ? (s->changes << 32 | s->kernel_loads) + 1 : 1;
 }
 
 void symbolizer__trim(struct symbolizer *s, unsigned int max_idle_ticks)

@@ -109,6 +109,10 @@ enum sym_flags {
 	SYM_F_PLT = 1 << 1,	/* a PLT stub, named "name@plt" */
 	SYM_F_JIT = 1 << 2,	/* from /tmp/perf-PID.map */
 	SYM_F_KERNEL = 1 << 3,
+	/* an answer that may change: the dso's symbols are still loading or
+	 * being fetched, a JIT map grows, memory ran out; what keeps answers
+	 * (rowset.c) asks again */
+	SYM_F_PROVISIONAL = 1 << 4,
 };
 
 struct sym_info {
@@ -253,5 +257,9 @@ u64 symbolizer__loads(const struct symbolizer *s);
  * debug file arrived): caches of what the symbolizer answered (inline
  * chains, annotations) start again when it changed. */
 u64 symbolizer__changes(const struct symbolizer *s);
+/* Answers given without SYM_F_PROVISIONAL stay the same while this does
+ * (it moves with symbolizer__changes and each load of the kernel's
+ * table); never 0. */
+u64 symbolizer__answers_gen(const struct symbolizer *s);
 
 #endif

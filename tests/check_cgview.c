@@ -531,6 +531,294 @@ START_TEST(test_tree_lazy)
 }
 END_TEST
 
+/* ---- every tree against paths: random chains, builds in a row ---- */
+
+/* A sample of n frames (innermost first) at offsets off (return
+ * addresses after the first: calls from different places of a function
+ * make different chains through the same tree node). */
+static void sample_at(u64 period, int n, const int *fns, const int *off)
+{
+	u64 chain[24];
+	struct fake_sample fs = { .pid = 10, .tid = 10, .time = 1,
+				  .period = period,
+				  .misc = PERF_RECORD_MISC_USER };
+
+	chain[0] = (u64)PERF_CONTEXT_USER;
+	for (int i = 0; i < n; i++)
+		chain[i + 1] = ip_of(fns[i], (u64)off[i]);
+	fs.ip = chain[1];
+	fs.callchain = chain;
+	fs.nr_callchain = (u64)n + 1;
+	ck_assert_int_eq(session__process(s, fake_sample(buf, ST, &fs)), 0);
+}
+
+static unsigned int rnd_state;
+
+static unsigned int rnd(unsigned int n)
+{
+	rnd_state = rnd_state * 1103515245u + 12345u;
+	return (rnd_state >> 16) % n;
+}
+
+/* Random chains over six functions, with recursion, shared prefixes
+ * (main first, few call sites) and repeats. */
+static void feed_random(int nr)
+{
+	static const int pool[] = { F_OUTER, F_INNER_A, F_INNER_B,
+				    F_CALLER_X, F_CALLER_Y, F_MAIN };
+
+	for (int k = 0; k < nr; k++) {
+		int fns[20], off[20], n = 1 + (int)rnd(14);
+
+		for (int i = 0; i < n; i++) {
+			/* root first here, reversed below */
+			fns[n - 1 - i] = i == 0 ? F_MAIN : pool[rnd(i < 3 ? 2 : 6)];
+			off[n - 1 - i] = 0x11 + 0x10 * (int)rnd(3);
+		}
+		sample_at(1 + rnd(500), n, fns, off);
+	}
+}
+
+/* path strings ("a/b/c") with their periods */
+struct pathsum {
+	char **path;
+	u64 *period;
+	size_t nr, cap;
+};
+
+static void pathsum__add(struct pathsum *ps, const char *path, u64 period)
+{
+	for (size_t i = 0; i < ps->nr; i++)
+		if (strcmp(ps->path[i], path) == 0) {
+			ps->period[i] += period;
+			return;
+		}
+	if (ps->nr == ps->cap) {
+		ps->cap = ps->cap ? ps->cap * 2 : 64;
+		ps->path = realloc(ps->path, ps->cap * sizeof(*ps->path));
+		ps->period = realloc(ps->period, ps->cap * sizeof(*ps->period));
+		ck_assert(ps->path && ps->period);
+	}
+	ps->path[ps->nr] = strdup(path);
+	ps->period[ps->nr++] = period;
+}
+
+static void pathsum__fini(struct pathsum *ps)
+{
+	for (size_t i = 0; i < ps->nr; i++)
+		free(ps->path[i]);
+	free(ps->path);
+	free(ps->period);
+	memset(ps, 0, sizeof(*ps));
+}
+
+/* resolve, but caller_y's symbols are still loading while *ctx is set:
+ * no name, a provisional answer */
+static int resolve_late(void *ctx, const struct dso *d, u64 addr,
+			struct row_sym *out)
+{
+	const bool *loading = ctx;
+
+	resolve(NULL, d, addr, out);
+	if (*loading && out->name == fn_names[F_CALLER_Y]) {
+		out->name = NULL;
+		out->start = out->size = 0;
+		out->flags = SYM_F_PROVISIONAL;
+	}
+	return 0;
+}
+
+struct refctx {
+	char x[64];		/* the row: its name, or its address */
+	bool children;
+	enum cg_order order;
+	struct pathsum *ps;
+};
+
+/* A frame's name in the paths compared: its function, or its address */
+static const char *frame_name(const char *sym, u64 addr, char *out)
+{
+	if (sym)
+		return sym;
+	snprintf(out, 64, "%#llx", (unsigned long long)addr);
+	return out;
+}
+
+/* What a tree of x must hold, from one sample path (frames' names, root
+ * first): each prefix of its part of the path, with the entry's period. */
+static void ref_path(struct refctx *c, char (*fr)[64], size_t n,
+		     const struct hist_entry *e)
+{
+	size_t from = n;
+	char path[4096] = "";
+
+	if (c->children) {
+		for (size_t j = 0; j < n && from == n; j++)
+			if (!strcmp(fr[j], c->x))
+				from = j;
+		if (from == n)
+			return;
+		if (from == n - 1)
+			from = 0;
+	} else {
+		if (strcmp(fr[n - 1], c->x))
+			return;
+		from = 0;
+	}
+	for (size_t k = 0; k < n - from; k++) {
+		size_t j = c->order == CG_CALLER ? from + k : n - 1 - k;
+
+		if (k)
+			strcat(path, "/");
+		strcat(path, fr[j]);
+		pathsum__add(c->ps, path, e->period);
+	}
+}
+
+/* Every sample path of the snapshot, named with resolve_late itself (not
+ * with what the rowset remembers), root first. */
+static void ref_paths(const struct snapshot *snap, void *rctx,
+		      struct refctx *c)
+{
+	static char fr[64][64];
+
+	for (size_t i = 0; i < snap->nr; i++) {
+		const struct hist_entry *e = &snap->entries[i];
+		u32 ids[64], id = e->key.chain;
+		size_t n = 0;
+		struct row_sym rsym;
+		char b[64];
+
+		if (!id)
+			continue;
+		for (id = snap->chains[id].parent; id;
+		     id = snap->chains[id].parent)
+			ids[n++] = id;
+		for (size_t k = 0; k < n; k++) {
+			const struct cc_node *nd = &snap->chains[ids[n - 1 - k]];
+
+			resolve_late(rctx, nd->dso, nd->addr, &rsym);
+			snprintf(fr[k], 64, "%.63s",
+				 frame_name(rsym.name, nd->addr + 1, b));
+		}
+		resolve_late(rctx, e->key.dso, e->key.addr, &rsym);
+		snprintf(fr[n], 64, "%.63s",
+			 frame_name(rsym.name, e->key.addr, b));
+		ref_path(c, fr, n + 1, e);
+	}
+}
+
+static void tree_paths(const struct cg_tree *t, u32 id, char *path,
+		       struct pathsum *ps)
+{
+	size_t len = strlen(path);
+	char b[64];
+
+	for (u32 c = t->nodes[id].first_child; c; c = t->nodes[c].next_sibling) {
+		snprintf(path + len, 4096 - len, "%s%.63s", len ? "/" : "",
+			 frame_name(t->nodes[c].sym, t->nodes[c].addr, b));
+		pathsum__add(ps, path, t->nodes[c].period);
+		tree_paths(t, c, path, ps);
+		path[len] = 0;
+	}
+}
+
+/* Every row's tree, both orders, against the paths. */
+static void check_trees(struct rowset *rs, bool children, void *rctx)
+{
+	struct cg_tree t;
+
+	cg_tree__init(&t);
+	for (size_t r = 0; r < rs->nr; r++)
+		for (int o = 0; o < 2; o++) {
+			struct pathsum want = { 0 }, got = { 0 };
+			struct refctx c = { .children = children,
+					    .order = o ? CG_CALLEE : CG_CALLER,
+					    .ps = &want };
+			char path[4096] = "", b[64];
+
+			snprintf(c.x, sizeof(c.x), "%.63s",
+				 frame_name(rs->rows[r].sym, rs->rows[r].addr,
+					    b));
+
+			ref_paths(rs->snap, rctx, &c);
+			ck_assert_int_eq(rowset__tree(rs, &rs->rows[r], c.order,
+						      &t), 0);
+			tree_paths(&t, 0, path, &got);
+			ck_assert_uint_eq(got.nr, want.nr);
+			for (size_t i = 0; i < want.nr; i++) {
+				size_t j = 0;
+
+				while (j < got.nr &&
+				       strcmp(got.path[j], want.path[i]))
+					j++;
+				ck_assert_msg(j < got.nr, "%s: no %s",
+					      rs->rows[r].sym, want.path[i]);
+				ck_assert_uint_eq(got.period[j], want.period[i]);
+			}
+			pathsum__fini(&want);
+			pathsum__fini(&got);
+		}
+	cg_tree__fini(&t);
+}
+
+/* The idle task's sample, between the others: snapshots put it last. */
+static void sample_idle(u64 period)
+{
+	u64 chain[3] = { (u64)PERF_CONTEXT_KERNEL, 0xffffffff81000100ULL,
+			 0xffffffff81000200ULL };
+	struct fake_sample fs = { .pid = 0, .tid = 0, .time = 1,
+				  .period = period, .ip = chain[1],
+				  .callchain = chain, .nr_callchain = 3,
+				  .misc = PERF_RECORD_MISC_KERNEL };
+
+	ck_assert_int_eq(session__process(s, fake_sample(buf, ST, &fs)), 0);
+}
+
+START_TEST(test_tree_paths)
+{
+	struct rowset rs;
+	struct snapshot snap;
+	struct sort_spec spec;
+	bool loading = true;
+
+	rnd_state = 12345;
+	sort_spec__default(&spec);
+	rowset__init(&rs);
+	snapshot__init(&snap);
+	/* builds in a row on growing snapshots, which keep what they can
+	 * of the last one (the same answers; with the idle task's entries
+	 * shown, those before the idle ones); then without children on
+	 * the same one, and again with no new sample; then caller_y's
+	 * name comes */
+	rowset__set_answers_gen(&rs, 1);
+	for (int round = 0; round < 6; round++) {
+		bool children = round != 3;
+		/* the idle entries, last, shown once: the next snapshot's
+		 * new entries come before them */
+		struct row_filter f = { .show_idle = round == 1 };
+
+		if (round < 3) {
+			feed_random(100);
+			sample_idle(7);
+			feed_random(50);
+		}
+		if (round == 5)
+			loading = false;
+		spec.children = children;
+		ck_assert_int_eq(session__snapshot(s, 0, &snap), 0);
+		ck_assert_uint_gt(snap.nr_idle, 0);
+		ck_assert_int_eq(rowset__build(&rs, &snap, &spec, &f,
+					       resolve_late, &loading), 0);
+		ck_assert_uint_ge(rs.nr, 5);
+		ck_assert(!find(&rs, "caller_y") == loading);
+		check_trees(&rs, children, &loading);
+	}
+	rowset__fini(&rs);
+	snapshot__fini(&snap);
+}
+END_TEST
+
 /* ---- the live view: a tui on the suite's session, no terminal ---- */
 
 struct tfix {
@@ -1308,6 +1596,7 @@ Suite *cgview_suite(void)
 	tcase_add_test(tc, test_tree_overloads);
 	tcase_add_test(tc, test_tree_text);
 	tcase_add_test(tc, test_tree_lazy);
+	tcase_add_test(tc, test_tree_paths);
 	tcase_add_test(tc, test_flame);
 	tcase_add_test(tc, test_flame_svg);
 	suite_add_tcase(ss, tc);

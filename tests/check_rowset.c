@@ -323,27 +323,44 @@ START_TEST(test_cancelled)
 	ck_assert_int_eq(rowset__build(&rs, &f.snap, &spec, NULL, resolve,
 				       NULL), -ECANCELED);
 	ck_assert_uint_eq(rs.nr, 0);
-	/* built whole; then the index of the first tree, cut half way
-	 * (its entries so far have interned their keys) */
+	/* the paths index the Children come from, cut half way (its
+	 * entries so far have interned their keys); then built whole */
+	cancel_asked = 0;
+	cancel_from = 150;
+	ck_assert_int_eq(rowset__build(&rs, &f.snap, &spec, NULL, resolve,
+				       NULL), -ECANCELED);
+	ck_assert_uint_eq(rs.nr, 0);
 	cancel_from = UINT32_MAX;
 	ck_assert_int_eq(rowset__build(&rs, &f.snap, &spec, NULL, resolve,
 				       NULL), 0);
 	ck_assert_uint_eq(rs.nr, ref_rs.nr);
 	cg_tree__init(&t);
 	cg_tree__init(&rt);
+	for (size_t i = 0; i < rs.nr; i++)
+		ck_assert_uint_eq(rs.rows[i].children_period,
+				  ref_rs.rows[i].children_period);
+	/* without children the index waits for the first tree: cut half
+	 * way, the next tree goes on from where it stopped */
+	spec.children = false;
+	ck_assert_int_eq(rowset__build(&ref_rs, &f.snap, &spec, NULL, resolve,
+				       NULL), 0);
+	ck_assert_int_eq(rowset__build(&rs, &f.snap, &spec, NULL, resolve,
+				       NULL), 0);
 	cancel_asked = 0;
 	cancel_from = 150;
 	ck_assert_int_eq(rowset__tree(&rs, &rs.rows[0], CG_CALLER, &t),
 			 -ECANCELED);
 	rowset__set_cancel(&rs, NULL, NULL);
 	for (size_t i = 0; i < rs.nr; i++) {
-		ck_assert_uint_eq(rs.rows[i].children_period,
-				  ref_rs.rows[i].children_period);
 		ck_assert_int_eq(rowset__tree(&rs, &rs.rows[i], CG_CALLER, &t),
 				 0);
 		ck_assert_int_eq(rowset__tree(&ref_rs, &ref_rs.rows[i],
 					      CG_CALLER, &rt), 0);
 		ck_assert_uint_eq(t.nr, rt.nr);
+		ck_assert_uint_eq(t.nodes[0].first_child ?
+					  t.nodes[t.nodes[0].first_child].period : 0,
+				  rt.nodes[0].first_child ?
+					  rt.nodes[rt.nodes[0].first_child].period : 0);
 	}
 	/* a tree's own walk: the index is made, the hook then says yes */
 	rowset__set_cancel(&rs, cancel_after, NULL);

@@ -1335,29 +1335,37 @@ int snapshot__copy(struct snapshot *dst, const struct snapshot *src)
 	return 0;
 }
 
-/* Moves the idle task's entries behind the others (the order of a copy
- * is the table's, which means nothing) and sums them. */
-static void snapshot__put_idle_last(struct snapshot *snap)
+/* Moves the idle task's entries behind the others, each part in the
+ * table's order: the others are then the same from one snapshot to the
+ * next but for those added (what the trees' memo keeps, rowset.c), while
+ * the table only grows.  Sums the idle ones.  0 or -ENOMEM. */
+static int snapshot__put_idle_last(struct snapshot *snap)
 {
-	size_t j = snap->nr;
+	struct hist_entry *idle;
+	size_t n = 0, k = 0;
 
 	snap->nr_idle = 0;
 	snap->idle_samples = snap->idle_period = 0;
-	for (size_t i = 0; i < j;) {
-		struct hist_entry tmp;
-
-		if (!snap->entries[i].key.idle) {
-			i++;
-			continue;
+	for (size_t i = 0; i < snap->nr; i++)
+		if (snap->entries[i].key.idle) {
+			snap->idle_samples += snap->entries[i].samples;
+			snap->idle_period += snap->entries[i].period;
+			snap->nr_idle++;
 		}
-		snap->idle_samples += snap->entries[i].samples;
-		snap->idle_period += snap->entries[i].period;
-		snap->nr_idle++;
-		j--;
-		tmp = snap->entries[i];
-		snap->entries[i] = snap->entries[j];
-		snap->entries[j] = tmp;
+	if (!snap->nr_idle)
+		return 0;
+	idle = malloc(snap->nr_idle * sizeof(*idle));
+	if (!idle)
+		return -ENOMEM;
+	for (size_t i = 0; i < snap->nr; i++) {
+		if (snap->entries[i].key.idle)
+			idle[n++] = snap->entries[i];
+		else
+			snap->entries[k++] = snap->entries[i];
 	}
+	memcpy(snap->entries + k, idle, n * sizeof(*idle));
+	free(idle);
+	return 0;
 }
 
 void snapshot__without_idle(const struct snapshot *snap,
@@ -1393,7 +1401,8 @@ int session__snapshot(struct session *s, size_t ev, struct snapshot *snap)
 	snap->nr = (size_t)n;
 	snap->total_samples = hist__total_samples(e->hist);
 	snap->total_period = hist__total_period(e->hist);
-	snapshot__put_idle_last(snap);
+	if (snapshot__put_idle_last(snap))
+		return -ENOMEM;
 	snap->counts = e->counts;
 	snap->lost = session__lost_once(s, e);
 	if (e->nr_cpu) {
@@ -1413,6 +1422,8 @@ int session__snapshot(struct session *s, size_t ev, struct snapshot *snap)
 	snap->nr_threads = machine__nr_threads(s->machine);
 	snap->nr_dsos = dsos__count(s->dsos);
 	snap->kernel_samples = s->kernel_samples;
+	snap->chains_owner = s;
+	snap->chains_epoch = s->chains_epoch;
 	snap->nr_chains = 0;
 	if (callchains__nr(s->chains) > 1)
 		return callchains__copy(s->chains, &snap->chains,

@@ -296,6 +296,10 @@ struct snapshot {
 	/* the call chains hist_key.chain refers to (a copy) */
 	struct cc_node *chains;
 	size_t nr_chains, cap_chains;
+	/* whose chains, and how many times they were forgotten: while both
+	 * stay, a later snapshot's nodes [0, nr_chains) are these ones */
+	const void *chains_owner;
+	u64 chains_epoch;
 };
 
 void snapshot__init(struct snapshot *snap);

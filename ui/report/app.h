@@ -72,6 +72,8 @@ struct app {
 };
 
 double app__now(void);
+/* The CPU time of the calling thread (s): what a build costs. */
+double app__thread_cpu(void);
 /* --push: the samples of every event since the last call (the whole
  * recording with -i) as one profile each, queued for the server; inl
  * adds inlined frames (NULL: none). */

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "symbols/symbolizer.h"
 #include "ui/report/rowset.h"
 
 /* Inlined functions at one address, at most. */
@@ -413,6 +414,11 @@ struct fsym {
 	long row;
 };
 
+/* An occurrence of a group key in a path: its outermost frame. */
+struct occ {
+	u32 key, ent, from;
+};
+
 #define ROW_UNSET (-1L)
 #define ROW_HIDDEN (-2L)
 
@@ -449,6 +455,33 @@ struct rowset_memo {
 	size_t cap_occ_ent, cap_occ_from;
 	u32 *stamp;		/* key -> last entry + 1 that holds it */
 	size_t nr_stamp, cap_stamp;
+	u32 *key_next;		/* the counting sort's next slot per key */
+	size_t cap_key_next;
+	/* caller-order trees: trie node -> tree node, where tmark[id] is
+	 * tree_mark (rowset__tree_caller) */
+	u32 *tnode, *tmark;
+	size_t cap_tnode, cap_tmark, nr_tmark;
+	u32 tree_mark;
+	/* What the next build may keep (rowset__set_answers_gen): the
+	 * answers, the chains' frames and the index of the entries that are
+	 * the same, when the last build finished under the same grouping,
+	 * zoom, resolver and chains. */
+	bool reusable;
+	u64 gen;
+	row_resolve_fn resolve;
+	void *resolve_ctx;
+	enum sort_key group[SORT__MAX];
+	size_t nr_group;
+	const void *chains_owner;
+	u64 chains_epoch;
+	size_t nr_chains;
+	u64 *ent_hash;		/* entry i's key, hashed */
+	size_t nr_ent_hash, cap_ent_hash;
+	u32 *prov;		/* fsyms whose answer may change */
+	size_t nr_prov, cap_prov;
+	struct occ *occ;	/* the index's occurrences, in entry order */
+	size_t nr_occ, cap_occ;
+	size_t index_from;	/* entries [0, index_from) are indexed */
 };
 
 static void rowset_memo__free(struct rowset_memo *m)
@@ -468,6 +501,12 @@ static void rowset_memo__free(struct rowset_memo *m)
 	free(m->occ_ent);
 	free(m->occ_from);
 	free(m->stamp);
+	free(m->key_next);
+	free(m->tnode);
+	free(m->tmark);
+	free(m->ent_hash);
+	free(m->prov);
+	free(m->occ);
 	free(m);
 }
 
@@ -535,6 +574,15 @@ static u32 rowset__fsym(struct rowset *rs, const struct dso *dso, u64 addr)
 		f->sym.dso_name = dso->name;
 	if (!f->sym.name)
 		f->sym.start = addr;
+	/* asked again at the next build (rowset__memo_recheck); with no
+	 * room to remember it, the next build starts over */
+	if (f->sym.flags & SYM_F_PROVISIONAL) {
+		if (array__grow((void **)&m->prov, &m->cap_prov, m->nr_prov + 1,
+				sizeof(*m->prov)))
+			m->gen = 0;
+		else
+			m->prov[m->nr_prov++] = (u32)m->nr_fs;
+	}
 	m->fs_slots[j] = (u32)m->nr_fs;
 	return (u32)m->nr_fs++;
 }
@@ -575,12 +623,83 @@ static bool spec__entry_fields(const struct sort_spec *spec)
 	       sort_spec__has(spec, SORT_STATE);
 }
 
-/* Forgets the last snapshot's memo (a new build). */
-static int rowset__memo_reset(struct rowset *rs, const struct snapshot *snap,
+void rowset__set_answers_gen(struct rowset *rs, u64 gen)
+{
+	rs->answers_gen = gen;
+}
+
+/* The provisional answers asked again: false when one changed (what was
+ * made from it is wrong), true when all are the same; those now final
+ * leave the list. */
+static bool rowset__memo_recheck(struct rowset *rs)
+{
+	struct rowset_memo *m = rs->memo;
+	size_t k = 0;
+
+	for (size_t i = 0; i < m->nr_prov; i++) {
+		struct fsym *f = &m->fs[m->prov[i]];
+		struct row_sym now;
+
+		if (rs->resolve(rs->resolve_ctx, f->dso, f->addr, &now) ||
+		    !now.dso_name)
+			now.dso_name = f->dso->name;
+		if (!now.name)
+			now.start = f->addr;
+		if (now.name != f->sym.name || now.start != f->sym.start ||
+		    now.size != f->sym.size || now.dso_name != f->sym.dso_name ||
+		    (now.flags ^ f->sym.flags) & ~(u32)SYM_F_PROVISIONAL)
+			return false;
+		f->sym.flags = now.flags;
+		if (now.flags & SYM_F_PROVISIONAL)
+			m->prov[k++] = m->prov[i];
+	}
+	m->nr_prov = k;
+	return true;
+}
+
+/* Whether the last build's memo serves this one: see struct rowset_memo. */
+static bool rowset__memo_keeps(struct rowset *rs, const struct snapshot *snap,
+			       const struct sort_spec *spec,
+			       const struct row_filter *f)
+{
+	const struct rowset_memo *m = rs->memo;
+
+	return m->reusable && rs->answers_gen && m->gen == rs->answers_gen &&
+	       m->resolve == rs->resolve && m->resolve_ctx == rs->resolve_ctx &&
+	       m->nr_group == spec->nr_group &&
+	       memcmp(m->group, spec->group,
+		      spec->nr_group * sizeof(*spec->group)) == 0 &&
+	       m->has_pid == f->has_pid && m->has_tid == f->has_tid &&
+	       m->pid == f->pid && m->tid == f->tid &&
+	       m->has_cgroup == f->has_cgroup && m->cgroup == f->cgroup &&
+	       m->chains_owner == snap->chains_owner &&
+	       m->chains_epoch == snap->chains_epoch &&
+	       snap->nr_chains >= m->nr_chains;
+}
+
+/* hist_key is zeroed and compared whole (hist.h): its words, mixed. */
+_Static_assert(sizeof(struct hist_key) % sizeof(u64) == 0,
+	       "hist_key is hashed by words");
+static u64 entry_key__hash(const struct hist_key *k)
+{
+	u64 w[sizeof(*k) / sizeof(u64)], h = 0;
+
+	memcpy(w, k, sizeof(w));
+	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++)
+		h = hash_u64(h ^ w[i]);
+	return h;
+}
+
+/* A new build: what the memo may keep of the last one (the answers, the
+ * chains' frames, the index of the first entries that are the same) is
+ * kept, the rest forgotten. */
+static int rowset__memo_begin(struct rowset *rs, const struct snapshot *snap,
 			      const struct sort_spec *spec,
 			      const struct row_filter *f)
 {
 	struct rowset_memo *m = rs->memo;
+	size_t same = 0, keep_chains = 0;
+	bool keep;
 
 	if (!m) {
 		m = calloc(1, sizeof(*m));
@@ -588,17 +707,65 @@ static int rowset__memo_reset(struct rowset *rs, const struct snapshot *snap,
 			return -ENOMEM;
 		rs->memo = m;
 	}
-	m->nr_fs = 0;
-	if (m->nfs_slots)
-		memset(m->fs_slots, 0xff, m->nfs_slots * sizeof(*m->fs_slots));
+	keep = rowset__memo_keeps(rs, snap, spec, f) &&
+	       rowset__memo_recheck(rs);
+	m->reusable = false;	/* until this build ends well */
 	if (array__grow((void **)&m->node_fs, &m->cap_node,
 			snap->nr_chains ? snap->nr_chains : 1,
 			sizeof(*m->node_fs)) ||
 	    array__grow((void **)&m->entry_fs, &m->cap_entry,
-			snap->nr ? snap->nr : 1, sizeof(*m->entry_fs)))
+			snap->nr ? snap->nr : 1, sizeof(*m->entry_fs)) ||
+	    array__grow((void **)&m->ent_hash, &m->cap_ent_hash,
+			snap->nr ? snap->nr : 1, sizeof(*m->ent_hash)))
 		return -ENOMEM;
-	memset(m->node_fs, 0xff, snap->nr_chains * sizeof(*m->node_fs));
-	memset(m->entry_fs, 0xff, snap->nr * sizeof(*m->entry_fs));
+	/* the entries that are the same come first: the table grows at
+	 * its end (session.c keeps the order) */
+	for (size_t i = 0; i < snap->nr; i++) {
+		u64 h = entry_key__hash(&snap->entries[i].key);
+
+		if (keep && same == i && i < m->nr_ent_hash &&
+		    m->ent_hash[i] == h)
+			same++;
+		m->ent_hash[i] = h;
+	}
+	m->nr_ent_hash = snap->nr;
+	if (keep) {
+		keep_chains = m->nr_chains;
+		for (size_t i = 0; i < m->nr_fs; i++)
+			m->fs[i].row = ROW_UNSET;
+	} else {
+		m->nr_fs = 0;
+		if (m->nfs_slots)
+			memset(m->fs_slots, 0xff,
+			       m->nfs_slots * sizeof(*m->fs_slots));
+		m->nr_prov = 0;
+		m->nr_keys = 0;
+		if (m->nkey_slots)
+			memset(m->key_slots, 0xff,
+			       m->nkey_slots * sizeof(*m->key_slots));
+		m->index_from = 0;
+	}
+	memset(m->node_fs + keep_chains, 0xff,
+	       (snap->nr_chains - keep_chains) * sizeof(*m->node_fs));
+	memset(m->entry_fs + same, 0xff, (snap->nr - same) * sizeof(*m->entry_fs));
+	/* the index keeps the entries that are the same */
+	if (m->index_from > same) {
+		m->index_from = same;
+		m->nr_fr = same ? m->ent_off[same] : 0;
+		while (m->nr_occ && m->occ[m->nr_occ - 1].ent >= same)
+			m->nr_occ--;
+	}
+	if (!m->index_from)
+		m->nr_occ = m->nr_fr = 0;
+	m->indexed = false;
+	m->gen = rs->answers_gen;
+	m->resolve = rs->resolve;
+	m->resolve_ctx = rs->resolve_ctx;
+	m->nr_group = spec->nr_group;
+	memcpy(m->group, spec->group, spec->nr_group * sizeof(*spec->group));
+	m->chains_owner = snap->chains_owner;
+	m->chains_epoch = snap->chains_epoch;
+	m->nr_chains = snap->nr_chains;
 	m->entry_fields = spec__entry_fields(spec);
 	m->has_pid = f->has_pid;
 	m->has_tid = f->has_tid;
@@ -606,7 +773,6 @@ static int rowset__memo_reset(struct rowset *rs, const struct snapshot *snap,
 	m->tid = f->tid;
 	m->has_cgroup = f->has_cgroup;
 	m->cgroup = f->cgroup;
-	m->indexed = false;
 	m->inl_fn = NULL;
 	m->inl_ctx = NULL;
 	return 0;
@@ -666,63 +832,55 @@ static bool rowset__cancelled(struct rowset *rs)
 	return rs->cancel && rs->cancel(rs->cancel_ctx);
 }
 
-/* Children: each entry's period goes once to every row on its chain. */
+static int rowset__index(struct rowset *rs);
+
+/* Children: each entry's period goes once to every row on its chain.
+ * The paths index holds each group key once per entry (rowset__index):
+ * a row's children total is the sum over its key's occurrences, and the
+ * chains are not walked again (the index keeps the entries it has seen
+ * from one build to the next). */
 static int rowset__children(struct rowset *rs, const struct snapshot *snap,
 			    const struct sort_spec *spec,
-			    const struct row_filter *f, const long *entry_row)
+			    const struct row_filter *f)
 {
-	for (size_t i = 0; i < snap->nr; i++) {
-		const struct hist_entry *e = &snap->entries[i];
-		u32 stamp = (u32)i + 1, id = e->key.chain;
+	struct rowset_memo *m = rs->memo;
+	int err = rowset__index(rs);
 
-		/* the chain's leaf node is the sampled ip: the entry itself */
-		if (id && id < snap->nr_chains)
-			id = snap->chains[id].parent;
+	if (err)
+		return err;
+	for (u32 k = 0; k < m->nr_keys; k++) {
+		u32 o = m->key_off[k], end = m->key_off[k + 1];
+		u32 i, off, n;
+		const struct fsym *fs;
+		u64 samples = 0, period = 0;
+		struct row r;
+		long row;
 
-		if (!entry__visible(f, e))
+		if (o == end)
 			continue;
 		if (rowset__cancelled(rs))
 			return -ECANCELED;
-		if (entry_row[i] >= 0) {
-			struct row *r = &rs->rows[entry_row[i]];
+		/* the row, as its first occurrence shows it */
+		i = m->occ_ent[o];
+		off = m->ent_off[i];
+		n = m->ent_off[i + 1] - off;
+		fs = &m->fs[m->fr_fs[off + m->occ_from[o]]];
+		row__make(&r, &snap->entries[i], fs->dso,
+			  frame__show(fs->addr, m->occ_from[o] + 1 < n),
+			  &fs->sym);
+		if (!row__visible(f, &r))
+			continue;
+		row = rowset__find_or_add(rs, spec, &r);
+		if (row < 0)
+			return (int)row;
+		for (; o < end; o++) {
+			const struct hist_entry *e = &snap->entries[m->occ_ent[o]];
 
-			r->children_samples += e->samples;
-			r->children_period += e->period;
-			r->stamp = stamp;
+			samples += e->samples;
+			period += e->period;
 		}
-		for (; id && id < snap->nr_chains; id = snap->chains[id].parent) {
-			const struct cc_node *nd = &snap->chains[id];
-			u32 fi = rowset__node_fs(rs, id);
-			struct fsym *fs;
-			struct row fr, *r;
-			long k;
-
-			if (fi == NONE)
-				return -ENOMEM;
-			fs = &rs->memo->fs[fi];
-			/* the frame's row, made and found once per build when
-			 * no entry field takes part in it */
-			k = rs->memo->entry_fields ? ROW_UNSET : fs->row;
-			if (k == ROW_UNSET) {
-				row__make(&fr, e, nd->dso,
-					  frame__show(nd->addr, true), &fs->sym);
-				k = row__visible(f, &fr) ?
-					    rowset__find_or_add(rs, spec, &fr) :
-					    ROW_HIDDEN;
-				if (k < 0 && k != ROW_HIDDEN)
-					return (int)k;
-				if (!rs->memo->entry_fields)
-					fs->row = k;
-			}
-			if (k == ROW_HIDDEN)
-				continue;
-			r = &rs->rows[k];
-			if (r->stamp == stamp)
-				continue;	/* recursion: once per sample */
-			r->children_samples += e->samples;
-			r->children_period += e->period;
-			r->stamp = stamp;
-		}
+		rs->rows[row].children_samples += samples;
+		rs->rows[row].children_period += period;
 	}
 	return 0;
 }
@@ -812,7 +970,6 @@ int rowset__build(struct rowset *rs, const struct snapshot *snap,
 		  row_resolve_fn resolve, void *ctx)
 {
 	static const struct row_filter none;
-	long *entry_row = NULL;
 	size_t kept = 0;
 	int err = 0;
 
@@ -834,13 +991,8 @@ int rowset__build(struct rowset *rs, const struct snapshot *snap,
 	rs->shown_samples = rs->shown_period = 0;
 	rs->hidden_rows = 0;
 	if (rowset__regroup(rs, spec, 64) ||
-	    rowset__memo_reset(rs, snap, spec, f))
+	    rowset__memo_begin(rs, snap, spec, f))
 		return -ENOMEM;
-	if (spec->children) {
-		entry_row = malloc((snap->nr ? snap->nr : 1) * sizeof(*entry_row));
-		if (!entry_row)
-			return -ENOMEM;
-	}
 
 	for (size_t i = 0; i < snap->nr; i++) {
 		const struct hist_entry *e = &snap->entries[i];
@@ -849,8 +1001,6 @@ int rowset__build(struct rowset *rs, const struct snapshot *snap,
 		u32 fi;
 		long k;
 
-		if (entry_row)
-			entry_row[i] = -1;
 		if (!entry__visible(f, e))
 			continue;
 		fi = rowset__entry_fs(rs, i);
@@ -866,8 +1016,6 @@ int rowset__build(struct rowset *rs, const struct snapshot *snap,
 			err = (int)k;
 			goto out;
 		}
-		if (entry_row)
-			entry_row[i] = k;
 		if (k == (long)rs->nr - 1 && rs->rows[k].samples == 0 &&
 		    rs->rows[k].period == 0) {
 			rs->rows[k].samples = e->samples;
@@ -881,7 +1029,7 @@ int rowset__build(struct rowset *rs, const struct snapshot *snap,
 			rs->rows[k].addr = r.addr;
 	}
 	if (spec->children) {
-		err = rowset__children(rs, snap, spec, f, entry_row);
+		err = rowset__children(rs, snap, spec, f);
 		if (!err && rs->inl_rows && sort_spec__has(spec, SORT_SYM))
 			err = rowset__inline_rows(rs, snap, spec, f);
 		if (err)
@@ -922,7 +1070,6 @@ int rowset__build(struct rowset *rs, const struct snapshot *snap,
 	}
 	rs->nr = kept;
 out:
-	free(entry_row);
 	/* cut short (rowset__set_cancel): no rows rather than rows without
 	 * their Children */
 	if (err == -ECANCELED)
@@ -930,6 +1077,9 @@ out:
 	/* the grouping table no longer matches the sorted rows */
 	if (!err)
 		err = rowset__regroup(rs, spec, rs->nr);
+	/* what the memo holds serves the next build (m->gen is 0 when a
+	 * provisional answer could not be remembered) */
+	rs->memo->reusable = !err && rs->memo->gen;
 	return err;
 }
 
@@ -1113,10 +1263,6 @@ static bool memo__visible(const struct rowset_memo *m,
 	       !(m->has_cgroup && e->key.cgroup != m->cgroup);
 }
 
-struct occ {
-	u32 key, ent, from;
-};
-
 /* The frames of entry i, appended to the index; *n: how many. */
 static int rowset__index_entry(struct rowset *rs, size_t i, size_t *n)
 {
@@ -1160,49 +1306,41 @@ static int rowset__index_entry(struct rowset *rs, size_t i, size_t *n)
 	return 0;
 }
 
-/* Builds the paths index of the last build, once. */
+/* Builds the paths index of the last build, once: the entries the last
+ * snapshot's index held and this one has the same are not walked again
+ * (rowset__memo_begin), their occurrences stay. */
 static int rowset__index(struct rowset *rs)
 {
 	struct rowset_memo *m = rs->memo;
 	const struct snapshot *snap = rs->snap;
-	struct occ *occ = NULL;
-	size_t nr_occ = 0, cap_occ = 0;
 	int err = 0;
 
 	if (m->indexed)
 		return 0;
-	m->nr_fr = 0;
-	m->nr_keys = 0;
 	m->nr_stamp = 0;
-	if (m->nkey_slots)
-		memset(m->key_slots, 0xff, m->nkey_slots * sizeof(*m->key_slots));
 	if (snap->nr >= NONE ||
 	    array__grow((void **)&m->ent_off, &m->cap_ent_off, snap->nr + 1,
 			sizeof(*m->ent_off)))
 		return -ENOMEM;
-	for (size_t i = 0; i < snap->nr; i++) {
+	for (size_t i = m->index_from; i < snap->nr; i++) {
 		const u32 *keys;
 		size_t n = 0;
 
 		m->ent_off[i] = (u32)m->nr_fr;
 		if (!memo__visible(m, &snap->entries[i]))
 			continue;
-		/* 40K chains take 150 ms: the index is made again next time,
-		 * its key ids afresh (the frames' cached ones go too) */
+		/* 40K chains take 150 ms: the index goes on from here next
+		 * time (its keys and the frames' cached ones stay) */
 		if (rowset__cancelled(rs)) {
-			for (size_t k = 0; k < m->nr_fs; k++)
-				m->fs[k].key[0] = m->fs[k].key[1] = NONE;
-			err = -ECANCELED;
-			goto out;
+			m->index_from = i;
+			return -ECANCELED;
 		}
 		err = rowset__index_entry(rs, i, &n);
 		if (err)
-			goto out;
+			goto fail;
 		if (array__grow((void **)&m->stamp, &m->cap_stamp, m->nr_keys,
-				sizeof(*m->stamp))) {
-			err = -ENOMEM;
-			goto out;
-		}
+				sizeof(*m->stamp)))
+			goto nomem;
 		while (m->nr_stamp < m->nr_keys)
 			m->stamp[m->nr_stamp++] = 0;
 		/* each key once per entry, at its outermost frame */
@@ -1211,42 +1349,47 @@ static int rowset__index(struct rowset *rs)
 			if (m->stamp[keys[k]] == (u32)i + 1)
 				continue;
 			m->stamp[keys[k]] = (u32)i + 1;
-			if (array__grow((void **)&occ, &cap_occ, nr_occ + 1,
-					sizeof(*occ))) {
-				err = -ENOMEM;
-				goto out;
-			}
-			occ[nr_occ++] = (struct occ){ keys[k], (u32)i, (u32)k };
+			if (m->nr_occ >= NONE ||
+			    array__grow((void **)&m->occ, &m->cap_occ,
+					m->nr_occ + 1, sizeof(*m->occ)))
+				goto nomem;
+			m->occ[m->nr_occ++] =
+				(struct occ){ keys[k], (u32)i, (u32)k };
 		}
 	}
+	m->index_from = snap->nr;
 	m->ent_off[snap->nr] = (u32)m->nr_fr;
 	/* the occurrences by key, in entry order (a counting sort) */
-	if (nr_occ >= NONE ||
-	    array__grow((void **)&m->key_off, &m->cap_key_off, m->nr_keys + 1,
+	if (array__grow((void **)&m->key_off, &m->cap_key_off, m->nr_keys + 1,
 			sizeof(*m->key_off)) ||
+	    array__grow((void **)&m->key_next, &m->cap_key_next,
+			m->nr_keys ? m->nr_keys : 1, sizeof(*m->key_next)) ||
 	    array__grow((void **)&m->occ_ent, &m->cap_occ_ent,
-			nr_occ ? nr_occ : 1, sizeof(*m->occ_ent)) ||
+			m->nr_occ ? m->nr_occ : 1, sizeof(*m->occ_ent)) ||
 	    array__grow((void **)&m->occ_from, &m->cap_occ_from,
-			nr_occ ? nr_occ : 1, sizeof(*m->occ_from))) {
-		err = -ENOMEM;
-		goto out;
-	}
+			m->nr_occ ? m->nr_occ : 1, sizeof(*m->occ_from)))
+		goto nomem;
 	memset(m->key_off, 0, (m->nr_keys + 1) * sizeof(*m->key_off));
-	for (size_t o = 0; o < nr_occ; o++)
-		m->key_off[occ[o].key + 1]++;
+	for (size_t o = 0; o < m->nr_occ; o++)
+		m->key_off[m->occ[o].key + 1]++;
 	for (size_t k = 0; k < m->nr_keys; k++) {
 		m->key_off[k + 1] += m->key_off[k];
-		m->stamp[k] = m->key_off[k];	/* now: the next free slot */
+		m->key_next[k] = m->key_off[k];
 	}
-	for (size_t o = 0; o < nr_occ; o++) {
-		u32 at = m->stamp[occ[o].key]++;
+	for (size_t o = 0; o < m->nr_occ; o++) {
+		u32 at = m->key_next[m->occ[o].key]++;
 
-		m->occ_ent[at] = occ[o].ent;
-		m->occ_from[at] = occ[o].from;
+		m->occ_ent[at] = m->occ[o].ent;
+		m->occ_from[at] = m->occ[o].from;
 	}
 	m->indexed = true;
-out:
-	free(occ);
+	return 0;
+nomem:
+	err = -ENOMEM;
+fail:
+	/* half an entry: the next build starts over */
+	m->reusable = false;
+	m->gen = 0;
 	return err;
 }
 
@@ -1282,11 +1425,11 @@ static size_t frame__expand(const struct fsym *f, bool chain, cg_inline_fn fn,
 }
 
 /* Adds a frame of a path below *node, expanded (frame__expand); in
- * callee order, where the path runs from the leaf up, reversed. */
+ * callee order, where the path runs from the leaf up, reversed.  Counts
+ * go to the path's last node only (cg_tree__sum adds them up). */
 static int cg_tree__add_frame(struct cg_tree *t, u32 *node,
 			      const struct fsym *f, bool chain,
-			      enum cg_order order, cg_inline_fn fn,
-			      void *ctx, const struct hist_entry *e)
+			      enum cg_order order, cg_inline_fn fn, void *ctx)
 {
 	struct path_frame ex[MAX_INLINE + 1];
 	size_t n = frame__expand(f, chain, fn, ctx, ex);
@@ -1298,10 +1441,23 @@ static int cg_tree__add_frame(struct cg_tree *t, u32 *node,
 				       ex[i].sym.start, ex[i].inlined);
 		if (!*node)
 			return -ENOMEM;
-		t->nodes[*node].samples += e->samples;
-		t->nodes[*node].period += e->period;
 	}
 	return 0;
+}
+
+/* Each node's counts, held by the paths that end there, become those of
+ * the paths through it: children are made after their parent, so one
+ * pass from the last node up adds every subtree into its root. */
+static void cg_tree__sum(struct cg_tree *t)
+{
+	for (size_t c = t->nr - 1; c > 0; c--) {
+		struct cg_node *n = &t->nodes[c];
+
+		if (n->parent) {
+			t->nodes[n->parent].samples += n->samples;
+			t->nodes[n->parent].period += n->period;
+		}
+	}
 }
 
 static int fsym_cmp(const void *pa, const void *pb, void *ctx)
@@ -1371,6 +1527,82 @@ static int rowset__key_of(struct rowset *rs, const struct row *x, u32 *kx)
 	return 0;
 }
 
+/*
+ * Caller-order trees walk the chains' trie: every sample through a trie
+ * node (a chain prefix) reaches the same tree node there, since the
+ * prefix decides where the row's path starts (its outermost frame of the
+ * row, or the chain's root when the row is only the leaf).  The tree
+ * node of each interior prefix is marked once per tree, and a path is
+ * added from its deepest marked prefix: per tree, a trie node's frames
+ * are expanded once, not once per sample path through it (100K chains
+ * of 35 frames under main: 3.5M lookups become the trie's nodes).
+ */
+static int rowset__tree_marks(struct rowset *rs)
+{
+	struct rowset_memo *m = rs->memo;
+	size_t want = rs->snap->nr_chains ? rs->snap->nr_chains : 1;
+
+	if (array__grow((void **)&m->tnode, &m->cap_tnode, want,
+			sizeof(*m->tnode)) ||
+	    array__grow((void **)&m->tmark, &m->cap_tmark, want,
+			sizeof(*m->tmark)))
+		return -ENOMEM;
+	if (m->nr_tmark < want) {
+		memset(m->tmark + m->nr_tmark, 0,
+		       (want - m->nr_tmark) * sizeof(*m->tmark));
+		m->nr_tmark = want;
+	}
+	if (++m->tree_mark == 0) {
+		memset(m->tmark, 0, m->nr_tmark * sizeof(*m->tmark));
+		m->tree_mark = 1;
+	}
+	return 0;
+}
+
+/* Entry e's path from frame from to its leaf (fs: its n frames, root
+ * first), in caller order; *node: where it ends. */
+static int rowset__tree_caller(struct rowset *rs, struct cg_tree *t,
+			       const struct hist_entry *e, const u32 *fs,
+			       size_t n, size_t from, cg_inline_fn fn,
+			       void *ctx, u32 *node)
+{
+	struct rowset_memo *m = rs->memo;
+	const struct snapshot *snap = rs->snap;
+	u32 ids[MAX_FRAMES], id = e->key.chain;
+	size_t j = from;
+	int err;
+
+	/* The leaf's trie node stands for frames [0, n): the index kept
+	 * every frame of the chain (none past MAX_FRAMES dropped) */
+	if (id < snap->nr_chains && snap->chains[id].depth == n) {
+		/* from the leaf up to the deepest marked prefix */
+		for (size_t p = n - 1; p-- > from;) {
+			id = snap->chains[id].parent;
+			if (m->tmark[id] == m->tree_mark) {
+				*node = m->tnode[id];
+				j = p + 1;
+				break;
+			}
+			ids[p] = id;
+		}
+		for (; j + 1 < n; j++) {
+			err = cg_tree__add_frame(t, node, &m->fs[fs[j]], true,
+						 CG_CALLER, fn, ctx);
+			if (err)
+				return err;
+			m->tmark[ids[j]] = m->tree_mark;
+			m->tnode[ids[j]] = *node;
+		}
+	}
+	for (; j < n; j++) {
+		err = cg_tree__add_frame(t, node, &m->fs[fs[j]], j + 1 < n,
+					 CG_CALLER, fn, ctx);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 int rowset__tree_inline(struct rowset *rs, const struct row *x,
 			enum cg_order order, cg_inline_fn fn, void *ctx,
 			struct cg_tree *t)
@@ -1395,6 +1627,8 @@ int rowset__tree_inline(struct rowset *rs, const struct row *x,
 	if (kx == NONE)
 		return 0;
 	rowset__prefetch_inlines(rs, fn, ctx);
+	if (order == CG_CALLER && rowset__tree_marks(rs))
+		return -ENOMEM;
 	for (u32 o = m->key_off[kx]; o < m->key_off[kx + 1]; o++) {
 		u32 i = m->occ_ent[o], off = m->ent_off[i];
 		const struct hist_entry *e = &snap->entries[i];
@@ -1416,15 +1650,20 @@ int rowset__tree_inline(struct rowset *rs, const struct row *x,
 		/* its own samples: the whole chain; its callees': from x */
 		if (from == n - 1)
 			from = 0;
-		for (size_t k = 0; k < n - from; k++) {
-			size_t j = order == CG_CALLER ? from + k : n - 1 - k;
-
-			err = cg_tree__add_frame(t, &node, &m->fs[fs[j]],
-						 j + 1 < n, order, fn, ctx, e);
-			if (err)
-				return err;
-		}
+		if (order == CG_CALLER)
+			err = rowset__tree_caller(rs, t, e, fs, n, from, fn,
+						  ctx, &node);
+		else
+			for (size_t j = n; j-- > from && !err;)
+				err = cg_tree__add_frame(t, &node, &m->fs[fs[j]],
+							 j + 1 < n, order, fn,
+							 ctx);
+		if (err)
+			return err;
+		t->nodes[node].samples += e->samples;
+		t->nodes[node].period += e->period;
 	}
+	cg_tree__sum(t);
 	return cg_tree__sort(t);
 }
 

@@ -145,6 +145,8 @@ struct rowset {
 	 * cut (rowset__set_compare); NULL: none */
 	int (*cmp_rows)(void *ctx, struct rowset *rs);
 	void *cmp_ctx;
+	/* rowset__set_answers_gen; 0: every build starts over */
+	u64 answers_gen;
 	/* asked between chains and entries (rowset__set_cancel); NULL:
 	 * never */
 	bool (*cancel)(void *ctx);
@@ -225,6 +227,14 @@ int rowset__tree_inline(struct rowset *rs, const struct row *r,
  * rows (built again, it starts over).
  * It must be cheap and may be asked often (table__cancel_hook). */
 void rowset__set_cancel(struct rowset *rs, bool (*fn)(void *ctx), void *ctx);
+
+/* resolve's answers, but those flagged SYM_F_PROVISIONAL (asked again
+ * at each build), stay the same while gen does: then a build keeps what
+ * the last one made of them, the frames of the chains and the paths
+ * index of the entries that are the same (a live table grows at its
+ * end), while the grouping, the zoom and the chains' owner and epoch
+ * stay.  0 (the default): each build starts over. */
+void rowset__set_answers_gen(struct rowset *rs, u64 gen);
 
 /* With children and symbols grouped, rowset__build also makes a row of
  * each function fn says is inlined at a sampled address or a chain

@@ -111,6 +111,9 @@ int table__resolve(void *ctx, const struct dso *dso, u64 addr,
 	memset(out, 0, sizeof(*out));
 	if (!t->syms || table__cancelled(t)) {
 		out->dso_name = dso->name;
+		/* not looked up: asked again (rowset.c keeps answers) */
+		if (t->syms)
+			out->flags = SYM_F_PROVISIONAL;
 		return 0;
 	}
 	err = symbolizer__lookup(t->syms, dso, addr, &si);
@@ -244,6 +247,9 @@ int table__build(struct table *t, size_t ev)
 			return err;
 		rowset__set_compare(&t->rows, compare__rows, t->cmp);
 	}
+	/* the answers, the chains' frames and the paths index of the
+	 * entries already seen are kept from one refresh to the next */
+	rowset__set_answers_gen(&t->rows, symbolizer__answers_gen(t->syms));
 	return rowset__build(&t->rows, snap, &t->spec, &t->filter,
 			     t->resolve, t->resolve_ctx);
 }

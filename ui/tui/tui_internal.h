@@ -112,6 +112,9 @@ struct tui {
 	u64 loads_seen;
 	u64 changes_seen;	/* symbolizer__changes then */
 	unsigned int resolve_rounds;	/* builds since the snapshot */
+	/* the last build's end and wall time: a build for names waits as
+	 * long as the last one took (half the time at most goes to them) */
+	double build_end, build_took;
 	double build_budget;	/* seconds (PTOP_BUILD_BUDGET_MS: tests) */
 	bool final_done;	/* the table after the target ended is in */
 	double next_refresh, last_refresh;
