@@ -327,6 +327,8 @@ static void load_syms(struct loader *ld, Elf_Scn *scn, const GElf_Shdr *sh)
 	if (!syms || !strs || !entsize)
 		return;
 	n = syms->d_size / entsize;
+	/* at most every one (the size is the file's word: capped) */
+	symtab__reserve(ld->st, MIN(n, (size_t)1 << 22));
 	for (size_t i = 1; i < n && !ld->err; i++) {
 		const char *name;
 		size_t len;
@@ -792,6 +794,8 @@ static void load_ehframe(struct loader *ld)
 		return;
 	src.data = d->d_buf;
 	src.size = d->d_size;
+	/* an FDE takes 20 bytes at least, 24-40 in most files */
+	symtab__reserve(ld->st, MIN(d->d_size / 24, (size_t)1 << 22));
 	ehframe__for_each_fde(&src, add_fde, ld);
 }
 

@@ -133,6 +133,7 @@ struct symbolizer {
 	bool fetch_wait;
 	u64 fetch_done;		/* dbgfetch__done when last looked */
 	u64 changes;		/* symbolizer__changes */
+	u32 demangles;		/* symbolizer__set_demangle_params changes */
 	/* symbolizer__set_deadline: past it, loads wait (counted) */
 	double deadline;
 	double wait_end;	/* waits for the worker end there */
@@ -1021,8 +1022,10 @@ void symbolizer__set_demangle_params(struct symbolizer *s, bool params)
 	}
 	for (size_t i = 0; i < s->nr_pms; i++)
 		perfmap__set_demangle(s->pms[i].pm, flags);
-	/* the cached answers hold names of the other form */
+	/* the cached answers hold names of the other form (and so do the
+	 * callers' that keep answers: symbolizer__answers_gen) */
 	lru__shrink(&s->resolved, 0, 0);
+	s->demangles++;
 }
 
 bool symbolizer__demangle_params(const struct symbolizer *s)
@@ -2041,7 +2044,8 @@ u64 symbolizer__changes(const struct symbolizer *s)
 
 u64 symbolizer__answers_gen(const struct symbolizer *s)
 {
-	return s ? (s->changes << 32 | s->kernel_loads) + 1 : 1;
+	return s ? hash_u64(s->changes ^ (u64)s->kernel_loads << 32 ^
+			    (u64)s->demangles << 48) | 1 : 1;
 }
 
 void symbolizer__trim(struct symbolizer *s, unsigned int max_idle_ticks)

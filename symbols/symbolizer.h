@@ -258,8 +258,8 @@ u64 symbolizer__loads(const struct symbolizer *s);
  * chains, annotations) start again when it changed. */
 u64 symbolizer__changes(const struct symbolizer *s);
 /* Answers given without SYM_F_PROVISIONAL stay the same while this does
- * (it moves with symbolizer__changes and each load of the kernel's
- * table); never 0. */
+ * (it moves with symbolizer__changes, each load of the kernel's table
+ * and each change of the names' form); never 0. */
 u64 symbolizer__answers_gen(const struct symbolizer *s);
 
 #endif

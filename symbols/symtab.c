@@ -118,6 +118,16 @@ static char *arena__copy(struct symtab *st, const char *s, size_t len)
 	return p;
 }
 
+int symtab__reserve(struct symtab *st, size_t n)
+{
+	if (st->finished)
+		return -EBUSY;
+	if (n > UINT32_MAX - st->nr)
+		n = UINT32_MAX - st->nr;
+	return array__grow((void **)&st->syms, &st->cap, st->nr + n,
+			   sizeof(*st->syms));
+}
+
 int symtab__add(struct symtab *st, u64 start, u64 size, u64 limit,
 		const char *name, size_t len, u32 flags, enum symtab_bind bind,
 		u16 group)

@@ -61,6 +61,11 @@ struct strpool;
 struct symtab *symtab__new(struct strpool *pool, unsigned int flags);
 void symtab__free(struct symtab *st);
 
+/* Room for n more symbols (an estimate: symtab__finish gives back what
+ * is left): a table of 100K symbols grown one doubling at a time copied
+ * itself into fresh pages a dozen times.  0 or -ENOMEM. */
+int symtab__reserve(struct symtab *st, size_t n);
+
 /*
  * Adds a symbol.  name (len bytes, need not be NUL-terminated) is copied;
  * NULL names a synthetic symbol "func_0x<start hex>" (made on lookup).

@@ -300,6 +300,56 @@ static bool cancel_after(void *ctx)
 
 /* A build cut short has no rows; a tree cut short says so; built again
  * without the hook, rows and trees are those of a build never cut. */
+/* Children when the group key does not decide the filter: rows by
+ * object, the symbol filter "f1".  An object's row counts each sample
+ * once whose chain holds a frame of it in a function matching f1. */
+START_TEST(test_children_filtered_frames)
+{
+	struct row_filter flt = { .sym_substr = "f1" };
+	struct sort_spec spec;
+	struct rowset rs;
+	struct fake f;
+
+	fake_init(&f);
+	fake_random(&f, 7, 400);
+	sort_spec__default(&spec);
+	spec.group[0] = SORT_DSO;
+	spec.nr_group = 1;
+	spec.children = true;
+	rowset__init(&rs);
+	rowset__set_answers_gen(&rs, 1);
+	for (int round = 0; round < 2; round++) {
+		ck_assert_int_eq(rowset__build(&rs, &f.snap, &spec, &flt,
+					       resolve, NULL), 0);
+		ck_assert_uint_eq(rs.nr, 2);
+		for (size_t r = 0; r < rs.nr; r++) {
+			u64 want = 0;
+
+			for (size_t i = 0; i < f.snap.nr; i++) {
+				const struct hist_entry *e = &f.snap.entries[i];
+				bool hit = false;
+
+				for (u32 id = e->key.chain; id && !hit;
+				     id = f.snap.chains[id].parent) {
+					const struct cc_node *nd = &f.snap.chains[id];
+					struct row_sym rsym;
+
+					resolve(NULL, nd->dso, nd->addr, &rsym);
+					hit = nd->dso == rs.rows[r].dso &&
+					      rsym.name && strstr(rsym.name, "f1");
+				}
+				if (hit)
+					want += e->period;
+			}
+			ck_assert_uint_gt(want, 0);
+			ck_assert_uint_eq(rs.rows[r].children_period, want);
+		}
+	}
+	rowset__fini(&rs);
+	fake_fini(&f);
+}
+END_TEST
+
 START_TEST(test_cancelled)
 {
 	struct sort_spec spec;
@@ -621,6 +671,7 @@ Suite *rowset_suite(void)
 	tcase_add_test(tc, test_unresolved_return_address);
 	tcase_add_test(tc, test_garbage_frames_end_chains);
 	tcase_add_test(tc, test_cancelled);
+	tcase_add_test(tc, test_children_filtered_frames);
 	suite_add_tcase(su, tc);
 	return su;
 }

@@ -19,14 +19,19 @@ waits() {
 		"\(t("do_sleep")) \(t("do_pipe")) \(t("do_mutex"))"'
 }
 
-# check_waits FILE ROUNDS WHAT: each wait within [1, 1.25] times its
-# length per round; the split within 5 points of 50/25/25
+# check_waits FILE ROUNDS WHAT: the sleep within [1, 1.25] times its
+# length per round, the pipe and the mutex within [0.95, 1.25]; the split
+# within 5 points of 50/25/25.  The pipe and the mutex not from 1: on a
+# loaded machine the main thread can be preempted between asking its
+# helper and blocking on the answer, and a preemption is not a wait
+# (without --wall): the helper's 100 ms then began before the wait did
+# (make check beside other work saw 499.9 ms for 5 rounds of the pipe)
 check_waits() {
 	set -- "$1" "$2" "$3" $(waits "$1")
 	echo "$3: sleep $4 ms, pipe $5 ms, mutex $6 ms ($2 rounds)"
 	awk -v n="$2" -v s="$4" -v p="$5" -v m="$6" 'BEGIN {
-		ok = s >= 200 * n && s <= 250 * n && p >= 100 * n && p <= 125 * n &&
-		     m >= 100 * n && m <= 125 * n
+		ok = s >= 200 * n && s <= 250 * n && p >= 95 * n && p <= 125 * n &&
+		     m >= 95 * n && m <= 125 * n
 		t = s + p + m
 		ok = ok && t > 0 && (100 * s / t) >= 45 && (100 * s / t) <= 55 &&
 		     (100 * p / t) >= 20 && (100 * p / t) <= 30 &&

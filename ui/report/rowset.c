@@ -832,6 +832,84 @@ static bool rowset__cancelled(struct rowset *rs)
 	return rs->cancel && rs->cancel(rs->cancel_ctx);
 }
 
+/* Children by walking every chain: each entry's period goes once to
+ * every row on it, each frame asked whether its row is shown (when the
+ * group key does not decide it: filter__by_key). */
+static int rowset__children_walk(struct rowset *rs, const struct snapshot *snap,
+			    const struct sort_spec *spec,
+			    const struct row_filter *f, const long *entry_row)
+{
+	for (size_t i = 0; i < snap->nr; i++) {
+		const struct hist_entry *e = &snap->entries[i];
+		u32 stamp = (u32)i + 1, id = e->key.chain;
+
+		/* the chain's leaf node is the sampled ip: the entry itself */
+		if (id && id < snap->nr_chains)
+			id = snap->chains[id].parent;
+
+		if (!entry__visible(f, e))
+			continue;
+		if (rowset__cancelled(rs))
+			return -ECANCELED;
+		if (entry_row[i] >= 0) {
+			struct row *r = &rs->rows[entry_row[i]];
+
+			r->children_samples += e->samples;
+			r->children_period += e->period;
+			r->stamp = stamp;
+		}
+		for (; id && id < snap->nr_chains; id = snap->chains[id].parent) {
+			const struct cc_node *nd = &snap->chains[id];
+			u32 fi = rowset__node_fs(rs, id);
+			struct fsym *fs;
+			struct row fr, *r;
+			long k;
+
+			if (fi == NONE)
+				return -ENOMEM;
+			fs = &rs->memo->fs[fi];
+			/* the frame's row, made and found once per build when
+			 * no entry field takes part in it */
+			k = rs->memo->entry_fields ? ROW_UNSET : fs->row;
+			if (k == ROW_UNSET) {
+				row__make(&fr, e, nd->dso,
+					  frame__show(nd->addr, true), &fs->sym);
+				k = row__visible(f, &fr) ?
+					    rowset__find_or_add(rs, spec, &fr) :
+					    ROW_HIDDEN;
+				if (k < 0 && k != ROW_HIDDEN)
+					return (int)k;
+				if (!rs->memo->entry_fields)
+					fs->row = k;
+			}
+			if (k == ROW_HIDDEN)
+				continue;
+			r = &rs->rows[k];
+			if (r->stamp == stamp)
+				continue;	/* recursion: once per sample */
+			r->children_samples += e->samples;
+			r->children_period += e->period;
+			r->stamp = stamp;
+		}
+	}
+	return 0;
+}
+
+/* Whether a row's group key decides what the filters say of every frame
+ * it stands for: then the Children come from the index.  Not so for a
+ * symbol filter without grouping by symbol, or a kernel, user or object
+ * filter without grouping by object: each frame is asked. */
+static bool filter__by_key(const struct sort_spec *spec,
+			   const struct row_filter *f)
+{
+	bool sym = sort_spec__has(spec, SORT_SYM);
+	bool dso = sym || sort_spec__has(spec, SORT_DSO);
+
+	if ((f->hide_kernel || f->hide_user || f->dso || f->dso_name) && !dso)
+		return false;
+	return sym || !f->sym_substr || !*f->sym_substr;
+}
+
 static int rowset__index(struct rowset *rs);
 
 /* Children: each entry's period goes once to every row on its chain.
@@ -970,6 +1048,7 @@ int rowset__build(struct rowset *rs, const struct snapshot *snap,
 		  row_resolve_fn resolve, void *ctx)
 {
 	static const struct row_filter none;
+	long *entry_row = NULL;
 	size_t kept = 0;
 	int err = 0;
 
@@ -993,6 +1072,11 @@ int rowset__build(struct rowset *rs, const struct snapshot *snap,
 	if (rowset__regroup(rs, spec, 64) ||
 	    rowset__memo_begin(rs, snap, spec, f))
 		return -ENOMEM;
+	if (spec->children && !filter__by_key(spec, f)) {
+		entry_row = malloc((snap->nr ? snap->nr : 1) * sizeof(*entry_row));
+		if (!entry_row)
+			return -ENOMEM;
+	}
 
 	for (size_t i = 0; i < snap->nr; i++) {
 		const struct hist_entry *e = &snap->entries[i];
@@ -1001,6 +1085,8 @@ int rowset__build(struct rowset *rs, const struct snapshot *snap,
 		u32 fi;
 		long k;
 
+		if (entry_row)
+			entry_row[i] = -1;
 		if (!entry__visible(f, e))
 			continue;
 		fi = rowset__entry_fs(rs, i);
@@ -1016,6 +1102,8 @@ int rowset__build(struct rowset *rs, const struct snapshot *snap,
 			err = (int)k;
 			goto out;
 		}
+		if (entry_row)
+			entry_row[i] = k;
 		if (k == (long)rs->nr - 1 && rs->rows[k].samples == 0 &&
 		    rs->rows[k].period == 0) {
 			rs->rows[k].samples = e->samples;
@@ -1029,7 +1117,9 @@ int rowset__build(struct rowset *rs, const struct snapshot *snap,
 			rs->rows[k].addr = r.addr;
 	}
 	if (spec->children) {
-		err = rowset__children(rs, snap, spec, f);
+		err = entry_row ? rowset__children_walk(rs, snap, spec, f,
+							entry_row) :
+				  rowset__children(rs, snap, spec, f);
 		if (!err && rs->inl_rows && sort_spec__has(spec, SORT_SYM))
 			err = rowset__inline_rows(rs, snap, spec, f);
 		if (err)
@@ -1070,6 +1160,7 @@ int rowset__build(struct rowset *rs, const struct snapshot *snap,
 	}
 	rs->nr = kept;
 out:
+	free(entry_row);
 	/* cut short (rowset__set_cancel): no rows rather than rows without
 	 * their Children */
 	if (err == -ECANCELED)
