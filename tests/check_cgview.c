@@ -98,22 +98,36 @@ static void teardown(void)
 	session__free(s);
 }
 
-/* A sample whose chain is given innermost first, as the kernel writes
- * it; the first is the sampled ip. */
-static void sample(u64 period, int n, const int *fns)
+/* A sample of n frames (innermost first) at offsets off (return
+ * addresses after the first: calls from different places of a function
+ * make different chains through the same tree node). */
+static void sample_at(u64 period, int n, const int *fns, const int *off)
 {
-	u64 chain[16];
+	u64 chain[24];
 	struct fake_sample fs = { .pid = 10, .tid = 10, .time = 1,
 				  .period = period,
 				  .misc = PERF_RECORD_MISC_USER };
 
 	chain[0] = (u64)PERF_CONTEXT_USER;
-	for (int i = 0; i < n; i++)	/* return addresses after the first */
-		chain[i + 1] = ip_of(fns[i], i ? 0x11 : 0x40);
+	for (int i = 0; i < n; i++)
+		chain[i + 1] = ip_of(fns[i], (u64)off[i]);
 	fs.ip = chain[1];
 	fs.callchain = chain;
 	fs.nr_callchain = (u64)n + 1;
 	ck_assert_int_eq(session__process(s, fake_sample(buf, ST, &fs)), 0);
+}
+
+/* A sample whose chain is given innermost first, as the kernel writes
+ * it; the first is the sampled ip (+0x40), the callers' return
+ * addresses +0x11. */
+static void sample(u64 period, int n, const int *fns)
+{
+	int off[16];
+
+	ck_assert_int_le(n, 16);
+	for (int i = 0; i < n; i++)
+		off[i] = i ? 0x11 : 0x40;
+	sample_at(period, n, fns, off);
 }
 
 /* cgwork in miniature: outer 300 (inner_a 200, inner_b 100), lib_work
@@ -533,25 +547,6 @@ END_TEST
 
 /* ---- every tree against paths: random chains, builds in a row ---- */
 
-/* A sample of n frames (innermost first) at offsets off (return
- * addresses after the first: calls from different places of a function
- * make different chains through the same tree node). */
-static void sample_at(u64 period, int n, const int *fns, const int *off)
-{
-	u64 chain[24];
-	struct fake_sample fs = { .pid = 10, .tid = 10, .time = 1,
-				  .period = period,
-				  .misc = PERF_RECORD_MISC_USER };
-
-	chain[0] = (u64)PERF_CONTEXT_USER;
-	for (int i = 0; i < n; i++)
-		chain[i + 1] = ip_of(fns[i], (u64)off[i]);
-	fs.ip = chain[1];
-	fs.callchain = chain;
-	fs.nr_callchain = (u64)n + 1;
-	ck_assert_int_eq(session__process(s, fake_sample(buf, ST, &fs)), 0);
-}
-
 static unsigned int rnd_state;
 
 static unsigned int rnd(unsigned int n)
@@ -612,18 +607,27 @@ static void pathsum__fini(struct pathsum *ps)
 	memset(ps, 0, sizeof(*ps));
 }
 
-/* resolve, but caller_y's symbols are still loading while *ctx is set:
- * no name, a provisional answer */
+/* resolve, but caller_y's symbols are still loading (no name, a
+ * provisional answer) and caller_x's lookup fails, while set */
+struct late {
+	bool loading_y, failing_x;
+};
+
 static int resolve_late(void *ctx, const struct dso *d, u64 addr,
 			struct row_sym *out)
 {
-	const bool *loading = ctx;
+	const struct late *l = ctx;
 
 	resolve(NULL, d, addr, out);
-	if (*loading && out->name == fn_names[F_CALLER_Y]) {
+	if (l->loading_y && out->name == fn_names[F_CALLER_Y]) {
 		out->name = NULL;
 		out->start = out->size = 0;
 		out->flags = SYM_F_PROVISIONAL;
+	}
+	if (l->failing_x && out->name == fn_names[F_CALLER_X]) {
+		out->name = NULL;
+		out->start = out->size = 0;
+		return -ENOMEM;
 	}
 	return 0;
 }
@@ -780,7 +784,7 @@ START_TEST(test_tree_paths)
 	struct rowset rs;
 	struct snapshot snap;
 	struct sort_spec spec;
-	bool loading = true;
+	struct late late = { true, true };
 
 	rnd_state = 12345;
 	sort_spec__default(&spec);
@@ -789,8 +793,8 @@ START_TEST(test_tree_paths)
 	/* builds in a row on growing snapshots, which keep what they can
 	 * of the last one (the same answers; with the idle task's entries
 	 * shown, those before the idle ones); then without children on
-	 * the same one, and again with no new sample; then caller_y's
-	 * name comes */
+	 * the same one, and again with no new sample; then caller_x's
+	 * lookup works, then caller_y's name comes */
 	rowset__set_answers_gen(&rs, 1);
 	for (int round = 0; round < 6; round++) {
 		bool children = round != 3;
@@ -803,16 +807,19 @@ START_TEST(test_tree_paths)
 			sample_idle(7);
 			feed_random(50);
 		}
-		if (round == 5)
-			loading = false;
+		/* one at a time: a change of one answer starts the memo
+		 * over, which would hide a kept wrong answer of the other */
+		late.failing_x = round < 4;
+		late.loading_y = round < 5;
 		spec.children = children;
 		ck_assert_int_eq(session__snapshot(s, 0, &snap), 0);
 		ck_assert_uint_gt(snap.nr_idle, 0);
 		ck_assert_int_eq(rowset__build(&rs, &snap, &spec, &f,
-					       resolve_late, &loading), 0);
+					       resolve_late, &late), 0);
 		ck_assert_uint_ge(rs.nr, 5);
-		ck_assert(!find(&rs, "caller_y") == loading);
-		check_trees(&rs, children, &loading);
+		ck_assert(!find(&rs, "caller_y") == late.loading_y);
+		ck_assert(!find(&rs, "caller_x") == late.failing_x);
+		check_trees(&rs, children, &late);
 	}
 	rowset__fini(&rs);
 	snapshot__fini(&snap);

@@ -543,6 +543,22 @@ static int memo__fs_rehash(struct rowset_memo *m, size_t n)
 	return 0;
 }
 
+/* What resolve says of (dso, addr), as an fsym holds it: the dso's own
+ * name when it names none, the address as the start of no symbol; a
+ * lookup that failed is provisional (asked again at the next build). */
+static void rowset__resolve(struct rowset *rs, const struct dso *dso,
+			    u64 addr, struct row_sym *out)
+{
+	if (rs->resolve(rs->resolve_ctx, dso, addr, out)) {
+		memset(out, 0, sizeof(*out));
+		out->flags = SYM_F_PROVISIONAL;
+	}
+	if (!out->dso_name)
+		out->dso_name = dso->name;
+	if (!out->name)
+		out->start = addr;
+}
+
 /* The fsym of (dso, addr), resolved on first sight; NONE on ENOMEM. */
 static u32 rowset__fsym(struct rowset *rs, const struct dso *dso, u64 addr)
 {
@@ -569,11 +585,7 @@ static u32 rowset__fsym(struct rowset *rs, const struct dso *dso, u64 addr)
 	f->addr = addr;
 	f->key[0] = f->key[1] = NONE;
 	f->row = ROW_UNSET;
-	if (rs->resolve(rs->resolve_ctx, dso, addr, &f->sym) ||
-	    !f->sym.dso_name)
-		f->sym.dso_name = dso->name;
-	if (!f->sym.name)
-		f->sym.start = addr;
+	rowset__resolve(rs, dso, addr, &f->sym);
 	/* asked again at the next build (rowset__memo_recheck); with no
 	 * room to remember it, the next build starts over */
 	if (f->sym.flags & SYM_F_PROVISIONAL) {
@@ -640,11 +652,7 @@ static bool rowset__memo_recheck(struct rowset *rs)
 		struct fsym *f = &m->fs[m->prov[i]];
 		struct row_sym now;
 
-		if (rs->resolve(rs->resolve_ctx, f->dso, f->addr, &now) ||
-		    !now.dso_name)
-			now.dso_name = f->dso->name;
-		if (!now.name)
-			now.start = f->addr;
+		rowset__resolve(rs, f->dso, f->addr, &now);
 		if (now.name != f->sym.name || now.start != f->sym.start ||
 		    now.size != f->sym.size || now.dso_name != f->sym.dso_name ||
 		    (now.flags ^ f->sym.flags) & ~(u32)SYM_F_PROVISIONAL)
