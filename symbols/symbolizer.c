@@ -1397,6 +1397,31 @@ int symbolizer__lookup(struct symbolizer *s, const struct dso *dso, u64 addr,
 	return 0;
 }
 
+int symbolizer__lookup_loaded(struct symbolizer *s, const struct dso *dso,
+			      u64 addr, struct sym_info *info)
+{
+	const struct dso_state *ds;
+
+	if (!s || !dso || !info || dso->id >= MAX_DSO_ID)
+		return -EINVAL;
+	ds = dso->id < s->nr_states ? &s->states[dso->id] : NULL;
+	if (!ds || !ds->loaded || (ds->img && ds->img->job) ||
+	    awaiting(ds))
+		return -EAGAIN;
+	switch (dso->kind) {
+	case DSO_FILE:
+	case DSO_VDSO:
+		break;
+	case DSO_KERNEL:
+		if (!s->kernel_loaded)
+			return -EAGAIN;
+		break;
+	default:
+		return -EAGAIN;
+	}
+	return symbolizer__lookup(s, dso, addr, info);
+}
+
 int symbolizer__lookup_data(struct symbolizer *s, const struct dso *dso,
 			    u64 vaddr, struct sym_info *info)
 {

@@ -138,6 +138,11 @@ void symbolizer__free(struct symbolizer *s);
  */
 int symbolizer__lookup(struct symbolizer *s, const struct dso *dso, u64 addr,
 		       struct sym_info *info);
+/* symbolizer__lookup answered from what is loaded, never starting or
+ * waiting for a load: -EAGAIN when the symbols of dso (a binary, the
+ * vdso or the kernel; -EAGAIN for the others) are not in yet. */
+int symbolizer__lookup_loaded(struct symbolizer *s, const struct dso *dso,
+			      u64 addr, struct sym_info *info);
 
 /*
  * What an address that code refers to names (annotate's %rip-relative

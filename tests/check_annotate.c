@@ -195,6 +195,41 @@ START_TEST(test_count)
 }
 END_TEST
 
+/* Entries of exited processes folded to their function's start
+ * (hist_key.whole) count for the function, at no instruction: not on
+ * the first one, whose own samples stay its own. */
+START_TEST(test_count_folded)
+{
+	struct annotation *a = open_fn("ann_loop");
+	struct fake_snap f;
+	struct strbuf sb;
+
+	memset(&f, 0, sizeof(f));
+	fake_add(&f, &fix, a->start, 10);
+	fake_add(&f, &fix, a->insns[1].key, 30);
+	fake_add(&f, &fix, a->start, 60);
+	f.e[2].key.whole = 1;
+	/* another function's folded entry */
+	fake_add(&f, &fix, a->start + a->size, 500);
+	f.e[3].key.whole = 1;
+	annotation__count(a, &f.snap);
+	ck_assert_uint_eq(a->samples, 40);
+	ck_assert_uint_eq(a->folded_samples, 60);
+	ck_assert_uint_eq(a->folded_period, 60000);
+	ck_assert_uint_eq(a->insns[0].samples, 10);
+	ck_assert_double_eq_tol(annotation__percent(a, 10, 10000), 25.0,
+				1e-9);
+	strbuf__init(&sb);
+	annotation__format_title(a, "cpu-clock", &sb);
+	/* 100 of the 600 samples are the function's */
+	ck_assert_msg(strstr(sb.buf, "16.67% of cpu-clock, 40 samples (+60 of "
+				     "exited processes, address not kept)"),
+		      "%s", sb.buf);
+	strbuf__fini(&sb);
+	annotation__put(a);
+}
+END_TEST
+
 /* Only the samples of one thread, command or CPU: the row annotated. */
 START_TEST(test_count_scope)
 {
@@ -715,6 +750,7 @@ Suite *annotate_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_open);
 	tcase_add_test(tc, test_count);
+	tcase_add_test(tc, test_count_folded);
 	tcase_add_test(tc, test_count_scope);
 	tcase_add_test(tc, test_count_chains);
 	tcase_add_test(tc, test_layout_and_text);

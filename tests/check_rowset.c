@@ -559,6 +559,51 @@ START_TEST(test_inline_rows)
 }
 END_TEST
 
+/* An entry folded to its function (hist_key.whole) shows no inlined
+ * function: put where g and h are inlined, beside an entry of the same
+ * address that is not folded, only the latter counts for g and h. */
+START_TEST(test_inline_rows_whole)
+{
+	static const struct dso *const d[] = { &dso_a };
+	static const u64 at[] = { 0x1140 };
+	struct sort_spec spec;
+	struct rowset rs;
+	struct fake f;
+	const struct row *g = NULL, *h = NULL, *f1 = NULL;
+
+	fake_init(&f);
+	entry(&f, d, at, 1, 5);
+	entry(&f, d, at, 1, 7);
+	f.snap.entries[0].key.chain = f.snap.entries[1].key.chain = 0;
+	f.snap.entries[1].key.whole = 1;
+	sort_spec__default(&spec);
+	spec.children = true;
+	rowset__init(&rs);
+	rowset__set_inline_rows(&rs, rows_inlines, NULL);
+	ck_assert_int_eq(rowset__build(&rs, &f.snap, &spec, NULL, resolve,
+				       NULL),
+			 0);
+	for (size_t i = 0; i < rs.nr; i++) {
+		const struct row *r = &rs.rows[i];
+
+		if (r->inlined && !strcmp(r->sym, "g"))
+			g = r;
+		else if (r->inlined && !strcmp(r->sym, "h"))
+			h = r;
+		else if (!r->inlined && !strcmp(r->sym, "f1"))
+			f1 = r;
+	}
+	ck_assert_ptr_nonnull(f1);
+	ck_assert_ptr_nonnull(g);
+	ck_assert_ptr_nonnull(h);
+	ck_assert_uint_eq(f1->period, 12);
+	ck_assert_uint_eq(g->children_period, 5);
+	ck_assert_uint_eq(h->children_period, 5);
+	rowset__fini(&rs);
+	fake_fini(&f);
+}
+END_TEST
+
 /* A chain frame without a symbol shows the return address (perf's),
  * in rows, trees and paths; the sampled ip shows itself. */
 static u64 path_addr;
@@ -668,6 +713,7 @@ Suite *rowset_suite(void)
 	tcase_add_test(tc, test_trees_no_children);
 	tcase_add_test(tc, test_no_children_own_samples);
 	tcase_add_test(tc, test_inline_rows);
+	tcase_add_test(tc, test_inline_rows_whole);
 	tcase_add_test(tc, test_unresolved_return_address);
 	tcase_add_test(tc, test_garbage_frames_end_chains);
 	tcase_add_test(tc, test_cancelled);

@@ -899,6 +899,101 @@ START_TEST(test_fold_reaped_always)
 }
 END_TEST
 
+/* session__fold_addrs's fake symbols: resolve()'s functions of
+ * /usr/bin/fake, and a kernel function below 0xffffffff81001000; the
+ * others unknown (not loaded). */
+static int func_calls;
+
+static bool func_of(void *ctx, const struct dso *d, u64 addr, u64 *start)
+{
+	struct row_sym rs;
+
+	(void)ctx;
+	func_calls++;
+	if (d->kind == DSO_KERNEL && addr < 0xffffffff81001000ULL) {
+		*start = 0xffffffff81000000ULL;
+		return true;
+	}
+	if (resolve(NULL, d, addr, &rs) || !rs.name)
+		return false;
+	*start = rs.start;
+	return true;
+}
+
+/* With session__fold_addrs, a reaped process's entries become one per
+ * function (hist_key.whole), those fn does not know keep their
+ * address (asked again at the next fold), a living process's keep
+ * theirs; counts are kept. */
+START_TEST(test_fold_addrs)
+{
+	struct session_opts o = { .key_fields = KEY_ALL };
+	struct perf_event_attr a = attr(ST);
+	struct snapshot snap;
+	size_t t = trailer(ST);
+	u64 whole_a = 0, whole_b = 0, whole_k = 0, kept = 0, live = 0;
+
+	session__free(s);
+	s = session__new(&o);
+	session__add_event(s, "cpu-clock", &a);
+	session__fold_reaped(s, true, true);
+	session__fold_addrs(s, func_of, NULL);
+	fake_machine(ST);
+	/* main_a three times at three addresses, main_b, no function */
+	sample(ST, 200, 0x401000, PERF_RECORD_MISC_USER, 1, 0, 0);
+	sample(ST, 200, 0x401010, PERF_RECORD_MISC_USER, 1, 0, 0);
+	sample(ST, 200, 0x401040, PERF_RECORD_MISC_USER, 2, 0, 0);
+	sample(ST, 200, 0x401090, PERF_RECORD_MISC_USER, 1, 0, 0);
+	sample(ST, 200, 0x401200, PERF_RECORD_MISC_USER, 1, 0, 0);
+	sample(ST, 200, 0xffffffff81000100ULL, PERF_RECORD_MISC_KERNEL, 1, 0,
+	       0);
+	sample(ST, 200, 0xffffffff81000200ULL, PERF_RECORD_MISC_KERNEL, 1, 0,
+	       0);
+	sample(ST, 100, 0x401010, PERF_RECORD_MISC_USER, 1, 0, 0);
+	session__refresh(s, HIST_CUMULATIVE);
+	ck_assert_int_eq(func_calls, 0);	/* nothing reaped yet */
+	session__process(s, fake_fork(buf, PERF_RECORD_EXIT, 200, 100, 200, 100,
+				      t));
+	for (int i = 0; i < 3; i++)
+		session__refresh(s, HIST_CUMULATIVE);
+	snapshot__init(&snap);
+	ck_assert_int_eq(session__snapshot(s, 0, &snap), 0);
+	ck_assert_uint_eq(snap.total_samples, 8);
+	ck_assert_uint_eq(snap.total_period, 9);
+	ck_assert_uint_eq(snap.nr, 5);
+	for (size_t i = 0; i < snap.nr; i++) {
+		const struct hist_key *k = &snap.entries[i].key;
+		u64 p = snap.entries[i].period;
+
+		if (k->pid == 100) {
+			ck_assert(!k->whole);
+			ck_assert_uint_eq(k->addr, 0x1010);
+			live += p;
+			continue;
+		}
+		ck_assert_int_eq(k->pid, -1);
+		ck_assert_str_eq(k->comm, "[exited]");
+		if (!k->whole) {
+			ck_assert_uint_eq(k->addr, 0x1200);
+			kept += p;
+		} else if (k->addr == 0x1000) {
+			whole_a += p;
+		} else if (k->addr == 0x1080) {
+			whole_b += p;
+		} else {
+			ck_assert_uint_eq(k->addr, 0xffffffff81000000ULL);
+			whole_k += p;
+		}
+	}
+	ck_assert_uint_eq(whole_a, 4);
+	ck_assert_uint_eq(whole_b, 1);
+	ck_assert_uint_eq(whole_k, 2);
+	ck_assert_uint_eq(kept, 1);
+	ck_assert_uint_eq(live, 1);
+	snapshot__fini(&snap);
+	session__fold_addrs(s, NULL, NULL);
+}
+END_TEST
+
 /* The live source's cgroup reader: pid 100 in a.service, 200 in /b
  * until it exec'd (then /c), 0 the root; others unreadable (gone). */
 static int cgroup_calls[4];
@@ -1067,6 +1162,7 @@ Suite *session_suite(void)
 	tcase_add_test(tc, test_chain_memo);
 	tcase_add_test(tc, test_lost_once);
 	tcase_add_test(tc, test_fold_reaped_always);
+	tcase_add_test(tc, test_fold_addrs);
 	tcase_add_test(tc, test_cgroup_live);
 	tcase_add_test(tc, test_cgroup_records);
 	suite_add_tcase(ss, tc);

@@ -41,7 +41,7 @@ static inline u64 key__hash(const struct hist_key *k)
 	h ^= (u64)(uintptr_t)k->cgroup + (h << 6) + (h >> 2);
 	h ^= ((u64)(u32)k->pid << 32 | (u32)k->tid) + (h << 6) + (h >> 2);
 	h ^= ((u64)(u16)k->cpu << 48 | (u64)k->idle << 32 |
-	      (u64)k->state << 40 | k->chain) +
+	      (u64)k->state << 40 | (u64)k->whole << 33 | k->chain) +
 	     (h << 6) + (h >> 2);
 	return hash_u64(h);
 }

@@ -13,7 +13,8 @@
  *   kernel            (kernel dso, ip)
  * plus the fields the session keeps (pid, tid, comm, cpu, cgroup: see
  * session_opts.key_fields; the others stay zero), whether the sample is
- * the idle task's, and, with call graphs, the interned chain.  A fixed-size, zeroed struct compared with memcmp.
+ * the idle task's, and, with call graphs, the interned chain.  A
+ * fixed-size, zeroed struct compared with memcmp.
  */
 struct hist_key {
 	const struct dso *dso;	/* never NULL */
@@ -23,7 +24,12 @@ struct hist_key {
 	s16 cpu;
 	/* 1: a sample of the idle task (pid 0), whatever fields are kept,
 	 * so that views can leave idle out without KEY_PID */
-	u8 idle;
+	u8 idle : 1;
+	/* 1: addr is the start of the function the samples were in, their
+	 * own addresses not kept (exited processes' entries folded by
+	 * session__fold_addrs): no instruction, line or inlined frame of
+	 * their own */
+	u8 whole : 1;
 	/* an off-CPU wait's thread state at its switch-out (KEY_STATE):
 	 * offcpu.h's letters ('S', 'D', 'R' preempted, ...), 0 on CPU */
 	u8 state;

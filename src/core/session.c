@@ -52,6 +52,8 @@ struct session {
 	struct session_opts opts;
 	bool fold_always;	/* session__fold_reaped */
 	const char *fold_comm;	/* "[exited]" when comms are folded too */
+	session_func_fn func_fn;	/* session__fold_addrs */
+	void *func_ctx;
 	pthread_mutex_t lock;
 	struct strpool *strings;
 	struct dsos *dsos;
@@ -1245,14 +1247,26 @@ void session__ring_dropped(struct session *s, u64 records, u64 bytes)
 static bool fold_reaped(struct hist_key *k, void *ctx)
 {
 	struct session *s = ctx;
+	bool changed = false;
+	u64 start;
 
-	if (k->pid <= 0 || machine__knows(s->machine, k->pid))
-		return false;
-	k->pid = -1;
-	k->tid = k->tid ? -1 : 0;
-	if (s->fold_comm && k->comm)
-		k->comm = s->fold_comm;
-	return true;
+	if (k->pid > 0 && !machine__knows(s->machine, k->pid)) {
+		k->pid = -1;
+		k->tid = k->tid ? -1 : 0;
+		if (s->fold_comm && k->comm)
+			k->comm = s->fold_comm;
+		changed = true;
+	}
+	/* and, with session__fold_addrs, their addresses */
+	if (k->pid == -1 && s->func_fn && !k->whole && !k->chain &&
+	    (k->dso->kind == DSO_FILE || k->dso->kind == DSO_VDSO ||
+	     k->dso->kind == DSO_KERNEL) &&
+	    s->func_fn(s->func_ctx, k->dso, k->addr, &start)) {
+		k->addr = start;
+		k->whole = 1;
+		changed = true;
+	}
+	return changed;
 }
 
 void session__fold_reaped(struct session *s, bool always, bool comm_too)
@@ -1260,6 +1274,12 @@ void session__fold_reaped(struct session *s, bool always, bool comm_too)
 	s->fold_always = always;
 	s->fold_comm = always && comm_too ?
 		       strpool__intern(s->strings, "[exited]", 8) : NULL;
+}
+
+void session__fold_addrs(struct session *s, session_func_fn fn, void *ctx)
+{
+	s->func_fn = fn;
+	s->func_ctx = ctx;
 }
 
 void session__refresh(struct session *s, enum hist_mode mode)

@@ -270,6 +270,23 @@ enum hist_mode {
  * it shows depends on a pid or tid (and on the comm): the fold then
  * changes no row and a week of process churn costs what a minute does. */
 void session__fold_reaped(struct session *s, bool always, bool comm_too);
+
+/* The start of the function holding (dso, addr), from what the front
+ * end's symbols already hold (never a file read): true with *start. */
+typedef bool (*session_func_fn)(void *ctx, const struct dso *dso, u64 addr,
+				u64 *start);
+/*
+ * With fn (NULL: off), the entries of reaped processes (pid -1 once
+ * folded) without a call chain, in a binary or the kernel, also lose
+ * their address: each becomes its function's start, hist_key.whole set,
+ * when fn knows the function (else it is asked again at a later fold).
+ * Process churn then costs one entry per function its processes ran, not
+ * one per address ever sampled.  For a front end that shows no
+ * per-address detail of exited processes: annotate counts such entries
+ * apart ("without their address"), rows show no inlined function for
+ * them.  Called with the session locked; fn runs then.
+ */
+void session__fold_addrs(struct session *s, session_func_fn fn, void *ctx);
 /* Called by the front end after each snapshot (locked): applies the
  * mode, advances the machine's clock, reaps exited processes. */
 void session__refresh(struct session *s, enum hist_mode mode);

@@ -876,6 +876,7 @@ void annotation__count_scope(struct annotation *a,
 			     const struct ann_scope *scope)
 {
 	a->samples = a->period = 0;
+	a->folded_samples = a->folded_period = 0;
 	for (size_t i = 0; i < a->nr; i++)
 		a->insns[i].samples = a->insns[i].period = 0;
 	for (size_t i = 0; i < a->nr_srcs; i++)
@@ -890,6 +891,15 @@ void annotation__count_scope(struct annotation *a,
 		long k;
 		u64 at;
 
+		if (e->key.whole) {
+			/* in the function, at no instruction of it */
+			if (in_function(a, e->key.dso, e->key.addr) &&
+			    in_scope(e, scope)) {
+				a->folded_samples += e->samples;
+				a->folded_period += e->period;
+			}
+			continue;
+		}
 		if (!entry_at(a, snap, e, scope && scope->chains, &at) ||
 		    !in_scope(e, scope))
 			continue;
@@ -1167,10 +1177,11 @@ void annotation__format_title(const struct annotation *a, const char *event,
 			      struct strbuf *sb)
 {
 	double share = a->total_period ?
-			       100.0 * (double)a->period /
+			       100.0 * (double)(a->period + a->folded_period) /
 				       (double)a->total_period :
 		       a->total_samples ?
-			       100.0 * (double)a->samples /
+			       100.0 *
+				       (double)(a->samples + a->folded_samples) /
 				       (double)a->total_samples :
 			       0.0;
 
@@ -1181,6 +1192,10 @@ void annotation__format_title(const struct annotation *a, const char *event,
 	sanitize_str(sb, event ? event : "the samples");
 	strbuf__addf(sb, ", %" PRIu64 " sample%s", a->samples,
 		     a->samples == 1 ? "" : "s");
+	if (a->folded_samples)
+		strbuf__addf(sb, " (+%" PRIu64 " of exited processes, "
+				 "address not kept)",
+			     a->folded_samples);
 }
 
 void annotation__text(const struct annotation *a, const char *event,

@@ -78,6 +78,11 @@ struct annotation {
 	size_t nr_notes;
 	/* from the last annotation__count */
 	u64 samples, period;		/* of this function */
+	/* of this function too, at no instruction: entries of exited
+	 * processes whose addresses the live view folded (hist_key.whole);
+	 * percentages are of samples/period above, the title's share of
+	 * both */
+	u64 folded_samples, folded_period;
 	u64 total_samples, total_period;	/* of the snapshot */
 };
 

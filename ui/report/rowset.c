@@ -405,6 +405,9 @@ static long rowset__find_or_add(struct rowset *rs, const struct sort_spec *spec,
 struct fsym {
 	const struct dso *dso;
 	u64 addr;		/* chain frames: the return address - 1 */
+	/* an entry's own frame with hist_key.whole: the function, not an
+	 * address in it (no inlined frames) */
+	bool whole;
 	struct row_sym sym;	/* no name: start = addr */
 	u32 key[2];		/* group key as a leaf [0], as a chain frame
 				 * [1]; NONE: not known yet */
@@ -518,9 +521,10 @@ static u64 frame__show(u64 addr, bool chain)
 	return chain ? addr + 1 : addr;
 }
 
-static u64 fsym__hash(const struct dso *dso, u64 addr)
+static u64 fsym__hash(const struct dso *dso, u64 addr, bool whole)
 {
-	return hash_u64(addr * 0x9e3779b97f4a7c15ULL ^ (u64)(uintptr_t)dso);
+	return hash_u64(addr * 0x9e3779b97f4a7c15ULL ^ (u64)(uintptr_t)dso ^
+			(u64)whole << 63);
 }
 
 static int memo__fs_rehash(struct rowset_memo *m, size_t n)
@@ -531,7 +535,9 @@ static int memo__fs_rehash(struct rowset_memo *m, size_t n)
 		return -ENOMEM;
 	memset(s, 0xff, n * sizeof(*s));
 	for (size_t i = 0; i < m->nr_fs; i++) {
-		size_t j = fsym__hash(m->fs[i].dso, m->fs[i].addr) & (n - 1);
+		size_t j = fsym__hash(m->fs[i].dso, m->fs[i].addr,
+				      m->fs[i].whole) &
+			   (n - 1);
 
 		while (s[j] != NONE)
 			j = (j + 1) & (n - 1);
@@ -559,8 +565,10 @@ static void rowset__resolve(struct rowset *rs, const struct dso *dso,
 		out->start = addr;
 }
 
-/* The fsym of (dso, addr), resolved on first sight; NONE on ENOMEM. */
-static u32 rowset__fsym(struct rowset *rs, const struct dso *dso, u64 addr)
+/* The fsym of (dso, addr, whole), resolved on first sight; NONE on
+ * ENOMEM. */
+static u32 rowset__fsym(struct rowset *rs, const struct dso *dso, u64 addr,
+			bool whole)
 {
 	struct rowset_memo *m = rs->memo;
 	struct fsym *f;
@@ -569,10 +577,10 @@ static u32 rowset__fsym(struct rowset *rs, const struct dso *dso, u64 addr)
 	if (m->nr_fs * 2 >= m->nfs_slots &&
 	    memo__fs_rehash(m, m->nfs_slots ? m->nfs_slots * 2 : 1024))
 		return NONE;
-	j = fsym__hash(dso, addr) & (m->nfs_slots - 1);
+	j = fsym__hash(dso, addr, whole) & (m->nfs_slots - 1);
 	for (; m->fs_slots[j] != NONE; j = (j + 1) & (m->nfs_slots - 1)) {
 		f = &m->fs[m->fs_slots[j]];
-		if (f->dso == dso && f->addr == addr)
+		if (f->dso == dso && f->addr == addr && f->whole == whole)
 			return m->fs_slots[j];
 	}
 	if (m->nr_fs >= NONE - 1 ||
@@ -583,6 +591,7 @@ static u32 rowset__fsym(struct rowset *rs, const struct dso *dso, u64 addr)
 	memset(f, 0, sizeof(*f));
 	f->dso = dso;
 	f->addr = addr;
+	f->whole = whole;
 	f->key[0] = f->key[1] = NONE;
 	f->row = ROW_UNSET;
 	rowset__resolve(rs, dso, addr, &f->sym);
@@ -607,7 +616,7 @@ static u32 rowset__node_fs(struct rowset *rs, u32 id)
 	if (m->node_fs[id] == NONE) {
 		const struct cc_node *nd = &rs->snap->chains[id];
 
-		m->node_fs[id] = rowset__fsym(rs, nd->dso, nd->addr);
+		m->node_fs[id] = rowset__fsym(rs, nd->dso, nd->addr, false);
 	}
 	return m->node_fs[id];
 }
@@ -620,7 +629,8 @@ static u32 rowset__entry_fs(struct rowset *rs, size_t i)
 	if (m->entry_fs[i] == NONE) {
 		const struct hist_entry *e = &rs->snap->entries[i];
 
-		m->entry_fs[i] = rowset__fsym(rs, e->key.dso, e->key.addr);
+		m->entry_fs[i] = rowset__fsym(rs, e->key.dso, e->key.addr,
+					      e->key.whole);
 	}
 	return m->entry_fs[i];
 }
@@ -715,7 +725,11 @@ static int rowset__memo_begin(struct rowset *rs, const struct snapshot *snap,
 			return -ENOMEM;
 		rs->memo = m;
 	}
-	keep = rowset__memo_keeps(rs, snap, spec, f) &&
+	/* answers no entry or chain holds any more (folded addresses,
+	 * decayed or zeroed entries) are forgotten once they are most of
+	 * the table: a long run keeps what its snapshots show */
+	keep = m->nr_fs <= 2 * (snap->nr + snap->nr_chains) + 4096 &&
+	       rowset__memo_keeps(rs, snap, spec, f) &&
 	       rowset__memo_recheck(rs);
 	m->reusable = false;	/* until this build ends well */
 	if (array__grow((void **)&m->node_fs, &m->cap_node,
@@ -987,7 +1001,7 @@ static int rowset__inline_rows_of(struct rowset *rs,
 	const char *names[MAX_INLINE];
 	size_t n;
 
-	if (!fs->sym.name)
+	if (!fs->sym.name || fs->whole)
 		return 0;
 	n = rs->inl_rows(rs->inl_rows_ctx, fs->dso, fs->addr, names,
 			 MAX_INLINE);
@@ -1504,8 +1518,9 @@ static size_t frame__expand(const struct fsym *f, bool chain, cg_inline_fn fn,
 {
 	const char *names[MAX_INLINE];
 	const struct row_sym *fr = &f->sym;
-	size_t n = fr->name && fn ? fn(ctx, f->dso, f->addr, names, MAX_INLINE) :
-				    0;
+	size_t n = fr->name && fn && !f->whole ?
+			   fn(ctx, f->dso, f->addr, names, MAX_INLINE) :
+			   0;
 
 	if (n > MAX_INLINE)
 		n = MAX_INLINE;
@@ -1592,7 +1607,7 @@ static void rowset__prefetch_inlines(struct rowset *rs, cg_inline_fn fn,
 	if (!order)
 		return;		/* then frame by frame */
 	for (size_t i = 0; i < m->nr_fs; i++)
-		if (m->fs[i].sym.name)
+		if (m->fs[i].sym.name && !m->fs[i].whole)
 			order[n++] = (u32)i;
 	qsort_r(order, n, sizeof(*order), fsym_cmp, m->fs);
 	for (size_t i = 0; i < n; i++)

@@ -414,10 +414,24 @@ static void tui__update_header(struct tui *t)
 	t->hi.filters = t->filters[0] ? t->filters : NULL;
 }
 
+/* session__fold_addrs's question, answered from loaded symbols. */
+static bool tui__func_of(void *ctx, const struct dso *dso, u64 addr,
+			 u64 *start)
+{
+	struct sym_info si;
+
+	if (symbolizer__lookup_loaded(ctx, dso, addr, &si) || !si.name ||
+	    (si.flags & SYM_F_PROVISIONAL))
+		return false;
+	*start = si.start;
+	return true;
+}
+
 /* A new snapshot (unless paused or the target ended), then rows. */
 static int tui__refresh(struct tui *t, double now)
 {
 	struct app *a = t->a;
+	bool fold;
 	size_t n;
 	int err;
 
@@ -436,11 +450,16 @@ static int tui__refresh(struct tui *t, double now)
 		return tui__rebuild(t);
 	}
 	/* entries of exited processes that no row can show apart */
-	session__fold_reaped(a->session,
-			     !sort_spec__has(&t->table.spec, SORT_PID) &&
-			     !sort_spec__has(&t->table.spec, SORT_TID) &&
-			     !t->table.filter.has_pid && !t->table.filter.has_tid,
+	fold = !sort_spec__has(&t->table.spec, SORT_PID) &&
+	       !sort_spec__has(&t->table.spec, SORT_TID) &&
+	       !t->table.filter.has_pid && !t->table.filter.has_tid;
+	session__fold_reaped(a->session, fold,
 			     !sort_spec__has(&t->table.spec, SORT_COMM));
+	/* and their addresses, but for the push's profiles, which keep
+	 * every address with its line */
+	session__fold_addrs(a->session,
+			    fold && a->syms && !a->pusher ? tui__func_of : NULL,
+			    a->syms);
 	err = table__snapshot(&t->table, a->mode);
 	if (err)
 		return err;
