@@ -110,6 +110,7 @@ struct dso_state {
 enum { RES_SYM, RES_SRCLINE };
 struct resolved {
 	struct lru_node node;
+	u64 used;			/* generation of the last lookup */
 	struct sym_info info;		/* RES_SYM */
 	int nr;				/* RES_SRCLINE: frames, or -errno */
 	struct srcline frames[];
@@ -1304,6 +1305,7 @@ static void resolved_add(struct symbolizer *s, u64 k0, u64 addr,
 	r->node.key[1] = addr;
 	/* and malloc's header */
 	r->node.cost = size + 16;
+	r->used = s->gen;
 	if (info)
 		r->info = *info;
 	r->nr = nr;
@@ -1345,6 +1347,7 @@ int symbolizer__lookup(struct symbolizer *s, const struct dso *dso, u64 addr,
 		n = lru__find(&s->resolved, k0, addr);
 		if (n) {
 			s->hits++;
+			lru_entry(n, struct resolved, node)->used = s->gen;
 			*info = lru_entry(n, struct resolved, node)->info;
 			if (dso->kind == DSO_KERNEL)
 				s->kernel_used = s->gen;
@@ -1787,6 +1790,7 @@ int symbolizer__srcline(struct symbolizer *s, const struct dso *dso, u64 addr,
 	if (n) {
 		s->hits++;
 		r = lru_entry(n, struct resolved, node);
+		r->used = s->gen;
 		nr = r->nr;
 	} else {
 		nr = srcline_uncached(s, dso, ds->img, addr, frames,
@@ -2093,6 +2097,15 @@ void symbolizer__trim(struct symbolizer *s, unsigned int max_idle_ticks)
 		kallsyms__free(s->kernel);
 		s->kernel = NULL;
 		s->kernel_loaded = false;
+	}
+	/* answers no lookup asked for as long (the addresses of processes
+	 * that exited, folded since): the least recently used first */
+	for (struct lru_node *n; (n = lru__oldest(&s->resolved));) {
+		if (s->gen - lru_entry(n, struct resolved, node)->used <=
+		    max_idle_ticks)
+			break;
+		lru__remove(&s->resolved, n);
+		resolved_evict(s, n);
 	}
 	for (size_t i = 0; i < s->nr_pms;) {
 		if (s->gen - s->pms[i].used > max_idle_ticks) {

@@ -231,9 +231,12 @@ struct symbolizer_stats {
 void symbolizer__stats(const struct symbolizer *s,
 		       struct symbolizer_stats *st);
 
-/* Drops what was loaded for dsos not used since `generation` (bounded
- * caches over long runs).  symbolizer__tick advances the generation and
- * drops what waited for a debuginfod file that has arrived since. */
+/* Drops what was loaded for dsos not used for more than max_idle_ticks
+ * generations, and the cached answers (symbols, source lines) of
+ * addresses no lookup asked for as long (bounded caches over long runs:
+ * the addresses of exited processes).  symbolizer__tick advances the
+ * generation and drops what waited for a debuginfod file that has
+ * arrived since. */
 void symbolizer__tick(struct symbolizer *s);
 void symbolizer__trim(struct symbolizer *s, unsigned int max_idle_ticks);
 

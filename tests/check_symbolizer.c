@@ -706,6 +706,33 @@ START_TEST(test_trim)
 	symbolizer__trim(s, 2);
 	ck_assert_int_eq(symbolizer__lookup(s, &pie, off, &b), 0);
 	ck_assert_ptr_eq(a.name, b.name);
+	/* the cached answers go with the generations no lookup asked for
+	 * them, those asked for since stay: an address of 2 ticks ago
+	 * against one asked for each tick */
+	{
+		struct symbolizer_stats st;
+		size_t before;
+
+		symbolizer__stats(s, &st);
+		before = st.resolved;
+		ck_assert_uint_ge(before, 2);	/* the symbol, the line */
+		for (int i = 0; i < 3; i++) {
+			symbolizer__tick(s);
+			ck_assert_int_eq(symbolizer__lookup(s, &pie, off, &b),
+					 0);
+			symbolizer__trim(s, 2);
+		}
+		symbolizer__stats(s, &st);
+		/* the symbol's answer stays, the line's went */
+		ck_assert_uint_eq(st.resolved, before - 1);
+		for (int i = 0; i < 3; i++)
+			symbolizer__tick(s);
+		symbolizer__trim(s, 2);
+		symbolizer__stats(s, &st);
+		ck_assert_uint_eq(st.resolved, 0);
+		ck_assert_int_eq(symbolizer__lookup(s, &pie, off, &b), 0);
+		ck_assert_ptr_eq(a.name, b.name);
+	}
 	symbolizer__trim(s, 0);
 	symbolizer__trim(NULL, 0);
 	symbolizer__tick(NULL);
