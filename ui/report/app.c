@@ -754,7 +754,9 @@ int app__run_batch(struct app *a)
 			struct header_info hi;
 			size_t start;
 
-			err = table__build(&t, ev);
+			/* --annotate prints no rows: the annotator looks the
+			 * entries up itself */
+			err = an ? 0 : table__build(&t, ev);
 			/* a stop request (batch__cancel): not printed */
 			if (err == -ECANCELED && *a->stop)
 				err = 0;
