@@ -703,6 +703,53 @@ START_TEST(test_garbage_frames_end_chains)
 }
 END_TEST
 
+/* A return address in none of the maps of a process whose maps are
+ * known ends the chain (the walk read stack data); in a process whose
+ * maps are not known, it is an [unknown] frame, the chain goes on. */
+START_TEST(test_unmapped_frames_end_chains)
+{
+	static u64 buf[1024];
+	struct session_opts o = { .max_stack = 64 };
+	struct perf_event_attr a;
+	struct snapshot snap;
+	struct session *s;
+
+	memset(&a, 0, sizeof(a));
+	a.sample_type = ST;
+	a.sample_id_all = 1;
+	for (int c = 0; c < 3; c++) {
+		/* 0: mapped, unmapped frame; 1: mapped, all frames in
+		 * the map; 2: no maps, unmapped frame */
+		u64 chain[] = { (u64)PERF_CONTEXT_USER, 0x401010, 0x402020,
+				c == 1 ? 0x404040 : 0x9000000, 0x403030 };
+		struct fake_sample fs = { .pid = 10, .tid = 10, .time = 1,
+					  .period = 1, .ip = 0x401010,
+					  .misc = PERF_RECORD_MISC_USER,
+					  .callchain = chain,
+					  .nr_callchain = ARRAY_SIZE(chain) };
+		u32 depth = 0;
+
+		s = session__new(&o);
+		ck_assert_ptr_nonnull(s);
+		ck_assert_int_eq(session__add_event(s, "cpu-clock", &a), 0);
+		if (c < 2)
+			ck_assert_int_eq(session__process(s, fake_mmap2(buf, 10,
+					0x400000, 0x10000, 0, "/usr/bin/w",
+					NULL, 0, 24)), 0);
+		ck_assert_int_eq(session__process(s, fake_sample(buf, ST, &fs)),
+				 0);
+		snapshot__init(&snap);
+		ck_assert_int_eq(session__snapshot(s, 0, &snap), 0);
+		for (size_t i = 0; i < snap.nr; i++)
+			if (snap.entries[i].key.chain)
+				depth = MAX(depth, snap.chains[snap.entries[i].key.chain].depth);
+		ck_assert_uint_eq(depth, c == 0 ? 2 : 4);
+		snapshot__fini(&snap);
+		session__free(s);
+	}
+}
+END_TEST
+
 Suite *rowset_suite(void)
 {
 	Suite *su = suite_create("rowset");
@@ -716,6 +763,7 @@ Suite *rowset_suite(void)
 	tcase_add_test(tc, test_inline_rows_whole);
 	tcase_add_test(tc, test_unresolved_return_address);
 	tcase_add_test(tc, test_garbage_frames_end_chains);
+	tcase_add_test(tc, test_unmapped_frames_end_chains);
 	tcase_add_test(tc, test_cancelled);
 	tcase_add_test(tc, test_children_filtered_frames);
 	suite_add_tcase(su, tc);

@@ -502,6 +502,14 @@ static void session__resolve_user(struct session *s, s32 pid, u64 ip,
 	}
 }
 
+static bool session__has_maps(struct session *s, s32 pid)
+{
+	size_t nr = 0;
+
+	machine__maps(s->machine, pid, &nr);
+	return nr > 0;
+}
+
 /*
  * Interns a sample's call chain, root first, and returns its leaf node.
  * The chain comes leaf first, with PERF_CONTEXT_* markers saying whether
@@ -549,6 +557,15 @@ static u32 session__chain_walk(struct session *s, s32 pid, const u64 *chain,
 		} else {
 			session__resolve_user(s, pid, ip, &fr[n].dso,
 					      &fr[n].addr);
+			/* so does a return address in none of the maps of
+			 * a process whose maps are known: code returns
+			 * into code (the walk through a program built
+			 * without frame pointers, ptop's own, read stack
+			 * data: 5,600 [unknown] frames in 20 s, a number
+			 * that grew all along) */
+			if (n > 0 && fr[n].dso->kind == DSO_UNKNOWN &&
+			    session__has_maps(s, pid))
+				break;
 		}
 		n++;
 	}
