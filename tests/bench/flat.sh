@@ -1,0 +1,52 @@
+#!/bin/bash
+# Live -g over time (issue 12; not part of make bench: 5+ minutes):
+# ptop -g -vv system-wide in a private tmux beside two
+# `manychains 0 DEPTH LEAF` (LEAF 1: the leaf spins on one instruction,
+# so that the distinct chains, 2^DEPTH, stop growing), E (every tree)
+# then c (the callers view); every 30 s ptop's CPU in those 30 s (per
+# 2 s refresh) and RSS; at the end the last builds of the -vv log (CPU,
+# rows, chain nodes).
+# usage: tests/bench/flat.sh PTOP WL OUT [EXTRA PTOP OPTIONS]
+#   e.g. MIN=5 DEPTH=16 tests/bench/flat.sh build/ptop build/workloads
+#        build/flat.txt --call-graph dwarf
+PTOP=$1 WL=$2 OUT=$3
+shift 3
+MIN=${MIN:-5} DEPTH=${DEPTH:-16} LEAF=${LEAF:-1}
+sock=ptop-flat-$$
+"$WL/manychains" 0 "$DEPTH" "$LEAF" & w1=$!
+"$WL/manychains" 0 "$DEPTH" "$LEAF" & w2=$!
+trap 'kill $w1 $w2 2> /dev/null; tmux -L $sock kill-server 2> /dev/null' EXIT
+tmux -L $sock -f /dev/null new-session -d -x 200 -y 50 \
+	"$PTOP -g -F 4000 -e cpu-clock -d 2 -vv $* 2> $OUT.log"
+for _ in $(seq 100); do
+	tmux -L $sock capture-pane -p | grep -q Children && break
+	sleep 0.2
+done
+tmux -L $sock send-keys E
+sleep 3
+tmux -L $sock send-keys c
+pid=$(pgrep -x ptop -P "$(tmux -L $sock list-panes -F '#{pane_pid}')" | head -n 1)
+[ -n "$pid" ] || { echo "no ptop" >&2; exit 1; }
+tck=$(getconf CLK_TCK)
+echo "# $(date -u '+%Y-%m-%d %H:%M UTC') depth $DEPTH leaf $LEAF; $*; load $(cut -d' ' -f1-3 /proc/loadavg)" > "$OUT"
+prev=$(awk '{ print $14 + $15 }' "/proc/$pid/stat")
+s0=$(date +%s)
+for _ in $(seq $((MIN * 2))); do
+	sleep 30
+	cpu=$(awk '{ print $14 + $15 }' "/proc/$pid/stat")
+	rss=$(awk '/VmRSS/ { print $2 }' "/proc/$pid/status")
+	echo "t=$(( $(date +%s) - s0 ))s cpu/refresh=$(awk -v a="$cpu" -v b="$prev" -v t="$tck" 'BEGIN { printf "%.3f", (a - b) / t / 15 }') s rss=$rss kB load $(cut -d' ' -f1 /proc/loadavg)" >> "$OUT"
+	prev=$cpu
+done
+tmux -L $sock send-keys q
+for _ in $(seq 100); do
+	kill -0 "$pid" 2> /dev/null || break
+	sleep 0.2
+done
+# the log is written as ptop leaves the terminal
+for _ in $(seq 50); do
+	grep -q 'build: .* ms of CPU' "$OUT.log" && break
+	sleep 0.2
+done
+grep 'build: .* ms of CPU' "$OUT.log" | tail -n 3 >> "$OUT"
+cat "$OUT"
