@@ -499,6 +499,17 @@ static size_t rows_inlines(void *ctx, const struct dso *d, u64 addr,
 	return n;
 }
 
+/* The row of function sym, inlined or not; NULL when there is none. */
+static const struct row *find_row(const struct rowset *rs, const char *sym,
+				  bool inlined)
+{
+	for (size_t i = 0; i < rs->nr; i++)
+		if (rs->rows[i].inlined == inlined && rs->rows[i].sym &&
+		    !strcmp(rs->rows[i].sym, sym))
+			return &rs->rows[i];
+	return NULL;
+}
+
 START_TEST(test_inline_rows)
 {
 	static const struct dso *const d[] = { &dso_a, &dso_a, &dso_a,
@@ -514,7 +525,7 @@ START_TEST(test_inline_rows)
 	struct fake f;
 
 	for (int mode = 0; mode < 3; mode++) {
-		const struct row *g = NULL, *h = NULL, *f1 = NULL;
+		const struct row *g, *h, *f1;
 
 		fake_init(&f);
 		entry(&f, d, p1, 3, 10);
@@ -528,16 +539,9 @@ START_TEST(test_inline_rows)
 			rowset__set_inline_rows(&rs, rows_inlines, NULL);
 		ck_assert_int_eq(rowset__build(&rs, &f.snap, &spec, NULL,
 					       resolve, NULL), 0);
-		for (size_t i = 0; i < rs.nr; i++) {
-			const struct row *r = &rs.rows[i];
-
-			if (r->inlined && !strcmp(r->sym, "g"))
-				g = r;
-			else if (r->inlined && !strcmp(r->sym, "h"))
-				h = r;
-			else if (!r->inlined && !strcmp(r->sym, "f1"))
-				f1 = r;
-		}
+		g = find_row(&rs, "g", true);
+		h = find_row(&rs, "h", true);
+		f1 = find_row(&rs, "f1", false);
 		ck_assert_ptr_nonnull(f1);
 		if (mode != 0) {
 			ck_assert_ptr_null(g);
@@ -569,7 +573,7 @@ START_TEST(test_inline_rows_whole)
 	struct sort_spec spec;
 	struct rowset rs;
 	struct fake f;
-	const struct row *g = NULL, *h = NULL, *f1 = NULL;
+	const struct row *g, *h, *f1;
 
 	fake_init(&f);
 	entry(&f, d, at, 1, 5);
@@ -583,16 +587,9 @@ START_TEST(test_inline_rows_whole)
 	ck_assert_int_eq(rowset__build(&rs, &f.snap, &spec, NULL, resolve,
 				       NULL),
 			 0);
-	for (size_t i = 0; i < rs.nr; i++) {
-		const struct row *r = &rs.rows[i];
-
-		if (r->inlined && !strcmp(r->sym, "g"))
-			g = r;
-		else if (r->inlined && !strcmp(r->sym, "h"))
-			h = r;
-		else if (!r->inlined && !strcmp(r->sym, "f1"))
-			f1 = r;
-	}
+	g = find_row(&rs, "g", true);
+	h = find_row(&rs, "h", true);
+	f1 = find_row(&rs, "f1", false);
 	ck_assert_ptr_nonnull(f1);
 	ck_assert_ptr_nonnull(g);
 	ck_assert_ptr_nonnull(h);
@@ -660,46 +657,56 @@ END_TEST
 #define ST (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
 	    PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN)
 
-START_TEST(test_garbage_frames_end_chains)
+/* The deepest chain of a session fed pid 10's sample with the user
+ * chain { ip, 0x402020, third, 0x403030 } (ip 0x401010), after an
+ * executable map of [0x400000, 0x410000) when mapped. */
+static u32 chain_depth(u64 third, bool mapped)
 {
-	static const u64 garbage[] = { 0x0, 0x1, 0xfff, ~0ULL,
-				       0xfffffffffffff001ULL };
 	static u64 buf[1024];
 	struct session_opts o = { .max_stack = 64 };
+	u64 chain[] = { (u64)PERF_CONTEXT_USER, 0x401010, 0x402020, third,
+			0x403030 };
+	struct fake_sample fs = { .pid = 10, .tid = 10, .time = 1,
+				  .period = 1, .ip = 0x401010,
+				  .misc = PERF_RECORD_MISC_USER,
+				  .callchain = chain,
+				  .nr_callchain = ARRAY_SIZE(chain) };
 	struct perf_event_attr a;
 	struct snapshot snap;
 	struct session *s;
+	u32 depth = 0;
 
 	memset(&a, 0, sizeof(a));
 	a.sample_type = ST;
 	a.sample_id_all = 1;
-	for (size_t g = 0; g <= ARRAY_SIZE(garbage); g++) {
-		/* ip, a return address, the garbage, one more */
-		u64 chain[] = { (u64)PERF_CONTEXT_USER, 0x401010, 0x402020,
-				g < ARRAY_SIZE(garbage) ? garbage[g] : 0x1000,
-				0x403030 };
-		struct fake_sample fs = { .pid = 10, .tid = 10, .time = 1,
-					  .period = 1, .ip = 0x401010,
-					  .misc = PERF_RECORD_MISC_USER,
-					  .callchain = chain,
-					  .nr_callchain = ARRAY_SIZE(chain) };
-		u32 depth;
+	s = session__new(&o);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_int_eq(session__add_event(s, "cpu-clock", &a), 0);
+	if (mapped)
+		ck_assert_int_eq(session__process(s, fake_mmap2(buf, 10,
+				0x400000, 0x10000, 0, "/usr/bin/w", NULL, 0,
+				record__id_trailer_size(ST, true))), 0);
+	ck_assert_int_eq(session__process(s, fake_sample(buf, ST, &fs)), 0);
+	snapshot__init(&snap);
+	ck_assert_int_eq(session__snapshot(s, 0, &snap), 0);
+	for (size_t i = 0; i < snap.nr; i++)
+		if (snap.entries[i].key.chain)
+			depth = MAX(depth,
+				    snap.chains[snap.entries[i].key.chain].depth);
+	snapshot__fini(&snap);
+	session__free(s);
+	return depth;
+}
 
-		s = session__new(&o);
-		ck_assert_ptr_nonnull(s);
-		ck_assert_int_eq(session__add_event(s, "cpu-clock", &a), 0);
-		ck_assert_int_eq(session__process(s, fake_sample(buf, ST, &fs)),
-				 0);
-		snapshot__init(&snap);
-		ck_assert_int_eq(session__snapshot(s, 0, &snap), 0);
-		depth = 0;
-		for (size_t i = 0; i < snap.nr; i++)
-			if (snap.entries[i].key.chain)
-				depth = MAX(depth, snap.chains[snap.entries[i].key.chain].depth);
-		ck_assert_uint_eq(depth, g < ARRAY_SIZE(garbage) ? 2 : 4);
-		snapshot__fini(&snap);
-		session__free(s);
-	}
+START_TEST(test_garbage_frames_end_chains)
+{
+	static const u64 garbage[] = { 0x0, 0x1, 0xfff, ~0ULL,
+				       0xfffffffffffff001ULL };
+
+	/* ip, a return address, the garbage, one more */
+	for (size_t g = 0; g < ARRAY_SIZE(garbage); g++)
+		ck_assert_uint_eq(chain_depth(garbage[g], false), 2);
+	ck_assert_uint_eq(chain_depth(0x1000, false), 4);
 }
 END_TEST
 
@@ -708,45 +715,9 @@ END_TEST
  * maps are not known, it is an [unknown] frame, the chain goes on. */
 START_TEST(test_unmapped_frames_end_chains)
 {
-	static u64 buf[1024];
-	struct session_opts o = { .max_stack = 64 };
-	struct perf_event_attr a;
-	struct snapshot snap;
-	struct session *s;
-
-	memset(&a, 0, sizeof(a));
-	a.sample_type = ST;
-	a.sample_id_all = 1;
-	for (int c = 0; c < 3; c++) {
-		/* 0: mapped, unmapped frame; 1: mapped, all frames in
-		 * the map; 2: no maps, unmapped frame */
-		u64 chain[] = { (u64)PERF_CONTEXT_USER, 0x401010, 0x402020,
-				c == 1 ? 0x404040 : 0x9000000, 0x403030 };
-		struct fake_sample fs = { .pid = 10, .tid = 10, .time = 1,
-					  .period = 1, .ip = 0x401010,
-					  .misc = PERF_RECORD_MISC_USER,
-					  .callchain = chain,
-					  .nr_callchain = ARRAY_SIZE(chain) };
-		u32 depth = 0;
-
-		s = session__new(&o);
-		ck_assert_ptr_nonnull(s);
-		ck_assert_int_eq(session__add_event(s, "cpu-clock", &a), 0);
-		if (c < 2)
-			ck_assert_int_eq(session__process(s, fake_mmap2(buf, 10,
-					0x400000, 0x10000, 0, "/usr/bin/w",
-					NULL, 0, 24)), 0);
-		ck_assert_int_eq(session__process(s, fake_sample(buf, ST, &fs)),
-				 0);
-		snapshot__init(&snap);
-		ck_assert_int_eq(session__snapshot(s, 0, &snap), 0);
-		for (size_t i = 0; i < snap.nr; i++)
-			if (snap.entries[i].key.chain)
-				depth = MAX(depth, snap.chains[snap.entries[i].key.chain].depth);
-		ck_assert_uint_eq(depth, c == 0 ? 2 : 4);
-		snapshot__fini(&snap);
-		session__free(s);
-	}
+	ck_assert_uint_eq(chain_depth(0x9000000, true), 2);
+	ck_assert_uint_eq(chain_depth(0x404040, true), 4);
+	ck_assert_uint_eq(chain_depth(0x9000000, false), 4);
 }
 END_TEST
 
