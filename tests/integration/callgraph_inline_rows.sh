@@ -12,7 +12,7 @@ need jq
 
 perf record -q -N --buildid-mmap -e cpu-clock -F 2000 --call-graph dwarf \
 	-o "$TMP/inl.data" -- "$WL/inlwork" 1 > /dev/null 2> "$TMP/err" ||
-	fail "perf record --call-graph dwarf: $(cat "$TMP/err")"
+	fail "perf record --buildid-mmap --call-graph dwarf: $(cat "$TMP/err")"
 perf report -i "$TMP/inl.data" --stdio --children --sort dso,sym -g none \
 	> "$TMP/perf.txt" 2> "$TMP/err" ||
 	fail "perf report: $(cat "$TMP/err")"

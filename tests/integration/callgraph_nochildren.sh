@@ -10,7 +10,7 @@
 need perf
 perf record -q -N --buildid-mmap -e cpu-clock -F 4000 -g \
 	-o "$TMP/fp.data" -- "$WL/cgwork" 2 > /dev/null 2> "$TMP/err" ||
-	fail "perf record failed: $(cat "$TMP/err")"
+	fail "perf record --buildid-mmap -g failed: $(cat "$TMP/err")"
 
 "$PTOP" -i "$TMP/fp.data" -b --json --no-children --tree-limit 0 \
 	> "$TMP/nc.json" 2> "$TMP/err" || fail "ptop -i failed: $(cat "$TMP/err")"
