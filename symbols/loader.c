@@ -1,4 +1,4 @@
-/* loader: one worker thread that runs file loads off its caller's thread. */
+/* loader: worker threads that run file loads off their caller's thread. */
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -15,15 +15,23 @@ struct loader {
 	pthread_cond_t wake;	/* a job was queued, or stop */
 	pthread_cond_t done;	/* a run ended */
 	struct loader_job *head, *tail;
-	struct loader_job *running;
-	bool started, stop;
-	unsigned int refs;	/* the owner's, and the worker's while it
+	/* worker i runs running[i]; idle ones wait for a job */
+	struct loader_job *running[LOADER_MAX_WORKERS];
+	pthread_t threads[LOADER_MAX_WORKERS];
+	unsigned int nr_threads, max_threads, idle;
+	bool stop;
+	unsigned int refs;	/* the owner's, and each worker's while it
 				 * lives */
 	u64 finished;		/* written under lock, read atomically */
-	pthread_t thread;
 };
 
-struct loader *loader__new(void)
+/* What a worker is given: its loader and its slot. */
+struct worker_arg {
+	struct loader *l;
+	unsigned int slot;
+};
+
+struct loader *loader__new(unsigned int workers)
 {
 	struct loader *l = calloc(1, sizeof(*l));
 	pthread_condattr_t ca;
@@ -38,6 +46,9 @@ struct loader *loader__new(void)
 	pthread_cond_init(&l->done, &ca);
 	pthread_condattr_destroy(&ca);
 	l->refs = 1;
+	l->max_threads = workers < 1 ? 1 :
+			 workers > LOADER_MAX_WORKERS ? LOADER_MAX_WORKERS :
+							workers;
 	return l;
 }
 
@@ -61,14 +72,18 @@ static void loader__unref_locked(struct loader *l)
 
 static void *loader__main(void *arg)
 {
-	struct loader *l = arg;
+	struct worker_arg wa = *(struct worker_arg *)arg;
+	struct loader *l = wa.l;
 	struct loader_job *job;
 
+	free(arg);
 	pthread_setname_np(pthread_self(), LOADER_THREAD);
 	pthread_mutex_lock(&l->lock);
 	for (;;) {
+		l->idle++;
 		while (!l->head && !l->stop)
 			pthread_cond_wait(&l->wake, &l->lock);
+		l->idle--;
 		if (l->stop)
 			break;
 		job = l->head;
@@ -77,12 +92,12 @@ static void *loader__main(void *arg)
 			l->tail = NULL;
 		job->next = NULL;
 		job->state = LJ_RUNNING;
-		l->running = job;
+		l->running[wa.slot] = job;
 		pthread_mutex_unlock(&l->lock);
 		/* the job is the worker's alone while it runs */
 		job->run(job);
 		pthread_mutex_lock(&l->lock);
-		l->running = NULL;
+		l->running[wa.slot] = NULL;
 		job->state = LJ_DONE;
 		__atomic_store_n(&l->finished, l->finished + 1,
 				 __ATOMIC_RELEASE);
@@ -97,28 +112,44 @@ static void *loader__main(void *arg)
 	return NULL;
 }
 
-int loader__submit(struct loader *l, struct loader_job *job)
+/* One more worker, under lock, when every one is busy and there is
+ * room: false when none could start. */
+static bool start_worker(struct loader *l)
 {
+	struct worker_arg *wa;
 	sigset_t all, old;
 	int err;
 
+	if (l->stop || l->idle || l->nr_threads == l->max_threads)
+		return false;
+	wa = malloc(sizeof(*wa));
+	if (!wa)
+		return false;
+	wa->l = l;
+	wa->slot = l->nr_threads;
+	/* workers take no signal: they are the main thread's */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	err = pthread_create(&l->threads[wa->slot], NULL, loader__main, wa);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err) {
+		free(wa);
+		return false;
+	}
+	l->nr_threads++;
+	l->refs++;
+	return true;
+}
+
+int loader__submit(struct loader *l, struct loader_job *job)
+{
 	if (!l || !job || !job->run || !job->free)
 		return -EINVAL;
 	job->next = NULL;
 	job->abandoned = false;
 	pthread_mutex_lock(&l->lock);
-	if (!l->started && !l->stop) {
-		/* the worker takes no signal: they are the main thread's */
-		sigfillset(&all);
-		pthread_sigmask(SIG_SETMASK, &all, &old);
-		err = pthread_create(&l->thread, NULL, loader__main, l);
-		pthread_sigmask(SIG_SETMASK, &old, NULL);
-		if (!err) {
-			l->started = true;
-			l->refs++;
-		}
-	}
-	if (!l->started) {
+	start_worker(l);
+	if (!l->nr_threads) {
 		/* no thread: the caller's runs it */
 		pthread_mutex_unlock(&l->lock);
 		job->run(job);
@@ -248,8 +279,9 @@ void loader__cancel(struct loader *l, struct loader_job *job)
 void loader__free(struct loader *l)
 {
 	struct loader_job *queued;
-	pthread_t thread;
-	bool started, busy;
+	pthread_t threads[LOADER_MAX_WORKERS];
+	bool busy[LOADER_MAX_WORKERS];
+	unsigned int nr;
 
 	if (!l)
 		return;
@@ -257,11 +289,13 @@ void loader__free(struct loader *l)
 	l->stop = true;
 	queued = l->head;
 	l->head = l->tail = NULL;
-	started = l->started;
-	thread = l->thread;
-	busy = l->running != NULL;
-	if (busy)
-		l->running->abandoned = true;
+	nr = l->nr_threads;
+	for (unsigned int i = 0; i < nr; i++) {
+		threads[i] = l->threads[i];
+		busy[i] = l->running[i] != NULL;
+		if (busy[i])
+			l->running[i]->abandoned = true;
+	}
 	pthread_cond_broadcast(&l->wake);
 	pthread_cond_broadcast(&l->done);
 	loader__unref_locked(l);	/* l may be gone from here */
@@ -271,14 +305,14 @@ void loader__free(struct loader *l)
 		queued->free(queued);
 		queued = next;
 	}
-	if (!started)
-		return;
 	/* an idle worker ends at once; one inside a load (libdw inflating
 	 * a debug file: up to a second) is not waited for */
-	if (busy)
-		pthread_detach(thread);
-	else
-		pthread_join(thread, NULL);
+	for (unsigned int i = 0; i < nr; i++) {
+		if (busy[i])
+			pthread_detach(threads[i]);
+		else
+			pthread_join(threads[i], NULL);
+	}
 }
 
 u64 loader__finished(struct loader *l)

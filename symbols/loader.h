@@ -1,4 +1,4 @@
-/* loader: one worker thread that runs file loads off its caller's thread. */
+/* loader: worker threads that run file loads off their caller's thread. */
 #ifndef PTOP_LOADER_H
 #define PTOP_LOADER_H
 
@@ -11,26 +11,30 @@
  *	job->run = load_it;	runs once, on the worker; touches nothing
  *	job->free = free_it;	but the job (no caller state: it may run
  *				after the caller is gone)
- *	loader__submit(l, job);		queued, in order (urgent ones
- *					first)
+ *	loader__submit(l, job);		queued, started in order (urgent
+ *					ones first)
  *	loader__wait(l, job, deadline, stop)
  *		0: run is over, the caller owns the job again (takes what
  *		it made, then frees it); -EAGAIN: not yet (the deadline
  *		passed, or *stop was set)
  *	loader__cancel(l, job);		given up: freed now when it is not
  *					running, else by the worker after run
- *	loader__free(l);	cancels what is queued; joins an idle worker,
- *				but leaves one that is running a job to end
- *				alone (it frees that job, then the loader):
- *				a load is never waited for at exit
+ *	loader__free(l);	cancels what is queued; joins the idle
+ *				workers, but leaves those running a job to
+ *				end alone (each frees its job, the last one
+ *				the loader): a load is never waited for at
+ *				exit
  *
- * The worker starts with the first job.  When it cannot be started the
+ * A worker starts with the first job, another when a job is queued while
+ * every worker is busy, up to the number given to loader__new: the files
+ * of a profile are read side by side.  Each job touches only itself, so
+ * they may run at once, in any order.  When no worker can be started the
  * job runs in loader__submit, on the caller's thread.  Waits are timed
  * slices of at most 10 ms, since a signal does not wake a condition
  * variable: *stop (set by a signal handler) ends one within that.
  */
 
-/* The worker's thread name (ps -L, /proc/PID/task/N/comm). */
+/* The workers' thread name (ps -L, /proc/PID/task/N/comm). */
 #define LOADER_THREAD "ptop-loader"
 /* ... while it sleeps in a test's slow load (symbolizer_opts.slow_load) */
 #define SLOW_LOAD_THREAD "ptop-slowload"
@@ -47,7 +51,11 @@ struct loader_job {
 
 struct loader;
 
-struct loader *loader__new(void);
+/* The most workers a loader runs. */
+#define LOADER_MAX_WORKERS 4
+
+/* workers: at most this many jobs at once (1..LOADER_MAX_WORKERS). */
+struct loader *loader__new(unsigned int workers);
 void loader__free(struct loader *l);
 
 /* 0, or -EINVAL.  Never fails for want of a thread (see above). */

@@ -251,7 +251,9 @@ struct symbolizer *symbolizer__new(const struct symbolizer_opts *opts)
 		memcpy(s->kernel_bid, opts->kernel_build_id, s->kernel_bid_size);
 	s->kernel_text = opts->kernel_text;
 	s->pool = strpool__new();
-	s->loader = loader__new();
+	/* two binaries read at once (libLLVM beside libclang-cpp): more
+	 * would raise the peak memory of a start for little */
+	s->loader = loader__new(sysconf(_SC_NPROCESSORS_ONLN) > 1 ? 2 : 1);
 	if (!s->pool || !s->loader)
 		goto nomem;
 	if (opts->slow_load && opts->slow_load[0] &&
@@ -1080,6 +1082,17 @@ static const char *display_name(struct symbolizer *s, const struct dso *dso)
 	return dso->kind == DSO_ANON ? "[anon]" : "[unknown]";
 }
 
+/* A use of dso: its name, and a new epoch when it is not loaded. */
+static void touch(struct symbolizer *s, const struct dso *dso,
+		  struct dso_state *ds)
+{
+	ds->used = s->gen;
+	if (!ds->dso_name)
+		ds->dso_name = display_name(s, dso);
+	if (!ds->loaded)
+		ds->epoch++;
+}
+
 /* Loads what dso needs (once, or again after a trim); NULL on ENOMEM. */
 static struct dso_state *prepare(struct symbolizer *s, const struct dso *dso)
 {
@@ -1087,11 +1100,7 @@ static struct dso_state *prepare(struct symbolizer *s, const struct dso *dso)
 
 	if (!ds)
 		return NULL;
-	ds->used = s->gen;
-	if (!ds->dso_name)
-		ds->dso_name = display_name(s, dso);
-	if (!ds->loaded)
-		ds->epoch++;
+	touch(s, dso, ds);
 	switch (dso->kind) {
 	case DSO_FILE:
 		if (!ds->loaded)
@@ -1204,6 +1213,24 @@ static bool over_deadline(struct symbolizer *s)
 static bool stopped(const struct symbolizer *s)
 {
 	return s->stop && *s->stop;
+}
+
+void symbolizer__prefetch(struct symbolizer *s, const struct dso *dso)
+{
+	struct dso_state *ds;
+
+	if (!s || !dso || dso->kind != DSO_FILE || dso->id >= MAX_DSO_ID ||
+	    s->deadline > 0 || stopped(s))
+		return;
+	ds = state_of(s, dso);
+	if (!ds || ds->loaded)
+		return;
+	/* prepare's first use of a binary, less its wait for the worker */
+	touch(s, dso, ds);
+	load_file(s, dso, ds);
+	if (ds->img)
+		ds->status = ds->img->status;
+	ds->loaded = true;
 }
 
 /* Past the deadline (or after a stop request), a lookup that would open

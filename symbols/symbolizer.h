@@ -138,6 +138,12 @@ void symbolizer__free(struct symbolizer *s);
  */
 int symbolizer__lookup(struct symbolizer *s, const struct dso *dso, u64 addr,
 		       struct sym_info *info);
+/* Starts reading the symbols of dso (a binary) on a worker, without
+ * waiting, so that the binaries of a profile are read side by side
+ * before the lookups ask for them one at a time; a later lookup waits
+ * for that read.  Only outside a live build (no symbolizer__set_deadline
+ * deadline): a live build reads what it reaches in its budget. */
+void symbolizer__prefetch(struct symbolizer *s, const struct dso *dso);
 /* symbolizer__lookup answered from what is loaded, never starting or
  * waiting for a load: -EAGAIN when the symbols of dso (a binary, the
  * vdso or the kernel; -EAGAIN for the others) are not in yet. */

@@ -42,7 +42,7 @@ static int gate, ran, freed;
 static void setup(void)
 {
 	gate = ran = freed = 0;
-	l = loader__new();
+	l = loader__new(1);
 	ck_assert_ptr_nonnull(l);
 }
 
@@ -166,6 +166,36 @@ START_TEST(test_loader_free_busy)
 }
 END_TEST
 
+/* With two workers two jobs run at once (a third waits for one of
+ * them), and loader__free leaves both running jobs to end alone. */
+START_TEST(test_loader_parallel)
+{
+	struct gate_job *a, *b, *c;
+	double t0;
+
+	loader__free(l);
+	l = loader__new(2);
+	ck_assert_ptr_nonnull(l);
+	a = gate_job(0, true);
+	b = gate_job(1, true);
+	c = gate_job(2, true);
+	/* both held by the gate: the second worker took b */
+	wait_count(&a->started, 1);
+	wait_count(&b->started, 1);
+	usleep(20000);
+	ck_assert_int_eq(__atomic_load_n(&c->started, __ATOMIC_ACQUIRE), 0);
+	t0 = now();
+	loader__free(l);
+	l = NULL;
+	ck_assert(now() - t0 < 0.5);
+	ck_assert_int_eq(freed, 1);	/* c, unrun */
+	open_gate();
+	wait_count(&freed, 3);
+	ck_assert_int_eq(ran, 2);
+	usleep(20000);
+}
+END_TEST
+
 /* An order log for the jobs of test_loader_urgent */
 static int order[8], nr_order;
 
@@ -237,6 +267,7 @@ Suite *loader_suite(void)
 	tcase_add_test(tc, test_loader_free_busy);
 	tcase_add_test(tc, test_loader_free_idle);
 	tcase_add_test(tc, test_loader_urgent);
+	tcase_add_test(tc, test_loader_parallel);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -11,6 +11,7 @@
 #include "symbols/cslib.h"
 #include "symbols/demangle.h"
 #include "ui/report/sanitize.h"
+#include "ui/report/table.h"
 #include "symbols/srcfile.h"
 
 /* Functions past this size are annotated from their first bytes. */
@@ -711,6 +712,7 @@ int annotator__find(struct annotator *an, const struct snapshot *snap,
 
 	if (!an || !snap || !name || !dso || !addr)
 		return -EINVAL;
+	table__prefetch(an->syms, snap);
 	for (size_t i = 0; i < snap->nr; i++) {
 		const struct hist_entry *e = &snap->entries[i];
 		struct sym_info si;

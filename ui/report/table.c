@@ -232,6 +232,28 @@ static int table__build_base(struct table *t, size_t ev)
 	return err;
 }
 
+void table__prefetch(struct symbolizer *syms, const struct snapshot *snap)
+{
+	const struct dso *last = NULL;
+
+	if (!syms || !snap)
+		return;
+	for (size_t i = 0; i < snap->nr; i++) {
+		const struct dso *dso = snap->entries[i].key.dso;
+
+		if (dso && dso != last)
+			symbolizer__prefetch(syms, dso);
+		last = dso;
+	}
+	for (size_t i = 1; i < snap->nr_chains; i++) {
+		const struct dso *dso = snap->chains[i].dso;
+
+		if (dso && dso != last)
+			symbolizer__prefetch(syms, dso);
+		last = dso;
+	}
+}
+
 int table__build(struct table *t, size_t ev)
 {
 	const struct snapshot *snap = table__snap(t, ev);
@@ -239,6 +261,7 @@ int table__build(struct table *t, size_t ev)
 
 	if (!snap)
 		return -EINVAL;
+	table__prefetch(t->syms, snap);
 	t->ev = ev;
 	t->cancelled = false;
 	if (t->base) {

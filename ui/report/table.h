@@ -48,6 +48,10 @@ void table__fini(struct table *t);
 int table__snapshot(struct table *t, enum hist_mode mode);
 /* Rows of event ev from the last snapshot, sorted and filtered. */
 int table__build(struct table *t, size_t ev);
+/* Starts reading the binaries of snap's samples and call chains side by
+ * side (symbolizer__prefetch), before lookups ask for them one at a
+ * time; table__build and annotate's search do it first. */
+void table__prefetch(struct symbolizer *syms, const struct snapshot *snap);
 const struct snapshot *table__snap(const struct table *t, size_t ev);
 
 /*
