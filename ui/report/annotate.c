@@ -690,7 +690,8 @@ static int find_in_symtab(void *ctx, const struct sym_info *si)
 		fc->found = true;
 		return 1;
 	}
-	close_consider(fc->close, si->name);
+	if (fc->close)
+		close_consider(fc->close, si->name);
 	return 0;
 }
 
@@ -728,10 +729,8 @@ int annotator__find(struct annotator *an, const struct snapshot *snap,
 				       &si) ||
 		    !si.name)
 			continue;
-		if (!name_matches(si.name, si.raw_name, name)) {
-			close_consider(&cs, si.name);
+		if (!name_matches(si.name, si.raw_name, name))
 			continue;
-		}
 		for (j = 0; j < nr; j++)
 			if (cands[j].dso == e->key.dso &&
 			    cands[j].start == si.start)
@@ -754,6 +753,18 @@ int annotator__find(struct annotator *an, const struct snapshot *snap,
 		err = 0;
 		goto out;
 	}
+	/* the sampled names first among the close ones (the answers are
+	 * cached now): an edit distance for every row only when the name
+	 * was not found */
+	for (size_t i = 0; close && i < snap->nr; i++) {
+		const struct hist_entry *e = &snap->entries[i];
+		struct sym_info si;
+
+		if (!symbolizer__lookup(an->syms, e->key.dso, e->key.addr,
+					&si) &&
+		    si.name)
+			close_consider(&cs, si.name);
+	}
 	/* not run yet: the symbol tables of the code that ran, and of its
 	 * callers (an off-CPU sample's own address is the scheduler's) */
 	for (size_t i = 1; i < snap->nr_chains; i++) {
@@ -772,7 +783,8 @@ int annotator__find(struct annotator *an, const struct snapshot *snap,
 			dsos[nr_dsos++] = d;
 	}
 	for (size_t j = 0; j < nr_dsos; j++) {
-		struct find_ctx fc = { .want = name, .close = &cs };
+		struct find_ctx fc = { .want = name,
+				       .close = close ? &cs : NULL };
 
 		if (symbolizer__foreach_symbol(an->syms, dsos[j],
 					       find_in_symtab, &fc) > 0 &&
