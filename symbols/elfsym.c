@@ -795,7 +795,7 @@ static void load_ehframe(struct loader *ld)
 	src.data = d->d_buf;
 	src.size = d->d_size;
 	/* an FDE takes 20 bytes at least, 24-40 in most files */
-	symtab__reserve(ld->st, MIN(d->d_size / 24, (size_t)1 << 22));
+	symtab__reserve_ranges(ld->st, MIN(d->d_size / 24, (size_t)1 << 22));
 	ehframe__for_each_fde(&src, add_fde, ld);
 }
 

@@ -29,6 +29,14 @@ struct sym {
 	u8 named;
 };
 
+/* An .eh_frame range (SYMTAB_BIND_SYNTH): nameless, kept apart from the
+ * symbols in 16 bytes, not 48 (a big stripped library has more ranges
+ * than symbols, most of them at a symbol's address: libLLVM 95K and
+ * 35K), so that loading one writes a third of the memory it did. */
+struct range {
+	u64 start, size;
+};
+
 struct arena_chunk {
 	struct arena_chunk *next;
 	size_t used, size;
@@ -45,6 +53,14 @@ struct symtab {
 	bool finished;
 	unsigned int flags;
 	struct strbuf scratch;	/* demangling, reused */
+	/* the ranges (after symtab__finish: those no symbol overlaps), and
+	 * the flags they all have */
+	struct range *ranges;
+	size_t nr_ranges, cap_ranges;
+	u32 range_flags;
+	/* symtab__at's place in the merged order (a walk in order is one
+	 * step a call) */
+	size_t at_pos, at_sym, at_range;
 };
 
 struct symtab *symtab__new(struct strpool *pool, unsigned int flags)
@@ -82,6 +98,7 @@ void symtab__free(struct symtab *st)
 		strpool__free(st->pool);
 	strbuf__fini(&st->scratch);
 	free(st->syms);
+	free(st->ranges);
 	free(st);
 }
 
@@ -128,6 +145,32 @@ int symtab__reserve(struct symtab *st, size_t n)
 			   sizeof(*st->syms));
 }
 
+int symtab__reserve_ranges(struct symtab *st, size_t n)
+{
+	if (st->finished)
+		return -EBUSY;
+	if (n > UINT32_MAX - st->nr_ranges)
+		n = UINT32_MAX - st->nr_ranges;
+	return array__grow((void **)&st->ranges, &st->cap_ranges,
+			   st->nr_ranges + n, sizeof(*st->ranges));
+}
+
+static int add_range(struct symtab *st, u64 start, u64 size, u32 flags)
+{
+	if (st->nr_ranges >= UINT32_MAX)
+		return -ENOMEM;
+	if (!st->nr_ranges)
+		st->range_flags = flags;
+	else if (flags != st->range_flags)
+		return -EINVAL;
+	if (st->nr_ranges == st->cap_ranges &&
+	    array__grow((void **)&st->ranges, &st->cap_ranges,
+			st->nr_ranges + 1, sizeof(*st->ranges)))
+		return -ENOMEM;
+	st->ranges[st->nr_ranges++] = (struct range){ start, size };
+	return 0;
+}
+
 int symtab__add(struct symtab *st, u64 start, u64 size, u64 limit,
 		const char *name, size_t len, u32 flags, enum symtab_bind bind,
 		u16 group)
@@ -137,6 +180,8 @@ int symtab__add(struct symtab *st, u64 start, u64 size, u64 limit,
 
 	if (st->finished)
 		return -EBUSY;
+	if (bind == SYMTAB_BIND_SYNTH)
+		return add_range(st, start, size, flags);
 	if (st->nr >= UINT32_MAX)
 		return -ENOMEM;
 	if (st->nr == st->cap &&
@@ -223,47 +268,101 @@ static bool sym__better(const struct symtab *st, const struct sym *a,
 	return a->seq < b->seq;
 }
 
-/* Keeps one symbol per address; returns the new count. */
-static size_t dedup(struct symtab *st)
-{
-	size_t i = 0, out = 0;
+/*
+ * The symbols and the ranges make one sequence in address order (the
+ * ranges after the symbols at one address, as if added after them all):
+ * dedup, fix_sizes and prune walk it with one cursor in each array.
+ * After dedup no two entries share an address.
+ */
 
-	while (i < st->nr) {
-		u64 start = st->syms[i].start;
-		size_t j = i + 1, last = i, b = i;
-		u64 max_size, limit;
+/* Is the next entry of the merged order a symbol (i) or a range (j)? */
+static bool next_is_sym(const struct symtab *st, size_t i, size_t j)
+{
+	if (j >= st->nr_ranges)
+		return true;
+	return i < st->nr && st->syms[i].start <= st->ranges[j].start;
+}
+
+/* The best of the symbols at syms[i].start (see symtab__finish) into
+ * *best; rmax, the largest size of the ranges there, is lent like a
+ * twin's.  Returns the end of the group. */
+static size_t dedup_group(struct symtab *st, size_t i, u64 rmax,
+			  struct sym *best)
+{
+	u64 start = st->syms[i].start;
+	size_t j = i + 1, last = i, b = i;
+	u64 max_size, limit;
+
+	/* the group is in the order the symbols were added */
+	for (; j < st->nr && st->syms[j].start == start; j++)
+		if (st->syms[j].bind >= SYMTAB_BIND_LOCAL)
+			last = j;
+	max_size = st->syms[i].bind != SYMTAB_BIND_BOUNDARY ?
+			   st->syms[i].size : 0;
+	max_size = MAX(max_size, rmax);
+	limit = st->syms[i].limit;
+	for (size_t k = i + 1; k < j; k++) {
+		const struct sym *s = &st->syms[k];
+
+		if (s->bind != SYMTAB_BIND_BOUNDARY && s->size > max_size)
+			max_size = s->size;
+		if (!limit)
+			limit = s->limit;
+		if (sym__better(st, s, s->size || k == last, &st->syms[b],
+				st->syms[b].size || b == last))
+			b = k;
+	}
+	*best = st->syms[b];
+	/* An alias without a size borrows one from its twins. */
+	if (!best->size && best->bind != SYMTAB_BIND_BOUNDARY)
+		best->size = max_size;
+	if (!best->limit)
+		best->limit = limit;
+	return j;
+}
+
+/* Keeps one entry per address: a real symbol over ranges over
+ * boundaries; among ranges (all nameless) the first, or after a
+ * boundary the first with a size (SYMTAB_LAST_WINS: the last), with the
+ * largest size when it has none, as sym__better would choose. */
+static void dedup(struct symtab *st)
+{
+	size_t i = 0, j = 0, out = 0, rout = 0;
+
+	while (i < st->nr || j < st->nr_ranges) {
+		bool sym = next_is_sym(st, i, j);
+		u64 start = sym ? st->syms[i].start : st->ranges[j].start;
+		size_t je = j, rb = j;
+		u64 rmax = 0;
 		struct sym best;
 
-		/* the group is in the order the symbols were added */
-		for (; j < st->nr && st->syms[j].start == start; j++)
-			if (st->syms[j].bind >= SYMTAB_BIND_LOCAL)
-				last = j;
-		max_size = st->syms[i].bind != SYMTAB_BIND_BOUNDARY ?
-				   st->syms[i].size : 0;
-		limit = st->syms[i].limit;
-		for (size_t k = i + 1; k < j; k++) {
-			const struct sym *s = &st->syms[k];
-
-			if (s->bind != SYMTAB_BIND_BOUNDARY &&
-			    s->size > max_size)
-				max_size = s->size;
-			if (!limit)
-				limit = s->limit;
-			if (sym__better(st, s, s->size || k == last,
-					&st->syms[b],
-					st->syms[b].size || b == last))
-				b = k;
+		for (; je < st->nr_ranges && st->ranges[je].start == start; je++)
+			rmax = MAX(rmax, st->ranges[je].size);
+		if (sym) {
+			i = dedup_group(st, i, rmax, &best);
+			if (best.bind != SYMTAB_BIND_BOUNDARY || je == j) {
+				st->syms[out++] = best;
+				j = je;
+				continue;
+			}
+			/* boundaries lose to a range: the first with a size
+			 * (the boundary was the group's first) */
+			for (size_t k = j; k < je; k++) {
+				if (st->ranges[k].size) {
+					rb = k;
+					break;
+				}
+			}
 		}
-		best = st->syms[b];
-		/* An alias without a size borrows one from its twins. */
-		if (!best.size && best.bind != SYMTAB_BIND_BOUNDARY)
-			best.size = max_size;
-		if (!best.limit)
-			best.limit = limit;
-		st->syms[out++] = best;
-		i = j;
+		if (st->flags & SYMTAB_LAST_WINS)
+			rb = je - 1;
+		st->ranges[rout++] = (struct range){
+			start, st->ranges[rb].size ? st->ranges[rb].size : rmax
+		};
+		j = je;
 	}
-	return out;
+	st->nr = out;
+	st->nr_ranges = rout;
 }
 
 /* Where a symbol with nothing after it to end it ends (perf's rule). */
@@ -276,79 +375,110 @@ static u64 page_end(u64 start)
 
 /*
  * A symbol of size 0 (asm, labels such as ld.so's _start, _init) reaches
- * the next symbol, wherever that is, as in perf (symbols__fixup_end): so
- * _init, at the end of .init, covers PLT0 up to the first named PLT
- * entry.  A sized one is cut at its section's end (a size that runs past
- * it is wrong).
+ * the next symbol or range, wherever that is, as in perf
+ * (symbols__fixup_end): so _init, at the end of .init, covers PLT0 up to
+ * the first named PLT entry.  A sized one is cut at its section's end (a
+ * size that runs past it is wrong).
  */
+static u64 fixed_size(const struct symtab *st, u64 start, u64 size,
+		      u64 limit, u16 group, size_t ni, size_t nj)
+{
+	u64 end;
+
+	if (limit <= start)
+		limit = 0;
+	if (size) {
+		end = start + size;
+		if (end < start)
+			end = UINT64_MAX;
+		if (limit && end > limit)
+			end = limit;
+	} else if (ni >= st->nr && nj >= st->nr_ranges) {
+		end = page_end(start);
+	} else {
+		bool sym = next_is_sym(st, ni, nj);
+		u64 next = sym ? st->syms[ni].start : st->ranges[nj].start;
+		u16 next_group = sym ? st->syms[ni].group : 0;
+
+		if ((st->flags & SYMTAB_GROUP_BOUNDS) && next_group != group)
+			end = MIN(next, page_end(start));
+		else
+			end = next;
+	}
+	return end - start;
+}
+
 static void fix_sizes(struct symtab *st)
 {
-	for (size_t i = 0; i < st->nr; i++) {
-		struct sym *s = &st->syms[i];
-		const struct sym *next = i + 1 < st->nr ? s + 1 : NULL;
-		u64 limit = s->limit > s->start ? s->limit : 0;
-		u64 end;
+	size_t i = 0, j = 0;
 
-		if (s->size) {
-			end = s->start + s->size;
-			if (end < s->start)
-				end = UINT64_MAX;
-			if (limit && end > limit)
-				end = limit;
-		} else if (!next) {
-			end = page_end(s->start);
-		} else if ((st->flags & SYMTAB_GROUP_BOUNDS) &&
-			   next->group != s->group) {
-			end = MIN(next->start, page_end(s->start));
+	while (i < st->nr || j < st->nr_ranges) {
+		if (next_is_sym(st, i, j)) {
+			struct sym *s = &st->syms[i];
+
+			s->size = fixed_size(st, s->start, s->size, s->limit,
+					     s->group, i + 1, j);
+			i++;
 		} else {
-			end = next->start;
+			struct range *r = &st->ranges[j];
+
+			r->size = fixed_size(st, r->start, r->size, 0, 0, i,
+					     j + 1);
+			j++;
 		}
-		s->size = end - s->start;
 	}
 }
 
-/* Drops boundaries, empty symbols and synthetic ranges that overlap a
- * real symbol (the real one knows better). */
+/* Drops boundaries, empty entries and ranges that overlap a real
+ * symbol (the real one knows better). */
 static int prune(struct symtab *st)
 {
-	size_t n = st->nr, out = 0;
+	size_t n = st->nr, nr = st->nr_ranges, out = 0, rout = 0;
+	size_t i = n, j = nr;
 	u64 next_real = UINT64_MAX, real_end = 0;
-	u8 *drop = calloc(n ? n : 1, 1);
+	u8 *drop = calloc(n + nr ? n + nr : 1, 1), *rdrop = drop + n;
 
 	if (!drop)
 		return -ENOMEM;
-	for (size_t i = n; i-- > 0;) {
-		struct sym *s = &st->syms[i];
+	/* backwards: a range that reaches the next real symbol */
+	while (i || j) {
+		bool sym = !j || (i && st->syms[i - 1].start > st->ranges[j - 1].start);
 
-		if (s->bind == SYMTAB_BIND_BOUNDARY || !s->size) {
-			drop[i] = 1;
-			continue;
-		}
-		if (s->bind == SYMTAB_BIND_SYNTH) {
-			if (s->size > next_real - s->start)
+		if (sym) {
+			const struct sym *s = &st->syms[--i];
+
+			if (s->bind == SYMTAB_BIND_BOUNDARY || !s->size)
 				drop[i] = 1;
+			else
+				next_real = s->start;
 		} else {
-			next_real = s->start;
+			const struct range *r = &st->ranges[--j];
+
+			if (!r->size || r->size > next_real - r->start)
+				rdrop[j] = 1;
 		}
 	}
-	for (size_t i = 0; i < n; i++) {
-		struct sym *s = &st->syms[i];
+	/* forwards: a range that starts inside a real symbol */
+	for (i = j = 0; i < n || j < nr;) {
+		if (next_is_sym(st, i, j)) {
+			const struct sym *s = &st->syms[i];
 
-		if (drop[i])
-			continue;
-		if (s->bind == SYMTAB_BIND_SYNTH) {
-			if (real_end > s->start)
-				continue;
+			if (!drop[i]) {
+				real_end = MAX(real_end, s->start + s->size);
+				st->syms[out++] = *s;
+			}
+			i++;
 		} else {
-			u64 end = s->start + s->size;
+			const struct range *r = &st->ranges[j];
 
-			if (end > real_end)
-				real_end = end;
+			if (!rdrop[j] && real_end <= r->start)
+				st->ranges[rout++] = *r;
+			j++;
 		}
-		st->syms[out++] = *s;
 	}
 	free(drop);
 	st->nr = out;
+	st->nr_ranges = rout;
 	return 0;
 }
 
@@ -364,30 +494,20 @@ struct sort_key {
 	u64 idx;
 };
 
-static void symtab__sort(struct symtab *st)
+/* Sorts a[0, n) by start, stably; diff: the bits in which the starts
+ * differ.  Returns the sorted array (a, or the other buffer, a freed),
+ * NULL on ENOMEM (a freed). */
+static struct sort_key *radix_sort(struct sort_key *a, size_t n, u64 diff)
 {
-	size_t n = st->nr;
-	struct sort_key *a = NULL, *b = NULL;
-	u32 *count = NULL;
-	u64 diff = 0;
-	bool sorted = true;
+	struct sort_key *b = malloc(n * sizeof(*b));
+	u32 *count = malloc(65536 * sizeof(*count));
 
-	for (size_t i = 1; i < n; i++) {
-		if (st->syms[i - 1].start > st->syms[i].start)
-			sorted = false;
-		diff |= st->syms[i].start ^ st->syms[0].start;
+	if (!b || !count) {
+		free(a);
+		free(b);
+		free(count);
+		return NULL;
 	}
-	if (sorted)	/* kallsyms, eh_frame: often in order already */
-		return;
-	a = malloc(n * sizeof(*a));
-	b = malloc(n * sizeof(*b));
-	count = malloc(65536 * sizeof(*count));
-	if (!a || !b || !count) {
-		qsort(st->syms, n, sizeof(*st->syms), sym__cmp);
-		goto out;
-	}
-	for (size_t i = 0; i < n; i++)
-		a[i] = (struct sort_key){ st->syms[i].start, i };
 	for (unsigned int shift = 0; shift < 64; shift += 16) {
 		struct sort_key *t;
 		u32 sum = 0;
@@ -409,6 +529,35 @@ static void symtab__sort(struct symtab *st)
 		a = b;
 		b = t;
 	}
+	free(b);
+	free(count);
+	return a;
+}
+
+static void sort_syms(struct symtab *st)
+{
+	size_t n = st->nr;
+	struct sort_key *a;
+	u64 diff = 0;
+	bool sorted = true;
+
+	for (size_t i = 1; i < n; i++) {
+		if (st->syms[i - 1].start > st->syms[i].start)
+			sorted = false;
+		diff |= st->syms[i].start ^ st->syms[0].start;
+	}
+	if (sorted)	/* kallsyms: in order already */
+		return;
+	a = malloc(n * sizeof(*a));
+	if (a) {
+		for (size_t i = 0; i < n; i++)
+			a[i] = (struct sort_key){ st->syms[i].start, i };
+		a = radix_sort(a, n, diff);
+	}
+	if (!a) {
+		qsort(st->syms, n, sizeof(*st->syms), sym__cmp);
+		return;
+	}
 	/* position i takes the record at a[i].idx: follow each cycle */
 	for (size_t i = 0; i < n; i++) {
 		struct sym tmp;
@@ -427,10 +576,90 @@ static void symtab__sort(struct symtab *st)
 		st->syms[j] = tmp;
 		a[j].idx = j;
 	}
-out:
 	free(a);
-	free(b);
-	free(count);
+}
+
+/* A range out of order, while the ranges are sorted: idx its place
+ * among them all, before the ranges kept in order before it. */
+struct stray {
+	struct range r;
+	size_t idx, before;
+};
+
+/*
+ * .eh_frame lists its FDEs nearly in address order (libLLVM: 594 of 95K
+ * out of it, cc1 7K of 45K): the ones in order stay where they are
+ * (moved down over the strays), the strays are sorted apart (a radix
+ * sort of their keys), then merged in from the end.  Stable, as symtab__finish needs (ties keep the order
+ * they were added in), and no table-sized scratch, whose fresh pages
+ * were most of a radix sort's cost.  0 or -ENOMEM.
+ */
+static int sort_ranges(struct symtab *st)
+{
+	struct range *r = st->ranges;
+	struct stray *strays = NULL;
+	struct sort_key *keys;
+	size_t n = st->nr_ranges, m = 0, ns = 0, cap = 0;
+	u64 diff = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!m || r[i].start >= r[m - 1].start) {
+			r[m++] = r[i];
+			continue;
+		}
+		if (ns == cap &&
+		    array__grow((void **)&strays, &cap, ns + 1,
+				sizeof(*strays))) {
+			free(strays);
+			return -ENOMEM;
+		}
+		strays[ns++] = (struct stray){ r[i], i, m };
+	}
+	if (!ns)
+		return 0;
+	/* the strays in order (stable: they are in the table's order) */
+	keys = malloc(ns * sizeof(*keys));
+	for (size_t k = 0; keys && k < ns; k++) {
+		keys[k] = (struct sort_key){ strays[k].r.start, k };
+		diff |= strays[k].r.start ^ strays[0].r.start;
+	}
+	if (keys)
+		keys = radix_sort(keys, ns, diff);
+	if (!keys) {
+		free(strays);
+		return -ENOMEM;
+	}
+	/* from the end: the later of the last kept one and the last stray
+	 * (a kept one q comes before a stray at its start when it came
+	 * before it in the table: q < before) */
+	for (size_t w = n, k = ns; k > 0;) {
+		const struct stray *x = &strays[keys[k - 1].idx];
+
+		if (m && (r[m - 1].start > x->r.start ||
+			  (r[m - 1].start == x->r.start && m - 1 >= x->before))) {
+			r[--w] = r[--m];
+		} else {
+			r[--w] = x->r;
+			k--;
+		}
+	}
+	free(keys);
+	free(strays);
+	return 0;
+}
+
+/* Gives back what the growth of *arr over-allocated. */
+static void shrink(void **arr, size_t *cap, size_t nr, size_t size)
+{
+	void *p;
+
+	if (*cap <= nr + nr / 8 + 16)
+		return;
+	p = realloc(*arr, (nr ? nr : 1) * size);
+	if (p) {
+		*arr = p;
+		*cap = nr ? nr : 1;
+	}
 }
 
 int symtab__finish(struct symtab *st)
@@ -438,27 +667,24 @@ int symtab__finish(struct symtab *st)
 	if (st->finished)
 		return 0;
 	st->finished = true;
-	if (st->nr) {
-		symtab__sort(st);
-		st->nr = dedup(st);
+	if (st->nr || st->nr_ranges) {
+		sort_syms(st);
+		if (sort_ranges(st)) {
+			st->nr = st->nr_ranges = 0;
+			return -ENOMEM;
+		}
+		dedup(st);
 		fix_sizes(st);
 		if (prune(st)) {
-			st->nr = 0;
+			st->nr = st->nr_ranges = 0;
 			return -ENOMEM;
 		}
 	}
 	for (size_t i = 0; i < st->nr; i++)
 		st->syms[i].name = NULL;
-	/* Give back what the growth over-allocated. */
-	if (st->cap > st->nr + st->nr / 8 + 16) {
-		struct sym *p = realloc(st->syms,
-					(st->nr ? st->nr : 1) * sizeof(*p));
-
-		if (p) {
-			st->syms = p;
-			st->cap = st->nr ? st->nr : 1;
-		}
-	}
+	shrink((void **)&st->syms, &st->cap, st->nr, sizeof(*st->syms));
+	shrink((void **)&st->ranges, &st->cap_ranges, st->nr_ranges,
+	       sizeof(*st->ranges));
 	return 0;
 }
 
@@ -514,28 +740,65 @@ static int sym__hit(struct symtab *st, struct sym *s, struct symtab_hit *hit)
 	return err;
 }
 
-int symtab__lookup(struct symtab *st, u64 addr, struct symtab_hit *hit)
+/* A range's hit: its name is made (and interned) at each lookup. */
+static int range__hit(struct symtab *st, const struct range *r,
+		      struct symtab_hit *hit)
 {
-	size_t lo = 0, hi, i;
+	char name[32];
+	int len = snprintf(name, sizeof(name), "func_0x%" PRIx64, r->start);
 
-	memset(hit, 0, sizeof(*hit));
-	if (!st || !st->finished)
-		return -ENOENT;
-	hi = st->nr;
-	/* first symbol starting after addr */
+	hit->name = strpool__intern(st->pool, name, (size_t)len);
+	hit->raw_name = hit->name;
+	hit->start = r->start;
+	hit->size = r->size;
+	hit->flags = st->range_flags;
+	hit->group = 0;
+	return hit->name ? 0 : -ENOMEM;
+}
+
+/* The first of n records (stride bytes, a u64 start first) starting
+ * after addr. */
+static size_t first_after(const void *base, size_t n, size_t stride,
+			  u64 addr)
+{
+	size_t lo = 0, hi = n;
+
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
+		u64 start;
 
-		if (st->syms[mid].start <= addr)
+		memcpy(&start, (const u8 *)base + mid * stride, sizeof(start));
+		if (start <= addr)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+/* The symbols first, then the ranges: after symtab__finish no range
+ * overlaps a symbol, so at most one of them covers addr. */
+int symtab__lookup(struct symtab *st, u64 addr, struct symtab_hit *hit)
+{
+	size_t lo, i;
+
+	memset(hit, 0, sizeof(*hit));
+	if (!st || !st->finished)
+		return -ENOENT;
+	lo = first_after(st->syms, st->nr, sizeof(*st->syms), addr);
 	for (i = lo; i > 0 && lo - i < WALK_BACK; i--) {
 		struct sym *s = &st->syms[i - 1];
 
 		if (addr - s->start < s->size)
 			return sym__hit(st, s, hit);
+	}
+	lo = first_after(st->ranges, st->nr_ranges, sizeof(*st->ranges),
+			 addr);
+	for (i = lo; i > 0 && lo - i < WALK_BACK; i--) {
+		const struct range *r = &st->ranges[i - 1];
+
+		if (addr - r->start < r->size)
+			return range__hit(st, r, hit);
 	}
 	return -ENOENT;
 }
@@ -555,21 +818,32 @@ void symtab__set_demangle(struct symtab *st, unsigned int flags)
 
 size_t symtab__count(const struct symtab *st)
 {
-	return st && st->finished ? st->nr : 0;
+	return st && st->finished ? st->nr + st->nr_ranges : 0;
 }
 
 int symtab__at(struct symtab *st, size_t i, struct symtab_hit *hit)
 {
 	memset(hit, 0, sizeof(*hit));
-	if (!st || !st->finished || i >= st->nr)
+	if (!st || !st->finished || i >= st->nr + st->nr_ranges)
 		return -ENOENT;
-	return sym__hit(st, &st->syms[i], hit);
+	if (i < st->at_pos)
+		st->at_pos = st->at_sym = st->at_range = 0;
+	for (; st->at_pos < i; st->at_pos++) {
+		if (next_is_sym(st, st->at_sym, st->at_range))
+			st->at_sym++;
+		else
+			st->at_range++;
+	}
+	if (next_is_sym(st, st->at_sym, st->at_range))
+		return sym__hit(st, &st->syms[st->at_sym], hit);
+	return range__hit(st, &st->ranges[st->at_range], hit);
 }
 
 size_t symtab__bytes(const struct symtab *st)
 {
 	if (!st)
 		return 0;
-	return sizeof(*st) + st->cap * sizeof(*st->syms) + st->arena_bytes +
+	return sizeof(*st) + st->cap * sizeof(*st->syms) +
+	       st->cap_ranges * sizeof(*st->ranges) + st->arena_bytes +
 	       st->scratch.cap;
 }

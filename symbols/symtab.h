@@ -26,8 +26,14 @@
  * address; among real ones see symtab__finish. */
 enum symtab_bind {
 	SYMTAB_BIND_BOUNDARY,	/* only ends the symbol before it; dropped */
-	SYMTAB_BIND_SYNTH,	/* an .eh_frame range; dropped where it
-				 * overlaps a real symbol */
+	SYMTAB_BIND_SYNTH,	/* an .eh_frame range, nameless
+				 * ("func_0x<start>" on lookup; name,
+				 * limit and group are not kept, and all
+				 * the ranges of a table have the same
+				 * flags); dropped where it overlaps a
+				 * real symbol.  Kept apart, in 16 bytes:
+				 * ranges count as added after every
+				 * symbol */
 	SYMTAB_BIND_LOCAL,	/* the real ones, from here */
 	SYMTAB_BIND_WEAK,
 	SYMTAB_BIND_GLOBAL,
@@ -65,12 +71,15 @@ void symtab__free(struct symtab *st);
  * is left): a table of 100K symbols grown one doubling at a time copied
  * itself into fresh pages a dozen times.  0 or -ENOMEM. */
 int symtab__reserve(struct symtab *st, size_t n);
+/* The same for n more ranges (SYMTAB_BIND_SYNTH). */
+int symtab__reserve_ranges(struct symtab *st, size_t n);
 
 /*
  * Adds a symbol.  name (len bytes, need not be NUL-terminated) is copied;
  * NULL names a synthetic symbol "func_0x<start hex>" (made on lookup).
  * limit: first address past the symbol's section, 0 if unknown.
- * Returns 0, -ENOMEM, or -EBUSY after symtab__finish.
+ * Returns 0, -ENOMEM, -EBUSY after symtab__finish, or -EINVAL for a range
+ * whose flags are not the first range's.
  */
 int symtab__add(struct symtab *st, u64 start, u64 size, u64 limit,
 		const char *name, size_t len, u32 flags, enum symtab_bind bind,
@@ -83,7 +92,8 @@ int symtab__add(struct symtab *st, u64 start, u64 size, u64 limit,
  * address, as after perf's symbols__fixup_end), then non-weak, then
  * global, then the fewest leading underscores, then the longest name,
  * then the first added (SYMTAB_LAST_WINS: the last added).  Returns 0 or
- * -ENOMEM (the table is then empty but usable). */
+ * -ENOMEM (the table is then empty but usable).  symtab__count and
+ * symtab__at then list symbols and ranges in address order. */
 int symtab__finish(struct symtab *st);
 
 /* Fills hit with the symbol covering addr: 0, or -ENOENT if none covers

@@ -227,6 +227,88 @@ START_TEST(test_synth)
 }
 END_TEST
 
+/* Ranges are kept apart from the symbols but decided as if among them:
+ * a symbol without a size takes the size of a range at its address and
+ * ends at the next range; a range beats a boundary at its address; of
+ * ranges at one address the first is kept; symtab__at lists symbols and
+ * ranges in address order, the ranges given unsorted. */
+START_TEST(test_ranges_among_symbols)
+{
+	static const u64 want[][2] = {
+		{ 0x1000, 0x80 }, { 0x1080, 0x20 }, { 0x2000, 0x30 },
+		{ 0x3000, 0x10 }, { 0x3100, 0x700 }, { 0x4000, 0x8 },
+	};
+	struct symtab_hit hit;
+
+	add(0x1000, 0, 0, "zero", SYMTAB_BIND_GLOBAL);	/* takes 0x80 */
+	add(0x1080, 0x20, 0, "sized", SYMTAB_BIND_GLOBAL);
+	add(0x2000, 0, 0, NULL, SYMTAB_BIND_BOUNDARY);	/* loses */
+	add(0x3100, 0, 0, "label", SYMTAB_BIND_LOCAL);	/* to the range */
+	add(0x4000, 0x8, 0, "last", SYMTAB_BIND_GLOBAL);
+	/* unsorted, as an .eh_frame may be */
+	add(0x3800, 0x10, 0, NULL, SYMTAB_BIND_SYNTH);	/* ends label */
+	add(0x2000, 0x30, 0, NULL, SYMTAB_BIND_SYNTH);
+	add(0x1000, 0x80, 0, NULL, SYMTAB_BIND_SYNTH);
+	add(0x3000, 0x10, 0, NULL, SYMTAB_BIND_SYNTH);	/* first at 0x3000 */
+	add(0x3000, 0x40, 0, NULL, SYMTAB_BIND_SYNTH);	/* dropped */
+	add(0x3800, 0x10, 0, NULL, SYMTAB_BIND_SYNTH);	/* twin */
+	ck_assert_int_eq(symtab__add(st, 0x5000, 0x10, 0, NULL, 0, 1,
+				     SYMTAB_BIND_SYNTH, 0),
+			 -EINVAL);	/* other flags than the first's */
+	ck_assert_int_eq(symtab__finish(st), 0);
+	/* label ends where the range at 0x3800 starts; that one stays */
+	ck_assert_str_eq(name_at(0x107f), "zero");
+	ck_assert_str_eq(name_at(0x2010), "func_0x2000");
+	ck_assert_ptr_null(name_at(0x2030));
+	ck_assert_int_eq(symtab__lookup(st, 0x3020, &hit), -ENOENT);
+	ck_assert_str_eq(name_at(0x37ff), "label");
+	ck_assert_str_eq(name_at(0x3800), "func_0x3800");
+	ck_assert_uint_eq(symtab__count(st), 7);
+	for (size_t i = 0; i < 6; i++) {
+		size_t k = i < 5 ? i : 6;	/* 0x3800 is sixth */
+
+		ck_assert_int_eq(symtab__at(st, k, &hit), 0);
+		ck_assert_uint_eq(hit.start, want[i][0]);
+		ck_assert_uint_eq(hit.size, want[i][1]);
+	}
+	ck_assert_int_eq(symtab__at(st, 5, &hit), 0);
+	ck_assert_uint_eq(hit.start, 0x3800);
+	ck_assert_str_eq(hit.name, "func_0x3800");
+	ck_assert_uint_eq(hit.flags, 0);
+	/* backwards too (the walk starts over) */
+	ck_assert_int_eq(symtab__at(st, 1, &hit), 0);
+	ck_assert_str_eq(hit.name, "sized");
+	ck_assert_int_eq(symtab__at(st, 7, &hit), -ENOENT);
+}
+END_TEST
+
+/* Ranges out of order are sorted stably: of two at one address the one
+ * added first is kept, whether both were out of order or the first was
+ * in order. */
+START_TEST(test_ranges_unsorted_ties)
+{
+	static const u64 want[][2] = {
+		{ 0x1000, 0x30 }, { 0x2000, 0x20 }, { 0x4000, 0x10 },
+		{ 0x5000, 0x10 },
+	};
+	struct symtab_hit hit;
+
+	add(0x2000, 0x20, 0, NULL, SYMTAB_BIND_SYNTH);
+	add(0x5000, 0x10, 0, NULL, SYMTAB_BIND_SYNTH);
+	add(0x1000, 0x30, 0, NULL, SYMTAB_BIND_SYNTH);	/* out of order */
+	add(0x1000, 0x60, 0, NULL, SYMTAB_BIND_SYNTH);	/* its twin */
+	add(0x2000, 0x70, 0, NULL, SYMTAB_BIND_SYNTH);	/* the first's */
+	add(0x4000, 0x10, 0, NULL, SYMTAB_BIND_SYNTH);
+	ck_assert_int_eq(symtab__finish(st), 0);
+	ck_assert_uint_eq(symtab__count(st), 4);
+	for (size_t i = 0; i < 4; i++) {
+		ck_assert_int_eq(symtab__at(st, i, &hit), 0);
+		ck_assert_uint_eq(hit.start, want[i][0]);
+		ck_assert_uint_eq(hit.size, want[i][1]);
+	}
+}
+END_TEST
+
 START_TEST(test_boundary)
 {
 	add(0x1000, 0, 0, "text", SYMTAB_BIND_GLOBAL);
@@ -394,6 +476,8 @@ Suite *symtab_suite(void)
 	tcase_add_test(tc, test_aliases_order);
 	tcase_add_test(tc, test_nested);
 	tcase_add_test(tc, test_synth);
+	tcase_add_test(tc, test_ranges_among_symbols);
+	tcase_add_test(tc, test_ranges_unsorted_ties);
 	tcase_add_test(tc, test_boundary);
 	tcase_add_test(tc, test_last_wins);
 	tcase_add_test(tc, test_group_bounds);
