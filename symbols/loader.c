@@ -15,11 +15,11 @@ struct loader {
 	pthread_cond_t wake;	/* a job was queued, or stop */
 	pthread_cond_t done;	/* a run ended */
 	struct loader_job *head, *tail;
-	/* worker i runs running[i]; idle ones wait for a job */
+	/* worker i runs running[i] */
 	struct loader_job *running[LOADER_MAX_WORKERS];
 	pthread_t threads[LOADER_MAX_WORKERS];
-	unsigned int nr_threads, max_threads, idle;
-	bool stop;
+	unsigned int nr_threads, max_threads;
+	bool started, stop;	/* started: the workers were started */
 	unsigned int refs;	/* the owner's, and each worker's while it
 				 * lives */
 	u64 finished;		/* written under lock, read atomically */
@@ -80,10 +80,8 @@ static void *loader__main(void *arg)
 	pthread_setname_np(pthread_self(), LOADER_THREAD);
 	pthread_mutex_lock(&l->lock);
 	for (;;) {
-		l->idle++;
 		while (!l->head && !l->stop)
 			pthread_cond_wait(&l->wake, &l->lock);
-		l->idle--;
 		if (l->stop)
 			break;
 		job = l->head;
@@ -112,16 +110,13 @@ static void *loader__main(void *arg)
 	return NULL;
 }
 
-/* One more worker, under lock, when every one is busy and there is
- * room: false when none could start. */
+/* One more worker, under lock: false when it could not start. */
 static bool start_worker(struct loader *l)
 {
 	struct worker_arg *wa;
 	sigset_t all, old;
 	int err;
 
-	if (l->stop || l->idle || l->nr_threads == l->max_threads)
-		return false;
 	wa = malloc(sizeof(*wa));
 	if (!wa)
 		return false;
@@ -148,7 +143,12 @@ int loader__submit(struct loader *l, struct loader_job *job)
 	job->next = NULL;
 	job->abandoned = false;
 	pthread_mutex_lock(&l->lock);
-	start_worker(l);
+	/* all of them with the first job: a process's thread count does
+	 * not change after its first load */
+	while (!l->started && !l->stop && l->nr_threads < l->max_threads &&
+	       start_worker(l))
+		;
+	l->started = true;
 	if (!l->nr_threads) {
 		/* no thread: the caller's runs it */
 		pthread_mutex_unlock(&l->lock);

@@ -25,11 +25,11 @@
  *				the loader): a load is never waited for at
  *				exit
  *
- * A worker starts with the first job, another when a job is queued while
- * every worker is busy, up to the number given to loader__new: the files
- * of a profile are read side by side.  Each job touches only itself, so
- * they may run at once, in any order.  When no worker can be started the
- * job runs in loader__submit, on the caller's thread.  Waits are timed
+ * The workers, as many as given to loader__new, start with the first job
+ * (the thread count does not change after it): the files of a profile
+ * are read side by side.  Each job touches only itself, so they may run
+ * at once, in any order.  When no worker could be started the job runs
+ * in loader__submit, on the caller's thread.  Waits are timed
  * slices of at most 10 ms, since a signal does not wake a condition
  * variable: *stop (set by a signal handler) ends one within that.
  */
