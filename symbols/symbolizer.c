@@ -1215,12 +1215,17 @@ static bool stopped(const struct symbolizer *s)
 	return s->stop && *s->stop;
 }
 
+bool symbolizer__prefetches(const struct symbolizer *s)
+{
+	return s && s->deadline <= 0 && !stopped(s);
+}
+
 void symbolizer__prefetch(struct symbolizer *s, const struct dso *dso)
 {
 	struct dso_state *ds;
 
-	if (!s || !dso || dso->kind != DSO_FILE || dso->id >= MAX_DSO_ID ||
-	    s->deadline > 0 || stopped(s))
+	if (!symbolizer__prefetches(s) || !dso || dso->kind != DSO_FILE ||
+	    dso->id >= MAX_DSO_ID)
 		return;
 	ds = state_of(s, dso);
 	if (!ds || ds->loaded)

@@ -144,6 +144,9 @@ int symbolizer__lookup(struct symbolizer *s, const struct dso *dso, u64 addr,
  * for that read.  Only outside a live build (no symbolizer__set_deadline
  * deadline): a live build reads what it reaches in its budget. */
 void symbolizer__prefetch(struct symbolizer *s, const struct dso *dso);
+/* Would symbolizer__prefetch start anything now?  (Not in a live build:
+ * its callers skip their walk over the snapshot.) */
+bool symbolizer__prefetches(const struct symbolizer *s);
 /* symbolizer__lookup answered from what is loaded, never starting or
  * waiting for a load: -EAGAIN when the symbols of dso (a binary, the
  * vdso or the kernel; -EAGAIN for the others) are not in yet. */

@@ -236,7 +236,8 @@ void table__prefetch(struct symbolizer *syms, const struct snapshot *snap)
 {
 	const struct dso *last = NULL;
 
-	if (!syms || !snap)
+	/* a live build reads what it reaches: no walk over its chains */
+	if (!symbolizer__prefetches(syms) || !snap)
 		return;
 	for (size_t i = 0; i < snap->nr; i++) {
 		const struct dso *dso = snap->entries[i].key.dso;
