@@ -148,7 +148,7 @@ quit_clean
 need perf
 perf record -q -N --buildid-mmap -e cpu-clock -F 4000 -g -o "$TMP/fp.data" -- \
 	"$WL/cgwork" 2 > /dev/null 2> "$TMP/err" ||
-	fail "perf record -g: $(cat "$TMP/err")"
+	fail "perf record --buildid-mmap -g: $(cat "$TMP/err")"
 restart
 run "$PTOP" -i "$TMP/fp.data"
 wait_for '\[\.\] outer$' 10

@@ -44,7 +44,7 @@ done
 
 perf record -q -N --buildid-mmap -g -e cpu-clock -F 2000 -o "$TMP/chain.data" -- \
 	"$WL/chainwork" 1 > /dev/null 2> "$TMP/rec.err" ||
-	fail "perf record -g: $(cat "$TMP/rec.err")"
+	fail "perf record --buildid-mmap -g: $(cat "$TMP/rec.err")"
 
 live() {
 	run env "$@" "$PTOP" -i "$TMP/chain.data" -g --inline -vv \

@@ -48,7 +48,7 @@ awk -v c="$(children "$TMP/fp.json" outer)" \
 need perf
 perf record -q -N --buildid-mmap -e cpu-clock -F 4000 --call-graph dwarf \
 	-o "$TMP/dw.data" -- "$WL/cgwork-nofp" 2 > /dev/null 2> "$TMP/err" ||
-	fail "perf record --call-graph dwarf: $(cat "$TMP/err")"
+	fail "perf record --buildid-mmap --call-graph dwarf: $(cat "$TMP/err")"
 "$PTOP" -i "$TMP/dw.data" -b --json --max-stack 64 > "$TMP/file.json" 2> "$TMP/err" ||
 	fail "ptop -i failed: $(cat "$TMP/err")"
 tail -n 1 "$TMP/file.json" | jq -e '.unwind_failed == 0' > /dev/null ||

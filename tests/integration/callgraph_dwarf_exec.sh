@@ -42,7 +42,7 @@ rec() {	# FILE COMMAND...
 	shift
 	perf record -q -N --buildid-mmap -e cpu-clock -F 2000 --call-graph dwarf \
 		-o "$out" -- "$@" > /dev/null 2> "$TMP/err" ||
-		fail "perf record --call-graph dwarf: $(cat "$TMP/err")"
+		fail "perf record --buildid-mmap --call-graph dwarf: $(cat "$TMP/err")"
 }
 
 rec "$TMP/direct.data" "$WL/cgwork-nofp" 1

@@ -35,7 +35,7 @@ near "$(awk -v x="$x" -v y="$y" 'BEGIN { print 100 * x / (x + y) }')" 66.7 4 \
 need perf
 perf record -q -N --buildid-mmap -e cpu-clock -F 4000 -g -o "$TMP/fp.data" -- \
 	"$WL/cgwork" 2 > /dev/null 2> "$TMP/err" ||
-	fail "perf record -g: $(cat "$TMP/err")"
+	fail "perf record --buildid-mmap -g: $(cat "$TMP/err")"
 "$PTOP" -i "$TMP/fp.data" -b --json --max-stack 64 > "$TMP/file.json" 2> "$TMP/err" ||
 	fail "ptop -i failed: $(cat "$TMP/err")"
 check_cgwork "$TMP/file.json" cgwork libwlcg.so

@@ -16,7 +16,7 @@ check=tests/integration/flamegraph_check.py
 # under which the picture leaves one out
 perf record -q -N --buildid-mmap -e cpu-clock -F 999 -g -o "$TMP/fp.data" -- \
 	"$WL/cgwork" 2 > /dev/null 2> "$TMP/err" ||
-	fail "perf record -g: $(cat "$TMP/err")"
+	fail "perf record --buildid-mmap -g: $(cat "$TMP/err")"
 "$PTOP" -i "$TMP/fp.data" -b --folded > "$TMP/folded" 2> "$TMP/err" ||
 	fail "ptop -i --folded: $(cat "$TMP/err")"
 "$PTOP" -i "$TMP/fp.data" -b --flamegraph "$TMP/fg.svg" > "$TMP/table" 2> "$TMP/err" ||

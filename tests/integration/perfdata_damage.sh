@@ -9,7 +9,7 @@ need perf
 
 perf_record "$TMP/f.data" --buildid-mmap -e cpu-clock -c 200000 -- "$WL/spin3" 1
 perf record -q -N --buildid-mmap -e cpu-clock -c 200000 -o - -- "$WL/spin3" 1 \
-	> "$TMP/p.data" 2> "$TMP/rec.err" || fail "perf record -o -: $(cat "$TMP/rec.err")"
+	> "$TMP/p.data" 2> "$TMP/rec.err" || fail "perf record --buildid-mmap -o -: $(cat "$TMP/rec.err")"
 
 # check NAME FILE JQ-TEST WARNING-ERE [ptop input args]: ptop -b --json
 # reads it (exit 0, samples), the input object passes JQ-TEST, stderr

@@ -260,7 +260,7 @@ compare "-a gzip" "$TMP/sys.data" 1
 # (no samples) makes no table at any refresh, as in perf report
 perf record --buildid-mmap -q -a -F 499 -o - -- gzip -1 -c "$TMP/small.txt" 2> "$TMP/rec.err" |
 	"$PTOP" -i - -b -d 0.2 -E 3 > "$TMP/stream.txt" 2> "$TMP/ptop.err" ||
-	fail "perf record -a -o - | ptop -i - -b: $(head -c 300 "$TMP/ptop.err")"
+	fail "perf record --buildid-mmap -a -o - | ptop -i - -b: $(head -c 300 "$TMP/ptop.err")"
 grep -q '^# event cpu-clock.*finished' "$TMP/stream.txt" ||
 	fail "ptop -i - -b: no final table: $(head -c 300 "$TMP/stream.txt")"
 ! grep -q '^# event dummy' "$TMP/stream.txt" ||

@@ -48,6 +48,6 @@ keys h
 wait_for 'Keys|keys' 5
 keys q
 wait_top 'spin_a' 5
-[ -s "$TMP/rec.err" ] && fail "perf record -o -: $(cat "$TMP/rec.err")"
+[ -s "$TMP/rec.err" ] && fail "perf record --buildid-mmap -o -: $(cat "$TMP/rec.err")"
 quit_clean
 exit 0

@@ -66,6 +66,6 @@ done
 printf 'garbage!garbage!garbage!' | dd of="$TMP/bad.data" bs=1 seek=$((off + 16)) conv=notrunc 2> /dev/null
 "$PTOP" -i "$TMP/bad.data" -b --json > "$TMP/bad.json" 2> "$TMP/err" ||
 	fail "ptop -i on a damaged -z file exited with $?: $(cat "$TMP/err")"
-grep -q "compressed data (perf record -z)" "$TMP/err" || fail "no warning: $(cat "$TMP/err")"
+grep -q "compressed data .*what it held is skipped" "$TMP/err" || fail "no warning: $(cat "$TMP/err")"
 tail -n 1 "$TMP/bad.json" | jq -e '.input.bad > 0' > /dev/null || fail "damage not counted"
 exit 0
