@@ -227,6 +227,19 @@ START_TEST(test_synth)
 }
 END_TEST
 
+/* symtab__at lists n entries, in order, at want[i] = { start, size }. */
+static void expect_listing(const u64 (*want)[2], size_t n)
+{
+	struct symtab_hit hit;
+
+	ck_assert_uint_eq(symtab__count(st), n);
+	for (size_t i = 0; i < n; i++) {
+		ck_assert_int_eq(symtab__at(st, i, &hit), 0);
+		ck_assert_uint_eq(hit.start, want[i][0]);
+		ck_assert_uint_eq(hit.size, want[i][1]);
+	}
+}
+
 /* Ranges are kept apart from the symbols but decided as if among them:
  * a symbol without a size takes the size of a range at its address and
  * ends at the next range; a range beats a boundary at its address; of
@@ -236,7 +249,8 @@ START_TEST(test_ranges_among_symbols)
 {
 	static const u64 want[][2] = {
 		{ 0x1000, 0x80 }, { 0x1080, 0x20 }, { 0x2000, 0x30 },
-		{ 0x3000, 0x10 }, { 0x3100, 0x700 }, { 0x4000, 0x8 },
+		{ 0x3000, 0x10 }, { 0x3100, 0x700 }, { 0x3800, 0x10 },
+		{ 0x4000, 0x8 },
 	};
 	struct symtab_hit hit;
 
@@ -263,16 +277,8 @@ START_TEST(test_ranges_among_symbols)
 	ck_assert_int_eq(symtab__lookup(st, 0x3020, &hit), -ENOENT);
 	ck_assert_str_eq(name_at(0x37ff), "label");
 	ck_assert_str_eq(name_at(0x3800), "func_0x3800");
-	ck_assert_uint_eq(symtab__count(st), 7);
-	for (size_t i = 0; i < 6; i++) {
-		size_t k = i < 5 ? i : 6;	/* 0x3800 is sixth */
-
-		ck_assert_int_eq(symtab__at(st, k, &hit), 0);
-		ck_assert_uint_eq(hit.start, want[i][0]);
-		ck_assert_uint_eq(hit.size, want[i][1]);
-	}
+	expect_listing(want, 7);
 	ck_assert_int_eq(symtab__at(st, 5, &hit), 0);
-	ck_assert_uint_eq(hit.start, 0x3800);
 	ck_assert_str_eq(hit.name, "func_0x3800");
 	ck_assert_uint_eq(hit.flags, 0);
 	/* backwards too (the walk starts over) */
@@ -291,7 +297,6 @@ START_TEST(test_ranges_unsorted_ties)
 		{ 0x1000, 0x30 }, { 0x2000, 0x20 }, { 0x4000, 0x10 },
 		{ 0x5000, 0x10 },
 	};
-	struct symtab_hit hit;
 
 	add(0x2000, 0x20, 0, NULL, SYMTAB_BIND_SYNTH);
 	add(0x5000, 0x10, 0, NULL, SYMTAB_BIND_SYNTH);
@@ -300,12 +305,7 @@ START_TEST(test_ranges_unsorted_ties)
 	add(0x2000, 0x70, 0, NULL, SYMTAB_BIND_SYNTH);	/* the first's */
 	add(0x4000, 0x10, 0, NULL, SYMTAB_BIND_SYNTH);
 	ck_assert_int_eq(symtab__finish(st), 0);
-	ck_assert_uint_eq(symtab__count(st), 4);
-	for (size_t i = 0; i < 4; i++) {
-		ck_assert_int_eq(symtab__at(st, i, &hit), 0);
-		ck_assert_uint_eq(hit.start, want[i][0]);
-		ck_assert_uint_eq(hit.size, want[i][1]);
-	}
+	expect_listing(want, 4);
 }
 END_TEST
 
