@@ -588,11 +588,12 @@ struct stray {
 
 /*
  * .eh_frame lists its FDEs nearly in address order (libLLVM: 594 of 95K
- * out of it, cc1 7K of 45K): the ones in order stay where they are
- * (moved down over the strays), the strays are sorted apart (a radix
- * sort of their keys), then merged in from the end.  Stable, as symtab__finish needs (ties keep the order
- * they were added in), and no table-sized scratch, whose fresh pages
- * were most of a radix sort's cost.  0 or -ENOMEM.
+ * taken out by the rule below, cc1 17.5K of 45K): the ones in order
+ * stay where they are (moved down over the strays), the strays are
+ * sorted apart (a radix sort of their keys), then merged in from the
+ * end.  Stable, as symtab__finish needs (ties keep the order they were
+ * added in), and no table-sized scratch, whose fresh pages were most of
+ * a radix sort's cost.  0 or -ENOMEM.
  */
 static int sort_ranges(struct symtab *st)
 {
