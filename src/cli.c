@@ -65,6 +65,7 @@ enum opt_id {
 	OPT_SYMFS = 700,
 	OPT_NO_DEBUGINFOD,
 	OPT_NO_DWARF_CACHE,
+	OPT_NO_SYMBOL_CACHE,
 };
 
 /* The one option table: getopt's tables and --help come from it. */
@@ -128,6 +129,9 @@ static const struct opt_desc {
 	{ OPT_NO_DWARF_CACHE, "no-dwarf-cache", NULL,
 	  "do not keep inflated copies of debug files with compressed DWARF "
 	  "(in $XDG_CACHE_HOME/ptop/dwarf)" },
+	{ OPT_NO_SYMBOL_CACHE, "no-symbol-cache", NULL,
+	  "do not keep binaries' symbol tables for later runs "
+	  "(in $XDG_CACHE_HOME/ptop/symbols)" },
 	{ OPT_NO_DEMANGLE, "no-demangle", NULL, "show C++/Rust names mangled" },
 	{ OPT_DEMANGLE_PARAMS, "demangle-params", NULL,
 	  "show C++ functions with their parameters, not by their name alone as perf report does" },
@@ -413,6 +417,9 @@ static int symbol_option(struct options *o, int c)
 		break;
 	case OPT_NO_DWARF_CACHE:
 		o->no_dwarf_cache = true;
+		break;
+	case OPT_NO_SYMBOL_CACHE:
+		o->no_symbol_cache = true;
 		break;
 	default:
 		return -1;

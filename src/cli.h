@@ -33,6 +33,7 @@ struct options {
 	const char *symfs;
 	bool no_debuginfod;
 	bool no_dwarf_cache;
+	bool no_symbol_cache;
 	bool callgraph, folded;
 	bool off_cpu;		/* --off-cpu */
 	bool wall;		/* --wall */

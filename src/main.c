@@ -327,6 +327,7 @@ static int start_session(struct run *r)
 	r->so.demangle_params = o->demangle_params;
 	r->so.symfs = o->symfs;
 	r->so.dwarf_cache = o->no_dwarf_cache ? "" : NULL;
+	r->so.symbol_cache = o->no_symbol_cache ? "" : NULL;
 	/* files missing on disk by build-id; batch output waits for them */
 	if (!o->no_debuginfod) {
 		struct dbgfetch_opts fo = { .stop = &stop_requested };

@@ -1,12 +1,46 @@
 /* cachedir: the folder of ptop's caches (cachedir.h). */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "symbols/cachedir.h"
+
+int cachedir__open(const char *path, struct stat *st)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+
+	if (fd < 0)
+		return errno == ELOOP ? -EPERM : -errno;
+	/* ours, and a plain file */
+	if (fstat(fd, st) || !S_ISREG(st->st_mode) ||
+	    st->st_uid != geteuid()) {
+		close(fd);
+		return -EPERM;
+	}
+	return fd;
+}
+
+int cachedir__create(const char *path, char *tmp, size_t len)
+{
+	int fd;
+
+	if (snprintf(tmp, len, "%s" CACHEDIR_TMP_MARK "XXXXXX", path) >=
+	    (int)len)
+		return -ENAMETOOLONG;
+	fd = mkostemp(tmp, O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+/* a temporary file this old was left by a run that died */
+#define STALE_TMP_SECONDS 600
+#define MAX_ENTRIES 4096
 
 int cachedir__default(char *buf, size_t len)
 {
@@ -51,4 +85,60 @@ int cachedir__ok(const char *dir)
 	    (st.st_mode & 022))
 		return -EPERM;
 	return 0;
+}
+
+struct entry {
+	char name[NAME_MAX + 1];
+	time_t mtime;
+	u64 bytes;
+};
+
+static int by_age(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+
+	return (x->mtime > y->mtime) - (x->mtime < y->mtime);
+}
+
+void cachedir__prune(const char *sub, const char *keep, u64 max)
+{
+	DIR *d = opendir(sub);
+	struct entry *e;
+	struct dirent *de;
+	size_t n = 0;
+	u64 total = 0;
+	time_t now = time(NULL);
+
+	if (!d)
+		return;
+	e = calloc(MAX_ENTRIES, sizeof(*e));
+	while (e && n < MAX_ENTRIES && (de = readdir(d))) {
+		struct stat st;
+
+		if (de->d_name[0] == '.' ||
+		    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
+		    !S_ISREG(st.st_mode))
+			continue;
+		if (strstr(de->d_name, CACHEDIR_TMP_MARK)) {
+			if (now - st.st_mtime > STALE_TMP_SECONDS)
+				unlinkat(dirfd(d), de->d_name, 0);
+			continue;
+		}
+		snprintf(e[n].name, sizeof(e[n].name), "%s", de->d_name);
+		e[n].mtime = st.st_mtime;
+		e[n].bytes = (u64)st.st_blocks * 512;
+		total += e[n].bytes;
+		n++;
+	}
+	if (e) {
+		qsort(e, n, sizeof(*e), by_age);
+		for (size_t i = 0; i < n && total > max; i++) {
+			if (!strcmp(e[i].name, keep))
+				continue;
+			if (!unlinkat(dirfd(d), e[i].name, 0))
+				total -= e[i].bytes;
+		}
+	}
+	free(e);
+	closedir(d);
 }

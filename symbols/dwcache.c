@@ -1,7 +1,7 @@
 /* dwcache: debug files with compressed DWARF, kept inflated (dwcache.h). */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <gelf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,10 +19,6 @@
 
 /* room left on the file system beside a copy */
 #define SPARE_BYTES (256ull << 20)
-/* a temporary file this old was left by a run that died */
-#define STALE_TMP_SECONDS 600
-#define TMP_MARK ".tmp."
-#define MAX_ENTRIES 4096
 
 /* No GNU .zdebug_ section (libelf inflates them, but under another
  * name than libdw then looks for). */
@@ -66,18 +62,12 @@ static bool copy_good(Elf *elf, const u8 *bid, int n, u64 inflated)
 static int open_copy(const char *path, const u8 *bid, int n, u64 inflated,
 		     int *fd_out, Elf **elf_out)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	struct stat st;
+	int fd = cachedir__open(path, &st);
 	Elf *elf = NULL;
 
 	if (fd < 0)
-		return errno == ELOOP ? -EPERM : -errno;
-	/* ours, and a plain file */
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
-	    st.st_uid != geteuid()) {
-		close(fd);
-		return -EPERM;
-	}
+		return fd;
 	elf = elfsym__map_fd(fd);
 	if (!elf || !copy_good(elf, bid, n, inflated)) {
 		if (elf)
@@ -166,62 +156,6 @@ static int inflate_into(int fd, int tfd)
 	return err;
 }
 
-struct entry {
-	char name[NAME_MAX + 1];
-	time_t mtime;
-	u64 bytes;
-};
-
-static int by_age(const void *a, const void *b)
-{
-	const struct entry *x = a, *y = b;
-
-	return (x->mtime > y->mtime) - (x->mtime < y->mtime);
-}
-
-void dwcache__prune(const char *sub, const char *keep, u64 max)
-{
-	DIR *d = opendir(sub);
-	struct entry *e;
-	struct dirent *de;
-	size_t n = 0;
-	u64 total = 0;
-	time_t now = time(NULL);
-
-	if (!d)
-		return;
-	e = calloc(MAX_ENTRIES, sizeof(*e));
-	while (e && n < MAX_ENTRIES && (de = readdir(d))) {
-		struct stat st;
-
-		if (de->d_name[0] == '.' ||
-		    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
-		    !S_ISREG(st.st_mode))
-			continue;
-		if (strstr(de->d_name, TMP_MARK)) {
-			if (now - st.st_mtime > STALE_TMP_SECONDS)
-				unlinkat(dirfd(d), de->d_name, 0);
-			continue;
-		}
-		snprintf(e[n].name, sizeof(e[n].name), "%s", de->d_name);
-		e[n].mtime = st.st_mtime;
-		e[n].bytes = (u64)st.st_blocks * 512;
-		total += e[n].bytes;
-		n++;
-	}
-	if (e) {
-		qsort(e, n, sizeof(*e), by_age);
-		for (size_t i = 0; i < n && total > max; i++) {
-			if (!strcmp(e[i].name, keep))
-				continue;
-			if (!unlinkat(dirfd(d), e[i].name, 0))
-				total -= e[i].bytes;
-		}
-	}
-	free(e);
-	closedir(d);
-}
-
 static int make_copy(const char *sub, const char *path, const char *name,
 		     int fd, u64 inflated)
 {
@@ -238,22 +172,13 @@ static int make_copy(const char *sub, const char *path, const char *name,
 	    (u64)vfs.f_bavail * vfs.f_frsize <
 		    inflated + (u64)st.st_size + SPARE_BYTES)
 		return -ENOSPC;
-	if (snprintf(tmp, sizeof(tmp), "%s" TMP_MARK "XXXXXX", path) >=
-	    (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	tfd = mkostemp(tmp, O_CLOEXEC);
+	tfd = cachedir__create(path, tmp, sizeof(tmp));
 	if (tfd < 0)
-		return -errno;
-	err = inflate_into(fd, tfd);
-	if (close(tfd) && !err)
-		err = -errno;
-	if (!err && rename(tmp, path))
-		err = -errno;
-	if (err) {
-		unlink(tmp);
+		return tfd;
+	err = fd__commit(tfd, tmp, path, inflate_into(fd, tfd));
+	if (err)
 		return err;
-	}
-	dwcache__prune(sub, name, DWCACHE_MAX_BYTES);
+	cachedir__prune(sub, name, DWCACHE_MAX_BYTES);
 	return 0;
 }
 

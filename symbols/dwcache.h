@@ -35,9 +35,4 @@ struct dwcache_result {
 int dwcache__open(const char *dir, int fd, Elf *elf, int *fd_out,
 		  Elf **elf_out, struct dwcache_result *res);
 
-/* Keeps the folder sub (DIR/dwarf) under max bytes, the least recently
- * used copies removed first but never keep (a name in it), and removes
- * the temporary files of runs that died. */
-void dwcache__prune(const char *sub, const char *keep, u64 max);
-
 #endif

@@ -682,12 +682,7 @@ static int write_cache(const char *file, struct kallsyms *ks,
 				    NULL);
 	if (!err && names.len)
 		err = fd__write_all(fd, names.buf, names.len, NULL);
-	if (close(fd) && !err)
-		err = -errno;
-	if (!err && rename(tmp, file))
-		err = -errno;
-	if (err)
-		unlink(tmp);
+	err = fd__commit(fd, tmp, file, err);
 out:
 	free(syms);
 	free(mods);

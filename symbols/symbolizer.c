@@ -27,6 +27,7 @@
 #include "symbols/perfmap.h"
 #include "symbols/srcline.h"
 #include "symbols/symbolizer.h"
+#include "symbols/symcache.h"
 #include "symbols/symtab.h"
 
 #define PATH_BUF 4096
@@ -145,6 +146,7 @@ struct symbolizer {
 	struct loader *loader;	/* the worker that reads files */
 	const char *kallsyms_cache;	/* NULL: none */
 	const char *dwarf_cache;	/* NULL: none */
+	const char *symbol_cache;	/* NULL: none */
 
 	struct dso_state *states;	/* by dso->id */
 	size_t nr_states;
@@ -177,6 +179,7 @@ struct symbolizer {
 
 	struct lru dwarf;	/* struct image by dw_node */
 	size_t dwarf_loads, dwarf_cache_made, dwarf_cache_used;
+	size_t symbol_cache_made, symbol_cache_used;
 	struct lru resolved;	/* struct resolved */
 	size_t hits, misses;
 	u32 kernel_loads;
@@ -205,6 +208,16 @@ static int await_check(struct symbolizer *s, const struct awaited *a)
 static const char *pool_dup(struct symbolizer *s, const char *str)
 {
 	return str ? strpool__intern(s->pool, str, strlen(str)) : NULL;
+}
+
+/* A cache folder option: NULL, the default folder; "": none. */
+static const char *cache_dir(struct symbolizer *s, const char *opt)
+{
+	char dir[PATH_BUF];
+
+	if (opt)
+		return opt[0] ? pool_dup(s, opt) : NULL;
+	return cachedir__default(dir, sizeof(dir)) ? NULL : pool_dup(s, dir);
 }
 
 static void image__drop_dwarf(struct image *img);
@@ -281,14 +294,8 @@ struct symbolizer *symbolizer__new(const struct symbolizer_opts *opts)
 		if (!cachedir__default(dir, sizeof(dir)))
 			s->kallsyms_cache = pool_dup(s, dir);
 	}
-	if (opts->dwarf_cache && opts->dwarf_cache[0]) {
-		s->dwarf_cache = pool_dup(s, opts->dwarf_cache);
-	} else if (!opts->dwarf_cache) {
-		char dir[PATH_BUF];
-
-		if (!cachedir__default(dir, sizeof(dir)))
-			s->dwarf_cache = pool_dup(s, dir);
-	}
+	s->dwarf_cache = cache_dir(s, opts->dwarf_cache);
+	s->symbol_cache = cache_dir(s, opts->symbol_cache);
 	s->proc = pool_dup(s, opts->proc ? opts->proc : "/proc");
 	s->tmp = pool_dup(s, opts->tmp ? opts->tmp : "/tmp");
 	s->kernel_release = pool_dup(s, opts->kernel_release);
@@ -475,6 +482,12 @@ struct load_job {
 	struct symtab *st;
 	long n;
 	bool from_dbg;		/* its names came from the debug file */
+	/* JOB_SYMBOLS in: the folder of tables (symcache.h) or NULL, and
+	 * the table's pool and flags; out: what the cache did */
+	const char *symcache_dir;
+	struct strpool *pool;
+	unsigned int st_flags;
+	bool symcache_used, symcache_made;
 	/* JOB_DWARF in: the folder of inflated copies (dwcache.h) or NULL */
 	const char *cache_dir;
 	/* JOB_DWARF out */
@@ -543,8 +556,10 @@ static double job_begin(const struct load_job *j)
 
 static void job_end(const struct load_job *j, double t0)
 {
-	pr_debug("%s: read in %.0f ms (worker)", j->name,
-		 (mono_now() - t0) * 1000);
+	pr_debug("%s: read in %.0f ms (worker%s)", j->name,
+		 (mono_now() - t0) * 1000,
+		 j->symcache_used ? ", its table kept from an earlier run" :
+		 j->symcache_made ? ", its table kept for later runs" : "");
 }
 
 /* A job over fd and elf, which it owns from now on (even on failure). */
@@ -618,6 +633,9 @@ static struct load_job *symbols_start(struct symbolizer *s,
 	j->has_symtab = img->info.has_symtab;
 	j->minidebug = img->info.has_minidebug;
 	j->st = symtab__new(s->pool, s->demangle);
+	j->symcache_dir = s->symbol_cache;
+	j->pool = s->pool;
+	j->st_flags = s->demangle;
 	if (!j->st) {
 		job_free(&j->lj);
 		return NULL;
@@ -644,13 +662,49 @@ static struct load_job *symbols_start(struct symbolizer *s,
 	return j;
 }
 
+/* The key of j's table in the cache of tables: the files and what the
+ * job would read of them.  0 or -errno. */
+static int symbols_key(const struct load_job *j, struct symcache_key *k)
+{
+	u32 what = j->what | j->data | (j->has_symtab ? 1u << 16 : 0) |
+		   (j->minidebug ? 1u << 17 : 0);
+
+	return symcache__key(k, j->fd, j->dfd, what,
+			     j->st_flags & (SYMTAB_LAST_WINS |
+					    SYMTAB_GROUP_BOUNDS));
+}
+
+/* j's table from the cache of tables: true when it was there. */
+static bool symbols_cached(struct load_job *j, const struct symcache_key *k)
+{
+	struct symtab *st;
+	u32 extra;
+
+	if (symcache__load(j->symcache_dir, j->path, k, j->pool, j->st_flags,
+			   &st, &extra))
+		return false;
+	symtab__free(j->st);
+	j->st = st;
+	j->n = (long)symtab__count(st);
+	j->from_dbg = extra & 1;
+	j->symcache_used = true;
+	return true;
+}
+
 static void symbols_run(struct loader_job *lj)
 {
 	struct load_job *j = job_of(lj);
 	unsigned int what = j->what;
 	double t0 = job_begin(j);
+	struct symcache_key key;
+	bool keyed = j->symcache_dir && !symbols_key(j, &key);
 	long n = 0, m;
 
+	if (keyed && symbols_cached(j, &key)) {
+		job_close(j);
+		job_end(j, t0);
+		return;
+	}
 	if (j->dbg) {
 		n = elfsym__load(j->dbg, j->st, ELFSYM_SYMTAB | j->data);
 		j->from_dbg = n > 0;
@@ -675,6 +729,9 @@ static void symbols_run(struct loader_job *lj)
 		n = -ENOMEM;
 	j->n = n;
 	job_close(j);
+	if (n >= 0 && keyed)
+		j->symcache_made = !symcache__save(j->symcache_dir, j->path,
+						   &key, j->st, j->from_dbg);
 	job_end(j, t0);
 }
 
@@ -684,6 +741,8 @@ static void symbols_take(struct symbolizer *s, struct image *img,
 			 struct load_job *j)
 {
 	img->file = pool_dup(s, j->from_dbg ? j->dbg_path : j->path);
+	s->symbol_cache_used += j->symcache_used;
+	s->symbol_cache_made += j->symcache_made;
 	if (j->n < 0) {
 		img->status = DSO_ST_UNREADABLE;
 		pr_info("%s: cannot read symbols (%s)", j->path,
@@ -2072,6 +2131,8 @@ void symbolizer__stats(const struct symbolizer *s,
 	st->dwarf_open = lru__count(&s->dwarf);
 	st->dwarf_bytes = lru__cost(&s->dwarf);
 	st->dwarf_loads = s->dwarf_loads;
+	st->symbol_cache_made = s->symbol_cache_made;
+	st->symbol_cache_used = s->symbol_cache_used;
 	st->dwarf_cache_made = s->dwarf_cache_made;
 	st->dwarf_cache_used = s->dwarf_cache_used;
 	st->resolved = lru__count(&s->resolved);

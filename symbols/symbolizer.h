@@ -51,6 +51,9 @@ struct symbolizer_opts {
 	 * (symbols/dwcache.h): NULL, the same folder as kallsyms_cache's
 	 * default; "": none. */
 	const char *dwarf_cache;
+	/* Where binaries' symbol tables are kept for later runs
+	 * (symbols/symcache.h): NULL, the same default folder; "": none. */
+	const char *symbol_cache;
 	const char *proc;	/* default "/proc" */
 	const char *tmp;	/* default "/tmp", for perf-PID.map */
 	const char *vdso_image;	/* a file holding the vdso; default: this
@@ -231,6 +234,8 @@ struct symbolizer_stats {
 	size_t dwarf_bytes;	/* their estimated cost */
 	size_t dwarf_loads;	/* DWARF opened so far (again after an
 				 * eviction counts again) */
+	size_t symbol_cache_made;	/* tables kept (symcache.h) */
+	size_t symbol_cache_used;	/* tables read from the cache */
 	size_t dwarf_cache_made;	/* inflated copies made (dwcache.h) */
 	size_t dwarf_cache_used;	/* DWARF read from a copy */
 	size_t resolved;	/* (dso, address) entries cached */

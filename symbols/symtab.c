@@ -12,12 +12,18 @@
  * before addr: enough for nested asm symbols, cheap for hostile tables. */
 #define WALK_BACK 8
 #define PAGE 4096
+/* An image's nameless symbol (symtab__from_image) */
+#define IMAGE_NO_NAME UINT64_MAX
 
 struct sym {
 	u64 start, size;
-	/* Before naming: the arena copy (NULL: synthetic).  After: the
-	 * pooled copy, which outlives the symtab. */
-	const char *raw;
+	/* Before naming: the arena copy (NULL: synthetic), or in an image
+	 * (symtab__from_image) its offset in the image's names.  After:
+	 * the pooled copy, which outlives the symtab. */
+	union {
+		const char *raw;
+		u64 raw_off;		/* IMAGE_NO_NAME: synthetic */
+	};
 	union {
 		u64 limit;		/* until symtab__finish */
 		const char *name;	/* after it; valid once named */
@@ -26,7 +32,19 @@ struct sym {
 	u32 seq;
 	u16 group;
 	u8 bind;
-	u8 named;
+	u8 named;	/* enum sym_named */
+};
+
+/* A name made for an image's symbol, by index (NULL: not yet). */
+struct image_name {
+	const char *raw, *name;
+};
+
+enum sym_named {
+	SYM_RAW,	/* raw as added (arena copy, or image offset) */
+	SYM_NAMED,	/* raw pooled, name made */
+	SYM_POOLED,	/* raw pooled, name to be made again (the form
+			 * changed: symtab__set_demangle) */
 };
 
 /* An .eh_frame range (SYMTAB_BIND_SYNTH): nameless, kept apart from the
@@ -61,6 +79,14 @@ struct symtab {
 	/* symtab__at's place in the merged order (a walk in order is one
 	 * step a call) */
 	size_t at_pos, at_sym, at_range;
+	/* served from an image (symtab__from_image): its names, length
+	 * and owner's release; the names made of its symbols (its records
+	 * are never written: the pages of a file mapping stay shared) */
+	const char *image_names;
+	size_t image_len;
+	struct image_name *names;
+	void (*release)(void *ctx);
+	void *release_ctx;
 };
 
 struct symtab *symtab__new(struct strpool *pool, unsigned int flags)
@@ -97,8 +123,14 @@ void symtab__free(struct symtab *st)
 	if (st->own_pool)
 		strpool__free(st->pool);
 	strbuf__fini(&st->scratch);
-	free(st->syms);
-	free(st->ranges);
+	free(st->names);
+	if (st->image_len) {
+		if (st->release)	/* the arrays are the image's */
+			st->release(st->release_ctx);
+	} else {
+		free(st->syms);
+		free(st->ranges);
+	}
 	free(st);
 }
 
@@ -206,7 +238,7 @@ int symtab__add(struct symtab *st, u64 start, u64 size, u64 limit,
 	s->seq = (u32)st->nr;
 	s->group = group;
 	s->bind = (u8)bind;
-	s->named = 0;
+	s->named = SYM_RAW;
 	st->nr++;
 	return 0;
 }
@@ -689,13 +721,23 @@ int symtab__finish(struct symtab *st)
 	return 0;
 }
 
+/* A symbol's raw name (NULL: synthetic), wherever it is kept. */
+static const char *sym__raw(const struct symtab *st, const struct sym *s)
+{
+	if (s->named != SYM_RAW || !st->image_names)
+		return s->raw;
+	return s->raw_off == IMAGE_NO_NAME ? NULL :
+					     st->image_names + s->raw_off;
+}
+
 static int sym__name(struct symtab *st, struct sym *s)
 {
 	char synth[32];
-	const char *raw = s->raw, *pooled, *name;
+	const char *raw = sym__raw(st, s), *pooled, *name;
+	bool synthetic = !raw;
 	size_t len;
 
-	if (!raw) {
+	if (synthetic) {
 		snprintf(synth, sizeof(synth), "func_0x%" PRIx64, s->start);
 		raw = synth;
 	}
@@ -704,7 +746,7 @@ static int sym__name(struct symtab *st, struct sym *s)
 	if (!pooled)
 		return -ENOMEM;
 	name = pooled;
-	if ((st->flags & SYMTAB_DEMANGLE) && s->raw) {
+	if ((st->flags & SYMTAB_DEMANGLE) && !synthetic) {
 		int r = demangle__name(raw,
 				       st->flags & SYMTAB_PARAMS ?
 					       DEMANGLE_PARAMS :
@@ -722,18 +764,44 @@ static int sym__name(struct symtab *st, struct sym *s)
 	}
 	s->raw = pooled;
 	s->name = name;
-	s->named = 1;
+	s->named = SYM_NAMED;
 	return 0;
+}
+
+/* The name slot of an image's symbol s (NULL: out of memory). */
+static struct image_name *image_slot(struct symtab *st, const struct sym *s)
+{
+	if (!st->names)
+		st->names = calloc(st->nr, sizeof(*st->names));
+	return st->names ? &st->names[s - st->syms] : NULL;
 }
 
 static int sym__hit(struct symtab *st, struct sym *s, struct symtab_hit *hit)
 {
+	struct image_name *slot = NULL;
+	struct sym copy;
 	int err = 0;
 
-	if (!s->named)
+	if (st->image_names) {
+		/* named in a copy, kept in the slot */
+		copy = *s;
+		slot = image_slot(st, s);
+		if (slot && slot->name) {
+			copy.raw = slot->raw;
+			copy.name = slot->name;
+			copy.named = SYM_NAMED;
+		}
+		s = &copy;
+	}
+	if (s->named != SYM_NAMED) {
 		err = sym__name(st, s);
-	hit->name = s->named ? s->name : NULL;
-	hit->raw_name = s->named ? s->raw : NULL;
+		if (!err && slot) {
+			slot->raw = s->raw;
+			slot->name = s->name;
+		}
+	}
+	hit->name = s->named == SYM_NAMED ? s->name : NULL;
+	hit->raw_name = s->named == SYM_NAMED ? s->raw : NULL;
 	hit->start = s->start;
 	hit->size = s->size;
 	hit->flags = s->flags;
@@ -811,10 +879,14 @@ void symtab__set_demangle(struct symtab *st, unsigned int flags)
 	if (!st || (st->flags & mask) == (flags & mask))
 		return;
 	st->flags = (st->flags & ~mask) | (flags & mask);
-	/* after symtab__finish raw is the pooled copy: naming again is
+	/* an image's names are made again from it */
+	free(st->names);
+	st->names = NULL;
+	/* a named symbol's raw is the pooled copy: naming it again is
 	 * demangling it again */
-	for (size_t i = 0; st->finished && i < st->nr; i++)
-		st->syms[i].named = 0;
+	for (size_t i = 0; st->finished && !st->image_names && i < st->nr; i++)
+		if (st->syms[i].named == SYM_NAMED)
+			st->syms[i].named = SYM_POOLED;
 }
 
 size_t symtab__count(const struct symtab *st)
@@ -846,5 +918,188 @@ size_t symtab__bytes(const struct symtab *st)
 		return 0;
 	return sizeof(*st) + st->cap * sizeof(*st->syms) +
 	       st->cap_ranges * sizeof(*st->ranges) + st->arena_bytes +
+	       st->image_len + (st->names ? st->nr * sizeof(*st->names) : 0) +
 	       st->scratch.cap;
+}
+
+/* ---- images (symtab__write_image, symtab__from_image) ---- */
+
+#define IMAGE_MAGIC "PTOPSYMT"
+#define IMAGE_VERSION 1
+/* the flags that decide what symtab__finish keeps */
+#define FINISH_FLAGS (SYMTAB_LAST_WINS | SYMTAB_GROUP_BOUNDS)
+
+struct image_hdr {
+	char magic[8];
+	u32 version, hdr_size;
+	u32 sym_size, range_size;	/* the records' layout */
+	u32 flags;			/* FINISH_FLAGS of the table */
+	u32 range_flags;
+	u64 nr_syms, nr_ranges, str_size;
+};
+
+/* Buffered output of symtab__write_image. */
+struct image_out {
+	int (*emit)(void *ctx, const void *buf, size_t len);
+	void *ctx;
+	u8 *buf;
+	size_t n;
+	int err;
+};
+
+#define IMAGE_BUF 65536
+
+static void image_flush(struct image_out *o)
+{
+	if (!o->err && o->n)
+		o->err = o->emit(o->ctx, o->buf, o->n);
+	o->n = 0;
+}
+
+static void image_add(struct image_out *o, const void *p, size_t len)
+{
+	if (o->n + len > IMAGE_BUF) {
+		image_flush(o);
+		if (len > IMAGE_BUF) {
+			if (!o->err)
+				o->err = o->emit(o->ctx, p, len);
+			return;
+		}
+	}
+	memcpy(o->buf + o->n, p, len);
+	o->n += len;
+}
+
+int symtab__write_image(const struct symtab *st,
+			int (*emit)(void *ctx, const void *buf, size_t len),
+			void *ctx)
+{
+	struct image_out o = { emit, ctx, NULL, 0, 0 };
+	struct image_hdr h = { .magic = IMAGE_MAGIC };
+	u64 off = 0;
+
+	if (!st || !st->finished)
+		return -EINVAL;
+	for (size_t i = 0; i < st->nr; i++) {
+		const char *raw = sym__raw(st, &st->syms[i]);
+
+		if (raw)
+			off += strlen(raw) + 1;
+	}
+	o.buf = malloc(IMAGE_BUF);
+	if (!o.buf)
+		return -ENOMEM;
+	h.version = IMAGE_VERSION;
+	h.hdr_size = sizeof(h);
+	h.sym_size = sizeof(struct sym);
+	h.range_size = sizeof(struct range);
+	h.flags = st->flags & FINISH_FLAGS;
+	h.range_flags = st->range_flags;
+	h.nr_syms = st->nr;
+	h.nr_ranges = st->nr_ranges;
+	h.str_size = off;
+	image_add(&o, &h, sizeof(h));
+	off = 0;
+	for (size_t i = 0; i < st->nr; i++) {
+		const struct sym *s = &st->syms[i];
+		const char *raw = sym__raw(st, s);
+		struct sym r;
+
+		memset(&r, 0, sizeof(r));	/* the padding too */
+		r.start = s->start;
+		r.size = s->size;
+		r.raw_off = raw ? off : IMAGE_NO_NAME;
+		r.flags = s->flags;
+		r.group = s->group;
+		r.bind = s->bind;
+		if (raw)
+			off += strlen(raw) + 1;
+		image_add(&o, &r, sizeof(r));
+	}
+	image_add(&o, st->ranges, st->nr_ranges * sizeof(*st->ranges));
+	for (size_t i = 0; i < st->nr; i++) {
+		const char *raw = sym__raw(st, &st->syms[i]);
+
+		if (raw)
+			image_add(&o, raw, strlen(raw) + 1);
+	}
+	image_flush(&o);
+	free(o.buf);
+	return o.err;
+}
+
+static bool add_mul(u64 *acc, u64 n, u64 size)
+{
+	u64 m;
+
+	return !__builtin_mul_overflow(n, size, &m) &&
+	       !__builtin_add_overflow(*acc, m, acc);
+}
+
+/* Is the image whole and ours: records in address order, names inside
+ * it, nothing a finished table cannot hold?  0 or -EINVAL. */
+static int image_check(const u8 *img, size_t len, unsigned int flags)
+{
+	const struct image_hdr *h = (const void *)img;
+	const struct sym *syms;
+	const struct range *ranges;
+	const char *names;
+	u64 want = sizeof(*h);
+
+	if (len < sizeof(*h) || ((uintptr_t)img & 7) ||
+	    memcmp(h->magic, IMAGE_MAGIC, sizeof(h->magic)) ||
+	    h->version != IMAGE_VERSION || h->hdr_size != sizeof(*h) ||
+	    h->sym_size != sizeof(*syms) || h->range_size != sizeof(*ranges) ||
+	    h->flags != (flags & FINISH_FLAGS) ||
+	    h->nr_syms > UINT32_MAX || h->nr_ranges > UINT32_MAX ||
+	    !add_mul(&want, h->nr_syms, sizeof(*syms)) ||
+	    !add_mul(&want, h->nr_ranges, sizeof(*ranges)) ||
+	    !add_mul(&want, h->str_size, 1) || want != len)
+		return -EINVAL;
+	syms = (const void *)(h + 1);
+	ranges = (const void *)(syms + h->nr_syms);
+	names = (const char *)(ranges + h->nr_ranges);
+	if (h->str_size && names[h->str_size - 1])
+		return -EINVAL;
+	for (u64 i = 0; i < h->nr_syms; i++) {
+		const struct sym *s = &syms[i];
+
+		if ((i && s->start <= syms[i - 1].start) ||
+		    s->named != SYM_RAW || s->bind < SYMTAB_BIND_LOCAL ||
+		    s->bind > SYMTAB_BIND_GLOBAL ||
+		    (s->raw_off != IMAGE_NO_NAME && s->raw_off >= h->str_size))
+			return -EINVAL;
+	}
+	for (u64 i = 1; i < h->nr_ranges; i++)
+		if (ranges[i].start <= ranges[i - 1].start)
+			return -EINVAL;
+	return 0;
+}
+
+struct symtab *symtab__from_image(const void *img, size_t len,
+				  struct strpool *pool, unsigned int flags,
+				  void (*release)(void *ctx), void *ctx)
+{
+	/* never written (sym__hit names copies) */
+	struct image_hdr *h = (struct image_hdr *)(uintptr_t)img;
+	struct symtab *st;
+
+	if (!img || image_check(img, len, flags)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	st = symtab__new(pool, flags);
+	if (!st)
+		return NULL;
+	st->finished = true;
+	st->syms = (struct sym *)(h + 1);
+	st->nr = (size_t)h->nr_syms;
+	st->ranges = (struct range *)(st->syms + st->nr);
+	st->nr_ranges = (size_t)h->nr_ranges;
+	st->range_flags = h->range_flags;
+	st->image_names = (const char *)(st->ranges + st->nr_ranges);
+	st->image_len = len;
+	st->release = release;
+	st->release_ctx = ctx;
+	return st;
 }

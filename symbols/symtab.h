@@ -109,6 +109,32 @@ size_t symtab__count(const struct symtab *st);
 /* The i-th symbol in address order (after finish), with names; for
  * tests and listings. */
 int symtab__at(struct symtab *st, size_t i, struct symtab_hit *hit);
+/*
+ * A finished table as an image that a later run serves lookups from
+ * without reading its binaries again (symcache.h keeps them in files):
+ * a header, the symbols and ranges as the table holds them (48 and 16
+ * bytes each, names as offsets), then the names.  emit gets it in order,
+ * in pieces; its non-zero return ends the writing and is returned.
+ * 0, -EINVAL (not finished) or -ENOMEM.
+ */
+int symtab__write_image(const struct symtab *st,
+			int (*emit)(void *ctx, const void *buf, size_t len),
+			void *ctx);
+
+/*
+ * A finished table served from img (len bytes, 8-byte aligned, never
+ * written: a read-only file mapping will do): lookups and listings answer
+ * as from the table it was written from.  img must stay valid while the
+ * table lives; symtab__free ends with release(ctx).  flags as
+ * symtab__new's; an image written with other SYMTAB_LAST_WINS or
+ * SYMTAB_GROUP_BOUNDS, from another layout, truncated, out of order or
+ * with a name outside it is refused: NULL, errno EINVAL (ENOMEM), and
+ * img stays the caller's.
+ */
+struct symtab *symtab__from_image(const void *img, size_t len,
+				  struct strpool *pool, unsigned int flags,
+				  void (*release)(void *ctx), void *ctx);
+
 /* Bytes held (arrays and name arena), for the memory figures. */
 size_t symtab__bytes(const struct symtab *st);
 

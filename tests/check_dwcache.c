@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "symbols/cachedir.h"
 #include "symbols/dwcache.h"
 #include "symbols/elfsym.h"
 #include "symbols/srcline.h"
@@ -273,7 +274,7 @@ START_TEST(test_prune)
 	make_file("x.debug.tmp.abcdef", 4096, 5000);
 	make_file("y.debug.tmp.abcdef", 4096, 10);
 	/* room for two of them */
-	dwcache__prune(sub, "keep.debug", 150 << 10);
+	cachedir__prune(sub, "keep.debug", 150 << 10);
 	ck_assert(exists("keep.debug"));
 	ck_assert(!exists("old.debug"));
 	ck_assert(!exists("mid.debug"));
@@ -281,7 +282,7 @@ START_TEST(test_prune)
 	ck_assert(!exists("x.debug.tmp.abcdef"));
 	ck_assert(exists("y.debug.tmp.abcdef"));
 	/* under the bound: nothing goes */
-	dwcache__prune(sub, "keep.debug", 1 << 30);
+	cachedir__prune(sub, "keep.debug", 1 << 30);
 	ck_assert(exists("new.debug"));
 }
 END_TEST

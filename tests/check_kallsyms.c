@@ -290,10 +290,7 @@ static enum kallsyms_from kc_load_check(void)
 		ck_assert_int_eq(r1, r2);
 		if (r1)
 			continue;
-		ck_assert_str_eq(h1.name, h2.name);
-		ck_assert_uint_eq(h1.start, h2.start);
-		ck_assert_uint_eq(h1.size, h2.size);
-		ck_assert_uint_eq(h1.flags, h2.flags);
+		test_same_hit(&h1, &h2);
 		ck_assert_str_eq(kallsyms__dso_name(ref, h1.group),
 				 kallsyms__dso_name(ks, h2.group));
 	}

@@ -859,6 +859,106 @@ START_TEST(test_resolved_cache)
 }
 END_TEST
 
+/* The binaries' tables kept for later runs (symcache.h): the first
+ * symbolizer reads the files and keeps their tables, the next reads the
+ * kept ones and answers alike (a .symtab, and a stripped binary's
+ * .eh_frame ranges); a binary changed since (its times) or a kept table
+ * cut short is read again; "" keeps nothing. */
+START_TEST(test_symbol_cache)
+{
+	char dir[] = "/tmp/ptop-symcache-XXXXXX", copy[128], cut[256];
+	char cmd[512];
+	struct symbolizer_opts o = { 0 }, none = { .symbol_cache = "" };
+	struct symbolizer *plain;
+	struct symbolizer_stats st;
+	struct dso lib, stripped = file_dso(1, fixture_path("symfix-stripped"));
+	const char *fns[] = { "fix_caller", "fix_leaf", "main" };
+	const char *lib_fns[] = { "lib_print", "lib_hidden" };
+	u64 addr, size, off;
+	FILE *ls;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(copy, sizeof(copy), "%s/libsymfix.so", dir);
+	snprintf(cmd, sizeof(cmd), "cp %s %s", test_fixture("libsymfix.so"),
+		 copy);
+	ck_assert_int_eq(system(cmd), 0);
+	lib = file_dso(0, copy);
+	o.symbol_cache = dir;
+	plain = symbolizer__new(&none);
+	ck_assert_ptr_nonnull(plain);
+	for (int run = 0; run < 4; run++) {
+		renew(&o);
+		for (size_t i = 0; i < ARRAY_SIZE(fns); i++) {
+			ck_assert(nm_find("symfix-pie.nm", fns[i], &addr,
+					  &size));
+			ck_assert_int_eq(symbolizer__from_vaddr(
+						 s, &stripped, addr, &off), 0);
+			same_answers(s, plain, &stripped, off, size);
+		}
+		for (size_t i = 0; i < ARRAY_SIZE(lib_fns); i++) {
+			ck_assert(nm_find("libsymfix.nm", lib_fns[i], &addr,
+					  &size));
+			ck_assert_int_eq(symbolizer__from_vaddr(s, &lib, addr,
+								&off), 0);
+			same_answers(s, plain, &lib, off, size);
+		}
+		symbolizer__stats(s, &st);
+		switch (run) {
+		case 0:		/* read and kept */
+			ck_assert_uint_eq(st.symbol_cache_made, 2);
+			ck_assert_uint_eq(st.symbol_cache_used, 0);
+			/* the binary changes: its times */
+			snprintf(cmd, sizeof(cmd), "touch -d '2001-01-01' %s",
+				 copy);
+			break;
+		case 1:		/* one kept, one read again */
+			ck_assert_uint_eq(st.symbol_cache_made, 1);
+			ck_assert_uint_eq(st.symbol_cache_used, 1);
+			/* every kept table cut short */
+			snprintf(cmd, sizeof(cmd),
+				 "for f in %s/symbols/*.sym; do "
+				 "truncate -s -1 $f; done",
+				 dir);
+			break;
+		case 2:		/* both read again */
+			ck_assert_uint_eq(st.symbol_cache_made, 2);
+			ck_assert_uint_eq(st.symbol_cache_used, 0);
+			cmd[0] = '\0';
+			break;
+		default:	/* both kept */
+			ck_assert_uint_eq(st.symbol_cache_made, 0);
+			ck_assert_uint_eq(st.symbol_cache_used, 2);
+			cmd[0] = '\0';
+			break;
+		}
+		if (cmd[0])
+			ck_assert_int_eq(system(cmd), 0);
+	}
+	/* the stale and the cut files are gone: two tables (mode 0600) */
+	snprintf(cut, sizeof(cut), "stat -c %%a %s/symbols/*.sym", dir);
+	ls = popen(cut, "r");
+	ck_assert_ptr_nonnull(ls);
+	for (int i = 0; i < 3; i++) {
+		char line[32];
+
+		if (!fgets(line, sizeof(line), ls)) {
+			ck_assert_int_eq(i, 2);
+			break;
+		}
+		ck_assert_int_lt(i, 2);
+		ck_assert_str_eq(line, "600\n");
+	}
+	pclose(ls);
+	symbolizer__stats(plain, &st);
+	ck_assert_uint_eq(st.symbol_cache_made + st.symbol_cache_used, 0);
+	symbolizer__free(plain);
+	symbolizer__free(s);
+	s = NULL;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 /* DWARF handles are bounded by their cost: a bound under one handle's
  * keeps one open and loads again on every switch; the default keeps
  * both, loading each once however often the lookups alternate. */
@@ -1010,6 +1110,7 @@ Suite *symbolizer_suite(void)
 	tcase_add_test(tc, test_trim);
 	tcase_add_test(tc, test_bad_args);
 	tcase_add_test(tc, test_big_dso);
+	tcase_add_test(tc, test_symbol_cache);
 	suite_add_tcase(su, tc);
 	return su;
 }

@@ -1,6 +1,8 @@
 /* check_symtab: the sorted symbol table (pure: no files). */
 #include <check.h>
+#include <errno.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -462,6 +464,206 @@ START_TEST(test_many)
 }
 END_TEST
 
+/* ---- images (symtab__write_image, symtab__from_image) ---- */
+
+static int emit_sb(void *ctx, const void *buf, size_t len)
+{
+	return strbuf__add(ctx, buf, len);
+}
+
+/* st's image, in sb (an aligned heap copy). */
+static void image_of(struct symtab *t, struct strbuf *sb)
+{
+	strbuf__init(sb);
+	ck_assert_int_eq(symtab__write_image(t, emit_sb, sb), 0);
+	ck_assert_uint_gt(sb->len, 0);
+}
+
+static int released;
+
+static void release(void *ctx)
+{
+	released++;
+	free(ctx);
+}
+
+/* A table with every kind of entry: sized and zero-size symbols,
+ * aliases, a nameless one, a boundary, ranges in gaps and under
+ * symbols, a C++ name. */
+static void fill_varied(void)
+{
+	add(0x1000, 0, 0, "zero", SYMTAB_BIND_GLOBAL);
+	add(0x1000, 0x80, 0, "__zero_alias", SYMTAB_BIND_WEAK);
+	add(0x1080, 0x20, 0, "_ZN5fixns5countEv", SYMTAB_BIND_GLOBAL);
+	add(0x1100, 0x10, 0, NULL, SYMTAB_BIND_LOCAL);
+	add(0x2000, 0, 0, NULL, SYMTAB_BIND_BOUNDARY);
+	add(0x3100, 0, 0, "label", SYMTAB_BIND_LOCAL);
+	add(0x4000, 0x8, 0x4004, "cut", SYMTAB_BIND_GLOBAL);
+	add(0x3800, 0x10, 0, NULL, SYMTAB_BIND_SYNTH);
+	add(0x2000, 0x30, 0, NULL, SYMTAB_BIND_SYNTH);
+	add(0x1000, 0x80, 0, NULL, SYMTAB_BIND_SYNTH);
+	add(0x5000, 0x40, 0, NULL, SYMTAB_BIND_SYNTH);
+	ck_assert_int_eq(symtab__finish(st), 0);
+}
+
+/* a and b answer alike: every listed entry, and lookups around each */
+static void expect_same(struct symtab *a, struct symtab *b)
+{
+	struct symtab_hit x, y;
+
+	ck_assert_uint_eq(symtab__count(a), symtab__count(b));
+	for (size_t i = 0; i < symtab__count(a); i++) {
+		ck_assert_int_eq(symtab__at(a, i, &x), 0);
+		ck_assert_int_eq(symtab__at(b, i, &y), 0);
+		test_same_hit(&x, &y);
+	}
+	for (u64 addr = 0xff0; addr < 0x5100; addr += 4) {
+		int ea = symtab__lookup(a, addr, &x);
+		int eb = symtab__lookup(b, addr, &y);
+
+		ck_assert_int_eq(ea, eb);
+		if (!ea)
+			test_same_hit(&x, &y);
+	}
+}
+
+/* An image answers as its table did, names made on lookup (demangled,
+ * in the form asked for), and is released with the table. */
+START_TEST(test_image_round_trip)
+{
+	struct strbuf sb;
+	struct symtab *img;
+	struct symtab_hit hit;
+	int *ctx = malloc(sizeof(*ctx));
+
+	fill_varied();
+	image_of(st, &sb);
+	released = 0;
+	img = symtab__from_image(sb.buf, sb.len, pool, SYMTAB_DEMANGLE,
+				 release, ctx);
+	ck_assert_ptr_nonnull(img);
+	expect_same(st, img);
+	ck_assert_int_eq(symtab__lookup(img, 0x1090, &hit), 0);
+	ck_assert_str_eq(hit.name, "fixns::count");
+	ck_assert_str_eq(hit.raw_name, "_ZN5fixns5countEv");
+	ck_assert_int_eq(symtab__lookup(img, 0x1100, &hit), 0);
+	ck_assert_str_eq(hit.name, "func_0x1100");
+	/* the form changes: names made again */
+	symtab__set_demangle(img, 0);
+	symtab__set_demangle(st, 0);
+	ck_assert_int_eq(symtab__lookup(img, 0x1090, &hit), 0);
+	ck_assert_str_eq(hit.name, "_ZN5fixns5countEv");
+	expect_same(st, img);
+	/* read-only: an image is finished */
+	ck_assert_int_eq(symtab__add(img, 0x9000, 1, 0, "x", 1, 0,
+				     SYMTAB_BIND_GLOBAL, 0),
+			 -EBUSY);
+	ck_assert_int_eq(released, 0);
+	symtab__free(img);
+	ck_assert_int_eq(released, 1);
+	strbuf__fini(&sb);
+}
+END_TEST
+
+/* The same for a big table read from an image twice over (names made
+ * once, then from the slots). */
+START_TEST(test_image_many)
+{
+	char name[32];
+	struct strbuf sb;
+	struct symtab *img;
+
+	for (u64 i = 0; i < 3000; i++) {
+		snprintf(name, sizeof(name), "f%llu", (unsigned long long)i);
+		add(0x100000 - i * 0x40, i % 3 ? 0x30 : 0, 0, name,
+		    SYMTAB_BIND_GLOBAL);
+		add(0x100000 - i * 0x40 + 0x38, 0x4, 0, NULL,
+		    SYMTAB_BIND_SYNTH);
+	}
+	ck_assert_int_eq(symtab__finish(st), 0);
+	image_of(st, &sb);
+	img = symtab__from_image(sb.buf, sb.len, pool, SYMTAB_DEMANGLE, NULL,
+				 NULL);
+	ck_assert_ptr_nonnull(img);
+	for (int round = 0; round < 2; round++) {
+		for (u64 a = 0x100000 - 2999 * 0x40; a < 0x100040; a += 0x1c) {
+			struct symtab_hit x, y;
+			int ea = symtab__lookup(st, a, &x);
+
+			ck_assert_int_eq(symtab__lookup(img, a, &y), ea);
+			if (!ea)
+				test_same_hit(&x, &y);
+		}
+	}
+	ck_assert_uint_eq(symtab__count(img), symtab__count(st));
+	symtab__free(img);
+	strbuf__fini(&sb);
+}
+END_TEST
+
+/* Images that are not whole, not this layout or these flags, out of
+ * order or with a name outside them are refused (EINVAL), whatever the
+ * bytes; an unfinished table has none. */
+START_TEST(test_image_refused)
+{
+	struct strbuf sb;
+	struct symtab *other = symtab__new(pool, 0);
+	u8 *copy;
+	size_t syms;
+
+	ck_assert_int_eq(symtab__write_image(other, emit_sb, NULL), -EINVAL);
+	symtab__free(other);
+	fill_varied();
+	image_of(st, &sb);
+	copy = malloc(sb.len + 8);
+	/* the header's layout as symtab.c writes it: 56 bytes, then
+	 * 48-byte symbols */
+	syms = 56;
+#define REFUSED(len_, flags_)                                            \
+	do {                                                              \
+		errno = 0;                                                \
+		ck_assert_ptr_null(symtab__from_image(copy, (len_), pool, \
+						      (flags_), NULL, NULL)); \
+		ck_assert_int_eq(errno, EINVAL);                          \
+		memcpy(copy, sb.buf, sb.len);                             \
+	} while (0)
+	memcpy(copy, sb.buf, sb.len);
+	REFUSED(sb.len - 1, SYMTAB_DEMANGLE);		/* cut short */
+	REFUSED(10, SYMTAB_DEMANGLE);			/* no header */
+	REFUSED(sb.len, SYMTAB_LAST_WINS);		/* other flags */
+	copy[0] ^= 1;
+	REFUSED(sb.len, SYMTAB_DEMANGLE);		/* magic */
+	copy[8] ^= 1;
+	REFUSED(sb.len, SYMTAB_DEMANGLE);		/* version */
+	copy[sb.len - 1] = 'x';
+	REFUSED(sb.len, SYMTAB_DEMANGLE);		/* names unended */
+	/* the second symbol before the first */
+	memcpy(copy + syms + 48, copy + syms, 8);
+	REFUSED(sb.len, SYMTAB_DEMANGLE);
+	/* a name past the end */
+	memset(copy + syms + 16, 0x7f, 8);
+	REFUSED(sb.len, SYMTAB_DEMANGLE);
+	/* a boundary (never in a finished table) */
+	copy[syms + 42] = SYMTAB_BIND_BOUNDARY;	/* struct sym.bind */
+	REFUSED(sb.len, SYMTAB_DEMANGLE);
+	/* misaligned */
+	memmove(copy + 1, copy, sb.len);
+	errno = 0;
+	ck_assert_ptr_null(symtab__from_image(copy + 1, sb.len, pool,
+					      SYMTAB_DEMANGLE, NULL, NULL));
+	ck_assert_int_eq(errno, EINVAL);
+#undef REFUSED
+	/* and the good one is good */
+	memcpy(copy, sb.buf, sb.len);
+	other = symtab__from_image(copy, sb.len, pool, SYMTAB_DEMANGLE, NULL,
+				   NULL);
+	ck_assert_ptr_nonnull(other);
+	symtab__free(other);
+	free(copy);
+	strbuf__fini(&sb);
+}
+END_TEST
+
 Suite *symtab_suite(void)
 {
 	Suite *s = suite_create("symtab");
@@ -486,6 +688,9 @@ Suite *symtab_suite(void)
 	tcase_add_test(tc, test_names_outlive);
 	tcase_add_test(tc, test_extremes);
 	tcase_add_test(tc, test_many);
+	tcase_add_test(tc, test_image_round_trip);
+	tcase_add_test(tc, test_image_many);
+	tcase_add_test(tc, test_image_refused);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "src/core/log.h"
+#include "symbols/symtab.h"
 #include "tests/testutil.h"
 
 void test__skip(const char *file, const char *func, const char *fmt, ...)
@@ -221,6 +222,17 @@ static void count_warnings(enum log_level level, const char *msg, void *ctx)
 		snprintf(test_last_warning, sizeof(test_last_warning), "%s",
 			 msg);
 	}
+}
+
+void test_same_hit(const struct symtab_hit *a, const struct symtab_hit *b)
+{
+	ck_assert_uint_eq(a->start, b->start);
+	ck_assert_uint_eq(a->size, b->size);
+	ck_assert_uint_eq(a->flags, b->flags);
+	ck_assert_uint_eq(a->group, b->group);
+	ck_assert_str_eq(a->name, b->name);
+	if (a->raw_name && b->raw_name)
+		ck_assert_str_eq(a->raw_name, b->raw_name);
 }
 
 void test_log_capture(void)

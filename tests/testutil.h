@@ -44,6 +44,11 @@ void test_log_capture(void);
  * returned buffer is static. */
 const char *test_fixture(const char *name);
 
+/* Two symbol hits are the same symbol: start, size, flags, group, name
+ * (and the raw name when both have one). */
+struct symtab_hit;
+void test_same_hit(const struct symtab_hit *a, const struct symtab_hit *b);
+
 /* Builds records into buf (8-byte aligned, at least 64 KiB); returns the
  * header.  Fields absent from sample_type are skipped. */
 struct fake_sample {

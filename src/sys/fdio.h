@@ -25,6 +25,11 @@ int fd__pwrite_all(int fd, const void *p, size_t n, u64 off);
  * 0 or -errno. */
 int fd__save_file(const char *path, const void *p, size_t n);
 
+/* Ends the writing of a temporary file fd (tmp) that replaces path:
+ * closed, then renamed over path when err (the writer's) is 0, else
+ * removed.  err, or the error of close or rename. */
+int fd__commit(int fd, const char *tmp, const char *path, int err);
+
 /*
  * Reads into p until n bytes or the end of the file, again after short
  * reads and EINTR: the count (under n only at the end), or -errno.
