@@ -9,7 +9,9 @@
 #     the live view pays when `a` opens a row whose symbols the table
 #     already loaded; "cold" adds loading the library's symbol table and
 #     finding the name), and, when ptop reads perf.data (-i), by
-#   ptop -i FILE -b --annotate SYM      (everything, end to end).
+#   ptop -i FILE -b --annotate SYM      (everything, end to end: with
+#     the symbol tables an earlier run kept, the default; reading the
+#     binaries, --no-symbol-cache; and a first run, no cache at all).
 # Wall times, best of 3.
 
 ann_ms() {	# ann_ms CMD...: wall milliseconds of one run
@@ -80,12 +82,30 @@ CPP
 		"-> perf/ptop = $(ratio "$pa" "$ta") x, $(ratio "$pa" "$tc") x cold" \
 		"(target: under 50 ms, at least 10x)"
 	if "$PTOP" --help 2>/dev/null | grep -q -- '--input'; then
+		# first run ever (no cache: kallsyms and symbol tables made),
+		# every run reading the binaries (--no-symbol-cache), and
+		# with the tables an earlier run kept (the default)
+		for i in 1 2 3; do
+			rm -rf "$tmp/ann_cache"
+			ann_ms env XDG_CACHE_HOME=$tmp/ann_cache "$PTOP" -i "$tmp/ann.data" \
+				-b --annotate "$sym"
+		done > "$tmp/ann_cold"
+		for i in 1 2 3; do
+			ann_ms "$PTOP" -i "$tmp/ann.data" -b --no-symbol-cache \
+				--annotate "$sym"
+		done > "$tmp/ann_nosc"
+		ann_ms "$PTOP" -i "$tmp/ann.data" -b --annotate "$sym" > /dev/null
 		for i in 1 2 3; do
 			ann_ms "$PTOP" -i "$tmp/ann.data" -b --annotate "$sym"
 		done > "$tmp/ann_e2e"
+		rm -rf "$tmp/ann_cache"
 		pe=$(best < "$tmp/ann_e2e")
+		pn=$(best < "$tmp/ann_nosc")
+		pf=$(best < "$tmp/ann_cold")
 		echo "  ptop -i FILE -b --annotate (read perf.data, symbols, annotate): $pe ms" \
 			"-> perf/ptop = $(ratio "$pa" "$pe") x (target: at least 10x)"
+		echo "    reading the binaries (--no-symbol-cache): $pn ms -> $(ratio "$pa" "$pn") x;" \
+			"first run, no cache at all: $pf ms -> $(ratio "$pa" "$pf") x"
 	fi
 }
 ann_bench
