@@ -146,6 +146,7 @@ int symcache__load(const char *dir, const char *bin,
 		return -ENOMEM;
 	}
 	*m = (struct mapping){ map, (size_t)st.st_size };
+	errno = EBADMSG;
 	if (header_good(map, m->size, k))
 		*out = symtab__from_image(map + sizeof(struct symcache_hdr),
 					  m->size - sizeof(struct symcache_hdr),
