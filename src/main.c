@@ -368,6 +368,24 @@ static int start_session(struct run *r)
 	return 0;
 }
 
+/* The symbolizer of the run (r->so complete): 0, or 1 with a message. */
+static int start_symbolizer(struct run *r)
+{
+	r->a.syms = symbolizer__new(&r->so);
+	if (!r->a.syms) {
+		pr_err("cannot start the symbolizer: %s", strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+/* session_dso_fn of a recording's read: the binary's symbols are read
+ * by the worker while the file is read on. */
+static void prefetch_dso(void *ctx, const struct dso *dso)
+{
+	symbolizer__prefetch(ctx, dso);
+}
+
 /* -i: the whole file, or a stream's header records, before the front
  * end starts; what the recording says for the symbolizer and the header.
  * 0, or the exit status. */
@@ -378,12 +396,23 @@ static int read_recording(struct run *r)
 	const struct perfdata_info *info;
 	int err;
 
+	/* the pids of a recording are not this machine's processes */
+	r->so.proc = "/nonexistent";
 	if (r->pd) {
 		struct perfdata_read_opts ro = { .stop = &stop_requested,
 						 .offcpu = o->off_cpu };
 
+		/* the header says which kernel: the symbolizer starts
+		 * reading a binary's symbols at its first sample, while
+		 * the file is read on */
+		recording_kernel(perfdata__info(r->pd), &r->so, r->kallsyms,
+				 sizeof(r->kallsyms));
+		if (start_symbolizer(r))
+			return 1;
+		session__set_dso_fn(a->session, prefetch_dso, a->syms);
 		a->start = app__now();
 		err = perfdata__read(r->pd, a->session, &ro);
+		session__set_dso_fn(a->session, NULL, NULL);
 		if (err == -EINTR)
 			return stopped_status();
 		if (err) {
@@ -391,6 +420,8 @@ static int read_recording(struct run *r)
 			return 1;
 		}
 		info = perfdata__info(r->pd);
+		/* its _text, from the kernel's MMAP record */
+		symbolizer__set_kernel_text(a->syms, info->kernel_text);
 		a->input_stats = perfdata__stats(r->pd);
 		a->finished = true;
 	} else {
@@ -408,16 +439,15 @@ static int read_recording(struct run *r)
 			return stopped_status();
 		info = perfdata_pipe__info(a->pipe);
 		a->start = app__now();
+		recording_kernel(info, &r->so, r->kallsyms,
+				 sizeof(r->kallsyms));
 	}
-	recording_kernel(info, &r->so, r->kallsyms, sizeof(r->kallsyms));
 	describe_recording(o->input, info, a->target_desc,
 			   sizeof(a->target_desc));
 	if (info->first_sample_time && info->last_sample_time >
 				       info->first_sample_time)
 		a->recorded = (double)(info->last_sample_time -
 				       info->first_sample_time) / 1e9;
-	/* the pids of a recording are not this machine's processes */
-	r->so.proc = "/nonexistent";
 	a->callgraph = recording_has_chains(a->session) ||
 		       (r->in_pipe && o->callgraph);
 	a->spec.children = (o->children_opt < 0 || o->children_opt) &&
@@ -790,11 +820,8 @@ int main(int argc, char **argv)
 		rc = read_recording(r);
 	if (rc)
 		return teardown(r, rc);
-	r->a.syms = symbolizer__new(&r->so);
-	if (!r->a.syms) {
-		pr_err("cannot start the symbolizer: %s", strerror(errno));
+	if (!r->a.syms && start_symbolizer(r))
 		return teardown(r, 1);
-	}
 	if (o->baseline && (rc = read_baseline(r)))
 		return teardown(r, rc);
 	if (r->a.pipe && perfdata_pipe__start(r->a.pipe))

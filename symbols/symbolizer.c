@@ -1066,6 +1066,12 @@ static struct pm_entry *perfmap_of(struct symbolizer *s, s32 pid)
 	return e;
 }
 
+void symbolizer__set_kernel_text(struct symbolizer *s, u64 text)
+{
+	if (s && !s->kernel_loaded)
+		s->kernel_text = text;
+}
+
 void symbolizer__set_demangle_params(struct symbolizer *s, bool params)
 {
 	unsigned int flags;

@@ -219,6 +219,11 @@ long symbolizer__read_code(struct symbolizer *s, const struct dso *dso,
  * NULL: for annotate's "source not found" notes and the header. */
 const char *symbolizer__dso_file(struct symbolizer *s, const struct dso *dso);
 
+/* _text of the recording's kernel (symbolizer_opts.kernel_text), known
+ * once its kernel MMAP record is read: before the kernel's symbols are
+ * first looked up, else it is not checked. */
+void symbolizer__set_kernel_text(struct symbolizer *s, u64 text);
+
 /* C++ names from now on with parameters (true) or by their name alone
  * (false, perf report's form); names returned before stay valid.  No-op
  * with no_demangle. */

@@ -484,6 +484,35 @@ START_TEST(test_unknown_pid_hook)
 }
 END_TEST
 
+static const struct dso *sampled[8];
+static int nr_sampled;
+
+static void on_dso(void *ctx, const struct dso *d)
+{
+	ck_assert_ptr_eq(ctx, &nr_sampled);
+	ck_assert_int_lt(nr_sampled, 8);
+	sampled[nr_sampled++] = d;
+}
+
+/* The dso hook: once per file-backed dso at its first sample, in the
+ * order they come; not for the kernel, unknown addresses, or once
+ * removed. */
+START_TEST(test_dso_hook)
+{
+	nr_sampled = 0;
+	session__set_dso_fn(s, on_dso, &nr_sampled);
+	feed_standard();
+	ck_assert_int_eq(nr_sampled, 2);
+	ck_assert_str_eq(sampled[0]->path, "/usr/bin/fake");
+	ck_assert_str_eq(sampled[1]->path, "/lib/libc.so.6");
+	feed_standard();
+	ck_assert_int_eq(nr_sampled, 2);
+	session__set_dso_fn(s, NULL, NULL);
+	sample(ST, 100, 0x7f0000000600ULL, PERF_RECORD_MISC_USER, 1, 0, 0);
+	ck_assert_int_eq(nr_sampled, 2);
+}
+END_TEST
+
 START_TEST(test_exec_and_fold)
 {
 	struct session_opts o = { .key_fields = KEY_ALL, .fold_threshold = 1 };
@@ -1155,6 +1184,7 @@ Suite *session_suite(void)
 	tcase_add_test(tc, test_lost_throttle_unknown_bad);
 	tcase_add_test(tc, test_time_and_zero_modes);
 	tcase_add_test(tc, test_unknown_pid_hook);
+	tcase_add_test(tc, test_dso_hook);
 	tcase_add_test(tc, test_exec_and_fold);
 	tcase_add_test(tc, test_idle);
 	tcase_add_test(tc, test_idle_without_pid_key);

@@ -83,6 +83,12 @@ struct session {
 	struct intmap cgroups;	/* CGROUP record id -> interned path */
 	session_cgroup_fn cgroup_fn;
 	void *cgroup_ctx;
+	/* session__set_dso_fn, and the dsos it was called for (a bit per
+	 * dso id) */
+	session_dso_fn dso_fn;
+	void *dso_ctx;
+	u64 *dso_seen;
+	size_t nr_dso_seen;
 	struct session_unwinder unwinder;	/* queue NULL: none */
 	/* --off-cpu: the sched_switch event whose samples say where each
 	 * thread waits, and the event that gets the waits (-1: none) */
@@ -154,6 +160,7 @@ void session__free(struct session *s)
 	machine__free(s->machine);
 	callchains__free(s->chains);
 	free(s->memo);
+	free(s->dso_seen);
 	dsos__free(s->dsos);
 	strpool__free(s->strings);
 	pthread_mutex_destroy(&s->lock);
@@ -173,6 +180,36 @@ void session__set_cgroup_reader(struct session *s, session_cgroup_fn fn,
 {
 	s->cgroup_fn = fn;
 	s->cgroup_ctx = ctx;
+}
+
+void session__set_dso_fn(struct session *s, session_dso_fn fn, void *ctx)
+{
+	s->dso_fn = fn;
+	s->dso_ctx = ctx;
+}
+
+/* dso_fn, the first time dso has a sample (not at all when its bit
+ * cannot be kept: asked again would be asked on every sample). */
+static void session__dso_sampled(struct session *s, const struct dso *dso)
+{
+	size_t w = dso->id / 64;
+	u64 bit = 1ull << (dso->id % 64);
+
+	if (w >= s->nr_dso_seen) {
+		size_t n = MAX(w + 1, 2 * s->nr_dso_seen);
+		u64 *seen = realloc(s->dso_seen, n * sizeof(*seen));
+
+		if (!seen)
+			return;
+		memset(seen + s->nr_dso_seen, 0,
+		       (n - s->nr_dso_seen) * sizeof(*seen));
+		s->dso_seen = seen;
+		s->nr_dso_seen = n;
+	}
+	if (s->dso_seen[w] & bit)
+		return;
+	s->dso_seen[w] |= bit;
+	s->dso_fn(s->dso_ctx, dso);
 }
 
 void session__lock(struct session *s)
@@ -960,6 +997,8 @@ static int session__sample(struct session *s, const struct perf_event_header *h)
 		key.addr = smp.ip;
 		break;
 	}
+	if (s->dso_fn && key.dso->kind == DSO_FILE)
+		session__dso_sampled(s, key.dso);
 	if (kf & KEY_PID)
 		key.pid = (s32)smp.pid;
 	if (kf & KEY_TID)

@@ -102,6 +102,15 @@ void session__set_cgroup_reader(struct session *s, session_cgroup_fn fn,
 				void *ctx);
 
 /*
+ * fn is called the first time a sample lands in a file-backed dso (its
+ * own address, not its chain's), with the session locked, on the thread
+ * that processes the sample: a recording's reader asks for the dso's
+ * symbols while it reads on (main.c).  NULL: none.
+ */
+typedef void (*session_dso_fn)(void *ctx, const struct dso *dso);
+void session__set_dso_fn(struct session *s, session_dso_fn fn, void *ctx);
+
+/*
  * Locking: sources hold the lock while they process a batch of records;
  * front ends hold it while they take a snapshot or change the session.
  * File mode can run without a second thread; the lock is still cheap.

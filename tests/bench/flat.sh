@@ -1,8 +1,10 @@
 #!/bin/bash
 # Live -g over time (issue 12; not part of make bench: 5+ minutes):
 # ptop -g -vv system-wide in a private tmux beside two
-# `manychains 0 DEPTH LEAF` (LEAF 1: the leaf spins on one instruction,
-# so that the distinct chains, 2^DEPTH, stop growing), E (every tree)
+# `manychains 0 DEPTH LEAF LEAF_US` (LEAF 1: the leaf spins on one
+# instruction, so that the distinct chains, 2^DEPTH, stop growing; a
+# longer LEAF_US makes the samples on the way down, a long tail of
+# chains, rarer), E (every tree)
 # then c (the callers view); every 30 s ptop's CPU in those 30 s (per
 # 2 s refresh) and RSS; at the end the last builds of the -vv log (CPU,
 # rows, chain nodes).
@@ -11,10 +13,10 @@
 #        build/flat.txt --call-graph dwarf
 PTOP=$1 WL=$2 OUT=$3
 shift 3
-MIN=${MIN:-5} DEPTH=${DEPTH:-16} LEAF=${LEAF:-1}
+MIN=${MIN:-5} DEPTH=${DEPTH:-16} LEAF=${LEAF:-1} LEAF_US=${LEAF_US:-20}
 sock=ptop-flat-$$
-"$WL/manychains" 0 "$DEPTH" "$LEAF" & w1=$!
-"$WL/manychains" 0 "$DEPTH" "$LEAF" & w2=$!
+"$WL/manychains" 0 "$DEPTH" "$LEAF" "$LEAF_US" & w1=$!
+"$WL/manychains" 0 "$DEPTH" "$LEAF" "$LEAF_US" & w2=$!
 trap 'kill $w1 $w2 2> /dev/null; tmux -L $sock kill-server 2> /dev/null' EXIT
 tmux -L $sock -f /dev/null new-session -d -x 200 -y 50 \
 	"$PTOP -g -F 4000 -e cpu-clock -d 2 -vv $* 2> $OUT.log"
@@ -28,7 +30,7 @@ tmux -L $sock send-keys c
 pid=$(pgrep -x ptop -P "$(tmux -L $sock list-panes -F '#{pane_pid}')" | head -n 1)
 [ -n "$pid" ] || { echo "no ptop" >&2; exit 1; }
 tck=$(getconf CLK_TCK)
-echo "# $(date -u '+%Y-%m-%d %H:%M UTC') depth $DEPTH leaf $LEAF; $*; load $(cut -d' ' -f1-3 /proc/loadavg)" > "$OUT"
+echo "# $(date -u '+%Y-%m-%d %H:%M UTC') depth $DEPTH leaf $LEAF ($LEAF_US us); $*; load $(cut -d' ' -f1-3 /proc/loadavg)" > "$OUT"
 prev=$(awk '{ print $14 + $15 }' "/proc/$pid/stat")
 s0=$(date +%s)
 for _ in $(seq $((MIN * 2))); do

@@ -7,7 +7,12 @@
  * elsewhere the usual loop), so that the chains, whose leaf is the
  * sampled address, are 2^DEPTH and not 2^DEPTH times the loop's
  * instructions: a set that stops growing within a few minutes.
- * usage: manychains [SECONDS [DEPTH [LEAF]]] (0 seconds: until killed) */
+ * With LEAF_US the leaf spins that long instead of 20 us: the longer it
+ * is, the rarer the samples that land on the way down (in step, left or
+ * right, at any level and instruction: chains of their own, a tail that
+ * keeps the set growing), so that the set closes sooner.
+ * usage: manychains [SECONDS [DEPTH [LEAF [LEAF_US]]]] (0 seconds: until
+ * killed) */
 #include <stdlib.h>
 
 #include "wl.h"
@@ -26,23 +31,24 @@ __attribute__((noinline)) void right(unsigned long path, int level, int depth)
 	step(path, level + 1, depth);
 }
 
+static int one_insn;
+static unsigned long leaf_us = 20;
+
 __attribute__((noinline)) void leaf(void)
 {
-	WL_SPIN_FOR(20, manychains_sink);
+	WL_SPIN_FOR(leaf_us, manychains_sink);
 }
 
-static int one_insn;
-
-/* About 20 us of CPU on one instruction: the loop instruction decrements
- * rcx and jumps to itself. */
+/* About leaf_us of CPU on one instruction: the loop instruction
+ * decrements rcx and jumps to itself. */
 __attribute__((noinline)) void leaf1(void)
 {
 #if defined(__x86_64__)
-	unsigned long n = 20 * WL_ITERS_PER_US / 2;
+	unsigned long n = leaf_us * WL_ITERS_PER_US / 2;
 
 	__asm__ volatile("1: loop 1b" : "+c"(n));
 #else
-	WL_SPIN_FOR(20, manychains_sink);
+	WL_SPIN_FOR(leaf_us, manychains_sink);
 #endif
 }
 
@@ -68,6 +74,8 @@ int main(int argc, char **argv)
 	if (depth < 1 || depth > 40)
 		depth = 17;
 	one_insn = argc > 3 && atoi(argv[3]) == 1;
+	if (argc > 4 && atoi(argv[4]) > 0)
+		leaf_us = (unsigned long)atoi(argv[4]);
 	while (!wl_done(start, secs))
 		for (int i = 0; i < 64; i++)
 			step(path++, 0, depth);
