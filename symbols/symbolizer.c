@@ -1608,6 +1608,15 @@ int symbolizer__foreach_symbol(struct symbolizer *s, const struct dso *dso,
 			       int (*fn)(void *ctx, const struct sym_info *si),
 			       void *ctx)
 {
+	return symbolizer__foreach_named(s, dso, NULL, fn, ctx);
+}
+
+int symbolizer__foreach_named(struct symbolizer *s, const struct dso *dso,
+			      const char *part,
+			      int (*fn)(void *ctx, const struct sym_info *si),
+			      void *ctx)
+{
+	size_t part_len = part ? strlen(part) : 0;
 	struct symtab *st = NULL;
 	struct kallsyms *ks = NULL;
 	struct symtab_hit hit;
@@ -1630,6 +1639,19 @@ int symbolizer__foreach_symbol(struct symbolizer *s, const struct dso *dso,
 	for (size_t i = 0; !rc && i < nr; i++) {
 		u64 key;
 
+		if (part && ks) {
+			size_t len = 0;
+			const char *raw = kallsyms__raw_at(ks, i, &len);
+
+			if (!raw || len < part_len ||
+			    !memmem(raw, len, part, part_len))
+				continue;
+		} else if (part) {
+			const char *raw = symtab__raw_at(st, i);
+
+			if (!raw || !strstr(raw, part))
+				continue;
+		}
 		if ((ks ? kallsyms__at(ks, i, &hit) :
 			  symtab__at(st, i, &hit)) || !hit.name)
 			continue;

@@ -894,11 +894,10 @@ size_t symtab__count(const struct symtab *st)
 	return st && st->finished ? st->nr + st->nr_ranges : 0;
 }
 
-int symtab__at(struct symtab *st, size_t i, struct symtab_hit *hit)
+/* Moves symtab__at's cursor to the i-th entry (i < count): true when it
+ * is a symbol (syms[at_sym]), false for a range (ranges[at_range]). */
+static bool at_seek(struct symtab *st, size_t i)
 {
-	memset(hit, 0, sizeof(*hit));
-	if (!st || !st->finished || i >= st->nr + st->nr_ranges)
-		return -ENOENT;
 	if (i < st->at_pos)
 		st->at_pos = st->at_sym = st->at_range = 0;
 	for (; st->at_pos < i; st->at_pos++) {
@@ -907,9 +906,25 @@ int symtab__at(struct symtab *st, size_t i, struct symtab_hit *hit)
 		else
 			st->at_range++;
 	}
-	if (next_is_sym(st, st->at_sym, st->at_range))
+	return next_is_sym(st, st->at_sym, st->at_range);
+}
+
+int symtab__at(struct symtab *st, size_t i, struct symtab_hit *hit)
+{
+	memset(hit, 0, sizeof(*hit));
+	if (!st || !st->finished || i >= st->nr + st->nr_ranges)
+		return -ENOENT;
+	if (at_seek(st, i))
 		return sym__hit(st, &st->syms[st->at_sym], hit);
 	return range__hit(st, &st->ranges[st->at_range], hit);
+}
+
+const char *symtab__raw_at(struct symtab *st, size_t i)
+{
+	if (!st || !st->finished || i >= st->nr + st->nr_ranges ||
+	    !at_seek(st, i))
+		return NULL;
+	return sym__raw(st, &st->syms[st->at_sym]);
 }
 
 size_t symtab__bytes(const struct symtab *st)

@@ -109,6 +109,10 @@ size_t symtab__count(const struct symtab *st);
 /* The i-th symbol in address order (after finish), with names; for
  * tests and listings. */
 int symtab__at(struct symtab *st, size_t i, struct symtab_hit *hit);
+/* The i-th entry's raw name as added (mangled), without naming it (no
+ * demangling, nothing interned): a cheap first look when searching by
+ * name.  NULL for a range or a nameless symbol. */
+const char *symtab__raw_at(struct symtab *st, size_t i);
 /*
  * A finished table as an image that a later run serves lookups from
  * without reading its binaries again (symcache.h keeps them in files):

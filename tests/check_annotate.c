@@ -120,7 +120,7 @@ END_TEST
 /* A snapshot made by hand: entries for keys. */
 struct fake_snap {
 	struct snapshot snap;
-	struct hist_entry e[16];
+	struct hist_entry e[64];
 };
 
 static void fake_add(struct fake_snap *f, const struct dso *d, u64 addr,
@@ -596,6 +596,93 @@ START_TEST(test_find)
 }
 END_TEST
 
+/* The key of libcxxfix's function of mangled name raw. */
+static u64 cxx_key(const struct dso *d, const char *raw)
+{
+	u64 addr, sz, key;
+
+	ck_assert_msg(nm_find("libcxxfix.nm", raw, &addr, &sz), "%s", raw);
+	ck_assert_int_eq(symbolizer__from_vaddr(syms, d, addr, &key), 0);
+	return key;
+}
+
+static void expect_found(const struct fake_snap *f, const char *name,
+			 const struct dso *want_dso, u64 want)
+{
+	const struct dso *d = NULL;
+	u64 addr = 0;
+
+	ck_assert_msg(annotator__find(an, &f->snap, name, &d, &addr, NULL) ==
+			      0,
+		      "%s not found", name);
+	ck_assert_ptr_eq(d, want_dso);
+	ck_assert_msg(addr == want, "%s: 0x%llx, not 0x%llx", name,
+		      (unsigned long long)addr, (unsigned long long)want);
+}
+
+/* C++ names: of the functions a name names (overloads, templates,
+ * operators, a lambda, a clone), the one with the most period, ties to
+ * the one sampled first, whichever way it is found: by the name's last
+ * identifier in the raw names, then a lookup of the samples inside
+ * (most), or by naming every sample (operators, constructors: the
+ * fallback).  The first way looks up only the samples of the functions
+ * of that name, not the 40 elsewhere. */
+START_TEST(test_find_cxx)
+{
+	struct dso lib = file_dso(1, fixture_path("libcxxfix.so"));
+	struct symbolizer_stats st;
+	struct fake_snap f;
+	u64 over_i = cxx_key(&lib, "_ZN5fixns4overEi");
+	u64 over_d = cxx_key(&lib, "_ZN5fixns4overEd");
+	u64 use = cxx_key(&lib, "_Z10cxxfix_usei");
+
+	memset(&f, 0, sizeof(f));
+	fake_add(&f, &lib, over_i, 3);
+	fake_add(&f, &lib, over_d + 1, 5);
+	fake_add(&f, &lib, cxx_key(&lib, "_ZN5fixns5twiceIlEET_S1_"), 1);
+	fake_add(&f, &lib, cxx_key(&lib, "_ZNK5fixns3BoxIiLi3EE3getEi.isra.0"),
+		 1);
+	fake_add(&f, &lib, cxx_key(&lib, "_ZNK5fixns3CmpltERKS0_"), 1);
+	fake_add(&f, &lib,
+		 cxx_key(&lib, "_ZZN5fixns6pickerIcEEPFviET_ENUliE_4_FUNEi"), 1);
+	/* 2: "fixns::picker<char>" names the lambda inside it too (as
+	 * "foo" names "foo(int)"), which has 1 */
+	fake_add(&f, &lib, cxx_key(&lib, "_ZN5fixns6pickerIcEEPFviET_.isra.0"),
+		 2);
+	for (int i = 0; i < 40; i++)	/* elsewhere, 40 addresses */
+		fake_add(&f, &lib, use + (u64)i, 1);
+	expect_found(&f, "fixns::over", &lib, over_d);
+	symbolizer__stats(syms, &st);
+	ck_assert_uint_lt(st.resolved, 10);
+	expect_found(&f, "_ZN5fixns4overEi", &lib, over_i);
+	expect_found(&f, "fixns::twice<long>", &lib,
+		     cxx_key(&lib, "_ZN5fixns5twiceIlEET_S1_"));
+	expect_found(&f, "fixns::Box<int, 3>::get", &lib,
+		     cxx_key(&lib, "_ZNK5fixns3BoxIiLi3EE3getEi.isra.0"));
+	expect_found(&f, "fixns::picker<char>", &lib,
+		     cxx_key(&lib, "_ZN5fixns6pickerIcEEPFviET_.isra.0"));
+	expect_found(&f, "fixns::picker<char>(char)::{lambda(int)#1}::_FUN",
+		     &lib,
+		     cxx_key(&lib, "_ZZN5fixns6pickerIcEEPFviET_ENUliE_4_FUNEi"));
+	symbolizer__stats(syms, &st);
+	ck_assert_uint_lt(st.resolved, 10);
+	/* an operator: every sample named */
+	expect_found(&f, "fixns::Cmp::operator<", &lib,
+		     cxx_key(&lib, "_ZNK5fixns3CmpltERKS0_"));
+	symbolizer__stats(syms, &st);
+	ck_assert_uint_ge(st.resolved, 40);
+	/* a tie: the one sampled first, either way */
+	for (int first = 0; first < 2; first++) {
+		memset(&f, 0, sizeof(f));
+		fake_add(&f, &lib, first ? over_i : over_d, 3);
+		fake_add(&f, &lib, first ? over_d + 2 : over_i + 2, 3);
+		expect_found(&f, "fixns::over", &lib, first ? over_i : over_d);
+		fake_add(&f, &lib, over_i, 1);	/* one more: over(int) */
+		expect_found(&f, "fixns::over", &lib, over_i);
+	}
+}
+END_TEST
+
 START_TEST(test_errors)
 {
 	struct dso kernel = { .kind = DSO_KERNEL, .id = 2, .pid = -1,
@@ -757,6 +844,7 @@ Suite *annotate_suite(void)
 	tcase_add_test(tc, test_rip_relative);
 	tcase_add_test(tc, test_garbage);
 	tcase_add_test(tc, test_find);
+	tcase_add_test(tc, test_find_cxx);
 	tcase_add_test(tc, test_errors);
 	tcase_add_test(tc, test_stripped);
 	tcase_add_test(tc, test_relative_source);

@@ -698,7 +698,209 @@ static int find_in_symtab(void *ctx, const struct sym_info *si)
 struct candidate {
 	const struct dso *dso;
 	u64 start, period;
+	u64 size;
+	size_t first;		/* the first entry in it */
 };
+
+static bool ident_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_';
+}
+
+/*
+ * The part of a wanted name that the raw (mangled) name of every symbol
+ * it names holds as it is: its last identifier (after the last "::"
+ * outside template arguments and parameters, without its own template
+ * arguments), which the Itanium and Rust manglings write out, or the
+ * whole name when it is one identifier (a C name, a mangled name).  Into
+ * buf; NULL when there is none to trust: operators, constructors and
+ * destructors (a std:: class may be abbreviated: _ZNSaIcEC1Ev is
+ * std::allocator<char>::allocator), lambdas, clones, anonymous
+ * namespaces and other special names, and the func_0x... names of
+ * .eh_frame ranges.
+ */
+static const char *name_part(const char *want, char *buf, size_t size)
+{
+	size_t n = strlen(want), depth = 0, last = 0, prev = 0, end = n, len;
+	bool have_prev = false;
+
+	for (size_t i = 0; i < n; i++) {
+		char c = want[i];
+
+		if (c == '(' && !depth) {
+			end = i;
+			break;
+		}
+		if (c == '<' || c == '(' || c == '[' || c == '{')
+			depth++;
+		else if ((c == '>' || c == ')' || c == ']' || c == '}') &&
+			 depth)
+			depth--;
+		else if (c == ':' && want[i + 1] == ':' && !depth) {
+			prev = last;
+			have_prev = true;
+			last = i + 2;
+			i++;
+		}
+	}
+	for (len = 0; last + len < end && want[last + len] != '<'; len++)
+		if (!ident_char(want[last + len]))
+			return NULL;
+	if (!len || len >= size || (want[last] >= '0' && want[last] <= '9') ||
+	    !strncmp(want + last, "operator", 8) ||
+	    !strncmp(want + last, "func_0x", 7))
+		return NULL;
+	/* a constructor: the class's name again */
+	if (have_prev && last - 2 - prev >= len &&
+	    !strncmp(want + prev, want + last, len) &&
+	    (want[prev + len] == '<' || prev + len == last - 2))
+		return NULL;
+	memcpy(buf, want + last, len);
+	buf[len] = '\0';
+	return buf;
+}
+
+struct named {
+	const char *want;
+	const struct dso *dso;
+	struct candidate *cands;
+	size_t nr, cap;
+};
+
+static int named_add(void *ctx, const struct sym_info *si)
+{
+	struct named *nd = ctx;
+
+	if (!name_matches(si->name, si->raw_name, nd->want))
+		return 0;
+	if (array__grow((void **)&nd->cands, &nd->cap, nd->nr + 1,
+			sizeof(*nd->cands)))
+		return -ENOMEM;
+	nd->cands[nd->nr++] = (struct candidate){
+		.dso = nd->dso, .start = si->start, .size = si->size,
+		.first = SIZE_MAX,
+	};
+	return 0;
+}
+
+/* A sample's function, when the name names it, among the candidates
+ * (once).  0 or -ENOMEM. */
+static int named_sample(struct annotator *an, struct named *nd,
+			const struct hist_entry *e)
+{
+	struct sym_info si;
+
+	if (symbolizer__lookup(an->syms, e->key.dso, e->key.addr, &si) ||
+	    !si.name)
+		return 0;
+	for (size_t j = 0; j < nd->nr; j++)
+		if (nd->cands[j].dso == e->key.dso &&
+		    nd->cands[j].start == si.start)
+			return 0;
+	nd->dso = e->key.dso;
+	return named_add(nd, &si) < 0 ? -ENOMEM : 0;
+}
+
+/*
+ * annotator__find's first way: the functions of that name in the
+ * sampled objects, found by the raw names that hold the name's last
+ * identifier (name_part; the kernel's by naming its samples, fewer than
+ * kallsyms' names), then the samples inside each, checked by a lookup: a few hundred lookups where naming every sample was thousands
+ * (annotate's start from a recording).  The answer is the one naming
+ * every sample would give: the most period, ties to the function sampled
+ * first.  -ENOENT when no sampled function has the name, -EAGAIN when
+ * this way cannot tell (no trusted part; code whose names come from
+ * elsewhere, such as a JIT's map).
+ */
+static int find_by_part(struct annotator *an, const struct snapshot *snap,
+			const char *want, const struct dso **dso, u64 *addr)
+{
+	char part[256];
+	struct named nd = { .want = want };
+	const struct dso **dsos = NULL;
+	size_t nr_dsos = 0, cap_dsos = 0;
+	struct candidate *best = NULL;
+	int err = -ENOENT;
+
+	if (!name_part(want, part, sizeof(part)))
+		return -EAGAIN;
+	for (size_t i = 0; i < snap->nr; i++) {
+		const struct hist_entry *e = &snap->entries[i];
+		const struct dso *d = e->key.dso;
+		size_t j;
+
+		if (d->kind == DSO_ANON) {
+			err = -EAGAIN;
+			goto out;
+		}
+		if (d->kind == DSO_KERNEL) {
+			/* kallsyms' 150K names: its samples named instead */
+			if (named_sample(an, &nd, e) < 0) {
+				err = -ENOMEM;
+				goto out;
+			}
+			continue;
+		}
+		if (d->kind != DSO_FILE && d->kind != DSO_VDSO)
+			continue;
+		for (j = 0; j < nr_dsos && dsos[j] != d; j++)
+			;
+		if (j == nr_dsos) {
+			if (array__grow((void **)&dsos, &cap_dsos, nr_dsos + 1,
+					sizeof(*dsos))) {
+				err = -ENOMEM;
+				goto out;
+			}
+			dsos[nr_dsos++] = d;
+		}
+	}
+	for (size_t j = 0; j < nr_dsos; j++) {
+		nd.dso = dsos[j];
+		if (symbolizer__foreach_named(an->syms, dsos[j], part,
+					      named_add, &nd) < 0) {
+			err = -ENOMEM;
+			goto out;
+		}
+	}
+	for (size_t i = 0; nd.nr && i < snap->nr; i++) {
+		const struct hist_entry *e = &snap->entries[i];
+
+		for (size_t j = 0; j < nd.nr; j++) {
+			struct candidate *c = &nd.cands[j];
+			struct sym_info si;
+
+			if (c->dso != e->key.dso ||
+			    e->key.addr - c->start >= c->size)
+				continue;
+			/* a symbol nested in it names its own */
+			if (symbolizer__lookup(an->syms, e->key.dso,
+					       e->key.addr, &si) ||
+			    !si.name || si.start != c->start)
+				continue;
+			c->period += e->period ? e->period : e->samples;
+			c->first = MIN(c->first, i);
+			break;
+		}
+	}
+	for (size_t j = 0; j < nd.nr; j++) {
+		struct candidate *c = &nd.cands[j];
+
+		if (c->period &&
+		    (!best || c->period > best->period ||
+		     (c->period == best->period && c->first < best->first)))
+			best = c;
+	}
+	if (best) {
+		*dso = best->dso;
+		*addr = best->start;
+		err = 0;
+	}
+out:
+	free(nd.cands);
+	free(dsos);
+	return err;
+}
 
 int annotator__find(struct annotator *an, const struct snapshot *snap,
 		    const char *name, const struct dso **dso, u64 *addr,
@@ -714,6 +916,10 @@ int annotator__find(struct annotator *an, const struct snapshot *snap,
 	if (!an || !snap || !name || !dso || !addr)
 		return -EINVAL;
 	table__prefetch(an->syms, snap);
+	err = find_by_part(an, snap, name, dso, addr);
+	if (err != -EAGAIN && err != -ENOENT)
+		return err;
+	err = -ENOENT;
 	for (size_t i = 0; i < snap->nr; i++) {
 		const struct hist_entry *e = &snap->entries[i];
 		struct sym_info si;
