@@ -23,6 +23,7 @@
 #include "src/sys/evlist.h"
 #include "src/sys/sampler.h"
 #include "symbols/dbgfetch.h"
+#include "symbols/cslib.h"
 #include "symbols/symbolizer.h"
 #include "symbols/unwind.h"
 #include "ui/report/app.h"
@@ -815,6 +816,8 @@ int main(int argc, char **argv)
 		o->target.cpus = o->cpus;
 	install_signals();
 	app_from_options(r);
+	if (o->annotate && o->batch)
+		cslib__preload();
 	rc = open_recording(r) || start_session(r);
 	if (!rc && o->input)
 		rc = read_recording(r);

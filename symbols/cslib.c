@@ -52,3 +52,23 @@ const struct cslib *cslib__get(void)
 		errno = ELIBACC;
 	return loaded;
 }
+
+static void *preload(void *arg)
+{
+	(void)arg;
+	cslib__get();
+	return NULL;
+}
+
+void cslib__preload(void)
+{
+	pthread_t t;
+	pthread_attr_t attr;
+
+	if (pthread_attr_init(&attr))
+		return;
+	/* nobody waits for it: cslib__get's once does */
+	if (!pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED))
+		pthread_create(&t, &attr, preload, NULL);
+	pthread_attr_destroy(&attr);
+}

@@ -27,4 +27,9 @@ struct cslib {
  */
 const struct cslib *cslib__get(void);
 
+/* Loads it on a thread of its own, now, for a run that will annotate
+ * (batch --annotate): relocating capstone (5 ms) while the recording is
+ * read.  cslib__get then waits for it, if it is not done. */
+void cslib__preload(void);
+
 #endif
