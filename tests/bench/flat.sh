@@ -40,10 +40,14 @@ for _ in $(seq $((MIN * 2))); do
 	echo "t=$(( $(date +%s) - s0 ))s cpu/refresh=$(awk -v a="$cpu" -v b="$prev" -v t="$tck" 'BEGIN { printf "%.3f", (a - b) / t / 15 }') s rss=$rss kB load $(cut -d' ' -f1 /proc/loadavg)" >> "$OUT"
 	prev=$cpu
 done
-tmux -L $sock send-keys q
-for _ in $(seq 100); do
+# q leaves the callers view for the table, then ptop
+for _ in 1 2 3; do
+	tmux -L $sock send-keys q
+	for _ in $(seq 50); do
+		kill -0 "$pid" 2> /dev/null || break
+		sleep 0.2
+	done
 	kill -0 "$pid" 2> /dev/null || break
-	sleep 0.2
 done
 # the log is written as ptop leaves the terminal
 for _ in $(seq 50); do
