@@ -12,6 +12,10 @@
 
 #include "symbols/cachedir.h"
 
+/* a temporary file this old was left by a run that died */
+#define STALE_TMP_SECONDS 600
+#define MAX_ENTRIES 4096
+
 int cachedir__open(const char *path, struct stat *st)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
@@ -37,10 +41,6 @@ int cachedir__create(const char *path, char *tmp, size_t len)
 	fd = mkostemp(tmp, O_CLOEXEC);
 	return fd < 0 ? -errno : fd;
 }
-
-/* a temporary file this old was left by a run that died */
-#define STALE_TMP_SECONDS 600
-#define MAX_ENTRIES 4096
 
 int cachedir__default(char *buf, size_t len)
 {
