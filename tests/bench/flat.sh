@@ -9,6 +9,7 @@
 # 2 s refresh) and RSS; at the end the last builds of the -vv log (CPU,
 # rows, chain nodes).
 # usage: tests/bench/flat.sh PTOP WL OUT [EXTRA PTOP OPTIONS]
+#   PIDS=1: -p of the two workloads instead of system-wide
 #   e.g. MIN=5 DEPTH=16 tests/bench/flat.sh build/ptop build/workloads
 #        build/flat.txt --call-graph dwarf
 PTOP=$1 WL=$2 OUT=$3
@@ -18,8 +19,11 @@ sock=ptop-flat-$$
 "$WL/manychains" 0 "$DEPTH" "$LEAF" "$LEAF_US" & w1=$!
 "$WL/manychains" 0 "$DEPTH" "$LEAF" "$LEAF_US" & w2=$!
 trap 'kill $w1 $w2 2> /dev/null; tmux -L $sock kill-server 2> /dev/null' EXIT
+# PIDS=1: the two workloads alone (-p), not the whole machine
+target=
+[ "${PIDS:-0}" = 1 ] && target="-p $w1,$w2"
 tmux -L $sock -f /dev/null new-session -d -x 200 -y 50 \
-	"$PTOP -g -F 4000 -e cpu-clock -d 2 -vv $* 2> $OUT.log"
+	"$PTOP -g -F 4000 -e cpu-clock -d 2 -vv $target $* 2> $OUT.log"
 for _ in $(seq 100); do
 	tmux -L $sock capture-pane -p | grep -q Children && break
 	sleep 0.2
@@ -30,7 +34,7 @@ tmux -L $sock send-keys c
 pid=$(pgrep -x ptop -P "$(tmux -L $sock list-panes -F '#{pane_pid}')" | head -n 1)
 [ -n "$pid" ] || { echo "no ptop" >&2; exit 1; }
 tck=$(getconf CLK_TCK)
-echo "# $(date -u '+%Y-%m-%d %H:%M UTC') depth $DEPTH leaf $LEAF ($LEAF_US us); $*; load $(cut -d' ' -f1-3 /proc/loadavg)" > "$OUT"
+echo "# $(date -u '+%Y-%m-%d %H:%M UTC') depth $DEPTH leaf $LEAF ($LEAF_US us); ${target:-system-wide} $*; load $(cut -d' ' -f1-3 /proc/loadavg)" > "$OUT"
 prev=$(awk '{ print $14 + $15 }' "/proc/$pid/stat")
 s0=$(date +%s)
 for _ in $(seq $((MIN * 2))); do
