@@ -973,6 +973,8 @@ static void image_flush(struct image_out *o)
 
 static void image_add(struct image_out *o, const void *p, size_t len)
 {
+	if (!len)	/* p may be NULL then (a table without ranges) */
+		return;
 	if (o->n + len > IMAGE_BUF) {
 		image_flush(o);
 		if (len > IMAGE_BUF) {

@@ -562,6 +562,28 @@ START_TEST(test_image_round_trip)
 	symtab__free(img);
 	ck_assert_int_eq(released, 1);
 	strbuf__fini(&sb);
+	/* no ranges at all (nothing to copy from: make SANITIZE=1 saw a
+	 * NULL passed to memcpy), and no entries at all */
+	for (int n = 1; n >= 0; n--) {
+		struct symtab *t = symtab__new(pool, SYMTAB_DEMANGLE);
+
+		if (n)
+			ck_assert_int_eq(symtab__add(t, 0x100, 0x10, 0, "one",
+						     3, 0, SYMTAB_BIND_GLOBAL,
+						     0),
+					 0);
+		ck_assert_int_eq(symtab__finish(t), 0);
+		image_of(t, &sb);
+		img = symtab__from_image(sb.buf, sb.len, pool,
+					 SYMTAB_DEMANGLE, NULL, NULL);
+		ck_assert_ptr_nonnull(img);
+		ck_assert_uint_eq(symtab__count(img), (size_t)n);
+		ck_assert_int_eq(symtab__lookup(img, 0x108, &hit),
+				 n ? 0 : -ENOENT);
+		symtab__free(img);
+		symtab__free(t);
+		strbuf__fini(&sb);
+	}
 }
 END_TEST
 
