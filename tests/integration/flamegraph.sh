@@ -90,7 +90,8 @@ grep -q 'data-n="lib_work"' "$TMP/live.svg" || fail "live: no lib_work frame"
 	fail "--flamegraph without -g was accepted"
 grep -q 'needs -b and -g' "$TMP/err" || fail "no reason given: $(cat "$TMP/err")"
 perf record -q -N --buildid-mmap -e cpu-clock -F 999 -o "$TMP/plain.data" -- \
-	"$WL/cgwork" 1 > /dev/null 2> "$TMP/err" || fail "perf record: $(cat "$TMP/err")"
+	"$WL/cgwork" 1 > /dev/null 2> "$TMP/err" ||
+	fail "perf record -N --buildid-mmap -e cpu-clock -F 999 -- cgwork 1: $(cat "$TMP/err")"
 "$PTOP" -i "$TMP/plain.data" -b --flamegraph "$TMP/y.svg" > /dev/null 2> "$TMP/err" &&
 	fail "--flamegraph of a file without chains was accepted"
 grep -q 'no call chains' "$TMP/err" || fail "no reason given: $(cat "$TMP/err")"

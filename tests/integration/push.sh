@@ -83,7 +83,7 @@ tail -n 1 "$TMP/out.json" | jq -e '.push.unreachable == false and
 # --- -i: the whole recording, once ---
 perf record --buildid-mmap -q -e cpu-clock -F 2000 -o "$TMP/rec.data" -- \
 	"$WL/spin3" 1 > /dev/null 2> "$TMP/recerr" ||
-	fail "perf record: $(cat "$TMP/recerr")"
+	fail "perf record --buildid-mmap -e cpu-clock -F 2000 -- spin3 1: $(cat "$TMP/recerr")"
 serve ok "$TMP/file"
 "$PTOP" -i "$TMP/rec.data" -b --json --push "http://127.0.0.1:$PORT" \
 	> "$TMP/file.json" 2> "$TMP/err" || fail "ptop -i --push: $(cat "$TMP/err")"
