@@ -713,7 +713,7 @@ static int rust_v0(const char *raw, struct strbuf *out)
  * Whatever does not parse keeps the full form.
  */
 
-static bool is_ident(char c)
+bool demangle__is_ident(char c)
 {
 	return c == '_' || is_digit(c) || (c >= 'a' && c <= 'z') ||
 	       (c >= 'A' && c <= 'Z');
@@ -746,7 +746,7 @@ static size_t operator_end(const char *s, size_t i, size_t hi, bool *to_end)
 			size_t n = strlen(words[k]);
 
 			if (i + 1 + n <= hi && !memcmp(s + i + 1, words[k], n) &&
-			    (i + 1 + n == hi || !is_ident(s[i + 1 + n]))) {
+			    (i + 1 + n == hi || !demangle__is_ident(s[i + 1 + n]))) {
 				i += 1 + n;
 				if (i + 2 <= hi && s[i] == '[' && s[i + 1] == ']')
 					i += 2;
@@ -761,7 +761,7 @@ static size_t operator_end(const char *s, size_t i, size_t hi, bool *to_end)
 		i += 2;
 		if (i < hi && s[i] == ' ')
 			i++;
-		while (i < hi && is_ident(s[i]))
+		while (i < hi && demangle__is_ident(s[i]))
 			i++;
 		return i;
 	}
@@ -830,9 +830,9 @@ static bool short_name(const char *s, size_t lo, size_t hi, size_t *b,
 	for (i = lo; i < open;) {
 		char c = s[i];
 
-		if (c == 'o' && (i == lo || !is_ident(s[i - 1])) &&
+		if (c == 'o' && (i == lo || !demangle__is_ident(s[i - 1])) &&
 		    open - i >= 8 && !memcmp(s + i, "operator", 8) &&
-		    (i + 8 == open || !is_ident(s[i + 8]))) {
+		    (i + 8 == open || !demangle__is_ident(s[i + 8]))) {
 			bool to_end;
 			size_t j = operator_end(s, i + 8, open, &to_end);
 

@@ -28,4 +28,7 @@ enum demangle_flags {
  */
 int demangle__name(const char *raw, unsigned int flags, struct strbuf *out);
 
+/* A character of a C/C++ identifier: [A-Za-z0-9_]. */
+bool demangle__is_ident(char c);
+
 #endif

@@ -355,21 +355,6 @@ int kallsyms__at(struct kallsyms *ks, size_t i, struct symtab_hit *hit)
 	return ksym__hit(ks, &ks->syms[i], hit);
 }
 
-const char *kallsyms__raw_at(struct kallsyms *ks, size_t i, size_t *len)
-{
-	const char *raw;
-
-	if (!ks->map) {
-		raw = symtab__raw_at(ks->st, i);
-		*len = raw ? strlen(raw) : 0;
-		return raw;
-	}
-	if (i >= ks->nr_syms)
-		return NULL;
-	*len = ks->syms[i].name_len;
-	return ks->names + ks->syms[i].name_off;
-}
-
 const char *kallsyms__dso_name(const struct kallsyms *ks, u16 group)
 {
 	if (group && group <= ks->nr_mods)

@@ -72,9 +72,6 @@ struct kallsyms *kallsyms__load_cached(const char *path,
 int kallsyms__lookup(struct kallsyms *ks, u64 addr, struct symtab_hit *hit);
 size_t kallsyms__count(const struct kallsyms *ks);
 int kallsyms__at(struct kallsyms *ks, size_t i, struct symtab_hit *hit);
-/* The i-th symbol's name (len bytes, not always NUL-terminated), without
- * interning it; NULL past the end. */
-const char *kallsyms__raw_at(struct kallsyms *ks, size_t i, size_t *len);
 
 /* "[kernel.kallsyms]" for group 0, else "[module]". */
 const char *kallsyms__dso_name(const struct kallsyms *ks, u16 group);

@@ -1616,7 +1616,6 @@ int symbolizer__foreach_named(struct symbolizer *s, const struct dso *dso,
 			      int (*fn)(void *ctx, const struct sym_info *si),
 			      void *ctx)
 {
-	size_t part_len = part ? strlen(part) : 0;
 	struct symtab *st = NULL;
 	struct kallsyms *ks = NULL;
 	struct symtab_hit hit;
@@ -1639,21 +1638,17 @@ int symbolizer__foreach_named(struct symbolizer *s, const struct dso *dso,
 	for (size_t i = 0; !rc && i < nr; i++) {
 		u64 key;
 
-		if (part && ks) {
-			size_t len = 0;
-			const char *raw = kallsyms__raw_at(ks, i, &len);
-
-			if (!raw || len < part_len ||
-			    !memmem(raw, len, part, part_len))
-				continue;
-		} else if (part) {
+		/* a table's raw names are looked at before naming; the
+		 * kernel's names need none */
+		if (part && st) {
 			const char *raw = symtab__raw_at(st, i);
 
 			if (!raw || !strstr(raw, part))
 				continue;
 		}
 		if ((ks ? kallsyms__at(ks, i, &hit) :
-			  symtab__at(st, i, &hit)) || !hit.name)
+			  symtab__at(st, i, &hit)) || !hit.name ||
+		    (part && ks && !strstr(hit.raw_name, part)))
 			continue;
 		memset(&si, 0, sizeof(si));
 		fill_hit(&si, &hit);

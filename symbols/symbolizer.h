@@ -202,8 +202,10 @@ int symbolizer__foreach_symbol(struct symbolizer *s, const struct dso *dso,
 			       int (*fn)(void *ctx, const struct sym_info *si),
 			       void *ctx);
 /* The same for the symbols whose raw (mangled) name holds part, found
- * without naming the others: fast enough on libLLVM's 35K symbols to
- * run for each sampled binary (annotate's search).  part NULL: all. */
+ * without naming the others in a binary's table (fast enough on
+ * libLLVM's 35K symbols to run for each sampled binary: annotate's
+ * search); the kernel's are all named, then compared.  part NULL:
+ * all. */
 int symbolizer__foreach_named(struct symbolizer *s, const struct dso *dso,
 			      const char *part,
 			      int (*fn)(void *ctx, const struct sym_info *si),

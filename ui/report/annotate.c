@@ -702,12 +702,6 @@ struct candidate {
 	size_t first;		/* the first entry in it */
 };
 
-static bool ident_char(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9') || c == '_';
-}
-
 /*
  * The part of a wanted name that the raw (mangled) name of every symbol
  * it names holds as it is: its last identifier (after the last "::"
@@ -745,7 +739,7 @@ static const char *name_part(const char *want, char *buf, size_t size)
 		}
 	}
 	for (len = 0; last + len < end && want[last + len] != '<'; len++)
-		if (!ident_char(want[last + len]))
+		if (!demangle__is_ident(want[last + len]))
 			return NULL;
 	if (!len || len >= size || (want[last] >= '0' && want[last] <= '9') ||
 	    !strncmp(want + last, "operator", 8) ||
@@ -759,6 +753,20 @@ static const char *name_part(const char *want, char *buf, size_t size)
 	memcpy(buf, want + last, len);
 	buf[len] = '\0';
 	return buf;
+}
+
+/* Appends d to the list *dsos (n of cap) unless it is there: 0 or
+ * -ENOMEM. */
+static int dso_list_add(const struct dso ***dsos, size_t *n, size_t *cap,
+			const struct dso *d)
+{
+	for (size_t j = 0; j < *n; j++)
+		if ((*dsos)[j] == d)
+			return 0;
+	if (array__grow((void **)dsos, cap, *n + 1, sizeof(**dsos)))
+		return -ENOMEM;
+	(*dsos)[(*n)++] = d;
+	return 0;
 }
 
 struct named {
@@ -828,7 +836,6 @@ static int find_by_part(struct annotator *an, const struct snapshot *snap,
 	for (size_t i = 0; i < snap->nr; i++) {
 		const struct hist_entry *e = &snap->entries[i];
 		const struct dso *d = e->key.dso;
-		size_t j;
 
 		if (d->kind == DSO_ANON) {
 			err = -EAGAIN;
@@ -842,17 +849,10 @@ static int find_by_part(struct annotator *an, const struct snapshot *snap,
 			}
 			continue;
 		}
-		if (d->kind != DSO_FILE && d->kind != DSO_VDSO)
-			continue;
-		for (j = 0; j < nr_dsos && dsos[j] != d; j++)
-			;
-		if (j == nr_dsos) {
-			if (array__grow((void **)&dsos, &cap_dsos, nr_dsos + 1,
-					sizeof(*dsos))) {
-				err = -ENOMEM;
-				goto out;
-			}
-			dsos[nr_dsos++] = d;
+		if ((d->kind == DSO_FILE || d->kind == DSO_VDSO) &&
+		    dso_list_add(&dsos, &nr_dsos, &cap_dsos, d)) {
+			err = -ENOMEM;
+			goto out;
 		}
 	}
 	for (size_t j = 0; j < nr_dsos; j++) {
@@ -925,12 +925,8 @@ int annotator__find(struct annotator *an, const struct snapshot *snap,
 		struct sym_info si;
 		size_t j;
 
-		for (j = 0; j < nr_dsos && dsos[j] != e->key.dso; j++)
-			;
-		if (j == nr_dsos &&
-		    !array__grow((void **)&dsos, &cap_dsos, nr_dsos + 1,
-				 sizeof(*dsos)))
-			dsos[nr_dsos++] = e->key.dso;
+		/* a list cut short by ENOMEM: fewer tables searched */
+		(void)dso_list_add(&dsos, &nr_dsos, &cap_dsos, e->key.dso);
 		if (symbolizer__lookup(an->syms, e->key.dso, e->key.addr,
 				       &si) ||
 		    !si.name)
@@ -975,18 +971,11 @@ int annotator__find(struct annotator *an, const struct snapshot *snap,
 	 * callers (an off-CPU sample's own address is the scheduler's) */
 	for (size_t i = 1; i < snap->nr_chains; i++) {
 		const struct dso *d = snap->chains[i].dso;
-		size_t j;
 
 		/* a chain's frames run in a few objects: the last node's
 		 * object was just looked for */
-		if (i > 1 && d == snap->chains[i - 1].dso)
-			continue;
-		for (j = 0; j < nr_dsos && dsos[j] != d; j++)
-			;
-		if (j == nr_dsos && d &&
-		    !array__grow((void **)&dsos, &cap_dsos, nr_dsos + 1,
-				 sizeof(*dsos)))
-			dsos[nr_dsos++] = d;
+		if (d && (i == 1 || d != snap->chains[i - 1].dso))
+			(void)dso_list_add(&dsos, &nr_dsos, &cap_dsos, d);
 	}
 	for (size_t j = 0; j < nr_dsos; j++) {
 		struct find_ctx fc = { .want = name,
