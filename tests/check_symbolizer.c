@@ -803,6 +803,18 @@ static void same_answers(struct symbolizer *a, struct symbolizer *b,
 	}
 }
 
+/* same_answers over function fn of dso, whose nm listing is nm. */
+static void same_answers_fn(struct symbolizer *a, struct symbolizer *b,
+			    const struct dso *d, const char *nm,
+			    const char *fn)
+{
+	u64 addr, size, off;
+
+	ck_assert_msg(nm_find(nm, fn, &addr, &size), "%s", fn);
+	ck_assert_int_eq(symbolizer__from_vaddr(a, d, addr, &off), 0);
+	same_answers(a, b, d, off, size);
+}
+
 START_TEST(test_resolved_cache)
 {
 	char root[4096], bid_path[4096];
@@ -825,16 +837,8 @@ START_TEST(test_resolved_cache)
 	ck_assert_ptr_nonnull(u);
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t i = 0; i < ARRAY_SIZE(fns); i++) {
-			ck_assert(nm_find("symfix-bid.nm", fns[i], &addr,
-					  &size));
-			ck_assert_int_eq(symbolizer__from_vaddr(s, &bid, addr,
-								&off), 0);
-			same_answers(s, u, &bid, off, size);
-			ck_assert(nm_find("symfix-pie.nm", fns[i], &addr,
-					  &size));
-			ck_assert_int_eq(symbolizer__from_vaddr(s, &pie, addr,
-								&off), 0);
-			same_answers(s, u, &pie, off, size);
+			same_answers_fn(s, u, &bid, "symfix-bid.nm", fns[i]);
+			same_answers_fn(s, u, &pie, "symfix-pie.nm", fns[i]);
 		}
 		symbolizer__stats(s, &st);
 		/* the second pass is answered from the cache alone */
@@ -874,7 +878,6 @@ START_TEST(test_symbol_cache)
 	struct dso lib, stripped = file_dso(1, fixture_path("symfix-stripped"));
 	const char *fns[] = { "fix_caller", "fix_leaf", "main" };
 	const char *lib_fns[] = { "lib_print", "lib_hidden" };
-	u64 addr, size, off;
 	FILE *ls;
 
 	ck_assert_ptr_nonnull(mkdtemp(dir));
@@ -888,20 +891,12 @@ START_TEST(test_symbol_cache)
 	ck_assert_ptr_nonnull(plain);
 	for (int run = 0; run < 4; run++) {
 		renew(&o);
-		for (size_t i = 0; i < ARRAY_SIZE(fns); i++) {
-			ck_assert(nm_find("symfix-pie.nm", fns[i], &addr,
-					  &size));
-			ck_assert_int_eq(symbolizer__from_vaddr(
-						 s, &stripped, addr, &off), 0);
-			same_answers(s, plain, &stripped, off, size);
-		}
-		for (size_t i = 0; i < ARRAY_SIZE(lib_fns); i++) {
-			ck_assert(nm_find("libsymfix.nm", lib_fns[i], &addr,
-					  &size));
-			ck_assert_int_eq(symbolizer__from_vaddr(s, &lib, addr,
-								&off), 0);
-			same_answers(s, plain, &lib, off, size);
-		}
+		for (size_t i = 0; i < ARRAY_SIZE(fns); i++)
+			same_answers_fn(s, plain, &stripped, "symfix-pie.nm",
+					fns[i]);
+		for (size_t i = 0; i < ARRAY_SIZE(lib_fns); i++)
+			same_answers_fn(s, plain, &lib, "libsymfix.nm",
+					lib_fns[i]);
 		symbolizer__stats(s, &st);
 		switch (run) {
 		case 0:		/* read and kept */
