@@ -329,14 +329,25 @@ int parse_seconds(const char *s, double *out)
 
 u64 hash_bytes(const void *p, size_t n)
 {
-	/* FNV-1a, then a finalizer: short strings and keys, not adversarial
-	 * volumes, so simplicity wins. */
+	/* Eight bytes at a time (a byte at a time, FNV-1a, cost a
+	 * multiply per byte: a 72-byte row key or a C++ name each time it
+	 * was interned), each word multiplied in and its high bits folded
+	 * down; the length seeds it and hash_u64 finishes.  In-memory
+	 * tables only: nothing kept on disk depends on it. */
 	const unsigned char *b = p;
-	u64 h = 0xcbf29ce484222325ULL;
+	u64 h = 0xcbf29ce484222325ULL ^ (u64)n * 0x9e3779b97f4a7c15ULL;
+	u64 w;
 
-	for (size_t i = 0; i < n; i++) {
-		h ^= b[i];
-		h *= 0x100000001b3ULL;
+	for (; n >= 8; n -= 8, b += 8) {
+		memcpy(&w, b, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdULL;
+		h ^= h >> 29;
+	}
+	if (n) {
+		w = 0;
+		memcpy(&w, b, n);
+		h = (h ^ w) * 0xff51afd7ed558ccdULL;
+		h ^= h >> 29;
 	}
 	return hash_u64(h);
 }
