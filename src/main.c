@@ -21,6 +21,7 @@
 #include "src/sys/cgroupfs.h"
 #include "src/sys/cmdout.h"
 #include "src/sys/evlist.h"
+#include "src/sys/heap.h"
 #include "src/sys/sampler.h"
 #include "symbols/dbgfetch.h"
 #include "symbols/cslib.h"
@@ -411,6 +412,7 @@ static int read_recording(struct run *r)
 		if (start_symbolizer(r))
 			return 1;
 		session__set_dso_fn(a->session, prefetch_dso, a->syms);
+		heap__prepare(heap__warm_for(perfdata__info(r->pd)->data.size));
 		a->start = app__now();
 		err = perfdata__read(r->pd, a->session, &ro);
 		session__set_dso_fn(a->session, NULL, NULL);
