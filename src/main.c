@@ -412,7 +412,6 @@ static int read_recording(struct run *r)
 		if (start_symbolizer(r))
 			return 1;
 		session__set_dso_fn(a->session, prefetch_dso, a->syms);
-		heap__prepare(heap__warm_for(perfdata__info(r->pd)->data.size));
 		a->start = app__now();
 		err = perfdata__read(r->pd, a->session, &ro);
 		session__set_dso_fn(a->session, NULL, NULL);
@@ -818,9 +817,13 @@ int main(int argc, char **argv)
 		o->target.cpus = o->cpus;
 	install_signals();
 	app_from_options(r);
+	rc = open_recording(r);
+	/* a file is read once: its heap, before any thread allocates */
+	if (!rc && r->pd)
+		heap__prepare(heap__warm_for(perfdata__info(r->pd)->data.size));
 	if (o->annotate && o->batch)
 		cslib__preload();
-	rc = open_recording(r) || start_session(r);
+	rc = rc || start_session(r);
 	if (!rc && o->input)
 		rc = read_recording(r);
 	if (rc)

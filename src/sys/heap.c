@@ -32,6 +32,9 @@ void heap__prepare(size_t warm)
 	 * blocks under 32 MiB come from the heap, where growing is cheap */
 	mallopt(M_TRIM_THRESHOLD, 1 << 30);
 	mallopt(M_MMAP_THRESHOLD, 32 << 20);
+	/* the symbolizer's threads too: their own arenas would be fresh
+	 * memory again (a binary's symbol table, megabytes) */
+	mallopt(M_ARENA_MAX, 1);
 	if (!warm)
 		return;
 	p = malloc(warm);

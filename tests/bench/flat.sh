@@ -6,8 +6,9 @@
 # longer LEAF_US makes the samples on the way down, a long tail of
 # chains, rarer), E (every tree)
 # then c (the callers view); every 30 s ptop's CPU in those 30 s (per
-# 2 s refresh) and RSS; at the end the last builds of the -vv log (CPU,
-# rows, chain nodes).
+# 2 s refresh) and RSS (anonymous memory and mapped files' pages
+# apart); at the end the last builds of the -vv log (CPU, rows, chain
+# nodes).
 # usage: tests/bench/flat.sh PTOP WL OUT [EXTRA PTOP OPTIONS]
 #   PIDS=1: -p of the two workloads instead of system-wide
 #   e.g. MIN=5 DEPTH=16 tests/bench/flat.sh build/ptop build/workloads
@@ -40,8 +41,11 @@ s0=$(date +%s)
 for _ in $(seq $((MIN * 2))); do
 	sleep 30
 	cpu=$(awk '{ print $14 + $15 }' "/proc/$pid/stat")
-	rss=$(awk '/VmRSS/ { print $2 }' "/proc/$pid/status")
-	echo "t=$(( $(date +%s) - s0 ))s cpu/refresh=$(awk -v a="$cpu" -v b="$prev" -v t="$tck" 'BEGIN { printf "%.3f", (a - b) / t / 15 }') s rss=$rss kB load $(cut -d' ' -f1 /proc/loadavg)" >> "$OUT"
+	# the RSS, and of it the heap and anonymous maps, and the pages
+	# of mapped files (binaries, debug files: clean, the page cache's)
+	rss=$(awk '/^VmRSS/ { r = $2 } /^RssAnon/ { a = $2 } /^RssFile/ { f = $2 }
+		END { print r " kB (anon " a ", files " f ")" }' "/proc/$pid/status")
+	echo "t=$(( $(date +%s) - s0 ))s cpu/refresh=$(awk -v a="$cpu" -v b="$prev" -v t="$tck" 'BEGIN { printf "%.3f", (a - b) / t / 15 }') s rss=$rss load $(cut -d' ' -f1 /proc/loadavg)" >> "$OUT"
 	prev=$cpu
 done
 # q leaves the callers view for the table, then ptop
