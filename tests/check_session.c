@@ -826,6 +826,53 @@ START_TEST(test_chain_memo)
 }
 END_TEST
 
+/* The -vv memory figures: the histograms' and chains' bytes grow with
+ * distinct entries and chains, and a snapshot holds at least its
+ * entries and nodes. */
+START_TEST(test_bytes)
+{
+	u64 st = ST | PERF_SAMPLE_CALLCHAIN;
+	struct perf_event_attr a = attr(st);
+	struct session_opts o = { .key_fields = KEY_ALL };
+	u64 chain[11] = { (u64)PERF_CONTEXT_USER };
+	struct fake_sample fs = { .time = 1000, .period = 100,
+				  .pid = 100, .tid = 100, .callchain = chain,
+				  .nr_callchain = 11,
+				  .misc = PERF_RECORD_MISC_USER };
+	struct snapshot snap;
+	size_t empty;
+
+	session__free(s);
+	s = session__new(&o);
+	ck_assert_int_eq(session__add_event(s, "cpu-clock", &a), 0);
+	fake_machine(st);
+	empty = session__bytes(s);
+	ck_assert_uint_gt(empty, 0);
+	/* 5,000 chains of ten frames, none shared (inside the binary's
+	 * map, 0x400000-0x410000: a frame outside it ends a chain) */
+	for (u64 i = 0; i < 5000; i++) {
+		chain[1] = fs.ip = 0x401000 + (i % 2000) * 4;
+		for (u64 d = 2; d < 11; d++)
+			chain[d] = 0x404000 + i * 9 + (d - 2);
+		session__process(s, fake_sample(buf, st, &fs));
+	}
+	snapshot__init(&snap);
+	ck_assert_int_eq(session__snapshot(s, 0, &snap), 0);
+	ck_assert_uint_eq(snap.nr, 5000);
+	ck_assert_uint_ge(snap.nr_chains, 5000 * 9);
+	/* the session holds at least what its snapshot copies: the
+	 * entries and every chain node */
+	ck_assert_uint_ge(snapshot__bytes(&snap),
+			  snap.nr * sizeof(*snap.entries) +
+			  snap.nr_chains * sizeof(*snap.chains));
+	ck_assert_uint_ge(session__bytes(s),
+			  snap.nr * sizeof(*snap.entries) +
+			  snap.nr_chains * sizeof(*snap.chains));
+	snapshot__fini(&snap);
+	ck_assert_uint_eq(snapshot__bytes(&snap), 0);
+}
+END_TEST
+
 /*
  * perf record (6.0+) reads each counter's lost count (PERF_FORMAT_LOST)
  * at its end and writes it as LOST_SAMPLES: the losses its LOST records
@@ -1190,6 +1237,7 @@ Suite *session_suite(void)
 	tcase_add_test(tc, test_idle_without_pid_key);
 	tcase_add_test(tc, test_idle_chains);
 	tcase_add_test(tc, test_chain_memo);
+	tcase_add_test(tc, test_bytes);
 	tcase_add_test(tc, test_lost_once);
 	tcase_add_test(tc, test_fold_reaped_always);
 	tcase_add_test(tc, test_fold_addrs);

@@ -22,6 +22,11 @@ void log__set_level(enum log_level max)
 	max_level = max;
 }
 
+bool log__enabled(enum log_level level)
+{
+	return level <= max_level;
+}
+
 void log__vprintf(enum log_level level, const char *fmt, va_list ap)
 {
 	char buf[1024];

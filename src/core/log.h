@@ -3,6 +3,7 @@
 #define PTOP_LOG_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 
 enum log_level {
 	LOG_ERR,
@@ -20,6 +21,8 @@ typedef void (*log_fn)(enum log_level level, const char *msg, void *ctx);
 
 void log__set_handler(log_fn fn, void *ctx);
 void log__set_level(enum log_level max);
+/* Whether messages of level are passed on (figures costly to gather). */
+bool log__enabled(enum log_level level);
 void log__vprintf(enum log_level level, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
 void log__printf(enum log_level level, const char *fmt, ...)

@@ -429,6 +429,15 @@ size_t session__nr_events(const struct session *s)
 	return s->nr_events;
 }
 
+size_t session__bytes(const struct session *s)
+{
+	size_t n = callchains__bytes(s->chains);
+
+	for (size_t i = 0; i < s->nr_events; i++)
+		n += hist__bytes(s->events[i].hist);
+	return n;
+}
+
 const char *session__event_name(const struct session *s, size_t ev)
 {
 	return ev < s->nr_events ? s->events[ev].name : NULL;
@@ -1382,6 +1391,13 @@ void snapshot__fini(struct snapshot *snap)
 	free(snap->entries);
 	free(snap->cpu_counts);
 	memset(snap, 0, sizeof(*snap));
+}
+
+size_t snapshot__bytes(const struct snapshot *snap)
+{
+	return snap->cap * sizeof(*snap->entries) +
+	       snap->cap_chains * sizeof(*snap->chains) +
+	       snap->nr_cpus * sizeof(*snap->cpu_counts);
 }
 
 static void *dup_array(const void *src, size_t n, size_t sz)

@@ -189,6 +189,8 @@ int session__add_build_id(struct session *s, s32 pid, const char *path,
 bool session__attr_build_id(const struct session *s,
 			    const struct perf_event_header *h);
 size_t session__nr_events(const struct session *s);
+/* The histograms' and the call chains' memory (the -vv figures). */
+size_t session__bytes(const struct session *s);
 const char *session__event_name(const struct session *s, size_t ev);
 const struct perf_event_attr *session__event_attr(const struct session *s,
 						  size_t ev);
@@ -330,6 +332,7 @@ struct snapshot {
 
 void snapshot__init(struct snapshot *snap);
 void snapshot__fini(struct snapshot *snap);
+size_t snapshot__bytes(const struct snapshot *snap);
 /* dst (initialized) becomes a copy of src that owns its arrays: a frozen
  * baseline.  0 or -ENOMEM (dst then empty). */
 int snapshot__copy(struct snapshot *dst, const struct snapshot *src);

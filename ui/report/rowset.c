@@ -487,6 +487,29 @@ struct rowset_memo {
 	size_t index_from;	/* entries [0, index_from) are indexed */
 };
 
+/* The memo's arrays (allocated sizes), for the -vv figures. */
+static size_t rowset_memo__bytes(const struct rowset_memo *m)
+{
+	if (!m)
+		return 0;
+	return sizeof(*m) + m->cap_fs * sizeof(*m->fs) +
+	       m->nfs_slots * sizeof(*m->fs_slots) +
+	       (m->cap_node + m->cap_entry + m->cap_ent_off + m->cap_fr_fs +
+		m->cap_fr_key + m->nkey_slots + m->cap_key_off +
+		m->cap_occ_ent + m->cap_occ_from + m->cap_stamp +
+		m->cap_key_next + m->cap_tnode + m->cap_tmark +
+		m->cap_prov) * sizeof(u32) +
+	       m->cap_keys * sizeof(*m->keys) +
+	       m->cap_ent_hash * sizeof(*m->ent_hash) +
+	       m->cap_occ * sizeof(*m->occ);
+}
+
+size_t rowset__bytes(const struct rowset *rs)
+{
+	return rs->cap * sizeof(*rs->rows) + rs->nslots * sizeof(*rs->slots) +
+	       rowset_memo__bytes(rs->memo);
+}
+
 static void rowset_memo__free(struct rowset_memo *m)
 {
 	if (!m)

@@ -156,6 +156,8 @@ struct rowset {
 
 void rowset__init(struct rowset *rs);
 void rowset__fini(struct rowset *rs);
+/* The rows' and the memo's memory (the -vv figures). */
+size_t rowset__bytes(const struct rowset *rs);
 int rowset__build(struct rowset *rs, const struct snapshot *snap,
 		  const struct sort_spec *spec, const struct row_filter *filter,
 		  row_resolve_fn resolve, void *ctx);

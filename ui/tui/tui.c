@@ -2,6 +2,7 @@
  * keys through the key table, one redraw per refresh, key or resize; the
  * terminal is restored on every exit path. */
 #include <errno.h>
+#include <malloc.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -257,6 +258,31 @@ static bool row_id__match(const struct tui *t, const struct row *r)
 	return true;
 }
 
+/* -vv: where a live view's memory is, after each build: the heap in
+ * use (every arena), and of it the histograms and chains, their
+ * snapshots, the rows and their memo, the symbolizer's answers and
+ * DWARF (the rest: libdw's and libelf's, the unwinder's, the views'). */
+static void tui__log_memory(struct tui *t)
+{
+	struct mallinfo2 mi = mallinfo2();
+	struct symbolizer_stats st;
+	size_t snaps = 0;
+
+	for (size_t i = 0; i < t->table.nr_snaps; i++)
+		snaps += snapshot__bytes(&t->table.snaps[i]);
+	symbolizer__stats(t->a->syms, &st);
+	pr_debug("memory: heap %.1f MB in use; histograms and chains %.1f, "
+		 "snapshots %.1f, rows and memo %.1f, answers %.1f, DWARF "
+		 "%.1f (%zu entries, %zu chain nodes)",
+		 (double)(mi.uordblks + mi.hblkhd) / 1e6,
+		 (double)session__bytes(t->a->session) / 1e6,
+		 (double)snaps / 1e6,
+		 (double)rowset__bytes(&t->table.rows) / 1e6,
+		 (double)st.resolved_bytes / 1e6, (double)st.dwarf_bytes / 1e6,
+		 t->table.rows.snap ? t->table.rows.snap->nr : 0,
+		 t->table.rows.snap ? t->table.rows.snap->nr_chains : 0);
+}
+
 int tui__rebuild(struct tui *t)
 {
 	size_t n = tui__nr_shown(t), ev, left;
@@ -293,6 +319,8 @@ int tui__rebuild(struct tui *t)
 			 t->table.rows.nr,
 			 t->table.rows.snap ? t->table.rows.snap->nr_chains : 0,
 			 left);
+	if (!t->table.cancelled && log__enabled(LOG_DEBUG))
+		tui__log_memory(t);
 	if (left && !t->resolving && !t->resolve_rounds)
 		pr_debug("names: %zu left for the next builds (a build's "
 			 "budget is %.0f ms)", left, t->build_budget * 1000);
