@@ -8,7 +8,7 @@
 # then c (the callers view); every 30 s ptop's CPU in those 30 s (per
 # 2 s refresh) and RSS (anonymous memory and mapped files' pages
 # apart); at the end the last builds of the -vv log (CPU, rows, chain
-# nodes) and, about every 30 s, where the memory was (-vv's "memory:").
+# nodes) and where the memory was after them (-vv's "memory:").
 # usage: tests/bench/flat.sh PTOP WL OUT [EXTRA PTOP OPTIONS]
 #   PIDS=1: -p of the two workloads instead of system-wide
 #   e.g. MIN=5 DEPTH=16 tests/bench/flat.sh build/ptop build/workloads
@@ -63,6 +63,7 @@ for _ in $(seq 50); do
 	sleep 0.2
 done
 grep 'build: .* ms of CPU' "$OUT.log" | tail -n 3 >> "$OUT"
-# where the memory is, about every 30 s (a build each 2 s refresh)
-grep 'memory: heap' "$OUT.log" | awk 'NR % 15 == 1' >> "$OUT"
+# where the memory was after the last builds (the log keeps the last
+# 128 messages)
+grep 'memory: heap' "$OUT.log" | tail -n 3 >> "$OUT"
 cat "$OUT"
