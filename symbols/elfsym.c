@@ -88,6 +88,21 @@ static const char *scn_name(Elf *elf, size_t shstrndx, const GElf_Shdr *sh)
 	return n ? n : "";
 }
 
+bool elfsym__has_section(Elf *elf, const char *name)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	GElf_Shdr sh;
+
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx))
+		return false;
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) &&
+		    !strcmp(scn_name(elf, shstrndx, &sh), name))
+			return true;
+	return false;
+}
+
 /* Section data that is really in the file (not NOBITS, not compressed). */
 static Elf_Data *scn_data(Elf_Scn *scn, const GElf_Shdr *sh)
 {

@@ -71,6 +71,9 @@ Elf *elfsym__open_mem(void *image, size_t size);
  * program headers are both unreadable or absent (not a usable file). */
 int elfsym__info(Elf *elf, struct elf_info *info);
 
+/* Whether elf has a section of that name (the section headers only). */
+bool elfsym__has_section(Elf *elf, const char *name);
+
 /* Just the build-id (cheap; for verifying a candidate file): its size,
  * 0 if none, or -errno. */
 int elfsym__build_id(Elf *elf, u8 *out, size_t max);

@@ -58,6 +58,9 @@ struct ufile {
 	u64 first_vaddr;	/* first PT_LOAD, aligned down (libdwfl's) */
 	u64 end_vaddr;		/* end of the last PT_LOAD */
 	unsigned int users;	/* modules of cached Dwfls */
+	/* its debug file's .debug_frame: DEBUG_FRAME_UNKNOWN until a Dwfl
+	 * asks, then whether there is one (see cb_find_debuginfo) */
+	u8 debug_frame;
 	u64 last_use;
 };
 
@@ -292,9 +295,20 @@ static int cb_find_elf(Dwfl_Module *mod, void **userdata, const char *name,
 	return -1;
 }
 
-/* Separate debug info, for .debug_frame when .eh_frame has no entry for
- * a pc: through the same finder as the symbolizer's.  libdwfl owns the
- * fd returned. */
+enum { DEBUG_FRAME_UNKNOWN, DEBUG_FRAME_NONE, DEBUG_FRAME_HAS };
+
+/*
+ * Separate debug info, for .debug_frame when .eh_frame has no entry for
+ * a pc (libdw asks at every chain's last frame, where nothing unwinds):
+ * through the same finder as the symbolizer's.  libdwfl owns the fd
+ * returned.  Only a debug file with a .debug_frame is given: libdw's
+ * dwarf_begin_elf inflates every compressed .debug_* section of the file
+ * it gets, in each process's Dwfl, to find none there (Debian's debug
+ * files have none: x86-64 code unwinds through .eh_frame): system-wide,
+ * 207 MB of the heap were libc's and ld.so's debug sections inflated
+ * again for each cached Dwfl.  Whether the file has one is read once per
+ * file.
+ */
 static int cb_find_debuginfo(Dwfl_Module *mod, void **userdata,
 			     const char *name, Dwarf_Addr base,
 			     const char *file_name, const char *debuglink,
@@ -314,10 +328,23 @@ static int cb_find_debuginfo(Dwfl_Module *mod, void **userdata,
 	if (!uf || !uf->elf || uf->dso->kind != DSO_FILE ||
 	    elfsym__info(uf->elf, &info))
 		return -1;
+	if (uf->debug_frame == DEBUG_FRAME_NONE)
+		return -1;
 	fd = debuginfo__open_debug(&uf->u->dio, uf->dso, &info, path,
 				   sizeof(path));
 	if (fd < 0)
 		return -1;
+	if (uf->debug_frame == DEBUG_FRAME_UNKNOWN) {
+		Elf *dbg = elfsym__open_fd(fd);
+
+		uf->debug_frame = elfsym__has_section(dbg, ".debug_frame") ?
+					  DEBUG_FRAME_HAS : DEBUG_FRAME_NONE;
+		elf_end(dbg);
+		if (uf->debug_frame == DEBUG_FRAME_NONE) {
+			close(fd);
+			return -1;
+		}
+	}
 	*debug_name = strdup(path);
 	return fd;
 }

@@ -354,6 +354,26 @@ START_TEST(test_info)
 }
 END_TEST
 
+/* Sections by name: a debug file made from a build with unwind tables
+ * has no .debug_frame (its .eh_frame header stays, NOBITS); one made
+ * from a build without them has it. */
+START_TEST(test_has_section)
+{
+	struct loaded l;
+
+	load(&l, "symfix-dl.debug", 0);
+	ck_assert(elfsym__has_section(l.elf, ".eh_frame"));
+	ck_assert(elfsym__has_section(l.elf, ".debug_info"));
+	ck_assert(!elfsym__has_section(l.elf, ".debug_frame"));
+	ck_assert(!elfsym__has_section(l.elf, ".debug_fram"));
+	unload(&l);
+	load(&l, "symfix-dframe.debug", 0);
+	ck_assert(elfsym__has_section(l.elf, ".debug_frame"));
+	unload(&l);
+	ck_assert(!elfsym__has_section(NULL, ".debug_frame"));
+}
+END_TEST
+
 START_TEST(test_vaddr)
 {
 	struct loaded l;
@@ -528,6 +548,7 @@ Suite *elfsym_suite(void)
 	tcase_add_test(tc, test_got);
 	tcase_add_test(tc, test_ehframe_ranges);
 	tcase_add_test(tc, test_info);
+	tcase_add_test(tc, test_has_section);
 	tcase_add_test(tc, test_vaddr);
 	tcase_add_test(tc, test_not_elf);
 	tcase_add_test(tc, test_memory);
