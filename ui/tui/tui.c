@@ -266,8 +266,12 @@ static void tui__log_memory(struct tui *t)
 {
 	struct mallinfo2 mi = mallinfo2();
 	struct symbolizer_stats st;
-	size_t snaps = 0;
+	size_t snaps = 0, live;
 
+	/* the session's under its lock: the sampler adds to it */
+	session__lock(t->a->session);
+	live = session__bytes(t->a->session);
+	session__unlock(t->a->session);
 	for (size_t i = 0; i < t->table.nr_snaps; i++)
 		snaps += snapshot__bytes(&t->table.snaps[i]);
 	symbolizer__stats(t->a->syms, &st);
@@ -275,7 +279,7 @@ static void tui__log_memory(struct tui *t)
 		 "snapshots %.1f, rows and memo %.1f, answers %.1f, DWARF "
 		 "%.1f (%zu entries, %zu chain nodes)",
 		 (double)(mi.uordblks + mi.hblkhd) / 1e6,
-		 (double)session__bytes(t->a->session) / 1e6,
+		 (double)live / 1e6,
 		 (double)snaps / 1e6,
 		 (double)rowset__bytes(&t->table.rows) / 1e6,
 		 (double)st.resolved_bytes / 1e6, (double)st.dwarf_bytes / 1e6,
