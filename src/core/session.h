@@ -279,7 +279,8 @@ enum hist_mode {
  * that reaps one, not only past fold_threshold entries; comm_too: their
  * comm becomes "[exited]" as well.  The live view sets them while no row
  * it shows depends on a pid or tid (and on the comm): the fold then
- * changes no row and a week of process churn costs what a minute does. */
+ * changes no row and a week of process churn costs what a minute does.
+ * Called with the session locked. */
 void session__fold_reaped(struct session *s, bool always, bool comm_too);
 
 /* The start of the function holding (dso, addr), from what the front

@@ -485,6 +485,10 @@ static int tui__refresh(struct tui *t, double now)
 	fold = !sort_spec__has(&t->table.spec, SORT_PID) &&
 	       !sort_spec__has(&t->table.spec, SORT_TID) &&
 	       !t->table.filter.has_pid && !t->table.filter.has_tid;
+	/* under the session's lock: the sampler reads these, and interns
+	 * into the same string pool ("[exited]" here: TSan caught the two
+	 * interning at once) */
+	session__lock(a->session);
 	session__fold_reaped(a->session, fold,
 			     !sort_spec__has(&t->table.spec, SORT_COMM));
 	/* and their addresses, but for the push's profiles, which keep
@@ -492,6 +496,7 @@ static int tui__refresh(struct tui *t, double now)
 	session__fold_addrs(a->session,
 			    fold && a->syms && !a->pusher ? tui__func_of : NULL,
 			    a->syms);
+	session__unlock(a->session);
 	err = table__snapshot(&t->table, a->mode);
 	if (err)
 		return err;
