@@ -145,7 +145,7 @@ perf script -i "$TMP/o.data" 2> /dev/null | grep -q 'sched:sched_switch: prev_co
 # a perf record file with sched_switch chains and switch records
 perf record -q -N --buildid-mmap -e sched:sched_switch -g --switch-events \
 	-o "$TMP/sw.data" -- "$WL/offwork" 4 > /dev/null 2> "$TMP/err" ||
-	fail "perf record: $(cat "$TMP/err")"
+	fail "perf record --buildid-mmap: $(cat "$TMP/err")"
 "$PTOP" -i "$TMP/sw.data" --off-cpu -b --json > "$TMP/file.json" 2> "$TMP/err" ||
 	fail "ptop -i --off-cpu: $(cat "$TMP/err")"
 check_waits "$TMP/file.json" 4 "perf record file"

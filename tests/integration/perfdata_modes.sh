@@ -32,7 +32,7 @@ record() {
 	f=$TMP/$1.data
 	shift
 	perf record --buildid-mmap -q -o "$f" "$@" > /dev/null 2> "$TMP/rec.err" ||
-		fail "perf record $*: $(head -c 400 "$TMP/rec.err")"
+		fail "perf record --buildid-mmap $*: $(head -c 400 "$TMP/rec.err")"
 }
 
 # perf_rows FILE [perf report args]: "event<TAB>dso<TAB>symbol<TAB>self<TAB>children"
@@ -313,10 +313,10 @@ attach() {
 	BG="$BG $rec"
 	echo enable > "$TMP/ctl"
 	read -r ack < "$TMP/ack"
-	[ "$ack" = ack ] || fail "perf record $1: its control fifo said '$ack'"
+	[ "$ack" = ack ] || fail "perf record --buildid-mmap $1: its control fifo said '$ack'"
 	echo go > "$TMP/go"
 	wait "$py" || fail "python3 failed"
-	wait "$rec" || fail "perf record $1 $id: $(head -c 400 "$TMP/rec.err")"
+	wait "$rec" || fail "perf record --buildid-mmap $1 $id: $(head -c 400 "$TMP/rec.err")"
 }
 attach -p pid
 compare "-p python3" "$TMP/pid.data" 1

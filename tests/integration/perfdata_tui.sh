@@ -11,7 +11,7 @@ need perf
 perf --buildid-dir "$TMP/.debug" record -q --buildid-mmap \
 	-e cpu-clock/period=100000/ -e page-faults/period=1/ \
 	-o "$TMP/e.data" -- "$WL/spin3" 1 > /dev/null 2> "$TMP/rec.err" ||
-	fail "perf record failed: $(cat "$TMP/rec.err")"
+	fail "perf record --buildid-mmap failed: $(cat "$TMP/rec.err")"
 printf 'cd "%s" && exec "%s" -i e.data\n' "$TMP" "$PTOP" > "$TMP/file.sh"
 run sh "$TMP/file.sh"
 # (the header is cut at the pane's width: "finis…")

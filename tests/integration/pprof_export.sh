@@ -16,7 +16,7 @@ record() {	# record OUT ARGS...: perf record --buildid-mmap (BRIEF: kernel bug)
 	out=$1
 	shift
 	perf record --buildid-mmap -q -o "$out" "$@" > /dev/null 2> "$TMP/recerr" ||
-		fail "perf record failed: $(head -c 300 "$TMP/recerr")"
+		fail "perf record --buildid-mmap failed: $(head -c 300 "$TMP/recerr")"
 }
 
 buildid() { readelf -n "$1" | awk '/Build ID/ { print $3 }'; }
