@@ -820,7 +820,7 @@ int main(int argc, char **argv)
 	rc = open_recording(r);
 	/* a file is read once: its heap, before any thread allocates */
 	if (!rc && r->pd)
-		heap__prepare(heap__warm_for(perfdata__info(r->pd)->data.size));
+		heap__prepare(perfdata__info(r->pd)->data.size);
 	if (o->annotate && o->batch)
 		cslib__preload();
 	rc = rc || start_session(r);

@@ -326,9 +326,8 @@ static int cb_find_debuginfo(Dwfl_Module *mod, void **userdata,
 	(void)debuglink;
 	(void)crc;
 	if (!uf || !uf->elf || uf->dso->kind != DSO_FILE ||
+	    uf->debug_frame == DEBUG_FRAME_NONE ||
 	    elfsym__info(uf->elf, &info))
-		return -1;
-	if (uf->debug_frame == DEBUG_FRAME_NONE)
 		return -1;
 	fd = debuginfo__open_debug(&uf->u->dio, uf->dso, &info, path,
 				   sizeof(path));

@@ -15,15 +15,10 @@
  * at most; a small file gets 16 times its data. */
 #define WARM_MAX (8u << 20)
 
-size_t heap__warm_for(unsigned long long data_size)
+void heap__prepare(unsigned long long data_size)
 {
-	if (data_size >= WARM_MAX / 16)
-		return WARM_MAX;
-	return (size_t)data_size * 16;
-}
-
-void heap__prepare(size_t warm)
-{
+	size_t warm = data_size >= WARM_MAX / 16 ? WARM_MAX :
+						      (size_t)data_size * 16;
 	uintptr_t start, end;
 	char *p;
 

@@ -9,15 +9,13 @@
  * allocates: memory freed is kept for the allocations that follow
  * instead of going back to the kernel, large blocks come from the heap
  * too, the threads (the symbolizer's) allocate from the same heap, and
- * `warm` bytes of it are made present at once.  A first touch of a fresh
- * page costs a fault each (several microseconds in a VM); asked for
- * together they cost a fraction of that.  The heap then stays at its
- * peak size until exit.  Never fails: on a kernel without
- * MADV_POPULATE_WRITE the pages come as they are touched.
+ * 16 times data_size (the recording's data), at most 8 MiB, of it is
+ * made present at once.  A first touch of a fresh page costs a fault
+ * each (several microseconds in a VM); asked for together they cost a
+ * fraction of that.  The heap then stays at its peak size until exit.
+ * Never fails: on a kernel without MADV_POPULATE_WRITE the pages come
+ * as they are touched.
  */
-void heap__prepare(size_t warm);
-
-/* The bytes to warm for a recording whose data is data_size bytes. */
-size_t heap__warm_for(unsigned long long data_size);
+void heap__prepare(unsigned long long data_size);
 
 #endif
