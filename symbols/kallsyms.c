@@ -585,76 +585,86 @@ static struct kallsyms *read_cache(const char *file,
 	return ks;
 }
 
-/* The finished table of a parsed ks, as the cache file holds it: its
- * symbols, then the module names after the symbol names. */
-static int cache_image(struct kallsyms *ks, struct ksym **out, size_t *nr,
-		       struct kmod **mods_out, struct strbuf *names)
+/* The cache file's writes, through one buffer: 0 or -errno in err. */
+struct kwrite {
+	int fd, err;
+	size_t len;
+	char *buf;
+};
+
+#define KWRITE_BUF (64u << 10)
+
+static void kwrite__add(struct kwrite *w, const void *p, size_t n)
 {
-	size_t n = symtab__count(ks->st), k = 0;
-	struct ksym *syms = calloc(n ? n : 1, sizeof(*syms));
-	struct kmod *mods = calloc(ks->nr_mods ? ks->nr_mods : 1,
-				   sizeof(*mods));
-	struct symtab_hit hit;
-
-	if (!syms || !mods)
-		goto nomem;
-	for (size_t i = 0; i < n; i++) {
-		size_t len;
-
-		if (symtab__at(ks->st, i, &hit) || !hit.raw_name)
-			goto nomem;	/* naming failed: no cache */
-		len = strlen(hit.raw_name);
-		if (!len || len > KSYM_NAME_MAX)
-			continue;
-		syms[k].addr = hit.start;
-		syms[k].size = hit.size;
-		syms[k].group = hit.group;
-		syms[k].name_off = (u32)names->len;
-		syms[k].name_len = (u32)len;
-		strbuf__add(names, hit.raw_name, len);
-		k++;
+	if (w->err)
+		return;
+	if (w->len + n > KWRITE_BUF) {
+		w->err = fd__write_all(w->fd, w->buf, w->len, NULL);
+		w->len = 0;
+		if (!w->err && n > KWRITE_BUF)
+			w->err = fd__write_all(w->fd, p, n, NULL);
+		if (w->err || n > KWRITE_BUF)
+			return;
 	}
-	for (size_t i = 0; i < ks->nr_mods; i++) {
-		size_t len = strlen(ks->mods[i]) - 2;
-
-		mods[i].name_off = (u32)names->len;
-		mods[i].name_len = (u32)len;
-		strbuf__add(names, ks->mods[i] + 1, len);
-	}
-	if (names->oom || names->len > UINT32_MAX)
-		goto nomem;
-	*out = syms;
-	*nr = k;
-	*mods_out = mods;
-	return 0;
-nomem:
-	free(syms);
-	free(mods);
-	return -ENOMEM;
+	memcpy(w->buf + w->len, p, n);
+	w->len += n;
 }
 
-/* Writes the parsed ks to file atomically (a temporary file renamed
- * over): 0 or -errno. */
+/* The i-th symbol of the parsed table as the cache holds it: false when
+ * the cache leaves it out (a range, no name, a name too long). */
+static bool kcache_sym(struct kallsyms *ks, size_t i, struct ksym *y,
+		       const char **name)
+{
+	struct symtab_hit hit;
+	size_t len;
+
+	/* the raw names: naming each would intern all of them */
+	if (symtab__at_raw(ks->st, i, &hit) || !hit.raw_name)
+		return false;
+	len = strlen(hit.raw_name);
+	if (!len || len > KSYM_NAME_MAX)
+		return false;
+	memset(y, 0, sizeof(*y));
+	y->addr = hit.start;
+	y->size = hit.size;
+	y->group = hit.group;
+	y->name_len = (u32)len;
+	*name = hit.raw_name;
+	return true;
+}
+
+/*
+ * Writes the parsed ks to file atomically (a temporary file renamed
+ * over): 0 or -errno.  The table is streamed out in passes through a
+ * small buffer (the header's counts, the symbols, their names, the
+ * module names), not copied whole: on the first run of a boot the
+ * parsed table is most of ptop's memory already.
+ */
 static int write_cache(const char *file, struct kallsyms *ks,
 		       const struct kcache_key *k)
 {
+	size_t n = symtab__count(ks->st), nr = 0;
+	struct kwrite w = { .fd = -1 };
 	struct kcache_hdr h;
-	struct strbuf names;
-	struct ksym *syms = NULL;
-	struct kmod *mods = NULL;
-	size_t nr = 0;
+	const char *name;
+	struct ksym y;
 	char tmp[4200];
-	int fd, err;
+	u64 str = 0;
 
-	if (!ks->st || ks->restricted || !symtab__count(ks->st))
+	if (!ks->st || ks->restricted || !n)
 		return -EINVAL;
 	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", file, (int)getpid()) >=
 	    (int)sizeof(tmp))
 		return -ENAMETOOLONG;
-	strbuf__init(&names);
-	err = cache_image(ks, &syms, &nr, &mods, &names);
-	if (err)
-		goto out;
+	for (size_t i = 0; i < n; i++)
+		if (kcache_sym(ks, i, &y, &name)) {
+			nr++;
+			str += y.name_len;
+		}
+	for (size_t i = 0; i < ks->nr_mods; i++)
+		str += strlen(ks->mods[i]) - 2;
+	if (str > UINT32_MAX)
+		return -EFBIG;
 	memset(&h, 0, sizeof(h));
 	memcpy(h.magic, KCACHE_MAGIC, 8);
 	h.version = KCACHE_VERSION;
@@ -665,29 +675,41 @@ static int write_cache(const char *file, struct kallsyms *ks,
 	h.modules_hash = k->modules_hash;
 	h.nr_syms = nr;
 	h.nr_mods = ks->nr_mods;
-	h.str_size = names.len;
-	h.file_size = sizeof(h) + nr * sizeof(*syms) +
-		      ks->nr_mods * sizeof(*mods) + h.str_size;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
-		  0600);
-	if (fd < 0) {
-		err = -errno;
-		goto out;
+	h.str_size = str;
+	h.file_size = sizeof(h) + nr * sizeof(struct ksym) +
+		      ks->nr_mods * sizeof(struct kmod) + h.str_size;
+	w.buf = malloc(KWRITE_BUF);
+	if (!w.buf)
+		return -ENOMEM;
+	w.fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
+		    0600);
+	if (w.fd < 0) {
+		free(w.buf);
+		return -errno;
 	}
-	err = fd__write_all(fd, &h, sizeof(h), NULL);
-	if (!err)
-		err = fd__write_all(fd, syms, nr * sizeof(*syms), NULL);
-	if (!err && ks->nr_mods)
-		err = fd__write_all(fd, mods, ks->nr_mods * sizeof(*mods),
-				    NULL);
-	if (!err && names.len)
-		err = fd__write_all(fd, names.buf, names.len, NULL);
-	err = fd__commit(fd, tmp, file, err);
-out:
-	free(syms);
-	free(mods);
-	strbuf__fini(&names);
-	return err;
+	kwrite__add(&w, &h, sizeof(h));
+	str = 0;
+	for (size_t i = 0; i < n; i++)
+		if (kcache_sym(ks, i, &y, &name)) {
+			y.name_off = (u32)str;
+			str += y.name_len;
+			kwrite__add(&w, &y, sizeof(y));
+		}
+	for (size_t i = 0; i < ks->nr_mods; i++) {
+		struct kmod m = { (u32)str, (u32)(strlen(ks->mods[i]) - 2) };
+
+		str += m.name_len;
+		kwrite__add(&w, &m, sizeof(m));
+	}
+	for (size_t i = 0; i < n; i++)
+		if (kcache_sym(ks, i, &y, &name))
+			kwrite__add(&w, name, y.name_len);
+	for (size_t i = 0; i < ks->nr_mods; i++)
+		kwrite__add(&w, ks->mods[i] + 1, strlen(ks->mods[i]) - 2);
+	if (!w.err && w.len)
+		w.err = fd__write_all(w.fd, w.buf, w.len, NULL);
+	free(w.buf);
+	return fd__commit(w.fd, tmp, file, w.err);
 }
 
 struct kallsyms *kallsyms__load_cached(const char *path,
@@ -715,8 +737,16 @@ struct kallsyms *kallsyms__load_cached(const char *path,
 		return ks;
 	}
 	ks = kallsyms__load(path, pool);
-	if (ks && !write_cache(file, ks, &key))
+	if (ks && !write_cache(file, ks, &key)) {
+		/* the file written, mapped: the parsed table is let go */
+		struct kallsyms *mapped = read_cache(file, &key, pool);
+
 		*from = KALLSYMS_PARSED_SAVED;
+		if (mapped) {
+			kallsyms__free(ks);
+			ks = mapped;
+		}
+	}
 	return ks;
 }
 

@@ -2077,6 +2077,11 @@ const char *symbolizer__dso_file(struct symbolizer *s, const struct dso *dso)
 	return ds->img ? ds->img->file : NULL;
 }
 
+bool symbolizer__kernel_read(const struct symbolizer *s)
+{
+	return s && s->kernel_loaded;
+}
+
 bool symbolizer__kernel_restricted(struct symbolizer *s)
 {
 	return s && s->kernel_loaded && s->kernel_status == DSO_ST_RESTRICTED;

@@ -241,6 +241,8 @@ bool symbolizer__demangle_params(const struct symbolizer *s);
 
 /* Kernel symbols hidden by kptr_restrict: true once the kernel was tried. */
 bool symbolizer__kernel_restricted(struct symbolizer *s);
+/* Whether the kernel's symbols have been read (or tried) already. */
+bool symbolizer__kernel_read(const struct symbolizer *s);
 
 /* What the caches hold, for tests and the memory figures. */
 struct symbolizer_stats {

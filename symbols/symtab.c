@@ -919,6 +919,30 @@ int symtab__at(struct symtab *st, size_t i, struct symtab_hit *hit)
 	return range__hit(st, &st->ranges[st->at_range], hit);
 }
 
+int symtab__at_raw(struct symtab *st, size_t i, struct symtab_hit *hit)
+{
+	const struct sym *s;
+
+	memset(hit, 0, sizeof(*hit));
+	if (!st || !st->finished || i >= st->nr + st->nr_ranges)
+		return -ENOENT;
+	if (!at_seek(st, i)) {
+		const struct range *r = &st->ranges[st->at_range];
+
+		hit->start = r->start;
+		hit->size = r->size;
+		hit->flags = st->range_flags;
+		return 0;
+	}
+	s = &st->syms[st->at_sym];
+	hit->raw_name = sym__raw(st, s);
+	hit->start = s->start;
+	hit->size = s->size;
+	hit->flags = s->flags;
+	hit->group = s->group;
+	return 0;
+}
+
 const char *symtab__raw_at(struct symtab *st, size_t i)
 {
 	if (!st || !st->finished || i >= st->nr + st->nr_ranges ||

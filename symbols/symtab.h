@@ -113,6 +113,9 @@ int symtab__at(struct symtab *st, size_t i, struct symtab_hit *hit);
  * demangling, nothing interned): a cheap first look when searching by
  * name.  NULL for a range or a nameless symbol. */
 const char *symtab__raw_at(struct symtab *st, size_t i);
+/* symtab__at without naming: hit->raw_name as added (NULL for a range or
+ * a nameless symbol), hit->name NULL; nothing interned. */
+int symtab__at_raw(struct symtab *st, size_t i, struct symtab_hit *hit);
 /*
  * A finished table as an image that a later run serves lookups from
  * without reading its binaries again (symcache.h keeps them in files):

@@ -630,6 +630,8 @@ static void expect_found(const struct fake_snap *f, const char *name,
 START_TEST(test_find_cxx)
 {
 	struct dso lib = file_dso(1, fixture_path("libcxxfix.so"));
+	struct dso kernel = { .kind = DSO_KERNEL, .id = 2, .pid = -1,
+			      .name = "[kernel.kallsyms]" };
 	struct symbolizer_stats st;
 	struct fake_snap f;
 	u64 over_i = cxx_key(&lib, "_ZN5fixns4overEi");
@@ -651,10 +653,15 @@ START_TEST(test_find_cxx)
 		 2);
 	for (int i = 0; i < 40; i++)	/* elsewhere, 40 addresses */
 		fake_add(&f, &lib, use + (u64)i, 1);
+	fake_add(&f, &kernel, 0, 1);
 	expect_found(&f, "fixns::over", &lib, over_d);
 	symbolizer__stats(syms, &st);
 	ck_assert_uint_lt(st.resolved, 10);
+	/* no kernel function has a C++ name: kallsyms is not read */
+	ck_assert(!symbolizer__kernel_read(syms));
+	/* one of identifier characters may be: its samples are named */
 	expect_found(&f, "_ZN5fixns4overEi", &lib, over_i);
+	ck_assert(symbolizer__kernel_read(syms));
 	expect_found(&f, "fixns::twice<long>", &lib,
 		     cxx_key(&lib, "_ZN5fixns5twiceIlEET_S1_"));
 	expect_found(&f, "fixns::Box<int, 3>::get", &lib,

@@ -315,6 +315,9 @@ static enum kallsyms_from kc_load_check(void)
 		ck_assert_uint_eq(h1.start, h2.start);
 	}
 	ck_assert(!ks->restricted);
+	/* a table saved is served from its file, the parse let go */
+	if (from != KALLSYMS_PARSED)
+		ck_assert_ptr_nonnull(ks->map);
 	kallsyms__free(ref);
 	kallsyms__free(ks);
 	return from;

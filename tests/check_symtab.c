@@ -506,6 +506,23 @@ static void fill_varied(void)
 	ck_assert_int_eq(symtab__finish(st), 0);
 }
 
+/* symtab__at_raw's i-th entry is x (symtab__at's) less the naming: the
+ * raw name as added; none for a range or a nameless symbol (x named
+ * func_0x...), or the made name once a nameless symbol is named */
+static void expect_raw(struct symtab *t, size_t i, const struct symtab_hit *x)
+{
+	struct symtab_hit r;
+
+	ck_assert_int_eq(symtab__at_raw(t, i, &r), 0);
+	ck_assert_ptr_null(r.name);
+	ck_assert_uint_eq(r.start, x->start);
+	ck_assert_uint_eq(r.size, x->size);
+	ck_assert_uint_eq(r.flags, x->flags);
+	ck_assert_uint_eq(r.group, x->group);
+	if (strncmp(x->name, "func_0x", 7) || r.raw_name)
+		ck_assert_str_eq(r.raw_name, x->raw_name);
+}
+
 /* a and b answer alike: every listed entry, and lookups around each */
 static void expect_same(struct symtab *a, struct symtab *b)
 {
@@ -516,7 +533,10 @@ static void expect_same(struct symtab *a, struct symtab *b)
 		ck_assert_int_eq(symtab__at(a, i, &x), 0);
 		ck_assert_int_eq(symtab__at(b, i, &y), 0);
 		test_same_hit(&x, &y);
+		expect_raw(a, i, &x);
+		expect_raw(b, i, &y);
 	}
+	ck_assert_int_eq(symtab__at_raw(a, symtab__count(a), &x), -ENOENT);
 	for (u64 addr = 0xff0; addr < 0x5100; addr += 4) {
 		int ea = symtab__lookup(a, addr, &x);
 		int eb = symtab__lookup(b, addr, &y);

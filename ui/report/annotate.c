@@ -811,6 +811,23 @@ static int named_sample(struct annotator *an, struct named *nd,
 }
 
 /*
+ * Whether want can name a kernel function: kallsyms' names are C
+ * identifiers with '.' and '$' (foo.isra.0, foo.cold), and a kernel
+ * function is named only by its whole name (name_matches: no
+ * parameters, no demangling).  A C++ or Rust path cannot, so the
+ * kernel's samples need no naming and /proc/kallsyms no reading.
+ */
+static bool kernel_name(const char *want)
+{
+	if (!*want)
+		return false;
+	for (const char *p = want; *p; p++)
+		if (!demangle__is_ident(*p) && *p != '.' && *p != '$')
+			return false;
+	return true;
+}
+
+/*
  * annotator__find's first way: the functions of that name in the
  * sampled objects, found by the raw names that hold the name's last
  * identifier (name_part; the kernel's by naming its samples, fewer than
@@ -830,9 +847,11 @@ static int find_by_part(struct annotator *an, const struct snapshot *snap,
 	size_t nr_dsos = 0, cap_dsos = 0;
 	struct candidate *best = NULL;
 	int err = -ENOENT;
+	bool kernel;
 
 	if (!name_part(want, part, sizeof(part)))
 		return -EAGAIN;
+	kernel = kernel_name(want);
 	for (size_t i = 0; i < snap->nr; i++) {
 		const struct hist_entry *e = &snap->entries[i];
 		const struct dso *d = e->key.dso;
@@ -843,7 +862,7 @@ static int find_by_part(struct annotator *an, const struct snapshot *snap,
 		}
 		if (d->kind == DSO_KERNEL) {
 			/* kallsyms' 150K names: its samples named instead */
-			if (named_sample(an, &nd, e) < 0) {
+			if (kernel && named_sample(an, &nd, e) < 0) {
 				err = -ENOMEM;
 				goto out;
 			}

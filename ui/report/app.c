@@ -133,7 +133,10 @@ static const char *app__note(struct app *a, const struct table *t, size_t ev)
 	strbuf__init(&sb);
 	if (a->note[0])
 		strbuf__adds(&sb, a->note);
-	if (a->input && snap && snap->kernel_samples && a->syms) {
+	/* --annotate shows no rows: kallsyms is not read for this note
+	 * (the annotator reads it when the function may be the kernel's) */
+	if (a->input && snap && snap->kernel_samples && a->syms &&
+	    (!a->annotate || symbolizer__kernel_read(a->syms))) {
 		struct sym_info si;
 
 		if (!symbolizer__lookup(a->syms, dsos__kernel(session__dsos(a->session)),
