@@ -482,8 +482,13 @@ struct rowset_memo {
 	size_t nr_ent_hash, cap_ent_hash;
 	u32 *prov;		/* fsyms whose answer may change */
 	size_t nr_prov, cap_prov;
-	struct occ *occ;	/* the index's occurrences, in entry order */
+	/* the occurrences of the entries indexed since the last merge (a
+	 * build cut short leaves some), in entry order; merged into
+	 * occ_ent and occ_from, which hold nr_sorted of them for the keys
+	 * [0, nr_sorted_keys), then let go when big (index__merge) */
+	struct occ *occ;
 	size_t nr_occ, cap_occ;
+	u32 nr_sorted, nr_sorted_keys;
 	size_t index_from;	/* entries [0, index_from) are indexed */
 };
 
@@ -734,6 +739,29 @@ static u64 entry_key__hash(const struct hist_key *k)
 /* A new build: what the memo may keep of the last one (the answers, the
  * chains' frames, the index of the first entries that are the same) is
  * kept, the rest forgotten. */
+/* The paths index without the entries from same on: their occurrences
+ * leave the merged arrays (a key's are in entry order: a tail of each)
+ * and the ones not merged yet (in entry order: a tail). */
+static void index__cut(struct rowset_memo *m, u32 same)
+{
+	u32 w = 0;
+
+	for (u32 k = 0; k < m->nr_sorted_keys; k++) {
+		u32 o = m->key_off[k], end = m->key_off[k + 1];
+
+		m->key_off[k] = w;
+		for (; o < end && m->occ_ent[o] < same; o++, w++) {
+			m->occ_ent[w] = m->occ_ent[o];
+			m->occ_from[w] = m->occ_from[o];
+		}
+	}
+	if (m->nr_sorted_keys)
+		m->key_off[m->nr_sorted_keys] = w;
+	m->nr_sorted = w;
+	while (m->nr_occ && m->occ[m->nr_occ - 1].ent >= same)
+		m->nr_occ--;
+}
+
 static int rowset__memo_begin(struct rowset *rs, const struct snapshot *snap,
 			      const struct sort_spec *spec,
 			      const struct row_filter *f)
@@ -802,11 +830,12 @@ static int rowset__memo_begin(struct rowset *rs, const struct snapshot *snap,
 	if (m->index_from > same) {
 		m->index_from = same;
 		m->nr_fr = same ? m->ent_off[same] : 0;
-		while (m->nr_occ && m->occ[m->nr_occ - 1].ent >= same)
-			m->nr_occ--;
+		index__cut(m, (u32)same);
 	}
-	if (!m->index_from)
+	if (!m->index_from) {
 		m->nr_occ = m->nr_fr = 0;
+		m->nr_sorted = m->nr_sorted_keys = 0;
+	}
 	m->indexed = false;
 	m->gen = rs->answers_gen;
 	m->resolve = rs->resolve;
@@ -1447,6 +1476,75 @@ static int rowset__index_entry(struct rowset *rs, size_t i, size_t *n)
 	return 0;
 }
 
+/*
+ * The occurrences indexed since the last merge (m->occ) go into the
+ * arrays by key (occ_ent, occ_from: each key's in entry order), after
+ * the ones already there: each key's block moves up by the new ones of
+ * the keys before it, from the last key down so that nothing is
+ * overwritten before it has moved, and the new ones fill in behind.
+ * The arrays by key are all the index keeps (8 bytes an occurrence):
+ * the pending list, which a first build fills with every occurrence
+ * (12 bytes each), is let go when big.  0 or -ENOMEM.
+ */
+static int index__merge(struct rowset_memo *m)
+{
+	u32 nk = (u32)m->nr_keys, total, shift, old_end;
+
+	if (m->nr_sorted + m->nr_occ >= NONE)
+		return -ENOMEM;
+	total = m->nr_sorted + (u32)m->nr_occ;
+	if (array__grow((void **)&m->key_off, &m->cap_key_off, nk + 1,
+			sizeof(*m->key_off)) ||
+	    array__grow((void **)&m->key_next, &m->cap_key_next,
+			nk ? nk : 1, sizeof(*m->key_next)) ||
+	    array__grow((void **)&m->occ_ent, &m->cap_occ_ent,
+			total ? total : 1, sizeof(*m->occ_ent)) ||
+	    array__grow((void **)&m->occ_from, &m->cap_occ_from,
+			total ? total : 1, sizeof(*m->occ_from)))
+		return -ENOMEM;
+	/* key_next: first each key's count of new ones, then its next
+	 * slot */
+	memset(m->key_next, 0, nk * sizeof(*m->key_next));
+	for (size_t o = 0; o < m->nr_occ; o++)
+		m->key_next[m->occ[o].key]++;
+	shift = (u32)m->nr_occ;
+	old_end = m->nr_sorted;
+	for (u32 k = nk; k-- > 0;) {
+		u32 old_start = k < m->nr_sorted_keys ? m->key_off[k] :
+							m->nr_sorted;
+		u32 len = old_end - old_start;
+
+		shift -= m->key_next[k];
+		if (shift && len) {
+			memmove(m->occ_ent + old_start + shift,
+				m->occ_ent + old_start,
+				len * sizeof(*m->occ_ent));
+			memmove(m->occ_from + old_start + shift,
+				m->occ_from + old_start,
+				len * sizeof(*m->occ_from));
+		}
+		m->key_off[k] = old_start + shift;
+		m->key_next[k] = old_start + shift + len;
+		old_end = old_start;
+	}
+	m->key_off[nk] = total;
+	for (size_t o = 0; o < m->nr_occ; o++) {
+		u32 at = m->key_next[m->occ[o].key]++;
+
+		m->occ_ent[at] = m->occ[o].ent;
+		m->occ_from[at] = m->occ[o].from;
+	}
+	m->nr_sorted = total;
+	m->nr_sorted_keys = nk;
+	m->nr_occ = 0;
+	if (m->cap_occ > 4096) {
+		free(m->occ);
+		m->occ = NULL;
+		m->cap_occ = 0;
+	}
+	return 0;
+}
+
 /* Builds the paths index of the last build, once: the entries the last
  * snapshot's index held and this one has the same are not walked again
  * (rowset__memo_begin), their occurrences stay. */
@@ -1500,29 +1598,8 @@ static int rowset__index(struct rowset *rs)
 	}
 	m->index_from = snap->nr;
 	m->ent_off[snap->nr] = (u32)m->nr_fr;
-	/* the occurrences by key, in entry order (a counting sort) */
-	if (array__grow((void **)&m->key_off, &m->cap_key_off, m->nr_keys + 1,
-			sizeof(*m->key_off)) ||
-	    array__grow((void **)&m->key_next, &m->cap_key_next,
-			m->nr_keys ? m->nr_keys : 1, sizeof(*m->key_next)) ||
-	    array__grow((void **)&m->occ_ent, &m->cap_occ_ent,
-			m->nr_occ ? m->nr_occ : 1, sizeof(*m->occ_ent)) ||
-	    array__grow((void **)&m->occ_from, &m->cap_occ_from,
-			m->nr_occ ? m->nr_occ : 1, sizeof(*m->occ_from)))
+	if (index__merge(m))
 		goto nomem;
-	memset(m->key_off, 0, (m->nr_keys + 1) * sizeof(*m->key_off));
-	for (size_t o = 0; o < m->nr_occ; o++)
-		m->key_off[m->occ[o].key + 1]++;
-	for (size_t k = 0; k < m->nr_keys; k++) {
-		m->key_off[k + 1] += m->key_off[k];
-		m->key_next[k] = m->key_off[k];
-	}
-	for (size_t o = 0; o < m->nr_occ; o++) {
-		u32 at = m->key_next[m->occ[o].key]++;
-
-		m->occ_ent[at] = m->occ[o].ent;
-		m->occ_from[at] = m->occ[o].from;
-	}
 	m->indexed = true;
 	return 0;
 nomem:
