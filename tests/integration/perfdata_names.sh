@@ -138,9 +138,12 @@ near "$tj" 50 15 "[JIT] tid $pid share"
 
 # 3. execs with call chains: the execve syscall's samples, after the
 # new program's COMM record, name the old program's libc as perf does;
-# ld.so's _start (a zero-size label) is named
+# ld.so's _start (a zero-size label) is named.  At 19999 Hz: each
+# forked child's cpu-clock count starts at zero, and its execve comes in
+# its first 100 us or so; at 1999 Hz (a 500 us period) a fast machine
+# saw no execve sample in 1000 execs
 F=$TMP/exec.data
-record "$F" -g -F 1999 -- sh -c 'i=0; while [ $i -lt 200 ]; do /bin/true; i=$((i+1)); done'
+record "$F" -g -F 19999 -- sh -c 'i=0; while [ $i -lt 200 ]; do /bin/true; i=$((i+1)); done'
 perf_rows "$F" --children > "$TMP/p.rows"
 ptop_rows "$F" > "$TMP/t.rows"
 pe=$(awk -F '\t' '$1 ~ /^libc\.so/ && $2 ~ /execve/ { print $2 "\t" $4; exit }' "$TMP/p.rows")
