@@ -1,7 +1,8 @@
 # make bench, start-up and real recordings (sourced by tests/bench/run.sh:
 # PTOP, WL, RUNSTAT, tmp, field, ratio and best are set; issue 12).
 #  1. ptop -i of a plain recording of a real program (gcc compiling ptop's
-#     own sources, perf record --buildid-mmap) against perf report
+#     own sources; python3 doing JSON, regular expressions and a sort;
+#     perf record --buildid-mmap) against perf report
 #     --stdio: wall and CPU time, peak RSS.  Target: ptop at most 1/3 of
 #     perf report's time.
 #  2. System-wide start on a busy machine (two spinning threads and a
@@ -35,13 +36,29 @@ sp_gcc_script() {
 	chmod +x "$tmp/gcc.sh"
 }
 
+# a fixed amount of Python work: JSON, regular expressions, sorting
+sp_python_script() {
+	cat > "$tmp/py.py" <<'PY'
+import json, re
+d = [{"id": i, "name": "item%d" % i, "tags": [str(i % 7), str(i % 11)]}
+     for i in range(150000)]
+s = json.dumps(d)
+back = json.loads(s)
+nums = re.findall(r'"id": (\d+)', s)
+back.sort(key=lambda x: (x["tags"][1], -x["id"]))
+print(len(nums), back[0]["id"])
+PY
+}
+
+# sp_recording WHAT CMD...: a perf record of CMD read by ptop -i and by
+# perf report
 sp_recording() {
-	command -v gcc > /dev/null || { echo "  skipped (no gcc)"; return; }
-	sp_gcc_script
-	f="$tmp/gcc.data"
+	what=$1
+	shift
+	f="$tmp/rec.data"
 	perf record --buildid-mmap -q -e cpu-clock -F 4000 -o "$f" -- \
-		"$tmp/gcc.sh" > /dev/null 2>&1 ||
-		{ echo "  perf record of gcc failed"; return; }
+		"$@" > /dev/null 2>&1 ||
+		{ echo "  perf record of $what failed"; return; }
 	n=$(perf report -i "$f" --stdio --sort dso 2> /dev/null |
 		sed -n "s/^# Samples: \([0-9.]*[KM]*\) .*/\1/p" | head -1)
 	# a first run ever (kallsyms and symbol tables not kept yet), and
@@ -66,7 +83,7 @@ sp_recording() {
 	qc=$(sed -n 's/.*cpu_s=\([0-9.]*\).*/\1/p' "$tmp/sp_q" | best)
 	pr=$(sed -n 's/.*rss_kb=\([0-9]*\).*/\1/p' "$tmp/sp_p" | best)
 	qr=$(sed -n 's/.*rss_kb=\([0-9]*\).*/\1/p' "$tmp/sp_q" | best)
-	echo "  gcc compiling 3 files ($n samples, perf record --buildid-mmap):"
+	echo "  $what ($n samples, perf record --buildid-mmap):"
 	echo "    wall:  ptop $pw ms, perf report $qw ms  -> ptop/perf = $(ratio "$pw" "$qw") (target <= 0.33)"
 	echo "           reading the binaries (--no-symbol-cache) $nosc ms -> $(ratio "$nosc" "$qw");" \
 		"first run, no cache at all $cold ms -> $(ratio "$cold" "$qw")"
@@ -117,5 +134,17 @@ sp_start() {
 
 echo
 echo "start-up and plain recordings (issue 12):"
-sp_recording
+if command -v gcc > /dev/null; then
+	sp_gcc_script
+	sp_recording "gcc compiling 3 files" "$tmp/gcc.sh"
+else
+	echo "  gcc: skipped (no gcc)"
+fi
+if [ -x /usr/bin/python3 ]; then
+	sp_python_script
+	sp_recording "python3: JSON, regular expressions and a sort" \
+		/usr/bin/python3 "$tmp/py.py"
+else
+	echo "  python3: skipped (no /usr/bin/python3)"
+fi
 sp_start
