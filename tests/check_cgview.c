@@ -749,6 +749,20 @@ static void check_trees(struct rowset *rs, bool children, void *rctx)
 			ck_assert_int_eq(rowset__tree(rs, &rs->rows[r], c.order,
 						      &t), 0);
 			tree_paths(&t, 0, path, &got);
+			/* Children (the paths index, merged build by build):
+			 * each entry through the row once, as its tree */
+			if (children && c.order == CG_CALLER) {
+				u64 sum = 0;
+
+				for (u32 k = t.nodes[0].first_child; k;
+				     k = t.nodes[k].next_sibling)
+					sum += t.nodes[k].period;
+				ck_assert_msg(sum == rs->rows[r].children_period,
+					      "%s: children %llu, tree %llu",
+					      rs->rows[r].sym,
+					      (unsigned long long)rs->rows[r].children_period,
+					      (unsigned long long)sum);
+			}
 			ck_assert_uint_eq(got.nr, want.nr);
 			for (size_t i = 0; i < want.nr; i++) {
 				size_t j = 0;
