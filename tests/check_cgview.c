@@ -835,6 +835,25 @@ START_TEST(test_tree_paths)
 		ck_assert(!find(&rs, "caller_x") == late.failing_x);
 		check_trees(&rs, children, &late);
 	}
+	/* grouped by an entry field too (comm): the paths keep each
+	 * frame's key of the entry, not the frame's own; then the default
+	 * grouping again, its keys made anew */
+	for (int round = 0; round < 2; round++) {
+		struct row_filter f = { 0 };
+
+		sort_spec__default(&spec);
+		if (!round) {
+			spec.group[0] = SORT_COMM;
+			spec.group[1] = SORT_DSO;
+			spec.group[2] = SORT_SYM;
+			spec.nr_group = 3;
+		}
+		spec.children = true;
+		ck_assert_int_eq(rowset__build(&rs, &snap, &spec, &f,
+					       resolve_late, &late), 0);
+		ck_assert_uint_ge(rs.nr, 5);
+		check_trees(&rs, true, &late);
+	}
 	rowset__fini(&rs);
 	snapshot__fini(&snap);
 }

@@ -446,7 +446,10 @@ struct rowset_memo {
 	bool indexed;
 	u32 *ent_off;		/* entry i: frames [ent_off[i], ent_off[i+1]) */
 	size_t cap_ent_off;
-	u32 *fr_fs, *fr_key;	/* the frames, root first */
+	/* the frames, root first; their group keys are the frames' own
+	 * (fsym.key) unless the grouping looks at entry fields, which
+	 * alone fill fr_key (path_key) */
+	u32 *fr_fs, *fr_key;
 	size_t nr_fr, cap_fr_fs, cap_fr_key;
 	struct group_key *keys;
 	size_t nr_keys, cap_keys;
@@ -1433,6 +1436,18 @@ static bool memo__visible(const struct rowset_memo *m,
 	       !(m->has_cgroup && e->key.cgroup != m->cgroup);
 }
 
+/* The group key of frame k of the n frames at off in the paths index:
+ * the frame's own, as rowset__frame_key kept it in its fsym, unless the
+ * grouping looks at entry fields (the key is then the entry's, in
+ * fr_key).  Four bytes a frame saved where most of the memo's memory is
+ * (a system-wide --call-graph dwarf run: 25 frames an entry). */
+static u32 path_key(const struct rowset_memo *m, u32 off, size_t k, size_t n)
+{
+	if (m->entry_fields)
+		return m->fr_key[off + k];
+	return m->fs[m->fr_fs[off + k]].key[k + 1 < n];
+}
+
 /* The frames of entry i, appended to the index; *n: how many. */
 static int rowset__index_entry(struct rowset *rs, size_t i, size_t *n)
 {
@@ -1452,25 +1467,25 @@ static int rowset__index_entry(struct rowset *rs, size_t i, size_t *n)
 	if (at + nr + 1 >= NONE ||
 	    array__grow((void **)&m->fr_fs, &m->cap_fr_fs, at + nr + 1,
 			sizeof(*m->fr_fs)) ||
-	    array__grow((void **)&m->fr_key, &m->cap_fr_key, at + nr + 1,
-			sizeof(*m->fr_key)))
+	    (m->entry_fields &&
+	     array__grow((void **)&m->fr_key, &m->cap_fr_key, at + nr + 1,
+			 sizeof(*m->fr_key))))
 		return -ENOMEM;
-	for (size_t k = 0; k < nr; k++) {
-		fi = rowset__node_fs(rs, ids[nr - 1 - k]);
+	for (size_t k = 0; k <= nr; k++) {
+		u32 key;
+
+		fi = k < nr ? rowset__node_fs(rs, ids[nr - 1 - k]) :
+			      rowset__entry_fs(rs, i);
 		if (fi == NONE)
 			return -ENOMEM;
 		m->fr_fs[at + k] = fi;
-		m->fr_key[at + k] = rowset__frame_key(rs, e, fi, true);
-		if (m->fr_key[at + k] == NONE)
+		/* made (and kept in the fsym) here either way */
+		key = rowset__frame_key(rs, e, fi, k < nr);
+		if (key == NONE)
 			return -ENOMEM;
+		if (m->entry_fields)
+			m->fr_key[at + k] = key;
 	}
-	fi = rowset__entry_fs(rs, i);
-	if (fi == NONE)
-		return -ENOMEM;
-	m->fr_fs[at + nr] = fi;
-	m->fr_key[at + nr] = rowset__frame_key(rs, e, fi, false);
-	if (m->fr_key[at + nr] == NONE)
-		return -ENOMEM;
 	*n = nr + 1;
 	m->nr_fr = at + nr + 1;
 	return 0;
@@ -1562,7 +1577,6 @@ static int rowset__index(struct rowset *rs)
 			sizeof(*m->ent_off)))
 		return -ENOMEM;
 	for (size_t i = m->index_from; i < snap->nr; i++) {
-		const u32 *keys;
 		size_t n = 0;
 
 		m->ent_off[i] = (u32)m->nr_fr;
@@ -1583,17 +1597,18 @@ static int rowset__index(struct rowset *rs)
 		while (m->nr_stamp < m->nr_keys)
 			m->stamp[m->nr_stamp++] = 0;
 		/* each key once per entry, at its outermost frame */
-		keys = m->fr_key + m->ent_off[i];
 		for (size_t k = 0; k < n; k++) {
-			if (m->stamp[keys[k]] == (u32)i + 1)
+			u32 key = path_key(m, m->ent_off[i], k, n);
+
+			if (m->stamp[key] == (u32)i + 1)
 				continue;
-			m->stamp[keys[k]] = (u32)i + 1;
+			m->stamp[key] = (u32)i + 1;
 			if (m->nr_occ >= NONE ||
 			    array__grow((void **)&m->occ, &m->cap_occ,
 					m->nr_occ + 1, sizeof(*m->occ)))
 				goto nomem;
 			m->occ[m->nr_occ++] =
-				(struct occ){ keys[k], (u32)i, (u32)k };
+				(struct occ){ key, (u32)i, (u32)k };
 		}
 	}
 	m->index_from = snap->nr;
@@ -1862,7 +1877,7 @@ int rowset__tree_inline(struct rowset *rs, const struct row *x,
 		/* Self only (--no-children): the caller chains of its own
 		 * samples, as perf report --no-children -G shows them. */
 		if (!rs->spec.children) {
-			if (m->fr_key[off + n - 1] != kx)
+			if (path_key(m, off, n - 1, n) != kx)
 				continue;
 			from = 0;
 		}
@@ -2026,25 +2041,28 @@ int rowset__neighbours(struct rowset *rs, const struct row *x,
 	for (u32 o = m->key_off[kx]; o < m->key_off[kx + 1] && !err; o++) {
 		u32 i = m->occ_ent[o], off = m->ent_off[i];
 		const struct hist_entry *e = &snap->entries[i];
-		const u32 *fs = m->fr_fs + off, *keys = m->fr_key + off;
+		const u32 *fs = m->fr_fs + off;
 		size_t n = m->ent_off[i + 1] - off;
 		u32 stamp = i + 1;
 
 		for (size_t k = m->occ_from[o]; k < n && !err; k++) {
-			if (keys[k] != kx)
+			if (path_key(m, off, k, n) != kx)
 				continue;
 			if (k > 0)
 				err = neighbour__add(&lc, e, &m->fs[fs[k - 1]],
-						     true, keys[k - 1], stamp);
+						     true,
+						     path_key(m, off, k - 1, n),
+						     stamp);
 			if (!err && k + 1 < n)
 				err = neighbour__add(&le, e, &m->fs[fs[k + 1]],
-						     k + 2 < n, keys[k + 1],
+						     k + 2 < n,
+						     path_key(m, off, k + 1, n),
 						     stamp);
 		}
 		nb->total_samples += e->samples;
 		nb->total_period += e->period;
 		/* the last frame is the entry itself */
-		if (keys[n - 1] == kx) {
+		if (path_key(m, off, n - 1, n) == kx) {
 			nb->self_samples += e->samples;
 			nb->self_period += e->period;
 		}
