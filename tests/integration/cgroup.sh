@@ -111,7 +111,7 @@ cgroups_agree() {
 # perf record --all-cgroups, the whole machine while spin3 runs a CPU
 # second of its own
 perf_record "$TMP/p.data" --all-cgroups -e cpu-clock -a -- "$WL/spin3" 1
-cgroups_agree "perf record --all-cgroups" "$TMP/p.data"
+cgroups_agree "perf record --buildid-mmap --all-cgroups" "$TMP/p.data"
 
 # ptop -o: CGROUP records and cgroup ids that perf report reads
 "$PTOP" -b --json -d 1 -n 1 -e cpu-clock -s cgroup -o "$TMP/o.data" > "$TMP/o.json" 2> "$TMP/err" ||

@@ -148,12 +148,12 @@ perf record -q -N --buildid-mmap -e sched:sched_switch -g --switch-events \
 	fail "perf record --buildid-mmap: $(cat "$TMP/err")"
 "$PTOP" -i "$TMP/sw.data" --off-cpu -b --json > "$TMP/file.json" 2> "$TMP/err" ||
 	fail "ptop -i --off-cpu: $(cat "$TMP/err")"
-check_waits "$TMP/file.json" 4 "perf record file"
+check_waits "$TMP/file.json" 4 "perf record --buildid-mmap file"
 # the states from perf's file: prev_state where its tracing data's format
 # of sched_switch says
 "$PTOP" -i "$TMP/sw.data" --off-cpu -b --json -s state,dso,sym > "$TMP/state.json" 2> "$TMP/err" ||
 	fail "ptop -i --off-cpu -s state: $(cat "$TMP/err")"
-check_states "$TMP/state.json" "perf record file"
+check_states "$TMP/state.json" "perf record --buildid-mmap file"
 # where main waited: annotate's instructions of main on the off-cpu
 # event are its three calls, 50/25/25 within 5 points
 "$PTOP" -i "$TMP/sw.data" --off-cpu -b --annotate main --json > "$TMP/ann.json" 2> "$TMP/err" ||

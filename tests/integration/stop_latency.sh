@@ -28,7 +28,7 @@ LIVE_DEADLINE_MS=${LIVE_DEADLINE_MS:-1000}
 libc_debug "$WL/cgwork"
 perf record -q -N --buildid-mmap -a -g -F 2000 -o "$TMP/sys.data" -- \
 	sh -c "\"$WL/cgwork\" 2 > /dev/null & \"$WL/spin3\" 2 > /dev/null; wait" \
-	> /dev/null 2> "$TMP/rec.err" || fail "perf record: $(cat "$TMP/rec.err")"
+	> /dev/null 2> "$TMP/rec.err" || fail "perf record --buildid-mmap -a -g: $(cat "$TMP/rec.err")"
 
 # batch: SIGTERM once the worker has begun libc's load
 PTOP_TEST_SLOW_LOAD="$SLOW_LOAD" "$PTOP" -i "$TMP/sys.data" -b -g -E 5 -vv \
