@@ -585,29 +585,10 @@ static struct kallsyms *read_cache(const char *file,
 	return ks;
 }
 
-/* The cache file's writes, through one buffer: 0 or -errno in err. */
-struct kwrite {
-	int fd, err;
-	size_t len;
-	char *buf;
-};
-
-#define KWRITE_BUF (64u << 10)
-
-static void kwrite__add(struct kwrite *w, const void *p, size_t n)
+/* bufout's emit: the cache file's writes */
+static int kcache_emit(void *ctx, const void *buf, size_t len)
 {
-	if (w->err)
-		return;
-	if (w->len + n > KWRITE_BUF) {
-		w->err = fd__write_all(w->fd, w->buf, w->len, NULL);
-		w->len = 0;
-		if (!w->err && n > KWRITE_BUF)
-			w->err = fd__write_all(w->fd, p, n, NULL);
-		if (w->err || n > KWRITE_BUF)
-			return;
-	}
-	memcpy(w->buf + w->len, p, n);
-	w->len += n;
+	return fd__write_all(*(const int *)ctx, buf, len, NULL);
 }
 
 /* The i-th symbol of the parsed table as the cache holds it: false when
@@ -644,12 +625,13 @@ static int write_cache(const char *file, struct kallsyms *ks,
 		       const struct kcache_key *k)
 {
 	size_t n = symtab__count(ks->st), nr = 0;
-	struct kwrite w = { .fd = -1 };
 	struct kcache_hdr h;
+	struct bufout w;
 	const char *name;
 	struct ksym y;
 	char tmp[4200];
 	u64 str = 0;
+	int fd;
 
 	if (!ks->st || ks->restricted || !n)
 		return -EINVAL;
@@ -678,38 +660,31 @@ static int write_cache(const char *file, struct kallsyms *ks,
 	h.str_size = str;
 	h.file_size = sizeof(h) + nr * sizeof(struct ksym) +
 		      ks->nr_mods * sizeof(struct kmod) + h.str_size;
-	w.buf = malloc(KWRITE_BUF);
-	if (!w.buf)
-		return -ENOMEM;
-	w.fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
-		    0600);
-	if (w.fd < 0) {
-		free(w.buf);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
+		  0600);
+	if (fd < 0)
 		return -errno;
-	}
-	kwrite__add(&w, &h, sizeof(h));
+	bufout__init(&w, kcache_emit, &fd);
+	bufout__add(&w, &h, sizeof(h));
 	str = 0;
 	for (size_t i = 0; i < n; i++)
 		if (kcache_sym(ks, i, &y, &name)) {
 			y.name_off = (u32)str;
 			str += y.name_len;
-			kwrite__add(&w, &y, sizeof(y));
+			bufout__add(&w, &y, sizeof(y));
 		}
 	for (size_t i = 0; i < ks->nr_mods; i++) {
 		struct kmod m = { (u32)str, (u32)(strlen(ks->mods[i]) - 2) };
 
 		str += m.name_len;
-		kwrite__add(&w, &m, sizeof(m));
+		bufout__add(&w, &m, sizeof(m));
 	}
 	for (size_t i = 0; i < n; i++)
 		if (kcache_sym(ks, i, &y, &name))
-			kwrite__add(&w, name, y.name_len);
+			bufout__add(&w, name, y.name_len);
 	for (size_t i = 0; i < ks->nr_mods; i++)
-		kwrite__add(&w, ks->mods[i] + 1, strlen(ks->mods[i]) - 2);
-	if (!w.err && w.len)
-		w.err = fd__write_all(w.fd, w.buf, w.len, NULL);
-	free(w.buf);
-	return fd__commit(w.fd, tmp, file, w.err);
+		bufout__add(&w, ks->mods[i] + 1, strlen(ks->mods[i]) - 2);
+	return fd__commit(fd, tmp, file, bufout__fini(&w));
 }
 
 struct kallsyms *kallsyms__load_cached(const char *path,

@@ -977,46 +977,12 @@ struct image_hdr {
 	u64 nr_syms, nr_ranges, str_size;
 };
 
-/* Buffered output of symtab__write_image. */
-struct image_out {
-	int (*emit)(void *ctx, const void *buf, size_t len);
-	void *ctx;
-	u8 *buf;
-	size_t n;
-	int err;
-};
-
-#define IMAGE_BUF 65536
-
-static void image_flush(struct image_out *o)
-{
-	if (!o->err && o->n)
-		o->err = o->emit(o->ctx, o->buf, o->n);
-	o->n = 0;
-}
-
-static void image_add(struct image_out *o, const void *p, size_t len)
-{
-	if (!len)	/* p may be NULL then (a table without ranges) */
-		return;
-	if (o->n + len > IMAGE_BUF) {
-		image_flush(o);
-		if (len > IMAGE_BUF) {
-			if (!o->err)
-				o->err = o->emit(o->ctx, p, len);
-			return;
-		}
-	}
-	memcpy(o->buf + o->n, p, len);
-	o->n += len;
-}
-
 int symtab__write_image(const struct symtab *st,
 			int (*emit)(void *ctx, const void *buf, size_t len),
 			void *ctx)
 {
-	struct image_out o = { emit, ctx, NULL, 0, 0 };
 	struct image_hdr h = { .magic = IMAGE_MAGIC };
+	struct bufout o;
 	u64 off = 0;
 
 	if (!st || !st->finished)
@@ -1027,9 +993,7 @@ int symtab__write_image(const struct symtab *st,
 		if (raw)
 			off += strlen(raw) + 1;
 	}
-	o.buf = malloc(IMAGE_BUF);
-	if (!o.buf)
-		return -ENOMEM;
+	bufout__init(&o, emit, ctx);
 	h.version = IMAGE_VERSION;
 	h.hdr_size = sizeof(h);
 	h.sym_size = sizeof(struct sym);
@@ -1039,7 +1003,7 @@ int symtab__write_image(const struct symtab *st,
 	h.nr_syms = st->nr;
 	h.nr_ranges = st->nr_ranges;
 	h.str_size = off;
-	image_add(&o, &h, sizeof(h));
+	bufout__add(&o, &h, sizeof(h));
 	off = 0;
 	for (size_t i = 0; i < st->nr; i++) {
 		const struct sym *s = &st->syms[i];
@@ -1055,18 +1019,16 @@ int symtab__write_image(const struct symtab *st,
 		r.bind = s->bind;
 		if (raw)
 			off += strlen(raw) + 1;
-		image_add(&o, &r, sizeof(r));
+		bufout__add(&o, &r, sizeof(r));
 	}
-	image_add(&o, st->ranges, st->nr_ranges * sizeof(*st->ranges));
+	bufout__add(&o, st->ranges, st->nr_ranges * sizeof(*st->ranges));
 	for (size_t i = 0; i < st->nr; i++) {
 		const char *raw = sym__raw(st, &st->syms[i]);
 
 		if (raw)
-			image_add(&o, raw, strlen(raw) + 1);
+			bufout__add(&o, raw, strlen(raw) + 1);
 	}
-	image_flush(&o);
-	free(o.buf);
-	return o.err;
+	return bufout__fini(&o);
 }
 
 static bool add_mul(u64 *acc, u64 n, u64 size)

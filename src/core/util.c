@@ -17,6 +17,54 @@ void strbuf__fini(struct strbuf *sb)
 	memset(sb, 0, sizeof(*sb));
 }
 
+#define BUFOUT_SIZE 65536
+
+void bufout__init(struct bufout *o,
+		  int (*emit)(void *ctx, const void *buf, size_t len),
+		  void *ctx)
+{
+	memset(o, 0, sizeof(*o));
+	o->emit = emit;
+	o->ctx = ctx;
+	o->buf = malloc(BUFOUT_SIZE);
+	if (!o->buf)
+		o->err = -ENOMEM;
+}
+
+static void bufout__flush(struct bufout *o)
+{
+	if (!o->err && o->n)
+		o->err = o->emit(o->ctx, o->buf, o->n);
+	o->n = 0;
+}
+
+void bufout__add(struct bufout *o, const void *p, size_t len)
+{
+	if (o->err || !len)
+		return;
+	if (o->n + len > BUFOUT_SIZE) {
+		bufout__flush(o);
+		if (len > BUFOUT_SIZE) {
+			if (!o->err)
+				o->err = o->emit(o->ctx, p, len);
+			return;
+		}
+	}
+	memcpy(o->buf + o->n, p, len);
+	o->n += len;
+}
+
+int bufout__fini(struct bufout *o)
+{
+	int err;
+
+	bufout__flush(o);
+	err = o->err;
+	free(o->buf);
+	memset(o, 0, sizeof(*o));
+	return err;
+}
+
 void strbuf__reset(struct strbuf *sb)
 {
 	sb->len = 0;

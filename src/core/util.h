@@ -47,6 +47,28 @@ int strbuf__vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 char *strbuf__detach(struct strbuf *sb);
 
 /*
+ * Output gathered into 64 KiB pieces for emit (a file's writes, say):
+ * bufout__init allocates the buffer, bufout__add appends (a piece over
+ * the buffer's size goes to emit whole), bufout__fini hands over the
+ * rest, frees the buffer and returns the first error, emit's non-zero
+ * return or -ENOMEM, after which nothing more is emitted.
+ */
+struct bufout {
+	int (*emit)(void *ctx, const void *buf, size_t len);
+	void *ctx;
+	unsigned char *buf;
+	size_t n;
+	int err;
+};
+
+void bufout__init(struct bufout *o,
+		  int (*emit)(void *ctx, const void *buf, size_t len),
+		  void *ctx);
+/* p may be NULL when len is 0. */
+void bufout__add(struct bufout *o, const void *p, size_t len);
+int bufout__fini(struct bufout *o);
+
+/*
  * String pool: interns strings so that equal strings share one pointer,
  * which stays valid until strpool__free.  Pointer equality is string
  * equality, which lets hash keys hold the pointer.
