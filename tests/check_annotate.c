@@ -678,6 +678,15 @@ START_TEST(test_find_cxx)
 		     cxx_key(&lib, "_ZNK5fixns3CmpltERKS0_"));
 	symbolizer__stats(syms, &st);
 	ck_assert_uint_ge(st.resolved, 40);
+	/* the way that names every sample (an operator) leaves the
+	 * kernel's alone too: a fresh symbolizer, kallsyms not read */
+	annotator__free(an);
+	symbolizer__free(syms);
+	syms = symbolizer__new(NULL);
+	an = annotator__new(syms, DISASM_ATT);
+	expect_found(&f, "fixns::Cmp::operator<", &lib,
+		     cxx_key(&lib, "_ZNK5fixns3CmpltERKS0_"));
+	ck_assert(!symbolizer__kernel_read(syms));
 	/* a tie: the one sampled first, either way */
 	for (int first = 0; first < 2; first++) {
 		memset(&f, 0, sizeof(f));

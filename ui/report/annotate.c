@@ -839,7 +839,8 @@ static bool kernel_name(const char *want)
  * elsewhere, such as a JIT's map).
  */
 static int find_by_part(struct annotator *an, const struct snapshot *snap,
-			const char *want, const struct dso **dso, u64 *addr)
+			const char *want, bool kernel, const struct dso **dso,
+			u64 *addr)
 {
 	char part[256];
 	struct named nd = { .want = want };
@@ -847,11 +848,9 @@ static int find_by_part(struct annotator *an, const struct snapshot *snap,
 	size_t nr_dsos = 0, cap_dsos = 0;
 	struct candidate *best = NULL;
 	int err = -ENOENT;
-	bool kernel;
 
 	if (!name_part(want, part, sizeof(part)))
 		return -EAGAIN;
-	kernel = kernel_name(want);
 	for (size_t i = 0; i < snap->nr; i++) {
 		const struct hist_entry *e = &snap->entries[i];
 		const struct dso *d = e->key.dso;
@@ -931,11 +930,15 @@ int annotator__find(struct annotator *an, const struct snapshot *snap,
 	size_t nr_dsos = 0, cap_dsos = 0;
 	struct close_set cs = { .want = name };
 	int err = -ENOENT;
+	bool kernel;
 
 	if (!an || !snap || !name || !dso || !addr)
 		return -EINVAL;
 	table__prefetch(an->syms, snap);
-	err = find_by_part(an, snap, name, dso, addr);
+	/* either way, the kernel's samples only when the name can be a
+	 * kernel function's */
+	kernel = kernel_name(name);
+	err = find_by_part(an, snap, name, kernel, dso, addr);
 	if (err != -EAGAIN && err != -ENOENT)
 		return err;
 	err = -ENOENT;
@@ -946,7 +949,8 @@ int annotator__find(struct annotator *an, const struct snapshot *snap,
 
 		/* a list cut short by ENOMEM: fewer tables searched */
 		(void)dso_list_add(&dsos, &nr_dsos, &cap_dsos, e->key.dso);
-		if (symbolizer__lookup(an->syms, e->key.dso, e->key.addr,
+		if ((!kernel && e->key.dso->kind == DSO_KERNEL) ||
+		    symbolizer__lookup(an->syms, e->key.dso, e->key.addr,
 				       &si) ||
 		    !si.name)
 			continue;
