@@ -488,7 +488,8 @@ struct rowset_memo {
 	/* the occurrences of the entries indexed since the last merge (a
 	 * build cut short leaves some), in entry order; merged into
 	 * occ_ent and occ_from, which hold nr_sorted of them for the keys
-	 * [0, nr_sorted_keys), then let go when big (index__merge) */
+	 * [0, nr_sorted_keys), then let go when it is big beside them
+	 * (index__merge) */
 	struct occ *occ;
 	size_t nr_occ, cap_occ;
 	u32 nr_sorted, nr_sorted_keys;
@@ -1499,7 +1500,8 @@ static int rowset__index_entry(struct rowset *rs, size_t i, size_t *n)
  * overwritten before it has moved, and the new ones fill in behind.
  * The arrays by key are all the index keeps (8 bytes an occurrence):
  * the pending list, which a first build fills with every occurrence
- * (12 bytes each), is let go when big.  0 or -ENOMEM.
+ * (12 bytes each), is let go when it is over an eighth of them; a
+ * refresh's few keep theirs.  0 or -ENOMEM.
  */
 static int index__merge(struct rowset_memo *m)
 {
@@ -1552,7 +1554,9 @@ static int index__merge(struct rowset_memo *m)
 	m->nr_sorted = total;
 	m->nr_sorted_keys = nk;
 	m->nr_occ = 0;
-	if (m->cap_occ > 4096) {
+	/* a list sized for a first build, not the few a refresh adds:
+	 * those keep theirs, no allocation each build */
+	if (m->cap_occ > 4096 && m->cap_occ > total / 8) {
 		free(m->occ);
 		m->occ = NULL;
 		m->cap_occ = 0;
