@@ -55,6 +55,34 @@ print(len(nums), back[0]["id"])
 PY
 }
 
+# sp_samples FILE: perf report's sample count of FILE ("7K")
+sp_samples() {
+	perf report -i "$1" --stdio --sort dso 2> /dev/null |
+		sed -n "s/^# Samples: \([0-9.]*[KM]*\) .*/\1/p" | head -1
+}
+
+# sp_versus FILE [PTOP ARGS...]: ptop -i FILE -b ARGS against perf report
+# --stdio --sort dso,sym, best of 3 each after one run that keeps the
+# symbol tables: sets pw qw (wall ms), pc qc (CPU s), pr qr (peak RSS KiB)
+sp_versus() {
+	vf=$1
+	shift
+	"$PTOP" -i "$vf" -b "$@" > /dev/null 2>&1
+	for i in 1 2 3; do sp_ms "$PTOP" -i "$vf" -b "$@"; done > "$tmp/sp_pw"
+	for i in 1 2 3; do sp_ms perf report -i "$vf" --stdio --sort dso,sym; done > "$tmp/sp_qw"
+	for i in 1 2 3; do
+		"$RUNSTAT" -t 600 -- "$PTOP" -i "$vf" -b "$@"
+	done > "$tmp/sp_p" 2> /dev/null
+	for i in 1 2 3; do
+		"$RUNSTAT" -t 600 -- perf report -i "$vf" --stdio --sort dso,sym
+	done > "$tmp/sp_q" 2> /dev/null
+	pw=$(best < "$tmp/sp_pw"); qw=$(best < "$tmp/sp_qw")
+	pc=$(sed -n 's/.*cpu_s=\([0-9.]*\).*/\1/p' "$tmp/sp_p" | best)
+	qc=$(sed -n 's/.*cpu_s=\([0-9.]*\).*/\1/p' "$tmp/sp_q" | best)
+	pr=$(sed -n 's/.*rss_kb=\([0-9]*\).*/\1/p' "$tmp/sp_p" | best)
+	qr=$(sed -n 's/.*rss_kb=\([0-9]*\).*/\1/p' "$tmp/sp_q" | best)
+}
+
 # sp_recording WHAT CMD...: a perf record of CMD read by ptop -i and by
 # perf report
 sp_recording() {
@@ -64,8 +92,7 @@ sp_recording() {
 	perf record --buildid-mmap -q -e cpu-clock -F 4000 -o "$f" -- \
 		"$@" > /dev/null 2>&1 ||
 		{ echo "  perf record of $what failed"; return; }
-	n=$(perf report -i "$f" --stdio --sort dso 2> /dev/null |
-		sed -n "s/^# Samples: \([0-9.]*[KM]*\) .*/\1/p" | head -1)
+	n=$(sp_samples "$f")
 	# a first run ever (kallsyms and symbol tables not kept yet), and
 	# runs that read the binaries (--no-symbol-cache)
 	for i in 1 2 3; do
@@ -76,18 +103,7 @@ sp_recording() {
 	cold=$(best < "$tmp/sp_cold")
 	for i in 1 2 3; do sp_ms "$PTOP" -i "$f" -b --no-symbol-cache; done > "$tmp/sp_nosc"
 	nosc=$(best < "$tmp/sp_nosc")
-	sp_ms "$PTOP" -i "$f" -b > /dev/null
-	for i in 1 2 3; do sp_ms "$PTOP" -i "$f" -b; done > "$tmp/sp_pw"
-	for i in 1 2 3; do sp_ms perf report -i "$f" --stdio --sort dso,sym; done > "$tmp/sp_qw"
-	for i in 1 2 3; do "$RUNSTAT" -t 120 -- "$PTOP" -i "$f" -b; done > "$tmp/sp_p"
-	for i in 1 2 3; do
-		"$RUNSTAT" -t 120 -- perf report -i "$f" --stdio --sort dso,sym
-	done > "$tmp/sp_q" 2> /dev/null
-	pw=$(best < "$tmp/sp_pw"); qw=$(best < "$tmp/sp_qw")
-	pc=$(sed -n 's/.*cpu_s=\([0-9.]*\).*/\1/p' "$tmp/sp_p" | best)
-	qc=$(sed -n 's/.*cpu_s=\([0-9.]*\).*/\1/p' "$tmp/sp_q" | best)
-	pr=$(sed -n 's/.*rss_kb=\([0-9]*\).*/\1/p' "$tmp/sp_p" | best)
-	qr=$(sed -n 's/.*rss_kb=\([0-9]*\).*/\1/p' "$tmp/sp_q" | best)
+	sp_versus "$f"
 	echo "  $what ($n samples, perf record --buildid-mmap):"
 	echo "    wall:  ptop $pw ms, perf report $qw ms  -> ptop/perf = $(ratio "$pw" "$qw") (target <= 0.33)"
 	echo "           reading the binaries (--no-symbol-cache) $nosc ms -> $(ratio "$nosc" "$qw");" \
@@ -106,21 +122,9 @@ sp_chains() {
 	f="$tmp/chains.data"
 	perf record --buildid-mmap -q -e cpu-clock -o "$f" "$@" > /dev/null 2>&1 ||
 		{ echo "  $what: perf record failed"; return; }
-	n=$(perf report -i "$f" --stdio --sort dso 2> /dev/null |
-		sed -n "s/^# Samples: \([0-9.]*[KM]*\) .*/\1/p" | head -1)
+	n=$(sp_samples "$f")
 	sz=$(( $(stat -c %s "$f") >> 20 ))
-	"$PTOP" -i "$f" -b -g > /dev/null 2>&1	# the symbol tables kept
-	for i in 1 2 3; do sp_ms "$PTOP" -i "$f" -b -g; done > "$tmp/sc_pw"
-	for i in 1 2 3; do sp_ms perf report -i "$f" --stdio --sort dso,sym; done > "$tmp/sc_qw"
-	for i in 1 2 3; do "$RUNSTAT" -t 600 -- "$PTOP" -i "$f" -b -g; done > "$tmp/sc_p" 2> /dev/null
-	for i in 1 2 3; do
-		"$RUNSTAT" -t 600 -- perf report -i "$f" --stdio --sort dso,sym
-	done > "$tmp/sc_q" 2> /dev/null
-	pw=$(best < "$tmp/sc_pw"); qw=$(best < "$tmp/sc_qw")
-	pc=$(sed -n 's/.*cpu_s=\([0-9.]*\).*/\1/p' "$tmp/sc_p" | best)
-	qc=$(sed -n 's/.*cpu_s=\([0-9.]*\).*/\1/p' "$tmp/sc_q" | best)
-	pr=$(sed -n 's/.*rss_kb=\([0-9]*\).*/\1/p' "$tmp/sc_p" | best)
-	qr=$(sed -n 's/.*rss_kb=\([0-9]*\).*/\1/p' "$tmp/sc_q" | best)
+	sp_versus "$f" -g
 	echo "  $what ($n samples, $sz MiB):"
 	echo "    wall:  ptop $pw ms, perf report $qw ms  -> ptop/perf = $(ratio "$pw" "$qw") (target <= 0.33)"
 	echo "    CPU:   ptop $pc s, perf report $qc s  -> ptop/perf = $(ratio "$pc" "$qc")"
