@@ -44,52 +44,24 @@ void actions__remember_selection(struct tui *t)
 	};
 }
 
-static enum act_result move(struct tui *t, enum lv_move m)
+enum act_result action__move(struct tui *t, int arg)
 {
-	listview__move(cur_list(t), m);
+	listview__move(cur_list(t), (enum lv_move)arg);
 	if (tui__view(t) == V_TOP)
 		actions__remember_selection(t);
 	return R_REDRAW;
 }
 
-enum act_result action__up(struct tui *t)
+enum act_result action__quit(struct tui *t, int arg)
 {
-	return move(t, LV_UP);
-}
-
-enum act_result action__down(struct tui *t)
-{
-	return move(t, LV_DOWN);
-}
-
-enum act_result action__page_up(struct tui *t)
-{
-	return move(t, LV_PGUP);
-}
-
-enum act_result action__page_down(struct tui *t)
-{
-	return move(t, LV_PGDN);
-}
-
-enum act_result action__home(struct tui *t)
-{
-	return move(t, LV_HOME);
-}
-
-enum act_result action__end(struct tui *t)
-{
-	return move(t, LV_END);
-}
-
-enum act_result action__quit(struct tui *t)
-{
+	(void)arg;
 	(void)t;
 	return R_QUIT;
 }
 
-enum act_result action__repaint(struct tui *t)
+enum act_result action__repaint(struct tui *t, int arg)
 {
+	(void)arg;
 	t->repaint = true;
 	return R_REDRAW;
 }
@@ -165,10 +137,11 @@ static void drop_sym_zooms(struct tui *t)
 	t->nr_zooms = j;
 }
 
-enum act_result action__back(struct tui *t)
+enum act_result action__back(struct tui *t, int arg)
 {
 	unsigned int view = tui__view(t);
 
+	(void)arg;
 	if (view == V_CONFIRM) {
 		tui__pop(t);
 		return R_REDRAW;
@@ -199,15 +172,17 @@ static void open_list(struct tui *t, unsigned int view,
 	tui__push(t, view);
 }
 
-enum act_result action__help(struct tui *t)
+enum act_result action__help(struct tui *t, int arg)
 {
+	(void)arg;
 	help__build(&t->help);
 	open_list(t, V_HELP, &help__ops, &t->help);
 	return R_REDRAW;
 }
 
-enum act_result action__list_filter(struct tui *t)
+enum act_result action__list_filter(struct tui *t, int arg)
 {
+	(void)arg;
 	if (!t->list.ops || !t->list.ops->row_text)
 		return R_NONE;
 	prompt__open(&t->prompt, PROMPT_LIST_FILTER, "Search", t->list.filter);
@@ -215,10 +190,11 @@ enum act_result action__list_filter(struct tui *t)
 	return R_REDRAW;
 }
 
-enum act_result action__select(struct tui *t)
+enum act_result action__select(struct tui *t, int arg)
 {
 	size_t i;
 
+	(void)arg;
 	if (!listview__selected(&t->list, &i) || i >= t->menu.nr ||
 	    !t->menu.pick)
 		return R_NONE;
@@ -234,7 +210,7 @@ static const char *shown_event_name(const struct tui *t)
 				   tui__session_ev(t, t->ev_pos));
 }
 
-static enum act_result switch_event(struct tui *t, int dir)
+enum act_result action__event(struct tui *t, int dir)
 {
 	size_t n = tui__nr_shown(t);
 	struct strbuf sb;
@@ -253,21 +229,12 @@ static enum act_result switch_event(struct tui *t, int dir)
 	return R_REBUILD;
 }
 
-enum act_result action__event_next(struct tui *t)
-{
-	return switch_event(t, 1);
-}
-
-enum act_result action__event_prev(struct tui *t)
-{
-	return switch_event(t, -1);
-}
-
-enum act_result action__event_picker(struct tui *t)
+enum act_result action__event_picker(struct tui *t, int arg)
 {
 	static const struct evlist_opts deflt = { .freq = 1, .mmap_pages = 1 };
 	struct strbuf title;
 
+	(void)arg;
 	if (!t->a->sampler) {
 		tui__status(t, ST_ERROR, "no live source: events cannot change");
 		return R_REDRAW;
@@ -285,7 +252,7 @@ enum act_result action__event_picker(struct tui *t)
 	return R_REDRAW;
 }
 
-static enum act_result add_event(struct tui *t, bool replace)
+enum act_result action__event_add(struct tui *t, int replace)
 {
 	struct sampler *sp = t->a->sampler;
 	struct event_spec *specs = NULL;
@@ -329,22 +296,13 @@ out:
 	return rc ? R_REDRAW : R_REBUILD;
 }
 
-enum act_result action__event_add(struct tui *t)
-{
-	return add_event(t, false);
-}
-
-enum act_result action__event_replace(struct tui *t)
-{
-	return add_event(t, true);
-}
-
 /* ---- compare ---- */
 
-enum act_result action__baseline(struct tui *t)
+enum act_result action__baseline(struct tui *t, int arg)
 {
 	char desc[64];
 
+	(void)arg;
 	if (t->table.base) {
 		table__clear_baseline(&t->table);
 		columns__init(&t->cols, &t->table.spec, t->a->show_period);
@@ -393,10 +351,11 @@ static enum act_result pick_sort(struct tui *t, int id)
 	return R_REBUILD;
 }
 
-enum act_result action__sort_picker(struct tui *t)
+enum act_result action__sort_picker(struct tui *t, int arg)
 {
 	struct menu *m = &t->menu;
 
+	(void)arg;
 	memset(m, 0, sizeof(*m));
 	snprintf(m->title, sizeof(m->title), "Sort by (Enter picks, Esc back)");
 	for (size_t i = 0; i < ARRAY_SIZE(sort_cycle); i++) {
@@ -417,7 +376,7 @@ enum act_result action__sort_picker(struct tui *t)
 	return R_REDRAW;
 }
 
-static enum act_result cycle_sort(struct tui *t, int dir)
+enum act_result action__sort_cycle(struct tui *t, int dir)
 {
 	size_t n = ARRAY_SIZE(sort_cycle), i = 0;
 
@@ -429,18 +388,9 @@ static enum act_result cycle_sort(struct tui *t, int dir)
 	return pick_sort(t, (int)sort_cycle[i]);
 }
 
-enum act_result action__sort_next(struct tui *t)
+enum act_result action__sort_invert(struct tui *t, int arg)
 {
-	return cycle_sort(t, 1);
-}
-
-enum act_result action__sort_prev(struct tui *t)
-{
-	return cycle_sort(t, -1);
-}
-
-enum act_result action__sort_invert(struct tui *t)
-{
+	(void)arg;
 	tui__set_order(t, t->table.spec.order, !t->table.spec.invert);
 	tui__status(t, ST_NORMAL, "sorted by %s%s",
 		    sort_key__name(t->table.spec.order),
@@ -450,18 +400,20 @@ enum act_result action__sort_invert(struct tui *t)
 
 /* ---- filters ---- */
 
-enum act_result action__filter(struct tui *t)
+enum act_result action__filter(struct tui *t, int arg)
 {
+	(void)arg;
 	prompt__open(&t->prompt, PROMPT_SYM_FILTER, "Filter symbols",
 		     t->table.filter_buf);
 	tui__push(t, V_PROMPT);
 	return R_REDRAW;
 }
 
-enum act_result action__hide_kernel(struct tui *t)
+enum act_result action__hide_kernel(struct tui *t, int arg)
 {
 	struct row_filter *f = &t->table.filter;
 
+	(void)arg;
 	f->hide_kernel = !f->hide_kernel;
 	if (f->hide_kernel)
 		f->hide_user = false;
@@ -470,11 +422,12 @@ enum act_result action__hide_kernel(struct tui *t)
 	return R_REBUILD;
 }
 
-enum act_result action__demangle_params(struct tui *t)
+enum act_result action__demangle_params(struct tui *t, int arg)
 {
 	struct symbolizer *syms = t->a->syms;
 	bool on;
 
+	(void)arg;
 	if (!syms)
 		return R_NONE;
 	on = !symbolizer__demangle_params(syms);
@@ -490,10 +443,11 @@ enum act_result action__demangle_params(struct tui *t)
 	return R_REBUILD;
 }
 
-enum act_result action__hide_user(struct tui *t)
+enum act_result action__hide_user(struct tui *t, int arg)
 {
 	struct row_filter *f = &t->table.filter;
 
+	(void)arg;
 	f->hide_user = !f->hide_user;
 	if (f->hide_user)
 		f->hide_kernel = false;
@@ -502,10 +456,11 @@ enum act_result action__hide_user(struct tui *t)
 	return R_REBUILD;
 }
 
-enum act_result action__show_idle(struct tui *t)
+enum act_result action__show_idle(struct tui *t, int arg)
 {
 	struct row_filter *f = &t->table.filter;
 
+	(void)arg;
 	/* the snapshot holds idle entries either way: a rebuild, no new
 	 * snapshot */
 	f->show_idle = !f->show_idle;
@@ -515,10 +470,11 @@ enum act_result action__show_idle(struct tui *t)
 	return R_REBUILD;
 }
 
-enum act_result action__percent_limit(struct tui *t)
+enum act_result action__percent_limit(struct tui *t, int arg)
 {
 	char cur[32];
 
+	(void)arg;
 	snprintf(cur, sizeof(cur), "%g", t->table.filter.percent_limit);
 	prompt__open(&t->prompt, PROMPT_PERCENT,
 		     "Hide rows under percent (0 shows all)", cur);
@@ -534,12 +490,13 @@ static enum act_result need_row(struct tui *t)
 	return R_REDRAW;
 }
 
-enum act_result action__zoom_dso(struct tui *t)
+enum act_result action__zoom_dso(struct tui *t, int arg)
 {
 	const struct row *r = tui__selected_row(t);
 	struct row_filter *f = &t->table.filter;
 	struct strbuf sb;
 
+	(void)arg;
 	if (!r)
 		return need_row(t);
 	if (f->dso) {
@@ -681,7 +638,7 @@ static bool row_owner(struct tui *t, const struct row *r, bool thread,
 	return true;
 }
 
-static enum act_result zoom_owner(struct tui *t, bool thread)
+enum act_result action__zoom_owner(struct tui *t, int thread)
 {
 	const struct row *r = tui__selected_row(t);
 	struct row_filter *f = &t->table.filter;
@@ -719,16 +676,6 @@ static enum act_result zoom_owner(struct tui *t, bool thread)
 	return R_REBUILD;
 }
 
-enum act_result action__zoom_thread(struct tui *t)
-{
-	return zoom_owner(t, true);
-}
-
-enum act_result action__zoom_process(struct tui *t)
-{
-	return zoom_owner(t, false);
-}
-
 static bool same_cgroup(const struct hist_key *a, const struct hist_key *b,
 			bool thread)
 {
@@ -752,13 +699,14 @@ static bool row_cgroup(struct tui *t, const struct row *r, const char **cg)
 	return true;
 }
 
-enum act_result action__zoom_cgroup(struct tui *t)
+enum act_result action__zoom_cgroup(struct tui *t, int arg)
 {
 	const struct row *r = tui__selected_row(t);
 	struct row_filter *f = &t->table.filter;
 	const char *cg = NULL;
 	struct strbuf sb;
 
+	(void)arg;
 	if (!r)
 		return need_row(t);
 	if (f->has_cgroup) {
@@ -784,8 +732,9 @@ enum act_result action__zoom_cgroup(struct tui *t)
 
 /* ---- target and time ---- */
 
-enum act_result action__target(struct tui *t)
+enum act_result action__target(struct tui *t, int arg)
 {
+	(void)arg;
 	if (!t->a->sampler) {
 		tui__status(t, ST_ERROR, "no live source: nothing to attach");
 		return R_REDRAW;
@@ -862,12 +811,13 @@ out:
 	return R_REDRAW;
 }
 
-enum act_result action__pause(struct tui *t)
+enum act_result action__pause(struct tui *t, int arg)
 {
 	struct sampler *sp = t->a->sampler;
 	bool paused;
 	int err;
 
+	(void)arg;
 	if (!sp) {
 		tui__status(t, ST_ERROR, "no live source: nothing to pause");
 		return R_REDRAW;
@@ -893,10 +843,11 @@ enum act_result action__pause(struct tui *t)
 	return R_REDRAW;
 }
 
-enum act_result action__zero(struct tui *t)
+enum act_result action__zero(struct tui *t, int arg)
 {
 	struct app *a = t->a;
 
+	(void)arg;
 	if (a->mode == HIST_ZERO) {
 		a->mode = t->live_mode;
 		tui__status(t, ST_NORMAL, "accumulating samples (%s)",
@@ -928,7 +879,7 @@ double actions__delay_step(double delay, int dir)
 	return delay < steps[0] ? delay : steps[0];
 }
 
-static enum act_result change_delay(struct tui *t, int dir)
+enum act_result action__delay(struct tui *t, int dir)
 {
 	t->a->delay = actions__delay_step(t->a->delay, dir);
 	t->next_refresh = t->last_refresh + t->a->delay;
@@ -936,28 +887,20 @@ static enum act_result change_delay(struct tui *t, int dir)
 	return R_REDRAW;
 }
 
-enum act_result action__delay_down(struct tui *t)
-{
-	return change_delay(t, -1);
-}
-
-enum act_result action__delay_up(struct tui *t)
-{
-	return change_delay(t, 1);
-}
-
 /* ---- a row's menu, annotate, files ---- */
 
-enum act_result action__annotate(struct tui *t)
+enum act_result action__annotate(struct tui *t, int arg)
 {
+	(void)arg;
 	return annview__open(t, tui__selected_row(t));
 }
 
-enum act_result action__save(struct tui *t)
+enum act_result action__save(struct tui *t, int arg)
 {
 	struct batch_opts bo = { .show_period = t->a->show_period };
 	struct strbuf sb;
 
+	(void)arg;
 	if (!t->have_snap) {
 		tui__status(t, ST_ERROR, "nothing to save yet");
 		return R_REDRAW;
@@ -1004,15 +947,16 @@ static enum act_result pick_row_action(struct tui *t, int id)
 	if (id == MENU_COPY)
 		return copy_row(t);
 	b = keys__lookup(id, V_TOP);
-	return b ? b->action(t) : R_NONE;
+	return b ? b->action(t, b->arg) : R_NONE;
 }
 
-enum act_result action__row_menu(struct tui *t)
+enum act_result action__row_menu(struct tui *t, int arg)
 {
 	const struct row *r = tui__selected_row(t);
 	struct menu *m = &t->menu;
 	struct strbuf sym, dso;
 
+	(void)arg;
 	if (!r)
 		return need_row(t);
 	memset(m, 0, sizeof(*m));
@@ -1086,21 +1030,24 @@ enum act_result actions__prompt_input(struct tui *t, int key)
 	return prompt_changed(t);
 }
 
-enum act_result action__prompt_erase(struct tui *t)
+enum act_result action__prompt_erase(struct tui *t, int arg)
 {
+	(void)arg;
 	if (!prompt__erase(&t->prompt))
 		return R_NONE;
 	return prompt_changed(t);
 }
 
-enum act_result action__prompt_kill(struct tui *t)
+enum act_result action__prompt_kill(struct tui *t, int arg)
 {
+	(void)arg;
 	prompt__kill(&t->prompt);
 	return prompt_changed(t);
 }
 
-enum act_result action__prompt_cancel(struct tui *t)
+enum act_result action__prompt_cancel(struct tui *t, int arg)
 {
+	(void)arg;
 	tui__pop(t);
 	switch (t->prompt.kind) {
 	case PROMPT_SYM_FILTER:
@@ -1118,12 +1065,13 @@ enum act_result action__prompt_cancel(struct tui *t)
 	}
 }
 
-enum act_result action__prompt_accept(struct tui *t)
+enum act_result action__prompt_accept(struct tui *t, int arg)
 {
 	struct prompt *p = &t->prompt;
 	double pct;
 	char *end;
 
+	(void)arg;
 	tui__pop(t);
 	switch (p->kind) {
 	case PROMPT_SYM_FILTER:

@@ -7,51 +7,48 @@
 
 struct tui;
 
-/* Actions (actions.c): each returns what the loop must do. */
-enum act_result action__up(struct tui *t);
-enum act_result action__down(struct tui *t);
-enum act_result action__page_up(struct tui *t);
-enum act_result action__page_down(struct tui *t);
-enum act_result action__home(struct tui *t);
-enum act_result action__end(struct tui *t);
-enum act_result action__quit(struct tui *t);
-enum act_result action__back(struct tui *t);
-enum act_result action__help(struct tui *t);
-enum act_result action__repaint(struct tui *t);
-enum act_result action__event_next(struct tui *t);
-enum act_result action__event_prev(struct tui *t);
-enum act_result action__event_picker(struct tui *t);
-enum act_result action__event_add(struct tui *t);
-enum act_result action__event_replace(struct tui *t);
-enum act_result action__sort_picker(struct tui *t);
-enum act_result action__baseline(struct tui *t);
-enum act_result action__sort_next(struct tui *t);
-enum act_result action__sort_prev(struct tui *t);
-enum act_result action__sort_invert(struct tui *t);
-enum act_result action__filter(struct tui *t);
-enum act_result action__list_filter(struct tui *t);
-enum act_result action__zoom_dso(struct tui *t);
-enum act_result action__zoom_thread(struct tui *t);
-enum act_result action__zoom_process(struct tui *t);
-enum act_result action__zoom_cgroup(struct tui *t);
-enum act_result action__hide_kernel(struct tui *t);
-enum act_result action__demangle_params(struct tui *t);
-enum act_result action__hide_user(struct tui *t);
-enum act_result action__show_idle(struct tui *t);
-enum act_result action__percent_limit(struct tui *t);
-enum act_result action__target(struct tui *t);
-enum act_result action__pause(struct tui *t);
-enum act_result action__zero(struct tui *t);
-enum act_result action__delay_down(struct tui *t);
-enum act_result action__delay_up(struct tui *t);
-enum act_result action__row_menu(struct tui *t);
-enum act_result action__annotate(struct tui *t);
-enum act_result action__save(struct tui *t);
-enum act_result action__select(struct tui *t);
-enum act_result action__prompt_accept(struct tui *t);
-enum act_result action__prompt_cancel(struct tui *t);
-enum act_result action__prompt_erase(struct tui *t);
-enum act_result action__prompt_kill(struct tui *t);
+/* Actions (actions.c): each returns what the loop must do; arg is its
+ * binding's (keys.h), unused unless said. */
+/* arg: an enum lv_move */
+enum act_result action__move(struct tui *t, int arg);
+enum act_result action__quit(struct tui *t, int arg);
+enum act_result action__back(struct tui *t, int arg);
+enum act_result action__help(struct tui *t, int arg);
+enum act_result action__repaint(struct tui *t, int arg);
+/* dir: 1 the next event, -1 the previous one */
+enum act_result action__event(struct tui *t, int dir);
+enum act_result action__event_picker(struct tui *t, int arg);
+/* replace: the shown event instead of adding one */
+enum act_result action__event_add(struct tui *t, int replace);
+enum act_result action__sort_picker(struct tui *t, int arg);
+enum act_result action__baseline(struct tui *t, int arg);
+/* dir: 1 the next sort key, -1 the previous one */
+enum act_result action__sort_cycle(struct tui *t, int dir);
+enum act_result action__sort_invert(struct tui *t, int arg);
+enum act_result action__filter(struct tui *t, int arg);
+enum act_result action__list_filter(struct tui *t, int arg);
+enum act_result action__zoom_dso(struct tui *t, int arg);
+/* thread: the row's thread, else its whole process */
+enum act_result action__zoom_owner(struct tui *t, int thread);
+enum act_result action__zoom_cgroup(struct tui *t, int arg);
+enum act_result action__hide_kernel(struct tui *t, int arg);
+enum act_result action__demangle_params(struct tui *t, int arg);
+enum act_result action__hide_user(struct tui *t, int arg);
+enum act_result action__show_idle(struct tui *t, int arg);
+enum act_result action__percent_limit(struct tui *t, int arg);
+enum act_result action__target(struct tui *t, int arg);
+enum act_result action__pause(struct tui *t, int arg);
+enum act_result action__zero(struct tui *t, int arg);
+/* dir: 1 refreshes less often, -1 more often */
+enum act_result action__delay(struct tui *t, int dir);
+enum act_result action__row_menu(struct tui *t, int arg);
+enum act_result action__annotate(struct tui *t, int arg);
+enum act_result action__save(struct tui *t, int arg);
+enum act_result action__select(struct tui *t, int arg);
+enum act_result action__prompt_accept(struct tui *t, int arg);
+enum act_result action__prompt_cancel(struct tui *t, int arg);
+enum act_result action__prompt_erase(struct tui *t, int arg);
+enum act_result action__prompt_kill(struct tui *t, int arg);
 
 
 /* Delay steps of [ and ] (pure, for tests). */

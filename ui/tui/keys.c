@@ -4,6 +4,7 @@
 
 #include "ui/tui/actions.h"
 #include "ui/tui/keys.h"
+#include "ui/tui/listview.h"
 #include "ui/tui/tui_internal.h"
 #include "ui/tui/view.h"
 #include "ui/tui/view_annotate.h"
@@ -30,221 +31,204 @@ const size_t views__nr = ARRAY_SIZE(views__table);
  */
 const struct key_binding keys__table[] = {
 	/* moving: the table and every list */
-	{ K_UP, V_BROWSE, action__up, "select the previous row" },
-	{ 'k', V_BROWSE, action__up, "select the previous row" },
-	{ K_DOWN, V_BROWSE, action__down, "select the next row" },
-	{ 'j', V_BROWSE, action__down, "select the next row" },
-	{ K_PGUP, V_BROWSE, action__page_up, "one page up" },
-	{ K_PGDN, V_BROWSE, action__page_down, "one page down" },
-	{ K_HOME, V_BROWSE, action__home, "first row" },
-	{ K_END, V_BROWSE, action__end, "last row" },
-	{ K_CTRL_L, V_BROWSE | V_FLAME, action__repaint,
+	{ { K_UP, 'k' }, V_BROWSE, action__move, LV_UP,
+	  "select the previous row" },
+	{ { K_DOWN, 'j' }, V_BROWSE, action__move, LV_DOWN,
+	  "select the next row" },
+	{ { K_PGUP }, V_BROWSE, action__move, LV_PGUP, "one page up" },
+	{ { K_PGDN }, V_BROWSE, action__move, LV_PGDN, "one page down" },
+	{ { K_HOME }, V_BROWSE, action__move, LV_HOME, "first row" },
+	{ { K_END }, V_BROWSE, action__move, LV_END, "last row" },
+	{ { K_CTRL_L }, V_BROWSE | V_FLAME, action__repaint, 0,
 	  "repaint the terminal" },
-	{ K_CTRL_C, V_ALL, action__quit, "quit ptop at once" },
+	{ { K_CTRL_C }, V_ALL, action__quit, 0, "quit ptop at once" },
 
 	/* the table */
-	{ 'q', V_TOP, action__quit, "quit ptop", "quit" },
-	{ K_F(10), V_TOP, action__quit, "quit ptop" },
-	{ K_ESC, V_TOP, action__back,
+	{ { 'q', K_F(10) }, V_TOP, action__quit, 0, "quit ptop", "quit" },
+	{ { K_ESC, K_LEFT }, V_TOP, action__back, 0,
 	  "undo the last filter or zoom; with none, ask to quit", "back" },
-	{ K_LEFT, V_TOP, action__back,
-	  "undo the last filter or zoom; with none, ask to quit" },
-	{ 'h', V_TOP, action__help, "this help: every key and its effect", "help" },
-	{ '?', V_TOP, action__help, "this help: every key and its effect" },
-	{ K_F(1), V_TOP, action__help, "this help: every key and its effect" },
-	{ K_TAB, V_TOP, action__event_next,
-	  "show the next sampled event", "event" },
-	{ K_BTAB, V_TOP, action__event_prev,
+	{ { 'h', '?', K_F(1) }, V_TOP, action__help, 0,
+	  "this help: every key and its effect", "help" },
+	{ { K_TAB }, V_TOP, action__event, 1, "show the next sampled event",
+	  "event" },
+	{ { K_BTAB }, V_TOP, action__event, -1,
 	  "show the previous sampled event" },
-	{ 'e', V_TOP, action__event_picker,
-	  "event picker: add an event (or replace the shown one) live", "add event" },
-	{ 's', V_TOP, action__sort_picker,
+	{ { 'e' }, V_TOP, action__event_picker, 0,
+	  "event picker: add an event (or replace the shown one) live",
+	  "add event" },
+	{ { 's', K_F(6) }, V_TOP, action__sort_picker, 0,
 	  "pick the sort key (overhead, samples, period, sym, dso, comm, "
-	  "pid, tid, cpu, cgroup, state; delta, absdelta against a baseline)", "sort" },
-	{ K_F(6), V_TOP, action__sort_picker,
-	  "pick the sort key (overhead, samples, period, sym, dso, comm, "
-	  "pid, tid, cpu, cgroup, state; delta, absdelta against a baseline)" },
-	{ '>', V_TOP, action__sort_next, "sort by the next key" },
-	{ '<', V_TOP, action__sort_prev, "sort by the previous key" },
-	{ 'I', V_TOP, action__sort_invert, "invert the sort order" },
-	{ '/', V_TOP, action__filter,
-	  "filter symbols as you type (Enter keeps it, empty clears it)", "filter" },
-	{ 'd', V_TOP, action__zoom_dso,
+	  "pid, tid, cpu, cgroup, state; delta, absdelta against a baseline)",
+	  "sort" },
+	{ { '>' }, V_TOP, action__sort_cycle, 1, "sort by the next key" },
+	{ { '<' }, V_TOP, action__sort_cycle, -1, "sort by the previous key" },
+	{ { 'I' }, V_TOP, action__sort_invert, 0, "invert the sort order" },
+	{ { '/' }, V_TOP, action__filter, 0,
+	  "filter symbols as you type (Enter keeps it, empty clears it)",
+	  "filter" },
+	{ { 'd' }, V_TOP, action__zoom_dso, 0,
 	  "zoom into the selected row's shared object (Esc undoes)", "zoom" },
-	{ 't', V_TOP, action__zoom_thread,
+	{ { 't' }, V_TOP, action__zoom_owner, true,
 	  "zoom into the selected row's thread (Esc undoes)" },
-	{ 'T', V_TOP, action__zoom_process,
+	{ { 'T' }, V_TOP, action__zoom_owner, false,
 	  "zoom into the selected row's whole process (Esc undoes)" },
-	{ 'g', V_TOP, action__zoom_cgroup,
+	{ { 'g' }, V_TOP, action__zoom_cgroup, 0,
 	  "zoom into the selected row's cgroup (container, service; Esc "
 	  "undoes)" },
-	{ 'K', V_TOP, action__hide_kernel, "hide or show kernel symbols" },
-	{ 'U', V_TOP, action__hide_user, "hide or show user symbols" },
-	{ 'N', V_TOP, action__demangle_params,
+	{ { 'K' }, V_TOP, action__hide_kernel, 0, "hide or show kernel symbols" },
+	{ { 'U' }, V_TOP, action__hide_user, 0, "hide or show user symbols" },
+	{ { 'N' }, V_TOP, action__demangle_params, 0,
 	  "C++ names with their parameters, or by their name alone (perf's "
 	  "form, the default)" },
-	{ 'i', V_TOP, action__show_idle,
+	{ { 'i' }, V_TOP, action__show_idle, 0,
 	  "show or hide the idle task's samples (pid 0) as rows; hidden, "
 	  "they are the header's idle share and shares are of the rest" },
-	{ 'L', V_TOP, action__percent_limit,
+	{ { 'L' }, V_TOP, action__percent_limit, 0,
 	  "hide rows under a percentage (asks for it)" },
-	{ 'p', V_TOP, action__target,
-	  "attach to a pid or process name (empty: every CPU), live", "attach" },
-	{ 'f', V_TOP, action__pause,
+	{ { 'p' }, V_TOP, action__target, 0,
+	  "attach to a pid or process name (empty: every CPU), live",
+	  "attach" },
+	{ { 'f' }, V_TOP, action__pause, 0,
 	  "pause or resume sampling (the events are disabled)", "pause" },
-	{ 'z', V_TOP, action__zero,
+	{ { 'z' }, V_TOP, action__zero, 0,
 	  "zero the histogram at every refresh, or accumulate" },
-	{ '[', V_TOP, action__delay_down, "refresh more often" },
-	{ ']', V_TOP, action__delay_up, "refresh less often" },
-	{ K_ENTER, V_TOP, action__row_menu,
-	  "the selected row's menu (annotate, zooms, copy to a file)", "menu" },
-	{ 'a', V_TOP, action__annotate, "annotate the selected symbol" },
-	{ 'b', V_TOP, action__baseline,
+	{ { '[' }, V_TOP, action__delay, -1, "refresh more often" },
+	{ { ']' }, V_TOP, action__delay, 1, "refresh less often" },
+	{ { K_ENTER }, V_TOP, action__row_menu, 0,
+	  "the selected row's menu (annotate, zooms, copy to a file)",
+	  "menu" },
+	{ { 'a' }, V_TOP, action__annotate, 0, "annotate the selected symbol" },
+	{ { 'b' }, V_TOP, action__baseline, 0,
 	  "mark the table as the baseline: rows then show its share "
 	  "(Baseline), now's and the Delta in points, new and gone rows "
 	  "marked; again: clear it (and a --baseline file)", "baseline" },
-	{ 'P', V_TOP, action__save,
+	{ { 'P' }, V_TOP, action__save, 0,
 	  "save the table as text (the file is named in the status line)" },
 	/* call graphs (-g) */
-	{ '+', V_TOP, action__tree_toggle,
+	{ { '+' }, V_TOP, action__tree_toggle, 0,
 	  "expand or collapse the selected row's call tree (-g), in perf's "
 	  "graph style, % of the row's Children total", "tree" },
-	{ 'E', V_TOP, action__tree_expand_all, "expand every row's call tree" },
-	{ 'C', V_TOP, action__tree_collapse_all, "collapse every call tree" },
-	{ 'G', V_TOP, action__tree_order,
+	{ { 'E' }, V_TOP, action__tree_expand_all, 0,
+	  "expand every row's call tree" },
+	{ { 'C' }, V_TOP, action__tree_collapse_all, 0,
+	  "collapse every call tree" },
+	{ { 'G' }, V_TOP, action__tree_order, 0,
 	  "flip the trees: callers first (who calls it, then what it calls) "
 	  "or callees first" },
-	{ 'l', V_TOP, action__inline_rows,
+	{ { 'l' }, V_TOP, action__inline_rows, 0,
 	  "rows for inlined functions too (Children only), as perf report's "
 	  "\"(inlined)\" rows, or none (-i: shown; live: hidden)" },
-	{ 'c', V_TOP, action__callers,
+	{ { 'c' }, V_TOP, action__callers, 0,
 	  "callers and callees of the selected function (or of the function "
 	  "a tree line names), with their shares", "callers" },
-	{ 'F', V_TOP, action__flame,
+	{ { 'F' }, V_TOP, action__flame, 0,
 	  "flame graph of the call chains (-g), live", "flame" },
 
 	/* the flame graph */
-	{ K_UP, V_FLAME, action__flame_up,
+	{ { K_UP, 'k' }, V_FLAME, action__flame_depth, 1,
 	  "the frame above (flame: a callee; icicle: the caller)" },
-	{ 'k', V_FLAME, action__flame_up,
-	  "the frame above (flame: a callee; icicle: the caller)" },
-	{ K_DOWN, V_FLAME, action__flame_down,
+	{ { K_DOWN, 'j' }, V_FLAME, action__flame_depth, -1,
 	  "the frame below (flame: the caller; icicle: a callee)" },
-	{ 'j', V_FLAME, action__flame_down,
-	  "the frame below (flame: the caller; icicle: a callee)" },
-	{ K_LEFT, V_FLAME, action__flame_left, "the frame to the left" },
-	{ K_RIGHT, V_FLAME, action__flame_right, "the frame to the right" },
-	{ K_HOME, V_FLAME, action__flame_root,
+	{ { K_LEFT }, V_FLAME, action__flame_side, -1,
+	  "the frame to the left" },
+	{ { K_RIGHT }, V_FLAME, action__flame_side, 1,
+	  "the frame to the right" },
+	{ { K_HOME }, V_FLAME, action__flame_root, 0,
 	  "the bottom frame (all, or the zoomed one)" },
-	{ K_ENTER, V_FLAME, action__flame_zoom,
+	{ { K_ENTER }, V_FLAME, action__flame_zoom, 0,
 	  "zoom into the selected frame: it gets the whole width", "zoom" },
-	{ K_ESC, V_FLAME, action__flame_back,
+	{ { K_ESC }, V_FLAME, action__flame_back, 0,
 	  "zoom out one step; from the whole graph, back to the table",
 	  "back" },
-	{ 'q', V_FLAME, action__flame_close, "back to the table", "table" },
-	{ '/', V_FLAME, action__flame_search,
+	{ { 'q' }, V_FLAME, action__flame_close, 0, "back to the table",
+	  "table" },
+	{ { '/' }, V_FLAME, action__flame_search, 0,
 	  "highlight the frames whose name holds a text, with their share "
 	  "(each sample counted once)", "search" },
-	{ 'a', V_FLAME, action__flame_annotate,
+	{ { 'a' }, V_FLAME, action__flame_annotate, 0,
 	  "annotate the selected frame's function", "annotate" },
-	{ 'c', V_FLAME, action__flame_callers,
+	{ { 'c' }, V_FLAME, action__flame_callers, 0,
 	  "callers and callees of the selected frame's function", "callers" },
-	{ 'i', V_FLAME, action__flame_flip,
+	{ { 'i' }, V_FLAME, action__flame_flip, 0,
 	  "flip: flame graph (callers at the bottom) or icicle (at the top)",
 	  "flip" },
-	{ 'f', V_FLAME, action__flame_freeze,
+	{ { 'f' }, V_FLAME, action__flame_freeze, 0,
 	  "freeze the graph (sampling goes on) or follow the samples again",
 	  "freeze" },
-	{ K_TAB, V_FLAME, action__event_next, "show the next sampled event" },
-	{ K_BTAB, V_FLAME, action__event_prev,
+	{ { K_TAB }, V_FLAME, action__event, 1,
+	  "show the next sampled event" },
+	{ { K_BTAB }, V_FLAME, action__event, -1,
 	  "show the previous sampled event" },
-	{ 'h', V_FLAME, action__help, "this help: every key and its effect",
-	  "help" },
-	{ '?', V_FLAME, action__help, "this help: every key and its effect" },
-	{ K_F(1), V_FLAME, action__help, "this help: every key and its effect" },
+	{ { 'h', '?', K_F(1) }, V_FLAME, action__help, 0,
+	  "this help: every key and its effect", "help" },
 
 	/* the caller/callee view */
-	{ K_ENTER, V_CALLERS, action__callers_enter,
+	{ { K_ENTER, K_RIGHT }, V_CALLERS, action__callers_enter, 0,
 	  "move to the selected caller or callee", "go to" },
-	{ K_RIGHT, V_CALLERS, action__callers_enter,
-	  "move to the selected caller or callee" },
-	{ K_ESC, V_CALLERS, action__callers_back,
+	{ { K_ESC, K_LEFT }, V_CALLERS, action__callers_back, 0,
 	  "back to the function before; from the first, to the table",
 	  "back" },
-	{ K_LEFT, V_CALLERS, action__callers_back,
-	  "back to the function before; from the first, to the table" },
-	{ 'q', V_CALLERS, action__callers_close, "back to the table", "table" },
-	{ 'a', V_CALLERS, action__callers_annotate,
+	{ { 'q' }, V_CALLERS, action__callers_close, 0, "back to the table",
+	  "table" },
+	{ { 'a' }, V_CALLERS, action__callers_annotate, 0,
 	  "annotate the selected caller or callee (on other lines: the "
 	  "function shown)", "annotate" },
 
 	/* the annotate view */
-	{ 'H', V_ANNOTATE, action__ann_hottest,
+	{ { 'H' }, V_ANNOTATE, action__ann_hottest, 0,
 	  "select the hottest instruction", "hottest" },
-	{ K_TAB, V_ANNOTATE, action__ann_next_hot,
+	{ { K_TAB }, V_ANNOTATE, action__ann_hot, 1,
 	  "the next hot instruction, hottest first", "next hot" },
-	{ K_BTAB, V_ANNOTATE, action__ann_prev_hot,
+	{ { K_BTAB }, V_ANNOTATE, action__ann_hot, -1,
 	  "the previous hot instruction" },
-	{ K_ENTER, V_ANNOTATE, action__ann_enter,
+	{ { K_ENTER, K_RIGHT }, V_ANNOTATE, action__ann_enter, 0,
 	  "on a jump: go to its target; on a call: annotate the callee "
 	  "(Esc comes back)", "follow" },
-	{ K_RIGHT, V_ANNOTATE, action__ann_enter,
-	  "on a jump: go to its target; on a call: annotate the callee "
-	  "(Esc comes back)" },
-	{ K_ESC, V_ANNOTATE, action__ann_back,
+	{ { K_ESC, K_LEFT, 'q' }, V_ANNOTATE, action__ann_back, 0,
 	  "back to the caller; from the first function, to the table",
 	  "back" },
-	{ K_LEFT, V_ANNOTATE, action__ann_back,
-	  "back to the caller; from the first function, to the table" },
-	{ 'q', V_ANNOTATE, action__ann_back,
-	  "back to the caller; from the first function, to the table" },
-	{ 's', V_ANNOTATE, action__ann_mode,
+	{ { 's' }, V_ANNOTATE, action__ann_mode, 0,
 	  "source and instructions, instructions only, or source lines "
 	  "only (samples summed per line)", "source" },
-	{ 't', V_ANNOTATE, action__ann_value,
+	{ { 't' }, V_ANNOTATE, action__ann_value, 0,
 	  "show percent of the function, samples or period", "value" },
-	{ '/', V_ANNOTATE, action__ann_search,
+	{ { '/' }, V_ANNOTATE, action__ann_search, 0,
 	  "search instructions and source lines as you type", "search" },
-	{ 'n', V_ANNOTATE, action__ann_search_next,
+	{ { 'n' }, V_ANNOTATE, action__ann_search_next, 0,
 	  "the next match of the search" },
-	{ 'o', V_ANNOTATE, action__ann_bytes, "show or hide the raw bytes" },
-	{ 'P', V_ANNOTATE, action__ann_save,
+	{ { 'o' }, V_ANNOTATE, action__ann_bytes, 0,
+	  "show or hide the raw bytes" },
+	{ { 'P' }, V_ANNOTATE, action__ann_save, 0,
 	  "save the annotation as text (the file is named in the status "
 	  "line)" },
-	{ 'h', V_ANNOTATE, action__help, "this help: every key and its effect",
-	  "help" },
-	{ '?', V_ANNOTATE, action__help, "this help: every key and its effect" },
-	{ K_F(1), V_ANNOTATE, action__help,
-	  "this help: every key and its effect" },
+	{ { 'h', '?', K_F(1) }, V_ANNOTATE, action__help, 0,
+	  "this help: every key and its effect", "help" },
 
 	/* lists: help, pickers, menus */
-	{ K_ESC, V_LIST, action__back, "back (clears the list filter first)", "back" },
-	{ K_LEFT, V_LIST, action__back, "back (clears the list filter first)" },
-	{ 'q', V_LIST, action__back, "back (clears the list filter first)" },
-	{ 'h', V_HELP, action__back, "close the help" },
-	{ '?', V_HELP, action__back, "close the help" },
-	{ K_F(1), V_HELP, action__back, "close the help" },
-	{ '/', V_LIST, action__list_filter, "search the list as you type", "search" },
-	{ K_ENTER, V_MENU, action__select, "do the selected entry", "select" },
-	{ K_RIGHT, V_MENU, action__select, "do the selected entry" },
-	{ K_ENTER, V_EVENTS, action__event_add,
+	{ { K_ESC, K_LEFT, 'q' }, V_LIST, action__back, 0,
+	  "back (clears the list filter first)", "back" },
+	{ { 'h', '?', K_F(1) }, V_HELP, action__back, 0, "close the help" },
+	{ { '/' }, V_LIST, action__list_filter, 0,
+	  "search the list as you type", "search" },
+	{ { K_ENTER, K_RIGHT }, V_MENU, action__select, 0,
+	  "do the selected entry", "select" },
+	{ { K_ENTER }, V_EVENTS, action__event_add, false,
 	  "add the selected event to the sampled ones", "add" },
-	{ 'r', V_EVENTS, action__event_replace,
+	{ { 'r' }, V_EVENTS, action__event_add, true,
 	  "replace the shown event by the selected one", "replace" },
 
 	/* prompts in the footer; other keys are typed in */
-	{ K_ENTER, V_PROMPT, action__prompt_accept, "accept", "accept" },
-	{ K_ESC, V_PROMPT, action__prompt_cancel,
+	{ { K_ENTER }, V_PROMPT, action__prompt_accept, 0, "accept", "accept" },
+	{ { K_ESC }, V_PROMPT, action__prompt_cancel, 0,
 	  "cancel (a filter goes back to what it was)", "cancel" },
-	{ K_BACKSPACE, V_PROMPT, action__prompt_erase,
+	{ { K_BACKSPACE }, V_PROMPT, action__prompt_erase, 0,
 	  "erase the last character" },
-	{ K_CTRL_U, V_PROMPT, action__prompt_kill, "erase the whole line" },
+	{ { K_CTRL_U }, V_PROMPT, action__prompt_kill, 0,
+	  "erase the whole line" },
 
 	/* "Quit ptop?"; any other key answers no */
-	{ 'y', V_CONFIRM, action__quit, "yes, quit", "quit" },
-	{ 'q', V_CONFIRM, action__quit, "yes, quit" },
-	{ 'n', V_CONFIRM, action__back, "no, stay", "stay" },
-	{ K_ESC, V_CONFIRM, action__back, "no, stay" },
+	{ { 'y', 'q' }, V_CONFIRM, action__quit, 0, "yes, quit", "quit" },
+	{ { 'n', K_ESC }, V_CONFIRM, action__back, 0, "no, stay", "stay" },
 };
 
 const size_t keys__nr = ARRAY_SIZE(keys__table);
@@ -271,9 +255,15 @@ const size_t keys__nr_notes = ARRAY_SIZE(keys__notes);
 
 const struct key_binding *keys__lookup(int key, unsigned int view)
 {
-	for (size_t i = 0; i < keys__nr; i++)
-		if (keys__table[i].key == key && (keys__table[i].views & view))
-			return &keys__table[i];
+	for (size_t i = 0; i < keys__nr; i++) {
+		const struct key_binding *b = &keys__table[i];
+
+		if (!(b->views & view))
+			continue;
+		for (size_t k = 0; k < KEY_ALIASES && b->keys[k]; k++)
+			if (b->keys[k] == key)
+				return b;
+	}
 	return NULL;
 }
 
@@ -336,29 +326,23 @@ void keys__foreach_help(void (*fn)(const char *section, const char *keys,
 	const char *section = NULL;
 	char names[128], one[32];
 
-	for (size_t i = 0; i < keys__nr;) {
+	for (size_t i = 0; i < keys__nr; i++) {
 		const struct key_binding *b = &keys__table[i];
 		const char *sec = keys__section(b->views);
-		size_t j = i;
 
 		if (!section || strcmp(section, sec) != 0) {
 			section = sec;
 			fn(section, NULL, NULL, ctx);
 		}
 		names[0] = '\0';
-		for (; j < keys__nr && keys__table[j].views == b->views &&
-		       keys__table[j].action == b->action &&
-		       strcmp(keys__table[j].help, b->help) == 0;
-		     j++) {
+		for (size_t k = 0; k < KEY_ALIASES && b->keys[k]; k++) {
 			size_t n = strlen(names);
 
 			snprintf(names + n, sizeof(names) - n, "%s%s",
 				 n ? ", " : "",
-				 keys__name(keys__table[j].key, one,
-					    sizeof(one)));
+				 keys__name(b->keys[k], one, sizeof(one)));
 		}
 		fn(section, names, b->help, ctx);
-		i = j;
 	}
 }
 
@@ -492,7 +476,7 @@ void keys__footer(unsigned int view, struct screen *s, size_t y)
 
 		if (!b->hint || !(b->views & view))
 			continue;
-		keys__name(b->key, name, sizeof(name));
+		keys__name(b->keys[0], name, sizeof(name));
 		if (!first)
 			screen__add(s, y, ST_NORMAL, "  ");
 		screen__add(s, y, ST_KEY, name);

@@ -63,14 +63,20 @@ enum act_result {
 };
 
 struct tui;
-typedef enum act_result (*action_fn)(struct tui *t);
+/* An action: arg is its binding's (a direction, a view, a mode). */
+typedef enum act_result (*action_fn)(struct tui *t, int arg);
+
+/* A key and its aliases (Up, k) share a binding, and so a help line. */
+#define KEY_ALIASES 4
 
 struct key_binding {
-	int key;
+	int keys[KEY_ALIASES];	/* the key, then its aliases; 0 ends */
 	unsigned int views;	/* enum view_mask */
 	action_fn action;
+	int arg;		/* what the action is given */
 	const char *help;	/* what happens, for the help screen */
-	const char *hint;	/* a word for the footer, NULL: not there */
+	const char *hint;	/* a word for the footer (with the first
+				 * key), NULL: not there */
 };
 
 extern const struct key_binding keys__table[];
@@ -86,9 +92,8 @@ const char *keys__name(int key, char *buf, size_t len);
 const char *keys__section(unsigned int views);
 
 /*
- * The help, grouped: consecutive bindings with the same views, action and
- * help share a line ("Up, k").  Calls fn for each section title (keys
- * NULL) and each line.
+ * The help, grouped: a binding is a line, its keys named together
+ * ("Up, k").  Calls fn for each section title (keys NULL) and each line.
  */
 void keys__foreach_help(void (*fn)(const char *section, const char *keys,
 				   const char *help, void *ctx),

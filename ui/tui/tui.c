@@ -414,7 +414,7 @@ enum act_result tui__key(struct tui *t, int key)
 	const struct key_binding *b = keys__lookup(key, view);
 
 	if (b)
-		return b->action(t);
+		return b->action(t, b->arg);
 	if (view == V_PROMPT)
 		return actions__prompt_input(t, key);
 	if (view == V_CONFIRM) {

@@ -342,10 +342,11 @@ enum act_result annview__open(struct tui *t, const struct row *r)
 	return open_level(t, r->dso, r->sym_start, r->sym);
 }
 
-enum act_result action__ann_back(struct tui *t)
+enum act_result action__ann_back(struct tui *t, int arg)
 {
 	struct annview *v = annview_of(t);
 
+	(void)arg;
 	if (v && v->depth)
 		level_fini(&v->levels[--v->depth]);
 	if (!v || !v->depth) {
@@ -357,7 +358,7 @@ enum act_result action__ann_back(struct tui *t)
 	return R_REDRAW;
 }
 
-enum act_result action__ann_enter(struct tui *t)
+enum act_result action__ann_enter(struct tui *t, int arg)
 {
 	struct ann_level *l = top_level(annview_of(t));
 	const struct ann_line *ln;
@@ -366,6 +367,7 @@ enum act_result action__ann_enter(struct tui *t)
 	size_t row;
 	u64 key;
 
+	(void)arg;
 	if (!l || !listview__selected(&l->lv, &row))
 		return R_NONE;
 	ln = row_line(l, row);
@@ -404,11 +406,12 @@ enum act_result action__ann_enter(struct tui *t)
 
 /* ---- hot instructions ---- */
 
-enum act_result action__ann_hottest(struct tui *t)
+enum act_result action__ann_hottest(struct tui *t, int arg)
 {
 	struct ann_level *l = top_level(annview_of(t));
 	long hot;
 
+	(void)arg;
 	if (!l)
 		return R_NONE;
 	hot = annotation__hottest(l->a);
@@ -421,7 +424,7 @@ enum act_result action__ann_hottest(struct tui *t)
 	return R_REDRAW;
 }
 
-static enum act_result next_hot(struct tui *t, int dir)
+enum act_result action__ann_hot(struct tui *t, int dir)
 {
 	struct ann_level *l = top_level(annview_of(t));
 	long cur;
@@ -449,19 +452,9 @@ static enum act_result next_hot(struct tui *t, int dir)
 	return R_REDRAW;
 }
 
-enum act_result action__ann_next_hot(struct tui *t)
-{
-	return next_hot(t, 1);
-}
-
-enum act_result action__ann_prev_hot(struct tui *t)
-{
-	return next_hot(t, -1);
-}
-
 /* ---- display toggles ---- */
 
-enum act_result action__ann_mode(struct tui *t)
+enum act_result action__ann_mode(struct tui *t, int arg)
 {
 	static const char *const names[] = {
 		[ANN_BOTH] = "source and instructions",
@@ -471,6 +464,7 @@ enum act_result action__ann_mode(struct tui *t)
 	struct ann_level *l = top_level(annview_of(t));
 	long cur;
 
+	(void)arg;
 	if (!l)
 		return R_NONE;
 	cur = selected_insn(l);
@@ -489,7 +483,7 @@ enum act_result action__ann_mode(struct tui *t)
 	return R_REDRAW;
 }
 
-enum act_result action__ann_value(struct tui *t)
+enum act_result action__ann_value(struct tui *t, int arg)
 {
 	static const char *const names[] = {
 		[ANN_PERCENT] = "percent of the function",
@@ -498,6 +492,7 @@ enum act_result action__ann_value(struct tui *t)
 	};
 	struct annview *v = annview_of(t);
 
+	(void)arg;
 	if (!v)
 		return R_NONE;
 	v->value = (v->value + 1) % ANN__VALUES;
@@ -505,10 +500,11 @@ enum act_result action__ann_value(struct tui *t)
 	return R_REDRAW;
 }
 
-enum act_result action__ann_bytes(struct tui *t)
+enum act_result action__ann_bytes(struct tui *t, int arg)
 {
 	struct annview *v = annview_of(t);
 
+	(void)arg;
 	if (!v)
 		return R_NONE;
 	v->bytes = !v->bytes;
@@ -555,10 +551,11 @@ static bool find_row(struct annview *v, struct ann_level *l, size_t from,
 	return found;
 }
 
-enum act_result action__ann_search(struct tui *t)
+enum act_result action__ann_search(struct tui *t, int arg)
 {
 	struct ann_level *l = top_level(annview_of(t));
 
+	(void)arg;
 	if (!l)
 		return R_NONE;
 	annview_of(t)->search_from = l->lv.selected;
@@ -589,11 +586,12 @@ enum act_result annview__prompt(struct tui *t, const char *text,
 	return R_REDRAW;
 }
 
-enum act_result action__ann_search_next(struct tui *t)
+enum act_result action__ann_search_next(struct tui *t, int arg)
 {
 	struct annview *v = annview_of(t);
 	struct ann_level *l = top_level(v);
 
+	(void)arg;
 	if (!l)
 		return R_NONE;
 	if (!v->search[0]) {
@@ -607,13 +605,14 @@ enum act_result action__ann_search_next(struct tui *t)
 
 /* ---- saving ---- */
 
-enum act_result action__ann_save(struct tui *t)
+enum act_result action__ann_save(struct tui *t, int arg)
 {
 	struct annview *v = annview_of(t);
 	struct ann_level *l = top_level(v);
 	struct ann_fmt f;
 	struct strbuf sb;
 
+	(void)arg;
 	if (!l)
 		return R_NONE;
 	f = (struct ann_fmt){ .value = v->value, .bytes = v->bytes,

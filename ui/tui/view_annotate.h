@@ -15,17 +15,17 @@ struct tui;
 enum act_result annview__open(struct tui *t, const struct row *r);
 enum act_result annview__prompt(struct tui *t, const char *text,
 				enum prompt_event ev);
-enum act_result action__ann_back(struct tui *t);
-enum act_result action__ann_enter(struct tui *t);
-enum act_result action__ann_hottest(struct tui *t);
-enum act_result action__ann_next_hot(struct tui *t);
-enum act_result action__ann_prev_hot(struct tui *t);
-enum act_result action__ann_mode(struct tui *t);
-enum act_result action__ann_value(struct tui *t);
-enum act_result action__ann_bytes(struct tui *t);
-enum act_result action__ann_search(struct tui *t);
-enum act_result action__ann_search_next(struct tui *t);
-enum act_result action__ann_save(struct tui *t);
+enum act_result action__ann_back(struct tui *t, int arg);
+enum act_result action__ann_enter(struct tui *t, int arg);
+enum act_result action__ann_hottest(struct tui *t, int arg);
+/* dir: 1 the next hot instruction, hottest first; -1 the previous */
+enum act_result action__ann_hot(struct tui *t, int dir);
+enum act_result action__ann_mode(struct tui *t, int arg);
+enum act_result action__ann_value(struct tui *t, int arg);
+enum act_result action__ann_bytes(struct tui *t, int arg);
+enum act_result action__ann_search(struct tui *t, int arg);
+enum act_result action__ann_search_next(struct tui *t, int arg);
+enum act_result action__ann_save(struct tui *t, int arg);
 /* Its operations (view.h). */
 extern const struct view_ops annview__view;
 

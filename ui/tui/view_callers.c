@@ -274,13 +274,14 @@ static const struct row *selected_fn(struct callers *c, bool *neighbour)
 	return &c->fn.row;
 }
 
-enum act_result action__callers_enter(struct tui *t)
+enum act_result action__callers_enter(struct tui *t, int arg)
 {
 	struct callers *c = callers_of(t);
 	const struct row *r;
 	struct row next;
 	bool neighbour;
 
+	(void)arg;
 	if (!c)
 		return R_NONE;
 	r = selected_fn(c, &neighbour);
@@ -303,10 +304,11 @@ enum act_result action__callers_enter(struct tui *t)
 	return R_REDRAW;
 }
 
-static enum act_result callers_close(struct tui *t)
+enum act_result action__callers_close(struct tui *t, int arg)
 {
 	struct callers *c = callers_of(t);
 
+	(void)arg;
 	if (c) {
 		c->open = false;
 		c->depth = 0;
@@ -315,17 +317,13 @@ static enum act_result callers_close(struct tui *t)
 	return R_REDRAW;
 }
 
-enum act_result action__callers_close(struct tui *t)
-{
-	return callers_close(t);
-}
-
-enum act_result action__callers_back(struct tui *t)
+enum act_result action__callers_back(struct tui *t, int arg)
 {
 	struct callers *c = callers_of(t);
 
+	(void)arg;
 	if (!c || !c->depth)
-		return callers_close(t);
+		return action__callers_close(t, 0);
 	c->fn = c->stack[--c->depth];
 	callers__update(t);
 	c->lv.selected = c->fn.selected;
@@ -333,10 +331,11 @@ enum act_result action__callers_back(struct tui *t)
 	return R_REDRAW;
 }
 
-enum act_result action__callers_annotate(struct tui *t)
+enum act_result action__callers_annotate(struct tui *t, int arg)
 {
 	bool neighbour;
 
+	(void)arg;
 	if (!callers_of(t))
 		return R_NONE;
 	return annview__open(t, selected_fn(callers_of(t), &neighbour));
@@ -471,13 +470,14 @@ static const struct list_ops callers__ops = {
 
 /* c in the table: the selected row's function, or the function a tree
  * line names (its row may be hidden, or not exist without --children). */
-enum act_result action__callers(struct tui *t)
+enum act_result action__callers(struct tui *t, int arg)
 {
 	const struct ct_line *l = NULL;
 	const struct row *r;
 	struct row fn;
 	size_t sub;
 
+	(void)arg;
 	if (!tree__has_chains(t))
 		return tree__no_chains(t);
 	r = tui__selected_line(t, &sub, &l);

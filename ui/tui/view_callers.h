@@ -10,11 +10,11 @@ struct tui;
 
 /* Opens it on r's function (identity fields only). */
 enum act_result callers__open(struct tui *t, const struct row *r);
-enum act_result action__callers(struct tui *t);
-enum act_result action__callers_enter(struct tui *t);
-enum act_result action__callers_back(struct tui *t);
-enum act_result action__callers_close(struct tui *t);
-enum act_result action__callers_annotate(struct tui *t);
+enum act_result action__callers(struct tui *t, int arg);
+enum act_result action__callers_enter(struct tui *t, int arg);
+enum act_result action__callers_back(struct tui *t, int arg);
+enum act_result action__callers_close(struct tui *t, int arg);
+enum act_result action__callers_annotate(struct tui *t, int arg);
 
 /* Its operations (view.h). */
 extern const struct view_ops callers__view;

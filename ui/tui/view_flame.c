@@ -198,10 +198,11 @@ static void select_node(struct flamev *v, u32 node)
 	path__set(&v->sel_path, &v->f, node);
 }
 
-enum act_result action__flame(struct tui *t)
+enum act_result action__flame(struct tui *t, int arg)
 {
 	struct flamev *v;
 
+	(void)arg;
 	if (!tree__has_chains(t)) {
 		tui__status(t, ST_ERROR,
 			    "a flame graph needs call chains: start ptop with "
@@ -436,21 +437,15 @@ static enum act_result move_depth(struct tui *t, bool deeper)
 	return R_REDRAW;
 }
 
-enum act_result action__flame_up(struct tui *t)
+/* dir: 1 the frame above on the screen, -1 the one below */
+enum act_result action__flame_depth(struct tui *t, int dir)
 {
 	struct flamev *v = open_view(t);
 
-	return move_depth(t, !(v && v->icicle));
+	return move_depth(t, (dir > 0) != (v && v->icicle));
 }
 
-enum act_result action__flame_down(struct tui *t)
-{
-	struct flamev *v = open_view(t);
-
-	return move_depth(t, v && v->icicle);
-}
-
-static enum act_result move_side(struct tui *t, int dir)
+enum act_result action__flame_side(struct tui *t, int dir)
 {
 	struct flamev *v = open_view(t);
 	const struct flame_cell *c;
@@ -471,29 +466,21 @@ static enum act_result move_side(struct tui *t, int dir)
 	return R_REDRAW;
 }
 
-enum act_result action__flame_left(struct tui *t)
-{
-	return move_side(t, -1);
-}
-
-enum act_result action__flame_right(struct tui *t)
-{
-	return move_side(t, 1);
-}
-
-enum act_result action__flame_root(struct tui *t)
+enum act_result action__flame_root(struct tui *t, int arg)
 {
 	struct flamev *v = open_view(t);
 
+	(void)arg;
 	if (v)
 		select_node(v, v->zoom);
 	return R_REDRAW;
 }
 
-enum act_result action__flame_zoom(struct tui *t)
+enum act_result action__flame_zoom(struct tui *t, int arg)
 {
 	struct flamev *v = open_view(t);
 
+	(void)arg;
 	if (!v)
 		return R_NONE;
 	if (v->sel == v->zoom)
@@ -513,10 +500,11 @@ enum act_result action__flame_zoom(struct tui *t)
 	return R_REDRAW;
 }
 
-enum act_result action__flame_back(struct tui *t)
+enum act_result action__flame_back(struct tui *t, int arg)
 {
 	struct flamev *v = flamev_of(t);
 
+	(void)arg;
 	if (!v || !v->nr_zooms) {
 		tui__pop(t);
 		return R_REDRAW;
@@ -530,16 +518,18 @@ enum act_result action__flame_back(struct tui *t)
 	return R_REDRAW;
 }
 
-enum act_result action__flame_close(struct tui *t)
+enum act_result action__flame_close(struct tui *t, int arg)
 {
+	(void)arg;
 	tui__pop(t);
 	return R_REDRAW;
 }
 
-enum act_result action__flame_flip(struct tui *t)
+enum act_result action__flame_flip(struct tui *t, int arg)
 {
 	struct flamev *v = open_view(t);
 
+	(void)arg;
 	if (!v)
 		return R_NONE;
 	v->icicle = !v->icicle;
@@ -550,10 +540,11 @@ enum act_result action__flame_flip(struct tui *t)
 	return R_REDRAW;
 }
 
-enum act_result action__flame_freeze(struct tui *t)
+enum act_result action__flame_freeze(struct tui *t, int arg)
 {
 	struct flamev *v = open_view(t);
 
+	(void)arg;
 	if (!v)
 		return R_NONE;
 	v->frozen = !v->frozen;
@@ -566,10 +557,11 @@ enum act_result action__flame_freeze(struct tui *t)
 	return R_REDRAW;
 }
 
-enum act_result action__flame_search(struct tui *t)
+enum act_result action__flame_search(struct tui *t, int arg)
 {
 	struct flamev *v = open_view(t);
 
+	(void)arg;
 	if (!v)
 		return R_NONE;
 	prompt__open(&t->prompt, PROMPT_FLAME_SEARCH, "Highlight", v->search);
@@ -619,19 +611,21 @@ static bool selected_row(struct tui *t, struct row *r)
 	return true;
 }
 
-enum act_result action__flame_annotate(struct tui *t)
+enum act_result action__flame_annotate(struct tui *t, int arg)
 {
 	struct row r;
 
+	(void)arg;
 	if (!selected_row(t, &r))
 		return R_REDRAW;
 	return annview__open(t, &r);
 }
 
-enum act_result action__flame_callers(struct tui *t)
+enum act_result action__flame_callers(struct tui *t, int arg)
 {
 	struct row r;
 
+	(void)arg;
 	if (!selected_row(t, &r))
 		return R_REDRAW;
 	return callers__open(t, &r);

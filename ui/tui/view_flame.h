@@ -9,20 +9,20 @@
 struct tui;
 
 /* F in the table: opens it (or says how to get call chains). */
-enum act_result action__flame(struct tui *t);
-enum act_result action__flame_up(struct tui *t);
-enum act_result action__flame_down(struct tui *t);
-enum act_result action__flame_left(struct tui *t);
-enum act_result action__flame_right(struct tui *t);
-enum act_result action__flame_root(struct tui *t);
-enum act_result action__flame_zoom(struct tui *t);
-enum act_result action__flame_back(struct tui *t);
-enum act_result action__flame_close(struct tui *t);
-enum act_result action__flame_flip(struct tui *t);
-enum act_result action__flame_freeze(struct tui *t);
-enum act_result action__flame_search(struct tui *t);
-enum act_result action__flame_annotate(struct tui *t);
-enum act_result action__flame_callers(struct tui *t);
+enum act_result action__flame(struct tui *t, int arg);
+/* dir: 1 the frame above on the screen, -1 the one below */
+enum act_result action__flame_depth(struct tui *t, int dir);
+/* dir: 1 the frame to the right, -1 the one to the left */
+enum act_result action__flame_side(struct tui *t, int dir);
+enum act_result action__flame_root(struct tui *t, int arg);
+enum act_result action__flame_zoom(struct tui *t, int arg);
+enum act_result action__flame_back(struct tui *t, int arg);
+enum act_result action__flame_close(struct tui *t, int arg);
+enum act_result action__flame_flip(struct tui *t, int arg);
+enum act_result action__flame_freeze(struct tui *t, int arg);
+enum act_result action__flame_search(struct tui *t, int arg);
+enum act_result action__flame_annotate(struct tui *t, int arg);
+enum act_result action__flame_callers(struct tui *t, int arg);
 /* The search prompt's text as typed, accepted or cancelled. */
 enum act_result flame__prompt(struct tui *t, const char *text,
 			      enum prompt_event ev);

@@ -67,8 +67,9 @@ void tree__set_inline_rows(struct tui *t, bool on)
 	rowset__set_inline_rows(&t->table.rows, in ? inlines__get : NULL, in);
 }
 
-enum act_result action__inline_rows(struct tui *t)
+enum act_result action__inline_rows(struct tui *t, int arg)
 {
+	(void)arg;
 	if (!tree__has_chains(t))
 		return tree__no_chains(t);
 	if (!t->table.spec.children) {
@@ -98,12 +99,13 @@ static bool selected_index(struct tui *t, size_t *i)
 	return true;
 }
 
-enum act_result action__tree_toggle(struct tui *t)
+enum act_result action__tree_toggle(struct tui *t, int arg)
 {
 	struct strbuf sb;
 	size_t i;
 	bool on;
 
+	(void)arg;
 	if (!tree__has_chains(t))
 		return tree__no_chains(t);
 	if (!selected_index(t, &i))
@@ -125,8 +127,9 @@ enum act_result action__tree_toggle(struct tui *t)
 	return R_REBUILD;
 }
 
-enum act_result action__tree_expand_all(struct tui *t)
+enum act_result action__tree_expand_all(struct tui *t, int arg)
 {
+	(void)arg;
 	if (!tree__has_chains(t))
 		return tree__no_chains(t);
 	actions__remember_selection(t);
@@ -141,8 +144,9 @@ enum act_result action__tree_expand_all(struct tui *t)
 	return R_REBUILD;
 }
 
-enum act_result action__tree_collapse_all(struct tui *t)
+enum act_result action__tree_collapse_all(struct tui *t, int arg)
 {
+	(void)arg;
 	if (!tree__has_chains(t))
 		return tree__no_chains(t);
 	actions__remember_selection(t);
@@ -152,8 +156,9 @@ enum act_result action__tree_collapse_all(struct tui *t)
 	return R_REBUILD;
 }
 
-enum act_result action__tree_order(struct tui *t)
+enum act_result action__tree_order(struct tui *t, int arg)
 {
+	(void)arg;
 	if (!tree__has_chains(t))
 		return tree__no_chains(t);
 	actions__remember_selection(t);
