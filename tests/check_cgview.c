@@ -15,6 +15,7 @@
 #include "src/core/session.h"
 #include "tests/testutil.h"
 #include "ui/tui/tui_internal.h"
+#include "ui/tui/view_menu.h"
 #include "ui/tui/actions.h"
 #include "ui/tui/view_callers.h"
 #include "ui/tui/view_flame.h"
@@ -1054,14 +1055,14 @@ START_TEST(test_table_trees)
 	/* the row menu expands too */
 	select_sym(&f, "outer");
 	ck_assert_int_eq(key(&f, K_ENTER), R_REDRAW);
-	ck_assert_str_eq(f.t.menu.items[1].label, "Expand the call tree (+)");
-	ck_assert_str_eq(f.t.menu.items[2].label, "Callers and callees (c)");
+	ck_assert_str_eq(menu__shown(&f.t)->items[1].label, "Expand the call tree (+)");
+	ck_assert_str_eq(menu__shown(&f.t)->items[2].label, "Callers and callees (c)");
 	key(&f, K_DOWN);
 	ck_assert_int_eq(key(&f, K_ENTER), R_REBUILD);
 	ck_assert_uint_eq(tui__view(&f.t), V_TOP);
 	ck_assert_uint_eq(listview__nr(&f.t.top), rows + 5);
 	key(&f, K_ENTER);
-	ck_assert_str_eq(f.t.menu.items[1].label,
+	ck_assert_str_eq(menu__shown(&f.t)->items[1].label,
 			 "Collapse the call tree (+)");
 	key(&f, K_ESC);
 
@@ -1115,7 +1116,7 @@ START_TEST(test_no_chains)
 	ck_assert_uint_eq(tui__view(&f.t), V_TOP);
 	/* the row menu has no tree entries */
 	key(&f, K_ENTER);
-	ck_assert_str_eq(f.t.menu.items[1].label, "Zoom into cgw (d)");
+	ck_assert_str_eq(menu__shown(&f.t)->items[1].label, "Zoom into cgw (d)");
 	tui_stop(&f);
 }
 END_TEST

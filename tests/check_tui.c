@@ -14,6 +14,7 @@
 #include "tests/testutil.h"
 #include "ui/tui/tui.h"
 #include "ui/tui/tui_internal.h"
+#include "ui/tui/view_menu.h"
 #include "ui/tui/actions.h"
 #include "ui/tui/view_annotate.h"
 #include "ui/tui/view_callers.h"
@@ -545,13 +546,13 @@ START_TEST(test_sorting)
 	/* the picker */
 	ck_assert_int_eq(tui__key(&f.t, 's'), R_REDRAW);
 	ck_assert_uint_eq(tui__view(&f.t), V_MENU);
-	ck_assert_uint_eq(listview__nr(&f.t.list), 11);
+	ck_assert_uint_eq(listview__nr(tui__list(&f.t, V_MENU)), 11);
 	tui__key(&f.t, '/');
 	tui__key(&f.t, 'c');
 	tui__key(&f.t, 'o');
 	tui__key(&f.t, 'm');
 	tui__key(&f.t, K_ENTER);	/* keeps the search */
-	ck_assert_uint_eq(listview__nr(&f.t.list), 1);
+	ck_assert_uint_eq(listview__nr(tui__list(&f.t, V_MENU)), 1);
 	ck_assert_int_eq(tui__key(&f.t, K_ENTER), R_REBUILD);
 	ck_assert_uint_eq(tui__view(&f.t), V_TOP);
 	ck_assert_int_eq(f.t.table.spec.order, SORT_COMM);
@@ -576,7 +577,7 @@ START_TEST(test_views_and_events)
 	/* help: a list generated from the key table; q goes back */
 	ck_assert_int_eq(tui__key(&f.t, K_F(1)), R_REDRAW);
 	ck_assert_uint_eq(tui__view(&f.t), V_HELP);
-	ck_assert_uint_gt(listview__nr(&f.t.list), 40);
+	ck_assert_uint_gt(listview__nr(tui__list(&f.t, V_HELP)), 40);
 	tui__key(&f.t, K_END);
 	ck_assert_int_eq(tui__key(&f.t, 'q'), R_REDRAW);
 	ck_assert_uint_eq(tui__view(&f.t), V_TOP);
@@ -645,8 +646,8 @@ START_TEST(test_save_and_row_menu)
 	/* Enter: the row's menu; its last entry copies the row */
 	ck_assert_int_eq(tui__key(&f.t, K_ENTER), R_REDRAW);
 	ck_assert_uint_eq(tui__view(&f.t), V_MENU);
-	ck_assert_str_eq(f.t.menu.items[0].label, "Annotate spin_a");
-	ck_assert_str_eq(f.t.menu.items[1].label, "Zoom into spin3 (d)");
+	ck_assert_str_eq(menu__shown(&f.t)->items[0].label, "Annotate spin_a");
+	ck_assert_str_eq(menu__shown(&f.t)->items[1].label, "Zoom into spin3 (d)");
 	tui__key(&f.t, K_END);
 	tui__key(&f.t, K_ENTER);
 	ck_assert_uint_eq(tui__view(&f.t), V_TOP);

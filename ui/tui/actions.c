@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include "ui/report/batch.h"
-#include "src/core/events.h"
 #include "src/sys/fdio.h"
 #include "ui/report/sanitize.h"
 #include "src/sys/synth.h"
@@ -19,7 +18,7 @@
 #include "ui/tui/save.h"
 #include "ui/tui/view_annotate.h"
 #include "ui/tui/view_flame.h"
-#include "ui/tui/view_callers.h"
+#include "ui/tui/view_menu.h"
 #include "ui/tui/view_tree.h"
 
 static struct listview *cur_list(struct tui *t)
@@ -46,7 +45,10 @@ void actions__remember_selection(struct tui *t)
 
 enum act_result action__move(struct tui *t, int arg)
 {
-	listview__move(cur_list(t), (enum lv_move)arg);
+	struct listview *lv = cur_list(t);
+
+	if (lv)
+		listview__move(lv, (enum lv_move)arg);
 	if (tui__view(t) == V_TOP)
 		actions__remember_selection(t);
 	return R_REDRAW;
@@ -147,8 +149,10 @@ enum act_result action__back(struct tui *t, int arg)
 		return R_REDRAW;
 	}
 	if (view & V_LIST) {
-		if (t->list.filter[0]) {
-			listview__set_filter(&t->list, NULL);
+		struct listview *lv = cur_list(t);
+
+		if (lv && lv->filter[0]) {
+			listview__set_filter(lv, NULL);
 			return R_REDRAW;
 		}
 		tui__pop(t);
@@ -164,51 +168,34 @@ enum act_result action__back(struct tui *t, int arg)
 
 /* ---- lists ---- */
 
-static void open_list(struct tui *t, unsigned int view,
-		      const struct list_ops *ops, void *ctx)
+enum act_result action__open(struct tui *t, int view)
 {
-	listview__fini(&t->list);
-	listview__init(&t->list, ops, ctx);
-	tui__push(t, view);
-}
-
-enum act_result action__help(struct tui *t, int arg)
-{
-	(void)arg;
-	help__build(&t->help);
-	open_list(t, V_HELP, &help__ops, &t->help);
-	return R_REDRAW;
+	return tui__open_view(t, (unsigned int)view, NULL);
 }
 
 enum act_result action__list_filter(struct tui *t, int arg)
 {
+	struct listview *lv = cur_list(t);
+
 	(void)arg;
-	if (!t->list.ops || !t->list.ops->row_text)
+	if (!lv || !lv->ops || !lv->ops->row_text)
 		return R_NONE;
-	prompt__open(&t->prompt, PROMPT_LIST_FILTER, "Search", t->list.filter);
+	prompt__open(&t->prompt, PROMPT_LIST_FILTER, "Search", lv->filter);
 	tui__push(t, V_PROMPT);
 	return R_REDRAW;
 }
 
-enum act_result action__select(struct tui *t, int arg)
+/* The list a list filter's prompt filters: the view's under it. */
+static struct listview *prompt_list(struct tui *t)
 {
-	size_t i;
+	size_t d = t->depth;
 
-	(void)arg;
-	if (!listview__selected(&t->list, &i) || i >= t->menu.nr ||
-	    !t->menu.pick)
-		return R_NONE;
-	tui__pop(t);
-	return t->menu.pick(t, t->menu.items[i].id);
+	while (d > 1 && t->stack[d - 1] == V_PROMPT)
+		d--;
+	return tui__list(t, t->stack[d - 1]);
 }
 
 /* ---- events ---- */
-
-static const char *shown_event_name(const struct tui *t)
-{
-	return session__event_name(t->a->session,
-				   tui__session_ev(t, t->ev_pos));
-}
 
 enum act_result action__event(struct tui *t, int dir)
 {
@@ -222,78 +209,11 @@ enum act_result action__event(struct tui *t, int dir)
 	}
 	t->ev_pos = (t->ev_pos + n + (size_t)(dir > 0 ? 1 : n - 1)) % n;
 	strbuf__init(&sb);
-	sanitize_str(&sb, shown_event_name(t));
+	sanitize_str(&sb, tui__event_name(t));
 	tui__status(t, ST_NORMAL, "showing %s (%zu/%zu)", sb.buf ? sb.buf : "",
 		    t->ev_pos + 1, n);
 	strbuf__fini(&sb);
 	return R_REBUILD;
-}
-
-enum act_result action__event_picker(struct tui *t, int arg)
-{
-	static const struct evlist_opts deflt = { .freq = 1, .mmap_pages = 1 };
-	struct strbuf title;
-
-	(void)arg;
-	if (!t->a->sampler) {
-		tui__status(t, ST_ERROR, "no live source: events cannot change");
-		return R_REDRAW;
-	}
-	if (!t->evpick)
-		t->evpick = evpick__start(sampler__evopts(t->a->sampler) ?
-						  sampler__evopts(t->a->sampler) :
-						  &deflt);
-	strbuf__init(&title);
-	strbuf__adds(&title, "Events: Enter adds, r replaces ");
-	sanitize_str(&title, shown_event_name(t));
-	evpick__set_title(t->evpick, title.buf ? title.buf : "");
-	strbuf__fini(&title);
-	open_list(t, V_EVENTS, &evpick__ops, t->evpick);
-	return R_REDRAW;
-}
-
-enum act_result action__event_add(struct tui *t, int replace)
-{
-	struct sampler *sp = t->a->sampler;
-	struct event_spec *specs = NULL;
-	char name[256];
-	struct strbuf err, clean;
-	size_t nr = 0, row;
-	int rc;
-
-	if (!t->evpick || !listview__selected(&t->list, &row) ||
-	    !evpick__name(t->evpick, row, name, sizeof(name)))
-		return R_NONE;
-	strbuf__init(&err);
-	strbuf__init(&clean);
-	sanitize_str(&clean, name);
-	rc = events__parse(name, &specs, &nr, &err);
-	if (rc || !nr) {
-		tui__status(t, ST_ERROR, "%s", err.buf ? err.buf : "bad event");
-		goto out;
-	}
-	if (t->a->finished) {
-		tui__status(t, ST_ERROR, "the target exited: p attaches to "
-					 "another one first");
-		goto out;
-	}
-	rc = sampler__add_event(sp, &specs[0], replace, t->ev_pos);
-	if (rc) {
-		tui__status(t, ST_ERROR, "cannot sample %s: %s",
-			    clean.buf ? clean.buf : "", strerror(-rc));
-		goto out;
-	}
-	tui__pop(t);
-	t->ev_pos = sampler__nr_sampled(sp) ? sampler__nr_sampled(sp) - 1 : 0;
-	tui__status(t, ST_NORMAL, "%s %s (Tab switches events)",
-		    replace ? "now sampling" : "also sampling",
-		    clean.buf ? clean.buf : "");
-	t->next_refresh = app__now() + 0.25;
-out:
-	free(specs);
-	strbuf__fini(&err);
-	strbuf__fini(&clean);
-	return rc ? R_REDRAW : R_REBUILD;
 }
 
 /* ---- compare ---- */
@@ -353,7 +273,8 @@ static enum act_result pick_sort(struct tui *t, int id)
 
 enum act_result action__sort_picker(struct tui *t, int arg)
 {
-	struct menu *m = &t->menu;
+	struct menu menu, *m = &menu;
+	struct listview *lv;
 
 	(void)arg;
 	memset(m, 0, sizeof(*m));
@@ -369,10 +290,11 @@ enum act_result action__sort_picker(struct tui *t, int arg)
 		m->items[m->nr++].id = (int)k;
 	}
 	m->pick = pick_sort;
-	open_list(t, V_MENU, &menu__ops, m);
+	tui__open_view(t, V_MENU, m);
+	lv = tui__list(t, V_MENU);
 	for (size_t i = 0; i < m->nr; i++)
 		if (m->items[i].id == (int)t->table.spec.order)
-			listview__select_row(&t->list, i);
+			listview__select_row(lv, i);
 	return R_REDRAW;
 }
 
@@ -892,7 +814,7 @@ enum act_result action__delay(struct tui *t, int dir)
 enum act_result action__annotate(struct tui *t, int arg)
 {
 	(void)arg;
-	return annview__open(t, tui__selected_row(t));
+	return tui__open_view(t, V_ANNOTATE, tui__selected_row(t));
 }
 
 enum act_result action__save(struct tui *t, int arg)
@@ -953,7 +875,7 @@ static enum act_result pick_row_action(struct tui *t, int id)
 enum act_result action__row_menu(struct tui *t, int arg)
 {
 	const struct row *r = tui__selected_row(t);
-	struct menu *m = &t->menu;
+	struct menu menu, *m = &menu;
 	struct strbuf sym, dso;
 
 	(void)arg;
@@ -999,8 +921,7 @@ enum act_result action__row_menu(struct tui *t, int arg)
 	m->pick = pick_row_action;
 	strbuf__fini(&sym);
 	strbuf__fini(&dso);
-	open_list(t, V_MENU, &menu__ops, m);
-	return R_REDRAW;
+	return tui__open_view(t, V_MENU, m);
 }
 
 /* ---- prompts ---- */
@@ -1012,7 +933,7 @@ static enum act_result prompt_changed(struct tui *t)
 		set_sym_filter(t, t->prompt.buf);
 		return R_REBUILD;
 	case PROMPT_LIST_FILTER:
-		listview__set_filter(&t->list, t->prompt.buf);
+		listview__set_filter(prompt_list(t), t->prompt.buf);
 		return R_REDRAW;
 	case PROMPT_ANN_SEARCH:
 		return annview__prompt(t, t->prompt.buf, PROMPT_TYPED);
@@ -1054,7 +975,7 @@ enum act_result action__prompt_cancel(struct tui *t, int arg)
 		set_sym_filter(t, t->prompt.saved);
 		return R_REBUILD;
 	case PROMPT_LIST_FILTER:
-		listview__set_filter(&t->list, t->prompt.saved);
+		listview__set_filter(prompt_list(t), t->prompt.saved);
 		return R_REDRAW;
 	case PROMPT_ANN_SEARCH:
 		return annview__prompt(t, t->prompt.saved, PROMPT_CANCEL);
@@ -1088,7 +1009,7 @@ enum act_result action__prompt_accept(struct tui *t, int arg)
 		}
 		return R_REBUILD;
 	case PROMPT_LIST_FILTER:
-		listview__set_filter(&t->list, p->buf);
+		listview__set_filter(prompt_list(t), p->buf);
 		return R_REDRAW;
 	case PROMPT_ANN_SEARCH:
 		return annview__prompt(t, p->buf, PROMPT_ACCEPT);

@@ -13,13 +13,11 @@ struct tui;
 enum act_result action__move(struct tui *t, int arg);
 enum act_result action__quit(struct tui *t, int arg);
 enum act_result action__back(struct tui *t, int arg);
-enum act_result action__help(struct tui *t, int arg);
+/* Opens view (a V_* bit) with nothing to show yet (help, pickers). */
+enum act_result action__open(struct tui *t, int view);
 enum act_result action__repaint(struct tui *t, int arg);
 /* dir: 1 the next event, -1 the previous one */
 enum act_result action__event(struct tui *t, int dir);
-enum act_result action__event_picker(struct tui *t, int arg);
-/* replace: the shown event instead of adding one */
-enum act_result action__event_add(struct tui *t, int replace);
 enum act_result action__sort_picker(struct tui *t, int arg);
 enum act_result action__baseline(struct tui *t, int arg);
 /* dir: 1 the next sort key, -1 the previous one */
@@ -44,7 +42,6 @@ enum act_result action__delay(struct tui *t, int dir);
 enum act_result action__row_menu(struct tui *t, int arg);
 enum act_result action__annotate(struct tui *t, int arg);
 enum act_result action__save(struct tui *t, int arg);
-enum act_result action__select(struct tui *t, int arg);
 enum act_result action__prompt_accept(struct tui *t, int arg);
 enum act_result action__prompt_cancel(struct tui *t, int arg);
 enum act_result action__prompt_erase(struct tui *t, int arg);

@@ -9,7 +9,10 @@
 #include "ui/tui/view.h"
 #include "ui/tui/view_annotate.h"
 #include "ui/tui/view_callers.h"
+#include "ui/tui/view_events.h"
 #include "ui/tui/view_flame.h"
+#include "ui/tui/view_help.h"
+#include "ui/tui/view_menu.h"
 #include "ui/tui/view_tree.h"
 
 /*
@@ -47,13 +50,13 @@ const struct key_binding keys__table[] = {
 	{ { 'q', K_F(10) }, V_TOP, action__quit, 0, "quit ptop", "quit" },
 	{ { K_ESC, K_LEFT }, V_TOP, action__back, 0,
 	  "undo the last filter or zoom; with none, ask to quit", "back" },
-	{ { 'h', '?', K_F(1) }, V_TOP, action__help, 0,
+	{ { 'h', '?', K_F(1) }, V_TOP, action__open, V_HELP,
 	  "this help: every key and its effect", "help" },
 	{ { K_TAB }, V_TOP, action__event, 1, "show the next sampled event",
 	  "event" },
 	{ { K_BTAB }, V_TOP, action__event, -1,
 	  "show the previous sampled event" },
-	{ { 'e' }, V_TOP, action__event_picker, 0,
+	{ { 'e' }, V_TOP, action__open, V_EVENTS,
 	  "event picker: add an event (or replace the shown one) live",
 	  "add event" },
 	{ { 's', K_F(6) }, V_TOP, action__sort_picker, 0,
@@ -121,7 +124,7 @@ const struct key_binding keys__table[] = {
 	{ { 'c' }, V_TOP, action__callers, 0,
 	  "callers and callees of the selected function (or of the function "
 	  "a tree line names), with their shares", "callers" },
-	{ { 'F' }, V_TOP, action__flame, 0,
+	{ { 'F' }, V_TOP, action__open, V_FLAME,
 	  "flame graph of the call chains (-g), live", "flame" },
 
 	/* the flame graph */
@@ -159,7 +162,7 @@ const struct key_binding keys__table[] = {
 	  "show the next sampled event" },
 	{ { K_BTAB }, V_FLAME, action__event, -1,
 	  "show the previous sampled event" },
-	{ { 'h', '?', K_F(1) }, V_FLAME, action__help, 0,
+	{ { 'h', '?', K_F(1) }, V_FLAME, action__open, V_HELP,
 	  "this help: every key and its effect", "help" },
 
 	/* the caller/callee view */
@@ -201,7 +204,7 @@ const struct key_binding keys__table[] = {
 	{ { 'P' }, V_ANNOTATE, action__ann_save, 0,
 	  "save the annotation as text (the file is named in the status "
 	  "line)" },
-	{ { 'h', '?', K_F(1) }, V_ANNOTATE, action__help, 0,
+	{ { 'h', '?', K_F(1) }, V_ANNOTATE, action__open, V_HELP,
 	  "this help: every key and its effect", "help" },
 
 	/* lists: help, pickers, menus */

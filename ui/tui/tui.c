@@ -108,9 +108,6 @@ void tui__init(struct tui *t, struct app *a)
 void tui__fini(struct tui *t)
 {
 	listview__fini(&t->top);
-	listview__fini(&t->list);
-	help__fini(&t->help);
-	evpick__release(t->evpick);
 	for (size_t i = 0; i < views__nr; i++)
 		if (views__table[i]->free)
 			views__table[i]->free(t);
@@ -183,9 +180,16 @@ const struct view_ops *views__find(unsigned int view)
 struct listview *tui__list(struct tui *t, unsigned int view)
 {
 	const struct view_ops *v = views__find(view);
-	struct listview *lv = v && v->list ? v->list(t) : NULL;
 
-	return lv ? lv : &t->list;
+	return v && v->list ? v->list(t) : NULL;
+}
+
+enum act_result tui__open_view(struct tui *t, unsigned int view,
+			       const void *arg)
+{
+	const struct view_ops *v = views__find(view);
+
+	return v && v->open ? v->open(t, arg) : R_NONE;
 }
 
 void tui__status(struct tui *t, enum style st, const char *fmt, ...)
@@ -212,6 +216,12 @@ size_t tui__session_ev(const struct tui *t, size_t pos)
 	if (t->a->sampler && sampler__nr_events(t->a->sampler))
 		return sampler__session_event(t->a->sampler, pos);
 	return pos;
+}
+
+const char *tui__event_name(const struct tui *t)
+{
+	return session__event_name(t->a->session,
+				   tui__session_ev(t, t->ev_pos));
 }
 
 void tui__set_order(struct tui *t, enum sort_key k, bool invert)
@@ -566,6 +576,16 @@ static bool tui__resolve_now(const struct tui *t)
 	       app__now() >= t->build_end + t->build_took;
 }
 
+/* Whether the view on top changes without a key (view_ops.busy); ms, if
+ * given, may be lowered to how soon it wants to be drawn again. */
+static bool tui__busy(struct tui *t, int *ms)
+{
+	const struct view_ops *v = views__find(tui__view(t));
+	int dummy = MAX_WAIT_MS;
+
+	return v && v->busy && v->busy(t, ms ? ms : &dummy);
+}
+
 static int tui__wait_ms(struct tui *t, double now)
 {
 	double left = t->next_refresh - now;
@@ -574,9 +594,8 @@ static int tui__wait_ms(struct tui *t, double now)
 	if (left <= 0 || tui__resolve_now(t))
 		return 0;
 	ms = left * 1000 > MAX_WAIT_MS ? MAX_WAIT_MS : (int)(left * 1000) + 1;
-	/* the event picker fills in while its listing runs */
-	if (tui__view(t) == V_EVENTS && t->evpick && !evpick__done(t->evpick))
-		ms = MIN(ms, 100);
+	/* a view that fills in by itself (the event picker's listing) */
+	tui__busy(t, &ms);
 	/* names come in as the worker loads their files */
 	if (t->resolving && t->resolve_rounds < MAX_RESOLVE_ROUNDS)
 		ms = MIN(ms, LOAD_POLL_MS);
@@ -655,7 +674,7 @@ int tui__run(struct app *a)
 			status_on = now < t.status_until;
 			dirty = true;
 		}
-		if (tui__view(&t) == V_EVENTS && t.evpick)
+		if (tui__busy(&t, NULL))
 			dirty = true;
 		if (dirty) {
 			tty__size(&rows, &cols);

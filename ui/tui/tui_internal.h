@@ -16,32 +16,6 @@
 #include "ui/tui/view.h"
 #include "ui/report/table.h"
 
-/* The help screen: lines generated from the key table. */
-struct help_line {
-	char *keys;		/* NULL: a section title */
-	char *text;
-};
-
-struct help {
-	struct help_line *lines;
-	size_t nr;
-};
-
-/* A small menu: the sort picker, the row menu. */
-struct menu_item {
-	char label[256];	/* sanitized */
-	int id;
-};
-
-struct menu {
-	char title[256];	/* sanitized */
-	struct menu_item items[16];
-	size_t nr;
-	enum act_result (*pick)(struct tui *t, int id);
-};
-
-struct evpick;
-
 /* One level Esc undoes: a zoom or a kept symbol filter. */
 enum zoom_kind {
 	ZOOM_SYM,
@@ -81,12 +55,7 @@ struct tui {
 	unsigned int stack[6];
 	size_t depth;
 	struct listview top;	/* the table */
-	struct listview list;	/* help, menu or event picker */
-	struct help help;
-	struct menu menu;
-	struct evpick *evpick;
 	struct prompt prompt;
-	char list_title[256];	/* sanitized */
 
 	struct zoom zooms[8];
 	size_t nr_zooms;
@@ -153,8 +122,8 @@ const struct row *tui__selected_row(const struct tui *t);
  * line of its call tree (*line, if line is given). */
 const struct row *tui__selected_line(const struct tui *t, size_t *sub,
 				     const struct ct_line **line);
-/* The list of a view: the table, the caller/callee view, or the one
- * list help, pickers and menus share. */
+/* The list a view shows, NULL for one that is not a list (the flame
+ * graph). */
 struct listview *tui__list(struct tui *t, unsigned int view);
 /* The status line: a message for a few seconds. */
 void tui__status(struct tui *t, enum style st, const char *fmt, ...)
@@ -163,6 +132,8 @@ void tui__status(struct tui *t, enum style st, const char *fmt, ...)
 /* The session index of the shown event, and how many can be shown. */
 size_t tui__nr_shown(const struct tui *t);
 size_t tui__session_ev(const struct tui *t, size_t pos);
+/* The name of the shown event (unsanitized). */
+const char *tui__event_name(const struct tui *t);
 
 /* The row lists of the table from the last snapshot (filters, sort). */
 int tui__rebuild(struct tui *t);
@@ -175,31 +146,14 @@ void tui__describe_filters(const struct tui *t, char *buf, size_t len);
 enum act_result tui__key(struct tui *t, int key);
 
 
-/* Views (view_top.c, view_help.c, view_menu.c, view_events.c). */
+/* The table (view_top.c). */
 extern const struct view_ops top__view;
-extern const struct view_ops help__view;
-extern const struct view_ops menu__view;
-extern const struct view_ops evpick__view;
 extern const struct list_ops top__ops;
-extern const struct list_ops help__ops;
-extern const struct list_ops menu__ops;
-extern const struct list_ops evpick__ops;
 
 /* Composes the whole screen: the table, or the list of the view on top,
  * header, footer, status and prompt (pure: no terminal). */
 void top__render(struct tui *t, struct screen *s, double now);
 /* Colour of a share, like perf. */
 enum style top__share_style(double percent);
-void help__build(struct help *h);
-void help__fini(struct help *h);
-
-struct evpick *evpick__start(const struct evlist_opts *opts);
-/* Lets a listing still running finish on its own. */
-void evpick__release(struct evpick *ep);
-bool evpick__done(struct evpick *ep);
-size_t evpick__nr(struct evpick *ep);
-/* Copies the name of entry i; false if out of range. */
-bool evpick__name(struct evpick *ep, size_t i, char *buf, size_t len);
-void evpick__set_title(struct evpick *ep, const char *sanitized);
 
 #endif

@@ -6,7 +6,10 @@
 #ifndef PTOP_VIEW_H
 #define PTOP_VIEW_H
 
+#include <stdbool.h>
 #include <stddef.h>
+
+#include "ui/tui/keys.h"
 
 struct tui;
 struct listview;
@@ -15,6 +18,11 @@ struct screen;
 struct view_ops {
 	unsigned int view;	/* its V_* bit */
 	const char *name;
+	/* Opens it on top of the stack (tui__open_view) with what it shows:
+	 * a row for annotate and the caller/callee view (its identity
+	 * fields), a struct menu for the menu, NULL for the others; says
+	 * in the status line why it cannot.  NULL: the table, always open. */
+	enum act_result (*open)(struct tui *t, const void *arg);
 	/* The list it shows; NULL (or a NULL answer): the list that help,
 	 * menus and pickers share. */
 	struct listview *(*list)(struct tui *t);
@@ -25,6 +33,10 @@ struct view_ops {
 	 * not a list (the flame graph); NULL: its list is drawn. */
 	void (*render)(struct tui *t, struct screen *s, size_t y0,
 		       size_t height);
+	/* While it is on top: true when it changes without a key (a listing
+	 * that fills in), so that the loop draws it again at each turn; may
+	 * lower *ms, the loop's wait for a key.  May be NULL. */
+	bool (*busy)(struct tui *t, int *ms);
 	/* Frees its state when the live view ends; may be NULL. */
 	void (*free)(struct tui *t);
 };
@@ -38,5 +50,10 @@ const struct view_ops *views__find(unsigned int view);
 
 /* A view's own state (NULL until it makes it): one slot per V_* bit. */
 void **tui__state(struct tui *t, unsigned int view);
+
+/* Opens view (a single V_* bit) with arg (its open's): how the loop, the
+ * actions and one view reach another. */
+enum act_result tui__open_view(struct tui *t, unsigned int view,
+			       const void *arg);
 
 #endif

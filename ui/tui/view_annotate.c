@@ -310,8 +310,11 @@ static void set_scope(struct annview *v, const struct tui *t,
 	strbuf__fini(&sb);
 }
 
-enum act_result annview__open(struct tui *t, const struct row *r)
+/* Opens r's function (identity fields); r NULL: says that no row is
+ * selected. */
+static enum act_result annview__open(struct tui *t, const void *arg)
 {
+	const struct row *r = arg;
 	struct annview *v;
 	struct strbuf sb;
 
@@ -741,6 +744,7 @@ static const struct list_ops annview__ops = {
 const struct view_ops annview__view = {
 	.view = V_ANNOTATE,
 	.name = "annotate",
+	.open = annview__open,
 	.list = annview__list,
 	.update = annview__update,
 	.free = annview__free,

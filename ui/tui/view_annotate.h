@@ -9,10 +9,9 @@ struct row;
 struct tui;
 
 /* The annotate view (view_annotate.c): a stack of functions, the callee
- * on top; its shares come from the table's snapshot. */
-/* Annotates r's function (the table's a, the row menu's, the
- * caller/callee view's); r NULL: says that no row is selected. */
-enum act_result annview__open(struct tui *t, const struct row *r);
+ * on top; its shares come from the table's snapshot.  It opens on a row
+ * (tui__open_view(t, V_ANNOTATE, row): the table's a, the row menu's,
+ * the caller/callee view's, the flame graph's). */
 enum act_result annview__prompt(struct tui *t, const char *text,
 				enum prompt_event ev);
 enum act_result action__ann_back(struct tui *t, int arg);

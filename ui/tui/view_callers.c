@@ -9,7 +9,6 @@
 #include "ui/report/sanitize.h"
 #include "ui/tui/oom.h"
 #include "ui/tui/tui_internal.h"
-#include "ui/tui/view_annotate.h"
 #include "ui/tui/view_callers.h"
 #include "ui/tui/view_tree.h"
 
@@ -237,8 +236,10 @@ static void set_fn(struct callers *c, const struct row *r)
 	strbuf__fini(&sb);
 }
 
-enum act_result callers__open(struct tui *t, const struct row *r)
+/* Opens it on r's function (identity fields only). */
+static enum act_result callers__open(struct tui *t, const void *arg)
 {
+	const struct row *r = arg;
 	struct callers *c;
 
 	if (!callers_of(t))
@@ -338,7 +339,8 @@ enum act_result action__callers_annotate(struct tui *t, int arg)
 	(void)arg;
 	if (!callers_of(t))
 		return R_NONE;
-	return annview__open(t, selected_fn(callers_of(t), &neighbour));
+	return tui__open_view(t, V_ANNOTATE,
+			      selected_fn(callers_of(t), &neighbour));
 }
 
 /* ---- the list ---- */
@@ -501,6 +503,7 @@ enum act_result action__callers(struct tui *t, int arg)
 const struct view_ops callers__view = {
 	.view = V_CALLERS,
 	.name = "callers",
+	.open = callers__open,
 	.list = callers__list,
 	.update = callers__update,
 	.free = callers__free,

@@ -8,8 +8,8 @@
 struct row;
 struct tui;
 
-/* Opens it on r's function (identity fields only). */
-enum act_result callers__open(struct tui *t, const struct row *r);
+/* It opens on a row's function (tui__open_view(t, V_CALLERS, row),
+ * identity fields only). */
 enum act_result action__callers(struct tui *t, int arg);
 enum act_result action__callers_enter(struct tui *t, int arg);
 enum act_result action__callers_back(struct tui *t, int arg);

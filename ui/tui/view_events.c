@@ -7,10 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/core/events.h"
 #include "src/sys/catalog.h"
 #include "ui/report/sanitize.h"
 #include "ui/tui/oom.h"
 #include "ui/tui/tui_internal.h"
+#include "ui/tui/view_events.h"
 
 struct evpick_entry {
 	char name[256];		/* sanitized */
@@ -82,7 +84,7 @@ static void *evpick__thread(void *arg)
 	return NULL;
 }
 
-struct evpick *evpick__start(const struct evlist_opts *opts)
+static struct evpick *evpick__start(const struct evlist_opts *opts)
 {
 	struct evpick *ep = calloc(1, sizeof(*ep));
 	sigset_t all, old;
@@ -111,13 +113,13 @@ struct evpick *evpick__start(const struct evlist_opts *opts)
 	return ep;
 }
 
-void evpick__release(struct evpick *ep)
+static void evpick__release(struct evpick *ep)
 {
 	if (ep)
 		evpick__put(ep);
 }
 
-bool evpick__done(struct evpick *ep)
+static bool evpick__done(struct evpick *ep)
 {
 	bool done;
 
@@ -127,7 +129,7 @@ bool evpick__done(struct evpick *ep)
 	return done;
 }
 
-size_t evpick__nr(struct evpick *ep)
+static size_t evpick__nr(struct evpick *ep)
 {
 	size_t n;
 
@@ -137,7 +139,7 @@ size_t evpick__nr(struct evpick *ep)
 	return n;
 }
 
-bool evpick__name(struct evpick *ep, size_t i, char *buf, size_t len)
+static bool evpick__name(struct evpick *ep, size_t i, char *buf, size_t len)
 {
 	bool ok;
 
@@ -149,7 +151,7 @@ bool evpick__name(struct evpick *ep, size_t i, char *buf, size_t len)
 	return ok;
 }
 
-void evpick__set_title(struct evpick *ep, const char *sanitized)
+static void evpick__set_title(struct evpick *ep, const char *sanitized)
 {
 	snprintf(ep->title, sizeof(ep->title), "%s", sanitized);
 }
@@ -211,15 +213,139 @@ static void evpick__text(void *ctx, size_t i, struct strbuf *sb)
 	pthread_mutex_unlock(&ep->lock);
 }
 
-const struct list_ops evpick__ops = {
+static const struct list_ops evpick__ops = {
 	.nr_rows = evpick__nr_rows,
 	.format_header = evpick__header,
 	.format_row = evpick__row,
 	.row_text = evpick__text,
 };
 
-/* Its operations (view.h): the list help, menus and pickers share. */
+/* ---- the view ---- */
+
+struct evpick_view {
+	struct evpick *ep;	/* started at the first open */
+	struct listview lv;
+};
+
+static struct evpick_view *evpick_of(struct tui *t)
+{
+	return *tui__state(t, V_EVENTS);
+}
+
+static enum act_result evpick__open(struct tui *t, const void *arg)
+{
+	static const struct evlist_opts deflt = { .freq = 1, .mmap_pages = 1 };
+	struct evpick_view *v = evpick_of(t);
+	struct strbuf title;
+
+	(void)arg;
+	if (!t->a->sampler) {
+		tui__status(t, ST_ERROR, "no live source: events cannot change");
+		return R_REDRAW;
+	}
+	if (!v) {
+		v = calloc(1, sizeof(*v));
+		if (!v)
+			oom__die();
+		*tui__state(t, V_EVENTS) = v;
+	}
+	if (!v->ep)
+		v->ep = evpick__start(sampler__evopts(t->a->sampler) ?
+					      sampler__evopts(t->a->sampler) :
+					      &deflt);
+	strbuf__init(&title);
+	strbuf__adds(&title, "Events: Enter adds, r replaces ");
+	sanitize_str(&title, tui__event_name(t));
+	evpick__set_title(v->ep, title.buf ? title.buf : "");
+	strbuf__fini(&title);
+	listview__fini(&v->lv);
+	listview__init(&v->lv, &evpick__ops, v->ep);
+	tui__push(t, V_EVENTS);
+	return R_REDRAW;
+}
+
+static void evpick__free(struct tui *t)
+{
+	struct evpick_view *v = evpick_of(t);
+
+	if (!v)
+		return;
+	evpick__release(v->ep);
+	listview__fini(&v->lv);
+	free(v);
+	*tui__state(t, V_EVENTS) = NULL;
+}
+
+static struct listview *evpick__list(struct tui *t)
+{
+	struct evpick_view *v = evpick_of(t);
+
+	return v ? &v->lv : NULL;
+}
+
+/* Drawn again at each turn of the loop; the listing fills it in. */
+static bool evpick__busy(struct tui *t, int *ms)
+{
+	struct evpick_view *v = evpick_of(t);
+
+	if (!v || !v->ep)
+		return false;
+	if (!evpick__done(v->ep))
+		*ms = MIN(*ms, 100);
+	return true;
+}
+
+enum act_result action__event_add(struct tui *t, int replace)
+{
+	struct evpick_view *v = evpick_of(t);
+	struct sampler *sp = t->a->sampler;
+	struct event_spec *specs = NULL;
+	char name[256];
+	struct strbuf err, clean;
+	size_t nr = 0, row;
+	int rc;
+
+	if (!v || !v->ep || !listview__selected(&v->lv, &row) ||
+	    !evpick__name(v->ep, row, name, sizeof(name)))
+		return R_NONE;
+	strbuf__init(&err);
+	strbuf__init(&clean);
+	sanitize_str(&clean, name);
+	rc = events__parse(name, &specs, &nr, &err);
+	if (rc || !nr) {
+		tui__status(t, ST_ERROR, "%s", err.buf ? err.buf : "bad event");
+		goto out;
+	}
+	if (t->a->finished) {
+		tui__status(t, ST_ERROR, "the target exited: p attaches to "
+					 "another one first");
+		goto out;
+	}
+	rc = sampler__add_event(sp, &specs[0], replace, t->ev_pos);
+	if (rc) {
+		tui__status(t, ST_ERROR, "cannot sample %s: %s",
+			    clean.buf ? clean.buf : "", strerror(-rc));
+		goto out;
+	}
+	tui__pop(t);
+	t->ev_pos = sampler__nr_sampled(sp) ? sampler__nr_sampled(sp) - 1 : 0;
+	tui__status(t, ST_NORMAL, "%s %s (Tab switches events)",
+		    replace ? "now sampling" : "also sampling",
+		    clean.buf ? clean.buf : "");
+	t->next_refresh = app__now() + 0.25;
+out:
+	free(specs);
+	strbuf__fini(&err);
+	strbuf__fini(&clean);
+	return rc ? R_REDRAW : R_REBUILD;
+}
+
+/* Its operations (view.h). */
 const struct view_ops evpick__view = {
 	.view = V_EVENTS,
 	.name = "events",
+	.open = evpick__open,
+	.list = evpick__list,
+	.busy = evpick__busy,
+	.free = evpick__free,
 };

@@ -17,8 +17,6 @@
 #include "ui/report/sanitize.h"
 #include "ui/tui/oom.h"
 #include "ui/tui/tui_internal.h"
-#include "ui/tui/view_annotate.h"
-#include "ui/tui/view_callers.h"
 #include "ui/tui/view_flame.h"
 #include "ui/tui/view_tree.h"
 
@@ -198,7 +196,8 @@ static void select_node(struct flamev *v, u32 node)
 	path__set(&v->sel_path, &v->f, node);
 }
 
-enum act_result action__flame(struct tui *t, int arg)
+/* F in the table: opens it (or says how to get call chains). */
+static enum act_result flame__open(struct tui *t, const void *arg)
 {
 	struct flamev *v;
 
@@ -618,7 +617,7 @@ enum act_result action__flame_annotate(struct tui *t, int arg)
 	(void)arg;
 	if (!selected_row(t, &r))
 		return R_REDRAW;
-	return annview__open(t, &r);
+	return tui__open_view(t, V_ANNOTATE, &r);
 }
 
 enum act_result action__flame_callers(struct tui *t, int arg)
@@ -628,13 +627,14 @@ enum act_result action__flame_callers(struct tui *t, int arg)
 	(void)arg;
 	if (!selected_row(t, &r))
 		return R_REDRAW;
-	return callers__open(t, &r);
+	return tui__open_view(t, V_CALLERS, &r);
 }
 
 /* Its operations (view.h). */
 const struct view_ops flame__view = {
 	.view = V_FLAME,
 	.name = "flame graph",
+	.open = flame__open,
 	.update = flame__update,
 	.render = flame__render,
 	.free = flame__free_view,

@@ -8,8 +8,6 @@
 
 struct tui;
 
-/* F in the table: opens it (or says how to get call chains). */
-enum act_result action__flame(struct tui *t, int arg);
 /* dir: 1 the frame above on the screen, -1 the one below */
 enum act_result action__flame_depth(struct tui *t, int dir);
 /* dir: 1 the frame to the right, -1 the one to the left */

@@ -5,6 +5,21 @@
 
 #include "ui/tui/oom.h"
 #include "ui/tui/tui_internal.h"
+#include "ui/tui/view_help.h"
+
+/* The help screen: lines generated from the key table. */
+struct help_line {
+	char *keys;		/* NULL: a section title */
+	char *text;
+};
+
+struct help {
+	struct help_line *lines;
+	size_t nr;
+	struct listview lv;
+};
+
+static const struct list_ops help__ops;
 
 static char *xstrdup(const char *s)
 {
@@ -61,7 +76,7 @@ static void help__add(const char *section, const char *keys,
 	}
 }
 
-void help__build(struct help *h)
+static void help__build(struct help *h)
 {
 	if (h->nr)
 		return;
@@ -70,14 +85,51 @@ void help__build(struct help *h)
 	keys__foreach_note(help__add, h);
 }
 
-void help__fini(struct help *h)
+static struct help *help_of(struct tui *t)
 {
+	return *tui__state(t, V_HELP);
+}
+
+static void help__free(struct tui *t)
+{
+	struct help *h = help_of(t);
+
+	if (!h)
+		return;
 	for (size_t i = 0; i < h->nr; i++) {
 		free(h->lines[i].keys);
 		free(h->lines[i].text);
 	}
 	free(h->lines);
-	memset(h, 0, sizeof(*h));
+	listview__fini(&h->lv);
+	free(h);
+	*tui__state(t, V_HELP) = NULL;
+}
+
+/* Opened from the top, the selection at the top and no filter. */
+static enum act_result help__open(struct tui *t, const void *arg)
+{
+	struct help *h = help_of(t);
+
+	(void)arg;
+	if (!h) {
+		h = calloc(1, sizeof(*h));
+		if (!h)
+			oom__die();
+		*tui__state(t, V_HELP) = h;
+	}
+	help__build(h);
+	listview__fini(&h->lv);
+	listview__init(&h->lv, &help__ops, h);
+	tui__push(t, V_HELP);
+	return R_REDRAW;
+}
+
+static struct listview *help__list(struct tui *t)
+{
+	struct help *h = help_of(t);
+
+	return h ? &h->lv : NULL;
 }
 
 static size_t help__nr_rows(void *ctx)
@@ -126,15 +178,18 @@ static void help__text(void *ctx, size_t i, struct strbuf *sb)
 	strbuf__addf(sb, "%s %s", l->keys ? l->keys : "", l->text);
 }
 
-const struct list_ops help__ops = {
+static const struct list_ops help__ops = {
 	.nr_rows = help__nr_rows,
 	.format_header = help__header,
 	.format_row = help__row,
 	.row_text = help__text,
 };
 
-/* Its operations (view.h): the list help, menus and pickers share. */
+/* Its operations (view.h). */
 const struct view_ops help__view = {
 	.view = V_HELP,
 	.name = "help",
+	.open = help__open,
+	.list = help__list,
+	.free = help__free,
 };

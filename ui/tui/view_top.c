@@ -254,7 +254,8 @@ void top__render(struct tui *t, struct screen *s, double now)
 			return;
 		}
 		lv = tui__list(t, under);
-
+		if (!lv)
+			return;
 		if (lv->ops)
 			listview__update(lv);
 		listview__render(lv, s, 0, body);
