@@ -15,6 +15,7 @@
 #include "src/core/session.h"
 #include "tests/testutil.h"
 #include "ui/tui/tui_internal.h"
+#include "ui/tui/view_top.h"
 #include "ui/tui/view_menu.h"
 #include "ui/tui/actions.h"
 #include "ui/tui/view_callers.h"
@@ -921,7 +922,7 @@ static enum act_result key(struct tfix *f, int k)
 
 static int line_of(struct tfix *f, const char *text)
 {
-	top__render(&f->t, &f->s, 0);
+	tui__render(&f->t, &f->s, 0);
 	for (size_t y = 0; y < f->s.rows; y++) {
 		const char *l = screen__text(&f->s, y);
 
@@ -938,7 +939,7 @@ static int line_is(struct tfix *f, const char *text)
 {
 	size_t n = strlen(text);
 
-	top__render(&f->t, &f->s, 0);
+	tui__render(&f->t, &f->s, 0);
 	for (size_t y = 0; y < f->s.rows; y++) {
 		const char *l = screen__text(&f->s, y);
 
@@ -950,7 +951,7 @@ static int line_is(struct tfix *f, const char *text)
 
 static const char *selected_sym(struct tfix *f, size_t *sub)
 {
-	const struct row *r = tui__selected_line(&f->t, sub, NULL);
+	const struct row *r = top__selected_line(&f->t, sub, NULL);
 
 	ck_assert_ptr_nonnull(r);
 	return r->sym;
@@ -997,7 +998,7 @@ START_TEST(test_table_trees)
 			 CT_INDENT "   |--66.67%--inner_a");
 	ck_assert_str_eq(screen__text(&f.s, (size_t)y + 5),
 			 CT_INDENT "    --33.33%--inner_b");
-	ck_assert_uint_eq(listview__nr(&f.t.top), rows + 5);
+	ck_assert_uint_eq(listview__nr(&top__of(&f.t)->lv), rows + 5);
 	ck_assert_int_eq(screen__style_at(&f.s, (size_t)y + 1, 0), ST_NORMAL);
 	/* tree lines are selectable; the selection knows its row */
 	key(&f, K_DOWN);
@@ -1036,20 +1037,20 @@ START_TEST(test_table_trees)
 	ck_assert_int_eq(key(&f, '+'), R_REBUILD);
 	ck_assert_str_eq(selected_sym(&f, &sub), "outer");
 	ck_assert_uint_eq(sub, 0);
-	ck_assert_uint_eq(listview__nr(&f.t.top), rows);
+	ck_assert_uint_eq(listview__nr(&top__of(&f.t)->lv), rows);
 
 	/* E: every tree; + makes an exception; C: none */
 	ck_assert_int_eq(key(&f, 'E'), R_REBUILD);
-	ck_assert_uint_gt(listview__nr(&f.t.top), rows * 3);
-	ck_assert(calltree__expanded(&f.t.ct, &f.t.table.rows, 0));
+	ck_assert_uint_gt(listview__nr(&top__of(&f.t)->lv), rows * 3);
+	ck_assert(calltree__expanded(&top__of(&f.t)->ct, &f.t.table.rows, 0));
 	select_sym(&f, "main");
 	key(&f, '+');
-	ck_assert(!calltree__expanded(&f.t.ct, &f.t.table.rows,
-				      (size_t)(tui__selected_row(&f.t) -
+	ck_assert(!calltree__expanded(&top__of(&f.t)->ct, &f.t.table.rows,
+				      (size_t)(top__selected_row(&f.t) -
 					       f.t.table.rows.rows)));
 	select_sym(&f, "inner_a");
 	ck_assert_int_eq(key(&f, 'C'), R_REBUILD);
-	ck_assert_uint_eq(listview__nr(&f.t.top), rows);
+	ck_assert_uint_eq(listview__nr(&top__of(&f.t)->lv), rows);
 	ck_assert_str_eq(selected_sym(&f, &sub), "inner_a");
 
 	/* the row menu expands too */
@@ -1060,7 +1061,7 @@ START_TEST(test_table_trees)
 	key(&f, K_DOWN);
 	ck_assert_int_eq(key(&f, K_ENTER), R_REBUILD);
 	ck_assert_uint_eq(tui__view(&f.t), V_TOP);
-	ck_assert_uint_eq(listview__nr(&f.t.top), rows + 5);
+	ck_assert_uint_eq(listview__nr(&top__of(&f.t)->lv), rows + 5);
 	key(&f, K_ENTER);
 	ck_assert_str_eq(menu__shown(&f.t)->items[1].label,
 			 "Collapse the call tree (+)");

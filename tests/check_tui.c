@@ -14,6 +14,7 @@
 #include "tests/testutil.h"
 #include "ui/tui/tui.h"
 #include "ui/tui/tui_internal.h"
+#include "ui/tui/view_top.h"
 #include "ui/tui/view_menu.h"
 #include "ui/tui/actions.h"
 #include "ui/tui/view_annotate.h"
@@ -116,7 +117,7 @@ static void fixture_init(struct fixture *f, size_t nr_events)
 	add_row(&f->t, &lib, "spin_a", 0x1000, 0x100, 600);
 	add_row(&f->t, &kern, "do_syscall_64", 0x2000, 0x10, 390);
 	add_row(&f->t, &lib, "spin_c", 0x1100, 0x100, 10);
-	listview__update(&f->t.top);
+	listview__update(&top__of(&f->t)->lv);
 	f->t.hi = (struct header_info){
 		.target = f->a.target_desc, .event = "cpu-clock", .freq = 4000,
 		.elapsed = 3.5, .window = 2, .window_samples = 800,
@@ -167,7 +168,7 @@ START_TEST(test_render_table)
 	fixture_init(&f, 1);
 	screen__init(&s);
 	screen__resize(&s, 40, 120);
-	top__render(&f.t, &s, 0);
+	tui__render(&f.t, &s, 0);
 	check_fits(&s);
 	ck_assert_ptr_nonnull(strstr(screen__text(&s, 0),
 				     "event cpu-clock, 4000 Hz; target pid 7 (spin3)"));
@@ -193,7 +194,7 @@ START_TEST(test_render_table)
 	ck_assert_int_eq(screen__style_at(&s, 39, 0), ST_KEY);
 	/* moving down selects the next row */
 	ck_assert_int_eq(tui__key(&f.t, K_DOWN), R_REDRAW);
-	top__render(&f.t, &s, 0);
+	tui__render(&f.t, &s, 0);
 	ck_assert_int_eq(screen__style_at(&s, 4, 2), ST_SELECTED);
 	ck_assert_int_eq(screen__style_at(&s, 3, 2), ST_HOT);
 	screen__fini(&s);
@@ -213,7 +214,7 @@ START_TEST(test_render_every_size)
 	memset(huge, 'x', sizeof(huge) - 1);
 	fixture_init(&f, 1);
 	add_row(&f.t, &lib, huge, 0x3000, 1, 1);
-	listview__update(&f.t.top);
+	listview__update(&top__of(&f.t)->lv);
 	/* lost samples: a warning line */
 	f.t.table.snaps[0].counts.lost = 5;
 	f.t.table.snaps[0].lost = 5;
@@ -228,7 +229,7 @@ START_TEST(test_render_every_size)
 				tui__key(&f.t, '/');
 			if (v == 3)
 				tui__key(&f.t, K_ESC);
-			top__render(&f.t, &s, 0);
+			tui__render(&f.t, &s, 0);
 			check_fits(&s);
 			if (v == 1)
 				tui__key(&f.t, K_ESC);
@@ -237,12 +238,12 @@ START_TEST(test_render_every_size)
 	}
 	/* 10x3: the event, the titles, the footer */
 	screen__resize(&s, 3, 10);
-	top__render(&f.t, &s, 0);
+	tui__render(&f.t, &s, 0);
 	ck_assert_str_eq(screen__text(&s, 0), "event cpu\xe2\x80\xa6");
 	ck_assert_str_eq(screen__text(&s, 1), "Overhead \xe2\x80\xa6");
 	/* the lost samples are highlighted, with advice */
 	screen__resize(&s, 40, 160);
-	top__render(&f.t, &s, 0);
+	tui__render(&f.t, &s, 0);
 	ck_assert_int_ge(find_line(&s, "WARNING: 5 records lost"), 0);
 	ck_assert_int_ge(find_line(&s, "WARNING: the kernel throttled sampling 3 "
 				       "times"), 0);
@@ -271,22 +272,22 @@ START_TEST(test_hostile_names)
 	snprintf(f.a.target_desc, sizeof(f.a.target_desc),
 		 "pid 7 (\x1b[31mevil)");
 	f.a.filter.sym_substr = NULL;
-	listview__update(&f.t.top);
+	listview__update(&top__of(&f.t)->lv);
 	screen__init(&s);
 	screen__resize(&s, 20, 100);
-	top__render(&f.t, &s, 0);
+	tui__render(&f.t, &s, 0);
 	check_fits(&s);
 	ck_assert_int_ge(find_line(&s, "x?]52;c;QUJD?.so"), 0);
 	ck_assert_int_ge(find_line(&s, "[.] f?[2J?31m??"), 0);
 	ck_assert_int_ge(find_line(&s, "(?[31mevil)"), 0);
 	/* a status message and a typed filter are sanitized too */
 	tui__status(&f.t, ST_NORMAL, "bad \x1b[5m name");
-	top__render(&f.t, &s, 0);
+	tui__render(&f.t, &s, 0);
 	ck_assert_int_ge(find_line(&s, "bad ?[5m name"), 0);
 	tui__key(&f.t, '/');
 	tui__key(&f.t, 0x9b);	/* not text: ignored */
 	tui__key(&f.t, 'a');
-	top__render(&f.t, &s, 0);
+	tui__render(&f.t, &s, 0);
 	ck_assert_str_eq(screen__text(&s, 19), "Filter symbols: a");
 	ck_assert_int_eq(s.cursor_y, 19);
 	ck_assert_int_eq(s.cursor_x, 17);
@@ -317,7 +318,7 @@ START_TEST(test_symbol_filter_and_undo)
 	tui__key(&f.t, 'b');
 	ck_assert_int_eq(tui__key(&f.t, K_ENTER), R_REBUILD);
 	ck_assert_str_eq(f.t.table.filter.sym_substr, "b");
-	ck_assert_uint_eq(f.t.nr_zooms, 1);
+	ck_assert_uint_eq(top__of(&f.t)->nr_zooms, 1);
 	tui__describe_filters(&f.t, f.t.filters, sizeof(f.t.filters));
 	ck_assert_str_eq(f.t.filters, "symbol ~ 'b'");
 	/* a second filter stacks on the first */
@@ -337,7 +338,7 @@ START_TEST(test_symbol_filter_and_undo)
 	tui__key(&f.t, K_CTRL_U);
 	tui__key(&f.t, K_ENTER);
 	ck_assert_ptr_null(f.t.table.filter.sym_substr);
-	ck_assert_uint_eq(f.t.nr_zooms, 0);
+	ck_assert_uint_eq(top__of(&f.t)->nr_zooms, 0);
 	/* nothing left to undo: Esc asks, n stays, y quits */
 	ck_assert_int_eq(tui__key(&f.t, K_ESC), R_REDRAW);
 	ck_assert_uint_eq(tui__view(&f.t), V_CONFIRM);
@@ -480,7 +481,7 @@ START_TEST(test_baseline_key)
 		r[2].delta = 1;
 		screen__init(&s);
 		screen__resize(&s, 40, 120);
-		top__render(&f.t, &s, 0);
+		tui__render(&f.t, &s, 0);
 		check_fits(&s);
 		ck_assert_int_eq(find_line(&s, "Baseline  Overhead"), 2);
 		l = screen__text(&s, 4);

@@ -14,6 +14,7 @@
 #include "ui/report/annotate.h"
 #include "src/core/log.h"
 #include "ui/tui/tui_internal.h"
+#include "ui/tui/view_top.h"
 #include "ui/tui/view_annotate.h"
 
 struct fixture {
@@ -110,7 +111,7 @@ static void fixture_init(struct fixture *f)
 	f->t.have_snap = true;
 	add_row(&f->t, &f->dso, "ann_loop", f->loop, f->loop_size, 900);
 	add_row(&f->t, &f->dso, "ann_helper", f->helper, f->helper_size, 100);
-	listview__update(&f->t.top);
+	listview__update(&top__of(&f->t)->lv);
 	f->t.hi = (struct header_info){ .event = "cpu-clock", .nr_events = 1 };
 	snprintf(f->dir, sizeof(f->dir), "/tmp/ptop-check-annview-XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(f->dir));
@@ -148,7 +149,7 @@ static const char *selected_text(const struct screen *s)
 static void render(struct fixture *f, struct screen *s)
 {
 	listview__update(tui__list(&f->t, tui__view(&f->t)));
-	top__render(&f->t, s, 0);
+	tui__render(&f->t, s, 0);
 }
 
 /* An instruction line whose text holds what, -1 if none. */

@@ -16,41 +16,24 @@
 #include "ui/tui/tui_internal.h"
 #include "ui/tui/actions.h"
 #include "ui/tui/save.h"
-#include "ui/tui/view_annotate.h"
-#include "ui/tui/view_flame.h"
 #include "ui/tui/view_menu.h"
-#include "ui/tui/view_tree.h"
+#include "ui/tui/view_top.h"
 
 static struct listview *cur_list(struct tui *t)
 {
 	return tui__list(t, tui__view(t));
 }
 
-/* Remembers what the selected table row is, so that it stays selected
- * when the rows move at the next refresh. */
-void actions__remember_selection(struct tui *t)
-{
-	const struct row *r = tui__selected_line(t, &t->sel_sub, NULL);
-
-	t->has_sel = r != NULL;
-	if (!r)
-		return;
-	t->sel = (struct row_id){
-		.dso = r->dso, .dso_name = r->dso_name, .sym = r->sym,
-		.sym_start = r->sym_start, .addr = r->addr, .comm = r->comm,
-		.cgroup = r->cgroup,
-		.pid = r->pid, .tid = r->tid, .cpu = r->cpu, .state = r->state,
-	};
-}
-
 enum act_result action__move(struct tui *t, int arg)
 {
+	const struct view_ops *v = views__find(tui__view(t));
 	struct listview *lv = cur_list(t);
 
 	if (lv)
 		listview__move(lv, (enum lv_move)arg);
-	if (tui__view(t) == V_TOP)
-		actions__remember_selection(t);
+	/* (the table remembers its selected row) */
+	if (v && v->moved)
+		v->moved(t);
 	return R_REDRAW;
 }
 
@@ -80,13 +63,14 @@ static void set_sym_filter(struct tui *t, const char *s)
 
 static bool push_zoom(struct tui *t, enum zoom_kind kind, const char *prev_sym)
 {
+	struct top_view *top = top__of(t);
 	struct zoom *z;
 
-	if (t->nr_zooms == ARRAY_SIZE(t->zooms)) {
+	if (top->nr_zooms == ARRAY_SIZE(top->zooms)) {
 		tui__status(t, ST_ERROR, "too many zooms: Esc undoes one");
 		return false;
 	}
-	z = &t->zooms[t->nr_zooms++];
+	z = &top->zooms[top->nr_zooms++];
 	z->kind = kind;
 	z->prev = t->table.filter;
 	snprintf(z->prev_sym, sizeof(z->prev_sym), "%s",
@@ -98,7 +82,8 @@ static bool push_zoom(struct tui *t, enum zoom_kind kind, const char *prev_sym)
  * changes made since stay. */
 static void pop_zoom(struct tui *t)
 {
-	struct zoom *z = &t->zooms[--t->nr_zooms];
+	struct top_view *top = top__of(t);
+	struct zoom *z = &top->zooms[--top->nr_zooms];
 	struct row_filter *f = &t->table.filter;
 
 	switch (z->kind) {
@@ -131,12 +116,13 @@ static void pop_zoom(struct tui *t)
 
 static void drop_sym_zooms(struct tui *t)
 {
+	struct top_view *top = top__of(t);
 	size_t j = 0;
 
-	for (size_t i = 0; i < t->nr_zooms; i++)
-		if (t->zooms[i].kind != ZOOM_SYM)
-			t->zooms[j++] = t->zooms[i];
-	t->nr_zooms = j;
+	for (size_t i = 0; i < top->nr_zooms; i++)
+		if (top->zooms[i].kind != ZOOM_SYM)
+			top->zooms[j++] = top->zooms[i];
+	top->nr_zooms = j;
 }
 
 enum act_result action__back(struct tui *t, int arg)
@@ -158,7 +144,13 @@ enum act_result action__back(struct tui *t, int arg)
 		tui__pop(t);
 		return R_REDRAW;
 	}
-	if (t->nr_zooms) {
+	return R_NONE;
+}
+
+enum act_result action__undo(struct tui *t, int arg)
+{
+	(void)arg;
+	if (top__of(t)->nr_zooms) {
 		pop_zoom(t);
 		return R_REBUILD;
 	}
@@ -188,11 +180,7 @@ enum act_result action__list_filter(struct tui *t, int arg)
 /* The list a list filter's prompt filters: the view's under it. */
 static struct listview *prompt_list(struct tui *t)
 {
-	size_t d = t->depth;
-
-	while (d > 1 && t->stack[d - 1] == V_PROMPT)
-		d--;
-	return tui__list(t, t->stack[d - 1]);
+	return tui__list(t, tui__shown_view(t));
 }
 
 /* ---- events ---- */
@@ -414,7 +402,7 @@ static enum act_result need_row(struct tui *t)
 
 enum act_result action__zoom_dso(struct tui *t, int arg)
 {
-	const struct row *r = tui__selected_row(t);
+	const struct row *r = top__selected_row(t);
 	struct row_filter *f = &t->table.filter;
 	struct strbuf sb;
 
@@ -562,7 +550,7 @@ static bool row_owner(struct tui *t, const struct row *r, bool thread,
 
 enum act_result action__zoom_owner(struct tui *t, int thread)
 {
-	const struct row *r = tui__selected_row(t);
+	const struct row *r = top__selected_row(t);
 	struct row_filter *f = &t->table.filter;
 	const char *comm = NULL;
 	s32 pid = -1, tid = -1;
@@ -623,7 +611,7 @@ static bool row_cgroup(struct tui *t, const struct row *r, const char **cg)
 
 enum act_result action__zoom_cgroup(struct tui *t, int arg)
 {
-	const struct row *r = tui__selected_row(t);
+	const struct row *r = top__selected_row(t);
 	struct row_filter *f = &t->table.filter;
 	const char *cg = NULL;
 	struct strbuf sb;
@@ -676,7 +664,7 @@ static bool all_pid_chars(const char *s)
 	return true;
 }
 
-static enum act_result retarget(struct tui *t, const char *answer)
+enum act_result actions__target_prompt(struct tui *t, const char *answer)
 {
 	struct app *a = t->a;
 	const struct target *cur = sampler__target(a->sampler);
@@ -814,7 +802,37 @@ enum act_result action__delay(struct tui *t, int dir)
 enum act_result action__annotate(struct tui *t, int arg)
 {
 	(void)arg;
-	return tui__open_view(t, V_ANNOTATE, tui__selected_row(t));
+	return tui__open_view(t, V_ANNOTATE, top__selected_row(t));
+}
+
+/* c in the table: the selected row's function, or the function a tree
+ * line names (its row may be hidden, or not exist without --children). */
+enum act_result action__callers(struct tui *t, int arg)
+{
+	const struct ct_line *l = NULL;
+	const struct row *r;
+	struct row fn;
+	size_t sub;
+
+	(void)arg;
+	if (!tui__has_chains(t))
+		return tui__no_chains(t);
+	r = top__selected_line(t, &sub, &l);
+	if (!r) {
+		tui__status(t, ST_ERROR, "no row selected");
+		return R_REDRAW;
+	}
+	fn = *r;
+	if (l && l->node.dso && !l->node.inlined) {
+		const struct cg_node *n = &l->node;
+
+		fn.dso = n->dso;
+		fn.dso_name = n->dso_name;
+		fn.sym = n->sym;
+		fn.sym_start = fn.addr = n->addr;
+		fn.kernel = n->kernel;
+	}
+	return tui__open_view(t, V_CALLERS, &fn);
 }
 
 enum act_result action__save(struct tui *t, int arg)
@@ -838,7 +856,7 @@ enum act_result action__save(struct tui *t, int arg)
 
 static enum act_result copy_row(struct tui *t)
 {
-	const struct row *r = tui__selected_row(t);
+	const struct row *r = top__selected_row(t);
 	struct columns cols;
 	struct strbuf sb;
 
@@ -874,7 +892,7 @@ static enum act_result pick_row_action(struct tui *t, int id)
 
 enum act_result action__row_menu(struct tui *t, int arg)
 {
-	const struct row *r = tui__selected_row(t);
+	const struct row *r = top__selected_row(t);
 	struct menu menu, *m = &menu;
 	struct strbuf sym, dso;
 
@@ -890,12 +908,13 @@ enum act_result action__row_menu(struct tui *t, int arg)
 	snprintf(m->items[m->nr].label, sizeof(m->items[0].label),
 		 "Annotate %s", sym.buf ? sym.buf : "");
 	m->items[m->nr++].id = 'a';
-	if (tree__has_chains(t)) {
+	if (tui__has_chains(t)) {
 		size_t i = (size_t)(r - t->table.rows.rows);
 
 		snprintf(m->items[m->nr].label, sizeof(m->items[0].label),
 			 "%s call tree (+)",
-			 calltree__expanded(&t->ct, &t->table.rows, i) ?
+			 calltree__expanded(&top__of(t)->ct, &t->table.rows,
+					    i) ?
 				 "Collapse the" : "Expand the");
 		m->items[m->nr++].id = '+';
 		/* of the function the selected line names (c) */
@@ -924,79 +943,21 @@ enum act_result action__row_menu(struct tui *t, int arg)
 	return tui__open_view(t, V_MENU, m);
 }
 
-/* ---- prompts ---- */
+/* ---- the table's prompts (view_top.c's prompt) ---- */
 
-static enum act_result prompt_changed(struct tui *t)
+enum act_result actions__filter_prompt(struct tui *t, const struct prompt *p,
+				       enum prompt_event ev)
 {
-	switch (t->prompt.kind) {
-	case PROMPT_SYM_FILTER:
-		set_sym_filter(t, t->prompt.buf);
-		return R_REBUILD;
-	case PROMPT_LIST_FILTER:
-		listview__set_filter(prompt_list(t), t->prompt.buf);
-		return R_REDRAW;
-	case PROMPT_ANN_SEARCH:
-		return annview__prompt(t, t->prompt.buf, PROMPT_TYPED);
-	case PROMPT_FLAME_SEARCH:
-		return flame__prompt(t, t->prompt.buf, PROMPT_TYPED);
-	default:
-		return R_REDRAW;
-	}
-}
-
-enum act_result actions__prompt_input(struct tui *t, int key)
-{
-	if (!prompt__insert(&t->prompt, (u32)key))
-		return R_NONE;
-	return prompt_changed(t);
-}
-
-enum act_result action__prompt_erase(struct tui *t, int arg)
-{
-	(void)arg;
-	if (!prompt__erase(&t->prompt))
-		return R_NONE;
-	return prompt_changed(t);
-}
-
-enum act_result action__prompt_kill(struct tui *t, int arg)
-{
-	(void)arg;
-	prompt__kill(&t->prompt);
-	return prompt_changed(t);
-}
-
-enum act_result action__prompt_cancel(struct tui *t, int arg)
-{
-	(void)arg;
-	tui__pop(t);
-	switch (t->prompt.kind) {
-	case PROMPT_SYM_FILTER:
-		set_sym_filter(t, t->prompt.saved);
-		return R_REBUILD;
-	case PROMPT_LIST_FILTER:
-		listview__set_filter(prompt_list(t), t->prompt.saved);
-		return R_REDRAW;
-	case PROMPT_ANN_SEARCH:
-		return annview__prompt(t, t->prompt.saved, PROMPT_CANCEL);
-	case PROMPT_FLAME_SEARCH:
-		return flame__prompt(t, t->prompt.saved, PROMPT_CANCEL);
-	default:
-		return R_REDRAW;
-	}
-}
-
-enum act_result action__prompt_accept(struct tui *t, int arg)
-{
-	struct prompt *p = &t->prompt;
 	double pct;
 	char *end;
 
-	(void)arg;
-	tui__pop(t);
-	switch (p->kind) {
-	case PROMPT_SYM_FILTER:
-		if (!p->buf[0]) {
+	if (p->kind == PROMPT_SYM_FILTER) {
+		/* incremental: the rows follow the typing */
+		if (ev == PROMPT_TYPED) {
+			set_sym_filter(t, p->buf);
+		} else if (ev == PROMPT_CANCEL) {
+			set_sym_filter(t, p->saved);
+		} else if (!p->buf[0]) {
 			set_sym_filter(t, NULL);
 			drop_sym_zooms(t);
 			tui__status(t, ST_NORMAL, "symbol filter cleared");
@@ -1008,31 +969,74 @@ enum act_result action__prompt_accept(struct tui *t, int arg)
 				    "filtering symbols (Esc undoes)");
 		}
 		return R_REBUILD;
-	case PROMPT_LIST_FILTER:
-		listview__set_filter(prompt_list(t), p->buf);
-		return R_REDRAW;
-	case PROMPT_ANN_SEARCH:
-		return annview__prompt(t, p->buf, PROMPT_ACCEPT);
-	case PROMPT_FLAME_SEARCH:
-		return flame__prompt(t, p->buf, PROMPT_ACCEPT);
-	case PROMPT_TARGET:
-		return retarget(t, p->buf);
-	case PROMPT_PERCENT:
-		errno = 0;
-		pct = p->buf[0] ? strtod(p->buf, &end) : 0.0;
-		if (p->buf[0] && (errno || *end || !isfinite(pct) ||
-				  pct < 0 || pct > 100)) {
-			tui__status(t, ST_ERROR,
-				    "a percentage from 0 to 100, please");
-			return R_REDRAW;
-		}
-		t->table.filter.percent_limit = pct;
-		if (pct > 0)
-			tui__status(t, ST_NORMAL, "hiding rows under %g %%",
-				    pct);
-		else
-			tui__status(t, ST_NORMAL, "showing every row");
-		return R_REBUILD;
 	}
-	return R_REDRAW;
+	if (p->kind != PROMPT_PERCENT || ev != PROMPT_ACCEPT)
+		return R_REDRAW;
+	errno = 0;
+	pct = p->buf[0] ? strtod(p->buf, &end) : 0.0;
+	if (p->buf[0] && (errno || *end || !isfinite(pct) || pct < 0 ||
+			  pct > 100)) {
+		tui__status(t, ST_ERROR, "a percentage from 0 to 100, please");
+		return R_REDRAW;
+	}
+	t->table.filter.percent_limit = pct;
+	if (pct > 0)
+		tui__status(t, ST_NORMAL, "hiding rows under %g %%", pct);
+	else
+		tui__status(t, ST_NORMAL, "showing every row");
+	return R_REBUILD;
+}
+
+/* ---- prompts: the loop's; what is typed goes to the view that opened
+ * the prompt (its prompt operation), a list's search to its list ---- */
+
+static enum act_result prompt_event(struct tui *t, enum prompt_event ev)
+{
+	const struct view_ops *v;
+	const struct prompt *p = &t->prompt;
+
+	if (p->kind == PROMPT_LIST_FILTER) {
+		listview__set_filter(prompt_list(t), ev == PROMPT_CANCEL ?
+							     p->saved : p->buf);
+		return R_REDRAW;
+	}
+	/* (accepted or cancelled, it is closed: the view is on top) */
+	v = views__find(tui__shown_view(t));
+	return v && v->prompt ? v->prompt(t, p, ev) : R_REDRAW;
+}
+
+enum act_result actions__prompt_input(struct tui *t, int key)
+{
+	if (!prompt__insert(&t->prompt, (u32)key))
+		return R_NONE;
+	return prompt_event(t, PROMPT_TYPED);
+}
+
+enum act_result action__prompt_erase(struct tui *t, int arg)
+{
+	(void)arg;
+	if (!prompt__erase(&t->prompt))
+		return R_NONE;
+	return prompt_event(t, PROMPT_TYPED);
+}
+
+enum act_result action__prompt_kill(struct tui *t, int arg)
+{
+	(void)arg;
+	prompt__kill(&t->prompt);
+	return prompt_event(t, PROMPT_TYPED);
+}
+
+enum act_result action__prompt_cancel(struct tui *t, int arg)
+{
+	(void)arg;
+	tui__pop(t);
+	return prompt_event(t, PROMPT_CANCEL);
+}
+
+enum act_result action__prompt_accept(struct tui *t, int arg)
+{
+	(void)arg;
+	tui__pop(t);
+	return prompt_event(t, PROMPT_ACCEPT);
 }

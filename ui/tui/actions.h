@@ -4,6 +4,7 @@
 #define PTOP_ACTIONS_H
 
 #include "ui/tui/keys.h"
+#include "ui/tui/prompt.h"
 
 struct tui;
 
@@ -12,7 +13,10 @@ struct tui;
 /* arg: an enum lv_move */
 enum act_result action__move(struct tui *t, int arg);
 enum act_result action__quit(struct tui *t, int arg);
+/* Back from a list (its filter first) or from the question. */
 enum act_result action__back(struct tui *t, int arg);
+/* The table's Esc: undoes the last zoom, else asks to quit. */
+enum act_result action__undo(struct tui *t, int arg);
 /* Opens view (a V_* bit) with nothing to show yet (help, pickers). */
 enum act_result action__open(struct tui *t, int view);
 enum act_result action__repaint(struct tui *t, int arg);
@@ -41,6 +45,9 @@ enum act_result action__zero(struct tui *t, int arg);
 enum act_result action__delay(struct tui *t, int dir);
 enum act_result action__row_menu(struct tui *t, int arg);
 enum act_result action__annotate(struct tui *t, int arg);
+/* c: the caller/callee view of the selected row's function, or of the
+ * function a tree line names */
+enum act_result action__callers(struct tui *t, int arg);
 enum act_result action__save(struct tui *t, int arg);
 enum act_result action__prompt_accept(struct tui *t, int arg);
 enum act_result action__prompt_cancel(struct tui *t, int arg);
@@ -51,8 +58,11 @@ enum act_result action__prompt_kill(struct tui *t, int arg);
 /* Delay steps of [ and ] (pure, for tests). */
 double actions__delay_step(double delay, int dir);
 
-/* Remembers the selected row (and tree line) across refreshes. */
-void actions__remember_selection(struct tui *t);
+/* The table's prompts, accepted, typed or cancelled: the symbol filter
+ * and the percent limit; the target (accepted). */
+enum act_result actions__filter_prompt(struct tui *t, const struct prompt *p,
+				       enum prompt_event ev);
+enum act_result actions__target_prompt(struct tui *t, const char *answer);
 
 /* A key typed into the prompt (not bound in V_PROMPT). */
 enum act_result actions__prompt_input(struct tui *t, int key);

@@ -13,6 +13,7 @@
 #include "ui/tui/view_flame.h"
 #include "ui/tui/view_help.h"
 #include "ui/tui/view_menu.h"
+#include "ui/tui/view_top.h"
 #include "ui/tui/view_tree.h"
 
 /*
@@ -48,7 +49,7 @@ const struct key_binding keys__table[] = {
 
 	/* the table */
 	{ { 'q', K_F(10) }, V_TOP, action__quit, 0, "quit ptop", "quit" },
-	{ { K_ESC, K_LEFT }, V_TOP, action__back, 0,
+	{ { K_ESC, K_LEFT }, V_TOP, action__undo, 0,
 	  "undo the last filter or zoom; with none, ask to quit", "back" },
 	{ { 'h', '?', K_F(1) }, V_TOP, action__open, V_HELP,
 	  "this help: every key and its effect", "help" },

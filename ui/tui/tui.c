@@ -17,7 +17,6 @@
 #include "ui/tui/tui.h"
 #include "ui/tui/tui_internal.h"
 #include "ui/tui/actions.h"
-#include "ui/tui/view_tree.h"
 
 /* The first table comes quickly, the next ones every -d seconds. */
 #define FIRST_REFRESH 0.25
@@ -94,24 +93,20 @@ void tui__init(struct tui *t, struct app *a)
 	if (app__take_baseline(a, &t->table))
 		pr_err("out of memory: no baseline");
 	columns__init(&t->cols, &t->table.spec, a->show_period);
-	listview__init(&t->top, &top__ops, t);
-	/* branches under --tree-limit are left out, as in batch */
-	calltree__init(&t->ct, a->cg_order, a->tree_limit);
 	t->stack[0] = V_TOP;
 	t->depth = 1;
-	if (a->inline_rows && a->spec.children)
-		tree__set_inline_rows(t, true);
 	t->next_refresh = a->start + MIN(FIRST_REFRESH, a->delay);
 	t->last_refresh = a->start;
+	for (size_t i = 0; i < views__nr; i++)
+		if (views__table[i]->init)
+			views__table[i]->init(t);
 }
 
 void tui__fini(struct tui *t)
 {
-	listview__fini(&t->top);
 	for (size_t i = 0; i < views__nr; i++)
 		if (views__table[i]->free)
 			views__table[i]->free(t);
-	calltree__fini(&t->ct);
 	inlines__free(t->inlines);
 	table__fini(&t->table);
 	free(t->prev);
@@ -135,38 +130,30 @@ void tui__pop(struct tui *t)
 		t->depth--;
 }
 
-const struct row *tui__selected_line(const struct tui *t, size_t *sub,
-				     const struct ct_line **line)
+unsigned int tui__shown_view(const struct tui *t)
 {
-	const struct ct_line *l;
-	size_t i, row;
-
-	*sub = 0;
-	if (line)
-		*line = NULL;
-	if (!t->have_snap || !listview__selected(&t->top, &i))
-		return NULL;
-	/* with call trees expanded, lines are rows and tree lines */
-	l = calltree__line(&t->ct, &t->table.rows, i, &row, sub);
-	if (line)
-		*line = l;
-	return row < t->table.rows.nr ? &t->table.rows.rows[row] : NULL;
+	for (size_t d = t->depth; d-- > 0;)
+		if (t->stack[d] != V_PROMPT && t->stack[d] != V_CONFIRM)
+			return t->stack[d];
+	return V_TOP;
 }
 
-const struct row *tui__selected_row(const struct tui *t)
+static size_t state_slot(unsigned int view)
 {
-	size_t sub;
+	size_t i = view ? (size_t)__builtin_ctz(view) : 0;
 
-	return tui__selected_line(t, &sub, NULL);
+	/* no view has that bit: V_TOP's slot */
+	return i < ARRAY_SIZE(((struct tui *)NULL)->view_state) ? i : 0;
 }
 
 void **tui__state(struct tui *t, unsigned int view)
 {
-	size_t i = view ? (size_t)__builtin_ctz(view) : 0;
+	return &t->view_state[state_slot(view)];
+}
 
-	if (i >= ARRAY_SIZE(t->view_state))
-		i = 0;	/* no view has that bit: V_TOP's slot */
-	return &t->view_state[i];
+void *tui__state_of(const struct tui *t, unsigned int view)
+{
+	return t->view_state[state_slot(view)];
 }
 
 const struct view_ops *views__find(unsigned int view)
@@ -224,6 +211,35 @@ const char *tui__event_name(const struct tui *t)
 				   tui__session_ev(t, t->ev_pos));
 }
 
+bool tui__has_chains(const struct tui *t)
+{
+	const struct snapshot *snap;
+
+	if (t->a->callgraph)
+		return true;
+	/* a file may hold chains without -g */
+	snap = t->have_snap ? table__snap(&t->table, t->table.ev) : NULL;
+	return snap && snap->nr_chains > 1;
+}
+
+enum act_result tui__no_chains(struct tui *t)
+{
+	tui__status(t, ST_ERROR,
+		    "no call chains were sampled: start ptop with -g "
+		    "(or --call-graph dwarf)");
+	return R_REDRAW;
+}
+
+struct inlines *tui__inlines(struct tui *t)
+{
+	if (!t->inlines && t->a->syms) {
+		t->inlines = inlines__new(t->a->syms);
+		inlines__set_cancel(t->inlines, table__cancel_hook,
+				    &t->table);
+	}
+	return t->inlines;
+}
+
 void tui__set_order(struct tui *t, enum sort_key k, bool invert)
 {
 	struct sort_spec spec = t->base;
@@ -237,35 +253,6 @@ void tui__set_order(struct tui *t, enum sort_key k, bool invert)
 	spec.compare = t->table.spec.compare;
 	t->table.spec = spec;
 	columns__init(&t->cols, &spec, t->a->show_period);
-}
-
-static bool row_id__match(const struct tui *t, const struct row *r)
-{
-	const struct sort_spec *sp = &t->table.spec;
-	const struct row_id *id = &t->sel;
-
-	if ((sort_spec__has(sp, SORT_SYM) || sort_spec__has(sp, SORT_DSO)) &&
-	    (r->dso != id->dso || r->dso_name != id->dso_name))
-		return false;
-	if (sort_spec__has(sp, SORT_SYM) &&
-	    (r->sym != id->sym ||
-	     (r->sym ? r->sym_start != id->sym_start : r->addr != id->addr)))
-		return false;
-	if ((sort_spec__has(sp, SORT_COMM) || sort_spec__has(sp, SORT_PID) ||
-	     sort_spec__has(sp, SORT_TID)) && r->comm != id->comm)
-		return false;
-	if ((sort_spec__has(sp, SORT_PID) || sort_spec__has(sp, SORT_TID)) &&
-	    r->pid != id->pid)
-		return false;
-	if (sort_spec__has(sp, SORT_TID) && r->tid != id->tid)
-		return false;
-	if (sort_spec__has(sp, SORT_CPU) && r->cpu != id->cpu)
-		return false;
-	if (sort_spec__has(sp, SORT_CGROUP) && r->cgroup != id->cgroup)
-		return false;
-	if (sort_spec__has(sp, SORT_STATE) && r->state != id->state)
-		return false;
-	return true;
 }
 
 /* -vv: where a live view's memory is, after each build: the heap in
@@ -318,10 +305,14 @@ int tui__rebuild(struct tui *t)
 	t->changes_seen = symbolizer__changes(t->a->syms);
 	symbolizer__set_deadline(t->a->syms, app__now() + t->build_budget);
 	err = table__build(&t->table, ev);
-	if (!err)
-		err = tree__build(t);
-	else if (err == -ECANCELED)
+	if (!err) {
+		/* the table's trees */
+		for (size_t i = 0; !err && i < views__nr; i++)
+			if (views__table[i]->rebuild)
+				err = views__table[i]->rebuild(t);
+	} else if (err == -ECANCELED) {
 		err = 0;	/* no rows: the loop builds again */
+	}
 	/* (the tests see that a stop came during a build) */
 	if (t->table.cancelled)
 		pr_debug("build: cut short by a key or a stop request");
@@ -345,25 +336,11 @@ int tui__rebuild(struct tui *t)
 	t->resolving_loads =
 		left && left == symbolizer__deferred_loading(t->a->syms);
 	symbolizer__set_deadline(t->a->syms, 0);
-	for (size_t i = 0; i < views__nr; i++)
-		if (views__table[i]->update)
-			views__table[i]->update(t);
-	if (t->has_sel) {
-		for (size_t i = 0; i < t->table.rows.nr; i++) {
-			struct rowset *rs = &t->table.rows;
+	for (size_t i = 0; i < views__nr; i++) {
+		int e = views__table[i]->update ? views__table[i]->update(t) : 0;
 
-			if (!row_id__match(t, &rs->rows[i]))
-				continue;
-			/* the same line of its tree, if it is still there
-			 * (drawn: trees wait until they are shown) */
-			if (calltree__draw_to(&t->ct, rs, i,
-					      t->sel_sub + 2 * t->top.page))
-				err = -ENOMEM;
-			listview__select_row(&t->top,
-					     calltree__line_of(&t->ct, rs, i,
-							       t->sel_sub));
-			break;
-		}
+		if (e)
+			err = e;
 	}
 	t->build_end = app__now();
 	t->build_took = t->build_end - start;
@@ -433,6 +410,80 @@ enum act_result tui__key(struct tui *t, int key)
 		return R_REDRAW;
 	}
 	return R_NONE;
+}
+
+enum style tui__share_style(double percent)
+{
+	if (percent > 5.0)
+		return ST_HOT;
+	if (percent > 0.5)
+		return ST_MEDIUM;
+	return ST_NORMAL;
+}
+
+/* The last line: the prompt, the question, the status line for a few
+ * seconds, the names still resolving, or the keys of the view. */
+static void tui__render_footer(struct tui *t, struct screen *s, size_t y,
+			       double now)
+{
+	unsigned int view = tui__view(t);
+
+	if (view == V_PROMPT) {
+		size_t w = screen__add(s, y, ST_BOLD, t->prompt.label);
+
+		w += screen__add(s, y, ST_BOLD, ": ");
+		w += screen__add_ext(s, y, ST_NORMAL, t->prompt.buf);
+		s->cursor_y = (long)y;
+		s->cursor_x = (long)MIN(w, s->cols ? s->cols - 1 : 0);
+		return;
+	}
+	if (view == V_CONFIRM) {
+		screen__add(s, y, ST_BOLD, "Quit ptop? ");
+		screen__add(s, y, ST_KEY, "y");
+		screen__add(s, y, ST_NORMAL, " quit  ");
+		screen__add(s, y, ST_KEY, "n");
+		screen__add(s, y, ST_NORMAL, " stay");
+		return;
+	}
+	if (t->status[0] && now < t->status_until) {
+		screen__add_ext(s, y, t->status_style, t->status);
+		return;
+	}
+	if (t->resolving) {
+		char msg[64];
+
+		snprintf(msg, sizeof(msg), "resolving %zu symbols\xe2\x80\xa6",
+			 t->resolving);
+		screen__add(s, y, ST_BOLD, msg);
+		return;
+	}
+	keys__footer(view, s, y);
+}
+
+void tui__render(struct tui *t, struct screen *s, double now)
+{
+	/* the view under a prompt or a question is drawn as it was */
+	const struct view_ops *v = views__find(tui__shown_view(t));
+	size_t body;
+	struct listview *lv;
+
+	screen__clear(s);
+	if (!s->rows || !s->cols)
+		return;
+	tui__render_footer(t, s, s->rows - 1, now);
+	body = s->rows - 1;
+	if (!body || !v)
+		return;
+	if (v->render) {
+		v->render(t, s, 0, body);
+		return;
+	}
+	lv = v->list ? v->list(t) : NULL;
+	if (!lv)
+		return;
+	if (lv->ops)
+		listview__update(lv);
+	listview__render(lv, s, 0, body);
 }
 
 /* The header of the shown event, recomputed at each draw (elapsed time,
@@ -681,7 +732,7 @@ int tui__run(struct app *a)
 			if (rows != scr.rows || cols != scr.cols)
 				screen__resize(&scr, rows, cols);
 			tui__update_header(&t);
-			top__render(&t, &scr, now);
+			tui__render(&t, &scr, now);
 			tty__draw(&scr, t.repaint);
 			t.repaint = false;
 			dirty = false;

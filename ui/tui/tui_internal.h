@@ -5,7 +5,6 @@
 #define PTOP_TUI_INTERNAL_H
 
 #include "ui/report/app.h"
-#include "ui/report/calltree.h"
 #include "ui/report/fmt.h"
 #include "ui/report/header.h"
 #include "ui/tui/keys.h"
@@ -15,33 +14,6 @@
 #include "ui/tui/screen.h"
 #include "ui/tui/view.h"
 #include "ui/report/table.h"
-
-/* One level Esc undoes: a zoom or a kept symbol filter. */
-enum zoom_kind {
-	ZOOM_SYM,
-	ZOOM_DSO,
-	ZOOM_THREAD,
-	ZOOM_PROCESS,
-	ZOOM_CGROUP,
-};
-
-struct zoom {
-	enum zoom_kind kind;
-	struct row_filter prev;
-	char prev_sym[256];
-};
-
-/* What identifies the selected row across refreshes. */
-struct row_id {
-	const struct dso *dso;
-	const char *dso_name;
-	const char *sym;
-	u64 sym_start, addr;
-	const char *comm;
-	const char *cgroup;
-	s32 pid, tid, cpu;
-	u8 state;
-};
 
 struct tui {
 	struct app *a;
@@ -54,14 +26,7 @@ struct tui {
 	/* the view stack: V_TOP at the bottom */
 	unsigned int stack[6];
 	size_t depth;
-	struct listview top;	/* the table */
-	struct prompt prompt;
-
-	struct zoom zooms[8];
-	size_t nr_zooms;
-	char sym_buf[256];	/* storage of table.filter.sym_substr */
-	struct row_id sel;
-	bool has_sel;
+	struct prompt prompt;	/* on top of the view that opened it */
 
 	/* status line */
 	struct logq *logq;
@@ -98,12 +63,9 @@ struct tui {
 	unsigned int save_seq;
 	const char *save_dir;	/* where P writes ("." by default) */
 
-	/* call graphs (view_tree.c, view_callers.c) */
-	struct calltree ct;	/* trees under the table's rows */
-	struct inlines *inlines;	/* inlined frames of trees (lazy) */
-	bool inline_rows;	/* rows of inlined functions (l) */
-	size_t sel_sub;		/* the selected tree line of the selected
-				 * row, 0: the row itself */
+	/* inlined frames (lazy): the table's trees and --inline rows, the
+	 * flame graph and the push's profiles share them */
+	struct inlines *inlines;
 	void *view_state[16];	/* each view's own (view.h), by V_* bit */
 };
 
@@ -116,12 +78,8 @@ unsigned int tui__view(const struct tui *t);
 void tui__push(struct tui *t, unsigned int view);
 void tui__pop(struct tui *t);
 
-/* The selected row of the table, or NULL. */
-const struct row *tui__selected_row(const struct tui *t);
-/* The same, with the selected line: sub 0 is the row itself, sub > 0 a
- * line of its call tree (*line, if line is given). */
-const struct row *tui__selected_line(const struct tui *t, size_t *sub,
-				     const struct ct_line **line);
+/* The view under a prompt or a question: the one drawn. */
+unsigned int tui__shown_view(const struct tui *t);
 /* The list a view shows, NULL for one that is not a list (the flame
  * graph). */
 struct listview *tui__list(struct tui *t, unsigned int view);
@@ -146,14 +104,19 @@ void tui__describe_filters(const struct tui *t, char *buf, size_t len);
 enum act_result tui__key(struct tui *t, int key);
 
 
-/* The table (view_top.c). */
-extern const struct view_ops top__view;
-extern const struct list_ops top__ops;
+/* Whether the shown event has call chains (-g, or a file with them), and
+ * the status line's word when a key needs them. */
+bool tui__has_chains(const struct tui *t);
+enum act_result tui__no_chains(struct tui *t);
+/* The inlined frames' cache (made on first use; NULL without a
+ * symbolizer). */
+struct inlines *tui__inlines(struct tui *t);
 
-/* Composes the whole screen: the table, or the list of the view on top,
- * header, footer, status and prompt (pure: no terminal). */
-void top__render(struct tui *t, struct screen *s, double now);
+/* Composes the whole screen: the view shown (its list, or its own
+ * drawing), the footer with the status line or the prompt (pure: no
+ * terminal). */
+void tui__render(struct tui *t, struct screen *s, double now);
 /* Colour of a share, like perf. */
-enum style top__share_style(double percent);
+enum style tui__share_style(double percent);
 
 #endif

@@ -189,16 +189,17 @@ static void count(struct tui *t, struct annotation *a)
 	annotation__count_scope(a, shown_snap(t), sc);
 }
 
-static void annview__update(struct tui *t)
+static int annview__update(struct tui *t)
 {
 	struct ann_level *l = top_level(annview_of(t));
 
 	if (!l)
-		return;
+		return 0;
 	/* the table's snapshot: zero, decay and pause apply as they do to
 	 * the table */
 	count(t, l->a);
 	listview__update(&l->lv);
+	return 0;
 }
 
 /* ---- opening, drilling in, coming back ---- */
@@ -568,11 +569,14 @@ enum act_result action__ann_search(struct tui *t, int arg)
 	return R_REDRAW;
 }
 
-enum act_result annview__prompt(struct tui *t, const char *text,
-				enum prompt_event ev)
+/* Its search prompt: typed, accepted, or cancelled (back where / was
+ * pressed). */
+static enum act_result annview__prompt(struct tui *t, const struct prompt *p,
+				       enum prompt_event ev)
 {
 	struct annview *v = annview_of(t);
 	struct ann_level *l = top_level(v);
+	const char *text = p->buf;
 
 	if (!l)
 		return R_REDRAW;
@@ -730,7 +734,7 @@ static void annview__row(void *ctx, size_t i, struct screen *s, size_t y)
 	}
 	if (samples && (ln->kind == AL_INSN || l->mode == ANN_SOURCE))
 		screen__style(s, y, 0, ANN_VALUE_WIDTH,
-			      top__share_style(annotation__percent(
+			      tui__share_style(annotation__percent(
 				      l->a, samples, period)));
 	strbuf__fini(&sb);
 }
@@ -745,6 +749,7 @@ const struct view_ops annview__view = {
 	.view = V_ANNOTATE,
 	.name = "annotate",
 	.open = annview__open,
+	.prompt = annview__prompt,
 	.list = annview__list,
 	.update = annview__update,
 	.free = annview__free,

@@ -12,8 +12,6 @@ struct tui;
  * on top; its shares come from the table's snapshot.  It opens on a row
  * (tui__open_view(t, V_ANNOTATE, row): the table's a, the row menu's,
  * the caller/callee view's, the flame graph's). */
-enum act_result annview__prompt(struct tui *t, const char *text,
-				enum prompt_event ev);
 enum act_result action__ann_back(struct tui *t, int arg);
 enum act_result action__ann_enter(struct tui *t, int arg);
 enum act_result action__ann_hottest(struct tui *t, int arg);

@@ -10,7 +10,6 @@
 #include "ui/tui/oom.h"
 #include "ui/tui/tui_internal.h"
 #include "ui/tui/view_callers.h"
-#include "ui/tui/view_tree.h"
 
 static const struct list_ops callers__ops;
 
@@ -150,7 +149,7 @@ static void callers__lines(struct callers *c)
 		add_line(c, CL_NO_CALLEE, 0);
 }
 
-static void callers__update(struct tui *t)
+static int callers__update(struct tui *t)
 {
 	struct callers *c = callers_of(t);
 	enum cl_kind kind = CL_GONE;
@@ -158,7 +157,7 @@ static void callers__update(struct tui *t)
 	size_t i;
 
 	if (!c || !c->open)
-		return;
+		return 0;
 	/* the selected caller or callee stays selected when shares move */
 	if (listview__selected(&c->lv, &i) && i < c->nr_lines) {
 		const struct cl_line *l = &c->lines[i];
@@ -176,7 +175,7 @@ static void callers__update(struct tui *t)
 	callers__lines(c);
 	listview__update(&c->lv);
 	if (kind != CL_CALLER && kind != CL_CALLEE)
-		return;
+		return 0;
 	for (i = 0; i < c->nr_lines; i++) {
 		const struct cl_line *l = &c->lines[i];
 		const struct row *r = l->kind != kind ? NULL :
@@ -189,6 +188,7 @@ static void callers__update(struct tui *t)
 			break;
 		}
 	}
+	return 0;
 }
 
 /* The first caller (or callee) line: where the eye goes first. */
@@ -398,7 +398,7 @@ static void neighbour_line(struct callers *c, const struct row *r,
 	strbuf__addf(&sb, "  %s ", fmt__mode(r));
 	fmt__symbol(&sb, r);
 	screen__add(s, y, ST_NORMAL, sb.buf ? sb.buf : "");
-	screen__style(s, y, 3, at - 2, top__share_style(pct));
+	screen__style(s, y, 3, at - 2, tui__share_style(pct));
 	strbuf__fini(&dso);
 	strbuf__fini(&sb);
 }
@@ -435,7 +435,7 @@ static void callers__row(void *ctx, size_t i, struct screen *s, size_t y)
 		screen__addf(s, y, ST_NORMAL,
 			     "   %7.2f%%  (self: in %s itself)", pct,
 			     c->fn.name);
-		screen__style(s, y, 3, 11, top__share_style(pct));
+		screen__style(s, y, 3, 11, tui__share_style(pct));
 		break;
 	case CL_CALLEE:
 		neighbour_line(c, &c->nb.callees[l->idx], s, y);
@@ -469,36 +469,6 @@ static const struct list_ops callers__ops = {
 	.format_row = callers__row,
 	.row_text = callers__text,
 };
-
-/* c in the table: the selected row's function, or the function a tree
- * line names (its row may be hidden, or not exist without --children). */
-enum act_result action__callers(struct tui *t, int arg)
-{
-	const struct ct_line *l = NULL;
-	const struct row *r;
-	struct row fn;
-	size_t sub;
-
-	(void)arg;
-	if (!tree__has_chains(t))
-		return tree__no_chains(t);
-	r = tui__selected_line(t, &sub, &l);
-	if (!r) {
-		tui__status(t, ST_ERROR, "no row selected");
-		return R_REDRAW;
-	}
-	fn = *r;
-	if (l && l->node.dso && !l->node.inlined) {
-		const struct cg_node *n = &l->node;
-
-		fn.dso = n->dso;
-		fn.dso_name = n->dso_name;
-		fn.sym = n->sym;
-		fn.sym_start = fn.addr = n->addr;
-		fn.kernel = n->kernel;
-	}
-	return callers__open(t, &fn);
-}
 
 const struct view_ops callers__view = {
 	.view = V_CALLERS,

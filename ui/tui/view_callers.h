@@ -10,7 +10,6 @@ struct tui;
 
 /* It opens on a row's function (tui__open_view(t, V_CALLERS, row),
  * identity fields only). */
-enum act_result action__callers(struct tui *t, int arg);
 enum act_result action__callers_enter(struct tui *t, int arg);
 enum act_result action__callers_back(struct tui *t, int arg);
 enum act_result action__callers_close(struct tui *t, int arg);

@@ -18,7 +18,6 @@
 #include "ui/tui/oom.h"
 #include "ui/tui/tui_internal.h"
 #include "ui/tui/view_flame.h"
-#include "ui/tui/view_tree.h"
 
 /* A frame found again after a rebuild: the frames from the root down,
  * each as "kind dso\tlabel" (sanitized), '\n'-separated. */
@@ -168,15 +167,15 @@ static void flamev__search(struct flamev *v)
 	v->match = flame__search(&v->f, v->zoom, v->search, v->marks);
 }
 
-static void flame__update(struct tui *t)
+static int flame__update(struct tui *t)
 {
 	struct flamev *v = flamev_of(t);
 	struct inlines *in;
 	int err;
 
 	if (!v || !flame__on_stack(t) || v->frozen || !t->have_snap)
-		return;
-	in = tree__inlines(t);
+		return 0;
+	in = tui__inlines(t);
 	err = flame__build(&v->f, &t->table.rows, in ? inlines__get : NULL, in);
 	if (err == -ENOMEM)
 		oom__die();
@@ -188,6 +187,7 @@ static void flame__update(struct tui *t)
 	    !flame__is_ancestor(&v->f, v->sel, v->zoom))
 		v->sel = v->zoom;
 	flamev__search(v);
+	return 0;
 }
 
 static void select_node(struct flamev *v, u32 node)
@@ -202,7 +202,7 @@ static enum act_result flame__open(struct tui *t, const void *arg)
 	struct flamev *v;
 
 	(void)arg;
-	if (!tree__has_chains(t)) {
+	if (!tui__has_chains(t)) {
 		tui__status(t, ST_ERROR,
 			    "a flame graph needs call chains: start ptop with "
 			    "-g (or --call-graph dwarf), or open a file "
@@ -568,10 +568,13 @@ enum act_result action__flame_search(struct tui *t, int arg)
 	return R_REDRAW;
 }
 
-enum act_result flame__prompt(struct tui *t, const char *text,
-			      enum prompt_event ev)
+/* Its search prompt: the text as typed, accepted or cancelled (the one
+ * before). */
+static enum act_result flame__prompt(struct tui *t, const struct prompt *p,
+				     enum prompt_event ev)
 {
 	struct flamev *v = open_view(t);
+	const char *text = ev == PROMPT_CANCEL ? p->saved : p->buf;
 
 	if (!v)
 		return R_REDRAW;
@@ -635,6 +638,7 @@ const struct view_ops flame__view = {
 	.view = V_FLAME,
 	.name = "flame graph",
 	.open = flame__open,
+	.prompt = flame__prompt,
 	.update = flame__update,
 	.render = flame__render,
 	.free = flame__free_view,

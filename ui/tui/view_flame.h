@@ -21,9 +21,6 @@ enum act_result action__flame_freeze(struct tui *t, int arg);
 enum act_result action__flame_search(struct tui *t, int arg);
 enum act_result action__flame_annotate(struct tui *t, int arg);
 enum act_result action__flame_callers(struct tui *t, int arg);
-/* The search prompt's text as typed, accepted or cancelled. */
-enum act_result flame__prompt(struct tui *t, const char *text,
-			      enum prompt_event ev);
 
 /* Its operations (view.h). */
 extern const struct view_ops flame__view;

@@ -1,19 +1,23 @@
-/* view_top: the profile table as a list view, and the layout of the
- * whole screen (header, the view on top, footer); pure. */
+/* view_top: the profile table, the bottom of the stack: its list (rows
+ * and the lines of expanded trees), its header, and its selection kept
+ * across refreshes; pure. */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ui/report/sanitize.h"
+#include "ui/tui/oom.h"
 #include "ui/tui/tui_internal.h"
+#include "ui/tui/view_top.h"
+#include "ui/tui/actions.h"
 #include "ui/tui/view_tree.h"
 
-enum style top__share_style(double percent)
+static const struct list_ops top__ops;
+
+struct top_view *top__of(const struct tui *t)
 {
-	if (percent > 5.0)
-		return ST_HOT;
-	if (percent > 0.5)
-		return ST_MEDIUM;
-	return ST_NORMAL;
+	return tui__state_of(t, V_TOP);
 }
 
 /* The table's lines: its rows, and the lines of expanded call trees. */
@@ -21,18 +25,20 @@ static size_t top__nr_rows(void *ctx)
 {
 	const struct tui *t = ctx;
 
-	return t->have_snap ? calltree__nr_lines(&t->ct, &t->table.rows) : 0;
+	return t->have_snap ?
+		       calltree__nr_lines(&top__of(t)->ct, &t->table.rows) : 0;
 }
 
 static void top__prepare(void *ctx, size_t first, size_t count, size_t width)
 {
 	struct tui *t = ctx;
+	struct calltree *ct = &top__of(t)->ct;
 	size_t r0 = first, r1 = first, sub;
 
 	/* the columns fit the rows of the lines shown */
 	if (count) {
-		calltree__line(&t->ct, &t->table.rows, first, &r0, &sub);
-		calltree__line(&t->ct, &t->table.rows, first + count - 1, &r1,
+		calltree__line(ct, &t->table.rows, first, &r0, &sub);
+		calltree__line(ct, &t->table.rows, first + count - 1, &r1,
 			       &sub);
 	}
 	columns__fit(&t->cols, &t->table.rows, r0,
@@ -46,7 +52,7 @@ static void top__header(void *ctx, struct screen *s, size_t y)
 
 	strbuf__init(&sb);
 	fmt__header(&sb, &t->cols);
-	if (tree__has_chains(t))
+	if (tui__has_chains(t))
 		strbuf__addf(&sb, "    [trees: %s first, G flips]",
 			     tree__order_name(t));
 	screen__add(s, y, ST_TITLE, sb.buf ? sb.buf : "");
@@ -58,22 +64,23 @@ static void top__row(void *ctx, size_t i, struct screen *s, size_t y)
 {
 	struct tui *t = ctx;
 	const struct rowset *rs = &t->table.rows;
+	const struct calltree *ct = &top__of(t)->ct;
 	size_t row, sub, off[COL__MAX];
-	const struct ct_line *l = calltree__line(&t->ct, rs, i, &row, &sub);
+	const struct ct_line *l = calltree__line(ct, rs, i, &row, &sub);
 	const struct row *r = &rs->rows[row];
 	struct strbuf sb;
 	enum style st;
 
 	if (l) {
 		/* a call tree line, sanitized when the tree was drawn */
-		screen__addn(s, y, ST_NORMAL, t->ct.text.buf + l->off, l->len);
+		screen__addn(s, y, ST_NORMAL, ct->text.buf + l->off, l->len);
 		return;
 	}
 	strbuf__init(&sb);
 	/* fmt__row sanitizes every string it takes from the row */
 	fmt__row(&sb, &t->cols, rs, r, off);
 	screen__add(s, y, ST_NORMAL, sb.buf ? sb.buf : "");
-	st = top__share_style(rowset__percent(rs, r));
+	st = tui__share_style(rowset__percent(rs, r));
 	for (size_t c = 0; c < t->cols.nr; c++) {
 		size_t end = c + 1 < t->cols.nr ? off[c + 1] : sb.len;
 		enum column col = t->cols.col[c];
@@ -91,7 +98,7 @@ static void top__row(void *ctx, size_t i, struct screen *s, size_t y)
 	strbuf__fini(&sb);
 }
 
-const struct list_ops top__ops = {
+static const struct list_ops top__ops = {
 	.nr_rows = top__nr_rows,
 	.prepare = top__prepare,
 	.format_header = top__header,
@@ -157,43 +164,6 @@ static size_t top__render_header(struct strbuf *sb, struct screen *s,
 	return n;
 }
 
-static void render_footer(struct tui *t, struct screen *s, size_t y,
-			  double now)
-{
-	unsigned int view = tui__view(t);
-
-	if (view == V_PROMPT) {
-		size_t w = screen__add(s, y, ST_BOLD, t->prompt.label);
-
-		w += screen__add(s, y, ST_BOLD, ": ");
-		w += screen__add_ext(s, y, ST_NORMAL, t->prompt.buf);
-		s->cursor_y = (long)y;
-		s->cursor_x = (long)MIN(w, s->cols ? s->cols - 1 : 0);
-		return;
-	}
-	if (view == V_CONFIRM) {
-		screen__add(s, y, ST_BOLD, "Quit ptop? ");
-		screen__add(s, y, ST_KEY, "y");
-		screen__add(s, y, ST_NORMAL, " quit  ");
-		screen__add(s, y, ST_KEY, "n");
-		screen__add(s, y, ST_NORMAL, " stay");
-		return;
-	}
-	if (t->status[0] && now < t->status_until) {
-		screen__add_ext(s, y, t->status_style, t->status);
-		return;
-	}
-	if (t->resolving) {
-		char msg[64];
-
-		snprintf(msg, sizeof(msg), "resolving %zu symbols\xe2\x80\xa6",
-			 t->resolving);
-		screen__add(s, y, ST_BOLD, msg);
-		return;
-	}
-	keys__footer(view, s, y);
-}
-
 /*
  * The trees that wait (calltree__build draws those near the top) are
  * drawn when they come into sight: through the later of the first line
@@ -203,88 +173,63 @@ static void render_footer(struct tui *t, struct screen *s, size_t y,
  */
 static void top__draw_shown(struct tui *t, size_t height)
 {
-	struct listview *lv = &t->top;
+	struct top_view *top = top__of(t);
+	struct listview *lv = &top->lv;
+	struct calltree *ct = &top->ct;
 	struct rowset *rs = &t->table.rows;
 	size_t nr, sr, ss, tr, ts;
 	bool last;
 
-	if (!t->have_snap || calltree__complete(&t->ct, rs))
+	if (!t->have_snap || calltree__complete(ct, rs))
 		return;
-	nr = calltree__nr_lines(&t->ct, rs);
+	nr = calltree__nr_lines(ct, rs);
 	if (!nr)
 		return;
-	calltree__line(&t->ct, rs, MIN(lv->selected, nr - 1), &sr, &ss);
-	calltree__line(&t->ct, rs, MIN(lv->top, nr - 1), &tr, &ts);
+	calltree__line(ct, rs, MIN(lv->selected, nr - 1), &sr, &ss);
+	calltree__line(ct, rs, MIN(lv->top, nr - 1), &tr, &ts);
 	/* through the later of the two lines (a row and its sub-line) */
 	last = lv->top > lv->selected;
-	if (calltree__draw_to(&t->ct, rs, last ? tr : sr,
+	if (calltree__draw_to(ct, rs, last ? tr : sr,
 			      (last ? ts : ss) + 2 * height + 1)) {
 		tui__status(t, ST_ERROR, "out of memory");
 		return;
 	}
-	lv->selected = calltree__line_of(&t->ct, rs, sr, ss);
-	lv->top = calltree__line_of(&t->ct, rs, tr, ts);
+	lv->selected = calltree__line_of(ct, rs, sr, ss);
+	lv->top = calltree__line_of(ct, rs, tr, ts);
 }
 
-void top__render(struct tui *t, struct screen *s, double now)
+/* The header (shared with batch), then the table: the header gets what
+ * the table's titles and a few rows leave, and at least its first line
+ * (the event shown). */
+static void top__render(struct tui *t, struct screen *s, size_t y0,
+			size_t body)
 {
-	unsigned int under = t->stack[t->depth - 1];
-	size_t rows = s->rows, body, hdr = 0, table_min;
+	struct top_view *top = top__of(t);
+	size_t hdr = 0, table_min;
 	struct strbuf sb;
 
-	screen__clear(s);
-	if (!rows || !s->cols)
-		return;
-	/* the view under a prompt or a question is drawn as it was */
-	for (size_t d = t->depth; d-- > 0;) {
-		under = t->stack[d];
-		if (under != V_PROMPT && under != V_CONFIRM)
-			break;
-	}
-	render_footer(t, s, rows - 1, now);
-	body = rows - 1;
-	if (!body)
-		return;
-	if (under != V_TOP) {
-		const struct view_ops *v = views__find(under);
-		struct listview *lv;
-
-		if (v && v->render) {
-			v->render(t, s, 0, body);
-			return;
-		}
-		lv = tui__list(t, under);
-		if (!lv)
-			return;
-		if (lv->ops)
-			listview__update(lv);
-		listview__render(lv, s, 0, body);
-		return;
-	}
-	/* the table keeps its titles and a few rows; the header gets the
-	 * rest, and at least its first line (the event shown) */
 	strbuf__init(&sb);
 	table_min = MIN(body, 4);
 	hdr = top__format_header(t, &sb);	/* not inside MIN: evaluated twice */
 	hdr = MIN(hdr, body - table_min);
 	if (!hdr && body >= 2)
 		hdr = 1;
-	hdr = top__render_header(&sb, s, 0, hdr);
+	hdr = top__render_header(&sb, s, y0, hdr);
 	strbuf__fini(&sb);
 	if (body > hdr) {
 		const struct snapshot *snap = table__snap(&t->table,
 							  t->table.ev);
 
 		top__draw_shown(t, body - hdr);
-		listview__render(&t->top, s, hdr, body - hdr);
-		if (!listview__nr(&t->top) && body > hdr + 1)
-			screen__add(s, hdr + 1, ST_NORMAL,
+		listview__render(&top->lv, s, y0 + hdr, body - hdr);
+		if (!listview__nr(&top->lv) && body > hdr + 1)
+			screen__add(s, y0 + hdr + 1, ST_NORMAL,
 				    !t->have_snap ? "" :
 				    !t->table.filter.show_idle && snap &&
 				    snap->nr_idle && snap->nr == snap->nr_idle ?
 				    "  only the idle task ran in this window "
 				    "(i shows it)" :
-				    t->table.filter.sym_substr || t->nr_zooms ||
+				    t->table.filter.sym_substr || top->nr_zooms ||
 				    t->table.filter.hide_kernel ||
 				    t->table.filter.hide_user ||
 				    t->table.filter.percent_limit > 0 ?
@@ -294,20 +239,160 @@ void top__render(struct tui *t, struct screen *s, double now)
 	}
 }
 
-static struct listview *top__list(struct tui *t)
+/* ---- the selection ---- */
+
+const struct row *top__selected_line(const struct tui *t, size_t *sub,
+				     const struct ct_line **line)
 {
-	return &t->top;
+	const struct top_view *top = top__of(t);
+	const struct ct_line *l;
+	size_t i, row;
+
+	*sub = 0;
+	if (line)
+		*line = NULL;
+	if (!t->have_snap || !listview__selected(&top->lv, &i))
+		return NULL;
+	/* with call trees expanded, lines are rows and tree lines */
+	l = calltree__line(&top->ct, &t->table.rows, i, &row, sub);
+	if (line)
+		*line = l;
+	return row < t->table.rows.nr ? &t->table.rows.rows[row] : NULL;
 }
 
-static void top__update(struct tui *t)
+const struct row *top__selected_row(const struct tui *t)
 {
-	listview__update(&t->top);
+	size_t sub;
+
+	return top__selected_line(t, &sub, NULL);
+}
+
+/* Remembers what the selected table row is, so that it stays selected
+ * when the rows move at the next refresh. */
+void top__remember_selection(struct tui *t)
+{
+	struct top_view *top = top__of(t);
+	const struct row *r = top__selected_line(t, &top->sel_sub, NULL);
+
+	top->has_sel = r != NULL;
+	if (!r)
+		return;
+	top->sel = (struct row_id){
+		.dso = r->dso, .dso_name = r->dso_name, .sym = r->sym,
+		.sym_start = r->sym_start, .addr = r->addr, .comm = r->comm,
+		.cgroup = r->cgroup,
+		.pid = r->pid, .tid = r->tid, .cpu = r->cpu, .state = r->state,
+	};
+}
+
+static bool row_id__match(const struct tui *t, const struct row *r)
+{
+	const struct sort_spec *sp = &t->table.spec;
+	const struct row_id *id = &top__of(t)->sel;
+
+	if ((sort_spec__has(sp, SORT_SYM) || sort_spec__has(sp, SORT_DSO)) &&
+	    (r->dso != id->dso || r->dso_name != id->dso_name))
+		return false;
+	if (sort_spec__has(sp, SORT_SYM) &&
+	    (r->sym != id->sym ||
+	     (r->sym ? r->sym_start != id->sym_start : r->addr != id->addr)))
+		return false;
+	if ((sort_spec__has(sp, SORT_COMM) || sort_spec__has(sp, SORT_PID) ||
+	     sort_spec__has(sp, SORT_TID)) && r->comm != id->comm)
+		return false;
+	if ((sort_spec__has(sp, SORT_PID) || sort_spec__has(sp, SORT_TID)) &&
+	    r->pid != id->pid)
+		return false;
+	if (sort_spec__has(sp, SORT_TID) && r->tid != id->tid)
+		return false;
+	if (sort_spec__has(sp, SORT_CPU) && r->cpu != id->cpu)
+		return false;
+	if (sort_spec__has(sp, SORT_CGROUP) && r->cgroup != id->cgroup)
+		return false;
+	if (sort_spec__has(sp, SORT_STATE) && r->state != id->state)
+		return false;
+	return true;
+}
+
+/* After each rebuild (the last of the views): the remembered row, and
+ * the same line of its tree if it is still there, stays selected. */
+static int top__update(struct tui *t)
+{
+	struct top_view *top = top__of(t);
+	struct rowset *rs = &t->table.rows;
+	int err = 0;
+
+	listview__update(&top->lv);
+	if (!top->has_sel)
+		return 0;
+	for (size_t i = 0; i < rs->nr; i++) {
+		if (!row_id__match(t, &rs->rows[i]))
+			continue;
+		/* (drawn: trees wait until they are shown) */
+		if (calltree__draw_to(&top->ct, rs, i,
+				      top->sel_sub + 2 * top->lv.page))
+			err = -ENOMEM;
+		listview__select_row(&top->lv,
+				     calltree__line_of(&top->ct, rs, i,
+						       top->sel_sub));
+		break;
+	}
+	return err;
+}
+
+/* ---- its state ---- */
+
+static void top__init(struct tui *t)
+{
+	struct top_view *top = calloc(1, sizeof(*top));
+
+	if (!top)
+		oom__die();
+	*tui__state(t, V_TOP) = top;
+	listview__init(&top->lv, &top__ops, t);
+	/* branches under --tree-limit are left out, as in batch */
+	calltree__init(&top->ct, t->a->cg_order, t->a->tree_limit);
+	if (t->a->inline_rows && t->a->spec.children)
+		tree__set_inline_rows(t, true);
+}
+
+static void top__free(struct tui *t)
+{
+	struct top_view *top = top__of(t);
+
+	if (!top)
+		return;
+	listview__fini(&top->lv);
+	calltree__fini(&top->ct);
+	free(top);
+	*tui__state(t, V_TOP) = NULL;
+}
+
+static struct listview *top__list(struct tui *t)
+{
+	return &top__of(t)->lv;
+}
+
+/* The table's prompts: the symbol filter, the percent limit, the target. */
+static enum act_result top__prompt(struct tui *t, const struct prompt *p,
+				   enum prompt_event ev)
+{
+	if (p->kind == PROMPT_TARGET)
+		return ev == PROMPT_ACCEPT ? actions__target_prompt(t, p->buf) :
+					     R_REDRAW;
+	return actions__filter_prompt(t, p, ev);
 }
 
 /* Its operations (view.h). */
 const struct view_ops top__view = {
 	.view = V_TOP,
 	.name = "table",
+	.init = top__init,
 	.list = top__list,
+	.rebuild = tree__build,
 	.update = top__update,
+	.render = top__render,
+	.moved = top__remember_selection,
+	.prompt = top__prompt,
+	.free = top__free,
 };

@@ -6,56 +6,35 @@
 #include "ui/report/inlines.h"
 #include "ui/report/sanitize.h"
 #include "ui/tui/tui_internal.h"
-#include "ui/tui/actions.h"
-#include "ui/tui/view_callers.h"
+#include "ui/tui/view_top.h"
 #include "ui/tui/view_tree.h"
 
-bool tree__has_chains(const struct tui *t)
+/* The inline lookups of trees and of --inline's rows: the live view's
+ * one cache, which the trees use once it is made. */
+static struct inlines *tree__inlines(struct tui *t)
 {
-	const struct snapshot *snap;
+	struct calltree *ct = &top__of(t)->ct;
+	struct inlines *in = tui__inlines(t);
 
-	if (t->a->callgraph)
-		return true;
-	/* a file may hold chains without -g */
-	snap = t->have_snap ? table__snap(&t->table, t->table.ev) : NULL;
-	return snap && snap->nr_chains > 1;
-}
-
-enum act_result tree__no_chains(struct tui *t)
-{
-	tui__status(t, ST_ERROR,
-		    "no call chains were sampled: start ptop with -g "
-		    "(or --call-graph dwarf)");
-	return R_REDRAW;
-}
-
-/* The inline lookups of trees and of --inline's rows: one cache. */
-struct inlines *tree__inlines(struct tui *t)
-{
-	struct calltree *ct = &t->ct;
-
-	if (!t->inlines && t->a->syms) {
-		t->inlines = inlines__new(t->a->syms);
-		ct->inl = t->inlines ? inlines__get : NULL;
-		ct->inl_ctx = t->inlines;
-		inlines__set_cancel(t->inlines, table__cancel_hook,
-				    &t->table);
-	}
-	return t->inlines;
+	ct->inl = in ? inlines__get : NULL;
+	ct->inl_ctx = in;
+	return in;
 }
 
 int tree__build(struct tui *t)
 {
-	struct calltree *ct = &t->ct;
+	struct top_view *top = top__of(t);
+	struct calltree *ct = &top->ct;
 
 	/* DWARF is read only for the frames of expanded trees (and for
-	 * every frame with --inline's rows) */
-	if (ct->all || ct->nr_ids)
+	 * every frame with --inline's rows); a cache another view made is
+	 * the trees' too */
+	if (ct->all || ct->nr_ids || t->inlines)
 		tree__inlines(t);
 	/* the trees of the rows shown, and two screens more (the others
 	 * as they are shown: top__render) */
 	ct->want_row = 0;
-	ct->want_lines = t->top.top + 3 * MAX(t->top.page, (size_t)40);
+	ct->want_lines = top->lv.top + 3 * MAX(top->lv.page, (size_t)40);
 	return calltree__build(ct, &t->table.rows);
 }
 
@@ -63,23 +42,23 @@ void tree__set_inline_rows(struct tui *t, bool on)
 {
 	struct inlines *in = on ? tree__inlines(t) : NULL;
 
-	t->inline_rows = in != NULL;
+	top__of(t)->inline_rows = in != NULL;
 	rowset__set_inline_rows(&t->table.rows, in ? inlines__get : NULL, in);
 }
 
 enum act_result action__inline_rows(struct tui *t, int arg)
 {
 	(void)arg;
-	if (!tree__has_chains(t))
-		return tree__no_chains(t);
+	if (!tui__has_chains(t))
+		return tui__no_chains(t);
 	if (!t->table.spec.children) {
 		tui__status(t, ST_ERROR, "rows of inlined functions are "
 			    "Children rows: not with --no-children");
 		return R_REDRAW;
 	}
-	tree__set_inline_rows(t, !t->inline_rows);
+	tree__set_inline_rows(t, !top__of(t)->inline_rows);
 	tui__status(t, ST_NORMAL, "%s",
-		    t->inline_rows ? "inlined functions have rows of their "
+		    top__of(t)->inline_rows ? "inlined functions have rows of their "
 				     "own (Children only), as perf report's "
 				     "\"(inlined)\"" :
 				     "no rows for inlined functions");
@@ -89,7 +68,7 @@ enum act_result action__inline_rows(struct tui *t, int arg)
 static bool selected_index(struct tui *t, size_t *i)
 {
 	size_t sub;
-	const struct row *r = tui__selected_line(t, &sub, NULL);
+	const struct row *r = top__selected_line(t, &sub, NULL);
 
 	if (!r) {
 		tui__status(t, ST_ERROR, "no row selected");
@@ -106,14 +85,14 @@ enum act_result action__tree_toggle(struct tui *t, int arg)
 	bool on;
 
 	(void)arg;
-	if (!tree__has_chains(t))
-		return tree__no_chains(t);
+	if (!tui__has_chains(t))
+		return tui__no_chains(t);
 	if (!selected_index(t, &i))
 		return R_REDRAW;
-	on = calltree__toggle(&t->ct, &t->table.rows, i);
+	on = calltree__toggle(&top__of(t)->ct, &t->table.rows, i);
 	/* the selection stays on the row (off a tree line it collapsed) */
-	actions__remember_selection(t);
-	t->sel_sub = 0;
+	top__remember_selection(t);
+	top__of(t)->sel_sub = 0;
 	strbuf__init(&sb);
 	fmt__symbol(&sb, &t->table.rows.rows[i]);
 	if (on)
@@ -130,10 +109,10 @@ enum act_result action__tree_toggle(struct tui *t, int arg)
 enum act_result action__tree_expand_all(struct tui *t, int arg)
 {
 	(void)arg;
-	if (!tree__has_chains(t))
-		return tree__no_chains(t);
-	actions__remember_selection(t);
-	calltree__expand_all(&t->ct);
+	if (!tui__has_chains(t))
+		return tui__no_chains(t);
+	top__remember_selection(t);
+	calltree__expand_all(&top__of(t)->ct);
 	if (t->table.rows.nr > CT_MAX_TREES)
 		tui__status(t, ST_NORMAL,
 			    "call trees of the first %d rows expanded "
@@ -147,25 +126,27 @@ enum act_result action__tree_expand_all(struct tui *t, int arg)
 enum act_result action__tree_collapse_all(struct tui *t, int arg)
 {
 	(void)arg;
-	if (!tree__has_chains(t))
-		return tree__no_chains(t);
-	actions__remember_selection(t);
-	t->sel_sub = 0;
-	calltree__collapse_all(&t->ct);
+	if (!tui__has_chains(t))
+		return tui__no_chains(t);
+	top__remember_selection(t);
+	top__of(t)->sel_sub = 0;
+	calltree__collapse_all(&top__of(t)->ct);
 	tui__status(t, ST_NORMAL, "every call tree collapsed");
 	return R_REBUILD;
 }
 
 enum act_result action__tree_order(struct tui *t, int arg)
 {
+	struct calltree *ct = &top__of(t)->ct;
+
 	(void)arg;
-	if (!tree__has_chains(t))
-		return tree__no_chains(t);
-	actions__remember_selection(t);
-	t->sel_sub = 0;
-	t->ct.order = t->ct.order == CG_CALLER ? CG_CALLEE : CG_CALLER;
+	if (!tui__has_chains(t))
+		return tui__no_chains(t);
+	top__remember_selection(t);
+	top__of(t)->sel_sub = 0;
+	ct->order = ct->order == CG_CALLER ? CG_CALLEE : CG_CALLER;
 	tui__status(t, ST_NORMAL, "%s",
-		    t->ct.order == CG_CALLER ?
+		    ct->order == CG_CALLER ?
 			    "call trees in caller order: each caller above "
 			    "its callees" :
 			    "call trees in callee order: each callee above "
@@ -175,5 +156,5 @@ enum act_result action__tree_order(struct tui *t, int arg)
 
 const char *tree__order_name(const struct tui *t)
 {
-	return t->ct.order == CG_CALLER ? "callers" : "callees";
+	return top__of(t)->ct.order == CG_CALLER ? "callers" : "callees";
 }
