@@ -267,6 +267,12 @@ const struct row *top__selected_row(const struct tui *t)
 	return top__selected_line(t, &sub, NULL);
 }
 
+enum act_result top__no_row(struct tui *t)
+{
+	tui__status(t, ST_ERROR, "no row selected");
+	return R_REDRAW;
+}
+
 /* Remembers what the selected table row is, so that it stays selected
  * when the rows move at the next refresh. */
 void top__remember_selection(struct tui *t)

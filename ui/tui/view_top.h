@@ -60,6 +60,8 @@ const struct row *top__selected_row(const struct tui *t);
  * line of its call tree (*line, if line is given). */
 const struct row *top__selected_line(const struct tui *t, size_t *sub,
 				     const struct ct_line **line);
+/* What a key that needs a selected row says without one. */
+enum act_result top__no_row(struct tui *t);
 /* Remembers the selected row (and tree line) across refreshes. */
 void top__remember_selection(struct tui *t);
 

@@ -1,0 +1,468 @@
+/* actions_zoom: the table's filters and zooms (/, d, t, T, g, K, U, N, i,
+ * L), a stack that Esc unwinds, and the prompts of the symbol filter and
+ * the percent limit. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui/report/sanitize.h"
+#include "ui/tui/actions.h"
+#include "ui/tui/tui_internal.h"
+#include "ui/tui/view_top.h"
+
+/* ---- filters and zooms: a stack that Esc unwinds ---- */
+
+static void set_sym_filter(struct tui *t, const char *s)
+{
+	struct table *tb = &t->table;
+
+	snprintf(tb->filter_buf, sizeof(tb->filter_buf), "%s", s ? s : "");
+	tb->filter.sym_substr = tb->filter_buf[0] ? tb->filter_buf : NULL;
+}
+
+static bool push_zoom(struct tui *t, enum zoom_kind kind, const char *prev_sym)
+{
+	struct top_view *top = top__of(t);
+	struct zoom *z;
+
+	if (top->nr_zooms == ARRAY_SIZE(top->zooms)) {
+		tui__status(t, ST_ERROR, "too many zooms: Esc undoes one");
+		return false;
+	}
+	z = &top->zooms[top->nr_zooms++];
+	z->kind = kind;
+	z->prev = t->table.filter;
+	snprintf(z->prev_sym, sizeof(z->prev_sym), "%s",
+		 prev_sym ? prev_sym : t->table.filter_buf);
+	return true;
+}
+
+/* Undoes the last zoom: only its own fields go back, so that K, U and L
+ * changes made since stay. */
+static void pop_zoom(struct tui *t)
+{
+	struct top_view *top = top__of(t);
+	struct zoom *z = &top->zooms[--top->nr_zooms];
+	struct row_filter *f = &t->table.filter;
+
+	switch (z->kind) {
+	case ZOOM_SYM:
+		set_sym_filter(t, z->prev_sym);
+		tui__status(t, ST_NORMAL, "symbol filter undone");
+		break;
+	case ZOOM_DSO:
+		f->dso = z->prev.dso;
+		f->dso_name = z->prev.dso_name;
+		tui__status(t, ST_NORMAL, "shared object zoom undone");
+		break;
+	case ZOOM_THREAD:
+		f->has_tid = z->prev.has_tid;
+		f->tid = z->prev.tid;
+		tui__status(t, ST_NORMAL, "thread zoom undone");
+		break;
+	case ZOOM_PROCESS:
+		f->has_pid = z->prev.has_pid;
+		f->pid = z->prev.pid;
+		tui__status(t, ST_NORMAL, "process zoom undone");
+		break;
+	case ZOOM_CGROUP:
+		f->has_cgroup = z->prev.has_cgroup;
+		f->cgroup = z->prev.cgroup;
+		tui__status(t, ST_NORMAL, "cgroup zoom undone");
+		break;
+	}
+}
+
+static void drop_sym_zooms(struct tui *t)
+{
+	struct top_view *top = top__of(t);
+	size_t j = 0;
+
+	for (size_t i = 0; i < top->nr_zooms; i++)
+		if (top->zooms[i].kind != ZOOM_SYM)
+			top->zooms[j++] = top->zooms[i];
+	top->nr_zooms = j;
+}
+
+enum act_result action__undo(struct tui *t, int arg)
+{
+	(void)arg;
+	if (top__of(t)->nr_zooms) {
+		pop_zoom(t);
+		return R_REBUILD;
+	}
+	tui__push(t, V_CONFIRM);
+	return R_REDRAW;
+}
+
+/* ---- filters ---- */
+
+enum act_result action__filter(struct tui *t, int arg)
+{
+	(void)arg;
+	prompt__open(&t->prompt, PROMPT_SYM_FILTER, "Filter symbols",
+		     t->table.filter_buf);
+	tui__push(t, V_PROMPT);
+	return R_REDRAW;
+}
+
+enum act_result action__hide_kernel(struct tui *t, int arg)
+{
+	struct row_filter *f = &t->table.filter;
+
+	(void)arg;
+	f->hide_kernel = !f->hide_kernel;
+	if (f->hide_kernel)
+		f->hide_user = false;
+	tui__status(t, ST_NORMAL, "kernel symbols %s",
+		    f->hide_kernel ? "hidden (K shows them)" : "shown");
+	return R_REBUILD;
+}
+
+enum act_result action__demangle_params(struct tui *t, int arg)
+{
+	struct symbolizer *syms = t->a->syms;
+	bool on;
+
+	(void)arg;
+	if (!syms)
+		return R_NONE;
+	on = !symbolizer__demangle_params(syms);
+	symbolizer__set_demangle_params(syms, on);
+	if (symbolizer__demangle_params(syms) != on) {
+		tui__status(t, ST_NORMAL, "names are not demangled "
+					  "(--no-demangle)");
+		return R_REDRAW;
+	}
+	tui__status(t, ST_NORMAL, "C++ names %s",
+		    on ? "with their parameters (N: name alone)" :
+			 "by their name alone, as perf shows them");
+	return R_REBUILD;
+}
+
+enum act_result action__hide_user(struct tui *t, int arg)
+{
+	struct row_filter *f = &t->table.filter;
+
+	(void)arg;
+	f->hide_user = !f->hide_user;
+	if (f->hide_user)
+		f->hide_kernel = false;
+	tui__status(t, ST_NORMAL, "user symbols %s",
+		    f->hide_user ? "hidden (U shows them)" : "shown");
+	return R_REBUILD;
+}
+
+enum act_result action__show_idle(struct tui *t, int arg)
+{
+	struct row_filter *f = &t->table.filter;
+
+	(void)arg;
+	/* the snapshot holds idle entries either way: a rebuild, no new
+	 * snapshot */
+	f->show_idle = !f->show_idle;
+	tui__status(t, ST_NORMAL, "idle task's samples %s",
+		    f->show_idle ? "shown as rows (i hides them)" :
+				   "left out of the table (i shows them)");
+	return R_REBUILD;
+}
+
+enum act_result action__percent_limit(struct tui *t, int arg)
+{
+	char cur[32];
+
+	(void)arg;
+	snprintf(cur, sizeof(cur), "%g", t->table.filter.percent_limit);
+	prompt__open(&t->prompt, PROMPT_PERCENT,
+		     "Hide rows under percent (0 shows all)", cur);
+	tui__push(t, V_PROMPT);
+	return R_REDRAW;
+}
+
+/* ---- zooms ---- */
+
+enum act_result action__zoom_dso(struct tui *t, int arg)
+{
+	const struct row *r = top__selected_row(t);
+	struct row_filter *f = &t->table.filter;
+	struct strbuf sb;
+
+	(void)arg;
+	if (!r)
+		return top__no_row(t);
+	if (f->dso) {
+		tui__status(t, ST_ERROR, "already zoomed into a shared object "
+					 "(Esc undoes)");
+		return R_REDRAW;
+	}
+	if (r->cmp == CMP_GONE) {
+		tui__status(t, ST_ERROR, "this row vanished since the "
+					 "baseline: nothing to zoom into");
+		return R_REDRAW;
+	}
+	if (!push_zoom(t, ZOOM_DSO, NULL))
+		return R_REDRAW;
+	f->dso = r->dso;
+	/* a kernel module is a name within the kernel dso */
+	f->dso_name = r->kernel ? r->dso_name : NULL;
+	strbuf__init(&sb);
+	sanitize_str(&sb, r->dso_name);
+	tui__status(t, ST_NORMAL, "zoomed into %s (Esc undoes)",
+		    sb.buf ? sb.buf : "");
+	strbuf__fini(&sb);
+	return R_REBUILD;
+}
+
+/* Whether a histogram entry is part of a row under the current
+ * grouping and zooms. */
+static bool entry_in_row(const struct tui *t, const struct hist_entry *e,
+			 const struct row *r)
+{
+	const struct sort_spec *sp = &t->table.spec;
+	const struct row_filter *f = &t->table.filter;
+
+	if (e->key.pid < 0)
+		return false;	/* folded entries of reaped processes */
+	if (e->key.idle && !f->show_idle)
+		return false;	/* not in the rows (rowset__build) */
+	if ((f->has_pid && e->key.pid != f->pid) ||
+	    (f->has_tid && e->key.tid != f->tid) ||
+	    (f->has_cgroup && e->key.cgroup != f->cgroup) ||
+	    (f->dso && e->key.dso != f->dso))
+		return false;
+	if ((sort_spec__has(sp, SORT_SYM) || sort_spec__has(sp, SORT_DSO)) &&
+	    e->key.dso != r->dso)
+		return false;
+	if (sort_spec__has(sp, SORT_SYM)) {
+		if (r->sym && r->sym_size) {
+			if (e->key.addr < r->sym_start ||
+			    e->key.addr - r->sym_start >= r->sym_size)
+				return false;
+		} else if (e->key.addr != r->addr) {
+			return false;
+		}
+	}
+	if (sort_spec__has(sp, SORT_COMM) && e->key.comm != r->comm)
+		return false;
+	if (sort_spec__has(sp, SORT_PID) && e->key.pid != r->pid)
+		return false;
+	if (sort_spec__has(sp, SORT_CPU) && e->key.cpu != r->cpu)
+		return false;
+	if (sort_spec__has(sp, SORT_CGROUP) && e->key.cgroup != r->cgroup)
+		return false;
+	if (sort_spec__has(sp, SORT_STATE) && e->key.state != r->state)
+		return false;
+	return true;
+}
+
+/*
+ * Among the samples of row r, the key of the group with the largest
+ * period, groups being the keys same() calls equal (a process, a
+ * thread, a cgroup): what a zoom takes from a row that gathers many.
+ */
+static bool row_heaviest(struct tui *t, const struct row *r,
+			 bool (*same)(const struct hist_key *a,
+				      const struct hist_key *b, bool thread),
+			 bool thread, struct hist_key *out)
+{
+	const struct snapshot *snap = table__snap(&t->table, t->table.ev);
+	struct group {
+		struct hist_key key;
+		u64 period;
+	} *g = NULL, *best = NULL;
+	size_t nr = 0, cap = 0;
+
+	if (!snap)
+		return false;
+	for (size_t i = 0; i < snap->nr; i++) {
+		const struct hist_entry *e = &snap->entries[i];
+		size_t k;
+
+		if (!entry_in_row(t, e, r))
+			continue;
+		for (k = 0; k < nr && !same(&g[k].key, &e->key, thread); k++)
+			;
+		if (k == nr) {
+			if (array__grow((void **)&g, &cap, nr + 1, sizeof(*g)))
+				break;
+			g[nr++] = (struct group){ e->key, 0 };
+		}
+		g[k].period += e->period;
+	}
+	for (size_t k = 0; k < nr; k++)
+		if (!best || g[k].period > best->period)
+			best = &g[k];
+	if (best)
+		*out = best->key;
+	free(g);
+	return best != NULL;
+}
+
+static bool same_owner(const struct hist_key *a, const struct hist_key *b,
+		       bool thread)
+{
+	return a->pid == b->pid && (!thread || a->tid == b->tid);
+}
+
+/*
+ * The thread (or process) of a row.  Rows grouped by it carry it; a
+ * dso,sym row may gather many threads: the one with the largest period
+ * in that row wins.
+ */
+static bool row_owner(struct tui *t, const struct row *r, bool thread,
+		      s32 *pid, s32 *tid, const char **comm)
+{
+	struct hist_key k;
+
+	if (sort_spec__has(&t->table.spec, SORT_TID) ||
+	    (!thread && sort_spec__has(&t->table.spec, SORT_PID))) {
+		*pid = r->pid;
+		*tid = r->tid;
+		*comm = r->comm;
+		return r->pid >= 0;
+	}
+	if (!row_heaviest(t, r, same_owner, thread, &k))
+		return false;
+	*pid = k.pid;
+	*tid = k.tid;
+	*comm = k.comm;
+	return true;
+}
+
+enum act_result action__zoom_owner(struct tui *t, int thread)
+{
+	const struct row *r = top__selected_row(t);
+	struct row_filter *f = &t->table.filter;
+	const char *comm = NULL;
+	s32 pid = -1, tid = -1;
+	struct strbuf sb;
+
+	if (!r)
+		return top__no_row(t);
+	if ((thread && f->has_tid) || (!thread && f->has_pid)) {
+		tui__status(t, ST_ERROR, "already zoomed into a %s (Esc undoes)",
+			    thread ? "thread" : "process");
+		return R_REDRAW;
+	}
+	if (!row_owner(t, r, thread, &pid, &tid, &comm)) {
+		tui__status(t, ST_ERROR, "this row has no known %s",
+			    thread ? "thread" : "process");
+		return R_REDRAW;
+	}
+	if (!push_zoom(t, thread ? ZOOM_THREAD : ZOOM_PROCESS, NULL))
+		return R_REDRAW;
+	if (thread) {
+		f->has_tid = true;
+		f->tid = tid;
+	} else {
+		f->has_pid = true;
+		f->pid = pid;
+	}
+	strbuf__init(&sb);
+	sanitize_str(&sb, comm ? comm : "?");
+	tui__status(t, ST_NORMAL, "zoomed into %s %d (%s) (Esc undoes)",
+		    thread ? "thread" : "process", thread ? tid : pid,
+		    sb.buf ? sb.buf : "");
+	strbuf__fini(&sb);
+	return R_REBUILD;
+}
+
+static bool same_cgroup(const struct hist_key *a, const struct hist_key *b,
+			bool thread)
+{
+	(void)thread;
+	return a->cgroup == b->cgroup;
+}
+
+/* The cgroup of a row: its own when rows are grouped by cgroup, else
+ * the one with the largest period among the row's samples. */
+static bool row_cgroup(struct tui *t, const struct row *r, const char **cg)
+{
+	struct hist_key k;
+
+	if (sort_spec__has(&t->table.spec, SORT_CGROUP)) {
+		*cg = r->cgroup;
+		return true;
+	}
+	if (!row_heaviest(t, r, same_cgroup, false, &k))
+		return false;
+	*cg = k.cgroup;
+	return true;
+}
+
+enum act_result action__zoom_cgroup(struct tui *t, int arg)
+{
+	const struct row *r = top__selected_row(t);
+	struct row_filter *f = &t->table.filter;
+	const char *cg = NULL;
+	struct strbuf sb;
+
+	(void)arg;
+	if (!r)
+		return top__no_row(t);
+	if (f->has_cgroup) {
+		tui__status(t, ST_ERROR,
+			    "already zoomed into a cgroup (Esc undoes)");
+		return R_REDRAW;
+	}
+	if (!row_cgroup(t, r, &cg) || !cg) {
+		tui__status(t, ST_ERROR, "this row has no known cgroup");
+		return R_REDRAW;
+	}
+	if (!push_zoom(t, ZOOM_CGROUP, NULL))
+		return R_REDRAW;
+	f->has_cgroup = true;
+	f->cgroup = cg;
+	strbuf__init(&sb);
+	fmt__cgroup(&sb, cg);
+	tui__status(t, ST_NORMAL, "zoomed into cgroup %s (Esc undoes)",
+		    sb.buf ? sb.buf : "");
+	strbuf__fini(&sb);
+	return R_REBUILD;
+}
+
+/* ---- the table's prompts (view_top.c's prompt) ---- */
+
+enum act_result actions__filter_prompt(struct tui *t, const struct prompt *p,
+				       enum prompt_event ev)
+{
+	double pct;
+	char *end;
+
+	if (p->kind == PROMPT_SYM_FILTER) {
+		/* incremental: the rows follow the typing */
+		if (ev == PROMPT_TYPED) {
+			set_sym_filter(t, p->buf);
+		} else if (ev == PROMPT_CANCEL) {
+			set_sym_filter(t, p->saved);
+		} else if (!p->buf[0]) {
+			set_sym_filter(t, NULL);
+			drop_sym_zooms(t);
+			tui__status(t, ST_NORMAL, "symbol filter cleared");
+		} else if (strcmp(p->buf, p->saved) != 0) {
+			set_sym_filter(t, p->saved);
+			if (push_zoom(t, ZOOM_SYM, p->saved))
+				set_sym_filter(t, p->buf);
+			tui__status(t, ST_NORMAL,
+				    "filtering symbols (Esc undoes)");
+		}
+		return R_REBUILD;
+	}
+	if (p->kind != PROMPT_PERCENT || ev != PROMPT_ACCEPT)
+		return R_REDRAW;
+	errno = 0;
+	pct = p->buf[0] ? strtod(p->buf, &end) : 0.0;
+	if (p->buf[0] && (errno || *end || !isfinite(pct) || pct < 0 ||
+			  pct > 100)) {
+		tui__status(t, ST_ERROR, "a percentage from 0 to 100, please");
+		return R_REDRAW;
+	}
+	t->table.filter.percent_limit = pct;
+	if (pct > 0)
+		tui__status(t, ST_NORMAL, "hiding rows under %g %%", pct);
+	else
+		tui__status(t, ST_NORMAL, "showing every row");
+	return R_REBUILD;
+}
