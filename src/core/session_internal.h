@@ -1,0 +1,133 @@
+/* session_internal: what the files of the session share (session.c,
+ * session_events.c, session_offcpu.c, snapshot.c): its state and the
+ * functions they call across files. */
+#ifndef PTOP_SESSION_INTERNAL_H
+#define PTOP_SESSION_INTERNAL_H
+
+#include <pthread.h>
+
+#include "src/core/offcpu.h"
+#include "src/core/record.h"
+#include "src/core/session.h"
+
+#define MAX_CPUS 4096
+
+struct session_event {
+	char *name;
+	struct perf_event_attr attr;
+	struct hist *hist;
+	struct ev_counts counts;
+	struct ev_counts *cpu;	/* [nr_cpu] */
+	size_t nr_cpu;
+};
+
+/* An entry of a perf.data file's build-id table; entries whose paths
+ * hash alike are chained through next (an index + 1, 0: end). */
+struct session_bid {
+	s32 pid;
+	u8 bid[BUILD_ID_MAX];
+	u8 size;
+	size_t next;
+	char *path;
+};
+
+/*
+ * session__chain's memo: the leaf node of a raw chain (the sample's
+ * words, markers included) seen lately, by pid and cpumode.  A program
+ * that switches or samples at the same few places sends the same words
+ * again and again; a hit is a hash and a compare instead of a map lookup
+ * and a trie step per frame.  An entry holds while the machine's maps
+ * (machine__gen) and the trie (chains_epoch) are those it was made under.
+ */
+#define CHAIN_MEMO 512
+#define CHAIN_MEMO_WORDS 64
+
+struct chain_memo {
+	u64 hash, gen, epoch;
+	s32 pid;
+	u16 cpumode, nr;
+	u32 leaf;
+	u64 words[CHAIN_MEMO_WORDS];
+};
+
+struct session {
+	struct session_opts opts;
+	bool fold_always;	/* session__fold_reaped */
+	const char *fold_comm;	/* "[exited]" when comms are folded too */
+	session_func_fn func_fn;	/* session__fold_addrs */
+	void *func_ctx;
+	pthread_mutex_t lock;
+	struct strpool *strings;
+	struct dsos *dsos;
+	struct machine *machine;
+	struct callchains *chains;
+	u64 chains_epoch;	/* callchains__reset calls */
+	struct chain_memo *memo;	/* CHAIN_MEMO slots, made on first use */
+	struct session_event *events;
+	size_t nr_events, cap_events;
+	struct intmap ids;	/* id -> event index + 1 */
+	struct id_pos id_pos;	/* where the id is, from event 0 */
+	int time_sample;	/* u64 index of TIME in a sample, -1: none */
+	int time_trailer;	/* u64 index of TIME from the end, -1: none */
+	size_t trailer;		/* sample_id trailer size, from event 0 */
+	bool any_build_id;	/* some event's attr has build_id */
+	struct intmap asked;	/* pids handed to opts.unknown_pid */
+	struct session_bid *bids;	/* perf.data build-id table */
+	size_t nr_bids, cap_bids;
+	struct intmap bid_index;	/* hash of path -> first entry + 1 */
+	u64 events_gen;
+	struct session_counts counts;
+	u64 first_time, last_time;
+	bool kernel_samples;
+	bool lost_summary;	/* a recorder's LOST_SAMPLES summary came
+				 * (see session__lost_once) */
+	bool in_unknown_pid;
+	struct intmap cgroups;	/* CGROUP record id -> interned path */
+	session_cgroup_fn cgroup_fn;
+	void *cgroup_ctx;
+	/* session__set_dso_fn, and the dsos it was called for (a bit per
+	 * dso id) */
+	session_dso_fn dso_fn;
+	void *dso_ctx;
+	u64 *dso_seen;
+	size_t nr_dso_seen;
+	struct session_unwinder unwinder;	/* queue NULL: none */
+	/* --off-cpu: the sched_switch event whose samples say where each
+	 * thread waits, and the event that gets the waits (-1: none) */
+	struct offcpu *offcpu;
+	long offcpu_src, offcpu_dst;
+	u32 state_off, state_size;	/* prev_state in its raw data; size
+					 * 0: unknown */
+	/* --wall: on-CPU samples of wall_cpu (periods in ns) and every
+	 * wait, preemptions too, in event wall_dst (-1: none) */
+	long wall_cpu, wall_dst;
+	u64 clock_now;		/* session__set_clock */
+};
+
+
+/* session.c */
+void session__layout(struct session *s);
+int session__account(struct session_event *e, int cpu,
+		     const struct hist_key *key, u64 period);
+u64 session__lost_once(const struct session *s,
+		       const struct session_event *e);
+
+/* session_events.c */
+const struct session_bid *session__find_bid(const struct session *s,
+					    s32 pid, const char *path,
+					    size_t len);
+struct session_event *session__event_of(struct session *s,
+					const struct perf_event_header *h);
+
+/* session_offcpu.c */
+/* offcpu's questions, answered from the session (ctx) */
+size_t session__chain_frames(void *ctx, u32 chain, struct offcpu_frame *out,
+			     size_t max);
+void session__offcpu_charge_one(void *ctx, const struct offcpu_wait *w);
+void session__offcpu_out(struct session *s,
+			 const struct perf_sample *smp,
+			 const struct hist_key *key, int cpu);
+void session__id_init(struct perf_sample *id);
+int session__switch(struct session *s, const struct perf_event_header *h);
+
+#endif
