@@ -17,6 +17,9 @@
 #     a lock (the session's, the log's); starting a thread is not.
 #     sys/types.h (types only, pid_t) is allowed.
 #  4. curses only in ui/tui.
+#  5. No production .c file over MAX_LINES (1,200) lines: a file that
+#     grows past it holds several objects and wants splitting along its
+#     seams (doc/design.md, "Layout").
 # Prints each violation as FILE:LINE: what, and exits 1 if there is one;
 # then runs its own test (--self-test alone: below).
 # LAYERING_ROOT, LAYERING_FILES: the tree and the files to check (the
@@ -61,6 +64,10 @@ if [ "${1:-}" = --self-test ]; then
 	try ui/report/app.c "curses outside ui/tui" '#include <curses.h>'
 	try ui/report/fmt.c "a pure file outside src/core opening a file" \
 		'static void h(void) { fopen("x", "r"); }'
+	# (1,201 lines more: words without blanks or globs, one a line)
+	# shellcheck disable=SC2046
+	try src/core/lru.c "a .c file over 1,200 lines" \
+		$(seq -f 'int_pad%g;' 1 1201)
 	# and the untouched copy passes
 	if ! LAYERING_ROOT=$t sh "$here/layering.sh" > /dev/null 2>&1; then
 		echo "layering self-test: the tree itself fails" >&2
@@ -74,6 +81,9 @@ fi
 root=${LAYERING_ROOT:-$here/..}
 cd "$root" || exit 2
 CPP=${CPP:-cpp}
+
+# The most lines a production .c file may have (5).
+MAX_LINES=1200
 
 # Pure files outside src/core (as doc/design.md, "Purity", lists them).
 PURE="symbols/symtab.c symbols/demangle.c symbols/ehframe.c
@@ -179,6 +189,15 @@ for f in $files; do
 		fail=1
 	fi
 	rm -f "${TMPDIR:-/tmp}/layering.$$"
+
+	# 5: size
+	case "$f" in
+	*.c)
+		n=$(wc -l < "$f")
+		[ "$n" -le "$MAX_LINES" ] ||
+			bad "$f: $n lines, over $MAX_LINES: split it along its seams"
+		;;
+	esac
 
 	# 4: curses
 	if [ "$layer" != ui/tui ]; then
