@@ -156,6 +156,18 @@ void *tui__state_of(const struct tui *t, unsigned int view)
 	return t->view_state[state_slot(view)];
 }
 
+void *tui__state_new(struct tui *t, unsigned int view, size_t size)
+{
+	void **slot = tui__state(t, view);
+
+	if (!*slot) {
+		*slot = calloc(1, size);
+		if (!*slot)
+			oom__die();
+	}
+	return *slot;
+}
+
 const struct view_ops *views__find(unsigned int view)
 {
 	for (size_t i = 0; i < views__nr; i++)

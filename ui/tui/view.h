@@ -68,6 +68,8 @@ const struct view_ops *views__find(unsigned int view);
  * tui__state_of reads it. */
 void **tui__state(struct tui *t, unsigned int view);
 void *tui__state_of(const struct tui *t, unsigned int view);
+/* The view's state, made zeroed (size bytes) if it has none yet. */
+void *tui__state_new(struct tui *t, unsigned int view, size_t size);
 
 /* Opens view (a single V_* bit) with arg (its open's): how the loop, the
  * actions and one view reach another. */

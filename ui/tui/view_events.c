@@ -235,7 +235,7 @@ static struct evpick_view *evpick_of(struct tui *t)
 static enum act_result evpick__open(struct tui *t, const void *arg)
 {
 	static const struct evlist_opts deflt = { .freq = 1, .mmap_pages = 1 };
-	struct evpick_view *v = evpick_of(t);
+	struct evpick_view *v;
 	struct strbuf title;
 
 	(void)arg;
@@ -243,12 +243,7 @@ static enum act_result evpick__open(struct tui *t, const void *arg)
 		tui__status(t, ST_ERROR, "no live source: events cannot change");
 		return R_REDRAW;
 	}
-	if (!v) {
-		v = calloc(1, sizeof(*v));
-		if (!v)
-			oom__die();
-		*tui__state(t, V_EVENTS) = v;
-	}
+	v = tui__state_new(t, V_EVENTS, sizeof(*v));
 	if (!v->ep)
 		v->ep = evpick__start(sampler__evopts(t->a->sampler) ?
 					      sampler__evopts(t->a->sampler) :

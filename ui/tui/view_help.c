@@ -109,15 +109,9 @@ static void help__free(struct tui *t)
 /* Opened from the top, the selection at the top and no filter. */
 static enum act_result help__open(struct tui *t, const void *arg)
 {
-	struct help *h = help_of(t);
+	struct help *h = tui__state_new(t, V_HELP, sizeof(*h));
 
 	(void)arg;
-	if (!h) {
-		h = calloc(1, sizeof(*h));
-		if (!h)
-			oom__die();
-		*tui__state(t, V_HELP) = h;
-	}
 	help__build(h);
 	listview__fini(&h->lv);
 	listview__init(&h->lv, &help__ops, h);

@@ -2,7 +2,6 @@
  * menu it was opened with, Enter picks an item. */
 #include <stdlib.h>
 
-#include "ui/tui/oom.h"
 #include "ui/tui/tui_internal.h"
 #include "ui/tui/view_menu.h"
 
@@ -27,14 +26,8 @@ const struct menu *menu__shown(struct tui *t)
 
 static enum act_result menu__open(struct tui *t, const void *arg)
 {
-	struct menu_view *m = menu_of(t);
+	struct menu_view *m = tui__state_new(t, V_MENU, sizeof(*m));
 
-	if (!m) {
-		m = calloc(1, sizeof(*m));
-		if (!m)
-			oom__die();
-		*tui__state(t, V_MENU) = m;
-	}
 	m->menu = *(const struct menu *)arg;
 	listview__fini(&m->lv);
 	listview__init(&m->lv, &menu__ops, &m->menu);

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "ui/report/sanitize.h"
-#include "ui/tui/oom.h"
 #include "ui/tui/tui_internal.h"
 #include "ui/tui/view_top.h"
 #include "ui/tui/actions.h"
@@ -350,11 +349,8 @@ static int top__update(struct tui *t)
 
 static void top__init(struct tui *t)
 {
-	struct top_view *top = calloc(1, sizeof(*top));
+	struct top_view *top = tui__state_new(t, V_TOP, sizeof(*top));
 
-	if (!top)
-		oom__die();
-	*tui__state(t, V_TOP) = top;
 	listview__init(&top->lv, &top__ops, t);
 	/* branches under --tree-limit are left out, as in batch */
 	calltree__init(&top->ct, t->a->cg_order, t->a->tree_limit);
