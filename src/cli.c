@@ -62,6 +62,7 @@ enum opt_id {
 	OPT_SHOW_IDLE = 620,
 	OPT_OFF_CPU,
 	OPT_WALL,
+	OPT_ALL_CGROUPS,
 	OPT_SYMFS = 700,
 	OPT_NO_DEBUGINFOD,
 	OPT_NO_DWARF_CACHE,
@@ -88,6 +89,10 @@ static const struct opt_desc {
 	  "profile only the tasks of these cgroups (v2: a path under its "
 	  "mount, as /proc/PID/cgroup shows it), on every CPU, like "
 	  "perf's -G" },
+	{ OPT_ALL_CGROUPS, "all-cgroups", NULL,
+	  "samples carry their cgroup's id, and CGROUP records name them, as "
+	  "perf record --all-cgroups: -o writes them (it does without this "
+	  "option only for -s cgroup or -G)" },
 	{ OPT_MMAP, "mmap-pages", "PAGES",
 	  "ring buffer pages per CPU, a power of two (default 128, "
 	  "512 with --call-graph dwarf)" },
@@ -341,6 +346,9 @@ static int profiling_option(struct options *o, int c, struct strbuf *err)
 		break;
 	case OPT_CGROUP:
 		o->cgroups = optarg;
+		break;
+	case OPT_ALL_CGROUPS:
+		o->all_cgroups = true;
 		break;
 	case OPT_CPU:
 		if (cpulist__parse(optarg, o->cpus, PTOP_MAX_CPUS) <= 0)
@@ -728,7 +736,7 @@ int cli__parse(int argc, char **argv, struct options *o)
 	switch (c) {
 	case OPT_EVENT: case OPT_FREQ: case OPT_COUNT: case OPT_PID:
 	case OPT_TID: case OPT_CPU: case OPT_MMAP: case OPT_WALL:
-	case OPT_CGROUP:
+	case OPT_CGROUP: case OPT_ALL_CGROUPS:
 		o->live_opt = opt_name(c);
 		break;
 	default:

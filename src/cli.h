@@ -55,6 +55,7 @@ struct options {
 	const char *input, *output, *time;
 	const char *baseline;	/* --baseline FILE: compare with it */
 	const char *cgroups;	/* -G NAME[,NAME] */
+	bool all_cgroups;	/* --all-cgroups */
 	const char *live_opt;	/* an option that only applies to profiling */
 	int children_opt;	/* --children/--no-children as given, -1 */
 	char **argv;

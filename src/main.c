@@ -175,11 +175,11 @@ static void describe_recording(const char *path,
 }
 
 /* Call graphs are shown for recordings whose samples carry chains. */
-static bool recording_has_chains(const struct session *s)
+/* Whether any event of a recording samples the field (PERF_SAMPLE_*). */
+static bool recording_samples(const struct session *s, u64 field)
 {
 	for (size_t i = 0; i < session__nr_events(s); i++)
-		if (session__event_attr(s, i)->sample_type &
-		    PERF_SAMPLE_CALLCHAIN)
+		if (session__event_attr(s, i)->sample_type & field)
 			return true;
 	return false;
 }
@@ -450,7 +450,7 @@ static int read_recording(struct run *r)
 				       info->first_sample_time)
 		a->recorded = (double)(info->last_sample_time -
 				       info->first_sample_time) / 1e9;
-	a->callgraph = recording_has_chains(a->session) ||
+	a->callgraph = recording_samples(a->session, PERF_SAMPLE_CALLCHAIN) ||
 		       (r->in_pipe && o->callgraph);
 	a->spec.children = (o->children_opt < 0 || o->children_opt) &&
 			   a->callgraph;
@@ -459,6 +459,13 @@ static int read_recording(struct run *r)
 		       "with perf record -g)", o->input);
 		return 1;
 	}
+	/* perf report shows such a file's rows as cgroup N/A, unexplained */
+	if (sort_spec__has(&o->spec, SORT_CGROUP) &&
+	    !recording_samples(a->session, PERF_SAMPLE_CGROUP))
+		pr_warn("-s cgroup: %s has no cgroup ids (record with perf "
+			"record --all-cgroups, or ptop -o with --all-cgroups, "
+			"-s cgroup or -G): every sample's cgroup is [unknown]",
+			r->in_pipe ? "the stream" : o->input);
 	return 0;
 }
 
@@ -643,9 +650,19 @@ static int start_live(struct run *r)
 		spo->ev.cgroup_fds = r->cgroup_fds;
 		spo->ev.nr_cgroups = r->nr_cgroups;
 	}
-	/* a file gets cgroup ids and CGROUP records, so that perf report
-	 * --sort cgroup (and ptop -i -s cgroup) read them */
-	spo->ev.sample_cgroup = o->output != NULL;
+	/* -o writes what perf record writes for the same options (ptop.1,
+	 * "What -o writes"): cgroup ids and CGROUP records only when asked
+	 * (--all-cgroups) or when the recording is about cgroups (-s
+	 * cgroup, -G), so that perf report --sort cgroup and ptop -i -s
+	 * cgroup read them; readers older than Linux 5.7's format (hotspot
+	 * 1.3, autofdo) stop at them.  Live, the view reads /proc instead. */
+	spo->ev.sample_cgroup = o->all_cgroups ||
+				(o->output && (o->cgroups ||
+					       sort_spec__has(&o->spec,
+							      SORT_CGROUP)));
+	/* perf record --call-graph dwarf also records data mappings (its
+	 * unwinder reads mapped files); the session skips them */
+	spo->ev.mmap_data = o->output && o->dwarf_size;
 	r->a.sampler = sampler__new(r->a.session, spo);
 	if (!r->a.sampler ||
 	    sampler__set_events(r->a.sampler, o->specs, o->nr_specs)) {

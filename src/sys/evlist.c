@@ -224,6 +224,7 @@ static void config_attr(struct evlist *el, size_t i)
 		a->mmap2 = 1;
 		a->build_id = !el->no_build_id;
 		a->cgroup = el->opts.sample_cgroup && !el->no_sample_cgroup;
+		a->mmap_data = el->opts.mmap_data;
 		a->comm = 1;
 		a->comm_exec = 1;
 		a->task = 1;

@@ -49,6 +49,9 @@ struct evlist_opts {
 	/* PERF_SAMPLE_CGROUP in the samples and CGROUP records (attr.cgroup)
 	 * from the first event, where the kernel has them (5.7) */
 	bool sample_cgroup;
+	/* attr.mmap_data on the first event: MMAP2 records of data
+	 * mappings too (perf record --call-graph dwarf writes them) */
+	bool mmap_data;
 };
 
 struct evlist;
