@@ -6,7 +6,8 @@
 # -s cgroup (text and JSON: the short name and the path), -G of it shows
 # its samples alone, a perf record --all-cgroups file reads as perf
 # report --sort cgroup shows it, and perf report --sort cgroup reads
-# ptop -o's file.
+# ptop -o's file (-s cgroup, -G or --all-cgroups; without them -o
+# writes no cgroup ids, and ptop -i -s cgroup says so).
 . tests/integration/lib.sh
 . tests/integration/perfdata.inc
 need_root
@@ -120,10 +121,29 @@ cgroups_agree "ptop -o" "$TMP/o.data"
 perf_clean "ptop -o, perf report --sort cgroup"
 above "$(awk -F '\t' -v n="$NAME" '$1 == n { print $2 }' "$TMP/p.cg")" 5 \
 	"the workload's cgroup in perf report of ptop's file"
-# pipe mode: the CGROUP records go down the stream too
-"$PTOP" -b -d 1 -n 1 -e cpu-clock -o - 2> "$TMP/err" |
+# pipe mode, --all-cgroups: the CGROUP records go down the stream too
+"$PTOP" -b -d 1 -n 1 -e cpu-clock --all-cgroups -o - 2> "$TMP/err" |
 	perf report -i - --stdio --sort cgroup > "$TMP/pipe.txt" 2> "$TMP/perf.err" ||
 	fail "ptop -o - | perf report -i - --sort cgroup: $(cat "$TMP/err" "$TMP/perf.err")"
 grep -Eq "^ +[0-9.]+% +$NAME *\$" "$TMP/pipe.txt" ||
 	fail "ptop -o -: perf report of the stream shows no $NAME: $(grep % "$TMP/pipe.txt" | head -5)"
+# -o without -s cgroup, -G or --all-cgroups: no cgroup ids and no
+# CGROUP records, as perf record without --all-cgroups (issue 36); ptop
+# -i -s cgroup of that file says it has none
+"$PTOP" -b -d 1 -n 1 -e cpu-clock -o "$TMP/n.data" > /dev/null 2> "$TMP/err" ||
+	fail "ptop -o without -s cgroup exited with $?: $(cat "$TMP/err")"
+perf evlist -v -i "$TMP/n.data" > "$TMP/evlist" 2>&1 || fail "perf evlist -v: $(cat "$TMP/evlist")"
+grep -Eq 'CGROUP|cgroup: 1' "$TMP/evlist" &&
+	fail "ptop -o without -s cgroup: cgroup ids or records asked for: $(cat "$TMP/evlist")"
+perf script -D -i "$TMP/n.data" 2> /dev/null | grep -q 'PERF_RECORD_CGROUP' &&
+	fail "ptop -o without -s cgroup wrote CGROUP records"
+"$PTOP" -i "$TMP/n.data" -b -s cgroup > "$TMP/n.txt" 2> "$TMP/err" ||
+	fail "ptop -i -s cgroup of a file without cgroup ids exited with $?: $(cat "$TMP/err")"
+grep -q "^ptop: warning: -s cgroup: $TMP/n.data has no cgroup ids (record with perf record --all-cgroups" "$TMP/err" ||
+	fail "ptop -i -s cgroup of a file without cgroup ids does not say so: $(cat "$TMP/err")"
+# -G alone (the file is about cgroups): the ids are written
+"$PTOP" -b -d 1 -n 1 -e cpu-clock -G "ptop-test-$$/w.service" -o "$TMP/g.data" > /dev/null 2> "$TMP/err" ||
+	fail "ptop -G -o exited with $?: $(cat "$TMP/err")"
+perf evlist -v -i "$TMP/g.data" 2>&1 | grep -q 'CGROUP' ||
+	fail "ptop -G -o: no cgroup ids in the samples"
 exit 0
