@@ -663,6 +663,10 @@ static int start_live(struct run *r)
 	/* perf record --call-graph dwarf also records data mappings (its
 	 * unwinder reads mapped files); the session skips them */
 	spo->ev.mmap_data = o->output && o->dwarf_size;
+	/* and, as perf record, the records of BPF programs loaded meanwhile
+	 * (the session does not use them: kernel samples are named through
+	 * kallsyms) */
+	spo->ev.ksymbol = o->output != NULL;
 	r->a.sampler = sampler__new(r->a.session, spo);
 	if (!r->a.sampler ||
 	    sampler__set_events(r->a.sampler, o->specs, o->nr_specs)) {

@@ -69,6 +69,7 @@ struct evlist {
 	/* Learnt from the kernel, kept across reopenings. */
 	bool no_build_id;	/* build_id in mmap2 rejected (before 5.12) */
 	bool no_sample_cgroup;	/* PERF_SAMPLE_CGROUP refused (before 5.7) */
+	bool no_ksymbol;	/* attr.ksymbol refused (before 5.1) */
 	bool user_only;		/* paranoid fallback to exclude_kernel */
 	u8 default_precise;	/* precise_ip tried for the default cycles */
 };
@@ -225,6 +226,8 @@ static void config_attr(struct evlist *el, size_t i)
 		a->build_id = !el->no_build_id;
 		a->cgroup = el->opts.sample_cgroup && !el->no_sample_cgroup;
 		a->mmap_data = el->opts.mmap_data;
+		a->ksymbol = a->bpf_event = el->opts.ksymbol &&
+					    !el->no_ksymbol;
 		a->comm = 1;
 		a->comm_exec = 1;
 		a->task = 1;
@@ -691,6 +694,14 @@ static int open_one(struct evlist *el, size_t ei, pid_t pid, int cpu,
 			pr_debug("the kernel rejects build-ids in MMAP2 records; using device and inode");
 			el->no_build_id = true;
 			ev->attr.build_id = 0;
+			continue;
+		}
+		/* Kernels before 5.1 have no KSYMBOL and BPF_EVENT
+		 * records: -o files then get none, as perf's */
+		if (err == -EINVAL && ev->attr.ksymbol) {
+			pr_debug("the kernel has no KSYMBOL records; the file gets none");
+			el->no_ksymbol = true;
+			ev->attr.ksymbol = ev->attr.bpf_event = 0;
 			continue;
 		}
 		/* Kernels before 5.7 have no PERF_SAMPLE_CGROUP: -o files

@@ -52,6 +52,10 @@ struct evlist_opts {
 	/* attr.mmap_data on the first event: MMAP2 records of data
 	 * mappings too (perf record --call-graph dwarf writes them) */
 	bool mmap_data;
+	/* attr.ksymbol and attr.bpf_event on the first event: the records
+	 * of BPF programs (and other kernel text) loaded while it runs, as
+	 * perf record asks for them (Linux 5.1; dropped where refused) */
+	bool ksymbol;
 };
 
 struct evlist;

@@ -14,7 +14,10 @@
 #   (ptop counts per CPU), IDENTIFIER where perf has ID, no ADDR or
 #   DATA_SRC with dwarf (perf 6.1's, zero for software events);
 # - the file asks for the records perf's asks for (mmap, mmap2, comm,
-#   task, cgroup, context_switch, mmap_data), but ksymbol and bpf_event.
+#   task, cgroup, context_switch, mmap_data, ksymbol, bpf_event).
+# KSYMBOL and BPF_EVENT records (BPF programs loaded meanwhile), which the
+# parser does not know, are in whichever file was being written then:
+# their messages are not held against ptop's file.
 # These hold whatever fields a mode's file carries: ptop -g files with
 # recovered chains and no stack copy (issue 34) are checked the same way.
 . tests/integration/lib.sh
@@ -119,7 +122,9 @@ check() {
 		awk -F '\t' '{ printf " %s x%s;", $1, $2 }' "$TMP/p-$m.kinds"
 		echo
 	} >> "$TMP/report"
-	new=$(awk -F '\t' 'NR == FNR { p[$1] = 1; next } !($1 in p) { printf "%s (%s times); ", $1, $2 }' \
+	new=$(awk -F '\t' 'NR == FNR { p[$1] = 1; next }
+		/^unhandled event type (17|18) / { next }
+		!($1 in p) { printf "%s (%s times); ", $1, $2 }' \
 		"$TMP/p-$m.kinds" "$TMP/t-$m.kinds")
 	if [ -n "$new" ]; then
 		echo "$m: the parser says of ptop's file what it does not of perf's: $new" >> "$TMP/reasons"
@@ -148,7 +153,7 @@ check() {
 			set($2, t, " "); set($4, p, " ")
 			for (k in t) if (!(k in p))
 				printf "%s: ptop asks for %s records, perf does not\n", m, k
-			for (k in p) if (!(k in t) && k != "ksymbol" && k != "bpf_event")
+			for (k in p) if (!(k in t))
 				printf "%s: perf asks for %s records, ptop does not\n", m, k
 			next
 		}
