@@ -8,7 +8,7 @@
 # For each mode:
 # - every message the parser prints for ptop's file (numbers aside, its
 #   note that it met FINISHED_ROUND aside) is one it prints for perf's;
-# - it exits 0 and counts as many samples as perf script -D finds;
+# - it exits 0 and counts as many samples as perf report --stats;
 # - each event samples the fields perf record samples (perf evlist -v),
 #   but for the differences ptop.1 ("What -o writes") gives: CPU always
 #   (ptop counts per CPU), IDENTIFIER where perf has ID, no ADDR or
@@ -105,9 +105,11 @@ fields() {
 			print $1 "\t" s; next } { print }'
 }
 
-# samples_in FILE: its SAMPLE records, as perf script -D counts them
+# samples_in FILE: its SAMPLE records, as perf report --stats counts them
+# (the aggregated line comes first)
 samples_in() {
-	perf_on script "$1" -D 2> /dev/null | grep -c ': PERF_RECORD_SAMPLE('
+	perf_on report "$1" --stats 2> /dev/null |
+		awk '$1 == "SAMPLE" && $2 == "events:" { print $3; exit }'
 }
 
 # check MODE: compares $TMP/t-MODE.* (ptop's) with $TMP/p-MODE.* (perf's)
@@ -133,10 +135,10 @@ check() {
 	for s in t p; do
 		want=$(samples_in "$TMP/$s-$m.data")
 		got=$(cat "$TMP/$s-$m.samples")
-		[ "$want" -gt 0 ] ||
+		[ "${want:-0}" -gt 0 ] ||
 			echo "$m: $s file has no samples" >> "$TMP/reasons"
 		[ "$got" = "$want" ] ||
-			echo "$m: the parser counts ${got:-no} samples in the $s file, perf script $want" >> "$TMP/reasons"
+			echo "$m: the parser counts ${got:-no} samples in the $s file, perf report --stats $want" >> "$TMP/reasons"
 	done
 	# the fields, event by event (same order), and the records asked for
 	fields "$TMP/t-$m.data" > "$TMP/t-$m.fields"
