@@ -41,11 +41,15 @@ static void on_stop(int sig)
 	stop_requested = sig;
 }
 
-/* The exit status after a stop request. */
-static int stopped_status(void)
-{
-	return 128 + (stop_requested ? stop_requested : SIGINT);
-}
+/*
+ * A stop request ends ptop at any phase (start-up, a recording's read,
+ * the front end), and the phase it cut short returns RC_STOPPED.  The
+ * exit status does not depend on the phase but on the outputs
+ * (exit_status): 0 when every output ptop owes is complete (the tables
+ * printed are whole ones, -o's file is finished on the way out); 128
+ * plus the signal's number only when one had to be abandoned.
+ */
+#define RC_STOPPED (-1)
 
 /* Everything main wires together, and what the end takes apart. */
 struct run {
@@ -416,7 +420,7 @@ static int read_recording(struct run *r)
 		err = perfdata__read(r->pd, a->session, &ro);
 		session__set_dso_fn(a->session, NULL, NULL);
 		if (err == -EINTR)
-			return stopped_status();
+			return RC_STOPPED;
 		if (err) {
 			pr_err("%s: %s", o->input, strerror(-err));
 			return 1;
@@ -438,7 +442,7 @@ static int read_recording(struct run *r)
 		       !stop_requested)
 			;
 		if (stop_requested)
-			return stopped_status();
+			return RC_STOPPED;
 		info = perfdata_pipe__info(a->pipe);
 		a->start = app__now();
 		recording_kernel(info, &r->so, r->kallsyms,
@@ -512,7 +516,7 @@ static int read_baseline(struct run *r)
 	r->base_unw = unwind__new(r->base_session, &uo);
 	err = perfdata__read(r->base_pd, r->base_session, &ro);
 	if (err == -EINTR)
-		return stopped_status();
+		return RC_STOPPED;
 	if (err) {
 		pr_err("--baseline %s: %s", o->baseline, strerror(-err));
 		return 1;
@@ -682,7 +686,7 @@ static int start_live(struct run *r)
 			return 1;
 	}
 	if (stop_requested)
-		return stopped_status();
+		return RC_STOPPED;
 	return 0;
 }
 
@@ -752,9 +756,25 @@ static void stop_push(struct app *a)
 		st.unreachable ? st.error : "");
 }
 
+/* The status of a run that ends with rc (RC_STOPPED: cut short by a stop
+ * request): a stop request that left an output undone (-o's file never
+ * begun, --pprof or --flamegraph never written) is 128 + the signal. */
+static int exit_status(const struct run *r, int rc)
+{
+	const struct app *a = &r->a;
+	bool abandoned = (r->o.output && !a->writer) ||
+			 ((a->pprof || a->flamegraph) && !a->files_written);
+
+	if (rc > 0 || !stop_requested)
+		return rc < 0 ? 0 : rc;
+	return abandoned ? 128 + stop_requested : 0;
+}
+
 static int teardown(struct run *r, int rc)
 {
 	struct app *a = &r->a;
+
+	rc = exit_status(r, rc);
 
 	/* the last window was queued by the front end: sent (or dropped)
 	 * before the sources go */
@@ -768,7 +788,7 @@ static int teardown(struct run *r, int rc)
 
 		perfdata_writer__close(a->writer);
 		perfdata_writer__stats(a->writer, &ws);
-		if (ws.error && ws.error != -EPIPE && !rc)
+		if (ws.error && ws.error != -EPIPE && (!rc || rc > 128))
 			rc = 1;
 		perfdata_writer__free(a->writer);
 	}

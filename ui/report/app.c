@@ -729,7 +729,7 @@ int app__run_batch(struct app *a)
 	strbuf__init(&sb);
 	for (;;) {
 		double now;
-		size_t n;
+		size_t n, ev;
 
 		if (!a->finished)
 			batch__wait(a, next);
@@ -752,7 +752,7 @@ int app__run_batch(struct app *a)
 			nr_prev = n;
 		}
 		strbuf__reset(&sb);
-		for (size_t ev = 0; ev < n; ev++) {
+		for (ev = 0; ev < n; ev++) {
 			const struct snapshot *snap = table__snap(&t, ev);
 			struct header_info hi;
 			size_t start;
@@ -798,6 +798,9 @@ int app__run_batch(struct app *a)
 		}
 		if (err)
 			break;
+		/* every event's files written: this refresh's profile */
+		if (ev == n && (a->pprof || a->flamegraph))
+			a->files_written = true;
 		app__push(a, &t, bo.inl, bo.inl_ctx);
 		/* a table cut short by a stop request is not printed */
 		if (*a->stop) {

@@ -36,6 +36,8 @@ struct app {
 	bool folded;			/* batch: folded stacks */
 	const char *pprof;		/* batch: --pprof FILE */
 	const char *flamegraph;		/* batch: --flamegraph FILE */
+	bool files_written;		/* batch: --pprof and --flamegraph
+					 * hold a whole refresh */
 	double tree_limit;		/* % of a row under which tree
 					 * branches are left out */
 	enum cg_order cg_order;		/* of the trees */
