@@ -57,19 +57,34 @@ jq -e '.total_samples > 1000' "$TMP/o" > /dev/null || fail "killed file: $(head 
 # (perf report 6.1 warns about such a file and then stops with "failed to
 # process sample", on its own killed recordings as well)
 
-# SIGTERM and SIGINT: the normal end, a complete file
+# SIGTERM and SIGINT: the normal end, a complete file, status 0 (every
+# output ptop owes is whole; ptop.1 EXIT STATUS)
 for sig in TERM INT; do
 	"$PTOP" -b -d 5 -e cpu-clock -o "$TMP/s.data" > /dev/null 2> "$TMP/e" &
 	pid=$!
 	wait_until 30 "ptop opening its events" events_open "$pid"
 	kill -s "$sig" "$pid"
 	wait "$pid"
+	rc=$?
+	[ $rc -eq 0 ] || fail "SIG$sig with -o: exit status $rc: $(cat "$TMP/e")"
 	perf report -i "$TMP/s.data" --stdio --sort dso,sym > "$TMP/p" 2> "$TMP/pe" ||
 		fail "SIG$sig: perf report failed"
 	[ -s "$TMP/pe" ] && fail "SIG$sig: perf report warned: $(cat "$TMP/pe")"
 	"$PTOP" -i "$TMP/s.data" -b > /dev/null 2> "$TMP/e2" || fail "SIG$sig: $(cat "$TMP/e2")"
 	grep -qi "warning\|error" "$TMP/e2" && fail "SIG$sig: ptop -i warned: $(cat "$TMP/e2")"
 done
+
+# an output abandoned: --pprof has had no refresh to write (-d 60: the
+# request comes before the first one, whatever the load), so SIGTERM is
+# 143 and no file is left
+"$PTOP" -b -d 60 -e cpu-clock --pprof "$TMP/p.pb.gz" > /dev/null 2> "$TMP/e" &
+pid=$!
+wait_until 30 "ptop opening its events" events_open "$pid"
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+[ $rc -eq 143 ] || fail "SIGTERM before --pprof's first refresh: exit status $rc, not 143: $(cat "$TMP/e")"
+[ -e "$TMP/p.pb.gz" ] && fail "SIGTERM before --pprof's first refresh left a file"
 
 # a full disk: a clear error, exit 1, a file readable up to there
 mkdir "$TMP/small"
