@@ -2,7 +2,8 @@
  *   main -> outer -> inner_a (2/3 of outer), inner_b (1/3 of outer)
  *   main -> caller_x -> lib_work (2/3 of lib_work, in libwlcg.so)
  *   main -> caller_y -> lib_work (1/3)
- * outer and lib_work each take about half of the time.
+ * outer and lib_work each take about half of the time; a round's length
+ * varies (wl_vary).
  * usage: cgwork [SECONDS] */
 #include "wl.h"
 
@@ -40,11 +41,13 @@ __attribute__((noinline)) void caller_y(unsigned long n)
 int main(int argc, char **argv)
 {
 	double secs = wl_seconds(argc, argv), start = wl_cpu_now();
+	unsigned long seed = 0, n;
 
 	while (!wl_done(start, secs)) {
-		outer(150);
-		caller_x(150);
-		caller_y(150);
+		n = wl_vary(&seed, 150);
+		outer(n);
+		caller_x(n);
+		caller_y(n);
 	}
 	return 0;
 }

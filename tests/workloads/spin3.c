@@ -1,6 +1,7 @@
 /* spin3: spin_a, spin_b and spin_c take 60, 30 and 10 % of the time.
  * usage: spin3 [SECONDS [THREADS [A,B,C [A2,B2,C2]]]] (0 seconds: until
- * killed); A,B,C: the split in slices of 100 us (default 6,3,1); with
+ * killed); A,B,C: the split in slices of about 100 us (their length
+ * varies from round to round, wl_vary; default 6,3,1); with
  * A2,B2,C2 the second half of the CPU seconds runs that split instead. */
 #include <pthread.h>
 #include <stdio.h>
@@ -36,11 +37,11 @@ static void parse_split(const char *s, unsigned long *sp)
 	}
 }
 
-static void spin_round(const unsigned long *sp)
+static void spin_round(const unsigned long *sp, unsigned long us)
 {
-	spin_a(100 * sp[0]);
-	spin_b(100 * sp[1]);
-	spin_c(100 * sp[2]);
+	spin_a(us * sp[0]);
+	spin_b(us * sp[1]);
+	spin_c(us * sp[2]);
 }
 
 /*
@@ -55,43 +56,47 @@ static const char *times_path;
 static double times[3];
 static pthread_mutex_t times_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static void timed_round(const unsigned long *sp, double *t)
+static void timed_round(const unsigned long *sp, unsigned long us, double *t)
 {
 	double t0 = wl_cpu_now(), t1, t2, t3;
 
-	spin_a(100 * sp[0]);
+	spin_a(us * sp[0]);
 	t1 = wl_cpu_now();
-	spin_b(100 * sp[1]);
+	spin_b(us * sp[1]);
 	t2 = wl_cpu_now();
-	spin_c(100 * sp[2]);
+	spin_c(us * sp[2]);
 	t3 = wl_cpu_now();
 	t[0] += t1 - t0;
 	t[1] += t2 - t1;
 	t[2] += t3 - t2;
 }
 
-static void round_of(const unsigned long *sp, double *t)
+/* a round of slices of about 100 us (wl_vary) */
+static void round_of(const unsigned long *sp, unsigned long *seed, double *t)
 {
+	unsigned long us = wl_vary(seed, 100);
+
 	if (times_path)
-		timed_round(sp, t);
+		timed_round(sp, us, t);
 	else
-		spin_round(sp);
+		spin_round(sp, us);
 }
 
 static void *worker(void *arg)
 {
 	double start = wl_cpu_now(), t[3] = { 0 };
-	unsigned long rounds = 0;
+	unsigned long rounds = 0, seed = 0;
 
 	(void)arg;
 	/* the first half by CPU time (secs 0: forever), the second as
-	 * many rounds again: both halves are fixed work */
+	 * many rounds again, of the same lengths: both halves are the same
+	 * fixed work */
 	while (!wl_done(start, secs / 2)) {
-		round_of(split[0], t);
+		round_of(split[0], &seed, t);
 		rounds++;
 	}
-	for (; rounds > 0; rounds--)
-		round_of(split[1], t);
+	for (seed = 0; rounds > 0; rounds--)
+		round_of(split[1], &seed, t);
 	pthread_mutex_lock(&times_lock);
 	for (int i = 0; i < 3; i++)
 		times[i] += t[i];

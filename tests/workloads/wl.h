@@ -59,6 +59,27 @@ static inline int wl_done(double start, double secs)
 }
 
 /*
+ * The length of the next round of a workload that repeats a round of
+ * calls: unit times a factor from 0.5 to 1.5, pseudo-random from a fixed
+ * seed (*state starts at 0), so that N rounds are still a fixed amount of
+ * work and each round keeps the ratios of its calls.  A round of fixed
+ * length is periodic in CPU time, and so are cpu-clock's samples (every
+ * 250 us of the thread's CPU at 4000 Hz): when a round is near a whole
+ * number of periods (spin3's 1000 us is 4 of them at the speed
+ * WL_ITERS_PER_US is set for, 10 at -c 100000), the samples fall on the
+ * same points of every round for as long as the speed holds (a recording
+ * of cgwork at load 10 took inner_a, inner_b and lib_work twice, in that
+ * order, round after round), and a split of a few thousand samples is
+ * set by where those points sit.  Rounds of varying length spread the
+ * samples over the round as random instants would.
+ */
+static inline unsigned long wl_vary(unsigned long *state, unsigned long unit)
+{
+	*state = *state * 6364136223846793005ul + 1442695040888963407ul;
+	return unit / 2 + (unsigned long)(*state >> 33) % (unit + 1);
+}
+
+/*
  * Spins for a fixed amount of work, adding to sink.  A macro, so that
  * every function has its own copy of the loop and its own samples.  The
  * loop works in registers (the empty asm keeps the compiler from folding
