@@ -290,6 +290,35 @@ START_TEST(test_paths_and_kernel)
 }
 END_TEST
 
+/* A kernel sample's user part begins at the interrupted instruction,
+ * not at a return address: at the first byte of inner_b it is inner_b's
+ * (minus one, it would be inner_a's); the return addresses after it are
+ * looked up minus one (0x401200, just past a call at the end of outer,
+ * is outer's). */
+START_TEST(test_user_part_starts_exact)
+{
+	struct rowset rs;
+	struct snapshot snap;
+	u64 chain[6] = { (u64)PERF_CONTEXT_KERNEL, 0xffffffff81002040ULL,
+			 (u64)PERF_CONTEXT_USER, ip_of(3, 0), ip_of(2, 0),
+			 ip_of(0, 0x11) };
+	struct fake_sample fs = { .pid = 10, .tid = 10, .time = 1, .period = 7,
+				  .misc = PERF_RECORD_MISC_KERNEL,
+				  .ip = 0xffffffff81002040ULL,
+				  .callchain = chain, .nr_callchain = 6 };
+
+	session__process(s, fake_sample(buf, ST, &fs));
+	build(&rs, &snap, true);
+	ck_assert_ptr_nonnull(find(&rs, "inner_b"));
+	ck_assert_uint_eq(find(&rs, "inner_b")->children_period, 7);
+	ck_assert_ptr_nonnull(find(&rs, "outer"));
+	ck_assert_uint_eq(find(&rs, "outer")->children_period, 7);
+	ck_assert_ptr_null(find(&rs, "inner_a"));
+	rowset__fini(&rs);
+	snapshot__fini(&snap);
+}
+END_TEST
+
 /* The deepest nesting of brackets and braces in p. */
 static int json_depth(const char *p)
 {
@@ -481,6 +510,7 @@ Suite *callchain_suite(void)
 	tcase_add_test(tc, test_max_stack);
 	tcase_add_test(tc, test_trees);
 	tcase_add_test(tc, test_paths_and_kernel);
+	tcase_add_test(tc, test_user_part_starts_exact);
 	tcase_add_test(tc, test_json_tree_depth);
 	tcase_add_test(tc, test_batch_inline);
 	suite_add_tcase(ss, tc);

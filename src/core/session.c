@@ -224,8 +224,11 @@ static bool session__has_maps(struct session *s, s32 pid)
 /*
  * Interns a sample's call chain, root first, and returns its leaf node.
  * The chain comes leaf first, with PERF_CONTEXT_* markers saying whether
- * the entries that follow are kernel or user addresses.  Every entry but
- * the first is a return address: minus one, it lies in the call.
+ * the entries that follow are kernel or user addresses.  The first entry
+ * of each context is where it was stopped (a kernel sample's user part
+ * begins at the interrupted instruction, which may be a function's
+ * first); every other entry is a return address: minus one, it lies in
+ * the call.
  */
 /* No code below this address or in the last page of the address space. */
 #define CHAIN_MIN_CODE 4096
@@ -238,7 +241,7 @@ static u32 session__chain_walk(struct session *s, s32 pid, const u64 *chain,
 		u64 addr;
 	} fr[512];
 	size_t n = 0, max = MIN(s->opts.max_stack, ARRAY_SIZE(fr));
-	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL;
+	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL, first = true;
 	u32 node = 0;
 
 	for (u64 i = 0; i < nr && n < max; i++) {
@@ -251,6 +254,7 @@ static u32 session__chain_walk(struct session *s, s32 pid, const u64 *chain,
 				kernel = false;
 			else
 				break;	/* guest or hypervisor chains */
+			first = true;
 			continue;
 		}
 		/* A return address that cannot be in code (page zero, the
@@ -260,8 +264,9 @@ static u32 session__chain_walk(struct session *s, s32 pid, const u64 *chain,
 		 * here (perf shows them as [unknown] frames). */
 		if (n > 0 && (ip < CHAIN_MIN_CODE || ip > -(u64)CHAIN_MIN_CODE))
 			break;
-		if (n > 0)
+		if (!first)
 			ip--;
+		first = false;
 		if (kernel) {
 			fr[n].dso = dsos__kernel(s->dsos);
 			fr[n].addr = ip;
