@@ -40,3 +40,31 @@ wait_until() {
 		sleep 0.05
 	done
 }
+
+# pair_near WHAT A NA B NB WANT: two shares of the same fixed split of
+# work, A of NA samples and B of NB (percents, from the same run), within
+# 4 standard deviations of the difference of two samplings
+# (sqrt(p (1 - p) / NA + p (1 - p) / NB), p = WANT / 100), each within 8
+# points of WANT.  A fixed split of work is not a fixed split of time on
+# a loaded machine (tests/README, rule 3): two pairs of the same shape in
+# one run bend alike, and their difference is sampling alone; 8 points is
+# half the way from 2/3 to an even split, the nearest share a wrong tree
+# would show.
+pair_near() {
+	echo "$1: $2 % of $3 samples, $4 % of $5 (want $6)"
+	awk -v a="$2" -v na="$3" -v b="$4" -v nb="$5" -v w="$6" 'BEGIN {
+		if (a == "" || b == "" || na < 1 || nb < 1)
+			exit 1
+		p = w / 100
+		tol = 4 * 100 * sqrt(p * (1 - p) / na + p * (1 - p) / nb)
+		d = a - b
+		if (d < -tol || d > tol) {
+			printf "they differ by %.2f, more than 4 sd (%.2f)\n", d, tol
+			exit 1
+		}
+		if (a < w - 8 || a > w + 8 || b < w - 8 || b > w + 8) {
+			printf "not within 8 points of %s\n", w
+			exit 1
+		}
+	}' || fail "$1: $2 % (of $3 samples) and $4 % (of $5)"
+}

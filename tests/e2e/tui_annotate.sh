@@ -103,13 +103,14 @@ wait_for '^Annotate ann_outer  \[annwork\]'
 keys Left
 wait_for '^Overhead'
 
-# a kernel row: annotated from /proc/kcore, or a clear message
+# a kernel row: annotated from /proc/kcore, or a clear message (the
+# first kernel row, by its name and object, with sampling paused: rows
+# move between a reading of the screen and the keys)
 if [ ! -r /proc/kcore ]; then
-	k=$(screen | grep -n '\[k\]' | head -n 1 | cut -d: -f1)
+	pause
+	k=$(table_rows | sed -n 's/^.*  \(\[kernel\.kallsyms\]\) *\[k\] \(.*\)$/\1 \2/p' | head -n 1)
 	if [ -n "$k" ]; then
-		first=$(screen | grep -n '^Overhead' | cut -d: -f1)
-		i=$((first + 1))
-		while [ $i -lt "$k" ]; do keys Down; i=$((i + 1)); done
+		select_row "${k%% *}" "${k#* }"
 		keys a
 		wait_for 'kernel annotation needs /proc/kcore|annotate .*: '
 	fi

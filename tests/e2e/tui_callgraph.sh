@@ -28,10 +28,10 @@
 # the same loop) and moved with inner_a's in every recording (their
 # difference over 1000-sample stretches: mean -0.2 to 1.2, sd under 1.3).
 # So the shares of outer are checked against those of lib_work in the
-# same run, within 4 standard deviations of the difference of two
-# samplings (the machine cancels out), and each is within 8 points of
-# 2/3 or 1/3: half the way to the nearest share a wrong tree would show
-# (an even split), whatever the machine does.
+# same run (pair_near, tests/common.sh): within 4 standard deviations of
+# the difference of two samplings (the machine cancels out), and each is
+# within 8 points of 2/3 or 1/3: half the way to the nearest share a
+# wrong tree would show (an even split), whatever the machine does.
 . tests/e2e/tmux.inc
 
 # pct SYMBOL: the share on the screen's line "NN.NN%--SYMBOL" or
@@ -51,28 +51,6 @@ under() {
 			printf "%d\n", $1 * n / 100
 			exit
 		}'
-}
-
-# pair WHAT A NA B NB WANT: A of NA samples and B of NB samples
-# (percents) within 4 standard deviations of their difference, each
-# within 8 points of WANT
-pair() {
-	echo "$1: $2 % of $3 samples, $4 % of $5 (want $6)"
-	awk -v a="$2" -v na="$3" -v b="$4" -v nb="$5" -v w="$6" 'BEGIN {
-		if (a == "" || b == "" || na < 1 || nb < 1)
-			exit 1
-		p = w / 100
-		tol = 4 * 100 * sqrt(p * (1 - p) / na + p * (1 - p) / nb)
-		d = a - b
-		if (d < -tol || d > tol) {
-			printf "differ by %.2f, more than 4 sd (%.2f)\n", d, tol
-			exit 1
-		}
-		if (a < w - 8 || a > w + 8 || b < w - 8 || b > w + 8) {
-			printf "not within 8 points of %s\n", w
-			exit 1
-		}
-	}' || fail "$1: $2 % (of $3 samples) and $4 % (of $5)"
 }
 
 run "$PTOP" -g -e cpu-clock -d 1 -- "$WL/cgwork" 30
@@ -119,8 +97,8 @@ wait_for '\[\.\] caller_x$'
 wait_for '\[\.\] caller_y$'
 x=$(pct caller_x)
 y=$(pct caller_y)
-pair "inner_a of outer, caller_x of lib_work" "$a" "$n_outer" "$x" "$n_lib" 66.7
-pair "inner_b of outer, caller_y of lib_work" "$b" "$n_outer" "$y" "$n_lib" 33.3
+pair_near "inner_a of outer, caller_x of lib_work" "$a" "$n_outer" "$x" "$n_lib" 66.7
+pair_near "inner_b of outer, caller_y of lib_work" "$b" "$n_outer" "$y" "$n_lib" 33.3
 
 # Enter on caller_x (the first caller, selected): its own view
 keys Enter
@@ -179,7 +157,7 @@ keys +
 wait_for '--[0-9.]+%--inner_b$'
 a=$(pct inner_a)
 b=$(pct inner_b)
-pair "dwarf: inner_a of outer, caller_x of lib_work" "$a" "$n_outer" "$x" "$n_lib" 66.7
-pair "dwarf: inner_b of outer, caller_y of lib_work" "$b" "$n_outer" "$y" "$n_lib" 33.3
+pair_near "dwarf: inner_a of outer, caller_x of lib_work" "$a" "$n_outer" "$x" "$n_lib" 66.7
+pair_near "dwarf: inner_b of outer, caller_y of lib_work" "$b" "$n_outer" "$y" "$n_lib" 33.3
 quit_clean
 echo "ok"

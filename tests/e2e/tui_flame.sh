@@ -4,10 +4,11 @@
 # up; zoomed into outer (arrows, Enter), its callees share the width as
 # the search says and caller_x is gone; a annotates, c shows callers,
 # i flips into an icicle, Esc zooms out and goes back, q quits clean.
-# The workload's known split is checked within 5 points, as
-# tui_callgraph.sh does (a guest's cpu-clock counts stolen time); the
-# exact checks are the graph against its own counts.  Then the same from
-# a perf record -g file (-i).
+# The workload's known split is checked as tui_callgraph.sh does it:
+# inner_a's share of outer against caller_x's of lib_work, the same
+# shape of fixed work in the same snapshot (pair_near: the machine bends
+# both alike); the exact checks are the graph against its own counts.
+# Then the same from a perf record -g file (-i).
 . tests/e2e/tmux.inc
 
 # share TEXT: the search line's share of TEXT's frames (a search per call)
@@ -59,9 +60,13 @@ flame_checks() {
 	awk -v a="$a" -v b="$b" -v o="$o" 'BEGIN { d = o - a - b
 		exit !(a > 0 && b > 0 && d >= -1 && d <= 1) }' ||
 		fail "outer $o % is not inner_a $a % + inner_b $b %"
+	x=$(share caller_x)
+	y=$(share caller_y)
 	ab=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2f", 100 * a / (a + b) }')
-	awk -v v="$ab" 'BEGIN { exit !(v >= 61.7 && v <= 71.7) }' ||
-		fail "inner_a is $ab % of outer's callees, not about 66.7 %"
+	xy=$(awk -v x="$x" -v y="$y" 'BEGIN { printf "%.2f", 100 * x / (x + y) }')
+	pair_near "inner_a of outer's callees, caller_x of lib_work's callers" \
+		"$ab" "$(awk -v s="$a" -v t="$b" -v n="$n1" 'BEGIN { printf "%d", (s + t) * n / 100 }')" \
+		"$xy" "$(awk -v s="$x" -v t="$y" -v n="$n1" 'BEGIN { printf "%d", (s + t) * n / 100 }')" 66.7
 	# live, frozen: the count stays over two refreshes (the title's
 	# elapsed time moves at each); a recording's never moves
 	if [ "$1" = live ]; then

@@ -40,11 +40,15 @@ wait_for 'do_sleep' 10
 keys q
 wait_for '^Children +Self +Samples +Time'
 # where do_sleep waits: annotate counts the waits at its call of the
-# sleep (the samples' own addresses are the scheduler's)
+# sleep (the samples' own addresses are the scheduler's); its row by
+# name and object, sampling paused (a filter's text may be in other
+# names too)
+pause
 keys /
 keys d o _ s l e e p
 keys Enter
 wait_for "^filters: symbol ~ 'do_sleep'"
+select_row offwork do_sleep
 keys a
 wait_for '^Annotate do_sleep  \[offwork\]  [0-9.]+% of off-cpu' 10
 wait_for '^ +100\.00 +[0-9a-f]+: .*call' 10

@@ -7,18 +7,20 @@
 # samples are the workload's CPU time, not a window of wall time
 "$PTOP" -b --json -d 30 -e cpu-clock -- "$WL/dlwork" 1 > "$TMP/dl.json" 2> "$TMP/err" ||
 	fail "dlwork run failed: $(cat "$TMP/err")"
-near "$(share "$TMP/dl.json" wlhot_spin)" 70 4 "wlhot_spin in libwlhot.so"
+work_near "$(share "$TMP/dl.json" wlhot_spin)" 70 "$(user_samples "$TMP/dl.json")" "wlhot_spin in libwlhot.so"
 tail -n 1 "$TMP/dl.json" | jq -e '[.rows[] | select(.symbol == "wlhot_spin")][0].dso == "libwlhot.so"' > /dev/null ||
 	fail "wlhot_spin not in libwlhot.so"
 
 # perf report's form by default: the name alone; --demangle-params: all
 "$PTOP" -b --json -d 30 -e cpu-clock -- "$WL/cppwork" 1 > "$TMP/cpp.json" 2> "$TMP/err" ||
 	fail "cppwork run failed: $(cat "$TMP/err")"
-near "$(share "$TMP/cpp.json" 'ptopwl::Worker<int>::crunch')" 80 4 "demangled crunch"
-near "$(share "$TMP/cpp.json" 'ptopwl::helper')" 20 4 "demangled helper"
+n=$(user_samples "$TMP/cpp.json")
+work_near "$(share "$TMP/cpp.json" 'ptopwl::Worker<int>::crunch')" 80 "$n" "demangled crunch"
+work_near "$(share "$TMP/cpp.json" 'ptopwl::helper')" 20 "$n" "demangled helper"
 "$PTOP" -b --json -d 30 -e cpu-clock --demangle-params -- "$WL/cppwork" 1 > "$TMP/long.json" 2> "$TMP/err" ||
 	fail "--demangle-params run failed: $(cat "$TMP/err")"
-near "$(share "$TMP/long.json" 'ptopwl::Worker<int>::crunch(unsigned long)')" 80 4 "crunch with its parameters"
+work_near "$(share "$TMP/long.json" 'ptopwl::Worker<int>::crunch(unsigned long)')" 80 \
+	"$(user_samples "$TMP/long.json")" "crunch with its parameters"
 "$PTOP" -b --json -d 1 -n 1 -e cpu-clock --no-demangle -- "$WL/cppwork" 1 > "$TMP/raw.json" 2>/dev/null || fail "--no-demangle run failed"
 tail -n 1 "$TMP/raw.json" | jq -e '[.rows[].symbol] | index("_ZN6ptopwl6WorkerIiE6crunchEm") != null' > /dev/null ||
 	fail "--no-demangle still demangles"
@@ -33,7 +35,8 @@ tail -n 1 "$TMP/st.json" | jq -r '([.rows[] | select(.kernel | not) | .overhead]
 	.rows[] | select(.dso == "spin3-stripped") | "\(.overhead * 100 / $u) \(.symbol)"' |
 	sort -rn > "$TMP/st.rows"
 [ "$(awk '$1 > 5' "$TMP/st.rows" | wc -l)" -eq 3 ] || fail "expected 3 hot stripped functions: $(cat "$TMP/st.rows")"
-near "$(sed -n 1p "$TMP/st.rows" | cut -d' ' -f1)" 60 4 "first stripped function"
+work_near "$(sed -n 1p "$TMP/st.rows" | cut -d' ' -f1)" 60 "$(user_samples "$TMP/st.json")" \
+	"first stripped function"
 grep -q ' func_0x' "$TMP/st.rows" || fail "no eh_frame function names: $(cat "$TMP/st.rows")"
 
 # the kernel: a workload that lives in syscalls shows [k] rows with names

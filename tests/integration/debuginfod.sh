@@ -17,9 +17,14 @@ split annwork exe
 split inlwork
 start_server
 
+# Every table is the workload's whole run (-d 30: the table when the
+# command exits), so that its samples are its CPU time: a first table
+# after 1 s of wall time held none of ann_outer on a loaded machine.  The
+# runs that time a server's failure are of 0.3 s of CPU.
+
 # names: table of a stripped program, its debug file fetched
-DEBUGINFOD_URLS=$URL "$PTOP" -b -e cpu-clock -d 1 -n 1 -E 5 -- \
-	"$TMP/bin/annwork" 1 > "$TMP/out" 2> "$TMP/err" ||
+DEBUGINFOD_URLS=$URL "$PTOP" -b -e cpu-clock -d 30 -E 5 -- \
+	"$TMP/bin/annwork" 0.3 > "$TMP/out" 2> "$TMP/err" ||
 	fail "ptop failed: $(cat "$TMP/err")"
 grep -Eq '^ +[0-9.]+% +[0-9]+ +annwork +\[\.\] ann_outer$' "$TMP/out" ||
 	fail "no ann_outer row: $(cat "$TMP/out") $(cat "$TMP/err")"
@@ -34,11 +39,11 @@ ls "$XDG_CACHE_HOME"/debuginfod_client/*/debuginfo > /dev/null 2>&1 ||
 # gives without its debug file
 for how in unset off; do
 	if [ $how = unset ]; then
-		"$PTOP" -b -e cpu-clock -d 1 -n 1 -E 5 -- "$TMP/bin/annwork" 1 \
+		"$PTOP" -b -e cpu-clock -d 30 -E 5 -- "$TMP/bin/annwork" 1 \
 			> "$TMP/out" 2> "$TMP/err" || fail "ptop failed"
 	else
 		DEBUGINFOD_URLS=$URL "$PTOP" --no-debuginfod -b -e cpu-clock \
-			-d 1 -n 1 -E 5 -- "$TMP/bin/annwork" 1 \
+			-d 30 -E 5 -- "$TMP/bin/annwork" 1 \
 			> "$TMP/out" 2> "$TMP/err" || fail "ptop failed"
 	fi
 	grep -Eq 'annwork +\[\.\] func_0x[0-9a-f]+$' "$TMP/out" ||
@@ -49,7 +54,7 @@ done
 
 # --annotate: the source lines come from the fetched file (a new cache)
 XDG_CACHE_HOME=$TMP/cache2 DEBUGINFOD_URLS=$URL "$PTOP" -b -e cpu-clock \
-	-d 1.5 -n 1 --annotate ann_outer -- "$TMP/bin/annwork" 2 \
+	-d 30 --annotate ann_outer -- "$TMP/bin/annwork" 2 \
 	> "$TMP/ann" 2> "$TMP/err" || fail "--annotate failed: $(cat "$TMP/err")"
 grep -q '^# annotate: ann_outer  \[annwork\]' "$TMP/ann" ||
 	fail "no annotate title: $(head -5 "$TMP/ann") $(cat "$TMP/err")"
@@ -71,7 +76,7 @@ grep -q 'inl_helper' "$TMP/folded" && fail "an inlined frame without the debug f
 # its debug file both come from the server
 need perf
 perf record --buildid-mmap -q -N -o "$TMP/perf.data" -e cpu-clock \
-	-- "$TMP/bin/annwork" 1 > /dev/null 2> "$TMP/rec.err" ||
+	-- "$TMP/bin/annwork" 0.3 > /dev/null 2> "$TMP/rec.err" ||
 	fail "recording failed: $(cat "$TMP/rec.err")"
 mv "$TMP/bin/annwork" "$TMP/annwork.away"
 XDG_CACHE_HOME=$TMP/cache3 DEBUGINFOD_URLS=$URL "$PTOP" -i "$TMP/perf.data" \
@@ -88,8 +93,8 @@ mv "$TMP/annwork.away" "$TMP/bin/annwork"
 
 # the cache: the next run fetches nothing, even with the server gone
 stop_server
-DEBUGINFOD_URLS=$URL "$PTOP" -b -e cpu-clock -d 1 -n 1 -E 5 -- \
-	"$TMP/bin/annwork" 1 > "$TMP/out" 2> "$TMP/err" || fail "ptop failed"
+DEBUGINFOD_URLS=$URL "$PTOP" -b -e cpu-clock -d 30 -E 5 -- \
+	"$TMP/bin/annwork" 0.3 > "$TMP/out" 2> "$TMP/err" || fail "ptop failed"
 grep -Eq 'annwork +\[\.\] ann_outer$' "$TMP/out" ||
 	fail "from the cache: no ann_outer row: $(cat "$TMP/err")"
 grep -q "debuginfod: fetching" "$TMP/err" && fail "the cached file was fetched again: $(cat "$TMP/err")"
@@ -97,8 +102,8 @@ grep -q "debuginfod: fetching" "$TMP/err" && fail "the cached file was fetched a
 # a port that refuses: a message, the table, at once
 export XDG_CACHE_HOME=$TMP/cache4
 start=$(date +%s)
-DEBUGINFOD_URLS=http://127.0.0.1:$(free_port) "$PTOP" -b -e cpu-clock -d 1 \
-	-n 1 -E 5 -- "$TMP/bin/annwork" 1 > "$TMP/out" 2> "$TMP/err" ||
+DEBUGINFOD_URLS=http://127.0.0.1:$(free_port) "$PTOP" -b -e cpu-clock -d 30 \
+	-E 5 -- "$TMP/bin/annwork" 0.3 > "$TMP/out" 2> "$TMP/err" ||
 	fail "ptop failed with a refusing server: $(cat "$TMP/err")"
 secs=$(( $(date +%s) - start ))
 grep -q 'warning: debuginfod: the debug info of annwork: ' "$TMP/err" ||
@@ -111,7 +116,7 @@ export XDG_CACHE_HOME=$TMP/cache5
 start_hang
 start=$(date +%s)
 DEBUGINFOD_TIMEOUT=2 DEBUGINFOD_URLS=http://127.0.0.1:$HANG_PORT "$PTOP" -b \
-	-e cpu-clock -d 1 -n 1 -E 5 -- "$TMP/bin/annwork" 1 > "$TMP/out" 2> "$TMP/err" ||
+	-e cpu-clock -d 30 -E 5 -- "$TMP/bin/annwork" 0.3 > "$TMP/out" 2> "$TMP/err" ||
 	fail "ptop failed with a silent server: $(cat "$TMP/err")"
 secs=$(( $(date +%s) - start ))
 echo "a silent server cost $secs s (DEBUGINFOD_TIMEOUT=2)"
@@ -123,8 +128,8 @@ grep -Eq 'annwork +\[\.\] func_0x' "$TMP/out" || fail "no table with a silent se
 # a server that answers garbage: never used, said
 export XDG_CACHE_HOME=$TMP/cache6
 start_garbage
-DEBUGINFOD_URLS=http://127.0.0.1:$GARBAGE_PORT "$PTOP" -b -e cpu-clock -d 1 \
-	-n 1 -E 5 -- "$TMP/bin/annwork" 1 > "$TMP/out" 2> "$TMP/err" ||
+DEBUGINFOD_URLS=http://127.0.0.1:$GARBAGE_PORT "$PTOP" -b -e cpu-clock -d 30 \
+	-E 5 -- "$TMP/bin/annwork" 1 > "$TMP/out" 2> "$TMP/err" ||
 	fail "ptop failed with a garbage server: $(cat "$TMP/err")"
 grep -q 'debuginfod: the debug info of annwork: the server sent a file that is not it' "$TMP/err" ||
 	fail "no message for the garbage: $(cat "$TMP/err")"

@@ -25,14 +25,16 @@ cd - > /dev/null || fail "cd -"
 nm "$TMP/m/annwork" 2> /dev/null | grep -q . && fail "annwork has a .symtab"
 
 unset DEBUGINFOD_URLS
-"$PTOP" -b -e cpu-clock -d 1 -n 1 -E 5 -- "$TMP/m/annwork" 1 \
+# whole runs (-d 30: the table when the command exits), not a window of
+# wall time
+"$PTOP" -b -e cpu-clock -d 30 -E 5 -- "$TMP/m/annwork" 1 \
 	> "$TMP/out" 2> "$TMP/err" || fail "ptop failed: $(cat "$TMP/err")"
 grep -Eq 'annwork +\[\.\] ann_outer$' "$TMP/out" ||
 	fail "MiniDebugInfo: no ann_outer row: $(cat "$TMP/out")"
 grep -Eq 'annwork +\[\.\] ann_inner$' "$TMP/out" ||
 	fail "MiniDebugInfo: no ann_inner row"
 cp "$TMP/m/plain" "$TMP/m/annwork"
-"$PTOP" -b -e cpu-clock -d 1 -n 1 -E 5 -- "$TMP/m/annwork" 1 \
+"$PTOP" -b -e cpu-clock -d 30 -E 5 -- "$TMP/m/annwork" 1 \
 	> "$TMP/out" 2> "$TMP/err" || fail "ptop failed"
 grep -Eq 'annwork +\[\.\] func_0x' "$TMP/out" ||
 	fail "without .gnu_debugdata: no func_0x row: $(cat "$TMP/out")"

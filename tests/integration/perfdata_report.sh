@@ -8,7 +8,7 @@
 # a command, fixed period
 perf_record "$TMP/c.data" -e cpu-clock -c 100000 -- "$WL/spin3" 1
 agree "-c" "$TMP/c.data" 0.5
-near "$(share "$TMP/ptop.json" spin_a)" 60 4 "spin_a in the -c file"
+work_near "$(share "$TMP/ptop.json" spin_a)" 60 "$(user_samples "$TMP/ptop.json")" "spin_a in the -c file"
 jq -e '.finished == true and .input.bad == 0 and .input.damaged == false' "$TMP/ptop.json" > /dev/null ||
 	fail "-c: header says: $(head -c 400 "$TMP/ptop.json")"
 

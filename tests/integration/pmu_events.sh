@@ -25,8 +25,9 @@ expect_fail() {	# expect_fail PATTERN CMD...
 tail -n 1 "$TMP/sw.json" | jq -e '.event == "software/config=0/" and
 	.freq == 4000 and .samples > 1000 and .lost == 0' > /dev/null ||
 	fail "software/config=0/: $(head -c 400 "$TMP/sw.json")"
-near "$(share "$TMP/sw.json" spin_a)" 60 4 "spin_a under software/config=0/"
-near "$(share "$TMP/sw.json" spin_b)" 30 4 "spin_b under software/config=0/"
+n=$(user_samples "$TMP/sw.json")
+work_near "$(share "$TMP/sw.json" spin_a)" 60 "$n" "spin_a under software/config=0/"
+work_near "$(share "$TMP/sw.json" spin_b)" 30 "$n" "spin_b under software/config=0/"
 
 # the event's own period (ns of cpu-clock, over -F) and a modifier, beside
 # an event sampled at the global frequency

@@ -27,10 +27,14 @@ int main(int argc, char **argv)
 {
 	double secs = wl_seconds(argc, argv), start = wl_cpu_now();
 	ptopwl::Worker<int> w;
+	unsigned long seed = 0;
 
+	// rounds of varying length (wl_vary), the split fixed
 	while (!wl_done(start, secs)) {
-		w.crunch(800);
-		ptopwl::helper(200);
+		unsigned long us = wl_vary(&seed, 100);
+
+		w.crunch(8 * us);
+		ptopwl::helper(2 * us);
 	}
 	return 0;
 }

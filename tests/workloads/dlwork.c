@@ -1,5 +1,6 @@
 /* dlwork: dlopen()s libwlhot.so (next to this program) and spends about
- * 70 % in its wlhot_spin, 30 % in main_spin.
+ * 70 % in its wlhot_spin, 30 % in main_spin, in rounds of varying length
+ * (wl_vary).
  * usage: dlwork [SECONDS] */
 #include <dlfcn.h>
 #include <libgen.h>
@@ -23,6 +24,7 @@ int main(int argc, char **argv)
 	char self[PATH_MAX], lib[PATH_MAX + 32];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	void (*hot)(unsigned long);
+	unsigned long seed = 0;
 	void *h;
 
 	if (n < 0)
@@ -39,8 +41,10 @@ int main(int argc, char **argv)
 		return 1;
 	start = wl_cpu_now();
 	while (!wl_done(start, secs)) {
-		hot(700);
-		main_spin(300);
+		unsigned long us = wl_vary(&seed, 100);
+
+		hot(7 * us);
+		main_spin(3 * us);
 	}
 	dlclose(h);
 	return 0;

@@ -29,7 +29,7 @@ int main(int argc, char **argv)
 #endif
 	double secs = wl_seconds(argc, argv), start = wl_cpu_now();
 	double t, t_native, t_jit;
-	unsigned long jit_n;
+	unsigned long jit_n, seed = 0;
 	void (*fn)(unsigned long);
 	char path[64];
 	FILE *map;
@@ -75,9 +75,12 @@ int main(int argc, char **argv)
 					   4 / t_jit) : 1ul << 16;
 	if (jit_n == 0)
 		jit_n = 1;
+	/* rounds of varying length (wl_vary), the split fixed */
 	while (!wl_done(start, secs)) {
-		native_spin(500);
-		fn(jit_n);
+		unsigned long k = wl_vary(&seed, 16);
+
+		native_spin(500 * k / 16);
+		fn(jit_n * k / 16);
 	}
 	return 0;
 }
