@@ -14,73 +14,69 @@
 
 volatile unsigned long jit_sink;
 
-__attribute__((noinline)) void native_spin(unsigned long us)
+/*
+ * The JIT's code is native_spin's own: main copies the bytes of the
+ * section jit_tpl, which holds native_spin alone, into anonymous memory
+ * at the same offset from a 64-byte boundary.  So jit_spin and
+ * native_spin run the same instructions at the same alignment, and the
+ * same work takes the same time in both, whatever else the machine runs
+ * (a loop of other instructions, calibrated against native_spin when the
+ * program started, ran at another speed once the load changed: jit_spin
+ * had 63 to 68 % of the samples instead of half).  The loop is
+ * WL_SPIN_FOR's, returning its sum instead of adding it to a global: it
+ * reads no global and calls nothing, so its bytes run anywhere.
+ */
+__attribute__((noinline, section("jit_tpl"))) unsigned long
+native_spin(unsigned long n)
 {
-	WL_SPIN_FOR(us, jit_sink);
+	unsigned long acc = 0;
+
+	for (unsigned long i = 0; i < n; i++) {
+		acc += i * i;
+		__asm__ volatile("" : "+r"(acc));
+	}
+	return acc;
 }
+
+/* the linker's bounds of the section jit_tpl */
+extern const char __start_jit_tpl[], __stop_jit_tpl[];
 
 int main(int argc, char **argv)
 {
-#if defined(__x86_64__)
-	/* loop: dec %rdi; jnz loop; ret */
-	static const unsigned char code[] = { 0x48, 0xff, 0xcf, 0x75, 0xfb, 0xc3 };
-#else
-	static const unsigned char code[1];
-#endif
 	double secs = wl_seconds(argc, argv), start = wl_cpu_now();
-	double t, t_native, t_jit;
-	unsigned long jit_n, seed = 0;
-	void (*fn)(unsigned long);
+	size_t size = (size_t)(__stop_jit_tpl - __start_jit_tpl);
+	size_t at = 64 + ((size_t)__start_jit_tpl & 63);
+	unsigned long seed = 0;
+	unsigned long (*fn)(unsigned long);
 	char path[64];
 	FILE *map;
-	void *mem;
+	char *mem;
 
-	if (sizeof(code) < 2) {
-		fprintf(stderr, "jitwork: x86-64 only\n");
-		return 77;
-	}
 	mem = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (mem == MAP_FAILED)
+	if (mem == MAP_FAILED || at + size > 4096)
 		return 1;
 	/* a few bytes in, as a JIT's code rarely starts its mapping */
-	memcpy((char *)mem + 64, code, sizeof(code));
+	memcpy(mem + at, __start_jit_tpl, size);
 	if (mprotect(mem, 4096, PROT_READ | PROT_EXEC))
 		return 1;
-	fn = (void (*)(unsigned long))((char *)mem + 64);
+	__builtin___clear_cache(mem + at, mem + at + size);
+	*(void **)&fn = mem + at;
 	snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)getpid());
 	map = fopen(path, "w");
 	if (!map)
 		return 1;
-	fprintf(map, "%lx %zx jit_spin\n", (unsigned long)fn, sizeof(code));
+	fprintf(map, "%lx %zx jit_spin\n", (unsigned long)fn, size);
 	fclose(map);
 	printf("%s\n", path);
 	fflush(stdout);
 
-	/* as many jit iterations as take the CPU time of native_spin(500):
-	 * measured once (the fastest of 7 tries: an interrupt or a
-	 * migration only adds), then both are fixed work (see wl.h) */
-	t_native = t_jit = 1e9;
-	for (int k = 0; k < 7; k++) {
-		t = wl_cpu_now();
-		native_spin(2000);
-		t = wl_cpu_now() - t;
-		t_native = t < t_native ? t : t_native;
-		t = wl_cpu_now();
-		fn(1ul << 22);
-		t = wl_cpu_now() - t;
-		t_jit = t < t_jit ? t : t_jit;
-	}
-	jit_n = t_jit > 0 ? (unsigned long)((double)(1ul << 22) * t_native /
-					   4 / t_jit) : 1ul << 16;
-	if (jit_n == 0)
-		jit_n = 1;
-	/* rounds of varying length (wl_vary), the split fixed */
+	/* rounds of varying length (wl_vary), half the work in each */
 	while (!wl_done(start, secs)) {
-		unsigned long k = wl_vary(&seed, 16);
+		unsigned long n = wl_vary(&seed, 500) * WL_ITERS_PER_US;
 
-		native_spin(500 * k / 16);
-		fn(jit_n * k / 16);
+		jit_sink += native_spin(n);
+		jit_sink += fn(n);
 	}
 	return 0;
 }
