@@ -25,24 +25,43 @@ delta_beyond() {
 	[ -n "$d" ] && awk -v d="$d" -v l="$2" 'BEGIN { exit !(l > 0 ? d > l : d < l) }'
 }
 
-# 5 CPU seconds of 60/30/10, then as much of 10/30/60
+# cpu_ticks PID: its user + system time, in clock ticks (100 a second)
+cpu_ticks() {
+	sed 's/.*) //' "/proc/$1/stat" | awk '{ print $12 + $13 }'
+}
+cpu_past() { [ "$(cpu_ticks "$1")" -ge "$2" ]; }
+elapsed_past() {
+	awk -v e="$(elapsed)" -v m="$1" 'BEGIN { exit !(e != "" && e >= m) }'
+}
+
+# 5 CPU seconds of 60/30/10, then as much of 10/30/60 (by its CPU time:
+# the second half begins after a wait as long as the load makes it)
 bg "$WL/spin3" 10 1 6,3,1 1,3,6
 SPIN=$LAST_BG
 cd "$TMP"
 # -z: each table is one refresh, so that the second half's tables differ
-# from the baseline by the whole change
-run "$PTOP" -p "$SPIN" -z -d 0.3 -e cpu-clock -s delta
+# from the baseline by the whole change; 2 s a table, so that a table
+# holds some hundred samples even at a load of 20 (0.3 s held 44)
+run "$PTOP" -p "$SPIN" -z -d 2 -e cpu-clock -s delta
 wait_top 'spin_a'
 screen | grep -q '^baseline' && fail "a baseline before b"
+# the second table (the first is of a quarter of a second): well inside
+# spin3's first half (5 s of its CPU)
+wait_until 30 "the second table" elapsed_past 2.3
 keys b
 wait_for '^baseline marked at [0-9.]+ s \(a [0-9.]+ s window\): [0-9]+ samples; now [0-9]+ samples; Delta = now - baseline, in points'
 wait_for '^Baseline +Overhead +Delta +Samples +Shared Object +Symbol'
 wait_for 'baseline marked: Delta is now - then'
-# marked in the first half: spin_a had its 60 %
+# marked in the first half: spin_a had its 60 %, nearer 60 than the
+# second half's 10 (the midway point, 35, is 5 standard deviations of
+# 60 % of 100 samples away)
 b=$(base_of spin_a)
-awk -v b="$b" 'BEGIN { exit !(b > 45) }' ||
+awk -v b="$b" 'BEGIN { exit !(b > 35) }' ||
 	fail "spin_a's Baseline is '$b': not marked in spin3's first half"
-# the split turns: spin_c gains and spin_a loses tens of points
+# the split turns once spin3 has run its first half (5 s of CPU: 500
+# ticks; a deadline for a machine where it never runs)
+wait_until 600 "spin3 past its first half" cpu_past "$SPIN" 520
+# spin_c gains and spin_a loses tens of points (50 each way)
 wait_until 60 "spin_c's Delta over +30" delta_beyond spin_c 30
 wait_until 10 "spin_a's Delta under -30" delta_beyond spin_a -30
 echo "deltas: spin_c $(delta_of spin_c), spin_b $(delta_of spin_b), spin_a $(delta_of spin_a)"
