@@ -37,6 +37,7 @@ perf() {
 
 BAD=0
 PERF_SORT=
+BY_PID=0
 LONGER=0
 : > "$TMP/reasons"
 
@@ -50,14 +51,17 @@ record() {
 
 # perf_rows FILE [perf report args]: "event<TAB>dso<TAB>symbol<TAB>self<TAB>children"
 # per row of perf report's '|'-separated table (children = self without
-# --children), in perf's order; PERF_SORT=dso: "event<TAB>dso<TAB><TAB>self..."
+# --children), in perf's order; PERF_SORT=dso: "event<TAB>dso<TAB><TAB>self...";
+# BY_PID=1: rows per thread, the dso field "TID DSO" (see sort_keys)
 perf_rows() {
 	f=$1
 	shift
-	perf report -i "$f" --stdio --sort "${PERF_SORT:-dso,sym}" -g none -t '|' "$@" \
+	perf report -i "$f" --stdio --sort "$(sort_keys perf)" -g none -t '|' "$@" \
 		> "$TMP/perf.txt" 2> "$TMP/perf.err" ||
 		fail "perf report -i $f $*: $(head -c 300 "$TMP/perf.err")"
-	awk -F '|' '
+	bypid=$BY_PID
+	[ -z "${PERF_SORT:-}" ] || bypid=0
+	awk -F '|' -v bypid="$bypid" '
 		function trim(x) { sub(/^ +/, "", x); sub(/ +$/, "", x); return x }
 		/^# Samples: .* of event / {
 			ev = $0
@@ -71,7 +75,12 @@ perf_rows() {
 			if (trim($2) ~ /^[0-9.]+%$/) {
 				o = trim($2); sub(/%$/, "", o); k = 3
 			}
-			dso = trim($k); sym = $(k + 1)
+			pid = ""
+			if (bypid) {
+				pid = trim($k); sub(/:.*$/, "", pid); pid = pid " "
+				k++
+			}
+			dso = pid trim($k); sym = $(k + 1)
 			for (i = k + 2; i <= NF; i++) sym = sym "|" $i
 			sub(/^\[.\] /, "", sym); sym = trim(sym)
 			printf "%s\t%s\t%s\t%s\t%s\n", ev, dso, sym, o, c
@@ -85,17 +94,33 @@ ptop_rows() {
 	shift
 	# perf report has the idle task's rows (swapper): ptop shows them too
 	"$PTOP" -i "$f" -b --json -E 1000000 --show-idle \
-		-s "${PERF_SORT:-dso,sym}" "$@" \
+		-s "$(sort_keys ptop)" "$@" \
 		> "$TMP/ptop.json" 2> "$TMP/ptop.err" ||
 		fail "ptop -i $f $*: $(head -c 300 "$TMP/ptop.err")"
 	if [ "${PERF_SORT:-}" = dso ]; then
 		jq -r '.event as $e | .rows[] | [$e, .dso, "", .overhead, (.children // .overhead)] | @tsv' \
 			"$TMP/ptop.json"
+	elif [ "$BY_PID" = 1 ]; then
+		jq -r '.event as $e | .rows[] | [$e, "\(.tid) \(.dso)",
+			(.symbol + (if .inlined then " (inlined)" else "" end)),
+			.overhead, (.children // .overhead)] | @tsv' "$TMP/ptop.json"
 	else
 		jq -r '.event as $e | .rows[] | [$e, .dso,
 			(.symbol + (if .inlined then " (inlined)" else "" end)),
 			.overhead, (.children // .overhead)] | @tsv' \
 			"$TMP/ptop.json"
+	fi
+}
+
+# sort_keys perf|ptop: the keys of the tables: PERF_SORT, or dso,sym
+# (with BY_PID=1, per thread: perf's pid key is its threads', ptop's tid)
+sort_keys() {
+	if [ -n "${PERF_SORT:-}" ]; then
+		echo "$PERF_SORT"
+	elif [ "$BY_PID" = 1 ]; then
+		if [ "$1" = perf ]; then echo pid,dso,sym; else echo tid,dso,sym; fi
+	else
+		echo dso,sym
 	fi
 }
 
@@ -287,13 +312,21 @@ compare "-c cpu-clock gzip" "$TMP/cc.data" 1
 record pfc -e page-faults -c 10 -- $SORT
 compare "-c page-faults sort" "$TMP/pfc.data" 1
 
-# 2. -C 0 with the workload pinned there, -a with a workload running
+# 2. -C 0 with the workload pinned there, -a with a workload running.
+# Rows per thread: on a machine shared with other worktrees these
+# recordings hold other builds of the same workloads (two spin3 of other
+# layouts), and perf report 6.1 --sort dso,sym merges the rows of two
+# binaries of one name whose symbols share an address, under one name
+# (spin_c's samples of one counted as spin_b of the other); per thread,
+# each name is one binary's, in both (ptop.1, Names).
+BY_PID=1
 # shellcheck disable=SC2086
 record cpu0 -C 0 -F 999 -- taskset -c 0 $XZ
 compare "-C 0 xz" "$TMP/cpu0.data" 1
 # shellcheck disable=SC2086
 record sys -a -F 499 -- $GZ
 compare "-a gzip" "$TMP/sys.data" 1
+BY_PID=0
 
 # a system-wide stream read as it comes: perf's dummy tracking event
 # (no samples) makes no table at any refresh, as in perf report

@@ -38,7 +38,11 @@ perf_rows "$TMP/a.data" > "$TMP/p.rows"
 perf_clean "system-wide file"
 grep -q '	\[kernel.kallsyms\]	[a-z_]' "$TMP/p.rows" ||
 	fail "perf report shows no kernel symbol: $(head -5 "$TMP/p.rows")"
+# rows per thread: the machine runs other worktrees' builds of the same
+# workloads (BY_PID, perfdata.inc)
+BY_PID=1
 agree "system-wide file" "$TMP/a.data" 1 -- --show-idle
+BY_PID=0
 
 # pipe mode out: ptop -o - | perf report -i -
 "$PTOP" -b --json -d 300 -e cpu-clock -o - -- "$WL/spin3" 1 2> "$TMP/pl.json" |

@@ -12,6 +12,9 @@ BG="$BG $!"
 # running its own code before the recording starts
 wait_until 30 "spin3 started" sh -c '[ "$(readlink "/proc/$1/exe")" = "$2" ]' sh "$!" "$WL/spin3"
 perf_record "$TMP/a.data" -a -e cpu-clock -F 1000 -- sleep 1.5
+# rows per thread: the machine runs other worktrees' builds of the same
+# workloads (BY_PID, perfdata.inc)
+BY_PID=1
 # perf report has the idle task's rows (swapper): ptop shows them too
 agree "-a" "$TMP/a.data" 1 -- --show-idle
 jq -e '.input.bad == 0 and .input.unknown == 0 and .lost == 0 and .dropped == 0' "$TMP/ptop.json" > /dev/null ||
