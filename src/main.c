@@ -22,6 +22,7 @@
 #include "src/sys/cmdout.h"
 #include "src/sys/evlist.h"
 #include "src/sys/heap.h"
+#include "src/sys/outfile.h"
 #include "src/sys/sampler.h"
 #include "symbols/dbgfetch.h"
 #include "symbols/cslib.h"
@@ -209,7 +210,9 @@ static int check_terminal(struct run *r)
 	struct options *o = &r->o;
 
 	r->in_pipe = o->input && strcmp(o->input, "-") == 0;
-	r->out_pipe = o->output && strcmp(o->output, "-") == 0;
+	/* /dev/stdout and its kin are stdout, resolved once: "-" */
+	r->out_pipe = o->output &&
+		      outfile__fd_named(o->output) == STDOUT_FILENO;
 	if ((r->in_pipe || r->out_pipe) &&
 	    redirect_stdio(o->batch, r->in_pipe, r->out_pipe, &r->in_fd,
 			   &r->out_fd))

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "src/sys/outfile.h"
 #include "symbols/cachedir.h"
 
 /* a temporary file this old was left by a run that died */
@@ -29,17 +30,6 @@ int cachedir__open(const char *path, struct stat *st)
 		return -EPERM;
 	}
 	return fd;
-}
-
-int cachedir__create(const char *path, char *tmp, size_t len)
-{
-	int fd;
-
-	if (snprintf(tmp, len, "%s" CACHEDIR_TMP_MARK "XXXXXX", path) >=
-	    (int)len)
-		return -ENAMETOOLONG;
-	fd = mkostemp(tmp, O_CLOEXEC);
-	return fd < 0 ? -errno : fd;
 }
 
 int cachedir__default(char *buf, size_t len)
@@ -115,15 +105,20 @@ void cachedir__prune(const char *sub, const char *keep, u64 max)
 	while (e && n < MAX_ENTRIES && (de = readdir(d))) {
 		struct stat st;
 
-		if (de->d_name[0] == '.' ||
-		    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
+		size_t len = strlen(de->d_name);
+		size_t slen = strlen(OUTFILE_TMP_SUFFIX);
+
+		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
 		    !S_ISREG(st.st_mode))
 			continue;
-		if (strstr(de->d_name, CACHEDIR_TMP_MARK)) {
+		if (len > slen &&
+		    !strcmp(de->d_name + len - slen, OUTFILE_TMP_SUFFIX)) {
 			if (now - st.st_mtime > STALE_TMP_SECONDS)
 				unlinkat(dirfd(d), de->d_name, 0);
 			continue;
 		}
+		if (de->d_name[0] == '.')
+			continue;
 		snprintf(e[n].name, sizeof(e[n].name), "%s", de->d_name);
 		e[n].mtime = st.st_mtime;
 		e[n].bytes = (u64)st.st_blocks * 512;

@@ -10,9 +10,6 @@
 
 #include "src/core/util.h"
 
-/* In the name of a file being written (renamed into place when whole). */
-#define CACHEDIR_TMP_MARK ".tmp."
-
 /* The default folder into buf: 0, or -ENOENT without XDG_CACHE_HOME or
  * HOME (absolute paths), -ENAMETOOLONG. */
 int cachedir__default(char *buf, size_t len);
@@ -28,13 +25,11 @@ int cachedir__ok(const char *dir);
 struct stat;
 int cachedir__open(const char *path, struct stat *st);
 
-/* A new file beside path (tmp: its name, len bytes), mode 0600, to be
- * renamed over path by fd__commit: the fd or -errno. */
-int cachedir__create(const char *path, char *tmp, size_t len);
-
 /* Keeps the folder sub (DIR/dwarf, DIR/symbols) under max bytes, the
  * least recently used files (by mtime) removed first but never keep (a
- * name in it), and removes the temporary files of runs that died. */
+ * name in it), and removes the temporary files of runs that died
+ * (outfile's, OUTFILE_TMP_SUFFIX, ten minutes old).  Files are written
+ * there with outfile__open(OUTFILE_FILE_ONLY). */
 void cachedir__prune(const char *sub, const char *keep, u64 max);
 
 #endif

@@ -16,6 +16,7 @@
 #include "symbols/elfsym.h"
 #include "symbols/srcline.h"
 #include "src/sys/fdio.h"
+#include "src/sys/outfile.h"
 
 /* room left on the file system beside a copy */
 #define SPARE_BYTES (256ull << 20)
@@ -160,9 +161,9 @@ static int make_copy(const char *sub, const char *path, const char *name,
 		     int fd, u64 inflated)
 {
 	struct statvfs vfs;
+	struct outfile of;
 	struct stat st;
-	char tmp[PATH_MAX];
-	int tfd, err;
+	int err;
 
 	if (fstat(fd, &st))
 		return -errno;
@@ -172,10 +173,11 @@ static int make_copy(const char *sub, const char *path, const char *name,
 	    (u64)vfs.f_bavail * vfs.f_frsize <
 		    inflated + (u64)st.st_size + SPARE_BYTES)
 		return -ENOSPC;
-	tfd = cachedir__create(path, tmp, sizeof(tmp));
-	if (tfd < 0)
-		return tfd;
-	err = fd__commit(tfd, tmp, path, inflate_into(fd, tfd));
+	/* read back by libelf as it inflates */
+	err = outfile__open(&of, path, OUTFILE_FILE_ONLY | OUTFILE_RDWR);
+	if (err)
+		return err;
+	err = outfile__finish(&of, inflate_into(fd, of.fd));
 	if (err)
 		return err;
 	cachedir__prune(sub, name, DWCACHE_MAX_BYTES);

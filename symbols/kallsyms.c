@@ -10,6 +10,7 @@
 
 #include "src/core/elfnote.h"
 #include "src/sys/fdio.h"
+#include "src/sys/outfile.h"
 #include "symbols/cachedir.h"
 #include "symbols/kallsyms.h"
 #include "symbols/symbolizer.h"
@@ -626,18 +627,15 @@ static int write_cache(const char *file, struct kallsyms *ks,
 {
 	size_t n = symtab__count(ks->st), nr = 0;
 	struct kcache_hdr h;
+	struct outfile of;
 	struct bufout w;
 	const char *name;
 	struct ksym y;
-	char tmp[4200];
 	u64 str = 0;
-	int fd;
+	int err;
 
 	if (!ks->st || ks->restricted || !n)
 		return -EINVAL;
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", file, (int)getpid()) >=
-	    (int)sizeof(tmp))
-		return -ENAMETOOLONG;
 	for (size_t i = 0; i < n; i++)
 		if (kcache_sym(ks, i, &y, &name)) {
 			nr++;
@@ -660,11 +658,10 @@ static int write_cache(const char *file, struct kallsyms *ks,
 	h.str_size = str;
 	h.file_size = sizeof(h) + nr * sizeof(struct ksym) +
 		      ks->nr_mods * sizeof(struct kmod) + h.str_size;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
-		  0600);
-	if (fd < 0)
-		return -errno;
-	bufout__init(&w, kcache_emit, &fd);
+	err = outfile__open(&of, file, OUTFILE_FILE_ONLY);
+	if (err)
+		return err;
+	bufout__init(&w, kcache_emit, &of.fd);
 	bufout__add(&w, &h, sizeof(h));
 	str = 0;
 	for (size_t i = 0; i < n; i++)
@@ -684,7 +681,7 @@ static int write_cache(const char *file, struct kallsyms *ks,
 			bufout__add(&w, name, y.name_len);
 	for (size_t i = 0; i < ks->nr_mods; i++)
 		bufout__add(&w, ks->mods[i] + 1, strlen(ks->mods[i]) - 2);
-	return fd__commit(fd, tmp, file, bufout__fini(&w));
+	return outfile__finish(&of, bufout__fini(&w));
 }
 
 struct kallsyms *kallsyms__load_cached(const char *path,

@@ -13,6 +13,7 @@
 #include "symbols/symcache.h"
 #include "symbols/symtab.h"
 #include "src/sys/fdio.h"
+#include "src/sys/outfile.h"
 
 #define SYMCACHE_MAGIC "PTOPSYMC"
 #define SYMCACHE_VERSION 1
@@ -190,9 +191,9 @@ int symcache__save(const char *dir, const char *bin,
 		   u32 extra)
 {
 	char sub[PATH_MAX], path[PATH_MAX], name[NAME_MAX + 1];
-	char tmp[PATH_MAX + 16];
 	struct symcache_hdr h = { .magic = SYMCACHE_MAGIC };
 	struct writer w = { -1, 0 };
+	struct outfile of;
 	int err;
 
 	err = paths(dir, bin, k, sub, path, name);
@@ -203,9 +204,10 @@ int symcache__save(const char *dir, const char *bin,
 		err = cachedir__ok(sub);
 	if (err)
 		return err;
-	w.fd = cachedir__create(path, tmp, sizeof(tmp));
-	if (w.fd < 0)
-		return w.fd;
+	err = outfile__open(&of, path, OUTFILE_FILE_ONLY);
+	if (err)
+		return err;
+	w.fd = of.fd;
 	h.version = SYMCACHE_VERSION;
 	h.hdr_size = sizeof(h);
 	h.key = *k;
@@ -220,7 +222,7 @@ int symcache__save(const char *dir, const char *bin,
 	h.image_size = w.bytes;
 	if (!err)
 		err = fd__pwrite_all(w.fd, &h, sizeof(h), 0);
-	err = fd__commit(w.fd, tmp, path, err);
+	err = outfile__finish(&of, err);
 	if (err)
 		return err;
 	cachedir__prune(sub, name, SYMCACHE_MAX_BYTES);

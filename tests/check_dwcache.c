@@ -271,16 +271,16 @@ START_TEST(test_prune)
 	make_file("mid.debug", 64 << 10, 2000);
 	make_file("new.debug", 64 << 10, 1000);
 	make_file("keep.debug", 64 << 10, 4000);
-	make_file("x.debug.tmp.abcdef", 4096, 5000);
-	make_file("y.debug.tmp.abcdef", 4096, 10);
+	make_file(".x.debug.123.abcdef01.ptop-tmp", 4096, 5000);
+	make_file(".y.debug.123.abcdef01.ptop-tmp", 4096, 10);
 	/* room for two of them */
 	cachedir__prune(sub, "keep.debug", 150 << 10);
 	ck_assert(exists("keep.debug"));
 	ck_assert(!exists("old.debug"));
 	ck_assert(!exists("mid.debug"));
 	ck_assert(exists("new.debug"));
-	ck_assert(!exists("x.debug.tmp.abcdef"));
-	ck_assert(exists("y.debug.tmp.abcdef"));
+	ck_assert(!exists(".x.debug.123.abcdef01.ptop-tmp"));
+	ck_assert(exists(".y.debug.123.abcdef01.ptop-tmp"));
 	/* under the bound: nothing goes */
 	cachedir__prune(sub, "keep.debug", 1 << 30);
 	ck_assert(exists("new.debug"));

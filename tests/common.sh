@@ -68,3 +68,45 @@ pair_near() {
 		}
 	}' || fail "$1: $2 % (of $3 samples) and $4 % (of $5)"
 }
+
+# second_user: sets PLANTER to an unprivileged user of its own for the
+# scripts that plant files as another user would (made once with useradd
+# and kept, since scripts run side by side), or skips when that cannot
+# be; as_planter CMD... runs CMD as that user.
+second_user() {
+	need_root
+	need setpriv
+	PLANTER=ptop-planter
+	if ! id "$PLANTER" > /dev/null 2>&1; then
+		need useradd
+		useradd -M -r -s /usr/sbin/nologin "$PLANTER" 2> /dev/null ||
+			id "$PLANTER" > /dev/null 2>&1 ||
+			skip "cannot create a second user"
+	fi
+}
+as_planter() {
+	setpriv --reuid "$PLANTER" --regid "$PLANTER" --clear-groups -- "$@"
+}
+
+# public_dir: $PUB, a 1777 folder (in $TMP, made traversable) where the
+# second user plants links, and $VICTIM, a file of root's they point to;
+# victim_intact WHAT fails when something was written through them.
+public_dir() {
+	umask 022
+	chmod 711 "$TMP"
+	PUB=$TMP/pub
+	mkdir "$PUB" && chmod 1777 "$PUB" || fail "cannot make $PUB"
+	VICTIM=$TMP/victim
+	echo "root's secret" > "$VICTIM" && chmod 600 "$VICTIM" ||
+		fail "cannot make $VICTIM"
+}
+victim_intact() {
+	[ "$(cat "$VICTIM")" = "root's secret" ] ||
+		fail "$1: the planted link's target was written"
+}
+# is_new FILE MODE WHAT: FILE is a regular file of root's with MODE
+is_new() {
+	[ -f "$1" ] && [ ! -L "$1" ] || fail "$3: $1 is not a regular file"
+	m=$(stat -c '%a %U' "$1")
+	[ "$m" = "$2 root" ] || fail "$3: $1 is '$m', not '$2 root'"
+}

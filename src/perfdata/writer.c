@@ -16,6 +16,7 @@
 #include "src/core/log.h"
 #include "src/perfdata/internal.h"
 #include "src/sys/fdio.h"
+#include "src/sys/outfile.h"
 
 /* ---- writer ---- */
 
@@ -31,6 +32,8 @@ struct perfdata_writer {
 	char *path;
 	int fd;
 	bool pipe;
+	struct outfile of;	/* the file opened by path (of.fd == fd) */
+	bool own_of;
 
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
@@ -720,29 +723,41 @@ struct perfdata_writer *perfdata_writer__new(struct session *s,
 	pthread_cond_init(&w->cv, NULL);
 	w->path = strdup(o->path ? o->path : (o->pipe ? "<stdout>" : "?"));
 	w->ring = malloc(w->cap);
-	if (o->tracing_data_len && !o->pipe) {
-		w->tracing = malloc(o->tracing_data_len);
-		if (w->tracing)
-			memcpy(w->tracing, o->tracing_data, o->tracing_data_len);
-	} else {
-		w->o.tracing_data_len = 0;
-	}
-	w->o.tracing_data = w->tracing;
-	if (!w->path || !w->ring || (w->o.tracing_data_len && !w->tracing)) {
+	if (!w->path || !w->ring) {
 		err = -ENOMEM;
 		goto fail;
 	}
 	if (o->fd >= 0) {
 		w->fd = o->fd;
 	} else {
-		w->fd = open(o->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-			     0600);
-		if (w->fd < 0) {
-			err = -errno;
-			pr_err("cannot create %s: %s", o->path, strerror(-err));
+		/* a new file, as perf record makes it: what was there kept
+		 * as FILE.old; a device, FIFO or socket written in place */
+		err = outfile__open(&w->of, o->path,
+				    OUTFILE_NEW | OUTFILE_KEEP_OLD);
+		if (err) {
+			pr_err("cannot create %s (%s): %s", o->path,
+			       w->of.failed ? w->of.failed : "opening it",
+			       strerror(-err));
 			goto fail;
 		}
+		w->own_of = true;
+		w->fd = w->of.fd;
+		/* a FIFO or a socket takes the stream perf reads from pipes */
+		if (w->of.in_place && lseek(w->fd, 0, SEEK_CUR) < 0 &&
+		    errno == ESPIPE)
+			w->pipe = true;
 	}
+	if (o->tracing_data_len && !w->pipe) {
+		w->tracing = malloc(o->tracing_data_len);
+		if (!w->tracing) {
+			err = -ENOMEM;
+			goto fail;
+		}
+		memcpy(w->tracing, o->tracing_data, o->tracing_data_len);
+	} else {
+		w->o.tracing_data_len = 0;
+	}
+	w->o.tracing_data = w->tracing;
 	writer__read_kmaps(w);
 	writer__host_features(w);
 	err = pthread_create(&w->thread, NULL, writer__thread, w);
@@ -872,8 +887,12 @@ int perfdata_writer__close(struct perfdata_writer *w)
 			w->error ? "writing had failed" :
 				   "the output was too slow: the backlog was full");
 	if (w->fd >= 0) {
-		if (close(w->fd) && !w->error && !w->pipe)
-			writer__fail(w, -errno);
+		/* kept, whatever went wrong: it holds what was written */
+		int cerr = w->own_of ? outfile__finish(&w->of, 0) :
+				       (close(w->fd) ? -errno : 0);
+
+		if (cerr && !w->error && !w->pipe)
+			writer__fail(w, cerr);
 		w->fd = -1;
 	}
 	return w->error ? w->error : err;
@@ -897,7 +916,10 @@ void perfdata_writer__free(struct perfdata_writer *w)
 	if (!w->closed)
 		perfdata_writer__close(w);
 	writer__join(w);
-	if (w->fd >= 0)
+	/* never started: the file goes (what was there comes back) */
+	if (w->fd >= 0 && w->own_of)
+		outfile__finish(&w->of, -ECANCELED);
+	else if (w->fd >= 0)
 		close(w->fd);
 	for (size_t i = 0; i < w->nr_ev; i++)
 		pd_event__fini(&w->ev[i]);

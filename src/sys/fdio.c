@@ -44,30 +44,6 @@ int fd__pwrite_all(int fd, const void *p, size_t n, u64 off)
 	return whole(fd, p, n, (off_t)off, NULL);
 }
 
-int fd__save_file(const char *path, const void *p, size_t n)
-{
-	char tmp[4096];
-	int fd;
-
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	return fd__commit(fd, tmp, path, fd__write_all(fd, p, n, NULL));
-}
-
-int fd__commit(int fd, const char *tmp, const char *path, int err)
-{
-	if (close(fd) && !err)
-		err = -errno;
-	if (!err && rename(tmp, path))
-		err = -errno;
-	if (err)
-		unlink(tmp);
-	return err;
-}
-
 int fd__read_all(const char *path, struct strbuf *sb, size_t max)
 {
 	char buf[4096];

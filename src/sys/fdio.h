@@ -1,7 +1,8 @@
 /* fdio: whole reads and writes of file descriptors, small files and
  * directories, for the modules that do I/O (the perf.data reader and
  * writer, /proc, sysfs, tracefs, batch output, the command's output,
- * saved rows): the one place with read and write loops. */
+ * saved rows): the one place with read and write loops.  Files are
+ * created by outfile (outfile.h), never here. */
 #ifndef PTOP_FDIO_H
 #define PTOP_FDIO_H
 
@@ -19,16 +20,6 @@ int fd__write_all(int fd, const void *p, size_t n, u64 *done);
 
 /* The same with pwrite at file offset off. */
 int fd__pwrite_all(int fd, const void *p, size_t n, u64 off);
-
-/* Replaces path with p[0..n) at once: written to path.tmp, then renamed
- * (a reader never sees half a file; nothing is left behind on error).
- * 0 or -errno. */
-int fd__save_file(const char *path, const void *p, size_t n);
-
-/* Ends the writing of a temporary file fd (tmp) that replaces path:
- * closed, then renamed over path when err (the writer's) is 0, else
- * removed.  err, or the error of close or rename. */
-int fd__commit(int fd, const char *tmp, const char *path, int err);
 
 /*
  * Reads into p until n bytes or the end of the file, again after short

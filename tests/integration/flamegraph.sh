@@ -23,7 +23,7 @@ perf record -q -N --buildid-mmap -e cpu-clock -F 999 -g -o "$TMP/fp.data" -- \
 	fail "ptop -i --flamegraph: $(cat "$TMP/err")"
 grep -q 'outer' "$TMP/table" || fail "no table with --flamegraph: $(head -5 "$TMP/table")"
 [ -s "$TMP/fg.svg" ] || fail "no SVG written"
-[ -e "$TMP/fg.svg.tmp" ] && fail "the temporary file was left behind"
+ls -A "$TMP" | grep -q 'ptop-tmp$' && fail "the temporary file was left behind"
 xmllint --noout "$TMP/fg.svg" 2> "$TMP/err" || fail "invalid XML: $(head -5 "$TMP/err")"
 python3 "$check" stacks "$TMP/fg.svg" "$TMP/folded" > "$TMP/out" 2>&1 ||
 	fail "the SVG's stacks against --folded: $(cat "$TMP/out")"

@@ -74,8 +74,8 @@ grep -q -- '--pprof needs -b' "$TMP/err" || fail "usage: $(cat "$TMP/err")"
 record "$TMP/spin3.data" -e cpu-clock -F 2000 -- "$WL/spin3" 2
 "$PTOP" -i "$TMP/spin3.data" -b --json --pprof "$TMP/spin3.pb.gz" \
 	> "$TMP/spin3.json" 2> "$TMP/err" || fail "ptop -i --pprof: $(cat "$TMP/err")"
-[ -s "$TMP/spin3.pb.gz" ] && [ ! -e "$TMP/spin3.pb.gz.tmp" ] ||
-	fail "no profile (or a .tmp left)"
+[ -s "$TMP/spin3.pb.gz" ] && ! ls -A "$TMP" | grep -q 'ptop-tmp$' ||
+	fail "no profile (or a temporary left)"
 gzip -t "$TMP/spin3.pb.gz" || fail "not gzip"
 for f in spin_a spin_b spin_c; do
 	near "$(flat "$TMP/spin3.pb.gz" $f)" "$(tail -n 1 "$TMP/spin3.json" | jq -r --arg s $f \
@@ -174,7 +174,7 @@ case "$line" in *"[FN]"*) fail "stripped binary said to have functions: $line" ;
 # 5. labels from the sort keys, and a live batch run rewriting its file
 "$PTOP" -b -e cpu-clock -s comm,pid,sym -d 0.5 -n 3 --pprof "$TMP/live.pb.gz" \
 	-- "$WL/spin3" 1 > "$TMP/live.txt" 2> "$TMP/err" || fail "live: $(cat "$TMP/err")"
-[ ! -e "$TMP/live.pb.gz.tmp" ] || fail "a .tmp left"
+! ls -A "$TMP" | grep -q 'ptop-tmp$' || fail "a temporary left"
 pp -tags "$TMP/live.pb.gz" > "$TMP/tags" || fail "pprof -tags: $(cat "$TMP/pperr")"
 grep -q 'comm: Total' "$TMP/tags" && grep -q '): spin3$' "$TMP/tags" &&
 	grep -q 'pid: Total' "$TMP/tags" || fail "labels: $(cat "$TMP/tags")"

@@ -14,6 +14,7 @@
 #include "ui/report/annotate.h"
 #include "ui/report/batch.h"
 #include "src/sys/fdio.h"
+#include "src/sys/outfile.h"
 #include "ui/report/inlines.h"
 #include "src/core/log.h"
 #include "ui/report/flame.h"
@@ -481,8 +482,9 @@ static int app__flamegraph(struct app *a, struct table *t, size_t ev,
 		err = flame__svg(&sb, &f, &so);
 	if (!err)
 		err = path.oom || title.oom ? -ENOMEM :
-					      fd__save_file(path.buf, sb.buf,
-							    sb.len);
+					      outfile__save(path.buf, sb.buf,
+							    sb.len,
+							    OUTFILE_EXPORT);
 	if (err)
 		pr_err("--flamegraph %s: %s",
 		       path.buf ? path.buf : a->flamegraph, strerror(-err));

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "src/sys/fdio.h"
+#include "src/sys/outfile.h"
 #include "ui/report/pprof.h"
 #include "src/core/protobuf.h"
 #include "ui/report/sanitize.h"
@@ -571,7 +571,7 @@ int pprof__save(const char *path, const void *p, size_t len)
 
 	err = pprof__gzip(p, len, &buf, &n);
 	if (!err)
-		err = fd__save_file(path, buf, n);
+		err = outfile__save(path, buf, n, OUTFILE_EXPORT);
 	free(buf);
 	return err;
 }

@@ -39,8 +39,8 @@ int pprof__encode(struct strbuf *out, const struct pprof_opts *o,
 /* gzip of p into a new buffer (*out, to free): 0 or -ENOMEM/-EIO. */
 int pprof__gzip(const void *p, size_t len, void **out, size_t *out_len);
 
-/* gzip of p into path, atomically (path.tmp, then rename).  0 or
- * -errno. */
+/* gzip of p into path, an export (outfile__save: a new file renamed
+ * over path, or in place for -, a device, a FIFO).  0 or -errno. */
 int pprof__save(const char *path, const void *p, size_t len);
 
 #endif

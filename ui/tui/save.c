@@ -2,38 +2,32 @@
  * row menu's copy, the annotate view's P), and the status line says
  * where, or why not. */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "src/sys/fdio.h"
+#include "src/sys/outfile.h"
 #include "ui/report/sanitize.h"
 #include "ui/tui/save.h"
 #include "ui/tui/tui_internal.h"
 
-/* Writes text to DIR/prefix.N, the first N free; returns the name. */
+/* Writes text to DIR/prefix.N, the first N free (a new file: nothing
+ * there is replaced or written into); returns the name. */
 static int save_text(struct tui *t, const char *prefix, const char *text,
 		     size_t len, char *name, size_t name_len)
 {
 	const char *dir = t->save_dir ? t->save_dir : ".";
-	int fd = -1, err = 0;
+	struct outfile of;
+	int err = -EEXIST;
 
-	for (unsigned int i = 0; i < 1000; i++) {
+	for (unsigned int i = 0; i < 1000 && err == -EEXIST; i++) {
 		snprintf(name, name_len, "%s/%s.%u", dir, prefix,
 			 t->save_seq + i);
-		fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-		if (fd >= 0 || errno != EEXIST)
-			break;
+		err = outfile__open(&of, name, OUTFILE_EXPORT | OUTFILE_NEW);
 	}
-	if (fd < 0)
-		return -errno;
-	err = fd__write_all(fd, text, len, NULL);
-	if (close(fd) && !err)
-		err = -errno;
 	if (err)
-		unlink(name);
-	return err;
+		return err;
+	return outfile__finish(&of, fd__write_all(of.fd, text, len, NULL));
 }
 
 static void report_save(struct tui *t, int err, const char *what,
