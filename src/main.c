@@ -22,6 +22,7 @@
 #include "src/sys/cmdout.h"
 #include "src/sys/evlist.h"
 #include "src/sys/heap.h"
+#include "src/sys/mapguard.h"
 #include "src/sys/outfile.h"
 #include "src/sys/sampler.h"
 #include "symbols/dbgfetch.h"
@@ -241,6 +242,9 @@ static void install_signals(void)
 	if (sigaction(SIGHUP, NULL, &old) == 0 && old.sa_handler != SIG_IGN)
 		sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	/* first of the SIGBUS and SIGSEGV handlers: the live view's crash
+	 * handler comes later and asks it first */
+	mapguard__install();
 }
 
 /* The front end's settings from the options. */

@@ -79,7 +79,7 @@ int cachedir__ok(const char *dir)
 
 struct entry {
 	char name[NAME_MAX + 1];
-	time_t mtime;
+	time_t used;
 	u64 bytes;
 };
 
@@ -87,7 +87,7 @@ static int by_age(const void *a, const void *b)
 {
 	const struct entry *x = a, *y = b;
 
-	return (x->mtime > y->mtime) - (x->mtime < y->mtime);
+	return (x->used > y->used) - (x->used < y->used);
 }
 
 void cachedir__prune(const char *sub, const char *keep, u64 max)
@@ -120,7 +120,12 @@ void cachedir__prune(const char *sub, const char *keep, u64 max)
 		if (de->d_name[0] == '.')
 			continue;
 		snprintf(e[n].name, sizeof(e[n].name), "%s", de->d_name);
-		e[n].mtime = st.st_mtime;
+		/* used is read: the kernel's access time (relatime: once a
+		 * day at most; with noatime the oldest written go first).
+		 * Not a time ptop sets: that would change the file's ctime
+		 * under another run's mapping, which takes it for a file
+		 * rewritten (mapguard.h) */
+		e[n].used = MAX(st.st_mtime, st.st_atime);
 		e[n].bytes = (u64)st.st_blocks * 512;
 		total += e[n].bytes;
 		n++;

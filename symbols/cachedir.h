@@ -26,7 +26,8 @@ struct stat;
 int cachedir__open(const char *path, struct stat *st);
 
 /* Keeps the folder sub (DIR/dwarf, DIR/symbols) under max bytes, the
- * least recently used files (by mtime) removed first but never keep (a
+ * least recently used files (by access time, else modification time)
+ * removed first but never keep (a
  * name in it), and removes the temporary files of runs that died
  * (outfile's, OUTFILE_TMP_SUFFIX, ten minutes old).  Files are written
  * there with outfile__open(OUTFILE_FILE_ONLY). */

@@ -57,9 +57,9 @@ static bool copy_good(Elf *elf, const u8 *bid, int n, u64 inflated)
 	       size == inflated;
 }
 
-/* The copy at path: 0 (mapped, its time touched: the least recently
- * used go first), -ENOENT when there is none, -EBADMSG when it is not
- * whole (removed). */
+/* The copy at path: 0 (mapped: its access time, which the kernel keeps,
+ * tells cachedir__prune it is used), -ENOENT when there is none,
+ * -EBADMSG when it is not whole (removed). */
 static int open_copy(const char *path, const u8 *bid, int n, u64 inflated,
 		     int *fd_out, Elf **elf_out)
 {
@@ -77,7 +77,6 @@ static int open_copy(const char *path, const u8 *bid, int n, u64 inflated,
 		unlink(path);
 		return -EBADMSG;
 	}
-	futimens(fd, NULL);
 	*fd_out = fd;
 	*elf_out = elf;
 	return 0;

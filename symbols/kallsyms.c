@@ -4,12 +4,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "src/core/elfnote.h"
+#include "src/core/log.h"
 #include "src/sys/fdio.h"
+#include "src/sys/mapguard.h"
 #include "src/sys/outfile.h"
 #include "symbols/cachedir.h"
 #include "symbols/kallsyms.h"
@@ -293,23 +294,76 @@ void kallsyms__free(struct kallsyms *ks)
 {
 	if (!ks)
 		return;
-	if (ks->map)
-		munmap((void *)(uintptr_t)ks->map, ks->map_size);
+	if (ks->mf) {
+		mapfile__close(ks->mf);
+		free(ks->mf);
+	}
 	symtab__free(ks->st);
 	free(ks->mods);
 	free(ks);
 }
 
-static int ksym__hit(struct kallsyms *ks, const struct ksym *y,
-		     struct symtab_hit *hit)
-{
-	const char *name = strpool__intern(ks->pool, ks->names + y->name_off,
-					   y->name_len);
+/* A lookup in the cache file, guarded: the symbol and its name copied
+ * out of the mapping, interned after (a fault in the middle of the pool
+ * would leave it half changed). */
+struct kread {
+	struct kallsyms *ks;
+	u64 addr;
+	size_t i;		/* kallsyms__at's, or SIZE_MAX: by addr */
+	int err;
+	struct ksym y;
+	char name[KSYM_NAME_MAX];
+};
 
-	hit->start = y->addr;
-	hit->size = y->size;
+static void kread(void *arg)
+{
+	struct kread *r = arg;
+	const struct kallsyms *ks = r->ks;
+	const struct ksym *y = NULL;
+	size_t lo = 0, hi = ks->nr_syms;
+
+	r->err = -ENOENT;
+	if (r->i != SIZE_MAX) {
+		y = r->i < ks->nr_syms ? &ks->syms[r->i] : NULL;
+	} else {
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (ks->syms[mid].addr <= r->addr)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (size_t i = lo; !y && i > 0 && lo - i < WALK_BACK; i--)
+			if (r->addr - ks->syms[i - 1].addr <
+			    ks->syms[i - 1].size)
+				y = &ks->syms[i - 1];
+	}
+	if (!y)
+		return;
+	r->y = *y;
+	memcpy(r->name, ks->names + y->name_off, y->name_len);
+	r->err = 0;
+}
+
+/* -ESTALE: the cache file was cut or changed under the table, which is
+ * to be loaded again (never read again: every lookup answers so). */
+static int ksym__read(struct kallsyms *ks, u64 addr, size_t i,
+		      struct symtab_hit *hit)
+{
+	struct kread r = { .ks = ks, .addr = addr, .i = i };
+	const char *name;
+
+	memset(hit, 0, sizeof(*hit));
+	if (mapfile__run(ks->mf, kread, &r))
+		return -ESTALE;
+	if (r.err)
+		return r.err;
+	name = strpool__intern(ks->pool, r.name, r.y.name_len);
+	hit->start = r.y.addr;
+	hit->size = r.y.size;
 	hit->flags = SYM_F_KERNEL;
-	hit->group = y->group;
+	hit->group = r.y.group;
 	if (!name)
 		return -ENOMEM;
 	hit->name = hit->raw_name = name;
@@ -318,42 +372,25 @@ static int ksym__hit(struct kallsyms *ks, const struct ksym *y,
 
 int kallsyms__lookup(struct kallsyms *ks, u64 addr, struct symtab_hit *hit)
 {
-	size_t lo = 0, hi;
-
-	if (!ks->map)
+	if (!ks->mf)
 		return symtab__lookup(ks->st, addr, hit);
-	memset(hit, 0, sizeof(*hit));
-	hi = ks->nr_syms;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (ks->syms[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (size_t i = lo; i > 0 && lo - i < WALK_BACK; i--) {
-		const struct ksym *y = &ks->syms[i - 1];
-
-		if (addr - y->addr < y->size)
-			return ksym__hit(ks, y, hit);
-	}
-	return -ENOENT;
+	return ksym__read(ks, addr, SIZE_MAX, hit);
 }
 
 size_t kallsyms__count(const struct kallsyms *ks)
 {
-	return ks->map ? ks->nr_syms : symtab__count(ks->st);
+	return ks->mf ? ks->nr_syms : symtab__count(ks->st);
 }
 
 int kallsyms__at(struct kallsyms *ks, size_t i, struct symtab_hit *hit)
 {
-	if (!ks->map)
+	if (!ks->mf)
 		return symtab__at(ks->st, i, hit);
-	memset(hit, 0, sizeof(*hit));
-	if (i >= ks->nr_syms)
+	if (i >= ks->nr_syms) {
+		memset(hit, 0, sizeof(*hit));
 		return -ENOENT;
-	return ksym__hit(ks, &ks->syms[i], hit);
+	}
+	return ksym__read(ks, 0, i, hit);
 }
 
 const char *kallsyms__dso_name(const struct kallsyms *ks, u16 group)
@@ -366,7 +403,7 @@ const char *kallsyms__dso_name(const struct kallsyms *ks, u16 group)
 /* ---- the cache ---- */
 
 #define KCACHE_MAGIC "PTOPKSYM"
-#define KCACHE_VERSION 1
+#define KCACHE_VERSION 2
 #define BOOT_ID_LEN 36
 
 struct kcache_hdr {
@@ -378,6 +415,7 @@ struct kcache_hdr {
 	u32 pad;
 	u64 modules_hash;
 	u64 nr_syms, nr_mods, str_size, file_size;
+	u64 csum;	/* of the whole file, with this field 0 */
 };
 
 /* What the running kernel is: the cache's key. */
@@ -486,21 +524,45 @@ static bool mul_add(u64 a, u64 b, u64 *acc)
 	       !__builtin_add_overflow(*acc, m, acc);
 }
 
-/* Checks a mapped cache file against key: 0, or -EINVAL (not a valid
- * cache for this kernel: stale, truncated, damaged or hostile). */
-static int cache_valid(const u8 *map, size_t size, const struct kcache_key *k)
+/* The checksum of a cache file's bytes, its own field taken as 0: read
+ * from fd, not from the mapping, whose pages only lookups make resident
+ * (summed through the mapping, they were 1.7 MB more of RSS). */
+static int cache_csum(int fd, const u8 *map, size_t size, u64 *out)
+{
+	struct kcache_hdr h;
+	struct csum c;
+	int err;
+
+	memcpy(&h, map, sizeof(h));
+	h.csum = 0;
+	csum__init(&c);
+	csum__add(&c, &h, sizeof(h));
+	err = fd__csum(fd, sizeof(h), size - sizeof(h), &c);
+	*out = csum__end(&c);
+	return err;
+}
+
+/* Checks a cache file read whole against key: 0, -ESTALE (another
+ * kernel's, another version's: made again quietly) or -EINVAL (damaged:
+ * cut, changed bytes, or hostile). */
+static int cache_valid(int fd, const u8 *map, size_t size,
+		       const struct kcache_key *k)
 {
 	const struct kcache_hdr *h = (const void *)map;
 	const struct ksym *syms;
 	const struct kmod *mods;
-	u64 want = sizeof(*h), prev = 0;
+	u64 want = sizeof(*h), prev = 0, sum;
 
 	if (size < sizeof(*h) || memcmp(h->magic, KCACHE_MAGIC, 8) ||
-	    h->version != KCACHE_VERSION || h->hdr_size != sizeof(*h) ||
-	    memcmp(h->boot_id, k->boot_id, sizeof(h->boot_id)) ||
+	    h->version != KCACHE_VERSION || h->hdr_size != sizeof(*h))
+		return size < sizeof(*h) ? -EINVAL : -ESTALE;
+	if (memcmp(h->boot_id, k->boot_id, sizeof(h->boot_id)) ||
 	    h->build_id_size != k->build_id_size ||
 	    memcmp(h->build_id, k->build_id, sizeof(h->build_id)) ||
-	    h->modules_hash != k->modules_hash || h->file_size != size ||
+	    h->modules_hash != k->modules_hash)
+		return -ESTALE;
+	if (h->file_size != size || cache_csum(fd, map, size, &sum) ||
+	    sum != h->csum ||
 	    !h->nr_syms || h->nr_mods > UINT16_MAX ||
 	    h->str_size > UINT32_MAX ||
 	    !mul_add(h->nr_syms, sizeof(*syms), &want) ||
@@ -526,9 +588,9 @@ static int cache_valid(const u8 *map, size_t size, const struct kcache_key *k)
 	return 0;
 }
 
-/* The table served from a valid mapped cache file (which it keeps). */
-static struct kallsyms *from_cache(const u8 *map, size_t size,
-				   struct strpool *pool)
+/* The table served from a valid cache file read whole (map: the heap
+ * copy, which it keeps and frees). */
+static struct kallsyms *from_cache(const u8 *map, struct strpool *pool)
 {
 	const struct kcache_hdr *h = (const void *)map;
 	const struct kmod *mods;
@@ -553,43 +615,86 @@ static struct kallsyms *from_cache(const u8 *map, size_t size,
 			return NULL;
 		}
 	}
-	ks->map = map;
-	ks->map_size = size;
 	return ks;
 }
 
+struct cache_open {
+	int fd;
+	const u8 *map;
+	size_t size;
+	const struct kcache_key *k;
+	struct strpool *pool;
+	int err;
+	struct kallsyms *ks;
+};
+
+/* Guarded: the checks read the whole mapping. */
+static void cache_check(void *arg)
+{
+	struct cache_open *a = arg;
+
+	a->err = cache_valid(a->fd, a->map, a->size, a->k);
+	if (!a->err)
+		a->ks = from_cache(a->map, a->pool);
+}
+
+/*
+ * The cache file, mapped and checked (its checksum, then its structure),
+ * or NULL; *damaged when it was there for this kernel but not whole.
+ * Mapped, not read into the heap: a copy cost every start 10 ms of CPU
+ * and page faults here (doc/design.md, "Files ptop maps"); so every read
+ * of it is guarded, and a file cut or changed while it is used makes the
+ * lookups answer -ESTALE.
+ */
 static struct kallsyms *read_cache(const char *file,
 				   const struct kcache_key *k,
-				   struct strpool *pool)
+				   struct strpool *pool, bool *damaged)
 {
-	struct kallsyms *ks = NULL;
+	struct cache_open a = { .k = k, .pool = pool, .err = -EINVAL };
+	struct mapfile *mf;
 	struct stat st;
-	void *map;
 	int fd = open(file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 
+	*damaged = false;
 	if (fd < 0)
 		return NULL;
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
-	    st.st_uid != geteuid() || st.st_size < (off_t)sizeof(struct kcache_hdr) ||
-	    (u64)st.st_size > KALLSYMS_MAX) {
+	    st.st_uid != geteuid() ||
+	    st.st_size < (off_t)sizeof(struct kcache_hdr) ||
+	    (u64)st.st_size > KALLSYMS_MAX || !(mf = malloc(sizeof(*mf)))) {
 		close(fd);
 		return NULL;
 	}
-	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (map == MAP_FAILED)
+	if (mapfile__open(mf, fd)) {
+		free(mf);
 		return NULL;
-	if (!cache_valid(map, (size_t)st.st_size, k))
-		ks = from_cache(map, (size_t)st.st_size, pool);
-	if (!ks)
-		munmap(map, (size_t)st.st_size);
-	return ks;
+	}
+	a.fd = mf->fd;
+	a.map = mf->map;
+	a.size = mf->size;
+	/* what a fault cut short (the table half made) is left as it is */
+	if (mapfile__run(mf, cache_check, &a) || a.err || !a.ks) {
+		*damaged = a.err != -ESTALE;
+		mapfile__close(mf);
+		free(mf);
+		return NULL;
+	}
+	a.ks->mf = mf;
+	return a.ks;
 }
 
-/* bufout's emit: the cache file's writes */
+/* bufout's emit: the cache file's writes, summed as they go */
+struct kcache_out {
+	int fd;
+	struct csum c;
+};
+
 static int kcache_emit(void *ctx, const void *buf, size_t len)
 {
-	return fd__write_all(*(const int *)ctx, buf, len, NULL);
+	struct kcache_out *o = ctx;
+
+	csum__add(&o->c, buf, len);
+	return fd__write_all(o->fd, buf, len, NULL);
 }
 
 /* The i-th symbol of the parsed table as the cache holds it: false when
@@ -627,6 +732,7 @@ static int write_cache(const char *file, struct kallsyms *ks,
 {
 	size_t n = symtab__count(ks->st), nr = 0;
 	struct kcache_hdr h;
+	struct kcache_out out;
 	struct outfile of;
 	struct bufout w;
 	const char *name;
@@ -661,7 +767,10 @@ static int write_cache(const char *file, struct kallsyms *ks,
 	err = outfile__open(&of, file, OUTFILE_FILE_ONLY);
 	if (err)
 		return err;
-	bufout__init(&w, kcache_emit, &of.fd);
+	out.fd = of.fd;
+	csum__init(&out.c);
+	/* the header with a checksum of 0, then again with the sum */
+	bufout__init(&w, kcache_emit, &out);
 	bufout__add(&w, &h, sizeof(h));
 	str = 0;
 	for (size_t i = 0; i < n; i++)
@@ -681,7 +790,11 @@ static int write_cache(const char *file, struct kallsyms *ks,
 			bufout__add(&w, name, y.name_len);
 	for (size_t i = 0; i < ks->nr_mods; i++)
 		bufout__add(&w, ks->mods[i] + 1, strlen(ks->mods[i]) - 2);
-	return outfile__finish(&of, bufout__fini(&w));
+	err = bufout__fini(&w);
+	h.csum = csum__end(&out.c);
+	if (!err)
+		err = fd__pwrite_all(of.fd, &h, sizeof(h), 0);
+	return outfile__finish(&of, err);
 }
 
 struct kallsyms *kallsyms__load_cached(const char *path,
@@ -693,7 +806,7 @@ struct kallsyms *kallsyms__load_cached(const char *path,
 	struct kcache_key key;
 	char file[4200];
 	struct kallsyms *ks;
-	bool cache;
+	bool cache, damaged;
 
 	if (!from)
 		from = &dummy;
@@ -703,15 +816,18 @@ struct kallsyms *kallsyms__load_cached(const char *path,
 		!restricted_now(path) && !cachedir__ok(c->dir);
 	if (!cache)
 		return kallsyms__load(path, pool);
-	ks = read_cache(file, &key, pool);
+	ks = read_cache(file, &key, pool, &damaged);
 	if (ks) {
 		*from = KALLSYMS_CACHED;
 		return ks;
 	}
+	if (damaged)
+		pr_warn("the kallsyms cache %s was damaged: made again", file);
 	ks = kallsyms__load(path, pool);
 	if (ks && !write_cache(file, ks, &key)) {
-		/* the file written, mapped: the parsed table is let go */
-		struct kallsyms *mapped = read_cache(file, &key, pool);
+		/* the file written, read back: the parsed table is let go */
+		struct kallsyms *mapped = read_cache(file, &key, pool,
+						     &damaged);
 
 		*from = KALLSYMS_PARSED_SAVED;
 		if (mapped) {

@@ -8,14 +8,15 @@ struct strpool;
 struct symtab;
 
 struct ksym;
+struct mapfile;
 struct symtab_hit;
 
 struct kallsyms {
 	struct symtab *st;	/* text symbols; group = module index + 1;
 				 * NULL when served from a cache file */
-	/* the cache file's table, mapped (kallsyms__load_cached) */
-	const void *map;
-	size_t map_size;
+	/* the cache file's table, mapped (kallsyms__load_cached): read
+	 * only under its guard (mapguard.h), names copied out first */
+	struct mapfile *mf;
 	const struct ksym *syms;
 	size_t nr_syms;
 	const char *names;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "src/sys/mapguard.h"
 #include "symbols/loader.h"
 
 #define SLICE_NS (10 * 1000 * 1000)
@@ -70,14 +71,41 @@ static void loader__unref_locked(struct loader *l)
 		loader__destroy(l);
 }
 
+static void job_run(void *job)
+{
+	((struct loader_job *)job)->run(job);
+}
+
+/* A job reads mapped files (libelf, libdw) that may be truncated meanwhile:
+ * a fault ends its run, with faulted set (mapguard.h). */
+static void run_guarded(struct loader_job *job)
+{
+	struct mapguard g;
+
+	mapguard__init(&g);
+	job->faulted = mapguard__run(&g, job_run, job) != 0;
+}
+
+void loader__run_here(struct loader_job *job)
+{
+	run_guarded(job);
+}
+
 static void *loader__main(void *arg)
 {
 	struct worker_arg wa = *(struct worker_arg *)arg;
 	struct loader *l = wa.l;
 	struct loader_job *job;
+	sigset_t faults;
 
 	free(arg);
 	pthread_setname_np(pthread_self(), LOADER_THREAD);
+	/* a fault in a mapped file must reach mapguard's handler: blocked,
+	 * the kernel would kill the process instead */
+	sigemptyset(&faults);
+	sigaddset(&faults, SIGBUS);
+	sigaddset(&faults, SIGSEGV);
+	pthread_sigmask(SIG_UNBLOCK, &faults, NULL);
 	pthread_mutex_lock(&l->lock);
 	for (;;) {
 		while (!l->head && !l->stop)
@@ -93,7 +121,7 @@ static void *loader__main(void *arg)
 		l->running[wa.slot] = job;
 		pthread_mutex_unlock(&l->lock);
 		/* the job is the worker's alone while it runs */
-		job->run(job);
+		run_guarded(job);
 		pthread_mutex_lock(&l->lock);
 		l->running[wa.slot] = NULL;
 		job->state = LJ_DONE;
@@ -152,7 +180,7 @@ int loader__submit(struct loader *l, struct loader_job *job)
 	if (!l->nr_threads) {
 		/* no thread: the caller's runs it */
 		pthread_mutex_unlock(&l->lock);
-		job->run(job);
+		run_guarded(job);
 		pthread_mutex_lock(&l->lock);
 		job->state = LJ_DONE;
 		__atomic_store_n(&l->finished, l->finished + 1,

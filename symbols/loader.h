@@ -8,7 +8,9 @@
 
 /*
  * Usage (the caller embeds a job in its own struct):
- *	job->run = load_it;	runs once, on the worker; touches nothing
+ *	job->run = load_it;	runs once, on the worker (guarded: a
+ *				mapped file truncated meanwhile sets
+ *				job->faulted); touches nothing
  *	job->free = free_it;	but the job (no caller state: it may run
  *				after the caller is gone)
  *	loader__submit(l, job);		queued, started in order (urgent
@@ -43,6 +45,10 @@ struct loader_job {
 	void (*run)(struct loader_job *job);
 	void (*free)(struct loader_job *job);
 	bool urgent;	/* runs before the queued jobs that are not */
+	/* run was cut short by a fault in a file it had mapped (truncated
+	 * meanwhile, see mapguard.h): what it made is in an unknown state,
+	 * for free to leave alone */
+	bool faulted;
 	/* the loader's, under its lock */
 	struct loader_job *next;
 	int state;
@@ -68,6 +74,10 @@ int loader__wait(struct loader *l, struct loader_job *job, double deadline,
 bool loader__done(struct loader *l, struct loader_job *job);
 
 void loader__cancel(struct loader *l, struct loader_job *job);
+
+/* Runs job on the caller's thread, guarded as the workers run theirs
+ * (job->faulted): a load no deadline waits for (annotate's data). */
+void loader__run_here(struct loader_job *job);
 
 /* Jobs whose run is over so far: grows when a wait would answer 0 for
  * one more job.  Any thread. */

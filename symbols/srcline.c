@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/sys/mapguard.h"
 #include "symbols/srcline.h"
 
 /* Inflated DWARF beyond this is refused (zlib tops out near 1032:1, so a
@@ -16,6 +17,12 @@
 
 struct srcline_dw {
 	Dwarf *dw;
+	/* the file libdw maps: a change under it ends the handle */
+	struct mapguard guard;
+	bool poisoned;		/* a fault cut libdw short: never touched
+				 * again, not even by dwarf_end */
+	/* a name copied out of the mapping before it is interned */
+	char name[4096];
 	/* the function found last: annotate asks for every instruction of
 	 * one function in a row, and walking the CU from its root each time
 	 * (every type and declaration of every header) is what costs */
@@ -81,25 +88,53 @@ int srcline__dwarf_size(Elf *elf, u64 *inflated_total, bool *compressed)
 	return 0;
 }
 
-struct srcline_dw *srcline__new(Elf *elf)
+struct begin_args {
+	Elf *elf;
+	Dwarf *dw;
+};
+
+/* Guarded: the sections are read where the file is mapped. */
+static void begin(void *arg)
 {
-	struct srcline_dw *sd;
+	struct begin_args *a = arg;
 	u64 size;
 	bool compressed;
 
-	if (!elf || srcline__dwarf_size(elf, &size, &compressed)) {
+	if (!srcline__dwarf_size(a->elf, &size, &compressed))
+		a->dw = dwarf_begin_elf(a->elf, DWARF_C_READ, NULL);
+}
+
+struct srcline_dw *srcline__new(Elf *elf, int fd)
+{
+	struct begin_args a = { elf, NULL };
+	struct srcline_dw *sd;
+
+	if (!elf) {
 		errno = ENODATA;
 		return NULL;
 	}
 	sd = calloc(1, sizeof(*sd));
 	if (!sd)
 		return NULL;
-	sd->dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
-	if (!sd->dw) {
+	mapguard__init(&sd->guard);
+	if (fd >= 0 && mapguard__watch(&sd->guard, fd)) {
 		free(sd);
-		errno = ENODATA;
 		return NULL;
 	}
+	if (mapguard__run(&sd->guard, begin, &a)) {
+		/* what libdw made is left as it is */
+		free(sd);
+		errno = ESTALE;
+		return NULL;
+	}
+	if (!a.dw || mapguard__changed(&sd->guard)) {
+		if (a.dw)
+			dwarf_end(a.dw);
+		free(sd);
+		errno = a.dw ? ESTALE : ENODATA;
+		return NULL;
+	}
+	sd->dw = a.dw;
 	return sd;
 }
 
@@ -107,7 +142,8 @@ void srcline__free(struct srcline_dw *sd)
 {
 	if (!sd)
 		return;
-	dwarf_end(sd->dw);
+	if (!sd->poisoned)
+		dwarf_end(sd->dw);
 	free(sd);
 }
 
@@ -132,23 +168,33 @@ static bool cu_of(Dwarf *dw, u64 vaddr, Dwarf_Die *cu)
 	return false;
 }
 
-static const char *intern(struct strpool *pool, const char *s)
+/* s (in the mapped file) copied first, so that a fault while reading
+ * it leaves the pool as it was; a name is cut at 4 KiB. */
+static const char *intern(struct srcline_dw *sd, struct strpool *pool,
+			  const char *s)
 {
-	return s ? strpool__intern(pool, s, strlen(s)) : NULL;
+	size_t n;
+
+	if (!s)
+		return NULL;
+	n = strnlen(s, sizeof(sd->name) - 1);
+	memcpy(sd->name, s, n);
+	return strpool__intern(pool, sd->name, n);
 }
 
-static const char *die_name(Dwarf_Die *die, struct strpool *pool)
+static const char *die_name(struct srcline_dw *sd, Dwarf_Die *die,
+			    struct strpool *pool)
 {
 	Dwarf_Attribute attr;
 
 	/* inlined instances name their function through the origin */
 	if (!dwarf_attr_integrate(die, DW_AT_name, &attr))
 		return NULL;
-	return intern(pool, dwarf_formstring(&attr));
+	return intern(sd, pool, dwarf_formstring(&attr));
 }
 
-static const char *call_file(Dwarf_Die *die, Dwarf_Die *cu,
-			     struct strpool *pool)
+static const char *call_file(struct srcline_dw *sd, Dwarf_Die *die,
+			     Dwarf_Die *cu, struct strpool *pool)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Files *files;
@@ -159,7 +205,7 @@ static const char *call_file(Dwarf_Die *die, Dwarf_Die *cu,
 	    dwarf_formudata(&attr, &idx) ||
 	    dwarf_getsrcfiles(cu, &files, &nr) || idx >= nr)
 		return NULL;
-	return intern(pool, dwarf_filesrc(files, idx, NULL, NULL));
+	return intern(sd, pool, dwarf_filesrc(files, idx, NULL, NULL));
 }
 
 static int call_line(Dwarf_Die *die)
@@ -247,8 +293,17 @@ static void walk_scopes(struct scope_walk *w, Dwarf_Die *parent, int level)
 	}
 }
 
-int srcline__lookup(struct srcline_dw *sd, u64 vaddr, struct srcline *out,
-		    size_t max, struct strpool *pool)
+struct lookup_args {
+	struct srcline_dw *sd;
+	u64 vaddr;
+	struct srcline *out;
+	size_t max;
+	struct strpool *pool;
+	int n;
+};
+
+static int lookup(struct srcline_dw *sd, u64 vaddr, struct srcline *out,
+		  size_t max, struct strpool *pool)
 {
 	struct scope_walk walk, *w = &walk;	/* 2 KiB */
 	Dwarf_Attribute attr;
@@ -258,16 +313,17 @@ int srcline__lookup(struct srcline_dw *sd, u64 vaddr, struct srcline *out,
 	size_t k = 0;
 	int lineno = 0;
 
-	if (!sd || !max || !cu_of(sd->dw, vaddr, &cu))
+	if (!cu_of(sd->dw, vaddr, &cu))
 		return 0;
 	memset(out, 0, sizeof(*out));
 	dir = dwarf_attr(&cu, DW_AT_comp_dir, &attr) ?
-		      intern(pool, dwarf_formstring(&attr)) :
+		      intern(sd, pool, dwarf_formstring(&attr)) :
 		      NULL;
 	out[0].dir = dir;
 	line = dwarf_getsrc_die(&cu, vaddr);
 	if (line) {
-		out[0].file = intern(pool, dwarf_linesrc(line, NULL, NULL));
+		out[0].file = intern(sd, pool,
+				     dwarf_linesrc(line, NULL, NULL));
 		if (!dwarf_lineno(line, &lineno) && lineno > 0)
 			out[0].line = lineno;
 	}
@@ -295,21 +351,45 @@ int srcline__lookup(struct srcline_dw *sd, u64 vaddr, struct srcline *out,
 		int tag = dwarf_tag(die);
 
 		if (tag == DW_TAG_inlined_subroutine) {
-			out[k].func = die_name(die, pool);
+			out[k].func = die_name(sd, die, pool);
 			if (k + 1 >= max)
 				break;
 			k++;
-			out[k].file = call_file(die, &cu, pool);
+			out[k].file = call_file(sd, die, &cu, pool);
 			out[k].line = call_line(die);
 			out[k].func = NULL;
 			out[k].dir = dir;
 		} else if (tag == DW_TAG_subprogram ||
 			   tag == DW_TAG_entry_point) {
-			out[k].func = die_name(die, pool);
+			out[k].func = die_name(sd, die, pool);
 			break;
 		}
 	}
 	if (!out[0].file && !k)
 		return 0;
 	return (int)(k + 1);
+}
+
+static void lookup_guarded(void *arg)
+{
+	struct lookup_args *a = arg;
+
+	a->n = lookup(a->sd, a->vaddr, a->out, a->max, a->pool);
+}
+
+int srcline__lookup(struct srcline_dw *sd, u64 vaddr, struct srcline *out,
+		    size_t max, struct strpool *pool)
+{
+	struct lookup_args a = { sd, vaddr, out, max, pool, 0 };
+
+	if (!sd || !max || sd->poisoned)
+		return sd && sd->poisoned ? -ESTALE : 0;
+	if (mapguard__run(&sd->guard, lookup_guarded, &a)) {
+		sd->poisoned = true;
+		return -ESTALE;
+	}
+	/* a file rewritten in place may have mixed two builds' names */
+	if (mapguard__changed(&sd->guard))
+		return -ESTALE;
+	return a.n;
 }

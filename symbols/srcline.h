@@ -11,12 +11,17 @@ struct strpool;
 struct srcline_dw;
 
 /*
- * DWARF of elf (which must outlive the handle).  The sections are sized
- * up first: compressed ones that would inflate past a sane bound are
- * refused rather than handed to libdw.  NULL with errno set (ENODATA: no
- * usable DWARF).
+ * DWARF of elf (which must outlive the handle), mapped from fd (-1: an
+ * image in memory).  The sections are sized up first: compressed ones
+ * that would inflate past a sane bound are refused rather than handed to
+ * libdw.  NULL with errno set (ENODATA: no usable DWARF; ESTALE: the
+ * file changed or was cut while it was read).
+ *
+ * libdw reads the file where it is mapped: every call runs under a
+ * mapguard (a file truncated under it faults) and checks the file after,
+ * so that a file changed under the handle never gives a name.
  */
-struct srcline_dw *srcline__new(Elf *elf);
+struct srcline_dw *srcline__new(Elf *elf, int fd);
 
 /* The size of elf's .debug sections once inflated, and whether any is
  * compressed (SHF_COMPRESSED or .zdebug_): 0, or -ENODATA when they are
@@ -28,7 +33,10 @@ void srcline__free(struct srcline_dw *sd);
  * Frames of vaddr (an ELF virtual address), innermost first: out[0] has
  * the line table's file:line and the function holding it; each further
  * frame is the call site of the inlined function before it.  Strings are
- * interned in pool.  Returns the number of frames (0: unknown address).
+ * interned in pool.  Returns the number of frames (0: unknown address),
+ * or -ESTALE when the file changed since srcline__new: the answer is
+ * not given, and the handle is to be freed (and made again from the
+ * file as it is now, if its build-id still fits).
  */
 int srcline__lookup(struct srcline_dw *sd, u64 vaddr, struct srcline *out,
 		    size_t max, struct strpool *pool);

@@ -559,6 +559,45 @@ void resolved_add(struct symbolizer *s, u64 k0, u64 addr,
 		free(r);
 }
 
+static void unload(struct symbolizer *s, size_t i);
+
+/*
+ * A table served from a cache file that was cut or changed while in use
+ * (its lookups answer -ESTALE, symtab__set_guard): dropped, said once,
+ * and made again by the next lookup (the cache file no longer matches,
+ * so from the binary or /proc/kallsyms).  The answer meanwhile is a
+ * provisional one, never cached.
+ */
+static void drop_stale(struct symbolizer *s, const struct dso *dso,
+		       struct dso_state *ds, struct sym_info *info)
+{
+	struct image *img = ds ? ds->img : NULL;
+	bool *said = dso->kind == DSO_KERNEL ? &s->kernel_stale_warned :
+		     ds ? &ds->stale_warned : NULL;
+
+	if (said && !*said)
+		pr_warn("%s: its cached table changed while in use: read again",
+			dso->kind == DSO_KERNEL ? "kernel symbols" :
+			img && img->file ? img->file : "?");
+	if (said)
+		*said = true;
+	if (dso->kind == DSO_KERNEL) {
+		kallsyms__free(s->kernel);
+		s->kernel = NULL;
+		s->kernel_loaded = false;
+	} else {
+		for (size_t i = 0; img && i < s->nr_states; i++)
+			if (s->states[i].img == img)
+				unload(s, i);
+	}
+	s->deferred++;
+	if (info) {
+		info->name = info->raw_name = NULL;
+		info->status = DSO_ST_DEFERRED;
+		info->flags |= SYM_F_PROVISIONAL;
+	}
+}
+
 int symbolizer__lookup(struct symbolizer *s, const struct dso *dso, u64 addr,
 		       struct sym_info *info)
 {
@@ -636,6 +675,10 @@ int symbolizer__lookup(struct symbolizer *s, const struct dso *dso, u64 addr,
 	default:
 		break;
 	}
+	if (err == -ESTALE) {
+		drop_stale(s, dso, ds, info);
+		return 0;
+	}
 	/* a name that could not be made (ENOMEM) is not remembered */
 	if (cacheable(dso) && err != -ENOMEM && !awaiting(ds))
 		resolved_add(s, k0, addr, info, 0, NULL);
@@ -686,14 +729,22 @@ int symbolizer__lookup_data(struct symbolizer *s, const struct dso *dso,
 	img = ds->img;
 	if (!img || ds->status == DSO_ST_MISMATCH || img->job)
 		return 0;
-	if (symtab__lookup(img->st, vaddr, &hit)) {
+	err = symtab__lookup(img->st, vaddr, &hit);
+	if (err && err != -ESTALE) {
 		/* the vdso's data is the kernel's, outside its image */
 		if (dso->kind != DSO_FILE)
 			return 0;
 		if (!img->data_tried)
 			load_data(s, dso, img);
-		if (!img->data_st || symtab__lookup(img->data_st, vaddr, &hit))
+		if (!img->data_st)
 			return 0;
+		err = symtab__lookup(img->data_st, vaddr, &hit);
+		if (err && err != -ESTALE)
+			return 0;
+	}
+	if (err == -ESTALE) {
+		drop_stale(s, dso, ds, info);
+		return 0;
 	}
 	fill_hit(info, &hit);
 	return 0;
@@ -783,6 +834,7 @@ int symbolizer__foreach_named(struct symbolizer *s, const struct dso *dso,
 		ks = s->kernel;
 	nr = ks ? kallsyms__count(ks) : symtab__count(st);
 	for (size_t i = 0; !rc && i < nr; i++) {
+		int err;
 		u64 key;
 
 		/* a table's raw names are looked at before naming; the
@@ -790,11 +842,20 @@ int symbolizer__foreach_named(struct symbolizer *s, const struct dso *dso,
 		if (part && st) {
 			const char *raw = symtab__raw_at(st, i);
 
+			if (!raw && symtab__stale(st)) {
+				drop_stale(s, dso, ds, NULL);
+				break;
+			}
 			if (!raw || !strstr(raw, part))
 				continue;
 		}
-		if ((ks ? kallsyms__at(ks, i, &hit) :
-			  symtab__at(st, i, &hit)) || !hit.name ||
+		err = ks ? kallsyms__at(ks, i, &hit) : symtab__at(st, i, &hit);
+		if (err == -ESTALE) {
+			/* its cache file changed: nothing more from it */
+			drop_stale(s, dso, ds, NULL);
+			break;
+		}
+		if (err || !hit.name ||
 		    (part && ks && !strstr(hit.raw_name, part)))
 			continue;
 		memset(&si, 0, sizeof(si));

@@ -58,6 +58,7 @@ struct image {
 	bool data_tried;
 	/* DWARF, loaded on the first srcline */
 	bool dwarf_tried;
+	bool dw_changed;	/* said once: its file changed under it */
 	int dw_fd;
 	Elf *dw_elf;
 	struct srcline_dw *dw;
@@ -77,6 +78,7 @@ struct image {
 struct dso_state {
 	bool loaded;		/* img/status are current */
 	bool warned;		/* a problem was logged once already */
+	bool stale_warned;	/* its cached table changed under it: said */
 	struct awaited await;	/* debuginfod is fetching its binary */
 	enum dso_status status;
 	struct image *img;
@@ -167,6 +169,7 @@ struct symbolizer {
 	struct lru resolved;	/* struct resolved */
 	size_t hits, misses;
 	u32 kernel_loads;
+	bool kernel_stale_warned;	/* the kallsyms cache changed: said */
 };
 
 

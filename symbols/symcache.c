@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -13,10 +12,11 @@
 #include "symbols/symcache.h"
 #include "symbols/symtab.h"
 #include "src/sys/fdio.h"
+#include "src/sys/mapguard.h"
 #include "src/sys/outfile.h"
 
 #define SYMCACHE_MAGIC "PTOPSYMC"
-#define SYMCACHE_VERSION 1
+#define SYMCACHE_VERSION 2
 
 /* A cache file: this header, then the table's image. */
 struct symcache_hdr {
@@ -25,6 +25,7 @@ struct symcache_hdr {
 	struct symcache_key key;
 	u64 image_size;
 	u32 extra, pad;
+	u64 csum;	/* of the image (csum__) */
 };
 
 static void file_id(struct symcache_file *f, const struct stat *st)
@@ -88,41 +89,84 @@ static int paths(const char *dir, const char *bin,
 	return 0;
 }
 
-struct mapping {
-	void *map;
-	size_t size;
+/* A file mapped whole (size bytes, fd): 0 when it is k's and whole, -ESTALE
+ * when it is another key's or version's, -EBADMSG when it is damaged. */
+static int check(int fd, const u8 *buf, size_t size,
+		 const struct symcache_key *k)
+{
+	const struct symcache_hdr *h = (const void *)buf;
+	struct csum c;
+
+	if (size < sizeof(*h) ||
+	    memcmp(h->magic, SYMCACHE_MAGIC, sizeof(h->magic)))
+		return -EBADMSG;
+	if (h->version != SYMCACHE_VERSION || h->hdr_size != sizeof(*h) ||
+	    memcmp(&h->key, k, sizeof(*k)))
+		return -ESTALE;
+	if (h->image_size != size - sizeof(*h))
+		return -EBADMSG;
+	/* read from fd: the mapping's pages stay for lookups to touch */
+	csum__init(&c);
+	if (fd__csum(fd, sizeof(*h), size - sizeof(*h), &c))
+		return -EBADMSG;
+	return csum__end(&c) == h->csum ? 0 : -EBADMSG;
+}
+
+/* The table's guard and release (symtab__set_guard): its mapping. */
+static int guard_run(void *ctx, void (*fn)(void *), void *arg)
+{
+	return mapfile__run(ctx, fn, arg);
+}
+
+static void release(void *ctx)
+{
+	mapfile__close(ctx);
+	free(ctx);
+}
+
+struct load {
+	struct mapfile *mf;
+	const struct symcache_key *k;
+	struct strpool *pool;
+	unsigned int flags;
+	int err;
+	u32 extra;
+	struct symtab *st;
 };
 
-static void unmap(void *ctx)
+/* Guarded: the checks read the whole mapping. */
+static void load_checked(void *arg)
 {
-	struct mapping *m = ctx;
+	struct load *l = arg;
+	const u8 *map = l->mf->map;
 
-	munmap(m->map, m->size);
-	free(m);
+	l->err = check(l->mf->fd, map, l->mf->size, l->k);
+	if (l->err)
+		return;
+	l->extra = ((const struct symcache_hdr *)(const void *)map)->extra;
+	errno = EBADMSG;
+	l->st = symtab__from_image(map + sizeof(struct symcache_hdr),
+				   l->mf->size - sizeof(struct symcache_hdr),
+				   l->pool, l->flags, release, l->mf);
+	if (!l->st)
+		l->err = errno == ENOMEM ? -ENOMEM : -EBADMSG;
 }
 
-/* Is the mapped file map (size bytes) whole, and k's? */
-static bool header_good(const u8 *map, size_t size,
-			const struct symcache_key *k)
-{
-	const struct symcache_hdr *h = (const void *)map;
-
-	return size >= sizeof(*h) &&
-	       !memcmp(h->magic, SYMCACHE_MAGIC, sizeof(h->magic)) &&
-	       h->version == SYMCACHE_VERSION && h->hdr_size == sizeof(*h) &&
-	       !memcmp(&h->key, k, sizeof(*k)) &&
-	       h->image_size == size - sizeof(*h);
-}
-
+/*
+ * Mapped, not read into the heap (a copy cost every start page faults
+ * and 10 ms of CPU here: doc/design.md, "Files ptop maps"): every read of
+ * the table's image is guarded (symtab__set_guard), so that a file cut
+ * or changed while it is used makes lookups answer -ESTALE instead of
+ * faulting or giving another table's names.
+ */
 int symcache__load(const char *dir, const char *bin,
 		   const struct symcache_key *k, struct strpool *pool,
 		   unsigned int flags, struct symtab **out, u32 *extra)
 {
 	char sub[PATH_MAX], path[PATH_MAX], name[NAME_MAX + 1];
-	struct mapping *m;
+	struct load l = { .k = k, .pool = pool, .flags = flags };
 	struct stat st;
 	int fd, err;
-	u8 *map;
 
 	*out = NULL;
 	err = paths(dir, bin, k, sub, path, name);
@@ -132,48 +176,45 @@ int symcache__load(const char *dir, const char *bin,
 	if (fd < 0)
 		return fd;
 	if ((u64)st.st_size < sizeof(struct symcache_hdr) ||
-	    (u64)st.st_size > SIZE_MAX)
-		goto bad;
-	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	if (map == MAP_FAILED) {
-		err = -errno;
+	    (u64)st.st_size > SYMCACHE_MAX_BYTES) {
 		close(fd);
-		return err;
+		unlink(path);
+		return -EBADMSG;
 	}
-	m = malloc(sizeof(*m));
-	if (!m) {
-		munmap(map, (size_t)st.st_size);
+	l.mf = malloc(sizeof(*l.mf));
+	if (!l.mf) {
 		close(fd);
 		return -ENOMEM;
 	}
-	*m = (struct mapping){ map, (size_t)st.st_size };
-	errno = EBADMSG;
-	if (header_good(map, m->size, k))
-		*out = symtab__from_image(map + sizeof(struct symcache_hdr),
-					  m->size - sizeof(struct symcache_hdr),
-					  pool, flags, unmap, m);
-	if (!*out) {
-		err = errno == ENOMEM ? -ENOMEM : -EBADMSG;
-		unmap(m);
-		if (err == -ENOMEM) {
-			close(fd);
-			return err;
-		}
-		goto bad;
+	/* the table keeps the descriptor: its guard compares the file */
+	err = mapfile__open(l.mf, fd);
+	if (err) {
+		free(l.mf);
+		return err;
 	}
-	*extra = ((const struct symcache_hdr *)(void *)map)->extra;
-	futimens(fd, NULL);	/* used: the last to go */
-	close(fd);
+	if (mapfile__run(l.mf, load_checked, &l) && !l.err)
+		l.err = -EBADMSG;	/* cut or changed while checked */
+	if (l.err) {
+		/* a whole table releases the mapping; what a fault cut
+		 * short is left as it is */
+		if (l.st)
+			symtab__free(l.st);
+		else
+			release(l.mf);
+		if (l.err != -ENOMEM)
+			unlink(path);
+		return l.err;
+	}
+	symtab__set_guard(l.st, guard_run, l.mf);
+	*out = l.st;
+	*extra = l.extra;
 	return 0;
-bad:
-	close(fd);
-	unlink(path);
-	return -EBADMSG;
 }
 
 struct writer {
 	int fd;
 	u64 bytes;
+	struct csum c;
 };
 
 static int emit(void *ctx, const void *buf, size_t len)
@@ -183,6 +224,7 @@ static int emit(void *ctx, const void *buf, size_t len)
 	if (w->bytes + len > SYMCACHE_MAX_BYTES / 10)
 		return -EFBIG;
 	w->bytes += len;
+	csum__add(&w->c, buf, len);
 	return fd__write_all(w->fd, buf, len, NULL);
 }
 
@@ -192,7 +234,7 @@ int symcache__save(const char *dir, const char *bin,
 {
 	char sub[PATH_MAX], path[PATH_MAX], name[NAME_MAX + 1];
 	struct symcache_hdr h = { .magic = SYMCACHE_MAGIC };
-	struct writer w = { -1, 0 };
+	struct writer w = { .fd = -1 };
 	struct outfile of;
 	int err;
 
@@ -208,6 +250,7 @@ int symcache__save(const char *dir, const char *bin,
 	if (err)
 		return err;
 	w.fd = of.fd;
+	csum__init(&w.c);
 	h.version = SYMCACHE_VERSION;
 	h.hdr_size = sizeof(h);
 	h.key = *k;
@@ -220,6 +263,7 @@ int symcache__save(const char *dir, const char *bin,
 	if (!err)
 		err = symtab__write_image(st, emit, &w);
 	h.image_size = w.bytes;
+	h.csum = csum__end(&w.c);
 	if (!err)
 		err = fd__pwrite_all(w.fd, &h, sizeof(h), 0);
 	err = outfile__finish(&of, err);

@@ -1,18 +1,19 @@
 /*
  * symcache: binaries' finished symbol tables, kept as images
- * (symtab__write_image) in DIR/symbols and mapped by later runs.  Reading
- * a big library's tables is most of a start (libLLVM: 95K .eh_frame
- * ranges and 35K .dynsym symbols, sorted and merged: 40 ms and 10 MB of
- * fresh memory); a cached one is a map and a check.
+ * (symtab__write_image) in DIR/symbols and read whole by later runs.
+ * Reading a big library's tables is most of a start (libLLVM: 95K
+ * .eh_frame ranges and 35K .dynsym symbols, sorted and merged: 40 ms and
+ * 10 MB of fresh memory); a cached one is a read and a check.
  *
  * A table is found by its key: what was read (elfsym_what, the table's
  * flags) and from which files (the binary and the debug file: device,
  * inode, size, change and modification times), so that an upgraded
  * package or a debug file installed since reads the files again.  Each
- * file is checked when it is opened (its header and key, the image by
- * symtab__from_image); one that is not whole or not this key is read
- * again and replaced.  Files are written to a temporary file renamed
- * into place, mode 0600, in a folder only the user can write; the folder
+ * file is checked when it is opened (its header and key, the image's
+ * checksum, the image by symtab__from_image); one that is not whole or
+ * not this key is read again and replaced.  Files are written by outfile
+ * (a new file renamed into place), mode 0600, in a folder only the user
+ * can write; the folder
  * is kept under SYMCACHE_MAX_BYTES, the least recently used removed
  * first.  Never prints.
  */
@@ -46,11 +47,12 @@ int symcache__key(struct symcache_key *k, int fd, int dfd, u32 what,
 /*
  * The table of key from the folder dir (DIR/symbols/HASH.sym, one file
  * for each binary bin, by its path, and what: a binary changed since
- * replaces its old table when it is saved), mapped:
+ * replaces its old table when it is saved), read whole:
  * 0 with *out (flags as symtab__new's, names interned in pool when
  * looked up) and *extra (what symcache__save was given), -ENOENT when
- * there is none, -EBADMSG when there was one not whole or for another
- * key (removed), or another -errno.
+ * there is none, -ESTALE when there was one for another key or version,
+ * -EBADMSG when there was one damaged (not whole, a byte changed: both
+ * removed), or another -errno.
  */
 int symcache__load(const char *dir, const char *bin,
 		   const struct symcache_key *k, struct strpool *pool,

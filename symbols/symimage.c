@@ -15,6 +15,7 @@
 
 #include <gelf.h>
 
+#include "src/sys/mapguard.h"
 #include "symbols/cachedir.h"
 #include "symbols/dbgfetch.h"
 #include "symbols/debuginfo.h"
@@ -144,6 +145,12 @@ struct load_job {
 	/* JOB_SYMBOLS in: a debug file with a .symtab, read first */
 	int dfd;
 	Elf *dbg;
+	/* the files as they were opened, and the build-ids they were found
+	 * by: one rewritten in place meanwhile gives no names */
+	struct mapguard files;
+	u8 bid[BUILD_ID_MAX], dbg_bid[BUILD_ID_MAX];
+	size_t bid_size, dbg_bid_size;
+	bool stale;		/* JOB_DWARF: another file by now */
 	unsigned int what, data;	/* elfsym_what, ELFSYM_DATA or 0 */
 	bool has_symtab, minidebug;
 	/* JOB_SYMBOLS out: the table (n symbols, or -errno) */
@@ -180,15 +187,46 @@ static void job_close(struct load_job *j)
 	elf_close(&j->elf, &j->fd);
 }
 
-/* On whichever thread ends the job: touches nothing but the job. */
+/* On whichever thread ends the job: touches nothing but the job.  A job
+ * a fault cut short (a file truncated under it) leaves what it made as
+ * it is: libelf's and libdw's state, even the table, may be half done. */
 static void job_free(struct loader_job *lj)
 {
 	struct load_job *j = job_of(lj);
 
+	if (lj->faulted) {
+		if (j->fd >= 0)
+			close(j->fd);
+		if (j->dfd >= 0)
+			close(j->dfd);
+		free(j);
+		return;
+	}
 	srcline__free(j->dw);	/* before the Elf it reads */
 	symtab__free(j->st);
 	job_close(j);
 	free(j);
+}
+
+/* elf (mapped) has the build-id want it was found by, or there is none
+ * to compare: debuginfo.c checked the file, which may have been
+ * rewritten in place between that check and the job's first read. */
+static bool job_same_build(Elf *elf, const u8 *want, size_t n)
+{
+	u8 bid[BUILD_ID_MAX];
+	int got;
+
+	if (!elf || !n)
+		return true;
+	got = elfsym__build_id(elf, bid, sizeof(bid));
+	return got > 0 && debuginfo__build_id_eq(bid, (size_t)got, want, n);
+}
+
+/* The build-id a job's file must have (n 0: none known). */
+static void job_want(u8 *out, size_t *out_n, const u8 *bid, size_t n)
+{
+	*out_n = n <= BUILD_ID_MAX ? n : 0;
+	memcpy(out, bid, *out_n);
 }
 
 static void symbols_run(struct loader_job *lj);
@@ -248,6 +286,9 @@ static struct load_job *job_new(enum job_kind kind, int fd, Elf *elf,
 	j->fd = fd;
 	j->elf = elf;
 	j->dfd = -1;
+	mapguard__init(&j->files);
+	if (fd >= 0)
+		mapguard__watch(&j->files, fd);
 	snprintf(j->path, sizeof(j->path), "%s", path);
 	return j;
 }
@@ -304,6 +345,7 @@ static struct load_job *symbols_start(struct symbolizer *s,
 	j->symcache_dir = s->symbol_cache;
 	j->pool = s->pool;
 	j->st_flags = s->demangle;
+	job_want(j->bid, &j->bid_size, dso->build_id, dso->build_id_size);
 	if (!j->st) {
 		job_free(&j->lj);
 		return NULL;
@@ -320,8 +362,16 @@ static struct load_job *symbols_start(struct symbolizer *s,
 						    dso->build_id,
 			  img->info.build_id_size ? img->info.build_id_size :
 						    dso->build_id_size);
-	if (j->dfd >= 0)
+	if (j->dfd >= 0) {
 		j->dbg = elfsym__map_fd(j->dfd);
+		mapguard__watch(&j->files, j->dfd);
+		if (img->info.build_id_size)
+			job_want(j->dbg_bid, &j->dbg_bid_size,
+				 img->info.build_id, img->info.build_id_size);
+		else
+			job_want(j->dbg_bid, &j->dbg_bid_size, dso->build_id,
+				 dso->build_id_size);
+	}
 	/* only a debug file with a .symtab is read */
 	if (j->dbg && (elfsym__info(j->dbg, &di) || !di.has_symtab)) {
 		elf_end(j->dbg);
@@ -347,9 +397,13 @@ static bool symbols_cached(struct load_job *j, const struct symcache_key *k)
 {
 	struct symtab *st;
 	u32 extra;
+	int err = symcache__load(j->symcache_dir, j->path, k, j->pool,
+				 j->st_flags, &st, &extra);
 
-	if (symcache__load(j->symcache_dir, j->path, k, j->pool, j->st_flags,
-			   &st, &extra))
+	if (err == -EBADMSG)
+		pr_warn("%s: its symbol table in %s/symbols was damaged: "
+			"made again", j->path, j->symcache_dir);
+	if (err)
 		return false;
 	symtab__free(j->st);
 	j->st = st;
@@ -373,7 +427,10 @@ static void symbols_run(struct loader_job *lj)
 		job_end(j, t0);
 		return;
 	}
-	if (j->dbg) {
+	if (!job_same_build(j->elf, j->bid, j->bid_size) ||
+	    !job_same_build(j->dbg, j->dbg_bid, j->dbg_bid_size))
+		n = -ESTALE;
+	if (n >= 0 && j->dbg) {
 		n = elfsym__load(j->dbg, j->st, ELFSYM_SYMTAB | j->data);
 		j->from_dbg = n > 0;
 	}
@@ -395,6 +452,9 @@ static void symbols_run(struct loader_job *lj)
 	}
 	if (n >= 0 && symtab__finish(j->st))
 		n = -ENOMEM;
+	/* rewritten in place while read: two builds' names, maybe */
+	if (n >= 0 && mapguard__changed(&j->files))
+		n = -ESTALE;
 	j->n = n;
 	job_close(j);
 	if (n >= 0 && keyed)
@@ -411,7 +471,12 @@ static void symbols_take(struct symbolizer *s, struct image *img,
 	img->file = pool_dup(s, j->from_dbg ? j->dbg_path : j->path);
 	s->symbol_cache_used += j->symcache_used;
 	s->symbol_cache_made += j->symcache_made;
-	if (j->n < 0) {
+	if (j->lj.faulted || j->n == -ESTALE) {
+		img->status = DSO_ST_UNREADABLE;
+		pr_warn("%s: %s while its symbols were read: not used",
+			j->name, j->lj.faulted ? "cut short (truncated?)" :
+						 "changed");
+	} else if (j->n < 0) {
 		img->status = DSO_ST_UNREADABLE;
 		pr_info("%s: cannot read symbols (%s)", j->path,
 			strerror((int)-j->n));
@@ -542,8 +607,8 @@ void load_data(struct symbolizer *s, const struct dso *dso,
 	j = symbols_start(s, dso, img, fd, elf, path, true);
 	if (!j)
 		return;
-	symbols_run(&j->lj);
-	if (j->n >= 0) {
+	loader__run_here(&j->lj);
+	if (!j->lj.faulted && j->n >= 0) {
 		img->data_st = j->st;
 		j->st = NULL;
 	}
@@ -646,6 +711,12 @@ static void load_dwarf(struct symbolizer *s, const struct dso *dso,
 	j = job_new(JOB_DWARF, fd, elf, path);
 	if (!j)
 		return;
+	if (img->info.has_debug_info || !img->info.build_id_size)
+		job_want(j->bid, &j->bid_size, dso->build_id,
+			 dso->build_id_size);
+	else
+		job_want(j->bid, &j->bid_size, img->info.build_id,
+			 img->info.build_id_size);
 	j->cache_dir = s->dwarf_cache;
 	img->dw_job = j;
 	job_submit(s, j);
@@ -657,6 +728,12 @@ static void dwarf_run(struct loader_job *lj)
 	struct load_job *j = job_of(lj);
 	double t0 = job_begin(j);
 
+	if (!job_same_build(j->elf, j->bid, j->bid_size)) {
+		j->stale = true;
+		job_close(j);
+		job_end(j, t0);
+		return;
+	}
 	if (j->cache_dir) {
 		struct dwcache_result r;
 		Elf *celf;
@@ -672,10 +749,12 @@ static void dwarf_run(struct loader_job *lj)
 			j->cache_made = r.made;
 		}
 	}
-	j->dw = srcline__new(j->elf);
+	j->dw = srcline__new(j->elf, j->fd);
 	if (j->dw)
 		j->cost = dwarf_cost(j->elf);
 	else
+		j->stale = errno == ESTALE;
+	if (!j->dw)
 		job_close(j);
 	job_end(j, t0);
 }
@@ -683,6 +762,12 @@ static void dwarf_run(struct loader_job *lj)
 static void dwarf_take(struct symbolizer *s, struct image *img,
 		       struct load_job *j)
 {
+	if (j->lj.faulted || j->stale) {
+		pr_warn("%s: %s while its DWARF was read: not used", j->path,
+			j->lj.faulted ? "cut short (truncated?)" : "changed");
+		job_free(&j->lj);
+		return;
+	}
 	if (j->cache_dir && !j->cache_err) {
 		pr_debug("%s: DWARF %s %s/dwarf", j->path,
 			 j->cache_made ? "inflated into" : "read from",
@@ -743,6 +828,7 @@ static int srcline_uncached(struct symbolizer *s, const struct dso *dso,
 			    size_t max)
 {
 	u64 vaddr;
+	int n;
 
 	if (!img || elfsym__to_vaddr(&img->info, addr, &vaddr))
 		return 0;
@@ -760,7 +846,17 @@ static int srcline_uncached(struct symbolizer *s, const struct dso *dso,
 	}
 	img->dw_used = s->gen;
 	lru__touch(&s->dwarf, &img->dw_node);
-	return srcline__lookup(img->dw, vaddr, out, max, s->pool);
+	n = srcline__lookup(img->dw, vaddr, out, max, s->pool);
+	if (n != -ESTALE)
+		return n;
+	/* changed (or cut) under the mapping: no answer from it; a file
+	 * of the same build-id is read again */
+	if (!img->dw_changed)
+		pr_warn("%s: changed while in use: its DWARF is dropped",
+			img->file ? img->file : "?");
+	img->dw_changed = true;
+	symbolizer__drop_dwarf(s, img);
+	return 0;
 }
 
 int symbolizer__srcline(struct symbolizer *s, const struct dso *dso, u64 addr,

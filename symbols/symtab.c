@@ -7,88 +7,12 @@
 
 #include "symbols/demangle.h"
 #include "symbols/symtab.h"
+#include "symbols/symtab_internal.h"
 
 /* How many earlier symbols a lookup checks when the nearest one ends
  * before addr: enough for nested asm symbols, cheap for hostile tables. */
 #define WALK_BACK 8
 #define PAGE 4096
-/* An image's nameless symbol (symtab__from_image) */
-#define IMAGE_NO_NAME UINT64_MAX
-
-struct sym {
-	u64 start, size;
-	/* Before naming: the arena copy (NULL: synthetic), or in an image
-	 * (symtab__from_image) its offset in the image's names.  After:
-	 * the pooled copy, which outlives the symtab. */
-	union {
-		const char *raw;
-		u64 raw_off;		/* IMAGE_NO_NAME: synthetic */
-	};
-	union {
-		u64 limit;		/* until symtab__finish */
-		const char *name;	/* after it; valid once named */
-	};
-	u32 flags;
-	u32 seq;
-	u16 group;
-	u8 bind;
-	u8 named;	/* enum sym_named */
-};
-
-/* A name made for an image's symbol, by index (NULL: not yet). */
-struct image_name {
-	const char *raw, *name;
-};
-
-enum sym_named {
-	SYM_RAW,	/* raw as added (arena copy, or image offset) */
-	SYM_NAMED,	/* raw pooled, name made */
-	SYM_POOLED,	/* raw pooled, name to be made again (the form
-			 * changed: symtab__set_demangle) */
-};
-
-/* An .eh_frame range (SYMTAB_BIND_SYNTH): nameless, kept apart from the
- * symbols in 16 bytes, not 48 (a big stripped library has more ranges
- * than symbols, most of them at a symbol's address: libLLVM 95K and
- * 35K), so that loading one writes a third of the memory it did. */
-struct range {
-	u64 start, size;
-};
-
-struct arena_chunk {
-	struct arena_chunk *next;
-	size_t used, size;
-	char data[];
-};
-
-struct symtab {
-	struct sym *syms;
-	size_t nr, cap;
-	struct arena_chunk *arena;
-	size_t arena_bytes;
-	struct strpool *pool;
-	bool own_pool;
-	bool finished;
-	unsigned int flags;
-	struct strbuf scratch;	/* demangling, reused */
-	/* the ranges (after symtab__finish: those no symbol overlaps), and
-	 * the flags they all have */
-	struct range *ranges;
-	size_t nr_ranges, cap_ranges;
-	u32 range_flags;
-	/* symtab__at's place in the merged order (a walk in order is one
-	 * step a call) */
-	size_t at_pos, at_sym, at_range;
-	/* served from an image (symtab__from_image): its names, length
-	 * and owner's release; the names made of its symbols (its records
-	 * are never written: the pages of a file mapping stay shared) */
-	const char *image_names;
-	size_t image_len;
-	struct image_name *names;
-	void (*release)(void *ctx);
-	void *release_ctx;
-};
-
 struct symtab *symtab__new(struct strpool *pool, unsigned int flags)
 {
 	struct symtab *st = calloc(1, sizeof(*st));
@@ -123,6 +47,7 @@ void symtab__free(struct symtab *st)
 	if (st->own_pool)
 		strpool__free(st->pool);
 	strbuf__fini(&st->scratch);
+	strbuf__fini(&st->raw_copy);
 	free(st->names);
 	if (st->image_len) {
 		if (st->release)	/* the arrays are the image's */
@@ -722,12 +647,25 @@ int symtab__finish(struct symtab *st)
 }
 
 /* A symbol's raw name (NULL: synthetic), wherever it is kept. */
-static const char *sym__raw(const struct symtab *st, const struct sym *s)
+const char *sym__raw(const struct symtab *st, const struct sym *s)
 {
 	if (s->named != SYM_RAW || !st->image_names)
 		return s->raw;
 	return s->raw_off == IMAGE_NO_NAME ? NULL :
 					     st->image_names + s->raw_off;
+}
+
+/* raw, from an image, copied out of it: a fault in the copy (a mapped
+ * file cut under it) happens before the pool or the demangler sees it.
+ * NULL: out of memory. */
+static const char *raw_out(struct symtab *st, const char *raw)
+{
+	if (!raw || !st->image_names)
+		return raw;
+	strbuf__reset(&st->raw_copy);
+	strbuf__add(&st->raw_copy, raw, strlen(raw));
+	return st->raw_copy.oom ? NULL : st->raw_copy.buf ? st->raw_copy.buf :
+							  "";
 }
 
 static int sym__name(struct symtab *st, struct sym *s)
@@ -740,6 +678,10 @@ static int sym__name(struct symtab *st, struct sym *s)
 	if (synthetic) {
 		snprintf(synth, sizeof(synth), "func_0x%" PRIx64, s->start);
 		raw = synth;
+	} else {
+		raw = raw_out(st, raw);
+		if (!raw)
+			return -ENOMEM;
 	}
 	len = strlen(raw);
 	pooled = strpool__intern(st->pool, raw, len);
@@ -847,7 +789,7 @@ static size_t first_after(const void *base, size_t n, size_t stride,
 
 /* The symbols first, then the ranges: after symtab__finish no range
  * overlaps a symbol, so at most one of them covers addr. */
-int symtab__lookup(struct symtab *st, u64 addr, struct symtab_hit *hit)
+static int lookup(struct symtab *st, u64 addr, struct symtab_hit *hit)
 {
 	size_t lo, i;
 
@@ -909,7 +851,7 @@ static bool at_seek(struct symtab *st, size_t i)
 	return next_is_sym(st, st->at_sym, st->at_range);
 }
 
-int symtab__at(struct symtab *st, size_t i, struct symtab_hit *hit)
+static int at(struct symtab *st, size_t i, struct symtab_hit *hit)
 {
 	memset(hit, 0, sizeof(*hit));
 	if (!st || !st->finished || i >= st->nr + st->nr_ranges)
@@ -919,7 +861,7 @@ int symtab__at(struct symtab *st, size_t i, struct symtab_hit *hit)
 	return range__hit(st, &st->ranges[st->at_range], hit);
 }
 
-int symtab__at_raw(struct symtab *st, size_t i, struct symtab_hit *hit)
+static int at_raw(struct symtab *st, size_t i, struct symtab_hit *hit)
 {
 	const struct sym *s;
 
@@ -935,7 +877,8 @@ int symtab__at_raw(struct symtab *st, size_t i, struct symtab_hit *hit)
 		return 0;
 	}
 	s = &st->syms[st->at_sym];
-	hit->raw_name = sym__raw(st, s);
+	hit->raw_name = st->guard_run ? raw_out(st, sym__raw(st, s)) :
+					sym__raw(st, s);
 	hit->start = s->start;
 	hit->size = s->size;
 	hit->flags = s->flags;
@@ -943,12 +886,97 @@ int symtab__at_raw(struct symtab *st, size_t i, struct symtab_hit *hit)
 	return 0;
 }
 
+static const char *raw_at(struct symtab *st, size_t i)
+{
+	const char *raw;
+
+	if (!st->finished || i >= st->nr + st->nr_ranges || !at_seek(st, i))
+		return NULL;
+	raw = sym__raw(st, &st->syms[st->at_sym]);
+	return st->guard_run ? raw_out(st, raw) : raw;
+}
+
+/* ---- the accessors, through the image's guard when it has one ---- */
+
+enum access_op { A_LOOKUP, A_AT, A_AT_RAW, A_RAW_AT };
+
+struct access {
+	struct symtab *st;
+	enum access_op op;
+	u64 addr;
+	size_t i;
+	struct symtab_hit *hit;
+	const char *raw;
+	int ret;
+};
+
+static void access_run(void *arg)
+{
+	struct access *a = arg;
+
+	switch (a->op) {
+	case A_LOOKUP:
+		a->ret = lookup(a->st, a->addr, a->hit);
+		break;
+	case A_AT:
+		a->ret = at(a->st, a->i, a->hit);
+		break;
+	case A_AT_RAW:
+		a->ret = at_raw(a->st, a->i, a->hit);
+		break;
+	case A_RAW_AT:
+		a->raw = raw_at(a->st, a->i);
+		break;
+	}
+}
+
+static int image_access(struct access *a)
+{
+	struct symtab *st = a->st;
+
+	if (a->hit)
+		memset(a->hit, 0, sizeof(*a->hit));
+	if (!st)
+		return -ENOENT;
+	if (!st->guard_run) {
+		access_run(a);
+		return a->ret;
+	}
+	if (st->stale || st->guard_run(st->guard_ctx, access_run, a)) {
+		st->stale = true;
+		a->raw = NULL;
+		return -ESTALE;
+	}
+	return a->ret;
+}
+
+int symtab__lookup(struct symtab *st, u64 addr, struct symtab_hit *hit)
+{
+	struct access a = { st, A_LOOKUP, addr, 0, hit, NULL, 0 };
+
+	return image_access(&a);
+}
+
+int symtab__at(struct symtab *st, size_t i, struct symtab_hit *hit)
+{
+	struct access a = { st, A_AT, 0, i, hit, NULL, 0 };
+
+	return image_access(&a);
+}
+
+int symtab__at_raw(struct symtab *st, size_t i, struct symtab_hit *hit)
+{
+	struct access a = { st, A_AT_RAW, 0, i, hit, NULL, 0 };
+
+	return image_access(&a);
+}
+
 const char *symtab__raw_at(struct symtab *st, size_t i)
 {
-	if (!st || !st->finished || i >= st->nr + st->nr_ranges ||
-	    !at_seek(st, i))
-		return NULL;
-	return sym__raw(st, &st->syms[st->at_sym]);
+	struct access a = { st, A_RAW_AT, 0, i, NULL, NULL, 0 };
+
+	image_access(&a);
+	return a.raw;
 }
 
 size_t symtab__bytes(const struct symtab *st)
@@ -959,150 +987,4 @@ size_t symtab__bytes(const struct symtab *st)
 	       st->cap_ranges * sizeof(*st->ranges) + st->arena_bytes +
 	       st->image_len + (st->names ? st->nr * sizeof(*st->names) : 0) +
 	       st->scratch.cap;
-}
-
-/* ---- images (symtab__write_image, symtab__from_image) ---- */
-
-#define IMAGE_MAGIC "PTOPSYMT"
-#define IMAGE_VERSION 1
-/* the flags that decide what symtab__finish keeps */
-#define FINISH_FLAGS (SYMTAB_LAST_WINS | SYMTAB_GROUP_BOUNDS)
-
-struct image_hdr {
-	char magic[8];
-	u32 version, hdr_size;
-	u32 sym_size, range_size;	/* the records' layout */
-	u32 flags;			/* FINISH_FLAGS of the table */
-	u32 range_flags;
-	u64 nr_syms, nr_ranges, str_size;
-};
-
-int symtab__write_image(const struct symtab *st,
-			int (*emit)(void *ctx, const void *buf, size_t len),
-			void *ctx)
-{
-	struct image_hdr h = { .magic = IMAGE_MAGIC };
-	struct bufout o;
-	u64 off = 0;
-
-	if (!st || !st->finished)
-		return -EINVAL;
-	for (size_t i = 0; i < st->nr; i++) {
-		const char *raw = sym__raw(st, &st->syms[i]);
-
-		if (raw)
-			off += strlen(raw) + 1;
-	}
-	bufout__init(&o, emit, ctx);
-	h.version = IMAGE_VERSION;
-	h.hdr_size = sizeof(h);
-	h.sym_size = sizeof(struct sym);
-	h.range_size = sizeof(struct range);
-	h.flags = st->flags & FINISH_FLAGS;
-	h.range_flags = st->range_flags;
-	h.nr_syms = st->nr;
-	h.nr_ranges = st->nr_ranges;
-	h.str_size = off;
-	bufout__add(&o, &h, sizeof(h));
-	off = 0;
-	for (size_t i = 0; i < st->nr; i++) {
-		const struct sym *s = &st->syms[i];
-		const char *raw = sym__raw(st, s);
-		struct sym r;
-
-		memset(&r, 0, sizeof(r));	/* the padding too */
-		r.start = s->start;
-		r.size = s->size;
-		r.raw_off = raw ? off : IMAGE_NO_NAME;
-		r.flags = s->flags;
-		r.group = s->group;
-		r.bind = s->bind;
-		if (raw)
-			off += strlen(raw) + 1;
-		bufout__add(&o, &r, sizeof(r));
-	}
-	bufout__add(&o, st->ranges, st->nr_ranges * sizeof(*st->ranges));
-	for (size_t i = 0; i < st->nr; i++) {
-		const char *raw = sym__raw(st, &st->syms[i]);
-
-		if (raw)
-			bufout__add(&o, raw, strlen(raw) + 1);
-	}
-	return bufout__fini(&o);
-}
-
-static bool add_mul(u64 *acc, u64 n, u64 size)
-{
-	u64 m;
-
-	return !__builtin_mul_overflow(n, size, &m) &&
-	       !__builtin_add_overflow(*acc, m, acc);
-}
-
-/* Is the image whole and ours: records in address order, names inside
- * it, nothing a finished table cannot hold?  0 or -EINVAL. */
-static int image_check(const u8 *img, size_t len, unsigned int flags)
-{
-	const struct image_hdr *h = (const void *)img;
-	const struct sym *syms;
-	const struct range *ranges;
-	const char *names;
-	u64 want = sizeof(*h);
-
-	if (len < sizeof(*h) || ((uintptr_t)img & 7) ||
-	    memcmp(h->magic, IMAGE_MAGIC, sizeof(h->magic)) ||
-	    h->version != IMAGE_VERSION || h->hdr_size != sizeof(*h) ||
-	    h->sym_size != sizeof(*syms) || h->range_size != sizeof(*ranges) ||
-	    h->flags != (flags & FINISH_FLAGS) ||
-	    h->nr_syms > UINT32_MAX || h->nr_ranges > UINT32_MAX ||
-	    !add_mul(&want, h->nr_syms, sizeof(*syms)) ||
-	    !add_mul(&want, h->nr_ranges, sizeof(*ranges)) ||
-	    !add_mul(&want, h->str_size, 1) || want != len)
-		return -EINVAL;
-	syms = (const void *)(h + 1);
-	ranges = (const void *)(syms + h->nr_syms);
-	names = (const char *)(ranges + h->nr_ranges);
-	if (h->str_size && names[h->str_size - 1])
-		return -EINVAL;
-	for (u64 i = 0; i < h->nr_syms; i++) {
-		const struct sym *s = &syms[i];
-
-		if ((i && s->start <= syms[i - 1].start) ||
-		    s->named != SYM_RAW || s->bind < SYMTAB_BIND_LOCAL ||
-		    s->bind > SYMTAB_BIND_GLOBAL ||
-		    (s->raw_off != IMAGE_NO_NAME && s->raw_off >= h->str_size))
-			return -EINVAL;
-	}
-	for (u64 i = 1; i < h->nr_ranges; i++)
-		if (ranges[i].start <= ranges[i - 1].start)
-			return -EINVAL;
-	return 0;
-}
-
-struct symtab *symtab__from_image(const void *img, size_t len,
-				  struct strpool *pool, unsigned int flags,
-				  void (*release)(void *ctx), void *ctx)
-{
-	/* never written (sym__hit names copies) */
-	struct image_hdr *h = (struct image_hdr *)(uintptr_t)img;
-	struct symtab *st;
-
-	if (!img || image_check(img, len, flags)) {
-		errno = EINVAL;
-		return NULL;
-	}
-	st = symtab__new(pool, flags);
-	if (!st)
-		return NULL;
-	st->finished = true;
-	st->syms = (struct sym *)(h + 1);
-	st->nr = (size_t)h->nr_syms;
-	st->ranges = (struct range *)(st->syms + st->nr);
-	st->nr_ranges = (size_t)h->nr_ranges;
-	st->range_flags = h->range_flags;
-	st->image_names = (const char *)(st->ranges + st->nr_ranges);
-	st->image_len = len;
-	st->release = release;
-	st->release_ctx = ctx;
-	return st;
 }

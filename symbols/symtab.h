@@ -142,6 +142,23 @@ struct symtab *symtab__from_image(const void *img, size_t len,
 				  struct strpool *pool, unsigned int flags,
 				  void (*release)(void *ctx), void *ctx);
 
+/*
+ * For an image that may change or vanish under the table (a file the
+ * owner mapped, truncated or rewritten by someone else meanwhile): every
+ * read of it, by lookup, at, at_raw and raw_at, runs as run(ctx, fn, arg)
+ * (mapfile__run: a fault in it returns, and the file is compared after),
+ * which answers non-zero when fn was cut short or the image changed; the
+ * access then answers -ESTALE (raw_at NULL), and so does every later one:
+ * the table is to be dropped and made again.  Its names are copied out
+ * of the image before they are interned, and raw names returned point
+ * to a copy, valid until the next access.
+ */
+void symtab__set_guard(struct symtab *st,
+		       int (*run)(void *ctx, void (*fn)(void *), void *arg),
+		       void *ctx);
+/* An access answered -ESTALE: the table is to be made again. */
+bool symtab__stale(const struct symtab *st);
+
 /* Bytes held (arrays and name arena), for the memory figures. */
 size_t symtab__bytes(const struct symtab *st);
 

@@ -89,7 +89,7 @@ static bool any_compressed(Elf *elf)
 static void same_lines(Elf *a, Elf *b)
 {
 	static const char *const fns[] = { "fix_caller", "fix_leaf", "main" };
-	struct srcline_dw *x = srcline__new(a), *y = srcline__new(b);
+	struct srcline_dw *x = srcline__new(a, -1), *y = srcline__new(b, -1);
 	int frames = 0;
 
 	ck_assert_ptr_nonnull(x);

@@ -505,7 +505,7 @@ START_TEST(test_fuzz_corpus)
 			elfsym__load(elf, st, ELFSYM_SYMTAB | ELFSYM_DYNSYM |
 						      ELFSYM_DATA | ELFSYM_GOT);
 			symtab__finish(st);
-			sd = srcline__new(elf);
+			sd = srcline__new(elf, -1);
 			for (size_t i = 0; i < symtab__count(st) && i < 64;
 			     i++) {
 				struct symtab_hit hit;

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "src/core/log.h"
 #include "symbols/kallsyms.h"
 #include "symbols/symbolizer.h"
 #include "symbols/symtab.h"
@@ -317,7 +318,7 @@ static enum kallsyms_from kc_load_check(void)
 	ck_assert(!ks->restricted);
 	/* a table saved is served from its file, the parse let go */
 	if (from != KALLSYMS_PARSED)
-		ck_assert_ptr_nonnull(ks->map);
+		ck_assert_ptr_nonnull(ks->mf);
 	kallsyms__free(ref);
 	kallsyms__free(ks);
 	return from;
@@ -441,24 +442,99 @@ static void peek(size_t off, void *v, size_t len)
 }
 
 /*
- * The file's layout (kallsyms.c): a 128-byte header (magic 0, version 8,
+ * The file's layout (kallsyms.c): a 136-byte header (magic 0, version 8,
  * header size 12, boot id 16, build-id 56, its size 76, padding 80-87,
  * modules hash 88, nr_syms 96, nr_mods 104, str_size 112, file_size
- * 120), then 32-byte symbols (addr 0, size 8, name_off 16, name_len 20,
- * group 24), module names (8 bytes each), strings.
+ * 120, checksum 128), then 32-byte symbols (addr 0, size 8, name_off
+ * 16, name_len 20, group 24), module names (8 bytes each), strings.
  */
+#define KC_HDR 136
+/* A byte of a name changed at rest (one flipped bit): the checksum
+ * refuses the file, which is said once and made again. */
+START_TEST(test_cache_damaged_name)
+{
+	struct symtab_hit hit;
+	struct kallsyms *ks;
+	enum kallsyms_from from;
+	size_t size;
+	u8 b;
+
+	test_log_capture();
+	ck_assert_int_eq(kc_load_check(), KALLSYMS_PARSED_SAVED);
+	ck_assert_int_eq(test_warnings, 0);
+	size = file_size(kc_file);
+	peek(size - 3, &b, 1);	/* in the strings, "mod_b" at the end */
+	b ^= 0x02;
+	poke(size - 3, &b, 1);
+	ks = kallsyms__load_cached(kc_text, &kc, pool, &from);
+	ck_assert_ptr_nonnull(ks);
+	ck_assert_int_eq(from, KALLSYMS_PARSED_SAVED);
+	ck_assert_int_eq(test_warnings, 1);
+	ck_assert_ptr_nonnull(strstr(test_last_warning, "damaged"));
+	ck_assert_int_eq(kallsyms__lookup(ks, 0xffffffff81000000ull + 10 * 32,
+					  &hit), 0);
+	ck_assert_str_eq(hit.name, "sym_10");
+	kallsyms__free(ks);
+	ck_assert_int_eq(kc_load_check(), KALLSYMS_CACHED);
+	log__set_handler(NULL, NULL);
+}
+END_TEST
+
+/* The cache file cut or rewritten in place while its table is in use: no
+ * SIGBUS, no name from the new bytes; every lookup then answers -ESTALE
+ * (the symbolizer loads the table again). */
+START_TEST(test_cache_changed_in_use)
+{
+	const u64 a = 0xffffffff81000000ull + 10 * 32 + 4;
+	struct symtab_hit hit;
+	struct kallsyms *ks;
+	enum kallsyms_from from;
+	size_t size;
+	u8 b;
+
+	ck_assert_int_eq(kc_load_check(), KALLSYMS_PARSED_SAVED);
+	size = file_size(kc_file);
+	for (int how = 0; how < 3; how++) {
+		ks = kallsyms__load_cached(kc_text, &kc, pool, &from);
+		ck_assert_ptr_nonnull(ks);
+		ck_assert_int_eq(from, KALLSYMS_CACHED);
+		ck_assert_int_eq(kallsyms__lookup(ks, a, &hit), 0);
+		ck_assert_str_eq(hit.name, "sym_10");
+		if (how == 0) {
+			ck_assert_int_eq(truncate(kc_file, 0), 0);
+		} else if (how == 1) {
+			ck_assert_int_eq(truncate(kc_file, KC_HDR + 64), 0);
+		} else {
+			/* the same size, another byte: "sym_10" -> "sym_11" */
+			peek(size - 400, &b, 1);
+			b ^= 1;
+			poke(size - 400, &b, 1);
+		}
+		/* everywhere in the table, the names' end included */
+		ck_assert_int_eq(kallsyms__lookup(ks, a, &hit), -ESTALE);
+		ck_assert_ptr_null(hit.name);
+		ck_assert_int_eq(kallsyms__lookup(ks, 0xffffffffc0001200ull,
+						  &hit), -ESTALE);
+		ck_assert_int_eq(kallsyms__at(ks, 2999, &hit), -ESTALE);
+		kallsyms__free(ks);
+		/* made again, whole */
+		ck_assert_int_eq(kc_load_check(), KALLSYMS_PARSED_SAVED);
+	}
+}
+END_TEST
+
 START_TEST(test_cache_hostile)
 {
 	const u64 huge = 0x4000000000000000ull;
 	const u32 big = 0xfffffff0u;
 	const u16 group = 500;
-	u8 orig[128], b;
+	u8 orig[KC_HDR], b;
 	char tgt[256];
 
 	ck_assert_int_eq(kc_load_check(), KALLSYMS_PARSED_SAVED);
 	peek(0, orig, sizeof(orig));
 	/* every header byte but the padding is checked */
-	for (size_t off = 0; off < 128; off++) {
+	for (size_t off = 0; off < KC_HDR; off++) {
 		if (off >= 80 && off < 88)
 			continue;
 		b = orig[off] ^ 0x40;
@@ -473,13 +549,13 @@ START_TEST(test_cache_hostile)
 	ck_assert_int_eq(kc_load_check(), KALLSYMS_PARSED_SAVED);
 	/* a name outside the file, a long name, an unknown module, addresses
 	 * out of order */
-	poke(128 + 5 * 32 + 16, &big, 4);
+	poke(KC_HDR + 5 * 32 + 16, &big, 4);
 	ck_assert_int_eq(kc_load_check(), KALLSYMS_PARSED_SAVED);
-	poke(128 + 5 * 32 + 20, &big, 4);
+	poke(KC_HDR + 5 * 32 + 20, &big, 4);
 	ck_assert_int_eq(kc_load_check(), KALLSYMS_PARSED_SAVED);
-	poke(128 + 5 * 32 + 24, &group, 2);
+	poke(KC_HDR + 5 * 32 + 24, &group, 2);
 	ck_assert_int_eq(kc_load_check(), KALLSYMS_PARSED_SAVED);
-	poke(128 + 5 * 32, &huge, 8);
+	poke(KC_HDR + 5 * 32, &huge, 8);
 	ck_assert_int_eq(kc_load_check(), KALLSYMS_PARSED_SAVED);
 	ck_assert_int_eq(kc_load_check(), KALLSYMS_CACHED);
 	/* a symlink in place of the file is not followed (and replaced) */
@@ -515,6 +591,8 @@ Suite *kallsyms_suite(void)
 	tcase_add_test(tc, test_cache_stale);
 	tcase_add_test(tc, test_cache_truncated);
 	tcase_add_test(tc, test_cache_hostile);
+	tcase_add_test(tc, test_cache_damaged_name);
+	tcase_add_test(tc, test_cache_changed_in_use);
 	suite_add_tcase(s, tc);
 	return s;
 }

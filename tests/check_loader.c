@@ -1,6 +1,9 @@
 /* check_loader: the symbolizer's worker thread and its jobs. */
 #include <check.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/mman.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
@@ -256,6 +259,65 @@ START_TEST(test_loader_free_idle)
 END_TEST
 
 Suite *loader_suite(void);
+/* A job whose file is cut while it reads its mapping (as libelf reads a
+ * binary another user truncates): on the worker and on the caller's
+ * thread, the job ends faulted, the process lives. */
+struct cut_job {
+	struct loader_job lj;
+	const char *path;
+	volatile char got;
+	bool after;	/* the job went on past the fault: never */
+};
+
+static void cut_run(struct loader_job *lj)
+{
+	struct cut_job *j = (struct cut_job *)lj;
+	int fd = open(j->path, O_RDONLY | O_CLOEXEC);
+	const volatile char *map;
+
+	ck_assert_int_ge(fd, 0);
+	map = mmap(NULL, 8192, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	ck_assert(map != MAP_FAILED);
+	ck_assert_int_eq(truncate(j->path, 0), 0);
+	j->got = map[4096];
+	j->after = true;
+}
+
+static void cut_free(struct loader_job *lj)
+{
+	free(lj);
+}
+
+START_TEST(test_loader_fault)
+{
+	char path[] = "/tmp/ptop-loader-XXXXXX";
+	int fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	for (int here = 0; here < 2; here++) {
+		struct cut_job *j = calloc(1, sizeof(*j));
+
+		ck_assert_int_eq(ftruncate(fd, 8192), 0);
+		ck_assert_ptr_nonnull(j);
+		j->lj.run = cut_run;
+		j->lj.free = cut_free;
+		j->path = path;
+		if (here) {
+			loader__run_here(&j->lj);
+		} else {
+			ck_assert_int_eq(loader__submit(l, &j->lj), 0);
+			ck_assert_int_eq(loader__wait(l, &j->lj, 0, NULL), 0);
+		}
+		ck_assert(j->lj.faulted);
+		ck_assert(!j->after);
+		cut_free(&j->lj);
+	}
+	close(fd);
+	unlink(path);
+}
+END_TEST
+
 Suite *loader_suite(void)
 {
 	Suite *s = suite_create("loader");
@@ -268,6 +330,7 @@ Suite *loader_suite(void)
 	tcase_add_test(tc, test_loader_free_idle);
 	tcase_add_test(tc, test_loader_urgent);
 	tcase_add_test(tc, test_loader_parallel);
+	tcase_add_test(tc, test_loader_fault);
 	suite_add_tcase(s, tc);
 	return s;
 }

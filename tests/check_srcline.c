@@ -1,5 +1,6 @@
 /* check_srcline: file:line and inline chains from DWARF (libdw). */
 #include <check.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +34,7 @@ static bool dw_open(struct dw *d, const char *fixture)
 	ck_assert_int_ge(d->fd, 0);
 	d->elf = elfsym__open_fd(d->fd);
 	ck_assert_ptr_nonnull(d->elf);
-	d->sd = srcline__new(d->elf);
+	d->sd = srcline__new(d->elf, -1);
 	return d->sd != NULL;
 }
 
@@ -171,7 +172,7 @@ START_TEST(test_no_dwarf)
 	ck_assert(!dw_open(&d, "symfix-stripped"));
 	ck_assert_int_eq(errno, ENODATA);
 	dw_close(&d);
-	ck_assert_ptr_null(srcline__new(NULL));
+	ck_assert_ptr_null(srcline__new(NULL, -1));
 	srcline__free(NULL);
 }
 END_TEST
@@ -193,7 +194,7 @@ START_TEST(test_truncated_dwarf)
 
 		memcpy(copy, img, cut);
 		elf = elfsym__open_mem(copy, cut);
-		sd = elf ? srcline__new(elf) : NULL;
+		sd = elf ? srcline__new(elf, -1) : NULL;
 		for (u64 a = addr; sd && a < addr + size; a += 7)
 			srcline__lookup(sd, a, out, 8, pool);
 		srcline__free(sd);
@@ -214,7 +215,7 @@ START_TEST(test_truncated_dwarf)
 			copy[at] ^= (char)(0x5a + round);
 		}
 		elf = elfsym__open_mem(copy, len);
-		sd = elf ? srcline__new(elf) : NULL;
+		sd = elf ? srcline__new(elf, -1) : NULL;
 		for (u64 a = addr; sd && a < addr + size; a += 5)
 			srcline__lookup(sd, a, out, 8, pool);
 		srcline__free(sd);
@@ -223,6 +224,66 @@ START_TEST(test_truncated_dwarf)
 		free(copy);
 	}
 	free(img);
+}
+END_TEST
+
+/* Copies a fixture to path (a file of the test's). */
+static void copy_fixture(const char *fixture, const char *path)
+{
+	size_t len = 0;
+	char *img = slurp(test_fixture(fixture), &len);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+
+	ck_assert_ptr_nonnull(img);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, img, len), (ssize_t)len);
+	close(fd);
+	free(img);
+}
+
+/*
+ * The file of a DWARF handle cut (truncate) or rewritten in place (cp of
+ * another build over it) while the handle lives, as the files of other
+ * users' processes can be: no SIGBUS, and no answer from the new bytes
+ * (-ESTALE) but those read before.
+ */
+START_TEST(test_changed_under)
+{
+	char path[] = "/tmp/ptop-srcline-XXXXXX";
+	struct srcline out[8];
+	u64 addr, size;
+	int tmp = mkstemp(path);
+
+	ck_assert_int_ge(tmp, 0);
+	close(tmp);
+	ck_assert(nm_find("symfix-pie.nm", "fix_caller", &addr, &size));
+	for (int how = 0; how < 2; how++) {
+		struct srcline_dw *sd;
+		Elf *elf;
+		int fd, n;
+
+		copy_fixture("symfix-pie", path);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		ck_assert_int_ge(fd, 0);
+		elf = elfsym__map_fd(fd);
+		ck_assert_ptr_nonnull(elf);
+		sd = srcline__new(elf, fd);
+		ck_assert_ptr_nonnull(sd);
+		n = srcline__lookup(sd, addr, out, 8, pool);
+		ck_assert_int_ge(n, 1);
+		ck_assert_str_eq(out[n - 1].func, "fix_caller");
+		if (how == 0)
+			ck_assert_int_eq(truncate(path, 4096), 0);
+		else
+			copy_fixture("annfix", path);
+		for (u64 a = addr + 1; a < addr + size; a++)
+			ck_assert_int_eq(srcline__lookup(sd, a, out, 8, pool),
+					 -ESTALE);
+		srcline__free(sd);
+		elf_end(elf);
+		close(fd);
+	}
+	unlink(path);
 }
 END_TEST
 
@@ -238,6 +299,7 @@ Suite *srcline_suite(void)
 	tcase_add_test(tc, test_same_function_cache);
 	tcase_add_test(tc, test_no_dwarf);
 	tcase_add_test(tc, test_truncated_dwarf);
+	tcase_add_test(tc, test_changed_under);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -10,6 +10,7 @@
 
 #include "tests/fixtures/symtest.h"
 #include "src/core/log.h"
+#include "src/sys/fdio.h"
 #include "tests/testutil.h"
 #include "symbols/symbolizer.h"
 
@@ -868,6 +869,140 @@ END_TEST
  * kept ones and answers alike (a .symtab, and a stripped binary's
  * .eh_frame ranges); a binary changed since (its times) or a kept table
  * cut short is read again; "" keeps nothing. */
+/* lib_name's first byte as a file offset, through d */
+static u64 fn_off(const struct dso *d, const char *nm, const char *fn)
+{
+	u64 addr, size, off;
+
+	ck_assert_msg(nm_find(nm, fn, &addr, &size), "%s", fn);
+	ck_assert_int_eq(symbolizer__from_vaddr(s, d, addr, &off), 0);
+	return off;
+}
+
+/* The name of off in d, once its table is in (lookups wait for it). */
+static const char *name_at(const struct dso *d, u64 off)
+{
+	struct sym_info si;
+
+	for (int i = 0; i < 3; i++) {
+		ck_assert_int_eq(symbolizer__lookup(s, d, off, &si), 0);
+		if (si.status != DSO_ST_DEFERRED)
+			return si.name;
+	}
+	return NULL;
+}
+
+/* dir (a mkdtemp template) made, with a copy of libsymfix.so (copy):
+ * its dso. */
+static struct dso lib_copy(char *dir, char *copy, size_t len)
+{
+	char cmd[512];
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(copy, len, "%s/libsymfix.so", dir);
+	snprintf(cmd, sizeof(cmd), "cp %s %s", test_fixture("libsymfix.so"),
+		 copy);
+	ck_assert_int_eq(system(cmd), 0);
+	return file_dso(0, copy);
+}
+
+/* Every table file in DIR/symbols cut (how 0) or changed in place, the
+ * same size and inode: "lib_" -> "lob_" (how 1; sed -i would make a new
+ * file). */
+static void change_tables(const char *dir, int how)
+{
+	char sub[256], path[512];
+	char **names;
+	size_t nr;
+
+	snprintf(sub, sizeof(sub), "%s/symbols", dir);
+	ck_assert_int_eq(dir__list(sub, "*.sym", &names, &nr), 0);
+	ck_assert_uint_ge(nr, 1);
+	for (size_t i = 0; i < nr; i++) {
+		struct strbuf sb;
+		char *p;
+		int fd;
+
+		snprintf(path, sizeof(path), "%s/%s", sub, names[i]);
+		if (!how) {
+			ck_assert_int_eq(truncate(path, 100), 0);
+			continue;
+		}
+		strbuf__init(&sb);
+		ck_assert_int_eq(fd__read_all(path, &sb, 1 << 30), 0);
+		for (p = sb.buf; (p = memmem(p, sb.len - (size_t)(p - sb.buf),
+					    "lib_", 4)); p += 4)
+			p[1] = 'o';
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+		ck_assert_int_ge(fd, 0);
+		ck_assert_int_eq(fd__pwrite_all(fd, sb.buf, sb.len, 0), 0);
+		close(fd);
+		strbuf__fini(&sb);
+	}
+	dir__free_names(names, nr);
+}
+
+/*
+ * A cached table's file (symbols/HASH.sym) cut or rewritten in place
+ * while the table is in use, and one byte of it changed at rest: no
+ * SIGBUS, no name from the new bytes (the lookup that finds the file
+ * changed answers none, provisionally), a warning, and the names again
+ * from the binary.
+ */
+START_TEST(test_symbol_cache_changed)
+{
+	char dir[] = "/tmp/ptop-symcache-XXXXXX", copy[128], cmd[512];
+	struct symbolizer_opts o = { 0 };
+	struct symbolizer_stats st;
+	struct sym_info si;
+	struct dso lib;
+	u64 print, hidden;
+
+	lib = lib_copy(dir, copy, sizeof(copy));
+	o.symbol_cache = dir;
+	for (int h = 0; h < 2; h++) {
+		/* made, then served from its file */
+		for (int run = 0; run < 2; run++) {
+			renew(&o);
+			print = fn_off(&lib, "libsymfix.nm", "lib_print");
+			hidden = fn_off(&lib, "libsymfix.nm", "lib_hidden");
+			ck_assert_str_eq(name_at(&lib, print), "lib_print");
+		}
+		symbolizer__stats(s, &st);
+		ck_assert_uint_eq(st.symbol_cache_used, 1);
+		test_warnings = 0;
+		change_tables(dir, h);
+		/* an address not asked yet: no name from the changed file */
+		ck_assert_int_eq(symbolizer__lookup(s, &lib, hidden, &si), 0);
+		ck_assert_ptr_null(si.name);
+		ck_assert(si.flags & SYM_F_PROVISIONAL);
+		ck_assert_int_ge(test_warnings, 1);
+		ck_assert_msg(strstr(test_last_warning, "changed") ||
+			      strstr(test_last_warning, "damaged"), "%s",
+			      test_last_warning);
+		/* read again from the binary */
+		ck_assert_str_eq(name_at(&lib, hidden), "lib_hidden");
+		ck_assert_str_eq(name_at(&lib, print), "lib_print");
+	}
+	/* a byte changed at rest: said, and made again */
+	renew(&o);
+	ck_assert_str_eq(name_at(&lib, fn_off(&lib, "libsymfix.nm",
+					      "lib_print")), "lib_print");
+	renew(&o);
+	change_tables(dir, 1);
+	test_warnings = 0;
+	renew(&o);
+	ck_assert_str_eq(name_at(&lib, fn_off(&lib, "libsymfix.nm",
+					      "lib_print")), "lib_print");
+	ck_assert_int_eq(test_warnings, 1);
+	ck_assert_ptr_nonnull(strstr(test_last_warning, "damaged"));
+	symbolizer__free(s);
+	s = NULL;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 START_TEST(test_symbol_cache)
 {
 	char dir[] = "/tmp/ptop-symcache-XXXXXX", copy[128], cut[256];
@@ -880,12 +1015,7 @@ START_TEST(test_symbol_cache)
 	const char *lib_fns[] = { "lib_print", "lib_hidden" };
 	FILE *ls;
 
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	snprintf(copy, sizeof(copy), "%s/libsymfix.so", dir);
-	snprintf(cmd, sizeof(cmd), "cp %s %s", test_fixture("libsymfix.so"),
-		 copy);
-	ck_assert_int_eq(system(cmd), 0);
-	lib = file_dso(0, copy);
+	lib = lib_copy(dir, copy, sizeof(copy));
 	o.symbol_cache = dir;
 	plain = symbolizer__new(&none);
 	ck_assert_ptr_nonnull(plain);
@@ -1106,6 +1236,7 @@ Suite *symbolizer_suite(void)
 	tcase_add_test(tc, test_bad_args);
 	tcase_add_test(tc, test_big_dso);
 	tcase_add_test(tc, test_symbol_cache);
+	tcase_add_test(tc, test_symbol_cache_changed);
 	suite_add_tcase(su, tc);
 	return su;
 }

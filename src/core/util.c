@@ -400,6 +400,78 @@ u64 hash_bytes(const void *p, size_t n)
 	return hash_u64(h);
 }
 
+#define CSUM_K1 0x9e3779b185ebca87ULL
+#define CSUM_K2 0xc2b2ae3d27d4eb4fULL
+
+void csum__init(struct csum *c)
+{
+	memset(c, 0, sizeof(*c));
+	for (int i = 0; i < 4; i++)
+		c->lane[i] = CSUM_K1 * (u64)(i + 1);
+}
+
+static inline u64 csum_round(u64 acc, u64 w)
+{
+	acc += w * CSUM_K2;
+	acc = acc << 31 | acc >> 33;
+	return acc * CSUM_K1;
+}
+
+/* whole 32-byte blocks of b (n of them) */
+static void csum_blocks(struct csum *c, const unsigned char *b, size_t n)
+{
+	u64 l0 = c->lane[0], l1 = c->lane[1], l2 = c->lane[2];
+	u64 l3 = c->lane[3], w[4];
+
+	for (; n; n--, b += 32) {
+		memcpy(w, b, 32);
+		l0 = csum_round(l0, w[0]);
+		l1 = csum_round(l1, w[1]);
+		l2 = csum_round(l2, w[2]);
+		l3 = csum_round(l3, w[3]);
+	}
+	c->lane[0] = l0;
+	c->lane[1] = l1;
+	c->lane[2] = l2;
+	c->lane[3] = l3;
+}
+
+void csum__add(struct csum *c, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	size_t fill = (size_t)(c->len % 32);
+
+	c->len += n;
+	if (fill) {
+		size_t take = MIN(n, 32 - fill);
+
+		memcpy(c->tail + fill, b, take);
+		b += take;
+		n -= take;
+		if (fill + take < 32)
+			return;
+		csum_blocks(c, c->tail, 1);
+	}
+	csum_blocks(c, b, n / 32);
+	memcpy(c->tail, b + n / 32 * 32, n % 32);
+}
+
+u64 csum__end(const struct csum *c)
+{
+	unsigned char last[32] = { 0 };
+	struct csum t = *c;
+	u64 h = t.len * CSUM_K2;
+
+	/* the partial block, zero-padded (the length tells it apart) */
+	if (t.len % 32) {
+		memcpy(last, t.tail, (size_t)(t.len % 32));
+		csum_blocks(&t, last, 1);
+	}
+	for (int i = 0; i < 4; i++)
+		h = csum_round(h ^ t.lane[i], (u64)i);
+	return hash_u64(h);
+}
+
 int array__grow(void **arr, size_t *cap, size_t want, size_t sz)
 {
 	size_t n = *cap ? *cap : 8;

@@ -108,6 +108,25 @@ static inline u64 hash_u64(u64 x)
 	return x;
 }
 
+/*
+ * The checksum of a file ptop keeps (its caches): written with the file,
+ * checked when it is read, so that a damaged byte is a rebuilt cache,
+ * not a false name.  Bytes may come in any split; the value is stable
+ * (changing it means a new cache version).  Not a defence against an
+ * attacker (the caches are in a folder only the user can write), and
+ * several GB/s: four independent lanes of 8 bytes.
+ *	struct csum c;  csum__init(&c);  csum__add(&c, p, n) ...;
+ *	u64 sum = csum__end(&c);
+ */
+struct csum {
+	u64 lane[4];
+	u64 len;
+	unsigned char tail[32];	/* a block not yet whole */
+};
+void csum__init(struct csum *c);
+void csum__add(struct csum *c, const void *p, size_t n);
+u64 csum__end(const struct csum *c);
+
 /* Safe growth of an array of n elements of size sz to at least want. */
 int array__grow(void **arr, size_t *cap, size_t want, size_t sz);
 

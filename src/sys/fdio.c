@@ -106,6 +106,25 @@ ssize_t fd__pread_upto(int fd, void *p, size_t n, u64 off)
 	return upto(fd, p, n, (off_t)off);
 }
 
+int fd__csum(int fd, u64 off, u64 len, struct csum *c)
+{
+	char buf[1 << 16];
+
+	while (len) {
+		ssize_t n = fd__pread_upto(fd, buf, (size_t)MIN(len, sizeof(buf)),
+					   off);
+
+		if (n < 0)
+			return (int)n;
+		if (!n)
+			return -EIO;
+		csum__add(c, buf, (size_t)n);
+		off += (u64)n;
+		len -= (u64)n;
+	}
+	return 0;
+}
+
 int fd__read_text(const char *path, char *buf, size_t len)
 {
 	ssize_t n;

@@ -29,6 +29,11 @@ ssize_t fd__read_upto(int fd, void *p, size_t n);
 /* The same with pread from file offset off. */
 ssize_t fd__pread_upto(int fd, void *p, size_t n, u64 off);
 
+/* Adds len bytes of fd from offset off to the checksum c (csum__add),
+ * read in 64 KiB pieces: a mapped file's sum without touching (making
+ * resident) its mapping.  0, -EIO when the file is shorter, or -errno. */
+int fd__csum(int fd, u64 off, u64 len, struct csum *c);
+
 /*
  * Reads a small file (sysctl, sysfs, tracefs) whole into buf[len],
  * NUL-terminated, without its trailing newlines and spaces: 0, -EFBIG

@@ -50,7 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	elfsym__load(elf, st, ELFSYM_SYMTAB | ELFSYM_DYNSYM | ELFSYM_DATA |
 				      ELFSYM_GOT);
 	symtab__finish(st);
-	sd = srcline__new(elf);
+	sd = srcline__new(elf, -1);
 	for (u32 i = 0; i < info.nr_loads; i++) {
 		probe(st, sd, &info, info.loads[i].vaddr, pool);
 		probe(st, sd, &info, info.loads[i].vaddr + 0x40, pool);

@@ -76,7 +76,14 @@ $(BUILD)/workloads/cxxnames: tests/workloads/cxxnames.cpp tests/workloads/wl.h
 	@mkdir -p $(dir $@)
 	$(Q)$(CXX) -O2 -g -fno-omit-frame-pointer -o $@ $<
 
+# sweep under other names (-DPFX): other builds of the same program, for
+# mapped_change.sh
+$(BUILD)/workloads/sweep-%: tests/workloads/sweep.c tests/workloads/wl.h
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(WL_CFLAGS) -DPFX=$* -o $@ $<
+
 WORKLOADS_EXTRA := $(BUILD)/workloads/cxxnames $(BUILD)/workloads/libwlhot.so \
+	$(BUILD)/workloads/sweep-b $(BUILD)/workloads/sweep-other \
 	$(BUILD)/workloads/cgwork $(BUILD)/workloads/cgwork-nofp \
 	$(BUILD)/workloads/spin3-stripped $(BUILD)/workloads/cppwork \
 	$(BUILD)/workloads/inlwork $(BUILD)/workloads/chainwork

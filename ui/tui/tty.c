@@ -27,6 +27,7 @@
 #undef lines
 #undef columns
 
+#include "src/sys/mapguard.h"
 #include "ui/report/sanitize.h"
 #include "ui/tui/keys.h"
 #include "ui/tui/tty.h"
@@ -69,6 +70,9 @@ static void tty__crash(int sig, siginfo_t *si, void *uc)
 {
 	size_t i;
 
+	/* a fault in a file that changed under its mapping: not a crash,
+	 * the guarded read is cut short (mapguard.h) */
+	mapguard__catch(sig);
 	if (tty_on) {
 		tty_on = 0;
 		tty__raw_restore(true);
@@ -76,21 +80,8 @@ static void tty__crash(int sig, siginfo_t *si, void *uc)
 	for (i = 0; i < ARRAY_SIZE(crash_signals); i++)
 		if (crash_signals[i] == sig)
 			break;
-	if (i < ARRAY_SIZE(crash_signals)) {
-		struct sigaction *old = &crash_old[i];
-
-		sigaction(sig, old, NULL);
-		if ((old->sa_flags & SA_SIGINFO) && old->sa_sigaction) {
-			old->sa_sigaction(sig, si, uc);
-			return;
-		}
-		if (old->sa_handler != SIG_DFL && old->sa_handler != SIG_IGN) {
-			old->sa_handler(sig);
-			return;
-		}
-	}
-	signal(sig, SIG_DFL);
-	raise(sig);
+	mapguard__chain(sig, si, uc,
+			i < ARRAY_SIZE(crash_signals) ? &crash_old[i] : NULL);
 }
 
 static void tty__install_crash(void)
@@ -99,7 +90,9 @@ static void tty__install_crash(void)
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = tty__crash;
-	sa.sa_flags = SA_SIGINFO | SA_NODEFER | SA_RESETHAND;
+	/* not SA_RESETHAND: a fault mapguard takes must find the handler
+	 * in place the next time; a crash puts the old one back itself */
+	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < ARRAY_SIZE(crash_signals); i++)
 		sigaction(crash_signals[i], &sa, &crash_old[i]);
