@@ -65,6 +65,7 @@ enum opt_id {
 	OPT_ALL_CGROUPS,
 	OPT_SYMFS = 700,
 	OPT_NO_DEBUGINFOD,
+	OPT_DEBUGINFOD_MAXSIZE,
 	OPT_NO_DWARF_CACHE,
 	OPT_NO_SYMBOL_CACHE,
 };
@@ -131,6 +132,9 @@ static const struct opt_desc {
 	  "machine's or a container's files)" },
 	{ OPT_NO_DEBUGINFOD, "no-debuginfod", NULL,
 	  "never fetch files from the DEBUGINFOD_URLS servers" },
+	{ OPT_DEBUGINFOD_MAXSIZE, "debuginfod-maxsize", "BYTES",
+	  "refuse a fetched file past BYTES (a K, M or G suffix; default "
+	  "DEBUGINFOD_MAXSIZE, else 1G), counted as it arrives" },
 	{ OPT_NO_DWARF_CACHE, "no-dwarf-cache", NULL,
 	  "do not keep inflated copies of debug files with compressed DWARF "
 	  "(in $XDG_CACHE_HOME/ptop/dwarf)" },
@@ -262,6 +266,31 @@ static int parse_call_graph(const char *s, struct options *o)
 			return -EINVAL;
 		}
 	}
+	return 0;
+}
+
+/* A byte count: digits, then K, M or G (powers of 1024): 0 or -EINVAL. */
+static int parse_size(const char *s, u64 *out)
+{
+	char *end;
+	unsigned long long v;
+	unsigned int shift = 0;
+
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return -EINVAL;
+	switch (*end) {
+	case 'k': case 'K': shift = 10; end++; break;
+	case 'm': case 'M': shift = 20; end++; break;
+	case 'g': case 'G': shift = 30; end++; break;
+	default: break;
+	}
+	if (*end || v > (~0ULL >> shift))
+		return -EINVAL;
+	*out = (u64)v << shift;
 	return 0;
 }
 
@@ -422,6 +451,12 @@ static int symbol_option(struct options *o, int c)
 		break;
 	case OPT_NO_DEBUGINFOD:
 		o->no_debuginfod = true;
+		break;
+	case OPT_DEBUGINFOD_MAXSIZE:
+		if (parse_size(optarg, &o->debuginfod_maxsize) ||
+		    !o->debuginfod_maxsize)
+			return 1 + bad_usage("bad --debuginfod-maxsize '%s' "
+					     "(bytes, with K, M or G)", optarg);
 		break;
 	case OPT_NO_DWARF_CACHE:
 		o->no_dwarf_cache = true;

@@ -32,6 +32,7 @@ struct options {
 	size_t nr_debug_dirs;
 	const char *symfs;
 	bool no_debuginfod;
+	u64 debuginfod_maxsize;	/* --debuginfod-maxsize, 0: not given */
 	bool no_dwarf_cache;
 	bool no_symbol_cache;
 	bool callgraph, folded;

@@ -343,8 +343,18 @@ static int start_session(struct run *r)
 	r->so.symbol_cache = o->no_symbol_cache ? "" : NULL;
 	/* files missing on disk by build-id; batch output waits for them */
 	if (!o->no_debuginfod) {
-		struct dbgfetch_opts fo = { .stop = &stop_requested };
+		struct dbgfetch_opts fo = { .stop = &stop_requested,
+					    .max_bytes = o->debuginfod_maxsize };
+		char max[32];
 
+		/* the library sends it to the servers (they may refuse at
+		 * once) and checks Content-Length with it; set before any
+		 * thread reads the environment */
+		if (o->debuginfod_maxsize) {
+			snprintf(max, sizeof(max), "%llu",
+				 (unsigned long long)o->debuginfod_maxsize);
+			setenv("DEBUGINFOD_MAXSIZE", max, 1);
+		}
 		r->fetch = dbgfetch__new(&fo);
 	}
 	r->so.fetch = r->fetch;

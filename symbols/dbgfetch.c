@@ -2,11 +2,13 @@
 #include <dlfcn.h>
 #include <elfutils/debuginfod.h>
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -19,6 +21,10 @@
 #define MAX_FAILS 3
 #define DEFAULT_STALL_MS 30000
 #define PROGRESS_EVERY_MS 2000
+/* Turns of libdebuginfod's loop without a byte: it waits up to a second
+ * a turn for a silent server (stall_ms bounds that), but a server that
+ * redirects to itself makes a request a turn, thousands a second */
+#define MAX_EMPTY_CALLS 64
 
 /* What ptop calls of the library: resolved with dlsym. */
 struct dilib {
@@ -58,6 +64,8 @@ struct dbgfetch {
 	unsigned int fails;	/* failures in a row, "not there" aside */
 	char *soname;
 	unsigned int stall_ms;
+	u64 max_bytes;
+	char *cache_dir;	/* the client's, as libdebuginfod finds it */
 	volatile sig_atomic_t *sig_stop;
 
 	/* the worker's own (no lock) */
@@ -66,8 +74,11 @@ struct dbgfetch {
 	debuginfod_client *client;
 	const struct entry *cur;	/* a copy of the entry being fetched */
 	u64 t_start, t_change, t_said;
+	time_t began;		/* wall clock: what the library wrote since */
 	long last_bytes;
-	bool stalled;
+	long calls;		/* of progress, this fetch */
+	u64 bytes;		/* received so far */
+	bool stalled, too_big, no_file;
 	bool went_out;		/* the library called progress: not a cache
 				 * hit, a transfer */
 	atomic_bool abort;	/* set by dbgfetch__free */
@@ -86,11 +97,47 @@ static const char *what(enum dbgfetch_kind kind)
 	return kind == DBGFETCH_DEBUGINFO ? "debug info" : "binary";
 }
 
+double dbgfetch__after(double seconds)
+{
+	return (double)now_ms() / 1000 + seconds;
+}
+
+/* The client's cache folder, found as libdebuginfod 0.188 finds it:
+ * $DEBUGINFOD_CACHE_PATH, else ~/.debuginfod_client_cache when it exists,
+ * else $XDG_CACHE_HOME (or ~/.cache)/debuginfod_client. */
+static char *client_cache(void)
+{
+	const char *env = getenv(DEBUGINFOD_CACHE_PATH_ENV_VAR);
+	const char *home = getenv("HOME");
+	const char *xdg = getenv("XDG_CACHE_HOME");
+	struct stat st;
+	struct strbuf sb;
+
+	strbuf__init(&sb);
+	if (env && *env) {
+		strbuf__adds(&sb, env);
+	} else {
+		strbuf__addf(&sb, "%s/.debuginfod_client_cache",
+			     home ? home : "/");
+		if (stat(sb.buf ? sb.buf : "", &st)) {
+			strbuf__reset(&sb);
+			if (xdg && *xdg)
+				strbuf__addf(&sb, "%s/debuginfod_client", xdg);
+			else
+				strbuf__addf(&sb, "%s/.cache/debuginfod_client",
+					     home ? home : "/");
+		}
+	}
+	return strbuf__detach(&sb);
+}
+
 struct dbgfetch *dbgfetch__new(const struct dbgfetch_opts *opts)
 {
 	const char *urls = getenv(DEBUGINFOD_URLS_ENV_VAR);
 	const char *t = getenv(DEBUGINFOD_TIMEOUT_ENV_VAR);
+	const char *max = getenv(DEBUGINFOD_MAXSIZE_ENV_VAR);
 	struct dbgfetch *f;
+	u64 v;
 
 	if (!urls || !*urls) {
 		errno = ENOENT;
@@ -103,7 +150,8 @@ struct dbgfetch *dbgfetch__new(const struct dbgfetch_opts *opts)
 	pthread_cond_init(&f->cond, NULL);
 	f->soname = strdup(opts && opts->soname ? opts->soname :
 						  DEBUGINFOD_SONAME);
-	if (!f->soname) {
+	f->cache_dir = client_cache();
+	if (!f->soname || !f->cache_dir) {
 		dbgfetch__free(f);
 		errno = ENOMEM;
 		return NULL;
@@ -116,6 +164,11 @@ struct dbgfetch *dbgfetch__new(const struct dbgfetch_opts *opts)
 		f->stall_ms = (unsigned int)MIN(atoi(t), 3600) * 1000;
 	if (!f->stall_ms)
 		f->stall_ms = DEFAULT_STALL_MS;
+	f->max_bytes = opts ? opts->max_bytes : 0;
+	if (!f->max_bytes && max && !parse_u64(max, &v) && v)
+		f->max_bytes = v;
+	if (!f->max_bytes)
+		f->max_bytes = DBGFETCH_MAX_BYTES;
 	return f;
 }
 
@@ -134,6 +187,7 @@ void dbgfetch__free(struct dbgfetch *f)
 		free(f->entries[i].path);
 	free(f->entries);
 	free(f->soname);
+	free(f->cache_dir);
 	pthread_cond_destroy(&f->cond);
 	pthread_mutex_destroy(&f->lock);
 	free(f);
@@ -197,12 +251,17 @@ static bool stopping(struct dbgfetch *f)
 static __thread struct dbgfetch *worker_of;
 
 /*
- * Called by the library about once a second while it waits and whenever
- * bytes arrive: the one way to stop a fetch.  Until a server announced
- * the size (b > 0), a counts the library's loops, not bytes, so time is
- * what counts: stall_ms without an answer; then stall_ms without a new
- * byte.  Stops at once on dbgfetch__free.  Says how a long transfer goes
- * every few seconds.
+ * Called by the library at each turn of its loop (up to a second apart
+ * while it waits, and whenever bytes arrive): the one way to stop a
+ * fetch.  Until a server sends the file's first bytes, a counts the
+ * library's turns (a == our count of calls), then the bytes received (b
+ * the length announced, 0 when none was).  So: stall_ms without a byte;
+ * more than max_bytes received or announced (whatever Content-Length
+ * said: libdebuginfod checks only that, and only with DEBUGINFOD_MAXSIZE
+ * set); MAX_EMPTY_CALLS turns without a byte (a redirect loop: curl
+ * follows redirects inside a turn, about one a turn, and libdebuginfod
+ * 0.188 lets no one set CURLOPT_MAXREDIRS).  Stops at once on
+ * dbgfetch__free.  Says how a long transfer goes every few seconds.
  */
 static int progress(debuginfod_client *c, long a, long b)
 {
@@ -219,8 +278,19 @@ static int progress(debuginfod_client *c, long a, long b)
 		pr_info("debuginfod: fetching the %s of %s", what(f->cur->kind),
 			f->cur->name);
 	}
-	if (b > 0 && a != f->last_bytes) {
-		f->last_bytes = a;
+	f->calls++;
+	if (a >= 0 && (b > 0 || a != f->calls))
+		f->bytes = (u64)a;
+	if ((b > 0 && (u64)b > f->max_bytes) || f->bytes > f->max_bytes) {
+		f->too_big = true;
+		return 1;
+	}
+	if (!f->bytes && f->calls > MAX_EMPTY_CALLS) {
+		f->no_file = true;
+		return 1;
+	}
+	if (f->bytes && (long)f->bytes != f->last_bytes) {
+		f->last_bytes = (long)f->bytes;
 		f->t_change = now;
 	}
 	if (now - f->t_change > f->stall_ms) {
@@ -230,9 +300,13 @@ static int progress(debuginfod_client *c, long a, long b)
 	if (now - f->t_said >= PROGRESS_EVERY_MS) {
 		f->t_said = now;
 		if (b > 0)
-			pr_info("debuginfod: fetching the %s of %s: %ld of "
+			pr_info("debuginfod: fetching the %s of %s: %llu of "
 				"%ld KiB", what(f->cur->kind), f->cur->name,
-				a / 1024, b / 1024);
+				(unsigned long long)f->bytes / 1024, b / 1024);
+		else if (f->bytes)
+			pr_info("debuginfod: fetching the %s of %s: %llu KiB",
+				what(f->cur->kind), f->cur->name,
+				(unsigned long long)f->bytes / 1024);
 		else
 			pr_info("debuginfod: fetching the %s of %s: no answer "
 				"for %u s", what(f->cur->kind), f->cur->name,
@@ -258,6 +332,60 @@ static int check_file(int fd, const struct entry *e)
 	return 0;
 }
 
+/* path lies under the client's cache folder (no ".." on the way). */
+static bool in_cache(const struct dbgfetch *f, const char *path)
+{
+	size_t n = strlen(f->cache_dir);
+
+	return !strncmp(path, f->cache_dir, n) && path[n] == '/' &&
+	       !strstr(path + n, "/../");
+}
+
+/* The client's cache file of e: CACHE/HEX/debuginfo|executable. */
+static void cache_file(const struct dbgfetch *f, const struct entry *e,
+		       char *buf, size_t size)
+{
+	char hex[2 * BUILD_ID_MAX + 1];
+
+	for (size_t i = 0; i < e->bid_size; i++)
+		snprintf(hex + 2 * i, 3, "%02x", e->bid[i]);
+	hex[2 * e->bid_size] = '\0';
+	snprintf(buf, size, "%s/%s/%s", f->cache_dir, hex,
+		 e->kind == DBGFETCH_DEBUGINFO ? "debuginfo" : "executable");
+}
+
+/* Removes from the client's cache what a fetch ptop refused or cut short
+ * left there, so that a later run asks again: the refused file (path,
+ * which the library returned), or, after an abort, the empty "not found"
+ * file libdebuginfod 0.188 writes when a fetch ends without a file (the
+ * server never said so), if this fetch made it.  Then the build-id's
+ * folder, when nothing else is in it. */
+static void forget(struct dbgfetch *f, const struct entry *e,
+		   const char *path)
+{
+	char mine[PATH_MAX], *slash;
+	struct stat st;
+
+	if (!path) {
+		cache_file(f, e, mine, sizeof(mine));
+		if (lstat(mine, &st) || !S_ISREG(st.st_mode) || st.st_size ||
+		    st.st_uid != geteuid() || st.st_mtime < f->began)
+			return;
+		path = mine;
+	} else if (!in_cache(f, path) ||
+		   snprintf(mine, sizeof(mine), "%s", path) >=
+			   (int)sizeof(mine)) {
+		return;
+	}
+	if (unlink(path))
+		return;
+	slash = strrchr(mine, '/');
+	if (slash && slash != mine) {
+		*slash = '\0';
+		rmdir(mine);
+	}
+}
+
 /* One fetch, on the worker, without the lock: 0 with *path, or -errno. */
 static int fetch(struct dbgfetch *f, const struct entry *e, char **path)
 {
@@ -266,8 +394,11 @@ static int fetch(struct dbgfetch *f, const struct entry *e, char **path)
 	*path = NULL;
 	f->cur = e;
 	f->t_start = f->t_change = f->t_said = now_ms();
+	f->began = time(NULL) - 1;
 	f->last_bytes = -1;
-	f->stalled = false;
+	f->calls = 0;
+	f->bytes = 0;
+	f->stalled = f->too_big = f->no_file = false;
 	f->went_out = false;
 	if (e->kind == DBGFETCH_DEBUGINFO)
 		fd = f->lib.find_debuginfo(f->client, e->bid,
@@ -278,10 +409,16 @@ static int fetch(struct dbgfetch *f, const struct entry *e, char **path)
 	if (fd < 0) {
 		free(*path);
 		*path = NULL;
-		return f->stalled ? -ETIMEDOUT : fd;
+		if (f->stalled || f->too_big || f->no_file || stopping(f))
+			forget(f, e, NULL);
+		return f->too_big ? -EFBIG :
+		       f->no_file ? -ELOOP :
+		       f->stalled ? -ETIMEDOUT : fd;
 	}
 	err = check_file(fd, e);
 	close(fd);
+	if (err && *path)
+		forget(f, e, *path);
 	if (err || !*path) {
 		free(*path);
 		*path = NULL;
@@ -298,7 +435,17 @@ static const char *why(struct dbgfetch *f, int err, char *buf, size_t size)
 		return buf;
 	case -EBADMSG:
 		return "the server sent a file that is not it (not ELF, or "
-		       "another build-id): not used";
+		       "another build-id): not used, removed from the "
+		       "client's cache";
+	case -EFBIG:
+		snprintf(buf, size, "over %llu MiB (DEBUGINFOD_MAXSIZE, "
+			 "--debuginfod-maxsize): not fetched",
+			 (unsigned long long)(f->max_bytes >> 20));
+		return buf;
+	case -ELOOP:
+		snprintf(buf, size, "no file after %d requests (a redirect "
+			 "loop?): not fetched", MAX_EMPTY_CALLS);
+		return buf;
 	default:
 		return strerror(-err);
 	}
@@ -328,7 +475,7 @@ static void fail_queued(struct dbgfetch *f, int err)
 static void *worker(void *arg)
 {
 	struct dbgfetch *f = arg;
-	char buf[64];
+	char buf[128];
 	int lerr;
 
 	worker_of = f;
@@ -454,7 +601,7 @@ static struct entry *add(struct dbgfetch *f, enum dbgfetch_kind kind,
 
 int dbgfetch__get(struct dbgfetch *f, enum dbgfetch_kind kind,
 		  const u8 *build_id, size_t build_id_size, const char *name,
-		  bool wait, char *path, size_t size)
+		  double until, char *path, size_t size)
 {
 	struct entry *e;
 	size_t idx;
@@ -472,10 +619,11 @@ int dbgfetch__get(struct dbgfetch *f, enum dbgfetch_kind kind,
 	if (!e)
 		goto out;
 	idx = (size_t)(e - f->entries);
-	/* bounded: the fetch ends on its own (stall_ms, the library's
-	 * timeouts, dbgfetch__free) */
-	while (wait && !f->stop && (f->entries[idx].state == E_QUEUED ||
-				    f->entries[idx].state == E_RUNNING)) {
+	/* until the caller's time: the fetch goes on, a later call gets
+	 * its answer */
+	while (!f->stop && (f->entries[idx].state == E_QUEUED ||
+			    f->entries[idx].state == E_RUNNING) &&
+	       (double)now_ms() / 1000 < until) {
 		struct timespec ts;
 
 		if (f->sig_stop && *f->sig_stop) {

@@ -291,7 +291,7 @@ static int fetch(const struct debuginfo_opts *o, const struct dso *dso,
 	if (!o->fetch || !bid_size || bid_size > BUILD_ID_MAX)
 		return err;
 	r = dbgfetch__get(o->fetch, kind, bid, bid_size, dso->path,
-			  o->fetch_wait, cand, sizeof(cand));
+			  o->fetch_until, cand, sizeof(cand));
 	if (r == -EINPROGRESS)
 		return r;
 	if (r)

@@ -18,7 +18,8 @@ struct debuginfo_opts {
 	const char *symfs;
 	/* debuginfod, when nothing on disk is the file (NULL: never) */
 	struct dbgfetch *fetch;
-	bool fetch_wait;		/* wait for it (batch), else
+	double fetch_until;		/* wait for it until then (batch: a
+					 * dbgfetch__after time), 0: not,
 					 * -EINPROGRESS while it comes */
 };
 

@@ -52,7 +52,7 @@ static int await_check(struct symbolizer *s, const struct awaited *a)
 {
 	char path[PATH_BUF];
 	int r = dbgfetch__get(s->fetch, a->kind, a->bid, a->bid_size, NULL,
-			      false, path, sizeof(path));
+			      0, path, sizeof(path));
 
 	return r == -EINPROGRESS ? 0 : r ? -1 : 1;
 }
@@ -107,6 +107,8 @@ struct symbolizer *symbolizer__new(const struct symbolizer_opts *opts)
 							       0);
 	s->fetch = opts->fetch;
 	s->fetch_wait = opts->fetch_wait;
+	/* until a front end sets a table's bound, DBGFETCH_WAIT_MAX in all */
+	s->fetch_until = dbgfetch__after(DBGFETCH_WAIT_MAX);
 	s->stop = opts->stop;
 	s->kernel_bid_size = MIN(opts->kernel_build_id_size,
 				 (size_t)BUILD_ID_MAX);
@@ -206,7 +208,7 @@ struct debuginfo_opts debuginfo_opts(const struct symbolizer *s)
 		.nr_debug_dirs = s->nr_debug_dirs,
 		.symfs = s->symfs,
 		.fetch = s->fetch,
-		.fetch_wait = s->fetch_wait,
+		.fetch_until = s->fetch_wait ? s->fetch_until : 0,
 	};
 
 	return o;
@@ -381,6 +383,12 @@ void symbolizer__set_deadline(struct symbolizer *s, double deadline)
 				     0;
 	s->past = s->worked = false;
 	s->deferred = s->deferred_loading = 0;
+}
+
+void symbolizer__fetch_wait(struct symbolizer *s, double seconds)
+{
+	if (s)
+		s->fetch_until = dbgfetch__after(seconds);
 }
 
 size_t symbolizer__deferred(const struct symbolizer *s)

@@ -39,7 +39,9 @@ struct symbolizer_opts {
 	 * missing on disk by build-id.  Without fetch_wait a dso whose file
 	 * is on its way shows without it, and is loaded again, after the
 	 * symbolizer__tick that follows its arrival; with it (batch),
-	 * loading waits for the fetch (bounded by dbgfetch). */
+	 * loading waits for the fetch, until the time symbolizer__fetch_wait
+	 * set (a table's), else DBGFETCH_WAIT_MAX after the symbolizer was
+	 * made, in all: then as without it. */
 	struct dbgfetch *fetch;
 	bool fetch_wait;
 	const char *kallsyms;	/* default "/proc/kallsyms" */
@@ -268,6 +270,11 @@ void symbolizer__stats(const struct symbolizer *s,
  * generation and drops what waited for a debuginfod file that has
  * arrived since. */
 void symbolizer__tick(struct symbolizer *s);
+
+/* With fetch_wait: lookups from now on wait for debuginfod at most
+ * seconds from now, in all (batch: a table is not held back past its
+ * refresh, and names that come later are in later tables). */
+void symbolizer__fetch_wait(struct symbolizer *s, double seconds);
 void symbolizer__trim(struct symbolizer *s, unsigned int max_idle_ticks);
 
 /*

@@ -119,6 +119,7 @@ struct symbolizer {
 	const char *symfs;
 	struct dbgfetch *fetch;
 	bool fetch_wait;
+	double fetch_until;	/* fetch_wait's bound (symbolizer__fetch_wait) */
 	u64 fetch_done;		/* dbgfetch__done when last looked */
 	u64 changes;		/* symbolizer__changes */
 	u32 demangles;		/* symbolizer__set_demangle_params changes */

@@ -12,6 +12,7 @@
 #include <elfutils/libdwfl.h>
 
 #include "src/core/lru.h"
+#include "symbols/dbgfetch.h"
 #include "symbols/debuginfo.h"
 #include "symbols/elfsym.h"
 #include "src/core/log.h"
@@ -957,7 +958,9 @@ struct unwinder *unwind__new(struct session *s, const struct unwind_opts *o)
 	u->dio.nr_debug_dirs = u->o.nr_debug_dirs;
 	u->dio.symfs = u->o.symfs;
 	u->dio.fetch = u->o.fetch;
-	u->dio.fetch_wait = u->o.fetch_wait;
+	/* a recording's read waits DBGFETCH_WAIT_MAX for fetches in all */
+	u->dio.fetch_until = u->o.fetch_wait ?
+				     dbgfetch__after(DBGFETCH_WAIT_MAX) : 0;
 	u->cb.find_elf = cb_find_elf;
 	u->cb.find_debuginfo = cb_find_debuginfo;
 	u->cb.section_address = dwfl_offline_section_address;

@@ -44,7 +44,8 @@ struct unwind_opts {
 	struct dbgfetch *fetch;		/* debuginfod for binaries missing on
 					 * disk: tried again until they came */
 	bool fetch_wait;		/* ... or waited for (a file read
-					 * before the view starts) */
+					 * before the view starts: at most
+					 * DBGFETCH_WAIT_MAX in all) */
 	size_t queue_bytes;		/* live: 0 = 16 MiB */
 	unsigned int max_stack;		/* user frames kept; 0 = 512 */
 	size_t max_procs;		/* cached Dwfls; 0 = 64 */

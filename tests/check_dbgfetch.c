@@ -19,6 +19,9 @@
 #include "symbols/symbolizer.h"
 #include "symbols/symtab.h"
 
+/* wait until the fetch ends (the tests' servers answer) */
+#define WAIT dbgfetch__after(300)
+
 static char dir[256];		/* the fake server's files */
 
 static void setup(void)
@@ -146,6 +149,49 @@ static const char *abs_fixture(const char *name)
 	return p;
 }
 
+/* The hex of a 20-byte build-id. */
+static void hex_of(const u8 *bid, char *hex)
+{
+	for (int i = 0; i < 20; i++)
+		sprintf(hex + 2 * i, "%02x", bid[i]);
+}
+
+/* DIR/HEX/name holding text (a regular file) */
+static void serve_text(const char *hex, const char *name, const char *text)
+{
+	char p[512];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, hex);
+	mkdir(p, 0700);
+	snprintf(p, sizeof(p), "%s/%s/%s", dir, hex, name);
+	f = fopen(p, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* What the fake's HEX/stream or HEX/loop got: turns and bytes. */
+static void got(long *turns, long *bytes)
+{
+	char p[512];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/got", dir);
+	f = fopen(p, "r");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fscanf(f, "%ld %ld", turns, bytes), 2);
+	fclose(f);
+}
+
+static bool in_dir(const char *hex, const char *name)
+{
+	char p[512];
+
+	snprintf(p, sizeof(p), "%s/%s/%s", dir, hex, name);
+	return access(p, F_OK) == 0;
+}
+
 START_TEST(test_off)
 {
 	unsetenv("DEBUGINFOD_URLS");
@@ -167,14 +213,14 @@ START_TEST(test_no_library)
 
 	ck_assert_ptr_nonnull(f);
 	ck_assert_int_eq(dbgfetch__get(f, DBGFETCH_DEBUGINFO, bid, 20, "x",
-				       true, path, sizeof(path)),
+				       WAIT, path, sizeof(path)),
 			 -ELIBACC);
 	ck_assert_int_eq(test_warnings, 1);
 	ck_assert_ptr_nonnull(strstr(test_last_warning, "cannot load"));
 	/* said once; nothing more is asked */
 	bid[0] = 9;
 	ck_assert_int_eq(dbgfetch__get(f, DBGFETCH_DEBUGINFO, bid, 20, "x",
-				       true, path, sizeof(path)),
+				       WAIT, path, sizeof(path)),
 			 -EHOSTDOWN);
 	ck_assert_int_eq(test_warnings, 1);
 	dbgfetch__free(f);
@@ -190,20 +236,20 @@ START_TEST(test_fetch_once)
 	build_id_of(d.path, &d, hex);
 	serve(hex, "debuginfo", bid_debug(hex));
 	ck_assert_int_eq(dbgfetch__get(f, DBGFETCH_DEBUGINFO, d.build_id,
-				       d.build_id_size, d.path, true, path,
+				       d.build_id_size, d.path, WAIT, path,
 				       sizeof(path)),
 			 0);
 	ck_assert_ptr_nonnull(strstr(path, hex));
 	ck_assert_uint_eq(dbgfetch__done(f), 1);
 	/* asked again: the answer kept, no second fetch */
 	ck_assert_int_eq(dbgfetch__get(f, DBGFETCH_DEBUGINFO, d.build_id,
-				       d.build_id_size, d.path, false, path,
+				       d.build_id_size, d.path, 0, path,
 				       sizeof(path)),
 			 0);
 	ck_assert_int_eq(calls(), 1);
 	/* the executable is another request, and not there */
 	ck_assert_int_eq(dbgfetch__get(f, DBGFETCH_EXECUTABLE, d.build_id,
-				       d.build_id_size, d.path, true, path,
+				       d.build_id_size, d.path, WAIT, path,
 				       sizeof(path)),
 			 -ENOENT);
 	ck_assert_int_eq(calls(), 2);
@@ -225,17 +271,148 @@ START_TEST(test_garbage)
 	serve(hex, "debuginfo", abs_fixture("notelf.bin"));
 	serve(hex, "executable", abs_fixture("symfix-pie"));
 	ck_assert_int_eq(dbgfetch__get(f, DBGFETCH_DEBUGINFO, d.build_id,
-				       d.build_id_size, d.path, true, path,
+				       d.build_id_size, d.path, WAIT, path,
 				       sizeof(path)),
 			 -EBADMSG);
 	ck_assert_ptr_nonnull(strstr(test_last_warning, "not used"));
 	ck_assert_int_eq(dbgfetch__get(f, DBGFETCH_EXECUTABLE, d.build_id,
-				       d.build_id_size, d.path, true, path,
+				       d.build_id_size, d.path, WAIT, path,
 				       sizeof(path)),
 			 -EBADMSG);
 	ck_assert_int_eq(test_warnings, 2);
 	/* ended, without a file */
 	ck_assert_uint_eq(dbgfetch__done(f), 2);
+	dbgfetch__free(f);
+}
+END_TEST
+
+/* A file that is not it, in the client's cache: removed, so that the
+ * next run asks again; one outside the cache's folder is left alone. */
+START_TEST(test_refused_removed)
+{
+	struct dso d = file_dso(0, fixture_path("symfix-bid"));
+	struct dbgfetch *f;
+	char hex[41], path[4096];
+
+	build_id_of(d.path, &d, hex);
+	for (int in_cache = 0; in_cache < 2; in_cache++) {
+		setenv("DEBUGINFOD_CACHE_PATH",
+		       in_cache ? dir : "/nonexistent/cache", 1);
+		f = fake_fetch(0);
+		serve(hex, "debuginfo", abs_fixture("notelf.bin"));
+		ck_assert_int_eq(dbgfetch__get(f, DBGFETCH_DEBUGINFO,
+					       d.build_id, d.build_id_size,
+					       d.path, WAIT, path,
+					       sizeof(path)),
+				 -EBADMSG);
+		ck_assert_ptr_nonnull(strstr(test_last_warning,
+					     "removed from the client"));
+		ck_assert(in_dir(hex, "debuginfo") == !in_cache);
+		if (!in_cache)
+			unserve(hex, "debuginfo");
+		dbgfetch__free(f);
+	}
+	unsetenv("DEBUGINFOD_CACHE_PATH");
+}
+END_TEST
+
+/* A transfer past the bound is cut on the bytes received, whatever the
+ * length announced (none, or one that lies), within a step of it;
+ * announced over it, at once.  What 0.188 leaves ("not found") goes. */
+START_TEST(test_max_bytes)
+{
+	struct dbgfetch_opts o = {
+		.soname = fixture_path("libfakedebuginfod.so"),
+		.max_bytes = 4 << 20,
+	};
+	const char *streams[] = { "0 1048576", "1000 1048576",
+				  "8589934592 65536" };
+	u8 bid[20] = { 7 };
+	char path[4096], hex[41];
+	long turns, bytes;
+
+	hex_of(bid, hex);
+	setenv("DEBUGINFOD_CACHE_PATH", dir, 1);
+	for (size_t i = 0; i < ARRAY_SIZE(streams); i++) {
+		struct dbgfetch *f = dbgfetch__new(&o);
+
+		ck_assert_ptr_nonnull(f);
+		serve_text(hex, "stream", streams[i]);
+		ck_assert_int_eq(dbgfetch__get(f, DBGFETCH_DEBUGINFO, bid, 20,
+					       "big.so", WAIT, path,
+					       sizeof(path)),
+				 -EFBIG);
+		got(&turns, &bytes);
+		ck_assert_int_le(bytes, (4 << 20) + (1 << 20));
+		if (i == 2)
+			ck_assert_int_eq(bytes, 65536);
+		ck_assert_ptr_nonnull(strstr(test_last_warning, "over 4 MiB"));
+		ck_assert(!in_dir(hex, "debuginfo"));
+		dbgfetch__free(f);
+	}
+	/* DEBUGINFOD_MAXSIZE when no bound is given */
+	o.max_bytes = 0;
+	setenv("DEBUGINFOD_MAXSIZE", "2097152", 1);
+	{
+		struct dbgfetch *f = dbgfetch__new(&o);
+
+		serve_text(hex, "stream", "0 1048576");
+		ck_assert_int_eq(dbgfetch__get(f, DBGFETCH_DEBUGINFO, bid, 20,
+					       "big.so", WAIT, path,
+					       sizeof(path)),
+				 -EFBIG);
+		got(&turns, &bytes);
+		ck_assert_int_le(bytes, 3 << 20);
+		dbgfetch__free(f);
+	}
+	unsetenv("DEBUGINFOD_MAXSIZE");
+	unsetenv("DEBUGINFOD_CACHE_PATH");
+}
+END_TEST
+
+/* A server that redirects to itself: turns of the library's loop with
+ * no byte, as fast as it can: cut after a few dozen, said, nothing
+ * left in the client's cache. */
+START_TEST(test_redirect_loop)
+{
+	struct dbgfetch *f;
+	u8 bid[20] = { 8 };
+	char path[4096], hex[41];
+	long turns, bytes;
+
+	hex_of(bid, hex);
+	setenv("DEBUGINFOD_CACHE_PATH", dir, 1);
+	f = fake_fetch(0);
+	serve(hex, "loop", NULL);
+	ck_assert_int_eq(dbgfetch__get(f, DBGFETCH_DEBUGINFO, bid, 20,
+				       "loop.so", WAIT, path, sizeof(path)),
+			 -ELOOP);
+	got(&turns, &bytes);
+	ck_assert_int_le(turns, 65);
+	ck_assert_int_eq(bytes, 0);
+	ck_assert_ptr_nonnull(strstr(test_last_warning, "redirect loop"));
+	ck_assert(!in_dir(hex, "debuginfo"));
+	dbgfetch__free(f);
+	unsetenv("DEBUGINFOD_CACHE_PATH");
+}
+END_TEST
+
+/* A caller waits until its time, not until the fetch ends. */
+START_TEST(test_wait_until)
+{
+	struct dbgfetch *f = fake_fetch(60000);
+	u8 bid[20] = { 9 };
+	char path[4096], hex[41];
+	double t = now();
+
+	hex_of(bid, hex);
+	serve(hex, "hold", NULL);
+	ck_assert_int_eq(dbgfetch__get(f, DBGFETCH_DEBUGINFO, bid, 20,
+				       "slow.so", dbgfetch__after(0.3), path,
+				       sizeof(path)),
+			 -EINPROGRESS);
+	t = now() - t;
+	ck_assert_msg(t >= 0.25 && t < 5, "waited %.2f s", t);
 	dbgfetch__free(f);
 }
 END_TEST
@@ -252,7 +429,7 @@ START_TEST(test_give_up)
 	for (int i = 0; i < 5; i++) {
 		bid[0] = (u8)i;
 		ck_assert_int_eq(dbgfetch__get(f, DBGFETCH_DEBUGINFO, bid, 20,
-					       "lib.so", true, path,
+					       "lib.so", WAIT, path,
 					       sizeof(path)),
 				 -ENOENT);
 	}
@@ -264,7 +441,7 @@ START_TEST(test_give_up)
 	for (int i = 10; i < 13; i++) {
 		bid[0] = (u8)i;
 		ck_assert_int_eq(dbgfetch__get(f, DBGFETCH_DEBUGINFO, bid, 20,
-					       "lib.so", true, path,
+					       "lib.so", WAIT, path,
 					       sizeof(path)),
 				 -ECONNREFUSED);
 	}
@@ -272,7 +449,7 @@ START_TEST(test_give_up)
 	ck_assert_ptr_nonnull(strstr(test_last_warning, "no more"));
 	bid[0] = 20;
 	ck_assert_int_eq(dbgfetch__get(f, DBGFETCH_DEBUGINFO, bid, 20,
-				       "lib.so", true, path, sizeof(path)),
+				       "lib.so", WAIT, path, sizeof(path)),
 			 -EHOSTDOWN);
 	ck_assert_int_eq(calls(), 8);
 	dbgfetch__free(f);
@@ -293,7 +470,7 @@ START_TEST(test_bounded)
 	serve(hex, "debuginfo", bid_debug(hex));
 	t = now();
 	ck_assert_int_eq(dbgfetch__get(f, DBGFETCH_DEBUGINFO, d.build_id,
-				       d.build_id_size, d.path, true, path,
+				       d.build_id_size, d.path, WAIT, path,
 				       sizeof(path)),
 			 -ETIMEDOUT);
 	t = now() - t;
@@ -303,7 +480,7 @@ START_TEST(test_bounded)
 
 	/* no wait: in progress; free ends it */
 	ck_assert_int_eq(dbgfetch__get(f, DBGFETCH_EXECUTABLE, d.build_id,
-				       d.build_id_size, d.path, false, path,
+				       d.build_id_size, d.path, 0, path,
 				       sizeof(path)),
 			 -EINPROGRESS);
 	ck_assert_uint_eq(dbgfetch__pending(f), 1);
@@ -349,7 +526,7 @@ START_TEST(test_interrupted)
 			 0);
 	t0 = now();
 	ck_assert_int_eq(dbgfetch__get(f, DBGFETCH_DEBUGINFO, d.build_id,
-				       d.build_id_size, d.path, true, path,
+				       d.build_id_size, d.path, WAIT, path,
 				       sizeof(path)),
 			 -EINTR);
 	ck_assert_msg(now() - t0 < 2, "waited %.2f s", now() - t0);
@@ -599,6 +776,10 @@ Suite *dbgfetch_suite(void)
 	tcase_add_test(tc, test_garbage);
 	tcase_add_test(tc, test_give_up);
 	tcase_add_test(tc, test_bounded);
+	tcase_add_test(tc, test_refused_removed);
+	tcase_add_test(tc, test_max_bytes);
+	tcase_add_test(tc, test_redirect_loop);
+	tcase_add_test(tc, test_wait_until);
 	tcase_add_test(tc, test_interrupted);
 	tcase_add_test(tc, test_symbolizer_reloads);
 	tcase_add_test(tc, test_symbolizer_executable);

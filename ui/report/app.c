@@ -11,6 +11,7 @@
 #include <inttypes.h>
 
 #include "ui/report/app.h"
+#include "symbols/dbgfetch.h"
 #include "ui/report/annotate.h"
 #include "ui/report/batch.h"
 #include "src/sys/fdio.h"
@@ -738,6 +739,16 @@ int app__run_batch(struct app *a)
 		if (*a->stop)
 			break;
 		now = app__now();
+		/* debuginfod holds a table back until the next is due at
+		 * most, the last one DBGFETCH_WAIT_MAX: what comes later
+		 * is in later tables */
+		symbolizer__fetch_wait(a->syms,
+				       a->finished || a->input ||
+				       (a->iterations &&
+					iter + 1 >= a->iterations) ?
+					       DBGFETCH_WAIT_MAX :
+					       MIN(a->delay,
+						   DBGFETCH_WAIT_MAX));
 		err = table__snapshot(&t, a->mode);
 		if (err)
 			break;
