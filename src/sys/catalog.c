@@ -26,6 +26,22 @@ static bool has_events_dir(const char *dir)
 	return access(path, F_OK) == 0;
 }
 
+/* Why no tracefs could be used (tracefs_dir gave NULL): mounted where
+ * this user may not look (/sys/kernel/tracing is 0700, root's), or not
+ * mounted at all. */
+static const char *tracefs_why(void)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "/sys/kernel/tracing/events");
+	if (access(path, F_OK) && errno == EACCES)
+		return "tracefs is mounted on /sys/kernel/tracing, but only "
+		       "root may read it: run ptop as root (or give this user "
+		       "read access to it)";
+	return "tracefs is not available (mount it with 'mount -t tracefs "
+	       "nodev /sys/kernel/tracing')";
+}
+
 /*
  * Where tracefs is: the configured directory, else /sys/kernel/tracing,
  * mounted there if needed (as perf does on demand; it stays mounted, which
@@ -84,8 +100,8 @@ int catalog__tracepoint_id(const struct evlist_opts *opts,
 		return -EINVAL;
 	}
 	if (!dir) {
-		pr_err("tracepoint %s:%s: tracefs is not available (mount it with 'mount -t tracefs nodev /sys/kernel/tracing')",
-		       spec->tp_sys, spec->tp_name);
+		pr_err("tracepoint %s:%s: %s", spec->tp_sys, spec->tp_name,
+		       tracefs_why());
 		return -ENOENT;
 	}
 	snprintf(path, sizeof(path), "%s/events/%s/%s/id", dir, spec->tp_sys,
@@ -264,8 +280,7 @@ int catalog__expand_tracepoints(const struct evlist_opts *opts,
 		if (!dir)
 			dir = tracefs_dir(opts);
 		if (!dir) {
-			pr_err("tracepoints %s: tracefs is not available (mount it with 'mount -t tracefs nodev /sys/kernel/tracing')",
-			       g->name);
+			pr_err("tracepoints %s: %s", g->name, tracefs_why());
 			err = -ENOENT;
 			break;
 		}
@@ -439,8 +454,8 @@ int catalog__tracing_data(const struct evlist_opts *opts,
 		return 0;
 	dir = tracefs_dir(opts);
 	if (!dir) {
-		pr_err("-o: tracefs is not available: the tracepoints' formats "
-		       "cannot be written");
+		pr_err("-o: the tracepoints' formats cannot be written: %s",
+		       tracefs_why());
 		return -ENOENT;
 	}
 	strbuf__add(out, magic, sizeof(magic));	/* with its NUL */

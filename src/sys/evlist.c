@@ -411,6 +411,53 @@ static int add_thread(struct evlist *el, size_t *cap, pid_t tid)
 	return 0;
 }
 
+/* A target that cannot be sampled because it is gone: which way. */
+static void say_gone(const struct evlist *el, pid_t pid)
+{
+	struct proc_stat ps;
+
+	if (!synth__proc_stat(el->proc, pid, &ps) &&
+	    (ps.state == 'Z' || ps.state == 'X'))
+		pr_err("process %d (%s) has exited: a zombie that its parent "
+		       "(%d) has not reaped, with nothing left to sample",
+		       (int)pid, ps.comm, (int)ps.ppid);
+	else
+		pr_err("no such process: %d", (int)pid);
+}
+
+/* -p or -t of a kernel thread: it has no user space, so what samples it,
+ * and what cannot, is said (an idle one gives no sample at all). */
+static void note_kernel_threads(const struct evlist *el,
+				const struct target *t)
+{
+	bool user_only = false;
+
+	if (t->kind != TARGET_PIDS && t->kind != TARGET_TIDS)
+		return;
+	for (size_t i = 0; i < el->nr; i++)
+		user_only |= el->evsels[i].attr.exclude_kernel;
+	for (size_t i = 0; i < t->nr_pids; i++) {
+		struct proc_stat ps;
+
+		if (synth__proc_stat(el->proc, t->pids[i], &ps) ||
+		    !(ps.flags & SYNTH_PF_KTHREAD))
+			continue;
+		if (user_only)
+			pr_warn("%d (%s) is a kernel thread: user-space events "
+				"(a :u event, or user-only as "
+				"perf_event_paranoid makes them) cannot sample "
+				"it; events with the kernel can (as root, or "
+				"with CAP_PERFMON), and so can a system-wide "
+				"run (no -p) sorted by comm (-s comm)",
+				(int)t->pids[i], ps.comm);
+		else
+			pr_info("%d (%s) is a kernel thread: its kernel code "
+				"is sampled while it runs (an idle one gives no "
+				"samples)",
+				(int)t->pids[i], ps.comm);
+	}
+}
+
 static int setup_threads(struct evlist *el, const struct target *t)
 {
 	size_t cap = 0;
@@ -449,7 +496,7 @@ static int setup_threads(struct evlist *el, const struct target *t)
 		}
 		err = synth__threads(el->proc, t->pids[i], &tids, &nr);
 		if (err == -ESRCH) {
-			pr_err("no such process: %d", (int)t->pids[i]);
+			say_gone(el, t->pids[i]);
 			return err;
 		}
 		if (err) {
@@ -561,7 +608,7 @@ static void open_error(struct evlist *el, struct evsel *ev, int err,
 		       (unsigned long long)rl.rlim_cur);
 		return;
 	case ESRCH:
-		pr_err("no such process: %d", (int)pid);
+		say_gone(el, pid);
 		return;
 	case EOVERFLOW:
 		pr_err("cannot open %s: --max-stack %u is above kernel.perf_event_max_stack",
@@ -827,7 +874,7 @@ static int open_all(struct evlist *el)
 		}
 	}
 	if (!any) {
-		pr_err("no such process: %d", (int)first_missing);
+		say_gone(el, first_missing);
 		return -ESRCH;
 	}
 	return 0;
@@ -942,6 +989,7 @@ int evlist__open(struct evlist *el, const struct target *t)
 	} while (err == RETRY);
 	if (err)
 		goto fail;
+	note_kernel_threads(el, t);
 
 	el->rings = calloc(el->nr_cpus, sizeof(*el->rings));
 	if (!el->rings) {

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -50,6 +51,7 @@ struct sampler {
 	bool paused;
 
 	pid_t child;		/* spawned command, 0: none */
+	char *child_name;	/* its argv[0], for messages */
 	int go_fd;		/* write end: lets the child exec */
 	int err_fd;		/* read end: errno of a failed exec */
 	bool child_reaped;
@@ -133,6 +135,7 @@ void sampler__free(struct sampler *sp)
 	evlist__free(sp->evlist);
 	synth__free(sp->synth);
 	free(sp->specs);
+	free(sp->child_name);
 	free(sp->sess_ev);
 	sampler__close_pidfds(sp);
 	free(sp->target_pids);
@@ -168,8 +171,12 @@ pid_t sampler__spawn(struct sampler *sp, char *const argv[],
 		     const struct spawn_io *io)
 {
 	int go[2], err[2];
-	pid_t pid;
+	pid_t pid, parent = getpid();
 
+	free(sp->child_name);
+	sp->child_name = strdup(argv[0] ? argv[0] : "");
+	if (!sp->child_name)
+		return -ENOMEM;
 	if (pipe2(go, O_CLOEXEC))
 		return -errno;
 	if (pipe2(err, O_CLOEXEC)) {
@@ -195,6 +202,12 @@ pid_t sampler__spawn(struct sampler *sp, char *const argv[],
 
 		close(go[1]);
 		close(err[0]);
+		/* It dies with ptop, even of SIGKILL (which no handler of
+		 * ptop's sees), and not after: a parent already gone is
+		 * init or a subreaper by now.  (Cleared by the exec of a
+		 * set-user-ID program, as the kernel does.) */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+			_exit(127);
 		/* Wait until the events are open: the first instruction of
 		 * the command must be counted.  EOF means ptop gave up. */
 		if (read(go[0], &c, 1) != 1)
@@ -615,7 +628,7 @@ int sampler__start(struct sampler *sp, const struct target *t)
 	err = sampler__run(sp);
 	if (err)
 		return err;
-	return sampler__release_child(sp, NULL);
+	return sampler__release_child(sp, sp->child_name);
 }
 
 void sampler__stop(struct sampler *sp)
@@ -769,22 +782,13 @@ const struct evlist_opts *sampler__evopts(const struct sampler *sp)
 /* A process that exited: gone from /proc, or a zombie. */
 static bool pid_alive(const char *proc, pid_t pid)
 {
-	char path[64], buf[512], *p;
-	ssize_t n;
-	int fd;
+	struct proc_stat ps;
+	int err = synth__proc_stat(proc, pid, &ps);
 
-	snprintf(path, sizeof(path), "%s/%d/stat", proc, (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	n = fd__read_upto(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = '\0';
-	/* "pid (comm) S ...": the comm may hold ')' */
-	p = strrchr(buf, ')');
-	return !(p && p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X'));
+	/* unreadable (not gone): alive, as before */
+	if (err)
+		return err == -EINVAL;
+	return ps.state != 'Z' && ps.state != 'X';
 }
 
 /*

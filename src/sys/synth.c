@@ -214,6 +214,35 @@ static int threads_at(int procfd, pid_t pid, pid_t **tids, size_t *nr)
 	return list_pids(dir, tids, nr);
 }
 
+int synth__proc_stat(const char *proc, pid_t pid, struct proc_stat *ps)
+{
+	char path[64], buf[512], *open_paren, *close_paren;
+	ssize_t n;
+	int fd;
+
+	memset(ps, 0, sizeof(*ps));
+	snprintf(path, sizeof(path), "%s/%d/stat", proc, (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? -ESRCH : -errno;
+	n = fd__read_upto(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return n < 0 ? (int)n : -ESRCH;
+	buf[n] = '\0';
+	/* "pid (comm) S ppid pgrp session tty tpgid flags ...": the comm
+	 * may hold ')' and spaces */
+	open_paren = strchr(buf, '(');
+	close_paren = strrchr(buf, ')');
+	if (!open_paren || !close_paren || close_paren < open_paren ||
+	    sscanf(close_paren + 1, " %c %d %*d %*d %*d %*d %lu", &ps->state,
+		   &ps->ppid, &ps->flags) != 3)
+		return -EINVAL;
+	snprintf(ps->comm, sizeof(ps->comm), "%.*s",
+		 (int)(close_paren - open_paren - 1), open_paren + 1);
+	return 0;
+}
+
 int synth__threads(const char *proc, pid_t pid, pid_t **tids, size_t *nr)
 {
 	int procfd, err;

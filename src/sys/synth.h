@@ -44,6 +44,18 @@ void synth__free(struct synth *s);
 int synth__process(struct synth *s, pid_t pid,
 		   const struct perf_event_attr *attr, synth_cb cb, void *ctx);
 
+/* What /proc/PID/stat says of a task: its state letter (R, S, Z ...),
+ * its flags (PF_*: PF_KTHREAD for a kernel thread), its parent, its comm
+ * (cut to fit).  0, -ESRCH when it is gone, or -errno. */
+#define SYNTH_PF_KTHREAD 0x00200000ul
+struct proc_stat {
+	char state;
+	unsigned long flags;
+	pid_t ppid;
+	char comm[32];
+};
+int synth__proc_stat(const char *proc, pid_t pid, struct proc_stat *ps);
+
 /* The threads of a process, from /proc/PID/task (sorted, malloc'd);
  * -ESRCH if it does not exist. */
 int synth__threads(const char *proc, pid_t pid, pid_t **tids, size_t *nr);

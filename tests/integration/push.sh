@@ -136,5 +136,19 @@ for case in "refused $free_port" "hang $hang_port" "close $close_port"; do
 	tail -n 1 "$TMP/$1.json" | jq -e '.push.pushed == 0 and
 		(.push.unreachable or .push.queued > 0)' > /dev/null ||
 		fail "$1: JSON push: $(tail -n 1 "$TMP/$1.json" | jq -c .push)"
+	# ptop's own bounds in its words, not curl's
+	grep -q 'aborted by an application callback\|Timeout was reached' \
+		"$TMP/err" && fail "$1: curl's words: $(cat "$TMP/err")"
+	if [ "$1" = hang ]; then
+		grep -q "no answer before ptop's exit" "$TMP/err" ||
+			fail "hang: the reason: $(cat "$TMP/err")"
+	fi
 done
+# the tables say what waits, and for how long nothing came back
+"$PTOP" -b -d 1 -n 4 --push "http://127.0.0.1:$hang_port" -e cpu-clock -- \
+	"$WL/spin3" 6 > "$TMP/hang.txt" 2> "$TMP/err" ||
+	fail "hang: ptop exited with $?: $(cat "$TMP/err")"
+grep '^# push:' "$TMP/hang.txt"
+grep -q '^# push: 0 profiles sent, 0 dropped, [1-9][0-9]* waiting; no answer for [0-9]* s' \
+	"$TMP/hang.txt" || fail "hang: no word of the waiting: $(grep 'push' "$TMP/hang.txt")"
 exit 0

@@ -1,5 +1,6 @@
 /* app: shared front-end plumbing and the batch loop. */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <inttypes.h>
 
@@ -125,6 +127,29 @@ static void app__missing(struct app *a, const struct table *t,
 		strbuf__addf(sb, " and %zu more", more);
 }
 
+/* How the command ended, from its wait status: its exit status unless
+ * 0, or the signal that ended it ("the command exited with status 3",
+ * "the command was killed by SIGSEGV (core dumped)"). */
+static void app__command_end(char *buf, size_t size, int status)
+{
+	const char *sig;
+
+	if (WIFSIGNALED(status)) {
+		sig = sigabbrev_np(WTERMSIG(status));
+		snprintf(buf, size, "the command was killed by %s%s%s",
+			 sig ? "SIG" : "signal ", sig ? sig : "",
+			 WCOREDUMP(status) ? " (core dumped)" : "");
+		if (!sig)
+			snprintf(buf + strlen(buf), size - strlen(buf), "%d",
+				 WTERMSIG(status));
+	} else if (WIFEXITED(status) && WEXITSTATUS(status)) {
+		snprintf(buf, size, "the command exited with status %d",
+			 WEXITSTATUS(status));
+	} else {
+		snprintf(buf, size, "the command exited");
+	}
+}
+
 /* The header's note: the app's, then what file mode and the writer
  * have to say. */
 static const char *app__note(struct app *a, const struct table *t, size_t ev)
@@ -235,6 +260,8 @@ void app__header(struct app *a, const struct table *t, size_t ev,
 		hi->pushing = true;
 		hi->pushed = a->push_stats.pushed;
 		hi->push_dropped = a->push_stats.dropped;
+		hi->push_waiting = a->push_stats.queued;
+		hi->push_silent = a->push_stats.sending_for;
 		hi->push_unreachable = a->push_stats.unreachable;
 		hi->push_error = a->push_stats.error;
 	}
@@ -292,7 +319,7 @@ bool app__check_target(struct app *a)
 	t = sampler__target(a->sampler);
 	if (t->kind == TARGET_COMMAND) {
 		a->exit_status = status;
-		snprintf(a->note, sizeof(a->note), "the command exited");
+		app__command_end(a->note, sizeof(a->note), status);
 	} else if (t->nr_pids == 1) {
 		snprintf(a->note, sizeof(a->note), "%s %d exited",
 			 t->kind == TARGET_TIDS ? "thread" : "process",

@@ -113,7 +113,12 @@ void header__format(struct strbuf *sb, const struct header_info *hi,
 	if (hi->pushing) {
 		strbuf__adds(sb, prefix);
 		strbuf__addf(sb, "push: %" PRIu64 " profiles sent, %" PRIu64
-				 " dropped", hi->pushed, hi->push_dropped);
+				 " dropped, %" PRIu64 " waiting", hi->pushed,
+			     hi->push_dropped, hi->push_waiting);
+		/* nothing delivered yet is not "0 dropped" and all is well */
+		if (hi->push_silent >= 1)
+			strbuf__addf(sb, "; no answer for %.0f s",
+				     hi->push_silent);
 		if (hi->push_unreachable) {
 			strbuf__adds(sb, "; server unreachable: ");
 			sanitize_str(sb, hi->push_error ? hi->push_error : "?");

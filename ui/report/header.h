@@ -27,7 +27,8 @@ struct header_info {
 	/* --push: profiles sent and dropped, and whether the last attempt
 	 * failed (push_error says why) */
 	bool pushing, push_unreachable;
-	u64 pushed, push_dropped;
+	u64 pushed, push_dropped, push_waiting;
+	double push_silent;	/* seconds the server has not answered */
 	const char *push_error;
 	bool time;		/* periods are ns of off-CPU time */
 	bool wall;		/* ... of wall-clock time (--wall) */

@@ -245,6 +245,8 @@ enum {
 	C_OPT_POSTFIELDSIZE_LARGE = 30120,
 	C_INFO_RESPONSE_CODE = 0x200002,
 	C_GLOBAL_DEFAULT = 3,
+	C_E_OPERATION_TIMEDOUT = 28,
+	C_E_ABORTED_BY_CALLBACK = 42,
 };
 
 struct curl_api {
@@ -325,6 +327,7 @@ struct pusher {
 	double retry_at;	/* after a failure: when to try again */
 	double backoff;
 	unsigned int seq;	/* makes boundaries */
+	double sending_since;	/* a request under way since, or 0 */
 	struct push_stats st;
 };
 
@@ -405,10 +408,18 @@ static int send_item(struct pusher *p, const struct push_item *it, char *why,
 		api->easy_getinfo(c, C_INFO_RESPONSE_CODE, &code);
 	api->easy_cleanup(c);
 	api->slist_free_all(hdr);
-	if (rc) {
+	/* ptop's own bounds, in ptop's words (curl's are "Timeout was
+	 * reached", "Operation was aborted by an application callback") */
+	if (rc == C_E_OPERATION_TIMEDOUT)
+		snprintf(why, len, "no answer within %g s (ptop's timeout)",
+			 p->o.timeout);
+	else if (rc == C_E_ABORTED_BY_CALLBACK)
+		snprintf(why, len, "no answer before ptop's exit (it waits %g "
+			 "s for the last profiles)", p->o.flush);
+	else if (rc)
 		snprintf(why, len, "%s", api->easy_strerror(rc));
+	if (rc)
 		return 1;
-	}
 	if (code >= 200 && code < 300)
 		return 0;
 	snprintf(why, len, "the server answered HTTP %ld", code);
@@ -469,10 +480,12 @@ static void *pusher__main(void *arg)
 		 * item is copied and the slot checked again after */
 		it = p->q[p->head];
 		p->q[p->head].url = p->q[p->head].body = NULL;
+		p->sending_since = now;
 		pthread_mutex_unlock(&p->lock);
 		why[0] = '\0';
 		rc = send_item(p, &it, why, sizeof(why));
 		pthread_mutex_lock(&p->lock);
+		p->sending_since = 0;
 		if (rc == 0) {
 			item_fini(&it);
 			p->head = (p->head + 1) % p->o.queue_max;
@@ -490,8 +503,9 @@ static void *pusher__main(void *arg)
 		if (!p->st.unreachable)
 			pr_warn("push: %s: %s; %s", p->url, why,
 				rc < 0 ? "this profile is dropped" :
-					 "retrying (profiles wait, the oldest "
-					 "dropped first)");
+				p->closing ? "what still waits is dropped" :
+					     "retrying (profiles wait, the "
+					     "oldest dropped first)");
 		p->st.unreachable = true;
 		p->q[p->head] = it;
 		if (rc < 0) {
@@ -629,6 +643,7 @@ void pusher__stats(struct pusher *p, struct push_stats *st)
 	pthread_mutex_lock(&p->lock);
 	*st = p->st;
 	st->queued = p->nr;
+	st->sending_for = p->sending_since ? mono_now() - p->sending_since : 0;
 	pthread_mutex_unlock(&p->lock);
 }
 

@@ -30,7 +30,9 @@ struct push_stats {
 	u64 dropped;		/* never sent: queue full, refused, or
 				 * still waiting at the end */
 	u64 failed;		/* attempts that failed (retried) */
-	u64 queued;		/* waiting now */
+	u64 queued;		/* waiting now, the one being sent too */
+	double sending_for;	/* seconds the one being sent has waited
+				 * for an answer (0: none under way) */
 	bool unreachable;	/* the last attempt failed */
 	char error[160];	/* why, when it did */
 };
