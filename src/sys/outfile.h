@@ -27,8 +27,9 @@
  *    /proc/PID/fd/N of ptop): that descriptor, duplicated, written in
  *    place; the name is resolved once, never opened.
  *  - a character device (/dev/null, /dev/full), a FIFO, a socket: written
- *    in place, never replaced: opened without O_CREAT (O_NOFOLLOW; a
- *    socket is connected), then fstat must show the very node lstat saw.
+ *    in place, never replaced: opened with O_NOFOLLOW and nothing that
+ *    creates (a socket is connected), then fstat must show the very node
+ *    lstat saw.
  *  - nothing, a regular file, a link: a new file.  By default a
  *    temporary .NAME.PID.XXXXXXXX.ptop-tmp in path's folder, made with
  *    O_CREAT|O_EXCL|O_NOFOLLOW, renamed over path by finish (a reader
