@@ -20,6 +20,12 @@
  *	err = outfile__open(&of, "perf.data", OUTFILE_NEW | OUTFILE_KEEP_OLD);
  *	...
  *	err = outfile__finish(&of, err);	0: kept; else removed
+ *   a configuration, replaced whole and durable (its folder is the
+ *   caller's to make):
+ *	err = outfile__save("~/.config/ptop/config", p, n, OUTFILE_SYNC);
+ *   an export rewritten at each refresh (a live --flamegraph): the same
+ *   outfile__save(path, p, n, OUTFILE_EXPORT) every time; "-" or a FIFO
+ *   then gets each version after the last.
  *
  * What open does with path, decided by lstat (a link is never followed,
  * at path or at any temporary name):
