@@ -21,9 +21,10 @@
 #define MAX_FAILS 3
 #define DEFAULT_STALL_MS 30000
 #define PROGRESS_EVERY_MS 2000
-/* Turns of libdebuginfod's loop without a byte: it waits up to a second
- * a turn for a silent server (stall_ms bounds that), but a server that
- * redirects to itself makes a request a turn, thousands a second */
+/* Turns of libdebuginfod's loop without a byte, half a second apart or
+ * less: it waits up to a second a turn for a silent server (stall_ms
+ * bounds that), but a server that redirects to itself makes a request a
+ * turn, thousands a second */
 #define MAX_EMPTY_CALLS 64
 
 /* What ptop calls of the library: resolved with dlsym. */
@@ -285,7 +286,10 @@ static int progress(debuginfod_client *c, long a, long b)
 		f->too_big = true;
 		return 1;
 	}
-	if (!f->bytes && f->calls > MAX_EMPTY_CALLS) {
+	/* fast turns only: a silent server's are a second each, and
+	 * stall_ms (DEBUGINFOD_TIMEOUT) is its bound */
+	if (!f->bytes && f->calls > MAX_EMPTY_CALLS &&
+	    now - f->t_start < (u64)f->calls * 500) {
 		f->no_file = true;
 		return 1;
 	}
