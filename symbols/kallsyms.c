@@ -640,7 +640,9 @@ static void cache_check(void *arg)
 
 /*
  * The cache file, mapped and checked (its checksum, then its structure),
- * or NULL; *damaged when it was there for this kernel but not whole.
+ * or NULL with *why: -ENOENT (none, or not a file of ours), -ESTALE
+ * (another kernel's, another version's), -EAGAIN (replaced or changed
+ * while checked: another run writing it), -EINVAL (damaged).
  * Mapped, not read into the heap: a copy cost every start 10 ms of CPU
  * and page faults here (doc/design.md, "Files ptop maps"); so every read
  * of it is guarded, and a file cut or changed while it is used makes the
@@ -648,14 +650,15 @@ static void cache_check(void *arg)
  */
 static struct kallsyms *read_cache(const char *file,
 				   const struct kcache_key *k,
-				   struct strpool *pool, bool *damaged)
+				   struct strpool *pool, int *why)
 {
 	struct cache_open a = { .k = k, .pool = pool, .err = -EINVAL };
 	struct mapfile *mf;
 	struct stat st;
 	int fd = open(file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	int rc;
 
-	*damaged = false;
+	*why = -ENOENT;
 	if (fd < 0)
 		return NULL;
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
@@ -672,14 +675,23 @@ static struct kallsyms *read_cache(const char *file,
 	a.fd = mf->fd;
 	a.map = mf->map;
 	a.size = mf->size;
-	/* what a fault cut short (the table half made) is left as it is */
-	if (mapfile__run(mf, cache_check, &a) || a.err || !a.ks) {
-		*damaged = a.err != -ESTALE;
+	rc = mapfile__run(mf, cache_check, &a);
+	if (rc || a.err || !a.ks) {
+		/* what a fault cut short (the table half made) is kept as
+		 * it is; a table made whole from a file that changed since
+		 * goes */
+		if (rc == -EFAULT && a.ks)
+			mapguard__keep(a.ks);
+		else if (a.ks)
+			kallsyms__free(a.ks);
+		*why = rc == -ESTALE ? -EAGAIN : rc ? -EINVAL :
+		       a.err ? a.err : -ENOMEM;
 		mapfile__close(mf);
 		free(mf);
 		return NULL;
 	}
 	a.ks->mf = mf;
+	*why = 0;
 	return a.ks;
 }
 
@@ -806,7 +818,8 @@ struct kallsyms *kallsyms__load_cached(const char *path,
 	struct kcache_key key;
 	char file[4200];
 	struct kallsyms *ks;
-	bool cache, damaged;
+	bool cache;
+	int why;
 
 	if (!from)
 		from = &dummy;
@@ -816,18 +829,20 @@ struct kallsyms *kallsyms__load_cached(const char *path,
 		!restricted_now(path) && !cachedir__ok(c->dir);
 	if (!cache)
 		return kallsyms__load(path, pool);
-	ks = read_cache(file, &key, pool, &damaged);
+	ks = read_cache(file, &key, pool, &why);
+	/* another run wrote it while it was checked: it is whole now */
+	if (!ks && why == -EAGAIN)
+		ks = read_cache(file, &key, pool, &why);
 	if (ks) {
 		*from = KALLSYMS_CACHED;
 		return ks;
 	}
-	if (damaged)
+	if (why == -EINVAL)
 		pr_warn("the kallsyms cache %s was damaged: made again", file);
 	ks = kallsyms__load(path, pool);
 	if (ks && !write_cache(file, ks, &key)) {
 		/* the file written, read back: the parsed table is let go */
-		struct kallsyms *mapped = read_cache(file, &key, pool,
-						     &damaged);
+		struct kallsyms *mapped = read_cache(file, &key, pool, &why);
 
 		*from = KALLSYMS_PARSED_SAVED;
 		if (mapped) {

@@ -386,6 +386,7 @@ int srcline__lookup(struct srcline_dw *sd, u64 vaddr, struct srcline *out,
 		return sd && sd->poisoned ? -ESTALE : 0;
 	if (mapguard__run(&sd->guard, lookup_guarded, &a)) {
 		sd->poisoned = true;
+		mapguard__keep(sd->dw);
 		return -ESTALE;
 	}
 	/* a file rewritten in place may have mixed two builds' names */

@@ -166,7 +166,7 @@ int symcache__load(const char *dir, const char *bin,
 	char sub[PATH_MAX], path[PATH_MAX], name[NAME_MAX + 1];
 	struct load l = { .k = k, .pool = pool, .flags = flags };
 	struct stat st;
-	int fd, err;
+	int fd, err, rc;
 
 	*out = NULL;
 	err = paths(dir, bin, k, sub, path, name);
@@ -192,8 +192,11 @@ int symcache__load(const char *dir, const char *bin,
 		free(l.mf);
 		return err;
 	}
-	if (mapfile__run(l.mf, load_checked, &l) && !l.err)
-		l.err = -EBADMSG;	/* cut or changed while checked */
+	rc = mapfile__run(l.mf, load_checked, &l);
+	/* cut or changed while checked: another run replacing it, or a
+	 * file being cut; the name may hold a new file by now: it stays */
+	if (rc && !l.err)
+		l.err = -ESTALE;
 	if (l.err) {
 		/* a whole table releases the mapping; what a fault cut
 		 * short is left as it is */
@@ -201,7 +204,7 @@ int symcache__load(const char *dir, const char *bin,
 			symtab__free(l.st);
 		else
 			release(l.mf);
-		if (l.err != -ENOMEM)
+		if (!rc && l.err == -EBADMSG)
 			unlink(path);
 		return l.err;
 	}

@@ -199,7 +199,9 @@ static void job_free(struct loader_job *lj)
 			close(j->fd);
 		if (j->dfd >= 0)
 			close(j->dfd);
-		free(j);
+		j->fd = j->dfd = -1;
+		if (mapguard__keep(j))
+			free(j);	/* its Elf and table lost, not freed */
 		return;
 	}
 	srcline__free(j->dw);	/* before the Elf it reads */

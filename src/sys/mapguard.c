@@ -6,9 +6,13 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "src/core/util.h"
 #include "src/sys/mapguard.h"
 
 static const int signals[] = { SIGBUS, SIGSEGV };
+static pthread_mutex_t kept_lock = PTHREAD_MUTEX_INITIALIZER;
+static void **kept;
+static size_t nr_kept, cap_kept;
 static struct sigaction old_actions[2];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 /* the innermost run of this thread */
@@ -94,6 +98,20 @@ void mapguard__install(void)
 	pthread_once(&once, install);
 }
 
+int mapguard__keep(void *left)
+{
+	int err = 0;
+
+	pthread_mutex_lock(&kept_lock);
+	if (array__grow((void **)&kept, &cap_kept, nr_kept + 1,
+			sizeof(*kept)))
+		err = -ENOMEM;
+	else
+		kept[nr_kept++] = left;
+	pthread_mutex_unlock(&kept_lock);
+	return err;
+}
+
 void mapguard__init(struct mapguard *g)
 {
 	memset(g, 0, sizeof(*g));
@@ -133,10 +151,14 @@ int mapfile__open(struct mapfile *mf, int fd)
 	memset(mf, 0, sizeof(*mf));
 	mf->fd = -1;
 	mapguard__init(&mf->g);
-	if (fstat(fd, &st) || st.st_size <= 0) {
-		err = st.st_size <= 0 ? -EINVAL : -errno;
+	if (fstat(fd, &st)) {
+		err = -errno;
 		close(fd);
 		return err;
+	}
+	if (st.st_size <= 0) {
+		close(fd);
+		return -EINVAL;
 	}
 	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	if (map == MAP_FAILED) {
@@ -158,7 +180,11 @@ int mapfile__run(struct mapfile *mf, void (*fn)(void *), void *arg)
 {
 	if (mf->stale)
 		return -ESTALE;
-	if (mapguard__run(&mf->g, fn, arg) || mapguard__changed(&mf->g)) {
+	if (mapguard__run(&mf->g, fn, arg)) {
+		mf->stale = true;
+		return -EFAULT;
+	}
+	if (mapguard__changed(&mf->g)) {
 		mf->stale = true;
 		return -ESTALE;
 	}

@@ -47,6 +47,11 @@ struct mapguard {
 
 void mapguard__install(void);
 
+/* What a cut-short run left (a libdw handle, a job) is kept here, never
+ * used nor freed: reachable, so that a leak checker sees it kept, not
+ * lost.  One per changed file; 0 or -ENOMEM (then it is lost). */
+int mapguard__keep(void *left);
+
 void mapguard__init(struct mapguard *g);
 /* 0, or -errno of fstat (-E2BIG past two files). */
 int mapguard__watch(struct mapguard *g, int fd);
@@ -59,9 +64,10 @@ bool mapguard__changed(const struct mapguard *g);
  * (fstat: a syscall a read, against copying megabytes into the heap at
  * every start; doc/design.md, "Files ptop maps"):
  *	err = mapfile__open(&mf, fd);	takes fd (closed on error too)
- *	err = mapfile__run(&mf, fn, arg);	0, or -ESTALE: fn was cut
- *			short, or the file changed since open (what fn read
- *			may be the new bytes); every later run answers it too
+ *	err = mapfile__run(&mf, fn, arg);	0; -EFAULT: fn was cut
+ *			short (what it made is in an unknown state); -ESTALE:
+ *			fn ran, but the file changed since open (what fn read
+ *			may be the new bytes); every later run answers -ESTALE
  *	mapfile__close(&mf);
  */
 struct mapfile {
