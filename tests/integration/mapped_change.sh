@@ -6,9 +6,10 @@
 # another build (cp over it: the same inode), while every refresh brings
 # addresses nobody asked yet (sweep: 64 functions in turn, with inlined
 # frames, system-wide for the kernel's).  ptop must not die (SIGBUS), must
-# say what changed, and must never show a name of the other build.
+# say what changed, must never show a name of the other build, and the
+# -o recording it makes meanwhile must be whole (perf report reads it).
 . tests/integration/lib.sh
-need objcopy strip
+need objcopy strip perf
 
 export XDG_CACHE_HOME=$TMP/cache
 mkdir -p "$XDG_CACHE_HOME" "$TMP/bin"
@@ -38,7 +39,7 @@ bg "$TMP/bin/prog-a" 1 40000
 A=$LAST_BG
 bg "$TMP/bin/prog-b" 0 40000
 "$PTOP" -b -g --inline --debug-dir "$TMP/debug" -e cpu-clock -d 0.4 -n 10 \
-	> "$TMP/out" 2> "$TMP/err" &
+	-o "$TMP/rec.data" > "$TMP/out" 2> "$TMP/err" &
 PT=$!
 BG="$BG $PT"
 wait_until 30 "the first table" grep -qsE '^# (Overhead|Children)' "$TMP/out"
@@ -56,6 +57,13 @@ rc=$?
 grep -q ' other_[0-9]' "$TMP/out" &&
 	fail "a name of the build written over prog-a: $(grep ' other_' "$TMP/out" | head -3)"
 grep -q ' sweep_[0-9]' "$TMP/out" || fail "no sweep_ rows: $(head -20 "$TMP/out")"
+# the recording made meanwhile is whole: perf report reads it
+# (by comm: the files its names would come from were cut or replaced)
+perf report -i "$TMP/rec.data" --stdio --no-children -g none --sort comm \
+	> "$TMP/report" 2> "$TMP/report.err" ||
+	fail "perf report of -o: $(tail -3 "$TMP/report.err")"
+grep -Eq ' prog-a *$' "$TMP/report" && grep -Eq ' prog-b *$' "$TMP/report" ||
+	fail "-o's recording lacks prog-a or prog-b: $(grep -v '^#' "$TMP/report" | head -8)"
 grep -q 'kernel symbols: its cached table changed while in use' "$TMP/err" ||
 	fail "the kallsyms cache's change was not said: $(cat "$TMP/err")"
 grep -q 'changed while in use\|cut short\|damaged' "$TMP/err" ||
