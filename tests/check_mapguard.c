@@ -165,7 +165,12 @@ START_TEST(test_segv)
 		mapguard__init(&h);
 		mapguard__watch(&h, fd);
 		r.before = NULL;
-		r.map = NULL;	/* a NULL read */
+		/* a read of a page nobody may read (not NULL: UBSan would
+		 * report the null pointer before the fault) */
+		r.map = mmap(NULL, 4096, PROT_NONE,
+			     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (r.map == MAP_FAILED)
+			_exit(0);	/* the parent's check fails */
 		mapguard__run(&h, read_it, &r);
 		_exit(0);
 	}
