@@ -83,7 +83,8 @@ $(BUILD)/workloads/sweep-%: tests/workloads/sweep.c tests/workloads/wl.h
 	$(Q)$(CC) $(WL_CFLAGS) -DPFX=$* -o $@ $<
 
 WORKLOADS_EXTRA := $(BUILD)/workloads/cxxnames $(BUILD)/workloads/libwlhot.so \
-	$(BUILD)/workloads/sweep-b $(BUILD)/workloads/sweep-other \
+	$(BUILD)/workloads/sweep-b $(BUILD)/workloads/sweep-c \
+	$(BUILD)/workloads/sweep-other \
 	$(BUILD)/workloads/cgwork $(BUILD)/workloads/cgwork-nofp \
 	$(BUILD)/workloads/spin3-stripped $(BUILD)/workloads/cppwork \
 	$(BUILD)/workloads/inlwork $(BUILD)/workloads/chainwork
