@@ -9,13 +9,15 @@
 export XDG_CACHE_HOME=$TMP/cache
 mkdir -p "$XDG_CACHE_HOME" "$TMP/bin"
 cp "$WL/sweep" "$TMP/bin/prog"
-"$PTOP" -b -e cpu-clock -d 0.3 -n 1 -- "$TMP/bin/prog" 0.3 > /dev/null \
-	2> "$TMP/err" || fail "warm-up: $(cat "$TMP/err")"
+bg "$TMP/bin/prog" 0 40000
+# the caches, made by a system-wide run (kernel rows, so that the
+# kallsyms table is loaded and kept)
+"$PTOP" -b -g -e cpu-clock -d 0.5 -n 1 > /dev/null 2> "$TMP/err" ||
+	fail "warm-up: $(cat "$TMP/err")"
 ls "$XDG_CACHE_HOME"/ptop/kallsyms-* > /dev/null 2>&1 ||
 	fail "no kallsyms cache: $(ls -R "$XDG_CACHE_HOME")"
 ls "$XDG_CACHE_HOME"/ptop/symbols/*.sym > /dev/null 2>&1 ||
 	fail "no symbol table kept: $(ls -R "$XDG_CACHE_HOME")"
-bg "$TMP/bin/prog" 0 40000
 # system-wide: kernel rows too, so that the kallsyms table is looked up
 run env XDG_CACHE_HOME="$XDG_CACHE_HOME" "$PTOP" -d 0.5 -e cpu-clock
 wait_for ' sweep_[0-9]+ *$' 20
