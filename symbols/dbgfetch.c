@@ -2,6 +2,7 @@
 #include <dlfcn.h>
 #include <elfutils/debuginfod.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -39,6 +40,8 @@ struct dilib {
 			       debuginfod_progressfn_t fn);
 	void (*set_user_data)(debuginfod_client *c, void *data);
 	void *(*get_user_data)(debuginfod_client *c);
+	/* optional (0.183 on) */
+	void (*set_verbose_fd)(debuginfod_client *c, int fd);
 };
 
 enum entry_state { E_QUEUED, E_RUNNING, E_DONE, E_FAILED };
@@ -73,6 +76,7 @@ struct dbgfetch {
 	struct dilib lib;
 	void *dl;
 	debuginfod_client *client;
+	int null_fd;		/* the client's verbose output, or -1 */
 	const struct entry *cur;	/* a copy of the entry being fetched */
 	u64 t_start, t_change, t_said;
 	time_t began;		/* wall clock: what the library wrote since */
@@ -149,6 +153,7 @@ struct dbgfetch *dbgfetch__new(const struct dbgfetch_opts *opts)
 		return NULL;
 	pthread_mutex_init(&f->lock, NULL);
 	pthread_cond_init(&f->cond, NULL);
+	f->null_fd = -1;
 	f->soname = strdup(opts && opts->soname ? opts->soname :
 						  DEBUGINFOD_SONAME);
 	f->cache_dir = client_cache();
@@ -237,6 +242,20 @@ static int load(struct dbgfetch *f)
 	if (!f->client) {
 		pr_warn("debuginfod: no client: %s", strerror(errno));
 		return -ELIBACC;
+	}
+	/*
+	 * The client's verbose output goes to /dev/null: 0.188 writes "using
+	 * max size" to it whenever DEBUGINFOD_MAXSIZE is set, even when it
+	 * has none (-1), and glibc's dprintf to a bad descriptor leaks its
+	 * 8 KiB buffer, a leak a fetch; and DEBUGINFOD_VERBOSE's lines on
+	 * stderr would draw over the live view.
+	 */
+	*(void **)&l->set_verbose_fd = dlsym(f->dl,
+					     "debuginfod_set_verbose_fd");
+	if (l->set_verbose_fd) {
+		f->null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+		if (f->null_fd >= 0)
+			l->set_verbose_fd(f->client, f->null_fd);
 	}
 	return 0;
 }
@@ -547,6 +566,9 @@ static void *worker(void *arg)
 	if (f->client)
 		f->lib.end(f->client);
 	f->client = NULL;
+	if (f->null_fd >= 0)
+		close(f->null_fd);
+	f->null_fd = -1;
 	return NULL;
 }
 
