@@ -159,9 +159,11 @@ static const struct opt_desc {
 	  "with call graphs, show and sort by the total with callees (default)" },
 	{ OPT_NO_CHILDREN, "no-children", NULL, "with call graphs, self cost only" },
 	{ OPT_INLINE, "inline", NULL,
-	  "with children, rows for inlined functions too, as perf report's "
-	  "\"(inlined)\" rows (default with -i; live: the key l)" },
-	{ OPT_NO_INLINE, "no-inline", NULL, "no rows for inlined functions" },
+	  "inlined functions (DWARF) as frames of the trees and, with "
+	  "children, rows of their own, for every chain (default: only for "
+	  "chains unwound from stack copies, as perf 6.1)" },
+	{ OPT_NO_INLINE, "no-inline", NULL,
+	  "no inlined frames or rows, whatever the chains" },
 	{ OPT_TREE_LIMIT, "tree-limit", "PCT",
 	  "call trees (text, JSON, live) leave out branches under PCT % of "
 	  "their row (default: --percent-limit, else 0.5); 0 shows them all" },

@@ -180,6 +180,40 @@ static void describe_recording(const char *path,
 		snprintf(buf + n, len - (size_t)n, " (%s)", info->osrelease);
 }
 
+/* Whether a recording's user chains come from stack copies unwound by
+ * CFI (perf record --call-graph dwarf: a user stack and no user part in
+ * the kernel's chain), not from the kernel's frame-pointer walk. */
+static bool recording_unwinds(const struct session *s)
+{
+	for (size_t i = 0; i < session__nr_events(s); i++) {
+		const struct perf_event_attr *a = session__event_attr(s, i);
+
+		if ((a->sample_type & PERF_SAMPLE_STACK_USER) &&
+		    (a->exclude_callchain_user ||
+		     !(a->sample_type & PERF_SAMPLE_CALLCHAIN)))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Inlined functions: perf 6.1 expands them (frames, and rows with
+ * children) only in the chains its DWARF unwinder made; a frame-pointer
+ * chain gets none, even with --inline (its add_callchain_ip never asks;
+ * 6.4 added that, 6.5 took it out again for its cost).  ptop does the
+ * same by default; --inline expands every chain, --no-inline none.
+ * Rows by default only for a recording (perf report; live: the key l).
+ */
+static void app_inline(struct run *r, bool unwound)
+{
+	const struct options *o = &r->o;
+	struct app *a = &r->a;
+
+	a->inline_frames = o->inline_rows >= 0 ? o->inline_rows : unwound;
+	a->inline_rows = o->inline_rows >= 0 ? o->inline_rows :
+					       o->input != NULL && unwound;
+}
+
 /* Call graphs are shown for recordings whose samples carry chains. */
 /* Whether any event of a recording samples the field (PERF_SAMPLE_*). */
 static bool recording_samples(const struct session *s, u64 field)
@@ -273,9 +307,7 @@ static void app_from_options(struct run *r)
 			o->filter.percent_limit > 0 ? o->filter.percent_limit :
 						      0.5;
 	a->cg_order = o->cg_order;
-	/* perf report shows them, perf top does not: the live view reads
-	 * no DWARF for rows unless asked (l) */
-	a->inline_rows = o->inline_rows >= 0 ? o->inline_rows : o->input != NULL;
+	app_inline(r, o->dwarf_size != 0);
 	a->stop = &stop_requested;
 	a->input = o->input;
 	a->output = o->output;
@@ -473,6 +505,7 @@ static int read_recording(struct run *r)
 				       info->first_sample_time) / 1e9;
 	a->callgraph = recording_samples(a->session, PERF_SAMPLE_CALLCHAIN) ||
 		       (r->in_pipe && o->callgraph);
+	app_inline(r, recording_unwinds(a->session));
 	a->spec.children = (o->children_opt < 0 || o->children_opt) &&
 			   a->callgraph;
 	if (o->folded && !a->callgraph) {

@@ -64,7 +64,7 @@ perf record --buildid-mmap -q -g -e cpu-clock -F 8000 -o "$TMP/mc.data" -- \
 
 # batch: every row's tree
 cat > "$TMP/batch.sh" << EOF
-"$PTOP" -i "$TMP/mc.data" -b -g -E 1000 -vv > "$TMP/b.out" 2> "$TMP/b.err"
+"$PTOP" -i "$TMP/mc.data" -b -g --inline -E 1000 -vv > "$TMP/b.out" 2> "$TMP/b.err"
 echo \$? > "$TMP/b.rc"
 times > "$TMP/b.times"
 EOF
@@ -91,7 +91,7 @@ after_stop batch "$before" "$TMP/b.times"
 # ended recording's view is not built again until something changes, so
 # this first build is where the signal must come)
 cat > "$TMP/live.sh" << EOF
-"$PTOP" -i "$TMP/mc.data" -g -vv 2> "$TMP/l.err"
+"$PTOP" -i "$TMP/mc.data" -g --inline -vv 2> "$TMP/l.err"
 rc=\$?
 times > "$TMP/l.times"
 exit \$rc
@@ -102,7 +102,7 @@ live_e() {
 	rm -f "$TMP/l.err" "$TMP/l.times"
 	run sh "$TMP/live.sh"
 	wait_for '^Children +Self' 30
-	pid=$(pgrep -f "^$PTOP -i $TMP/mc.data -g" | head -n 1)
+	pid=$(pgrep -f "^$PTOP -i $TMP/mc.data -g --inline" | head -n 1)
 	[ -n "$pid" ] || fail "no ptop process"
 	e0=$(ticks "$pid")
 	keys E

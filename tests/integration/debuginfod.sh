@@ -68,12 +68,12 @@ grep -Eq "^ +annwork\\.c:$BODY +annwork_sink \\+= i \\* i / \\(i \\| 1\\);" "$TM
 
 # inlined frames (-g): the DWARF of the fetched file names the helper
 # that was inlined into outer_fn (see callgraph_inline.sh)
-DEBUGINFOD_URLS=$URL "$PTOP" -b -g --folded -e cpu-clock -d 30 -- \
+DEBUGINFOD_URLS=$URL "$PTOP" -b -g --inline --folded -e cpu-clock -d 30 -- \
 	"$TMP/bin/inlwork" 1 > "$TMP/folded" 2> "$TMP/err" ||
 	fail "--folded failed: $(cat "$TMP/err")"
 grep -q ';outer_fn;inl_helper;leaf_spin [0-9]' "$TMP/folded" ||
 	fail "no inlined frame from the fetched file: $(head -5 "$TMP/folded") $(cat "$TMP/err")"
-"$PTOP" -b -g --folded -e cpu-clock -d 30 -- "$TMP/bin/inlwork" 1 \
+"$PTOP" -b -g --inline --folded -e cpu-clock -d 30 -- "$TMP/bin/inlwork" 1 \
 	> "$TMP/folded" 2> /dev/null || fail "--folded failed"
 grep -q 'inl_helper' "$TMP/folded" && fail "an inlined frame without the debug file"
 

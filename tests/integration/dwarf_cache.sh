@@ -21,7 +21,7 @@ readelf -SW "$dbg" 2> /dev/null | grep -q ' \.debug_info .* C ' ||
 run() {
 	name=$1
 	shift
-	XDG_CACHE_HOME=$TMP/$name.cache "$PTOP" -b --off-cpu -e sched:sched_switch \
+	XDG_CACHE_HOME=$TMP/$name.cache "$PTOP" -b --off-cpu --inline -e sched:sched_switch \
 		-n 1 -d 30 "$@" -- "$WL/switchwork" 20000 \
 		> "$TMP/$name.out" 2> "$TMP/$name.err" ||
 		fail "ptop $*: $(head -c 400 "$TMP/$name.err")"

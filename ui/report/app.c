@@ -738,9 +738,11 @@ int app__run_batch(struct app *a)
 			return 1;
 		}
 	}
-	/* trees and folded stacks show inlined frames as the live view's
-	 * trees do, from one cache for the whole run */
-	if (bo.callgraph || a->pprof || a->flamegraph ||
+	/* trees, folded stacks, flame graphs and pprof show inlined frames
+	 * as the live view's trees do (a->inline_frames: main.c says when),
+	 * from one cache for the whole run */
+	if ((a->inline_frames &&
+	     (bo.callgraph || a->pprof || a->flamegraph || a->pusher)) ||
 	    (a->inline_rows && a->spec.children)) {
 		inl = inlines__new(a->syms);
 		if (!inl) {
@@ -749,8 +751,10 @@ int app__run_batch(struct app *a)
 			pr_err("out of memory");
 			return 1;
 		}
-		bo.inl = inlines__get;
-		bo.inl_ctx = inl;
+		if (a->inline_frames) {
+			bo.inl = inlines__get;
+			bo.inl_ctx = inl;
+		}
 		inlines__set_cancel(inl, batch__cancel, a);
 		if (a->inline_rows && a->spec.children)
 			rowset__set_inline_rows(&t.rows, inlines__get, inl);

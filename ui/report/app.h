@@ -43,6 +43,9 @@ struct app {
 	enum cg_order cg_order;		/* of the trees */
 	bool inline_rows;		/* --inline: rows of inlined
 					 * functions (with children) */
+	bool inline_frames;		/* inlined functions as frames of
+					 * trees, folded stacks, flame
+					 * graphs, pprof */
 	char target_desc[256];
 	char note[256];			/* e.g. "process 1234 exited" */
 	double start;			/* monotonic seconds */

@@ -120,8 +120,9 @@ const struct key_binding keys__table[] = {
 	  "flip the trees: callers first (who calls it, then what it calls) "
 	  "or callees first" },
 	{ { 'l' }, V_TOP, action__inline_rows, 0,
-	  "rows for inlined functions too (Children only), as perf report's "
-	  "\"(inlined)\" rows, or none (-i: shown; live: hidden)" },
+	  "rows for inlined functions too (Children only) and their frames "
+	  "in trees, as perf report's \"(inlined)\", or none (default: shown "
+	  "for a --call-graph dwarf recording)" },
 	{ { 'c' }, V_TOP, action__callers, 0,
 	  "callers and callees of the selected function (or of the function "
 	  "a tree line names), with their shares", "callers" },

@@ -74,6 +74,7 @@ void tui__init(struct tui *t, struct app *a)
 {
 	memset(t, 0, sizeof(*t));
 	t->a = a;
+	t->inline_frames = a->inline_frames;
 	t->base = a->spec;
 	t->live_mode = a->mode == HIST_ZERO ? HIST_CUMULATIVE : a->mode;
 	table__init(&t->table, a->session, a->syms, &a->spec);
@@ -250,6 +251,11 @@ struct inlines *tui__inlines(struct tui *t)
 				    &t->table);
 	}
 	return t->inlines;
+}
+
+struct inlines *tui__frame_inlines(struct tui *t)
+{
+	return t->inline_frames ? tui__inlines(t) : NULL;
 }
 
 void tui__set_order(struct tui *t, enum sort_key k, bool invert)
@@ -573,7 +579,9 @@ static int tui__refresh(struct tui *t, double now)
 	err = table__snapshot(&t->table, a->mode);
 	if (err)
 		return err;
-	app__push(a, &t->table, t->inlines ? inlines__get : NULL, t->inlines);
+	app__push(a, &t->table,
+		  t->inline_frames && t->inlines ? inlines__get : NULL,
+		  t->inlines);
 	if (a->finished)
 		t->final_done = true;
 	n = t->table.nr_snaps;

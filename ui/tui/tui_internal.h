@@ -66,6 +66,7 @@ struct tui {
 	/* inlined frames (lazy): the table's trees and --inline rows, the
 	 * flame graph and the push's profiles share them */
 	struct inlines *inlines;
+	bool inline_frames;	/* inlined functions are frames (above) */
 	void *view_state[16];	/* each view's own (view.h), by V_* bit */
 };
 
@@ -111,6 +112,10 @@ enum act_result tui__no_chains(struct tui *t);
 /* The inlined frames' cache (made on first use; NULL without a
  * symbolizer). */
 struct inlines *tui__inlines(struct tui *t);
+/* The same when inlined functions are frames of their own (the run's
+ * default, app.inline_frames, or with l's rows: t->inline_frames), for
+ * trees, the flame graph and pushed profiles; else NULL. */
+struct inlines *tui__frame_inlines(struct tui *t);
 
 /* Composes the whole screen: the view shown (its list, or its own
  * drawing), the footer with the status line or the prompt (pure: no

@@ -175,7 +175,7 @@ static int flame__update(struct tui *t)
 
 	if (!v || !flame__on_stack(t) || v->frozen || !t->have_snap)
 		return 0;
-	in = tui__inlines(t);
+	in = tui__frame_inlines(t);
 	err = flame__build(&v->f, &t->table.rows, in ? inlines__get : NULL, in);
 	if (err == -ENOMEM)
 		oom__die();

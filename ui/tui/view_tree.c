@@ -10,13 +10,14 @@
 #include "ui/tui/view_tree.h"
 
 /* The inline lookups of trees and of --inline's rows: the live view's
- * one cache, which the trees use once it is made. */
+ * one cache, which the trees use once it is made, for their frames when
+ * inlined functions are frames of their own (tui__frame_inlines). */
 static struct inlines *tree__inlines(struct tui *t)
 {
 	struct calltree *ct = &top__of(t)->ct;
 	struct inlines *in = tui__inlines(t);
 
-	ct->inl = in ? inlines__get : NULL;
+	ct->inl = in && t->inline_frames ? inlines__get : NULL;
 	ct->inl_ctx = in;
 	return in;
 }
@@ -44,6 +45,10 @@ void tree__set_inline_rows(struct tui *t, bool on)
 
 	top__of(t)->inline_rows = in != NULL;
 	rowset__set_inline_rows(&t->table.rows, in ? inlines__get : NULL, in);
+	/* the trees' frames follow: the run's default (main.c), or with
+	 * the rows of l */
+	t->inline_frames = t->a->inline_frames || in;
+	tree__inlines(t);
 }
 
 enum act_result action__inline_rows(struct tui *t, int arg)
