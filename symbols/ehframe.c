@@ -1,5 +1,7 @@
-/* ehframe: bounds-checked .eh_frame reader giving function ranges (pure). */
+/* ehframe: bounds-checked .eh_frame and .debug_frame reader: function
+ * ranges and CFA rules (pure). */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "symbols/ehframe.h"
@@ -150,17 +152,18 @@ static bool cur__ptr(struct cur *c, u8 enc, bool apply, u64 data_base,
 	return true;
 }
 
-/* Reads an entry's length; fills [*body, *next) and returns false at the
- * terminator or on a malformed length. */
-static bool entry_bounds(struct cur *c, size_t off, size_t *body,
-			 size_t *next)
+/* Reads an entry's length; fills [*body, *next), *wide for the 64-bit
+ * format, and returns false at the terminator or on a malformed length. */
+static bool entry_bounds(const struct cur *c, size_t off, size_t *body,
+			 size_t *next, bool *wide)
 {
 	struct cur h = *c;
 	u64 len;
 
 	h.off = off;
 	len = cur__uint(&h, 4);
-	if (len == 0xffffffffu)
+	*wide = len == 0xffffffffu;
+	if (*wide)
 		len = cur__uint(&h, 8);
 	/* length 0 ends .eh_frame; an entry needs at least its id */
 	if (h.bad || len < 4 || len > h.end - h.off)
@@ -170,24 +173,35 @@ static bool entry_bounds(struct cur *c, size_t off, size_t *body,
 	return true;
 }
 
-struct cie {
-	size_t off;		/* + 1; 0: empty slot */
-	u8 fde_enc;
-	bool ok;
+/* What a CIE says about the FDEs that use it. */
+struct cie_info {
+	u8 fde_enc;		/* their addresses' encoding */
+	bool z;			/* they have augmentation data */
+	bool signal;		/* 'S' */
+	u64 code_align;
+	s64 data_align;
+	u64 ra;			/* the return address column */
+	size_t insn, insn_end;	/* the initial instructions */
 };
 
-static bool parse_cie(struct cur *src, size_t off, u8 *fde_enc)
+/* The CIE at off of .eh_frame (dbg false) or .debug_frame. */
+static bool parse_cie(const struct cur *src, size_t off, bool dbg,
+		      struct cie_info *ci)
 {
 	struct cur c = *src;
 	size_t body, next, aug_off, aug_len;
 	const char *aug;
+	u64 id;
 	u8 version;
+	bool wide;
 
-	if (!entry_bounds(src, off, &body, &next))
+	if (!entry_bounds(src, off, &body, &next, &wide))
 		return false;
 	c.off = body;
 	c.end = next;
-	if (cur__uint(&c, 4) != 0)	/* CIE id */
+	/* .eh_frame: 0; .debug_frame: all ones, of the format's width */
+	id = cur__uint(&c, dbg && wide ? 8 : 4);
+	if (c.bad || id != (!dbg ? 0 : wide ? ~0ULL : 0xffffffffULL))
 		return false;
 	version = (u8)cur__uint(&c, 1);
 	if (c.bad || (version != 1 && version != 3 && version != 4))
@@ -199,41 +213,45 @@ static bool parse_cie(struct cur *src, size_t off, u8 *fde_enc)
 	aug_len = (size_t)(aug - (const char *)(c.data + aug_off));
 	aug = (const char *)(c.data + aug_off);
 	c.off = aug_off + aug_len + 1;
-	*fde_enc = PE_ABSPTR;
+	memset(ci, 0, sizeof(*ci));
+	ci->fde_enc = PE_ABSPTR;
 	if (aug_len >= 2 && aug[0] == 'e' && aug[1] == 'h') {
 		/* old GCC: an EH data pointer follows the string */
 		cur__uint(&c, c.addr_size);
 		aug += 2;
 		aug_len -= 2;
 	}
-	if (version == 4)
-		cur__uint(&c, 2);	/* address_size, segment_size */
-	cur__leb(&c, false);		/* code alignment */
-	cur__leb(&c, true);		/* data alignment */
-	if (version == 1)
-		cur__uint(&c, 1);
-	else
-		cur__leb(&c, false);	/* return address register */
+	if (version == 4) {
+		/* address_size, segment_selector_size: only flat ones */
+		u8 as = (u8)cur__uint(&c, 1);
+
+		if (cur__uint(&c, 1) != 0 || (as && as != c.addr_size))
+			return false;
+	}
+	ci->code_align = cur__leb(&c, false);
+	ci->data_align = (s64)cur__leb(&c, true);
+	ci->ra = version == 1 ? cur__uint(&c, 1) : cur__leb(&c, false);
 	if (c.bad)
 		return false;
-	if (!aug_len)
-		return true;
-	if (aug[0] != 'z')
-		return false;		/* cannot know what follows */
-	{
-		u64 zlen = cur__leb(&c, false);
-		struct cur z = c;
+	if (aug_len) {
+		u64 zlen;
+		struct cur z;
 
+		if (aug[0] != 'z')
+			return false;	/* cannot know what follows */
+		zlen = cur__leb(&c, false);
 		if (c.bad || zlen > c.end - c.off)
 			return false;
+		z = c;
 		z.end = c.off + (size_t)zlen;
+		ci->z = true;
 		for (size_t i = 1; i < aug_len && !z.bad; i++) {
 			u64 ignored;
 			u8 enc;
 
 			switch (aug[i]) {
 			case 'R':
-				*fde_enc = (u8)cur__uint(&z, 1);
+				ci->fde_enc = (u8)cur__uint(&z, 1);
 				break;
 			case 'L':
 				cur__uint(&z, 1);
@@ -247,6 +265,8 @@ static bool parse_cie(struct cur *src, size_t off, u8 *fde_enc)
 					return false;
 				break;
 			case 'S':
+				ci->signal = true;
+				break;
 			case 'B':
 			case 'G':
 				break;
@@ -259,14 +279,95 @@ static bool parse_cie(struct cur *src, size_t off, u8 *fde_enc)
 		}
 		if (z.bad)
 			return false;
+		c.off += (size_t)zlen;
 	}
+	ci->insn = c.off;
+	ci->insn_end = next;
 	return true;
 }
 
-long ehframe__for_each_fde(const struct ehframe_src *src, ehframe_fn fn,
-			   void *ctx)
+/* An FDE, parsed. */
+struct fde_info {
+	u64 start, range;
+	size_t insn, insn_end;
+	struct cie_info cie;
+};
+
+#define CIE_CACHE 64
+
+struct cie_slot {
+	size_t off;		/* + 1; 0: empty slot */
+	struct cie_info ci;
+	bool ok;
+};
+
+/*
+ * The FDE at off (its body at body, its end at next): its CIE (through
+ * cache, may be NULL), range and instructions.  False for a CIE, a
+ * malformed entry, or an empty or wrapping range (discarded functions
+ * keep FDEs at 0).
+ */
+static bool parse_fde(const struct cur *c, bool dbg, size_t body,
+		      size_t next, bool wide, struct cie_slot *cache,
+		      struct fde_info *fi)
 {
-	struct cie cache[CIE_CACHE];
+	struct cur e = *c;
+	struct cie_slot one, *slot = &one;
+	size_t cie_off;
+	u64 id;
+	u8 enc;
+
+	e.off = body;
+	e.end = next;
+	id = cur__uint(&e, dbg && wide ? 8 : 4);
+	if (e.bad)
+		return false;
+	if (!dbg) {
+		if (id == 0)
+			return false;	/* a CIE */
+		/* the CIE pointer counts back from its own field */
+		if (id > body)
+			return false;
+		cie_off = body - (size_t)id;
+	} else {
+		if (id == (wide ? ~0ULL : 0xffffffffULL))
+			return false;	/* a CIE */
+		/* from the start of the section */
+		if (id >= c->end)
+			return false;
+		cie_off = (size_t)id;
+	}
+	if (cache)
+		slot = &cache[(cie_off / 4) % CIE_CACHE];
+	if (!cache || slot->off != cie_off + 1) {
+		slot->off = cie_off + 1;
+		slot->ok = parse_cie(c, cie_off, dbg, &slot->ci);
+	}
+	if (!slot->ok)
+		return false;
+	fi->cie = slot->ci;
+	enc = dbg ? PE_ABSPTR : slot->ci.fde_enc;
+	if (!cur__ptr(&e, enc, true, 0, &fi->start) ||
+	    !cur__ptr(&e, enc & 0x0f, false, 0, &fi->range))
+		return false;
+	if (!fi->start || !fi->range || fi->start + fi->range < fi->start)
+		return false;
+	if (c->addr_size == 4 && fi->start + fi->range > 0x100000000ULL)
+		return false;
+	if (slot->ci.z) {
+		u64 zlen = cur__leb(&e, false);
+
+		if (e.bad || zlen > e.end - e.off)
+			return false;
+		e.off += (size_t)zlen;
+	}
+	fi->insn = e.off;
+	fi->insn_end = next;
+	return true;
+}
+
+static struct cur src_cur(const struct ehframe_src *src)
+{
 	struct cur c = {
 		.data = src->data,
 		.end = src->size,
@@ -274,50 +375,765 @@ long ehframe__for_each_fde(const struct ehframe_src *src, ehframe_fn fn,
 		.addr_size = src->addr_size,
 		.swap = src->swap,
 	};
+
+	return c;
+}
+
+typedef int (*fde_walk_fn)(const struct fde_info *fi, size_t off, void *ctx);
+
+/* Every FDE of the section in order; the walk stops quietly at the first
+ * malformed length.  Returns how many were reported. */
+static long walk_fdes(const struct ehframe_src *src, bool dbg, fde_walk_fn fn,
+		      void *ctx)
+{
+	/* without memory: no cache, every CIE parsed each time */
+	struct cie_slot *cache = calloc(CIE_CACHE, sizeof(*cache));
+	struct cur c = src_cur(src);
 	size_t off = 0, body, next;
 	long count = 0;
+	bool wide;
+
+	while (off < c.end && entry_bounds(&c, off, &body, &next, &wide)) {
+		struct fde_info fi;
+
+		if (parse_fde(&c, dbg, body, next, wide, cache, &fi)) {
+			count++;
+			if (fn && fn(&fi, off, ctx))
+				break;
+		}
+		off = next;
+	}
+	free(cache);
+	return count;
+}
+
+struct range_walk {
+	ehframe_fn fn;
+	void *ctx;
+};
+
+static int range_cb(const struct fde_info *fi, size_t off, void *ctx)
+{
+	struct range_walk *w = ctx;
+
+	(void)off;
+	return w->fn ? w->fn(fi->start, fi->start + fi->range, w->ctx) : 0;
+}
+
+long ehframe__for_each_fde(const struct ehframe_src *src, ehframe_fn fn,
+			   void *ctx)
+{
+	struct range_walk w = { fn, ctx };
 
 	if (!src->data || (src->addr_size != 4 && src->addr_size != 8))
 		return -EINVAL;
-	memset(cache, 0, sizeof(cache));
-	while (off < c.end && entry_bounds(&c, off, &body, &next)) {
-		struct cur e = c;
-		u64 id, start, range;
-		size_t cie_off;
-		struct cie *slot;
+	return walk_fdes(src, false, range_cb, &w);
+}
 
-		e.off = body;
-		e.end = next;
-		id = cur__uint(&e, 4);
-		if (id == 0)
-			goto skip;	/* a CIE: parsed when an FDE uses it */
-		/* the CIE pointer counts back from its own field */
-		if (id > body)
-			goto skip;
-		cie_off = body - (size_t)id;
-		slot = &cache[(cie_off / 4) % CIE_CACHE];
-		if (slot->off != cie_off + 1) {
-			slot->off = cie_off + 1;
-			slot->ok = parse_cie(&c, cie_off, &slot->fde_enc);
-		}
-		if (!slot->ok)
-			goto skip;
-		if (!cur__ptr(&e, slot->fde_enc, true, 0, &start) ||
-		    !cur__ptr(&e, slot->fde_enc & 0x0f, false, 0, &range))
-			goto skip;
-		/* discarded functions keep FDEs at 0; empty ranges and
-		 * wrapping ones cover nothing */
-		if (!start || !range || start + range < start)
-			goto skip;
-		if (src->addr_size == 4 && start + range > 0x100000000ULL)
-			goto skip;
-		count++;
-		if (fn && fn(start, start + range, ctx))
-			break;
-skip:
-		off = next;
+/* ---- the FDE index ---- */
+
+struct index_build {
+	struct ehframe_table *t;
+	size_t cap;
+	int err;
+};
+
+static int index_cb(const struct fde_info *fi, size_t off, void *ctx)
+{
+	struct index_build *b = ctx;
+	struct ehframe_table *t = b->t;
+
+	if (fi->range > UINT32_MAX)
+		return 0;
+	if (array__grow((void **)&t->fdes, &b->cap, t->nr + 1,
+			sizeof(*t->fdes))) {
+		b->err = -ENOMEM;
+		return 1;
 	}
-	return count;
+	t->fdes[t->nr].start = fi->start;
+	t->fdes[t->nr].len = (u32)fi->range;
+	t->fdes[t->nr].off = (u32)off;
+	t->nr++;
+	return 0;
+}
+
+static int fde_cmp(const void *a, const void *b)
+{
+	const struct ehframe_fde *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+int ehframe__table_init(struct ehframe_table *t, const struct ehframe_src *src,
+			bool debug_frame)
+{
+	struct index_build b = { .t = t };
+	bool sorted = true;
+
+	memset(t, 0, sizeof(*t));
+	if (!src->data || (src->addr_size != 4 && src->addr_size != 8))
+		return -EINVAL;
+	if (src->size > UINT32_MAX)
+		return -E2BIG;
+	t->src = *src;
+	t->debug_frame = debug_frame;
+	walk_fdes(src, debug_frame, index_cb, &b);
+	if (b.err) {
+		ehframe__table_fini(t);
+		return b.err;
+	}
+	/* compilers write them nearly in order: sort only when needed */
+	for (size_t i = 1; i < t->nr && sorted; i++)
+		sorted = fde_cmp(&t->fdes[i - 1], &t->fdes[i]) <= 0;
+	if (!sorted)
+		qsort(t->fdes, t->nr, sizeof(*t->fdes), fde_cmp);
+	return 0;
+}
+
+void ehframe__table_fini(struct ehframe_table *t)
+{
+	free(t->fdes);
+	t->fdes = NULL;
+	t->nr = 0;
+}
+
+const struct ehframe_fde *ehframe__find(const struct ehframe_table *t, u64 pc)
+{
+	size_t lo = 0, hi = t->nr;
+
+	/* the last FDE starting at or below pc */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->fdes[mid].start <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	/* overlapping ranges (hostile, or a discarded copy): the nearest
+	 * few starts below may still cover pc */
+	for (size_t i = lo, n = 0; i-- > 0 && n < 4; n++) {
+		const struct ehframe_fde *f = &t->fdes[i];
+
+		if (pc - f->start < f->len)
+			return f;
+	}
+	return NULL;
+}
+
+/* ---- CFA rows ---- */
+
+/* DW_CFA_* (DWARF 5, 6.4.2) and GNU's */
+#define CFA_advance_loc 0x40
+#define CFA_offset 0x80
+#define CFA_restore 0xc0
+#define CFA_nop 0x00
+#define CFA_set_loc 0x01
+#define CFA_advance_loc1 0x02
+#define CFA_advance_loc2 0x03
+#define CFA_advance_loc4 0x04
+#define CFA_offset_extended 0x05
+#define CFA_restore_extended 0x06
+#define CFA_undefined 0x07
+#define CFA_same_value 0x08
+#define CFA_register 0x09
+#define CFA_remember_state 0x0a
+#define CFA_restore_state 0x0b
+#define CFA_def_cfa 0x0c
+#define CFA_def_cfa_register 0x0d
+#define CFA_def_cfa_offset 0x0e
+#define CFA_def_cfa_expression 0x0f
+#define CFA_expression 0x10
+#define CFA_offset_extended_sf 0x11
+#define CFA_def_cfa_sf 0x12
+#define CFA_def_cfa_offset_sf 0x13
+#define CFA_val_offset 0x14
+#define CFA_val_offset_sf 0x15
+#define CFA_val_expression 0x16
+#define CFA_GNU_args_size 0x2e
+#define CFA_GNU_negative_offset_extended 0x2f
+
+#define STATE_STACK 16
+
+/* The rules followed: the CFA, the return address column, rbp. */
+struct rules {
+	struct ehframe_rule cfa, ra, bp;
+};
+
+struct exec {
+	struct cur c;
+	const struct cie_info *ci;
+	u64 pc;			/* the row wanted */
+	u64 loc;		/* the row being built holds from loc */
+	u64 next;		/* ... up to here (a later row, or the end) */
+	struct rules r;
+	struct rules *initial;	/* the CIE's, for restore */
+	struct rules stack[STATE_STACK];
+	unsigned int depth;
+};
+
+/* The rule of register reg in r, NULL for one that is not followed. */
+static struct ehframe_rule *rule_of(struct rules *r, const struct cie_info *ci,
+				    u64 reg)
+{
+	if (reg == ci->ra)
+		return &r->ra;
+	if (reg == EHFRAME_REG_BP)
+		return &r->bp;
+	return NULL;
+}
+
+/* A block (ULEB length, then the bytes), checked against the entry. */
+static bool read_block(struct cur *c, const u8 **p, u32 *len)
+{
+	u64 n = cur__leb(c, false);
+
+	if (c->bad || n > c->end - c->off || n > UINT32_MAX) {
+		c->bad = true;
+		return false;
+	}
+	*p = c->data + c->off;
+	*len = (u32)n;
+	c->off += (size_t)n;
+	return true;
+}
+
+/* Moves the location to to: 1, or 0 once it passes the pc wanted (the
+ * row is complete), -EINVAL if it goes back. */
+static int advance(struct exec *x, u64 to)
+{
+	if (to < x->loc)
+		return -EINVAL;
+	if (to <= x->pc) {
+		x->loc = to;
+		return 1;
+	}
+	x->next = MIN(x->next, to);
+	return 0;
+}
+
+/* Runs instructions until the end or past the pc: 0, or -EINVAL /
+ * -EOPNOTSUPP. */
+static int exec_insns(struct exec *x, bool in_cie)
+{
+	struct cur *c = &x->c;
+	const struct cie_info *ci = x->ci;
+
+	while (c->off < c->end && !c->bad) {
+		u8 op = (u8)cur__uint(c, 1);
+		u8 low = op & 0x3f;
+		struct ehframe_rule *r;
+		u64 reg, v;
+		s64 sv;
+		int adv;
+
+		switch (op & 0xc0) {
+		case CFA_advance_loc:
+			if (in_cie)
+				return -EINVAL;
+			adv = advance(x, x->loc + low * ci->code_align);
+			if (adv <= 0)
+				return adv;
+			continue;
+		case CFA_offset:
+			v = cur__leb(c, false);
+			r = rule_of(&x->r, ci, low);
+			if (r) {
+				r->how = EH_AT;
+				r->off = (s64)v * ci->data_align;
+			}
+			continue;
+		case CFA_restore:
+			r = rule_of(&x->r, ci, low);
+			if (r && x->initial)
+				*r = *rule_of(x->initial, ci, low);
+			continue;
+		default:
+			break;
+		}
+		switch (op) {
+		case CFA_nop:
+			break;
+		case CFA_set_loc:
+			if (in_cie || !cur__ptr(c, ci->fde_enc, true, 0, &v))
+				return -EINVAL;
+			adv = advance(x, v);
+			if (adv <= 0)
+				return adv;
+			break;
+		case CFA_advance_loc1:
+		case CFA_advance_loc2:
+		case CFA_advance_loc4:
+			v = cur__uint(c, op == CFA_advance_loc1 ? 1 :
+					 op == CFA_advance_loc2 ? 2 : 4);
+			if (in_cie || c->bad)
+				return -EINVAL;
+			adv = advance(x, x->loc + v * ci->code_align);
+			if (adv <= 0)
+				return adv;
+			break;
+		case CFA_offset_extended:
+		case CFA_offset_extended_sf:
+		case CFA_val_offset:
+		case CFA_val_offset_sf:
+		case CFA_GNU_negative_offset_extended:
+			reg = cur__leb(c, false);
+			if (op == CFA_offset_extended_sf ||
+			    op == CFA_val_offset_sf)
+				sv = (s64)cur__leb(c, true) * ci->data_align;
+			else if (op == CFA_GNU_negative_offset_extended)
+				sv = -(s64)cur__leb(c, false) * ci->data_align;
+			else
+				sv = (s64)cur__leb(c, false) * ci->data_align;
+			r = rule_of(&x->r, ci, reg);
+			if (r) {
+				r->how = op == CFA_val_offset ||
+						 op == CFA_val_offset_sf ?
+					 EH_VAL : EH_AT;
+				r->off = sv;
+			}
+			break;
+		case CFA_restore_extended:
+			reg = cur__leb(c, false);
+			r = rule_of(&x->r, ci, reg);
+			if (r && x->initial)
+				*r = *rule_of(x->initial, ci, reg);
+			break;
+		case CFA_undefined:
+		case CFA_same_value:
+			reg = cur__leb(c, false);
+			r = rule_of(&x->r, ci, reg);
+			if (r) {
+				memset(r, 0, sizeof(*r));
+				r->how = op == CFA_undefined ? EH_UNDEF :
+							       EH_SAME;
+			}
+			break;
+		case CFA_register:
+			reg = cur__leb(c, false);
+			v = cur__leb(c, false);
+			r = rule_of(&x->r, ci, reg);
+			if (r) {
+				memset(r, 0, sizeof(*r));
+				r->how = EH_REG;
+				r->reg = v < 256 ? (u8)v : 255;
+			}
+			break;
+		case CFA_remember_state:
+			if (x->depth >= STATE_STACK)
+				return -EINVAL;
+			x->stack[x->depth++] = x->r;
+			break;
+		case CFA_restore_state:
+			if (!x->depth)
+				return -EINVAL;
+			/* the CFA is part of the state, as GCC's and
+			 * libdw's unwinders keep it */
+			x->r = x->stack[--x->depth];
+			break;
+		case CFA_def_cfa:
+		case CFA_def_cfa_sf:
+			reg = cur__leb(c, false);
+			sv = op == CFA_def_cfa ?
+				     (s64)cur__leb(c, false) :
+				     (s64)cur__leb(c, true) * ci->data_align;
+			memset(&x->r.cfa, 0, sizeof(x->r.cfa));
+			x->r.cfa.how = EH_REG;
+			x->r.cfa.reg = reg < 256 ? (u8)reg : 255;
+			x->r.cfa.off = sv;
+			break;
+		case CFA_def_cfa_register:
+			reg = cur__leb(c, false);
+			/* an expression CFA has no register to change */
+			if (x->r.cfa.how != EH_REG)
+				return -EINVAL;
+			x->r.cfa.reg = reg < 256 ? (u8)reg : 255;
+			break;
+		case CFA_def_cfa_offset:
+		case CFA_def_cfa_offset_sf:
+			sv = op == CFA_def_cfa_offset ?
+				     (s64)cur__leb(c, false) :
+				     (s64)cur__leb(c, true) * ci->data_align;
+			if (x->r.cfa.how != EH_REG)
+				return -EINVAL;
+			x->r.cfa.off = sv;
+			break;
+		case CFA_def_cfa_expression:
+			memset(&x->r.cfa, 0, sizeof(x->r.cfa));
+			if (!read_block(c, &x->r.cfa.expr, &x->r.cfa.expr_len))
+				return -EINVAL;
+			x->r.cfa.how = EH_VAL_EXPR;
+			break;
+		case CFA_expression:
+		case CFA_val_expression: {
+			const u8 *p;
+			u32 n;
+
+			reg = cur__leb(c, false);
+			if (!read_block(c, &p, &n))
+				return -EINVAL;
+			r = rule_of(&x->r, ci, reg);
+			if (r) {
+				memset(r, 0, sizeof(*r));
+				r->how = op == CFA_expression ? EH_AT_EXPR :
+								EH_VAL_EXPR;
+				r->expr = p;
+				r->expr_len = n;
+			}
+			break;
+		}
+		case CFA_GNU_args_size:
+			cur__leb(c, false);
+			break;
+		default:
+			return -EOPNOTSUPP;
+		}
+	}
+	return c->bad ? -EINVAL : 0;
+}
+
+int ehframe__row(const struct ehframe_table *t, u64 pc, struct ehframe_row *row)
+{
+	const struct ehframe_fde *f = ehframe__find(t, pc);
+	struct cur c = src_cur(&t->src);
+	struct fde_info fi;
+	struct rules initial;
+	struct exec x;
+	size_t body, next;
+	bool wide;
+	int err;
+
+	if (!f)
+		return -ENOENT;
+	if (!entry_bounds(&c, f->off, &body, &next, &wide) ||
+	    !parse_fde(&c, t->debug_frame, body, next, wide, NULL, &fi))
+		return -EINVAL;
+	memset(&x, 0, sizeof(x));
+	x.ci = &fi.cie;
+	x.pc = pc;
+	x.loc = fi.start;
+	x.next = fi.start + fi.range;
+	/* every register the same until a rule says otherwise, as the
+	 * psABI's unwinders start (the CFA: none) */
+	x.r.ra.how = EH_SAME;
+	x.r.bp.how = EH_SAME;
+	x.c = c;
+	x.c.off = fi.cie.insn;
+	x.c.end = fi.cie.insn_end;
+	err = exec_insns(&x, true);
+	if (err)
+		return err;
+	initial = x.r;
+	x.initial = &initial;
+	x.depth = 0;
+	x.c = c;
+	x.c.off = fi.insn;
+	x.c.end = fi.insn_end;
+	err = exec_insns(&x, false);
+	if (err)
+		return err;
+	memset(row, 0, sizeof(*row));
+	row->cfa = x.r.cfa;
+	row->ra = x.r.ra;
+	row->bp = x.r.bp;
+	row->start = x.loc;
+	row->end = x.next;
+	row->signal = fi.cie.signal;
+	if (row->cfa.how != EH_REG && row->cfa.how != EH_VAL_EXPR)
+		return -EINVAL;
+	return 0;
+}
+
+/* ---- expressions ---- */
+
+#define EXPR_STACK 64
+#define EXPR_STEPS 1000
+
+/* DW_OP_* (DWARF 5, 2.5) */
+#define OP_addr 0x03
+#define OP_deref 0x06
+#define OP_const1u 0x08
+#define OP_const1s 0x09
+#define OP_const2u 0x0a
+#define OP_const2s 0x0b
+#define OP_const4u 0x0c
+#define OP_const4s 0x0d
+#define OP_const8u 0x0e
+#define OP_const8s 0x0f
+#define OP_constu 0x10
+#define OP_consts 0x11
+#define OP_dup 0x12
+#define OP_drop 0x13
+#define OP_over 0x14
+#define OP_pick 0x15
+#define OP_swap 0x16
+#define OP_rot 0x17
+#define OP_abs 0x19
+#define OP_and 0x1a
+#define OP_div 0x1b
+#define OP_minus 0x1c
+#define OP_mod 0x1d
+#define OP_mul 0x1e
+#define OP_neg 0x1f
+#define OP_not 0x20
+#define OP_or 0x21
+#define OP_plus 0x22
+#define OP_plus_uconst 0x23
+#define OP_shl 0x24
+#define OP_shr 0x25
+#define OP_shra 0x26
+#define OP_xor 0x27
+#define OP_bra 0x28
+#define OP_eq 0x29
+#define OP_ge 0x2a
+#define OP_gt 0x2b
+#define OP_le 0x2c
+#define OP_lt 0x2d
+#define OP_ne 0x2e
+#define OP_skip 0x2f
+#define OP_lit0 0x30
+#define OP_lit31 0x4f
+#define OP_breg0 0x70
+#define OP_breg31 0x8f
+#define OP_bregx 0x92
+#define OP_deref_size 0x94
+#define OP_nop 0x96
+
+static bool reg_value(const struct ehframe_regs *regs, u64 reg, u64 *v)
+{
+	if (!regs || reg >= EHFRAME_NR_REGS || !(regs->known & (1u << reg)))
+		return false;
+	*v = regs->v[reg];
+	return true;
+}
+
+int ehframe__expr(const u8 *expr, size_t len, u8 addr_size,
+		  const struct ehframe_regs *regs, const u64 *push,
+		  ehframe_read_fn rd, void *ctx, u64 *out)
+{
+	struct cur c = {
+		.data = expr, .end = len, .addr_size = addr_size,
+	};
+	u64 st[EXPR_STACK];
+	unsigned int sp = 0, steps = 0;
+
+#define NEED(n)                        \
+	do {                           \
+		if (sp < (n))          \
+			return -EINVAL; \
+	} while (0)
+#define PUSH(v)                           \
+	do {                              \
+		u64 v_ = (v);             \
+		if (sp >= EXPR_STACK)     \
+			return -EINVAL;   \
+		st[sp++] = v_;            \
+	} while (0)
+
+	if (!expr || (addr_size != 4 && addr_size != 8))
+		return -EINVAL;
+	if (push)
+		PUSH(*push);
+	while (c.off < c.end) {
+		u8 op = (u8)cur__uint(&c, 1);
+		u64 a, b, v;
+		s64 off;
+
+		if (++steps > EXPR_STEPS)
+			return -EINVAL;
+		if (op >= OP_lit0 && op <= OP_lit31) {
+			PUSH((u64)(op - OP_lit0));
+			continue;
+		}
+		if (op >= OP_breg0 && op <= OP_breg31) {
+			off = (s64)cur__leb(&c, true);
+			if (c.bad || !reg_value(regs, op - OP_breg0, &v))
+				return -EINVAL;
+			PUSH(v + (u64)off);
+			continue;
+		}
+		switch (op) {
+		case OP_addr:
+			PUSH(cur__uint(&c, addr_size));
+			break;
+		case OP_deref:
+		case OP_deref_size:
+			NEED(1);
+			a = op == OP_deref_size ? cur__uint(&c, 1) : 8;
+			if (c.bad || !a || a > 8 || !rd ||
+			    !rd(ctx, st[sp - 1], &v))
+				return -EINVAL;
+			if (a < 8)
+				v &= (1ULL << (a * 8)) - 1;
+			st[sp - 1] = v;
+			break;
+		case OP_const1u:
+			PUSH(cur__uint(&c, 1));
+			break;
+		case OP_const1s:
+			PUSH((u64)sext(cur__uint(&c, 1), 1));
+			break;
+		case OP_const2u:
+			PUSH(cur__uint(&c, 2));
+			break;
+		case OP_const2s:
+			PUSH((u64)sext(cur__uint(&c, 2), 2));
+			break;
+		case OP_const4u:
+			PUSH(cur__uint(&c, 4));
+			break;
+		case OP_const4s:
+			PUSH((u64)sext(cur__uint(&c, 4), 4));
+			break;
+		case OP_const8u:
+		case OP_const8s:
+			PUSH(cur__uint(&c, 8));
+			break;
+		case OP_constu:
+			PUSH(cur__leb(&c, false));
+			break;
+		case OP_consts:
+			PUSH(cur__leb(&c, true));
+			break;
+		case OP_dup:
+			NEED(1);
+			PUSH(st[sp - 1]);
+			break;
+		case OP_drop:
+			NEED(1);
+			sp--;
+			break;
+		case OP_over:
+			NEED(2);
+			PUSH(st[sp - 2]);
+			break;
+		case OP_pick:
+			a = cur__uint(&c, 1);
+			NEED(a + 1);
+			PUSH(st[sp - 1 - a]);
+			break;
+		case OP_swap:
+			NEED(2);
+			v = st[sp - 1];
+			st[sp - 1] = st[sp - 2];
+			st[sp - 2] = v;
+			break;
+		case OP_rot:
+			NEED(3);
+			v = st[sp - 1];
+			st[sp - 1] = st[sp - 2];
+			st[sp - 2] = st[sp - 3];
+			st[sp - 3] = v;
+			break;
+		case OP_abs:
+			NEED(1);
+			if ((s64)st[sp - 1] < 0)
+				st[sp - 1] = -st[sp - 1];
+			break;
+		case OP_neg:
+			NEED(1);
+			st[sp - 1] = -st[sp - 1];
+			break;
+		case OP_not:
+			NEED(1);
+			st[sp - 1] = ~st[sp - 1];
+			break;
+		case OP_plus_uconst:
+			NEED(1);
+			st[sp - 1] += cur__leb(&c, false);
+			break;
+		case OP_and:
+		case OP_div:
+		case OP_minus:
+		case OP_mod:
+		case OP_mul:
+		case OP_or:
+		case OP_plus:
+		case OP_shl:
+		case OP_shr:
+		case OP_shra:
+		case OP_xor:
+		case OP_eq:
+		case OP_ge:
+		case OP_gt:
+		case OP_le:
+		case OP_lt:
+		case OP_ne:
+			NEED(2);
+			b = st[--sp];
+			a = st[sp - 1];
+			switch (op) {
+			case OP_and: v = a & b; break;
+			case OP_div:
+				if (!b || ((s64)a == INT64_MIN && (s64)b == -1))
+					return -EINVAL;
+				v = (u64)((s64)a / (s64)b);
+				break;
+			case OP_minus: v = a - b; break;
+			case OP_mod:
+				if (!b)
+					return -EINVAL;
+				v = a % b;
+				break;
+			case OP_mul: v = a * b; break;
+			case OP_or: v = a | b; break;
+			case OP_plus: v = a + b; break;
+			case OP_shl: v = b >= 64 ? 0 : a << b; break;
+			case OP_shr: v = b >= 64 ? 0 : a >> b; break;
+			case OP_shra:
+				v = (u64)((s64)a >> (b >= 63 ? 63 : b));
+				break;
+			case OP_xor: v = a ^ b; break;
+			/* comparisons are signed (DWARF 5, 2.5.1.4) */
+			case OP_eq: v = a == b; break;
+			case OP_ge: v = (s64)a >= (s64)b; break;
+			case OP_gt: v = (s64)a > (s64)b; break;
+			case OP_le: v = (s64)a <= (s64)b; break;
+			case OP_lt: v = (s64)a < (s64)b; break;
+			default: v = a != b; break;
+			}
+			st[sp - 1] = v;
+			break;
+		case OP_skip:
+		case OP_bra:
+			off = sext(cur__uint(&c, 2), 2);
+			if (op == OP_bra) {
+				NEED(1);
+				if (!st[--sp])
+					break;
+			}
+			/* from the end of this operation, within the
+			 * expression */
+			if ((off < 0 && (u64)-off > c.off) ||
+			    (off > 0 && (u64)off > c.end - c.off))
+				return -EINVAL;
+			c.off = (size_t)((s64)c.off + off);
+			break;
+		case OP_bregx:
+			a = cur__leb(&c, false);
+			off = (s64)cur__leb(&c, true);
+			if (c.bad || !reg_value(regs, a, &v))
+				return -EINVAL;
+			PUSH(v + (u64)off);
+			break;
+		case OP_nop:
+			break;
+		default:
+			return -EINVAL;
+		}
+		if (c.bad)
+			return -EINVAL;
+	}
+	if (!sp)
+		return -EINVAL;
+	*out = st[sp - 1];
+	return 0;
+#undef NEED
+#undef PUSH
 }
 
 int ehframe__hdr_target(const u8 *hdr, size_t size, u64 hdr_vaddr,

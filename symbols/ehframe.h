@@ -1,4 +1,5 @@
-/* ehframe: bounds-checked .eh_frame reader giving function ranges (pure). */
+/* ehframe: bounds-checked .eh_frame and .debug_frame reader: function
+ * ranges and the CFA rules at a pc (pure). */
 #ifndef PTOP_EHFRAME_H
 #define PTOP_EHFRAME_H
 
@@ -6,10 +7,12 @@
 
 /*
  * The .eh_frame of a stripped binary still bounds every function that
- * can unwind: each FDE covers [initial_location, + address_range).  This
- * reads only those two fields (call frame instructions are skipped) and
- * trusts nothing: lengths, CIE pointers and encodings are all checked
- * against the section, so hostile data ends the walk, never the process.
+ * can unwind: each FDE covers [initial_location, + address_range).  Its
+ * call frame instructions say, for every pc of the range, where the
+ * caller's frame is (the CFA) and where the caller's registers were
+ * saved.  Everything is checked against the section: lengths, CIE
+ * pointers, encodings, instruction operands and expression stacks, so
+ * hostile data ends a walk or a lookup, never the process.
  */
 struct ehframe_src {
 	const u8 *data;
@@ -31,5 +34,91 @@ long ehframe__for_each_fde(const struct ehframe_src *src, ehframe_fn fn,
  * of .eh_frame: 0 or -EINVAL. */
 int ehframe__hdr_target(const u8 *hdr, size_t size, u64 hdr_vaddr,
 			u8 addr_size, bool swap, u64 *eh_frame_vaddr);
+
+/*
+ * CFA rules.  A table indexes the FDEs of one section (.eh_frame, or
+ * .debug_frame: CIE ids of all ones, CIE pointers from the section's
+ * start, absolute addresses; Go's binaries have only that) by address;
+ * ehframe__row runs the CIE's and the FDE's instructions up to a pc and
+ * gives the rules of the CFA, of the return address column and of one
+ * more register (x86-64's rbp, DWARF 6: whether a frame saved it, where),
+ * which is all that frame-pointer chains need.  Expressions point into
+ * the section's bytes: a row lives no longer than its table's src.
+ *
+ * Usage:
+ *	ehframe__table_init(&t, &src, debug_frame);	(t.nr FDEs)
+ *	ehframe__row(&t, pc, &row);	0, -ENOENT (no FDE covers pc),
+ *					-EINVAL (malformed), -EOPNOTSUPP
+ *	ehframe__table_fini(&t);
+ */
+#define EHFRAME_REG_BP 6
+#define EHFRAME_REG_SP 7
+#define EHFRAME_REG_RA 16	/* x86-64's return address column */
+#define EHFRAME_NR_REGS 17
+
+enum ehframe_how {
+	EH_UNDEF,	/* not recoverable (or the CFA: none) */
+	EH_SAME,	/* unchanged by the frame */
+	EH_AT,		/* saved at CFA + off */
+	EH_VAL,		/* is CFA + off */
+	EH_REG,		/* is register reg (the CFA: reg + off) */
+	EH_AT_EXPR,	/* saved at what expr computes, the CFA pushed */
+	EH_VAL_EXPR,	/* is what expr computes (the CFA: without push) */
+};
+
+struct ehframe_rule {
+	u8 how;		/* enum ehframe_how */
+	u8 reg;
+	s64 off;
+	const u8 *expr;	/* into the section */
+	u32 expr_len;
+};
+
+struct ehframe_row {
+	struct ehframe_rule cfa;	/* EH_REG (reg + off) or EH_VAL_EXPR */
+	struct ehframe_rule ra;		/* the CIE's return address column */
+	struct ehframe_rule bp;		/* DWARF register 6 */
+	u64 start, end;			/* the pcs the row holds for */
+	bool signal;			/* a signal frame ('S'): its caller's
+					 * pc is exact, not a return address */
+};
+
+struct ehframe_fde {
+	u64 start;
+	u32 len;	/* of the range */
+	u32 off;	/* of the FDE in the section */
+};
+
+struct ehframe_table {
+	struct ehframe_src src;
+	bool debug_frame;
+	struct ehframe_fde *fdes;	/* by start */
+	size_t nr;
+};
+
+/* 0, -EINVAL (unusable src), -E2BIG (a section over 4 GiB) or -ENOMEM;
+ * an FDE that does not parse is left out. */
+int ehframe__table_init(struct ehframe_table *t, const struct ehframe_src *src,
+			bool debug_frame);
+void ehframe__table_fini(struct ehframe_table *t);
+/* The FDE covering pc (NULL: none). */
+const struct ehframe_fde *ehframe__find(const struct ehframe_table *t, u64 pc);
+int ehframe__row(const struct ehframe_table *t, u64 pc, struct ehframe_row *row);
+
+/*
+ * The DWARF expressions of CFI (a stack machine: constants, arithmetic,
+ * comparisons, branches, breg of the known registers, deref through rd),
+ * bounded: 64 values deep, 1000 operations.  push: a value pushed first
+ * (the CFA, for register rules), or none.  0 with *out, -EINVAL (bad or
+ * unsupported operation, an unknown register, a read that fails).
+ */
+struct ehframe_regs {
+	u64 v[EHFRAME_NR_REGS];
+	u32 known;		/* a bit per register */
+};
+typedef bool (*ehframe_read_fn)(void *ctx, u64 addr, u64 *val);
+int ehframe__expr(const u8 *expr, size_t len, u8 addr_size,
+		  const struct ehframe_regs *regs, const u64 *push,
+		  ehframe_read_fn rd, void *ctx, u64 *out);
 
 #endif

@@ -1,74 +1,47 @@
 /* check_ehframe: the .eh_frame reader on hand-built and hostile sections. */
 #include <check.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "symbols/ehframe.h"
 #include "tests/testutil.h"
 
-#define VADDR 0x10000
-
-struct sec {
-	u8 buf[4096];
-	size_t len;
-};
-
-static void put(struct sec *s, const void *p, size_t n)
-{
-	ck_assert_uint_le(s->len + n, sizeof(s->buf));
-	memcpy(s->buf + s->len, p, n);
-	s->len += n;
-}
-
-static void put32(struct sec *s, u32 v)
-{
-	put(s, &v, 4);
-}
-
-static void put8(struct sec *s, u8 v)
-{
-	put(s, &v, 1);
-}
-
-static void pad_to(struct sec *s, size_t start, size_t align)
-{
-	while ((s->len - start) % align)
-		put8(s, 0);	/* DW_CFA_nop */
-}
+#define VADDR CFI_VADDR
 
 /* A CIE with augmentation aug ("zR", "zPLR", "", ...); returns its
  * offset. */
-static size_t put_cie(struct sec *s, const char *aug, u8 fde_enc)
+static size_t put_cie(struct cfi_sec *s, const char *aug, u8 fde_enc)
 {
 	size_t at = s->len, lenpos;
 
-	put32(s, 0);		/* length, patched below */
+	cfi__put32(s, 0);		/* length, patched below */
 	lenpos = at;
-	put32(s, 0);		/* CIE id */
-	put8(s, 1);		/* version */
-	put(s, aug, strlen(aug) + 1);
-	put8(s, 1);		/* code alignment */
-	put8(s, 0x78);		/* data alignment -8 */
-	put8(s, 16);		/* return address register */
+	cfi__put32(s, 0);		/* CIE id */
+	cfi__put8(s, 1);		/* version */
+	cfi__put(s, aug, strlen(aug) + 1);
+	cfi__put8(s, 1);		/* code alignment */
+	cfi__put8(s, 0x78);		/* data alignment -8 */
+	cfi__put8(s, 16);		/* return address register */
 	if (aug[0] == 'z') {
 		size_t zlen = 0;
 
 		for (const char *a = aug + 1; *a; a++)
 			zlen += *a == 'R' || *a == 'L' ? 1 : *a == 'P' ? 5 : 0;
-		put8(s, (u8)zlen);
+		cfi__put8(s, (u8)zlen);
 		for (const char *a = aug + 1; *a; a++) {
 			if (*a == 'R' || *a == 'L')
-				put8(s, *a == 'R' ? fde_enc : 0x1b);
+				cfi__put8(s, *a == 'R' ? fde_enc : 0x1b);
 			if (*a == 'P') {
-				put8(s, 0x9b);	/* indirect pcrel sdata4 */
-				put32(s, 0x1234);
+				cfi__put8(s, 0x9b);	/* indirect pcrel sdata4 */
+				cfi__put32(s, 0x1234);
 			}
 		}
 	}
-	put8(s, 0x0c);		/* DW_CFA_def_cfa r7 8 */
-	put8(s, 7);
-	put8(s, 8);
-	pad_to(s, at, 8);
+	cfi__put8(s, 0x0c);		/* DW_CFA_def_cfa r7 8 */
+	cfi__put8(s, 7);
+	cfi__put8(s, 8);
+	cfi__pad(s, at, 8);
 	u32 len = (u32)(s->len - at - 4);
 
 	memcpy(s->buf + lenpos, &len, 4);
@@ -76,23 +49,23 @@ static size_t put_cie(struct sec *s, const char *aug, u8 fde_enc)
 }
 
 /* An FDE with pcrel|sdata4 locations (or udata8 absolute ones). */
-static size_t put_fde(struct sec *s, size_t cie, u64 start, u64 range,
+static size_t put_fde(struct cfi_sec *s, size_t cie, u64 start, u64 range,
 		      bool abs8)
 {
 	size_t at = s->len;
 	u32 len;
 
-	put32(s, 0);
-	put32(s, (u32)(s->len - cie));	/* back to the CIE */
+	cfi__put32(s, 0);
+	cfi__put32(s, (u32)(s->len - cie));	/* back to the CIE */
 	if (abs8) {
-		put(s, &start, 8);
-		put(s, &range, 8);
+		cfi__put(s, &start, 8);
+		cfi__put(s, &range, 8);
 	} else {
-		put32(s, (u32)(start - (VADDR + s->len)));
-		put32(s, (u32)range);
+		cfi__put32(s, (u32)(start - (VADDR + s->len)));
+		cfi__put32(s, (u32)range);
 	}
-	put8(s, 0);		/* augmentation data length */
-	pad_to(s, at, 8);
+	cfi__put8(s, 0);		/* augmentation data length */
+	cfi__pad(s, at, 8);
 	len = (u32)(s->len - at - 4);
 	memcpy(s->buf + at, &len, 4);
 	return at;
@@ -115,7 +88,7 @@ static int collect(u64 start, u64 end, void *arg)
 	return 0;
 }
 
-static long walk(const struct sec *s, size_t len, struct got *g)
+static long walk(const struct cfi_sec *s, size_t len, struct got *g)
 {
 	struct ehframe_src src = {
 		.data = s->buf, .size = len, .vaddr = VADDR, .addr_size = 8,
@@ -127,13 +100,13 @@ static long walk(const struct sec *s, size_t len, struct got *g)
 
 START_TEST(test_pcrel)
 {
-	struct sec s = { .len = 0 };
+	struct cfi_sec s = { .len = 0 };
 	struct got g;
 	size_t cie = put_cie(&s, "zR", 0x1b);
 
 	put_fde(&s, cie, 0x401000, 0x80, false);
 	put_fde(&s, cie, 0x401080, 0x20, false);
-	put32(&s, 0);	/* terminator */
+	cfi__put32(&s, 0);	/* terminator */
 	ck_assert_int_eq(walk(&s, s.len, &g), 2);
 	ck_assert_uint_eq(g.start[0], 0x401000);
 	ck_assert_uint_eq(g.end[0], 0x401080);
@@ -144,7 +117,7 @@ END_TEST
 
 START_TEST(test_absptr_and_aug)
 {
-	struct sec s = { .len = 0 };
+	struct cfi_sec s = { .len = 0 };
 	struct got g;
 	size_t c1 = put_cie(&s, "zPLR", 0x04);	/* udata8 absolute */
 	size_t c2 = put_cie(&s, "", 0);		/* no augmentation: absptr */
@@ -156,11 +129,11 @@ START_TEST(test_absptr_and_aug)
 		u64 start = 0x5000, range = 0x10;
 		u32 len;
 
-		put32(&s, 0);
-		put32(&s, (u32)(s.len - c2));
-		put(&s, &start, 8);
-		put(&s, &range, 8);
-		pad_to(&s, at, 8);
+		cfi__put32(&s, 0);
+		cfi__put32(&s, (u32)(s.len - c2));
+		cfi__put(&s, &start, 8);
+		cfi__put(&s, &range, 8);
+		cfi__pad(&s, at, 8);
 		len = (u32)(s.len - at - 4);
 		memcpy(s.buf + at, &len, 4);
 	}
@@ -174,17 +147,17 @@ END_TEST
 
 START_TEST(test_terminator)
 {
-	struct sec s = { .len = 0 };
+	struct cfi_sec s = { .len = 0 };
 	struct got g;
 	size_t cie = put_cie(&s, "zR", 0x1b);
 
 	put_fde(&s, cie, 0x401000, 0x80, false);
-	put32(&s, 0);
+	cfi__put32(&s, 0);
 	put_fde(&s, cie, 0x402000, 0x80, false);	/* after the end */
 	ck_assert_int_eq(walk(&s, s.len, &g), 1);
 	/* a zero-length CIE first: nothing at all */
 	s.len = 0;
-	put32(&s, 0);
+	cfi__put32(&s, 0);
 	put_cie(&s, "zR", 0x1b);
 	ck_assert_int_eq(walk(&s, s.len, &g), 0);
 }
@@ -192,33 +165,33 @@ END_TEST
 
 START_TEST(test_hostile_lengths)
 {
-	struct sec s = { .len = 0 };
+	struct cfi_sec s = { .len = 0 };
 	struct got g;
 	size_t cie = put_cie(&s, "zR", 0x1b);
 	u64 huge = UINT64_MAX - 3;
 
 	put_fde(&s, cie, 0x401000, 0x80, false);
 	/* 64-bit length near UINT64_MAX */
-	put32(&s, 0xffffffffu);
-	put(&s, &huge, 8);
+	cfi__put32(&s, 0xffffffffu);
+	cfi__put(&s, &huge, 8);
 	put_fde(&s, cie, 0x402000, 0x80, false);
 	ck_assert_int_eq(walk(&s, s.len, &g), 1);
 	/* 32-bit length past the end, and lengths under 4 */
 	s.len = 0;
 	cie = put_cie(&s, "zR", 0x1b);
-	put32(&s, 0x7fffffff);
+	cfi__put32(&s, 0x7fffffff);
 	ck_assert_int_eq(walk(&s, s.len, &g), 0);
 	s.len = 0;
 	cie = put_cie(&s, "zR", 0x1b);
-	put32(&s, 2);
-	put32(&s, 0);
+	cfi__put32(&s, 2);
+	cfi__put32(&s, 0);
 	ck_assert_int_eq(walk(&s, s.len, &g), 0);
 }
 END_TEST
 
 START_TEST(test_bad_cie_pointers)
 {
-	struct sec s = { .len = 0 };
+	struct cfi_sec s = { .len = 0 };
 	struct got g;
 	size_t cie = put_cie(&s, "zR", 0x1b), fde, at;
 
@@ -246,7 +219,7 @@ END_TEST
 
 START_TEST(test_bad_encodings)
 {
-	struct sec s = { .len = 0 };
+	struct cfi_sec s = { .len = 0 };
 	struct got g;
 	size_t c1 = put_cie(&s, "zR", 0x7f);	/* unknown format */
 	size_t c2 = put_cie(&s, "eh", 0);	/* old GCC, odd layout */
@@ -264,7 +237,7 @@ END_TEST
 /* empty and wrapping ranges cover nothing */
 START_TEST(test_ranges)
 {
-	struct sec s = { .len = 0 };
+	struct cfi_sec s = { .len = 0 };
 	struct got g;
 	size_t cie = put_cie(&s, "zR", 0x04);
 
@@ -280,7 +253,7 @@ END_TEST
 /* cut at every byte: never more than the whole, never a crash */
 START_TEST(test_truncated)
 {
-	struct sec s = { .len = 0 };
+	struct cfi_sec s = { .len = 0 };
 	struct got g;
 	size_t cie = put_cie(&s, "zPLR", 0x1b);
 
@@ -303,7 +276,7 @@ END_TEST
 
 START_TEST(test_garbage)
 {
-	struct sec s = { .len = sizeof(s.buf) };
+	struct cfi_sec s = { .len = sizeof(s.buf) };
 	struct got g;
 	u64 x = 88172645463325252ULL;
 
@@ -325,7 +298,7 @@ END_TEST
 
 START_TEST(test_stop)
 {
-	struct sec s = { .len = 0 };
+	struct cfi_sec s = { .len = 0 };
 	size_t cie = put_cie(&s, "zR", 0x1b);
 	struct ehframe_src src = {
 		.data = s.buf, .vaddr = VADDR, .addr_size = 8,
@@ -369,7 +342,7 @@ END_TEST
 /* a big-endian section reads the same */
 START_TEST(test_swapped)
 {
-	struct sec s = { .len = 0 };
+	struct cfi_sec s = { .len = 0 };
 	struct got g;
 	size_t cie = put_cie(&s, "zR", 0x03);	/* udata4 absolute */
 	struct ehframe_src src = {
@@ -394,12 +367,441 @@ START_TEST(test_swapped)
 	memcpy(s.buf + cie, &len, 4);
 	back = __builtin_bswap32((u32)(s.len + 4 - cie));
 	memcpy(fde + 4, &back, 4);
-	put(&s, fde, sizeof(fde));
+	cfi__put(&s, fde, sizeof(fde));
 	src.size = s.len;
 	memset(&g, 0, sizeof(g));
 	ck_assert_int_eq(ehframe__for_each_fde(&src, collect, &g), 1);
 	ck_assert_uint_eq(g.start[0], 0x401000);
 	ck_assert_uint_eq(g.end[0], 0x401080);
+}
+END_TEST
+
+/* ---- CFA rows ---- */
+
+#define ROW_CFA(r, reg_, off_)                           \
+	do {                                             \
+		ck_assert_int_eq((r).cfa.how, EH_REG);   \
+		ck_assert_int_eq((r).cfa.reg, reg_);     \
+		ck_assert_int_eq((r).cfa.off, off_);     \
+	} while (0)
+
+/* gcc's frame: push rbp; mov rsp,rbp; ...; pop rbp (epilogue through
+ * remember/restore_state); ret */
+START_TEST(test_rows_frame)
+{
+	static const u8 insn[] = {
+		0x41,			/* advance 1 */
+		0x0e, 16,		/* def_cfa_offset 16 */
+		0x86, 2,		/* offset r6 at cfa - 16 */
+		0x43,			/* advance 3 */
+		0x0d, 6,		/* def_cfa_register r6 */
+		0x4a,			/* advance 10 (to 14) */
+		0x0a,			/* remember_state */
+		0x0c, 7, 8,		/* def_cfa r7 8 */
+		0x41,			/* advance 1 (15) */
+		0x0b,			/* restore_state */
+	};
+	struct cfi_sec s = { .len = 0 };
+	struct ehframe_table t;
+	struct ehframe_src src;
+	struct ehframe_row r;
+	size_t cie = cfi__cie(&s, "zR");
+
+	cfi__fde(&s, cie, 0x401000, 0x20, insn, sizeof(insn));
+	cfi__put32(&s, 0);
+	src = cfi__src(&s);
+	ck_assert_int_eq(ehframe__table_init(&t, &src, false), 0);
+	ck_assert_uint_eq(t.nr, 1);
+	ck_assert_int_eq(ehframe__row(&t, 0x401000, &r), 0);
+	ROW_CFA(r, 7, 8);
+	ck_assert_int_eq(r.ra.how, EH_AT);
+	ck_assert_int_eq(r.ra.off, -8);
+	ck_assert_int_eq(r.bp.how, EH_SAME);
+	ck_assert_uint_eq(r.start, 0x401000);
+	ck_assert_uint_eq(r.end, 0x401001);
+	ck_assert_int_eq(ehframe__row(&t, 0x401001, &r), 0);
+	ROW_CFA(r, 7, 16);
+	ck_assert_int_eq(r.bp.how, EH_AT);
+	ck_assert_int_eq(r.bp.off, -16);
+	ck_assert_int_eq(ehframe__row(&t, 0x401003, &r), 0);
+	ROW_CFA(r, 7, 16);
+	ck_assert_uint_eq(r.end, 0x401004);
+	ck_assert_int_eq(ehframe__row(&t, 0x401004, &r), 0);
+	ROW_CFA(r, 6, 16);
+	ck_assert_int_eq(ehframe__row(&t, 0x40100e, &r), 0);
+	ROW_CFA(r, 7, 8);
+	ck_assert_int_eq(r.bp.how, EH_AT);	/* still saved: not restored */
+	/* after restore_state: the frame again, to the FDE's end */
+	ck_assert_int_eq(ehframe__row(&t, 0x40101f, &r), 0);
+	ROW_CFA(r, 6, 16);
+	ck_assert_uint_eq(r.start, 0x40100f);
+	ck_assert_uint_eq(r.end, 0x401020);
+	ck_assert_int_eq(ehframe__row(&t, 0x401020, &r), -ENOENT);
+	ck_assert_int_eq(ehframe__row(&t, 0x400fff, &r), -ENOENT);
+	ehframe__table_fini(&t);
+}
+END_TEST
+
+/* DW_CFA_restore brings back the CIE's rule; undefined, same_value,
+ * register, val_offset, the _sf forms, set_loc and the advances */
+START_TEST(test_rows_ops)
+{
+	static const u8 insn[] = {
+		0x12, 7, 0x7e,		/* def_cfa_sf r7 -2*-8 = 16 */
+		0x11, 6, 0x7c,		/* offset_extended_sf r6 -4*-8 = 32 */
+		0x02, 4,		/* advance_loc1 4 */
+		0x07, 16,		/* undefined r16 */
+		0x08, 6,		/* same_value r6 */
+		0x03, 4, 0,		/* advance_loc2 4 (8) */
+		0xd0,			/* restore r16 */
+		0x09, 6, 7,		/* register r6 in r7 */
+		0x04, 4, 0, 0, 0,	/* advance_loc4 4 (12) */
+		0x14, 6, 2,		/* val_offset r6 = cfa - 16 */
+		0x13, 0x7d,		/* def_cfa_offset_sf 24 */
+		0x2e, 5,		/* GNU_args_size */
+		0x2f, 6, 1,		/* GNU_negative_offset_extended: +8 */
+		0x01,			/* set_loc 0x401020 (pcrel: below) */
+	};
+	struct cfi_sec s = { .len = 0 };
+	struct ehframe_table t;
+	struct ehframe_src src;
+	struct ehframe_row r;
+	size_t cie = cfi__cie(&s, "zR"), at;
+	u8 buf[sizeof(insn) + 4 + 2];
+	s32 rel;
+
+	memcpy(buf, insn, sizeof(insn));
+	at = s.len;
+	/* where set_loc's operand will be: the FDE's instructions start
+	 * 17 bytes in */
+	rel = (s32)(0x401020 - (VADDR + at + 17 + sizeof(insn)));
+	memcpy(buf + sizeof(insn), &rel, 4);
+	buf[sizeof(insn) + 4] = 0x0e;	/* def_cfa_offset 40 */
+	buf[sizeof(insn) + 5] = 40;
+	cfi__fde(&s, cie, 0x401000, 0x40, buf, sizeof(buf));
+	cfi__put32(&s, 0);
+	src = cfi__src(&s);
+	ck_assert_int_eq(ehframe__table_init(&t, &src, false), 0);
+	ck_assert_int_eq(ehframe__row(&t, 0x401000, &r), 0);
+	ROW_CFA(r, 7, 16);
+	ck_assert_int_eq(r.bp.how, EH_AT);
+	ck_assert_int_eq(r.bp.off, 32);
+	ck_assert_int_eq(ehframe__row(&t, 0x401004, &r), 0);
+	ck_assert_int_eq(r.ra.how, EH_UNDEF);
+	ck_assert_int_eq(r.bp.how, EH_SAME);
+	ck_assert_int_eq(ehframe__row(&t, 0x401008, &r), 0);
+	ck_assert_int_eq(r.ra.how, EH_AT);
+	ck_assert_int_eq(r.ra.off, -8);
+	ck_assert_int_eq(r.bp.how, EH_REG);
+	ck_assert_int_eq(r.bp.reg, 7);
+	ck_assert_int_eq(ehframe__row(&t, 0x40100c, &r), 0);
+	ROW_CFA(r, 7, 24);
+	ck_assert_int_eq(r.bp.how, EH_AT);
+	ck_assert_int_eq(r.bp.off, 8);
+	ck_assert_uint_eq(r.end, 0x401020);
+	ck_assert_int_eq(ehframe__row(&t, 0x401030, &r), 0);
+	ROW_CFA(r, 7, 40);
+	ehframe__table_fini(&t);
+}
+END_TEST
+
+/* a PLT's CFA: rsp + 8, + 8 more from the stub's 11th byte on */
+static const u8 plt_expr[] = {
+	0x77, 8,	/* breg7 (rsp) 8 */
+	0x80, 0,	/* breg16 (rip) 0 */
+	0x3f,		/* lit15 */
+	0x1a,		/* and */
+	0x3b,		/* lit11 */
+	0x2a,		/* ge */
+	0x33,		/* lit3 */
+	0x24,		/* shl */
+	0x22,		/* plus */
+};
+
+START_TEST(test_rows_expression)
+{
+	struct cfi_sec s = { .len = 0 };
+	struct ehframe_table t;
+	struct ehframe_src src;
+	struct ehframe_row r;
+	struct ehframe_regs regs = { .known = 1u << 7 | 1u << 16 };
+	size_t cie = cfi__cie(&s, "zR");
+	u8 insn[2 + sizeof(plt_expr)];
+	u64 v;
+
+	insn[0] = 0x0f;		/* def_cfa_expression */
+	insn[1] = sizeof(plt_expr);
+	memcpy(insn + 2, plt_expr, sizeof(plt_expr));
+	cfi__fde(&s, cie, 0x402000, 0x40, insn, sizeof(insn));
+	cfi__put32(&s, 0);
+	src = cfi__src(&s);
+	ck_assert_int_eq(ehframe__table_init(&t, &src, false), 0);
+	ck_assert_int_eq(ehframe__row(&t, 0x402016, &r), 0);
+	ck_assert_int_eq(r.cfa.how, EH_VAL_EXPR);
+	ck_assert_uint_eq(r.cfa.expr_len, sizeof(plt_expr));
+	regs.v[7] = 0x7000;
+	regs.v[16] = 0x402016;
+	ck_assert_int_eq(ehframe__expr(r.cfa.expr, r.cfa.expr_len, 8, &regs,
+				       NULL, NULL, NULL, &v), 0);
+	ck_assert_uint_eq(v, 0x7008);
+	regs.v[16] = 0x40201b;
+	ck_assert_int_eq(ehframe__expr(r.cfa.expr, r.cfa.expr_len, 8, &regs,
+				       NULL, NULL, NULL, &v), 0);
+	ck_assert_uint_eq(v, 0x7010);
+	/* an unknown register */
+	regs.known = 1u << 7;
+	ck_assert_int_eq(ehframe__expr(r.cfa.expr, r.cfa.expr_len, 8, &regs,
+				       NULL, NULL, NULL, &v), -EINVAL);
+	ehframe__table_fini(&t);
+}
+END_TEST
+
+static bool read_fixed(void *ctx, u64 addr, u64 *val)
+{
+	(void)ctx;
+	if (addr != 0x7100)
+		return false;
+	*val = 0xabcdef;
+	return true;
+}
+
+START_TEST(test_expr_ops)
+{
+	struct ehframe_regs regs = { .known = 1u << 6 };
+	u64 v, push = 0x7100;
+
+	regs.v[6] = 0x7108;
+#define EXPR(res, ...)                                                    \
+	do {                                                              \
+		static const u8 e_[] = { __VA_ARGS__ };                   \
+		ck_assert_int_eq(ehframe__expr(e_, sizeof(e_), 8, &regs,  \
+					       NULL, read_fixed, NULL,   \
+					       &v), 0);                   \
+		ck_assert_uint_eq(v, (u64)(res));                         \
+	} while (0)
+#define BAD(...)                                                          \
+	do {                                                              \
+		static const u8 e_[] = { __VA_ARGS__ };                   \
+		ck_assert_int_eq(ehframe__expr(e_, sizeof(e_), 8, &regs,  \
+					       NULL, read_fixed, NULL,   \
+					       &v), -EINVAL);             \
+	} while (0)
+	/* the stack realigned: CFA = [rbp - 8] */
+	EXPR(0xabcdef, 0x76, 0x78, 0x06);
+	EXPR(0xef, 0x76, 0x78, 0x94, 1);	/* deref_size 1 */
+	EXPR(5, 0x08, 2, 0x08, 3, 0x22);	/* const1u, plus */
+	EXPR((u64)-1, 0x09, 0xff);		/* const1s */
+	EXPR(0x1234, 0x0a, 0x34, 0x12);
+	EXPR((u64)-2, 0x0b, 0xfe, 0xff);
+	EXPR((u64)-5, 0x31, 0x36, 0x16, 0x1c, 0x1f); /* 1 6 swap minus neg */
+	EXPR(3, 0x37, 0x32, 0x1b);		/* 7 / 2 */
+	EXPR(1, 0x37, 0x32, 0x1d);		/* 7 % 2 */
+	EXPR(12, 0x33, 0x34, 0x1e);		/* 3 * 4 */
+	EXPR(0x700, 0x37, 0x38, 0x24);		/* 7 << 8 */
+	EXPR(0, 0x31, 0x10, 0x80, 0x01, 0x29);	/* 1 == constu 128 */
+	EXPR(9, 0x30, 0x28, 2, 0, 0x3f, 0x3f, 0x39); /* bra not taken */
+	EXPR(2, 0x31, 0x28, 1, 0, 0x3f, 0x32);	/* bra taken over lit15 */
+	EXPR(4, 0x2f, 1, 0, 0x96, 0x34);	/* skip over a nop */
+	EXPR(0x7108 + 3, 0x92, 6, 3);		/* bregx r6 3 */
+	EXPR(2, 0x31, 0x32, 0x14, 0x13, 0x12, 0x1a); /* over drop dup and */
+	EXPR(5, 0x11, 0x7b, 0x19);		/* consts -5, abs */
+	/* failures */
+	BAD(0x1c);				/* minus on nothing */
+	BAD(0x31, 0x30, 0x1b);			/* divide by zero */
+	BAD(0x2f, 0x10, 0);			/* skip past the end */
+	BAD(0x2f, 0xf0, 0xff);			/* skip before the start */
+	BAD(0x70, 0);				/* breg0: rax unknown */
+	BAD(0x50);				/* reg0: a location */
+	BAD(0x31, 0x06);			/* deref at 1: refused */
+	BAD(0x08);				/* const1u cut short */
+	BAD(0xff);				/* unknown op */
+	BAD();					/* empty */
+	/* a loop: skip -3 forever, stopped by the step bound */
+	BAD(0x96, 0x2f, 0xfc, 0xff);
+	/* 65 values */
+	{
+		u8 e[65];
+
+		memset(e, 0x30, sizeof(e));
+		ck_assert_int_eq(ehframe__expr(e, sizeof(e), 8, &regs, NULL,
+					       NULL, NULL, &v), -EINVAL);
+		ck_assert_int_eq(ehframe__expr(e, 64, 8, &regs, NULL, NULL,
+					       NULL, &v), 0);
+	}
+	/* the CFA pushed first (DW_CFA_expression's rules) */
+	{
+		static const u8 e[] = { 0x23, 16 };	/* plus_uconst 16 */
+
+		ck_assert_int_eq(ehframe__expr(e, sizeof(e), 8, &regs, &push,
+					       NULL, NULL, &v), 0);
+		ck_assert_uint_eq(v, 0x7110);
+	}
+#undef EXPR
+#undef BAD
+}
+END_TEST
+
+/* .debug_frame (Go's only CFI): CIE id all ones, CIE pointers from the
+ * section's start, absolute addresses, no augmentation; FDEs out of
+ * order */
+static size_t put_dbg_fde(struct cfi_sec *s, size_t cie, u64 start, u64 range,
+			  const u8 *insn, size_t n)
+{
+	size_t at = s->len;
+	u32 len;
+
+	cfi__put32(s, 0);
+	cfi__put32(s, (u32)cie);
+	cfi__put(s, &start, 8);
+	cfi__put(s, &range, 8);
+	cfi__put(s, insn, n);
+	cfi__pad(s, at, 4);
+	len = (u32)(s->len - at - 4);
+	memcpy(s->buf + at, &len, 4);
+	return at;
+}
+
+START_TEST(test_debug_frame)
+{
+	static const u8 go[] = { 0x44, 0x0e, 40 };	/* adv 4, cfa+40 */
+	struct cfi_sec s = { .len = 0 };
+	struct ehframe_table t;
+	struct ehframe_src src;
+	struct ehframe_row r;
+	struct got g;
+	size_t cie = s.len;
+	u32 len;
+
+	cfi__put32(&s, 0);
+	cfi__put32(&s, 0xffffffffu);
+	cfi__put8(&s, 3);
+	cfi__put8(&s, 0);		/* "" */
+	cfi__put8(&s, 1);
+	cfi__put8(&s, 0x7c);		/* data -4, as Go writes it */
+	cfi__put8(&s, 16);
+	cfi__put8(&s, 0x0c);
+	cfi__put8(&s, 7);
+	cfi__put8(&s, 8);
+	cfi__put8(&s, 0x90);
+	cfi__put8(&s, 2);		/* ra at cfa - 8 */
+	cfi__pad(&s, cie, 4);
+	len = (u32)(s.len - cie - 4);
+	memcpy(s.buf + cie, &len, 4);
+	put_dbg_fde(&s, cie, 0x402000, 0x100, go, sizeof(go));
+	put_dbg_fde(&s, cie, 0x401000, 0x100, go, sizeof(go));
+	src = cfi__src(&s);
+	ck_assert_int_eq(ehframe__table_init(&t, &src, true), 0);
+	ck_assert_uint_eq(t.nr, 2);
+	ck_assert_uint_eq(t.fdes[0].start, 0x401000);
+	ck_assert_int_eq(ehframe__row(&t, 0x402003, &r), 0);
+	ROW_CFA(r, 7, 8);
+	ck_assert_int_eq(r.ra.off, -8);
+	ck_assert_int_eq(ehframe__row(&t, 0x401004, &r), 0);
+	ROW_CFA(r, 7, 40);
+	ehframe__table_fini(&t);
+	/* the .eh_frame reader takes none of it */
+	memset(&g, 0, sizeof(g));
+	ck_assert_int_eq(ehframe__for_each_fde(&src, collect, &g), 0);
+	ck_assert_int_eq(ehframe__table_init(&t, &src, false), 0);
+	ck_assert_uint_eq(t.nr, 0);
+	ehframe__table_fini(&t);
+}
+END_TEST
+
+/* instructions that must fail the row, never the process */
+START_TEST(test_rows_hostile)
+{
+	static const struct {
+		u8 insn[24];
+		size_t n;
+		int err;
+	} cases[] = {
+		{ { 0x0b }, 1, -EINVAL },		/* restore_state */
+		{ { 0x05, 6 }, 2, -EINVAL },		/* operand cut */
+		{ { 0x0f, 0x40 }, 2, -EINVAL },		/* block too long */
+		{ { 0x0d, 6 }, 2, 0 },			/* def_cfa_register */
+		{ { 0x0f, 1, 0x96, 0x0e, 8 }, 5, -EINVAL }, /* offset of expr */
+		{ { 0x0f, 1, 0x96, 0x0d, 7 }, 5, -EINVAL }, /* reg of expr */
+		{ { 0x1d }, 1, -EOPNOTSUPP },		/* unknown op */
+		{ { 0x0c, 7, 8, 0x44, 0x01, 0, 0, 0, 0 }, 9, -EINVAL },
+							/* set_loc back */
+		{ { 0x07 }, 1, -EINVAL },		/* undefined, no reg */
+	};
+
+	for (size_t k = 0; k < ARRAY_SIZE(cases); k++) {
+		struct cfi_sec s = { .len = 0 };
+		struct ehframe_table t;
+		struct ehframe_src src;
+		struct ehframe_row r;
+		size_t cie = cfi__cie(&s, "zR");
+		u8 insn[32];
+		/* nops first, so that the last instruction ends the FDE
+		 * (17 bytes before the instructions, padded to 8) */
+		size_t lead = (7 - cases[k].n % 8 + 8) % 8;
+
+		memset(insn, 0, lead);
+		memcpy(insn + lead, cases[k].insn, cases[k].n);
+		cfi__fde(&s, cie, 0x401000, 0x40, insn,
+			     lead + cases[k].n);
+		ck_assert_uint_eq((s.len - cie) % 8, 0);
+		ck_assert_uint_eq(s.buf[s.len - 1], cases[k].insn[cases[k].n - 1]);
+		cfi__put32(&s, 0);
+		src = cfi__src(&s);
+		ck_assert_int_eq(ehframe__table_init(&t, &src, false), 0);
+		ck_assert_int_eq(ehframe__row(&t, 0x401010, &r), cases[k].err);
+		ehframe__table_fini(&t);
+	}
+	/* 16 remembered states fit, 17 do not */
+	for (int depth = 16; depth <= 17; depth++) {
+		struct cfi_sec s = { .len = 0 };
+		struct ehframe_table t;
+		struct ehframe_src src;
+		struct ehframe_row r;
+		size_t cie = cfi__cie(&s, "zR");
+		u8 insn[32];
+
+		memset(insn, 0x0a, sizeof(insn));
+		cfi__fde(&s, cie, 0x401000, 0x40, insn, (size_t)depth);
+		cfi__put32(&s, 0);
+		src = cfi__src(&s);
+		ck_assert_int_eq(ehframe__table_init(&t, &src, false), 0);
+		ck_assert_int_eq(ehframe__row(&t, 0x401010, &r),
+				 depth == 16 ? 0 : -EINVAL);
+		ehframe__table_fini(&t);
+	}
+}
+END_TEST
+
+/* random instructions and rows at every pc: no crash, no hang, and a
+ * row that is given holds its pc */
+START_TEST(test_rows_garbage)
+{
+	u64 seed = 0x9e3779b97f4a7c15ULL;
+
+	for (int round = 0; round < 2000; round++) {
+		struct cfi_sec s = { .len = 0 };
+		struct ehframe_table t;
+		struct ehframe_src src;
+		size_t cie = cfi__cie(&s, round & 1 ? "zRS" : "zR");
+		u8 insn[40];
+		size_t n = 1 + round % 40;
+
+		for (size_t i = 0; i < n; i++) {
+			seed = seed * 6364136223846793005ULL + 1;
+			insn[i] = (u8)(seed >> 56);
+		}
+		cfi__fde(&s, cie, 0x401000, 0x30, insn, n);
+		cfi__put32(&s, 0);
+		src = cfi__src(&s);
+		ck_assert_int_eq(ehframe__table_init(&t, &src, false), 0);
+		for (u64 pc = 0x400ff0; pc < 0x401040; pc++) {
+			struct ehframe_row r;
+
+			if (ehframe__row(&t, pc, &r) == 0)
+				ck_assert(pc >= r.start && pc < r.end);
+		}
+		ehframe__table_fini(&t);
+	}
 }
 END_TEST
 
@@ -420,6 +822,13 @@ Suite *ehframe_suite(void)
 	tcase_add_test(tc, test_stop);
 	tcase_add_test(tc, test_hdr);
 	tcase_add_test(tc, test_swapped);
+	tcase_add_test(tc, test_rows_frame);
+	tcase_add_test(tc, test_rows_ops);
+	tcase_add_test(tc, test_rows_expression);
+	tcase_add_test(tc, test_expr_ops);
+	tcase_add_test(tc, test_debug_frame);
+	tcase_add_test(tc, test_rows_hostile);
+	tcase_add_test(tc, test_rows_garbage);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -9,6 +9,7 @@
 
 #include "src/core/log.h"
 #include "symbols/symtab.h"
+#include "symbols/ehframe.h"
 #include "tests/testutil.h"
 
 void test__skip(const char *file, const char *func, const char *fmt, ...)
@@ -240,4 +241,86 @@ void test_log_capture(void)
 	test_warnings = 0;
 	test_last_warning[0] = '\0';
 	log__set_handler(count_warnings, NULL);
+}
+
+/* ---- .eh_frame images ---- */
+
+void cfi__put(struct cfi_sec *s, const void *p, size_t n)
+{
+	ck_assert_uint_le(s->len + n, sizeof(s->buf));
+	memcpy(s->buf + s->len, p, n);
+	s->len += n;
+}
+
+void cfi__put32(struct cfi_sec *s, u32 v)
+{
+	cfi__put(s, &v, 4);
+}
+
+void cfi__put8(struct cfi_sec *s, u8 v)
+{
+	cfi__put(s, &v, 1);
+}
+
+void cfi__pad(struct cfi_sec *s, size_t start, size_t align)
+{
+	while ((s->len - start) % align)
+		cfi__put8(s, 0);
+}
+
+static void cfi__patch_len(struct cfi_sec *s, size_t at)
+{
+	u32 len = (u32)(s->len - at - 4);
+
+	memcpy(s->buf + at, &len, 4);
+}
+
+size_t cfi__cie(struct cfi_sec *s, const char *aug)
+{
+	size_t at = s->len;
+
+	cfi__put32(s, 0);
+	cfi__put32(s, 0);	/* CIE id */
+	cfi__put8(s, 1);
+	cfi__put(s, aug, strlen(aug) + 1);
+	cfi__put8(s, 1);	/* code alignment */
+	cfi__put8(s, 0x78);	/* data alignment -8 */
+	cfi__put8(s, 16);	/* return address column */
+	cfi__put8(s, 1);	/* augmentation data: the 'R' byte */
+	cfi__put8(s, 0x1b);	/* pcrel sdata4 */
+	cfi__put8(s, 0x0c);	/* def_cfa r7 8 */
+	cfi__put8(s, 7);
+	cfi__put8(s, 8);
+	cfi__put8(s, 0x90);	/* offset r16 at cfa - 8 */
+	cfi__put8(s, 1);
+	cfi__pad(s, at, 8);
+	cfi__patch_len(s, at);
+	return at;
+}
+
+size_t cfi__fde(struct cfi_sec *s, size_t cie, u64 start, u64 range,
+		const u8 *insn, size_t n)
+{
+	size_t at = s->len;
+
+	cfi__put32(s, 0);
+	cfi__put32(s, (u32)(s->len - cie));
+	cfi__put32(s, (u32)(start - (CFI_VADDR + s->len)));
+	cfi__put32(s, (u32)range);
+	cfi__put8(s, 0);	/* augmentation data length */
+	if (n)
+		cfi__put(s, insn, n);
+	cfi__pad(s, at, 8);
+	cfi__patch_len(s, at);
+	return at;
+}
+
+struct ehframe_src cfi__src(const struct cfi_sec *s)
+{
+	struct ehframe_src src = {
+		.data = s->buf, .size = s->len, .vaddr = CFI_VADDR,
+		.addr_size = 8,
+	};
+
+	return src;
 }

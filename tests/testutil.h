@@ -85,4 +85,26 @@ struct dso;
 size_t fake_inlines(void *ctx, const struct dso *d, u64 addr,
 		    const char **names, size_t max);
 
+/*
+ * .eh_frame images for the CFI suites (ehframe, fpfix), at vaddr
+ * CFI_VADDR: bytes, a CIE for rows ("zR" or "zRS": pcrel sdata4, code
+ * alignment 1, data -8, ra 16, the psABI's initial CFA rsp + 8 and ra
+ * at cfa - 8) and an FDE of [start, start + range) with instructions.
+ * End the section with cfi__put32(s, 0).
+ */
+#define CFI_VADDR 0x10000
+struct cfi_sec {
+	u8 buf[8192];
+	size_t len;
+};
+void cfi__put(struct cfi_sec *s, const void *p, size_t n);
+void cfi__put32(struct cfi_sec *s, u32 v);
+void cfi__put8(struct cfi_sec *s, u8 v);
+/* DW_CFA_nop up to a multiple of align from start */
+void cfi__pad(struct cfi_sec *s, size_t start, size_t align);
+size_t cfi__cie(struct cfi_sec *s, const char *aug);
+size_t cfi__fde(struct cfi_sec *s, size_t cie, u64 start, u64 range,
+		const u8 *insn, size_t n);
+struct ehframe_src;
+struct ehframe_src cfi__src(const struct cfi_sec *s);
 #endif

@@ -50,6 +50,27 @@ struct session_opts {
 	size_t fold_threshold;
 };
 
+/*
+ * What the recovery of frame-pointer chains (see session_fixer) made of a
+ * sample with a user stack copy: tied to a frame (the callers the
+ * kernel's walk skipped inserted, or none missing), or why not.
+ */
+enum fp_fix {
+	FP_FIX_TIED,		/* a frame's CFA was bp + 16 */
+	FP_FIX_NO_IP,		/* the chain's first user entry is not the
+				 * registers' ip (no user chain) */
+	FP_FIX_NO_CFI,		/* a frame without CFI or without an
+				 * executable map (JIT, assembly) */
+	FP_FIX_UNREADY,		/* a binary's CFI was still being read */
+	FP_FIX_SHORT,		/* the stack copy ended first */
+	FP_FIX_NO_MATCH,	/* a CFA passed bp + 16: rbp is no frame
+				 * pointer there */
+	FP_FIX_RBP,		/* a CFA matched with another rbp */
+	FP_FIX_BAD,		/* an unsupported rule, a CFA not above sp,
+				 * too many frames, no registers */
+	FP_FIX_NR
+};
+
 /* Per event (and per CPU): samples read + lost + lost_samples + dropped
  * account for everything the kernel produced. */
 struct ev_counts {
