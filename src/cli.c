@@ -68,6 +68,8 @@ enum opt_id {
 	OPT_DEBUGINFOD_MAXSIZE,
 	OPT_NO_DWARF_CACHE,
 	OPT_NO_SYMBOL_CACHE,
+	OPT_NO_FP_RECOVERY = 720,
+	OPT_KEEP_STACKS,
 };
 
 /* The one option table: getopt's tables and --help come from it. */
@@ -152,8 +154,16 @@ static const struct opt_desc {
 	{ OPT_FP, "call-graph-fp", NULL,
 	  "sample call chains (frame pointers), like --call-graph fp" },
 	{ OPT_CALL_GRAPH, "call-graph", "MODE",
-	  "fp or dwarf[,BYTES] (unwinds a copy of the user stack), "
-	  "then ,caller (default) or ,callee for the trees" },
+	  "fp[,BYTES] (frame pointers; callers they lose recovered from a "
+	  "BYTES copy of the user stack, default 512) or dwarf[,BYTES] "
+	  "(unwinds a copy of the user stack), then ,caller (default) or "
+	  ",callee for the trees" },
+	{ OPT_NO_FP_RECOVERY, "no-fp-recovery", NULL,
+	  "frame-pointer chains as the kernel walks them: no stack copy, "
+	  "no callers recovered" },
+	{ OPT_KEEP_STACKS, "keep-stacks", NULL,
+	  "-o with -g: write each sample's registers and stack copy with "
+	  "the kernel's chain, not the recovered chain" },
 	{ OPT_MAX_STACK, "max-stack", "N", "keep at most N frames per chain" },
 	{ OPT_CHILDREN, "children", NULL,
 	  "with call graphs, show and sort by the total with callees (default)" },
@@ -256,6 +266,11 @@ static int parse_call_graph(const char *s, struct options *o)
 		} else if (strcmp(tok, "dwarf") == 0) {
 			o->dwarf_size = 8192;
 			mode_seen = true;
+		} else if (mode_seen && !o->dwarf_size &&
+			   parse_u64(tok, &v) == 0 && v <= 65528) {
+			/* the copy that recovers the callers frame pointers
+			 * lose; 0: none */
+			o->fp_copy = (u32)(v & ~7ULL);
 		} else if (strcmp(tok, "caller") == 0) {
 			o->cg_order = CG_CALLER;
 		} else if (strcmp(tok, "callee") == 0) {
@@ -396,10 +411,17 @@ static int profiling_option(struct options *o, int c, struct strbuf *err)
 		o->callgraph = true;
 		o->dwarf_size = 0;
 		break;
+	case OPT_NO_FP_RECOVERY:
+		o->fp_copy = 0;
+		break;
+	case OPT_KEEP_STACKS:
+		o->keep_stacks = true;
+		break;
 	case OPT_CALL_GRAPH:
 		if (parse_call_graph(optarg, o))
-			return 1 + bad_usage("bad call graph '%s' (fp or dwarf[,BYTES], "
-					     "then ,caller or ,callee)", optarg);
+			return 1 + bad_usage("bad call graph '%s' (fp[,BYTES] or "
+					     "dwarf[,BYTES], then ,caller or ,callee)",
+					     optarg);
 		break;
 	case OPT_MAX_STACK:
 		if (parse_u64(optarg, &v) || v == 0 || v > 512)
@@ -635,6 +657,8 @@ static int check_options(struct options *o, int argc, char **argv)
 	if (o->folded && (!o->batch || (!o->callgraph && !o->input) || o->json))
 		return 1 + bad_usage("%s", "--folded needs -b and -g or -i "
 				     "(and no --json)");
+	if (o->keep_stacks && !o->output)
+		return 1 + bad_usage("%s", "--keep-stacks goes with -o");
 	if ((o->app_name || o->nr_labels) && !o->push)
 		return 1 + bad_usage("%s", "--app-name and --label go with --push");
 	if (o->push && o->mode == HIST_DECAY)
@@ -751,6 +775,7 @@ void cli__defaults(struct options *o)
 	memset(o, 0, sizeof(*o));
 	o->children = -1;
 	o->inline_rows = -1;
+	o->fp_copy = FP_COPY_DEFAULT;
 	o->tree_limit = -1;
 	o->freq = 4000;
 	o->delay = 2.0;
@@ -773,7 +798,8 @@ int cli__parse(int argc, char **argv, struct options *o)
 	switch (c) {
 	case OPT_EVENT: case OPT_FREQ: case OPT_COUNT: case OPT_PID:
 	case OPT_TID: case OPT_CPU: case OPT_MMAP: case OPT_WALL:
-	case OPT_CGROUP: case OPT_ALL_CGROUPS:
+	case OPT_CGROUP: case OPT_ALL_CGROUPS: case OPT_NO_FP_RECOVERY:
+	case OPT_KEEP_STACKS:
 		o->live_opt = opt_name(c);
 		break;
 	default:

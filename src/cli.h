@@ -11,6 +11,9 @@
 #define PTOP_VERSION "0.1"
 
 /* What the command line says. */
+/* -g's stack copy, bytes (the recovery rate against the size: doc/design.md) */
+#define FP_COPY_DEFAULT 512
+
 struct options {
 	struct event_spec *specs;
 	size_t nr_specs;
@@ -47,6 +50,9 @@ struct options {
 	int children;		/* -1: default (on with call graphs) */
 	int inline_rows;	/* --inline, --no-inline; -1: default */
 	u32 dwarf_size;
+	u32 fp_copy;		/* -g: user stack bytes copied to recover
+				 * the callers frame pointers lose; 0: off */
+	bool keep_stacks;	/* -o: the copies, not the recovered chains */
 	unsigned int max_stack;
 	enum cg_order cg_order;
 	const char *annotate;

@@ -25,6 +25,7 @@
 #include "src/sys/mapguard.h"
 #include "src/sys/outfile.h"
 #include "src/sys/sampler.h"
+#include "symbols/cfitab.h"
 #include "symbols/dbgfetch.h"
 #include "symbols/cslib.h"
 #include "symbols/symbolizer.h"
@@ -63,6 +64,7 @@ struct run {
 	struct dbgfetch *fetch;
 	struct perfdata *pd;
 	struct unwinder *unw;
+	struct cfitab *cfi;	/* -g's recovery of callers */
 	struct cmdout *cmdout;	/* live view: the command's output */
 	int *cgroup_fds;	/* -G */
 	size_t nr_cgroups;
@@ -72,6 +74,7 @@ struct run {
 	struct session *base_session;
 	struct symbolizer *base_syms;
 	struct unwinder *base_unw;
+	struct cfitab *base_cfi;
 	char base_kallsyms[4096];
 	bool in_pipe, out_pipe;
 	int in_fd, out_fd, cmd_in;
@@ -420,6 +423,24 @@ static int start_session(struct run *r)
 			return 1;
 		}
 	}
+	/* -g's stack copies, live or in a recording: the callers frame
+	 * pointers lose, from the binaries' CFI */
+	if (o->input || (o->callgraph && !o->dwarf_size && o->fp_copy)) {
+		struct cfitab_opts co = {
+			.proc = o->input ? "/nonexistent" : NULL,
+			.debug_dirs = (const char *const *)o->debug_dirs,
+			.nr_debug_dirs = o->nr_debug_dirs,
+			.symfs = o->symfs,
+			.sync = o->input != NULL,
+			.timing = o->verbose > 0,
+		};
+
+		r->cfi = cfitab__new(r->a.session, &co);
+		if (!r->cfi) {
+			pr_err("out of memory");
+			return 1;
+		}
+	}
 	return 0;
 }
 
@@ -564,6 +585,17 @@ static int read_baseline(struct run *r)
 		return 1;
 	}
 	r->base_unw = unwind__new(r->base_session, &uo);
+	{
+		struct cfitab_opts co = {
+			.proc = "/nonexistent",
+			.debug_dirs = (const char *const *)o->debug_dirs,
+			.nr_debug_dirs = o->nr_debug_dirs,
+			.symfs = o->symfs,
+			.sync = true,
+		};
+
+		r->base_cfi = cfitab__new(r->base_session, &co);
+	}
 	err = perfdata__read(r->base_pd, r->base_session, &ro);
 	if (err == -EINTR)
 		return RC_STOPPED;
@@ -627,6 +659,11 @@ static int start_writer(struct run *r)
 	if (!r->a.writer)
 		return 1;
 	r->out_fd = -1;	/* the writer's now */
+	/* -g's recovered chains, not the copies they came from, unless
+	 * --keep-stacks */
+	session__lock(r->a.session);
+	session__set_write_fixed(r->a.session, !r->o.keep_stacks);
+	session__unlock(r->a.session);
 	r->spo.sink = perfdata_writer__sink;
 	r->spo.sink_ctx = r->a.writer;
 	return 0;
@@ -697,6 +734,7 @@ static int start_live(struct run *r)
 	spo->ev.callchain = o->callgraph;
 	spo->ev.max_stack = (u16)o->max_stack;
 	spo->ev.dwarf_stack_size = o->dwarf_size;
+	spo->ev.fp_stack_size = o->dwarf_size ? 0 : o->fp_copy;
 	if (o->cgroups) {
 		if (cgroupfs__open(NULL, o->cgroups, &r->cgroup_fds,
 				   &r->nr_cgroups))
@@ -754,6 +792,35 @@ static void log_unwind_stats(struct unwinder *unw)
 		" KiB), %" PRIu64 " Dwfls built",
 		us.unwound, (double)us.ns / n, (double)us.frames / n,
 		us.failed, us.dropped, us.queue_peak >> 10, us.dwfl_new);
+}
+
+/* -v: what -g's recovery of callers cost and found. */
+static void log_cfitab_stats(struct cfitab *c, struct session *s)
+{
+	struct cfitab_stats cs;
+	const struct session_counts *sc;
+	u64 fix[FP_FIX_NR];
+	double n;
+
+	session__lock(s);
+	cfitab__stats(c, &cs);
+	sc = session__counts(s);
+	memcpy(fix, sc->fp_fix, sizeof(fix));
+	session__unlock(s);
+	if (!cs.fixes)
+		return;
+	n = (double)cs.fixes;
+	pr_info("recovery: %" PRIu64 " chains, %.0f ns each; tied %" PRIu64
+		", no ip %" PRIu64 ", no CFI %" PRIu64 ", CFI not read yet %"
+		PRIu64 ", copy short %" PRIu64 ", rbp not a frame %" PRIu64
+		", other rbp %" PRIu64 ", bad %" PRIu64 "; %" PRIu64
+		" binaries' CFI (%" PRIu64 " KiB, %" PRIu64 " without), rows %"
+		PRIu64 " (%.0f%% cached)",
+		cs.fixes, (double)cs.ns / n, fix[FP_FIX_TIED], fix[FP_FIX_NO_IP],
+		fix[FP_FIX_NO_CFI], fix[FP_FIX_UNREADY], fix[FP_FIX_SHORT],
+		fix[FP_FIX_NO_MATCH], fix[FP_FIX_RBP], fix[FP_FIX_BAD],
+		cs.tables, cs.bytes >> 10, cs.load_failed, cs.rows,
+		cs.rows ? 100.0 * (double)cs.row_hits / (double)cs.rows : 0.0);
 }
 
 /* Takes everything apart, sources first; returns rc (1 if the writer
@@ -862,6 +929,9 @@ static int teardown(struct run *r, int rc)
 		log_unwind_stats(r->unw);
 	/* after every source: what it queued is unwound first */
 	unwind__free(r->unw);
+	if (r->cfi && r->o.verbose)
+		log_cfitab_stats(r->cfi, a->session);
+	cfitab__free(r->cfi);
 	symbolizer__free(a->syms);
 	/* a baseline the front end did not take */
 	if (a->baseline) {
@@ -869,6 +939,7 @@ static int teardown(struct run *r, int rc)
 		free(a->baseline);
 	}
 	unwind__free(r->base_unw);
+	cfitab__free(r->base_cfi);
 	symbolizer__free(r->base_syms);
 	session__free(r->base_session);
 	perfdata__close(r->base_pd);

@@ -496,13 +496,77 @@ void ehframe__table_fini(struct ehframe_table *t)
 {
 	free(t->fdes);
 	t->fdes = NULL;
+	t->hdr = NULL;
 	t->nr = 0;
 }
 
-const struct ehframe_fde *ehframe__find(const struct ehframe_table *t, u64 pc)
+/* The FDE at off, parsed: its range into *f. */
+static bool fde_at(const struct ehframe_table *t, size_t off,
+		   struct ehframe_fde *f, struct fde_info *fi)
+{
+	struct cur c = src_cur(&t->src);
+	size_t body, next;
+	bool wide;
+
+	if (off >= c.end || !entry_bounds(&c, off, &body, &next, &wide) ||
+	    !parse_fde(&c, t->debug_frame, body, next, wide, NULL, fi) ||
+	    fi->range > UINT32_MAX)
+		return false;
+	f->start = fi->start;
+	f->len = (u32)fi->range;
+	f->off = (u32)off;
+	return true;
+}
+
+/* The hdr table's entry i: initial location and FDE address. */
+static void hdr_entry(const struct ehframe_table *t, size_t i, u64 *loc,
+		      u64 *fde)
+{
+	s32 a, b;
+
+	memcpy(&a, t->hdr + 8 * i, 4);
+	memcpy(&b, t->hdr + 8 * i + 4, 4);
+	if (t->src.swap) {
+		a = (s32)__builtin_bswap32((u32)a);
+		b = (s32)__builtin_bswap32((u32)b);
+	}
+	*loc = t->hdr_vaddr + (u64)(s64)a;
+	*fde = t->hdr_vaddr + (u64)(s64)b;
+}
+
+static int find_hdr(const struct ehframe_table *t, u64 pc,
+		    struct ehframe_fde *out)
+{
+	size_t lo = 0, hi = t->nr;
+	struct fde_info fi;
+	u64 loc, fde;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		hdr_entry(t, mid, &loc, &fde);
+		if (loc <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return -ENOENT;
+	hdr_entry(t, lo - 1, &loc, &fde);
+	if (fde < t->src.vaddr || fde - t->src.vaddr >= t->src.size ||
+	    !fde_at(t, (size_t)(fde - t->src.vaddr), out, &fi) ||
+	    out->start != loc || pc - out->start >= out->len)
+		return -ENOENT;
+	return 0;
+}
+
+int ehframe__find(const struct ehframe_table *t, u64 pc,
+		  struct ehframe_fde *fde)
 {
 	size_t lo = 0, hi = t->nr;
 
+	if (t->hdr)
+		return find_hdr(t, pc, fde);
 	/* the last FDE starting at or below pc */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -512,17 +576,60 @@ const struct ehframe_fde *ehframe__find(const struct ehframe_table *t, u64 pc)
 		else
 			hi = mid;
 	}
-	if (!lo)
-		return NULL;
 	/* overlapping ranges (hostile, or a discarded copy): the nearest
 	 * few starts below may still cover pc */
 	for (size_t i = lo, n = 0; i-- > 0 && n < 4; n++) {
 		const struct ehframe_fde *f = &t->fdes[i];
 
-		if (pc - f->start < f->len)
-			return f;
+		if (pc - f->start < f->len) {
+			*fde = *f;
+			return 0;
+		}
 	}
-	return NULL;
+	return -ENOENT;
+}
+
+int ehframe__table_init_hdr(struct ehframe_table *t,
+			    const struct ehframe_src *src, const u8 *hdr,
+			    size_t size, u64 hdr_vaddr)
+{
+	struct cur c = {
+		.data = hdr, .end = size, .vaddr = hdr_vaddr,
+		.addr_size = src->addr_size, .swap = src->swap,
+	};
+	u8 version, ptr_enc, count_enc, table_enc;
+	u64 eh, count, prev = 0;
+
+	if (!hdr || !src->data || (src->addr_size != 4 && src->addr_size != 8) ||
+	    src->size > UINT32_MAX)
+		return ehframe__table_init(t, src, false);
+	version = (u8)cur__uint(&c, 1);
+	ptr_enc = (u8)cur__uint(&c, 1);
+	count_enc = (u8)cur__uint(&c, 1);
+	table_enc = (u8)cur__uint(&c, 1);
+	/* the layout every linker writes: anything else is walked */
+	if (c.bad || version != 1 ||
+	    !cur__ptr(&c, ptr_enc, true, hdr_vaddr, &eh) ||
+	    count_enc != PE_UDATA4 || table_enc != (PE_DATAREL | PE_SDATA4))
+		return ehframe__table_init(t, src, false);
+	count = cur__uint(&c, 4);
+	if (c.bad || eh != src->vaddr || !count || count > (c.end - c.off) / 8)
+		return ehframe__table_init(t, src, false);
+	memset(t, 0, sizeof(*t));
+	t->src = *src;
+	t->hdr = hdr + c.off;
+	t->hdr_vaddr = hdr_vaddr;
+	t->nr = (size_t)count;
+	/* binary search needs it sorted */
+	for (size_t i = 0; i < t->nr; i++) {
+		u64 loc, fde;
+
+		hdr_entry(t, i, &loc, &fde);
+		if (i && loc < prev)
+			return ehframe__table_init(t, src, false);
+		prev = loc;
+	}
+	return 0;
 }
 
 /* ---- CFA rows ---- */
@@ -798,19 +905,16 @@ static int exec_insns(struct exec *x, bool in_cie)
 
 int ehframe__row(const struct ehframe_table *t, u64 pc, struct ehframe_row *row)
 {
-	const struct ehframe_fde *f = ehframe__find(t, pc);
 	struct cur c = src_cur(&t->src);
+	struct ehframe_fde f;
 	struct fde_info fi;
 	struct rules initial;
 	struct exec x;
-	size_t body, next;
-	bool wide;
 	int err;
 
-	if (!f)
+	if (ehframe__find(t, pc, &f))
 		return -ENOENT;
-	if (!entry_bounds(&c, f->off, &body, &next, &wide) ||
-	    !parse_fde(&c, t->debug_frame, body, next, wide, NULL, &fi))
+	if (!fde_at(t, f.off, &f, &fi))
 		return -EINVAL;
 	memset(&x, 0, sizeof(x));
 	x.ci = &fi.cie;

@@ -92,17 +92,30 @@ struct ehframe_fde {
 struct ehframe_table {
 	struct ehframe_src src;
 	bool debug_frame;
-	struct ehframe_fde *fdes;	/* by start */
-	size_t nr;
+	struct ehframe_fde *fdes;	/* by start; NULL with hdr */
+	size_t nr;			/* FDEs */
+	/* .eh_frame_hdr's search table (pairs of datarel sdata4: initial
+	 * location, FDE address), when it is usable: nothing to build */
+	const u8 *hdr;
+	u64 hdr_vaddr;
 };
 
 /* 0, -EINVAL (unusable src), -E2BIG (a section over 4 GiB) or -ENOMEM;
  * an FDE that does not parse is left out. */
 int ehframe__table_init(struct ehframe_table *t, const struct ehframe_src *src,
 			bool debug_frame);
+/* The same for .eh_frame with its .eh_frame_hdr (hdr, size, at
+ * hdr_vaddr): its binary search table is used as it is (a big binary's
+ * index costs nothing to build) when it is sorted and points into src,
+ * else the FDEs are walked as ehframe__table_init does.  hdr must live
+ * as long as the table. */
+int ehframe__table_init_hdr(struct ehframe_table *t,
+			    const struct ehframe_src *src, const u8 *hdr,
+			    size_t size, u64 hdr_vaddr);
 void ehframe__table_fini(struct ehframe_table *t);
-/* The FDE covering pc (NULL: none). */
-const struct ehframe_fde *ehframe__find(const struct ehframe_table *t, u64 pc);
+/* The FDE covering pc: 0, or -ENOENT. */
+int ehframe__find(const struct ehframe_table *t, u64 pc,
+		  struct ehframe_fde *fde);
 int ehframe__row(const struct ehframe_table *t, u64 pc, struct ehframe_row *row);
 
 /*

@@ -768,19 +768,19 @@ static Elf_Data *segment_tail(Elf *elf, u64 vaddr)
 	return NULL;
 }
 
-static void load_ehframe(struct loader *ld)
+/* The .eh_frame of ld->elf (its section, else PT_GNU_EH_FRAME's
+ * .eh_frame_hdr: a stripped file), and its address in src.vaddr. */
+static Elf_Data *find_ehframe(struct loader *ld, struct ehframe_src *src)
 {
-	struct ehframe_src src = {
-		.addr_size = gelf_getclass(ld->elf) == ELFCLASS32 ? 4 : 8,
-		.swap = file_swapped(ld->elf),
-	};
 	GElf_Shdr sh;
 	Elf_Scn *scn = find_scn(ld, ".eh_frame", &sh);
 	Elf_Data *d = scn ? scn_data(scn, &sh) : NULL;
 	size_t nph;
 
+	src->addr_size = gelf_getclass(ld->elf) == ELFCLASS32 ? 4 : 8;
+	src->swap = file_swapped(ld->elf);
 	if (d) {
-		src.vaddr = sh.sh_addr;
+		src->vaddr = sh.sh_addr;
 	} else if (!elf_getphdrnum(ld->elf, &nph)) {
 		/* no section headers: PT_GNU_EH_FRAME -> .eh_frame_hdr */
 		for (size_t i = 0; i < nph && !d; i++) {
@@ -798,20 +798,124 @@ static void load_ehframe(struct loader *ld)
 			if (!hdr || ehframe__hdr_target(hdr->d_buf,
 							hdr->d_size,
 							ph.p_vaddr,
-							src.addr_size,
-							src.swap, &target))
+							src->addr_size,
+							src->swap, &target))
 				continue;
 			d = segment_tail(ld->elf, target);
-			src.vaddr = target;
+			src->vaddr = target;
 		}
 	}
 	if (!d || !d->d_buf)
+		return NULL;
+	src->data = d->d_buf;
+	src->size = d->d_size;
+	return d;
+}
+
+static void load_ehframe(struct loader *ld)
+{
+	struct ehframe_src src;
+	Elf_Data *d = find_ehframe(ld, &src);
+
+	if (!d)
 		return;
-	src.data = d->d_buf;
-	src.size = d->d_size;
 	/* an FDE takes 20 bytes at least, 24-40 in most files */
 	symtab__reserve_ranges(ld->st, MIN(d->d_size / 24, (size_t)1 << 22));
 	ehframe__for_each_fde(&src, add_fde, ld);
+}
+
+/* A malloc'd copy of n bytes. */
+static u8 *copy_bytes(const void *p, size_t n)
+{
+	u8 *c = malloc(n ? n : 1);
+
+	if (c && n)
+		memcpy(c, p, n);
+	return c;
+}
+
+/* A copy of .eh_frame_hdr, the segment PT_GNU_EH_FRAME points at (the
+ * loader's own way to it): missing is no error. */
+static void eh_frame_hdr(Elf *elf, struct elf_cfi *cfi)
+{
+	size_t nph;
+
+	if (elf_getphdrnum(elf, &nph))
+		return;
+	for (size_t i = 0; i < nph; i++) {
+		Elf_Data *hdr;
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, (int)i, &ph) ||
+		    ph.p_type != PT_GNU_EH_FRAME || ph.p_filesz < 4 ||
+		    ph.p_filesz > (64u << 20))
+			continue;
+		hdr = elf_getdata_rawchunk(elf, (s64)ph.p_offset,
+					   (size_t)ph.p_filesz, ELF_T_BYTE);
+		if (!hdr || !hdr->d_buf)
+			continue;
+		cfi->hdr = copy_bytes(hdr->d_buf, hdr->d_size);
+		if (cfi->hdr) {
+			cfi->hdr_size = hdr->d_size;
+			cfi->hdr_vaddr = ph.p_vaddr;
+		}
+		return;
+	}
+}
+
+int elfsym__cfi(Elf *elf, struct elf_cfi *cfi)
+{
+	struct loader ld = { .elf = elf };
+	struct ehframe_src src;
+	GElf_Shdr sh;
+	Elf_Scn *scn;
+	Elf_Data *d;
+	GElf_Chdr ch;
+
+	memset(cfi, 0, sizeof(*cfi));
+	if (!elf)
+		return -EINVAL;
+	sections(elf, &ld.nr_scns, &ld.shstrndx);
+	d = find_ehframe(&ld, &src);
+	cfi->addr_size = gelf_getclass(elf) == ELFCLASS32 ? 4 : 8;
+	cfi->swap = file_swapped(elf);
+	if (d) {
+		cfi->eh = copy_bytes(src.data, src.size);
+		if (!cfi->eh)
+			return -ENOMEM;
+		cfi->eh_size = src.size;
+		cfi->eh_vaddr = src.vaddr;
+		eh_frame_hdr(elf, cfi);
+	}
+	/* Go's binaries have no .eh_frame: .debug_frame, compressed
+	 * (SHF_COMPRESSED, or GNU's .zdebug_frame before Go 1.12) */
+	scn = find_scn(&ld, ".debug_frame", &sh);
+	if (!scn && (scn = find_scn(&ld, ".zdebug_frame", &sh)) &&
+	    elf_compress_gnu(scn, 0, 0) < 0)
+		scn = NULL;
+	if (scn && (sh.sh_flags & SHF_COMPRESSED) &&
+	    (!gelf_getchdr(scn, &ch) || ch.ch_size > EH_FRAME_MAX ||
+	     elf_compress(scn, 0, 0) < 0))
+		scn = NULL;
+	if (scn && gelf_getshdr(scn, &sh) && sh.sh_type != SHT_NOBITS &&
+	    sh.sh_size && sh.sh_size <= EH_FRAME_MAX &&
+	    (d = elf_getdata(scn, NULL)) && d->d_buf && d->d_size) {
+		cfi->dbg = copy_bytes(d->d_buf, d->d_size);
+		if (!cfi->dbg) {
+			elfsym__cfi_free(cfi);
+			return -ENOMEM;
+		}
+		cfi->dbg_size = d->d_size;
+	}
+	return 0;
+}
+
+void elfsym__cfi_free(struct elf_cfi *cfi)
+{
+	free(cfi->eh);
+	free(cfi->hdr);
+	free(cfi->dbg);
+	memset(cfi, 0, sizeof(*cfi));
 }
 
 /* ---- MiniDebugInfo ---- */

@@ -87,6 +87,29 @@ long elfsym__load(Elf *elf, struct symtab *st, unsigned int what);
 int elfsym__to_vaddr(const struct elf_info *info, u64 off, u64 *vaddr);
 int elfsym__from_vaddr(const struct elf_info *info, u64 vaddr, u64 *off);
 
+/*
+ * The call frame information of elf, for the recovery of frame-pointer
+ * chains: malloc'd copies of .eh_frame (found through the section
+ * headers, else PT_GNU_EH_FRAME: a stripped file) and of its
+ * .eh_frame_hdr (PT_GNU_EH_FRAME's segment) with their addresses, and
+ * of .debug_frame, inflated when compressed (Go's: SHF_COMPRESSED, or
+ * .zdebug_frame).  0 (either may be missing), -EINVAL, -ENOMEM.
+ */
+struct elf_cfi {
+	u8 *eh;
+	size_t eh_size;
+	u64 eh_vaddr;
+	u8 *hdr;		/* .eh_frame_hdr (PT_GNU_EH_FRAME) */
+	size_t hdr_size;
+	u64 hdr_vaddr;
+	u8 *dbg;
+	size_t dbg_size;
+	u8 addr_size;
+	bool swap;
+};
+int elfsym__cfi(Elf *elf, struct elf_cfi *cfi);
+void elfsym__cfi_free(struct elf_cfi *cfi);
+
 /* A malloc'd copy of this process's vdso (the kernel maps the same image
  * into every 64-bit process), its section headers included when they fit
  * in its last page; NULL when there is none or it is over

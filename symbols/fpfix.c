@@ -129,6 +129,37 @@ static int caller_reg(const struct frame *f, const struct ehframe_rule *r,
 	}
 }
 
+/* perf's x86-64 user registers (PERF_REG_X86_BP, _SP, _IP: the bit
+ * numbers of attr.sample_regs_user; one value per bit set, in order) */
+#define REG_BP 6
+#define REG_SP 7
+#define REG_IP 8
+
+static bool reg_at(u64 mask, const u64 *regs, u32 nr, unsigned int bit,
+		   u64 *v)
+{
+	u32 idx;
+
+	if (!(mask & (1ULL << bit)))
+		return false;
+	idx = (u32)__builtin_popcountll(mask & ((1ULL << bit) - 1));
+	if (idx >= nr)
+		return false;
+	*v = regs[idx];
+	return true;
+}
+
+int fpfix__regs(u64 abi, u64 mask, const u64 *regs, u32 nr,
+		struct fpfix_regs *out)
+{
+	if (abi != PERF_SAMPLE_REGS_ABI_64 || !regs ||
+	    !reg_at(mask, regs, nr, REG_IP, &out->ip) ||
+	    !reg_at(mask, regs, nr, REG_SP, &out->sp) ||
+	    !reg_at(mask, regs, nr, REG_BP, &out->bp))
+		return -EINVAL;
+	return 0;
+}
+
 int fpfix__recover(const struct fpfix_regs *regs, const u64 *user,
 		   size_t nr_user, const u8 *stack, size_t size,
 		   fpfix_row_fn row_fn, void *ctx, u64 *out, size_t max,
@@ -180,8 +211,10 @@ int fpfix__recover(const struct fpfix_regs *regs, const u64 *user,
 		got = caller_reg(&f, &row.ra, cfa, 0, false, &c, &ra);
 		if (got < 0)
 			return -got;
+		/* the outermost frame, and no match: rbp was no frame
+		 * pointer of this stack */
 		if (!got || !ra)
-			return FP_FIX_BAD;	/* the outermost frame */
+			return FP_FIX_NO_MATCH;
 		got = caller_reg(&f, &row.bp, cfa, f.bp, f.bp_known, &c, &bp);
 		if (got < 0)
 			return -got;

@@ -18,6 +18,8 @@
  * the frames below it after the chain's first user entry, which must be
  * the registers' ip.  Frame 0 matching (the function has its frame set
  * up, Go's CFA stated from rsp at rbp + 16 included) inserts nothing.
+ * A save slot of rbp below the frame's own sp was popped already (GCC's
+ * epilogue leaves the rule at cfa - 16 after "leave"): rbp holds it.
  * Nothing is ever inserted when no frame matches within the copy, when
  * the CFA passes bp + 16 without equality (rbp is data: glibc's
  * __vfprintf_internal), or when rbp as unwound to the matching frame is
@@ -38,6 +40,11 @@ struct fpfix_regs {
 
 typedef int (*fpfix_row_fn)(void *ctx, u64 pc, bool ret,
 			    struct ehframe_row *row);
+
+/* ip, sp and bp from a sample's user registers (x86-64's ABI only):
+ * 0, or -EINVAL when one is missing. */
+int fpfix__regs(u64 abi, u64 mask, const u64 *regs, u32 nr,
+		struct fpfix_regs *out);
 
 /*
  * user: the chain's user part (the kernel's, leaf first: user[0] the

@@ -1,5 +1,6 @@
 /* Tests of the pure record decoder: every sample_type bit round-trips,
  * every truncation fails cleanly, impossible counts are refused. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -593,6 +594,62 @@ START_TEST(test_sample_cgroup_image)
 }
 END_TEST
 
+/* -g's recovered chain in place of the kernel's, the registers and the
+ * stack copy left out; the other fields as they were */
+START_TEST(test_rewrite_chain)
+{
+	u64 st = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_CALLCHAIN |
+		 PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+	struct perf_event_attr a, out;
+	u64 kchain[] = { (u64)PERF_CONTEXT_USER, 0x1000 };
+	u64 fixed[] = { (u64)PERF_CONTEXT_USER, 0x1000, 0x2000, 0x3000 };
+	u64 uregs[3] = { 1, 2, 3 }, copy[4] = { 9, 9, 9, 9 };
+	struct fake_sample fs = {
+		.ip = 0x1000, .pid = 7, .tid = 8, .callchain = kchain,
+		.nr_callchain = 2, .regs_abi = PERF_SAMPLE_REGS_ABI_64,
+		.regs = uregs, .nr_regs = 3, .stack = copy, .stack_size = 32,
+		.stack_dyn = 32,
+	};
+	static u64 o[64];
+	struct perf_event_header *cut = (struct perf_event_header *)o;
+	const struct perf_event_header *h;
+	struct perf_sample smp;
+	int n;
+
+	memset(&a, 0, sizeof(a));
+	a.sample_type = st;
+	a.sample_regs_user = RECORD_FP_REGS;
+	a.sample_stack_user = 32;
+	h = fake_sample(buf, st, &fs);
+	n = record__rewrite_chain(&a, h, fixed, 4, o, sizeof(o));
+	ck_assert_int_eq(n, h->size + 16 - 32 - 32 - 16);
+	out = a;
+	record__attr_strip(&out);
+	ck_assert_int_eq(record__parse_sample(&out, (void *)o, &smp), 0);
+	ck_assert_uint_eq(smp.ip, 0x1000);
+	ck_assert_uint_eq(smp.pid, 7);
+	ck_assert_uint_eq(smp.tid, 8);
+	ck_assert_uint_eq(smp.callchain_nr, 4);
+	ck_assert_uint_eq(smp.callchain[3], 0x3000);
+	/* a copy the kernel could not take (no dyn_size word) */
+	fs.stack_size = 0;
+	fs.stack_dyn = 0;
+	h = fake_sample(buf, st, &fs);
+	n = record__rewrite_chain(&a, h, fixed, 2, o, sizeof(o));
+	ck_assert_int_eq(n, h->size - 32 - 8);
+	/* too small a buffer, no chain, a record cut short */
+	ck_assert_int_eq(record__rewrite_chain(&a, h, fixed, 4, o, 16), -E2BIG);
+	a.sample_type &= ~(u64)PERF_SAMPLE_CALLCHAIN;
+	ck_assert_int_eq(record__rewrite_chain(&a, h, fixed, 4, o, sizeof(o)),
+			 -EINVAL);
+	a.sample_type = st;
+	memcpy(o, h, h->size);
+	cut->size = 24;
+	ck_assert_int_eq(record__rewrite_chain(&a, cut, fixed, 4, buf,
+					       sizeof(buf)), -EINVAL);
+}
+END_TEST
+
 Suite *record_suite(void)
 {
 	Suite *s = suite_create("record");
@@ -607,6 +664,7 @@ Suite *record_suite(void)
 	tcase_add_test(tc, test_comm_fork_lost);
 	tcase_add_test(tc, test_cgroup_record);
 	tcase_add_test(tc, test_sample_cgroup_image);
+	tcase_add_test(tc, test_rewrite_chain);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -826,6 +826,171 @@ START_TEST(test_chain_memo)
 }
 END_TEST
 
+/* -g with stack copies: the fixer's answer spliced after the chain's
+ * first user entry, counted; -o's records and attrs without the copies */
+static struct {
+	int how;
+	size_t calls;
+	struct fix_req req;
+} fixer;
+
+static int fake_fix(void *ctx, struct machine *m, const struct fix_req *req,
+		    u64 *out, size_t max, size_t *nr)
+{
+	(void)ctx;
+	ck_assert_ptr_nonnull(m);
+	ck_assert_uint_ge(max, 2);
+	fixer.calls++;
+	fixer.req = *req;
+	*nr = 0;
+	if (fixer.how == FP_FIX_TIED && req->nr_user) {
+		out[0] = 0x401051;	/* return addresses into main_a */
+		out[1] = 0x401061;
+		*nr = 2;
+	}
+	return fixer.how;
+}
+
+/* The user addresses of entry 0's chain, leaf first. */
+static size_t chain_addrs(u64 *addrs, size_t max)
+{
+	struct snapshot snap;
+	size_t n = 0;
+
+	snapshot__init(&snap);
+	ck_assert_int_eq(session__snapshot(s, 0, &snap), 0);
+	ck_assert_uint_ge(snap.nr, 1);
+	for (u32 id = snap.entries[snap.nr - 1].key.chain; id && n < max;
+	     id = snap.chains[id].parent)
+		addrs[n++] = snap.chains[id].addr;
+	snapshot__fini(&snap);
+	return n;
+}
+
+START_TEST(test_fixer)
+{
+	u64 st = ST | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER |
+		 PERF_SAMPLE_STACK_USER | PERF_SAMPLE_RAW;
+	struct perf_event_attr a = attr(st), dwarf, out_attr;
+	struct session_opts o = { .key_fields = KEY_ALL };
+	u64 chain[] = { (u64)PERF_CONTEXT_USER, 0x401010, 0x7f0000000501ULL };
+	u64 regs[3] = { 0x7ffff000, 0x7fffe000, 0x401010 };	/* bp sp ip */
+	u8 stack[64];
+	struct fake_sample fs = {
+		.time = 1000, .period = 100, .ip = 0x401010, .pid = 100,
+		.tid = 100, .callchain = chain, .nr_callchain = 3,
+		.misc = PERF_RECORD_MISC_USER, .raw = "abc", .raw_size = 3,
+		.regs_abi = PERF_SAMPLE_REGS_ABI_64, .regs = regs,
+		.nr_regs = 3, .stack = stack, .stack_size = 64,
+		.stack_dyn = 40,
+	};
+	const struct perf_event_header *h, *w;
+	struct snapshot snap;
+	struct perf_sample smp;
+	u64 addrs[8];
+
+	memset(stack, 0x5a, sizeof(stack));
+	a.sample_regs_user = RECORD_FP_REGS;
+	a.sample_stack_user = 64;
+	ck_assert(record__attr_fixes(&a));
+	/* perf's --call-graph dwarf: not a chain to fix */
+	dwarf = a;
+	dwarf.exclude_callchain_user = 1;
+	ck_assert(!record__attr_fixes(&dwarf));
+	dwarf = a;
+	dwarf.sample_regs_user |= 1;	/* more registers: unwound */
+	ck_assert(!record__attr_fixes(&dwarf));
+
+	session__free(s);
+	s = session__new(&o);
+	ck_assert_int_eq(session__add_event(s, "cpu-clock", &a), 0);
+	session__set_fixer(s, fake_fix, NULL);
+	fake_machine(st);
+	memset(&fixer, 0, sizeof(fixer));
+	fixer.how = FP_FIX_TIED;
+	session__set_write_fixed(s, true);
+	h = fake_sample(buf, st, &fs);
+	ck_assert_int_eq(session__process(s, h), 0);
+	/* the fixer saw the user part, the registers, what was copied */
+	ck_assert_uint_eq(fixer.calls, 1);
+	ck_assert_int_eq(fixer.req.pid, 100);
+	ck_assert_uint_eq(fixer.req.nr_user, 2);
+	ck_assert_uint_eq(fixer.req.user[0], 0x401010);
+	ck_assert_uint_eq(fixer.req.nr_regs, 3);
+	ck_assert_uint_eq(fixer.req.regs[2], 0x401010);
+	ck_assert_uint_eq(fixer.req.stack_size, 40);
+	/* ip, the two callers (minus one: in the call), libc */
+	ck_assert_uint_eq(chain_addrs(addrs, 8), 4);
+	ck_assert_uint_eq(addrs[0], 0x1010);
+	ck_assert_uint_eq(addrs[1], 0x1050);
+	ck_assert_uint_eq(addrs[2], 0x1060);
+	ck_assert_uint_eq(addrs[3], 0x1500);
+	/* what -o writes: that chain, no registers, no copy */
+	w = session__output(s, h);
+	ck_assert_ptr_nonnull(w);
+	ck_assert_ptr_ne(w, h);
+	session__output_attr(s, 0, &out_attr);
+	ck_assert_uint_eq(out_attr.sample_type,
+			  st & ~(u64)(PERF_SAMPLE_REGS_USER |
+				      PERF_SAMPLE_STACK_USER));
+	ck_assert_uint_eq(out_attr.sample_regs_user, 0);
+	ck_assert_uint_eq(out_attr.sample_stack_user, 0);
+	ck_assert_int_eq(record__parse_sample(&out_attr, w, &smp), 0);
+	ck_assert_uint_eq(w->size, h->size - 8 * 4 - 8 - 64 - 8 + 16);
+	ck_assert_uint_eq(smp.callchain_nr, 5);
+	ck_assert_uint_eq(smp.callchain[2], 0x401051);
+	ck_assert_uint_eq(smp.callchain[3], 0x401061);
+	ck_assert_uint_eq(smp.callchain[4], 0x7f0000000501ULL);
+	ck_assert_uint_eq(smp.ext->raw_size, 4);
+	ck_assert_int_eq(memcmp(smp.ext->raw, "abc", 3), 0);
+	ck_assert_uint_eq(smp.time, 1000);
+
+	/* not tied: the kernel's chain, and it is what -o writes */
+	fixer.how = FP_FIX_NO_MATCH;
+	h = fake_sample(buf, st, &fs);
+	ck_assert_int_eq(session__process(s, h), 0);
+	w = session__output(s, h);
+	ck_assert_ptr_nonnull(w);
+	ck_assert_int_eq(record__parse_sample(&out_attr, w, &smp), 0);
+	ck_assert_uint_eq(smp.callchain_nr, 3);
+	/* a record that did not decode: nothing to write */
+	session__process(s, fake_comm(buf, 100, 100, "fake", false,
+				      trailer(st)));
+	buf[0] = PERF_RECORD_SAMPLE | (u64)sizeof(struct perf_event_header) << 48;
+	session__process(s, (struct perf_event_header *)buf);
+	ck_assert_ptr_null(session__output(s, (struct perf_event_header *)buf));
+	/* a kernel thread: no registers, nothing to fix */
+	fs.regs_abi = 0;
+	fs.pid = fs.tid = 0;
+	session__process(s, fake_sample(buf, st, &fs));
+	ck_assert_uint_eq(fixer.calls, 2);
+
+	snapshot__init(&snap);
+	ck_assert_int_eq(session__snapshot(s, 0, &snap), 0);
+	ck_assert_uint_eq(snap.counts.fp_copies, 2);
+	ck_assert_uint_eq(snap.counts.fp_tied, 1);
+	ck_assert_uint_eq(snap.counts.fp_inserted, 1);
+	ck_assert_uint_eq(snap.counts.fp_frames, 2);
+	ck_assert_uint_eq(snap.session.fp_fix[FP_FIX_TIED], 1);
+	ck_assert_uint_eq(snap.session.fp_fix[FP_FIX_NO_MATCH], 1);
+	snapshot__fini(&snap);
+	/* without -o's rewrite, or without a fixer */
+	session__set_write_fixed(s, false);
+	session__output_attr(s, 0, &out_attr);
+	ck_assert_uint_eq(out_attr.sample_type, st);
+	session__set_fixer(s, NULL, NULL);
+	fs.regs_abi = PERF_SAMPLE_REGS_ABI_64;
+	fs.pid = fs.tid = 100;
+	h = fake_sample(buf, st, &fs);
+	session__process(s, h);
+	ck_assert_ptr_eq(session__output(s, h), h);
+	snapshot__init(&snap);
+	ck_assert_int_eq(session__snapshot(s, 0, &snap), 0);
+	ck_assert_uint_eq(snap.session.fp_fix[FP_FIX_NO_CFI], 1);
+	snapshot__fini(&snap);
+}
+END_TEST
+
 /* The -vv memory figures: the histograms' and chains' bytes grow with
  * distinct entries and chains, and a snapshot holds at least its
  * entries and nodes. */
@@ -1237,6 +1402,7 @@ Suite *session_suite(void)
 	tcase_add_test(tc, test_idle_without_pid_key);
 	tcase_add_test(tc, test_idle_chains);
 	tcase_add_test(tc, test_chain_memo);
+	tcase_add_test(tc, test_fixer);
 	tcase_add_test(tc, test_bytes);
 	tcase_add_test(tc, test_lost_once);
 	tcase_add_test(tc, test_fold_reaped_always);

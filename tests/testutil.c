@@ -103,6 +103,22 @@ struct perf_event_header *fake_sample(void *buf, u64 st,
 			memcpy(c + 4, fs->raw, fs->raw_size);
 		p = (u64 *)(c + 4 + n);
 	}
+	if (st & PERF_SAMPLE_REGS_USER) {
+		p = put64(p, fs->regs_abi);
+		for (u32 i = 0; fs->regs_abi && i < fs->nr_regs; i++)
+			p = put64(p, fs->regs[i]);
+	}
+	if (st & PERF_SAMPLE_STACK_USER) {
+		/* the size asked, the bytes (zeros past what was copied),
+		 * what was copied */
+		p = put64(p, fs->stack_size);
+		memset(p, 0, fs->stack_size);
+		if (fs->stack_dyn)
+			memcpy(p, fs->stack, fs->stack_dyn);
+		p += fs->stack_size / 8;
+		if (fs->stack_size)
+			p = put64(p, fs->stack_dyn);
+	}
 	h->type = PERF_RECORD_SAMPLE;
 	h->misc = fs->misc ? fs->misc : PERF_RECORD_MISC_USER;
 	h->size = (u16)((char *)p - (char *)h);

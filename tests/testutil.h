@@ -60,6 +60,13 @@ struct fake_sample {
 	const void *raw;	/* PERF_SAMPLE_RAW: raw_size bytes, padded
 				 * with zeros to the next 8 with its size */
 	u32 raw_size;
+	u64 regs_abi;		/* PERF_SAMPLE_REGS_USER: 0, no registers */
+	const u64 *regs;
+	u32 nr_regs;
+	const void *stack;	/* PERF_SAMPLE_STACK_USER: stack_size bytes
+				 * asked (a multiple of 8), stack_dyn of them
+				 * copied from stack */
+	u64 stack_size, stack_dyn;
 };
 
 struct perf_event_header *fake_sample(void *buf, u64 sample_type,

@@ -302,6 +302,70 @@ int record__sample_layout(const struct perf_event_attr *attr,
 	return 0;
 }
 
+bool record__attr_fixes(const struct perf_event_attr *attr)
+{
+	u64 want = PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER |
+		   PERF_SAMPLE_STACK_USER;
+
+	/* perf's --call-graph dwarf leaves the user part out of the chain,
+	 * and every register in: its stacks are unwound whole, not
+	 * recovered */
+	return (attr->sample_type & want) == want &&
+	       !attr->exclude_callchain_user &&
+	       !(attr->sample_regs_user & ~RECORD_FP_REGS);
+}
+
+void record__attr_strip(struct perf_event_attr *attr)
+{
+	attr->sample_type &= ~(u64)(PERF_SAMPLE_REGS_USER |
+				    PERF_SAMPLE_STACK_USER);
+	attr->sample_regs_user = 0;
+	attr->sample_stack_user = 0;
+}
+
+int record__rewrite_chain(const struct perf_event_attr *attr,
+			  const struct perf_event_header *h, const u64 *chain,
+			  u64 nr, void *out, size_t cap)
+{
+	const u8 *in = (const u8 *)h;
+	u64 st = attr->sample_type;
+	struct sample_layout l;
+	size_t chain_end, cut, cut_end, size;
+	u8 *o = out;
+
+	if (!(st & PERF_SAMPLE_CALLCHAIN) ||
+	    record__sample_layout(attr, h, false, &l))
+		return -EINVAL;
+	chain_end = l.callchain + 8 + 8 * (size_t)l.callchain_nr;
+	cut = cut_end = chain_end;
+	if (st & PERF_SAMPLE_REGS_USER) {
+		cut = l.regs_user;
+		cut_end = l.regs_user + 8 + 8 * (size_t)l.regs_user_nr;
+	}
+	if (st & PERF_SAMPLE_STACK_USER) {
+		if (!(st & PERF_SAMPLE_REGS_USER))
+			cut = l.stack_user;
+		cut_end = l.stack_user + 8 + (size_t)l.stack_size +
+			  (l.stack_size ? 8 : 0);
+	}
+	if (nr > 0xffff)
+		return -E2BIG;
+	size = h->size - (chain_end - l.callchain) + 8 + 8 * (size_t)nr -
+	       (cut_end - cut);
+	if (size > cap || size > 0xffff)
+		return -E2BIG;
+	/* what precedes the chain, the chain, raw and branches, the rest */
+	memcpy(o, in, l.callchain);
+	memcpy(o + l.callchain, &nr, 8);
+	memcpy(o + l.callchain + 8, chain, 8 * (size_t)nr);
+	o += l.callchain + 8 + 8 * (size_t)nr;
+	memcpy(o, in + chain_end, cut - chain_end);
+	o += cut - chain_end;
+	memcpy(o, in + cut_end, h->size - cut_end);
+	((struct perf_event_header *)out)->size = (u16)size;
+	return (int)size;
+}
+
 static void get64(const struct perf_event_header *h, u16 off, u64 *v)
 {
 	if (off)

@@ -123,6 +123,26 @@ int record__trailer_layout(u64 sample_type, const struct perf_event_header *h,
 int record__parse_sample(const struct perf_event_attr *attr,
 			 const struct perf_event_header *h,
 			 struct perf_sample *s);
+/*
+ * -g with stack copies (record__attr_fixes: a frame-pointer chain with its
+ * user part, plus the user registers and a copy of the user stack): the
+ * chain is recovered from the copy (the session's fixer) and a writer
+ * keeps the recovered chain, not what it came from.
+ * record__rewrite_chain copies sample h of attr into out (cap bytes) with
+ * its callchain replaced by chain (nr words) and its user registers and
+ * stack copy left out: the record of record__attr_strip(attr).  Returns
+ * its size, or -EINVAL (h does not decode, no callchain) or -E2BIG (over
+ * cap or 64 KiB).
+ */
+/* The registers of such samples: x86-64's bp, sp and ip (perf's register
+ * numbers 6, 7, 8); a sample with more is unwound (the DWARF unwinder). */
+#define RECORD_FP_REGS (1ULL << 6 | 1ULL << 7 | 1ULL << 8)
+bool record__attr_fixes(const struct perf_event_attr *attr);
+void record__attr_strip(struct perf_event_attr *attr);
+int record__rewrite_chain(const struct perf_event_attr *attr,
+			  const struct perf_event_header *h, const u64 *chain,
+			  u64 nr, void *out, size_t cap);
+
 /* The sample_id trailer (pid, tid, time, id, cpu) of a non-sample record;
  * fields that are absent are left as they were. */
 int record__parse_id_trailer(const struct perf_event_attr *attr,

@@ -75,6 +75,8 @@ void session__free(struct session *s)
 	dsos__free(s->dsos);
 	strpool__free(s->strings);
 	pthread_mutex_destroy(&s->lock);
+	free(s->fix_chain);
+	free(s->out_buf);
 	free(s);
 }
 
@@ -160,7 +162,7 @@ void session__layout(struct session *s)
 }
 
 
-static struct ev_counts *event__cpu(struct session_event *e, u32 cpu)
+struct ev_counts *session_event__cpu(struct session_event *e, u32 cpu)
 {
 	if (cpu >= MAX_CPUS)
 		return NULL;
@@ -179,16 +181,6 @@ static struct ev_counts *event__cpu(struct session_event *e, u32 cpu)
 	}
 	return &e->cpu[cpu];
 }
-
-/* Adds to the event's total and, when the cpu is known, its cpu's. */
-#define COUNT(e, cpu, field, n)                                            \
-	do {                                                               \
-		struct ev_counts *c_ = (cpu) >= 0 ? event__cpu((e), (u32)(cpu)) \
-						  : NULL;                  \
-		(e)->counts.field += (n);                                  \
-		if (c_)                                                    \
-			c_->field += (n);                                  \
-	} while (0)
 
 static bool session__has_cpu(const struct session_event *e)
 {
@@ -338,7 +330,7 @@ int session__account(struct session_event *e, int cpu,
 		COUNT(e, cpu, dropped, 1);
 		return -ENOMEM;
 	}
-	c = cpu >= 0 ? event__cpu(e, (u32)cpu) : NULL;
+	c = cpu >= 0 ? session_event__cpu(e, (u32)cpu) : NULL;
 	e->counts.samples++;
 	e->counts.period += period;
 	if (c) {
@@ -437,6 +429,9 @@ static int session__sample(struct session *s, const struct perf_event_header *h)
 	unsigned int kf = s->opts.key_fields;
 	struct perf_sample smp;
 	struct hist_key key;
+	const u64 *chain;
+	bool fixes;
+	u64 nr;
 	int cpu;
 
 	if (!e) {
@@ -448,6 +443,7 @@ static int session__sample(struct session *s, const struct perf_event_header *h)
 		s->counts.bad_records++;
 		return -EINVAL;
 	}
+	fixes = record__attr_fixes(&e->attr);
 	cpu = session__has_cpu(e) ? (int)smp.cpu : -1;
 	if (s->opts.time_end && (smp.time < s->opts.time_start ||
 				 smp.time >= s->opts.time_end)) {
@@ -519,17 +515,22 @@ static int session__sample(struct session *s, const struct perf_event_header *h)
 		if (smp.time > s->last_time)
 			s->last_time = smp.time;
 	}
-	if (smp.ext && smp.ext->user_abi && smp.ext->stack_dyn_size &&
-	    smp.ext->user_regs_nr) {
+	chain = smp.callchain;
+	nr = smp.callchain_nr;
+	if (fixes) {
+		chain = session__fix(s, e, &smp, cpu, &nr);
+	} else if (smp.ext && smp.ext->user_abi && smp.ext->stack_dyn_size &&
+		   smp.ext->user_regs_nr) {
 		if (session__defer(s, e, &smp, &key, cpu) == 0)
 			return 0;
 		COUNT(e, cpu, unwind_failed, 1);
 	} else if (e->attr.sample_type & PERF_SAMPLE_STACK_USER) {
 		COUNT(e, cpu, unwind_no_stack, 1);
 	}
-	if (smp.callchain_nr)
-		key.chain = session__chain(s, (s32)smp.pid, smp.callchain,
-					   smp.callchain_nr,
+	if (fixes && s->write_fixed)
+		session__rewrite(s, e, h, chain, nr);
+	if (nr)
+		key.chain = session__chain(s, (s32)smp.pid, chain, nr,
 					   h->misc & PERF_RECORD_MISC_CPUMODE_MASK);
 	if (s->offcpu && e - s->events == s->offcpu_src && smp.pid)
 		session__offcpu_out(s, &smp, &key, cpu);
@@ -770,6 +771,7 @@ int session__process(struct session *s, const struct perf_event_header *h)
 {
 	int err;
 
+	s->out_for = NULL;
 	if (h->size < sizeof(*h)) {
 		s->counts.bad_records++;
 		return -EINVAL;

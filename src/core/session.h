@@ -88,6 +88,10 @@ struct ev_counts {
 	u64 unwind_no_stack;	/* samples of a user-stack event that came
 				 * without one (a kernel thread, a task
 				 * exiting): kept with the kernel's chain */
+	/* -g with stack copies (session_fixer): samples whose user chain
+	 * the fixer tried, tied to a frame, with callers put back, and
+	 * the callers put back */
+	u64 fp_copies, fp_tied, fp_inserted, fp_frames;
 };
 
 struct session_counts {
@@ -101,6 +105,7 @@ struct session_counts {
 				 * kernel leaked: read as maj/min/ino (see
 				 * session__attr_build_id) */
 	u64 by_type[PERF_RECORD_MAX];
+	u64 fp_fix[FP_FIX_NR];	/* the fixer's answers (enum fp_fix) */
 };
 
 struct session *session__new(const struct session_opts *opts);
@@ -282,6 +287,52 @@ int session__add_unwound(struct session *s, const struct unwind_req *req,
 /* Waits until every request an unwinder took is in the histograms;
  * called without the lock.  A no-op without an unwinder. */
 void session__flush(struct session *s);
+
+/*
+ * Frame-pointer chains with stack copies (-g; record__attr_fixes): the
+ * kernel's walk begins at rbp and skips the callers of functions that set
+ * up no frame there.  For each such sample the fixer, installed here,
+ * gives the return addresses to insert after the chain's first user entry
+ * (into out, at most SESSION_FIX_MAX) and returns an enum fp_fix; it is
+ * called with the session locked, on the thread that processes the
+ * sample (the ring reader's: it must not wait for files), with the
+ * machine to find the process's maps in.  Without a fixer the chains
+ * stay as the kernel gave them (counted as FP_FIX_NO_CFI).
+ */
+#define SESSION_FIX_MAX 32
+
+struct fix_req {
+	s32 pid;
+	u64 abi;			/* PERF_SAMPLE_REGS_ABI_* */
+	u64 regs_mask;			/* attr.sample_regs_user */
+	u32 nr_regs;
+	const u64 *regs;		/* one value per bit of regs_mask */
+	const u8 *stack;		/* the copy of [sp, sp + stack_size) */
+	u64 stack_size;			/* stack_dyn_size: what was copied */
+	const u64 *user;		/* the chain's user part, leaf first */
+	u64 nr_user;
+};
+
+typedef int (*session_fix_fn)(void *ctx, struct machine *m,
+			      const struct fix_req *req, u64 *out, size_t max,
+			      size_t *nr);
+void session__set_fixer(struct session *s, session_fix_fn fn, void *ctx);
+
+/*
+ * -o (live): the recovered chains are written, not the copies they came
+ * from.  With on, session__output(s, h) is what a writer takes for the
+ * record h that session__process just took: h itself, or for a sample
+ * of an event that fixes its chains, that sample with the chain the
+ * histogram got and without its registers and stack copy (NULL: write
+ * nothing, it did not decode); session__output_attr gives the attr the
+ * file must describe event ev with.  Off (the default, and --keep-stacks),
+ * both are h and the event's attr.  Locked by the caller.
+ */
+void session__set_write_fixed(struct session *s, bool on);
+const struct perf_event_header *session__output(struct session *s,
+						const struct perf_event_header *h);
+void session__output_attr(const struct session *s, size_t ev,
+			  struct perf_event_attr *attr);
 
 /* The session's record counters (locked by the caller). */
 const struct session_counts *session__counts(const struct session *s);

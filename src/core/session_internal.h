@@ -1,6 +1,6 @@
 /* session_internal: what the files of the session share (session.c,
- * session_events.c, session_offcpu.c, snapshot.c): its state and the
- * functions they call across files. */
+ * session_events.c, session_fix.c, session_offcpu.c, snapshot.c): its
+ * state and the functions they call across files. */
 #ifndef PTOP_SESSION_INTERNAL_H
 #define PTOP_SESSION_INTERNAL_H
 
@@ -92,6 +92,15 @@ struct session {
 	u64 *dso_seen;
 	size_t nr_dso_seen;
 	struct session_unwinder unwinder;	/* queue NULL: none */
+	/* -g with stack copies: the fixer, the chain it made, and -o's
+	 * rewritten sample (out_for: the record it was made of) */
+	session_fix_fn fix_fn;
+	void *fix_ctx;
+	u64 *fix_chain;
+	size_t cap_fix_chain;
+	bool write_fixed;
+	u8 *out_buf;
+	const struct perf_event_header *out_for;
 	/* --off-cpu: the sched_switch event whose samples say where each
 	 * thread waits, and the event that gets the waits (-1: none) */
 	struct offcpu *offcpu;
@@ -107,6 +116,17 @@ struct session {
 
 /* session.c */
 void session__layout(struct session *s);
+/* The counters of e's cpu (NULL: too many CPUs, no memory). */
+struct ev_counts *session_event__cpu(struct session_event *e, u32 cpu);
+/* Adds to the event's total and, when the cpu is known, its cpu's. */
+#define COUNT(e, cpu, field, n)                                            \
+	do {                                                               \
+		struct ev_counts *c_ = (cpu) >= 0 ?                        \
+			session_event__cpu((e), (u32)(cpu)) : NULL;        \
+		(e)->counts.field += (n);                                  \
+		if (c_)                                                    \
+			c_->field += (n);                                  \
+	} while (0)
 int session__account(struct session_event *e, int cpu,
 		     const struct hist_key *key, u64 period);
 u64 session__lost_once(const struct session *s,
@@ -118,6 +138,16 @@ const struct session_bid *session__find_bid(const struct session *s,
 					    size_t len);
 struct session_event *session__event_of(struct session *s,
 					const struct perf_event_header *h);
+
+/* session_fix.c */
+/* A -g sample with a stack copy: its chain with the callers the kernel's
+ * walk skipped (smp's own, or s->fix_chain), its length in *nr. */
+const u64 *session__fix(struct session *s, struct session_event *e,
+			const struct perf_sample *smp, int cpu, u64 *nr);
+/* -o: sample h as written, with chain (session__output). */
+void session__rewrite(struct session *s, const struct session_event *e,
+		      const struct perf_event_header *h, const u64 *chain,
+		      u64 nr);
 
 /* session_offcpu.c */
 /* offcpu's questions, answered from the session (ctx) */

@@ -274,6 +274,7 @@ static int writer__sync(struct perfdata_writer *w)
 	 * makes, --off-cpu's, have no records: not in the file) */
 	for (size_t i = 0; i < n; i++, k++) {
 		const char *name = session__event_name(w->s, i);
+		struct perf_event_attr out;
 		struct pd_event *e;
 		u64 *ids = NULL;
 		size_t nr = 0;
@@ -298,9 +299,10 @@ static int writer__sync(struct perfdata_writer *w)
 				w->attrs_changed = true;
 		}
 		e = &w->ev[k];
-		if (memcmp(&e->attr, session__event_attr(w->s, i),
-			   sizeof(e->attr))) {
-			e->attr = *session__event_attr(w->s, i);
+		/* as written: -g's samples without their stack copies */
+		session__output_attr(w->s, i, &out);
+		if (memcmp(&e->attr, &out, sizeof(e->attr))) {
+			e->attr = out;
 			if (w->started)
 				w->attrs_changed = true;
 		}

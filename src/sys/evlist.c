@@ -135,6 +135,17 @@ static u64 dwarf_regs_mask(void)
 #endif
 }
 
+/* -g's recovery: bp, sp and ip (x86-64's only) */
+static u64 fp_regs_mask(void)
+{
+#if defined(__x86_64__)
+	return 1ULL << PERF_REG_X86_BP | 1ULL << PERF_REG_X86_SP |
+	       1ULL << PERF_REG_X86_IP;
+#else
+	return 0;
+#endif
+}
+
 bool evlist__has_offcpu(const struct evlist *el)
 {
 	for (size_t i = 0; i < el->nr; i++)
@@ -172,7 +183,10 @@ static void config_attr(struct evlist *el, size_t i)
 		if (el->opts.max_stack)
 			a->sample_max_stack = el->opts.max_stack;
 		a->context_switch = 1;
-	} else if (el->opts.dwarf_stack_size) {
+	}
+	/* a switch-out's user registers are those of its system call's
+	 * entry: unwound or recovered as an on-CPU sample's */
+	if (el->opts.dwarf_stack_size) {
 		a->sample_type |= PERF_SAMPLE_REGS_USER |
 				  PERF_SAMPLE_STACK_USER;
 		a->sample_regs_user = dwarf_regs_mask();
@@ -180,8 +194,16 @@ static void config_attr(struct evlist *el, size_t i)
 		/* The user part of the chain comes from unwinding the stack
 		 * copy; the kernel's frame-pointer walk would only be a worse
 		 * duplicate (perf does the same). */
-		if (el->opts.callchain)
+		if (a->sample_type & PERF_SAMPLE_CALLCHAIN)
 			a->exclude_callchain_user = 1;
+	} else if ((a->sample_type & PERF_SAMPLE_CALLCHAIN) &&
+		   el->opts.fp_stack_size && fp_regs_mask()) {
+		/* the kernel's walk, and what it needs to recover the
+		 * callers the walk skips (session_fixer) */
+		a->sample_type |= PERF_SAMPLE_REGS_USER |
+				  PERF_SAMPLE_STACK_USER;
+		a->sample_regs_user = fp_regs_mask();
+		a->sample_stack_user = ALIGN_UP(el->opts.fp_stack_size, 8u);
 	}
 	if (ev->spec.period) {
 		/* the event's own period= or freq= term, over -c and -F */

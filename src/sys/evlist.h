@@ -36,6 +36,9 @@ struct evlist_opts {
 	bool callchain;		/* -g: PERF_SAMPLE_CALLCHAIN */
 	u16 max_stack;		/* --max-stack (sample_max_stack), 0: default */
 	u32 dwarf_stack_size;	/* --call-graph dwarf: user stack bytes, 0: off */
+	u32 fp_stack_size;	/* -g (frame pointers): user stack bytes and
+				 * ip/sp/bp to recover the callers the
+				 * walk skips; 0: off */
 	const char *proc;	/* default "/proc" */
 	const char *tracefs;	/* default: /sys/kernel/tracing, mounted if
 				 * needed, then /sys/kernel/debug/tracing */

@@ -270,8 +270,14 @@ static int sampler__feed(void *ctx, const struct perf_event_header *h)
 	struct sampler *sp = ctx;
 
 	session__process(sp->session, h);
-	if (sp->opts.sink)
-		sp->opts.sink(sp->opts.sink_ctx, h);
+	if (sp->opts.sink) {
+		/* what the file gets: -g's recovered chains (session.h) */
+		const struct perf_event_header *out =
+			session__output(sp->session, h);
+
+		if (out)
+			sp->opts.sink(sp->opts.sink_ctx, out);
+	}
 	return 0;
 }
 

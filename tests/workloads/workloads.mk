@@ -102,3 +102,15 @@ $(BUILD)/workloads/offwork: tests/workloads/offwork.c tests/workloads/wl.h
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  WL      $@")
 	$(Q)$(CG_CC) $(WL_CFLAGS) $(CG_FP) -o $@ $<
+
+# fpwork, fpwait, fpsig: built as a distribution with frame pointers
+# builds (gcc -O2 -fno-omit-frame-pointer: frames in every function that
+# calls, none in leaves), for the recovery of the callers frame-pointer
+# chains lose (section "Recovering callers" of doc/design.md)
+FP_WL := fpwork fpwait fpsig
+WORKLOADS := $(filter-out $(FP_WL:%=$(BUILD)/workloads/%),$(WORKLOADS))
+$(FP_WL:%=$(BUILD)/workloads/%): $(BUILD)/workloads/%: tests/workloads/%.c tests/workloads/wl.h
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  WL      $@")
+	$(Q)gcc -O2 -g -fno-omit-frame-pointer -falign-loops=64 -pthread -o $@ $<
+WORKLOADS_EXTRA += $(FP_WL:%=$(BUILD)/workloads/%)
