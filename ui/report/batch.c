@@ -260,6 +260,26 @@ static void batch__json(struct strbuf *sb, const struct batch_opts *o,
 	strbuf__addf(sb, ",\"kernel_share\":%.4f,\"finished\":%s",
 		     header__kernel_share(snap, hi->show_idle),
 		     hi->finished ? "true" : "false");
+	/* -g's recovery of callers: this event's samples, the session's
+	 * reasons */
+	if (c->fp_copies) {
+		const u64 *why = snap->session.fp_fix;
+
+		strbuf__addf(sb, ",\"fp_recovery\":{\"copies\":%" PRIu64
+				 ",\"tied\":%" PRIu64 ",\"inserted\":%" PRIu64
+				 ",\"frames\":%" PRIu64 ",\"not_tied\":{"
+				 "\"no_ip\":%" PRIu64 ",\"no_cfi\":%" PRIu64
+				 ",\"cfi_not_read\":%" PRIu64
+				 ",\"copy_short\":%" PRIu64
+				 ",\"rbp_not_frame\":%" PRIu64
+				 ",\"other_rbp\":%" PRIu64 ",\"bad\":%" PRIu64
+				 "}}",
+			     c->fp_copies, c->fp_tied, c->fp_inserted,
+			     c->fp_frames, why[FP_FIX_NO_IP],
+			     why[FP_FIX_NO_CFI], why[FP_FIX_UNREADY],
+			     why[FP_FIX_SHORT], why[FP_FIX_NO_MATCH],
+			     why[FP_FIX_RBP], why[FP_FIX_BAD]);
+	}
 	/* what the session holds: distinct keys, call chain nodes */
 	strbuf__addf(sb, ",\"entries\":%zu,\"chain_nodes\":%zu", snap->nr,
 		     snap->nr_chains ? snap->nr_chains - 1 : 0);

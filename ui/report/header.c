@@ -134,6 +134,25 @@ void header__format(struct strbuf *sb, const struct header_info *hi,
 				 "smaller --call-graph dwarf,SIZE\n",
 			     snap->counts.unwind_failed);
 	}
+	if (snap->counts.fp_copies) {
+		const u64 *why = snap->session.fp_fix;
+		const struct ev_counts *c = &snap->counts;
+
+		/* -g's recovery of the callers frame pointers lose */
+		strbuf__adds(sb, prefix);
+		strbuf__addf(sb, "chains: %.1f%% tied to a frame, %" PRIu64
+				 " with callers put back (%" PRIu64
+				 " frames); not tied: rbp not a frame pointer "
+				 "%" PRIu64 ", copy short %" PRIu64
+				 ", no CFI %" PRIu64 ", CFI not read yet %"
+				 PRIu64 "\n",
+			     100.0 * (double)c->fp_tied / (double)c->fp_copies,
+			     c->fp_inserted, c->fp_frames,
+			     why[FP_FIX_NO_MATCH] + why[FP_FIX_RBP] +
+				     why[FP_FIX_BAD] + why[FP_FIX_NO_IP],
+			     why[FP_FIX_SHORT], why[FP_FIX_NO_CFI],
+			     why[FP_FIX_UNREADY]);
+	}
 	if (snap->counts.throttle) {
 		strbuf__adds(sb, prefix);
 		strbuf__addf(sb, "WARNING: the kernel throttled sampling %" PRIu64
