@@ -155,7 +155,7 @@ static const struct opt_desc {
 	  "sample call chains (frame pointers), like --call-graph fp" },
 	{ OPT_CALL_GRAPH, "call-graph", "MODE",
 	  "fp[,BYTES] (frame pointers; callers they lose recovered from a "
-	  "BYTES copy of the user stack, default 512) or dwarf[,BYTES] "
+	  "BYTES copy of the user stack, default 256) or dwarf[,BYTES] "
 	  "(unwinds a copy of the user stack), then ,caller (default) or "
 	  ",callee for the trees" },
 	{ OPT_NO_FP_RECOVERY, "no-fp-recovery", NULL,

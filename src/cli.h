@@ -12,7 +12,7 @@
 
 /* What the command line says. */
 /* -g's stack copy, bytes (the recovery rate against the size: doc/design.md) */
-#define FP_COPY_DEFAULT 512
+#define FP_COPY_DEFAULT 256
 
 struct options {
 	struct event_spec *specs;

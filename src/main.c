@@ -810,13 +810,15 @@ static void log_cfitab_stats(struct cfitab *c, struct session *s)
 	if (!cs.fixes)
 		return;
 	n = (double)cs.fixes;
-	pr_info("recovery: %" PRIu64 " chains, %.0f ns each; tied %" PRIu64
+	pr_info("recovery: %" PRIu64 " chains, %.0f ns each (and %.1f ms "
+		"waiting for CFI being read); tied %" PRIu64
 		", no ip %" PRIu64 ", no CFI %" PRIu64 ", CFI not read yet %"
 		PRIu64 ", copy short %" PRIu64 ", rbp not a frame %" PRIu64
 		", other rbp %" PRIu64 ", bad %" PRIu64 "; %" PRIu64
 		" binaries' CFI (%" PRIu64 " KiB, %" PRIu64 " without), rows %"
 		PRIu64 " (%.0f%% cached)",
-		cs.fixes, (double)cs.ns / n, fix[FP_FIX_TIED], fix[FP_FIX_NO_IP],
+		cs.fixes, (double)cs.ns / n, (double)cs.wait_ns / 1e6,
+		fix[FP_FIX_TIED], fix[FP_FIX_NO_IP],
 		fix[FP_FIX_NO_CFI], fix[FP_FIX_UNREADY], fix[FP_FIX_SHORT],
 		fix[FP_FIX_NO_MATCH], fix[FP_FIX_RBP], fix[FP_FIX_BAD],
 		cs.tables, cs.bytes >> 10, cs.load_failed, cs.rows,

@@ -345,8 +345,12 @@ static struct ctab *cfitab__table(struct cfitab *c, const struct dso *dso,
 		c->budget_at = now;
 		wait = MIN(FIRST_WAIT_S, c->budget);
 		if (wait > 0) {
+			double waited;
+
 			loader__wait(c->loader, &t->job->lj, now + wait, NULL);
-			c->budget -= mono_now() - now;
+			waited = mono_now() - now;
+			c->budget -= waited;
+			c->st.wait_ns += (u64)(waited * 1e9);
 		}
 	}
 	if (t->state == CT_LOADING && loader__done(c->loader, &t->job->lj)) {
@@ -439,7 +443,7 @@ static int cfitab__fix(void *ctx, struct machine *m, const struct fix_req *req,
 {
 	struct cfitab *c = ctx;
 	struct fpfix_regs regs;
-	u64 t0 = c->o.timing ? cpu_ns() : 0;
+	u64 t0 = c->o.timing ? cpu_ns() : 0, w0 = c->st.wait_ns;
 	int how;
 
 	*nr = 0;
@@ -452,8 +456,9 @@ static int cfitab__fix(void *ctx, struct machine *m, const struct fix_req *req,
 	cfitab__prefetch(c, m, req->pid);
 	how = fpfix__recover(&regs, req->user, req->nr_user, req->stack,
 			     req->stack_size, cfitab__row, c, out, max, nr);
+	/* its own work: not the waits for a first table */
 	if (c->o.timing)
-		c->st.ns += cpu_ns() - t0;
+		c->st.ns += cpu_ns() - t0 - (c->st.wait_ns - w0);
 	return how;
 }
 

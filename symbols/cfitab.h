@@ -32,7 +32,8 @@ struct cfitab_opts {
 
 struct cfitab_stats {
 	u64 fixes;		/* samples asked about */
-	u64 ns;			/* their CPU time (opts.timing) */
+	u64 ns;			/* their time (opts.timing), waits out */
+	u64 wait_ns;		/* waiting for a binary's first table */
 	u64 tables;		/* binaries whose CFI is held */
 	u64 bytes;		/* what they hold */
 	u64 loads, load_failed;	/* reads of binaries, those without CFI */
