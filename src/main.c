@@ -401,7 +401,9 @@ static int start_session(struct run *r)
 	r->so.slow_load = getenv("PTOP_TEST_SLOW_LOAD");
 	/* --call-graph dwarf, or a recording that may hold user stacks:
 	 * live samples are unwound on the unwinder's thread, a file's or a
-	 * stream's on the reader's (nothing may be dropped there) */
+	 * stream's on the reader's (nothing may be dropped there); with
+	 * --off-cpu live ones too, so that a switch-out's wait begins
+	 * (with its unwound chain) before the thread's return is read */
 	if (o->input || o->dwarf_size) {
 		struct unwind_opts uo = {
 			.proc = o->input ? "/nonexistent" : NULL,
@@ -413,7 +415,7 @@ static int start_session(struct run *r)
 			 * lock that the live view needs */
 			.fetch_wait = o->input && !r->in_pipe,
 			.max_stack = o->max_stack,
-			.sync = o->input != NULL,
+			.sync = o->input != NULL || o->off_cpu,
 		};
 
 		r->unw = unwind__new(r->a.session, &uo);

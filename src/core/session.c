@@ -382,6 +382,9 @@ static int session__defer(struct session *s, struct session_event *e,
 	req.regs = x->user_regs;
 	req.stack_size = x->stack_dyn_size;
 	req.stack = x->stack_data;
+	req.time = smp->time;
+	if (s->offcpu && req.ev == s->offcpu_src)
+		req.state = session__switch_state(s, smp);
 	return s->unwinder.queue(s->unwinder.ctx, &req);
 }
 
@@ -533,7 +536,8 @@ static int session__sample(struct session *s, const struct perf_event_header *h)
 		key.chain = session__chain(s, (s32)smp.pid, chain, nr,
 					   h->misc & PERF_RECORD_MISC_CPUMODE_MASK);
 	if (s->offcpu && e - s->events == s->offcpu_src && smp.pid)
-		session__offcpu_out(s, &smp, &key, cpu);
+		session__offcpu_out(s, smp.tid, smp.time, &key, cpu,
+				    session__switch_state(s, &smp));
 	return session__add(s, e, cpu, &key, smp.period);
 }
 
@@ -582,6 +586,12 @@ int session__add_unwound(struct session *s, const struct unwind_req *req,
 	if (n)
 		key.chain = session__chain(s, (s32)req->pid, chain, n,
 					   req->cpumode);
+	/* --off-cpu --call-graph dwarf: the wait begins with this chain
+	 * (a live unwinder of switch-outs runs in sync mode, so that the
+	 * thread's return comes after it: main.c) */
+	if (s->offcpu && (long)req->ev == s->offcpu_src && req->pid)
+		session__offcpu_out(s, req->tid, req->time, &key, req->cpu,
+				    req->state);
 	return session__add(s, e, req->cpu, &key, req->period);
 }
 

@@ -268,6 +268,8 @@ struct unwind_req {
 	const u64 *regs;	/* one value per bit of regs_mask */
 	u64 stack_size;		/* bytes copied (stack_dyn_size) */
 	const void *stack;	/* from the user sp upwards */
+	u64 time;		/* the sample's (--off-cpu's switch-outs) */
+	u8 state;		/* a switch-out's thread state, 0: unknown */
 };
 
 struct session_unwinder {

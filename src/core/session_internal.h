@@ -154,9 +154,10 @@ void session__rewrite(struct session *s, const struct session_event *e,
 size_t session__chain_frames(void *ctx, u32 chain, struct offcpu_frame *out,
 			     size_t max);
 void session__offcpu_charge_one(void *ctx, const struct offcpu_wait *w);
-void session__offcpu_out(struct session *s,
-			 const struct perf_sample *smp,
-			 const struct hist_key *key, int cpu);
+u8 session__switch_state(const struct session *s,
+			 const struct perf_sample *smp);
+void session__offcpu_out(struct session *s, u32 tid, u64 time,
+			 const struct hist_key *key, int cpu, u8 state);
 void session__id_init(struct perf_sample *id);
 int session__switch(struct session *s, const struct perf_event_header *h);
 

@@ -11,15 +11,13 @@
 #include "src/core/session.h"
 #include "src/core/session_internal.h"
 
-/* A sched_switch sample of --off-cpu: where thread smp->tid waits. */
-void session__offcpu_out(struct session *s,
-			 const struct perf_sample *smp,
-			 const struct hist_key *key, int cpu)
+/* A switch-out's thread state, where the tracepoint's format puts it in
+ * the sample's raw data (0: unknown). */
+u8 session__switch_state(const struct session *s, const struct perf_sample *smp)
 {
 	const struct perf_sample_ext *x = smp->ext;
 	u8 state = 0;
 
-	/* the thread's state, where the tracepoint's format puts it */
 	if (s->state_size && x && x->raw &&
 	    (u64)s->state_off + s->state_size <= x->raw_size) {
 		const u8 *p = (const u8 *)x->raw + s->state_off;
@@ -35,7 +33,15 @@ void session__offcpu_out(struct session *s,
 		}
 		state = offcpu__state_of(v);
 	}
-	if (offcpu__out(s->offcpu, smp->tid, smp->time, key, cpu, state))
+	return state;
+}
+
+/* A sched_switch sample of --off-cpu: where thread tid waits (its key,
+ * chain included), from time. */
+void session__offcpu_out(struct session *s, u32 tid, u64 time,
+			 const struct hist_key *key, int cpu, u8 state)
+{
+	if (offcpu__out(s->offcpu, tid, time, key, cpu, state))
 		s->events[s->offcpu_dst].counts.dropped++;
 }
 
