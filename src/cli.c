@@ -70,6 +70,7 @@ enum opt_id {
 	OPT_NO_SYMBOL_CACHE,
 	OPT_NO_FP_RECOVERY = 720,
 	OPT_KEEP_STACKS,
+	OPT_ROOT,
 };
 
 /* The one option table: getopt's tables and --help come from it. */
@@ -180,6 +181,11 @@ static const struct opt_desc {
 	{ OPT_FOLDED, "folded", NULL,
 	  "batch with call graphs: print folded stacks (a;b;c count) for "
 	  "flame graph tools" },
+	{ OPT_ROOT, "root", "WHAT",
+	  "what --folded stacks and --flamegraph start with: comm (the "
+	  "command, as stackcollapse-perf.pl), pid (comm-PID), tid "
+	  "(comm-PID/TID), none; default: comm when the samples come from "
+	  "more than one process" },
 	{ OPT_PPROF, "pprof", "FILE",
 	  "batch: also write each event's profile to FILE in pprof's format "
 	  "(gzipped profile.proto; FILE.EVENT when there are several), "
@@ -576,6 +582,19 @@ static int other_option(struct options *o, int c, char **argv,
 	case OPT_NO_INLINE:
 		o->inline_rows = 0;
 		break;
+	case OPT_ROOT:
+		if (!strcmp(optarg, "comm"))
+			o->stack_root = STACK_ROOT_COMM;
+		else if (!strcmp(optarg, "pid"))
+			o->stack_root = STACK_ROOT_PID;
+		else if (!strcmp(optarg, "tid"))
+			o->stack_root = STACK_ROOT_TID;
+		else if (!strcmp(optarg, "none"))
+			o->stack_root = STACK_ROOT_NONE;
+		else
+			return 1 + bad_usage("bad --root '%s' (comm, pid, tid or none)",
+					     optarg);
+		break;
 	case OPT_TREE_LIMIT:
 		if (parse_seconds(optarg, &d) || d > 100)
 			return 1 + bad_usage("bad tree limit '%s'", optarg);
@@ -657,6 +676,8 @@ static int check_options(struct options *o, int argc, char **argv)
 	if (o->folded && (!o->batch || (!o->callgraph && !o->input) || o->json))
 		return 1 + bad_usage("%s", "--folded needs -b and -g or -i "
 				     "(and no --json)");
+	if (o->stack_root != STACK_ROOT_AUTO && !o->folded && !o->flamegraph)
+		return 1 + bad_usage("%s", "--root goes with --folded or --flamegraph");
 	if (o->keep_stacks && !o->output)
 		return 1 + bad_usage("%s", "--keep-stacks goes with -o");
 	if ((o->app_name || o->nr_labels) && !o->push)

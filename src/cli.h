@@ -6,6 +6,7 @@
 #include "src/core/session.h"
 #include "src/sys/evlist.h"
 #include "symbols/disasm.h"
+#include "ui/report/flame.h"
 #include "ui/report/rowset.h"
 
 #define PTOP_VERSION "0.1"
@@ -53,6 +54,7 @@ struct options {
 	u32 fp_copy;		/* -g: user stack bytes copied to recover
 				 * the callers frame pointers lose; 0: off */
 	bool keep_stacks;	/* -o: the copies, not the recovered chains */
+	enum stack_root stack_root;	/* --root; 0: auto */
 	unsigned int max_stack;
 	enum cg_order cg_order;
 	const char *annotate;

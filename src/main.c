@@ -311,6 +311,7 @@ static void app_from_options(struct run *r)
 						      0.5;
 	a->cg_order = o->cg_order;
 	app_inline(r, o->dwarf_size != 0);
+	a->stack_root = o->stack_root;
 	a->stop = &stop_requested;
 	a->input = o->input;
 	a->output = o->output;
@@ -363,6 +364,9 @@ static int start_session(struct run *r)
 	 * regroup at any time, so it keeps everything. */
 	r->sso.key_fields = o->batch ? sort_spec__key_fields(&o->spec) :
 				       KEY_ALL;
+	/* folded stacks and flame graphs start with the process (--root) */
+	if (o->folded || o->flamegraph)
+		r->sso.key_fields |= KEY_COMM | KEY_PID | KEY_TID;
 	r->sso.max_stack = o->max_stack;
 	r->a.session = session__new(&r->sso);
 	if (!r->a.session) {

@@ -503,6 +503,7 @@ static int app__flamegraph(struct app *a, struct table *t, size_t ev,
 	strbuf__addf(&title, "Flame graph of %s", hi->event ? hi->event : "");
 	so.title = title.buf;
 	so.subtitle = hi->target;
+	f.root = bo->root;
 	err = flame__build(&f, &t->rows, bo->inl, bo->inl_ctx);
 	if (!err && flame_json)
 		err = flame__json(&sb, &f);
@@ -717,7 +718,7 @@ int app__run_batch(struct app *a)
 	struct table t;
 	struct annotator *an = NULL;
 	struct inlines *inl = NULL;
-	bool ann_found = false;
+	bool ann_found = false, done;
 	long iter = 0;
 	int err = 0;
 
@@ -811,6 +812,7 @@ int app__run_batch(struct app *a)
 				break;
 			app__header(a, &t, ev, now - last,
 				    snap->counts.samples - prev[ev], &hi);
+			bo.root = stack_root__resolve(a->stack_root, snap);
 			prev[ev] = snap->counts.samples;
 			/* a recording's events that never sampled (perf's
 			 * dummy tracking event) make no table, at the end
@@ -867,13 +869,19 @@ int app__run_batch(struct app *a)
 				break;
 			}
 		}
-		/* -EPIPE when the reader went away (ptop -b | head) */
-		err = fd__write_all(STDOUT_FILENO, sb.buf, sb.len, NULL);
+		iter++;
+		done = (a->iterations && iter >= a->iterations) || a->finished;
+		/* -EPIPE when the reader went away (ptop -b | head); folded
+		 * stacks once, the last table's (every table holds the
+		 * stacks of the one before: one line per stack), unless -z
+		 * makes each table a window of its own */
+		if (!a->folded || done || a->mode == HIST_ZERO)
+			err = fd__write_all(STDOUT_FILENO, sb.buf, sb.len,
+					    NULL);
 		if (err)
 			break;
 		last = now;
-		iter++;
-		if ((a->iterations && iter >= a->iterations) || a->finished)
+		if (done)
 			break;
 		next += a->delay;
 		if (next < app__now())

@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 #include "symbols/disasm.h"
+#include "ui/report/flame.h"
 #include "ui/report/header.h"
 #include "ui/report/push.h"
 #include "src/perfdata/perfdata.h"
@@ -43,6 +44,8 @@ struct app {
 	enum cg_order cg_order;		/* of the trees */
 	bool inline_rows;		/* --inline: rows of inlined
 					 * functions (with children) */
+	enum stack_root stack_root;	/* --root: folded stacks' and flame
+					 * graphs' first frame */
 	bool inline_frames;		/* inlined functions as frames of
 					 * trees, folded stacks, flame
 					 * graphs, pprof */

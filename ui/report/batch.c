@@ -335,6 +335,7 @@ struct folded {
 	struct intmap base;	/* the same of the baseline's paths */
 	struct intmap *into;	/* the one being filled */
 	struct strbuf line;
+	enum stack_root root;
 };
 
 static int folded__path(void *ctx, const struct path_frame *frames,
@@ -345,11 +346,16 @@ static int folded__path(void *ctx, const struct path_frame *frames,
 	uintptr_t c;
 
 	strbuf__reset(&f->line);
+	/* the process first (--root), as stackcollapse-perf.pl */
+	stack_root__label(&f->line, f->root, &e->key);
+	for (size_t k = 0; k < f->line.len; k++)
+		if (f->line.buf[k] == ';')
+			f->line.buf[k] = '_';
 	for (size_t i = 0; i < n; i++) {
 		const struct row_sym *fs = &frames[i].sym;
 		size_t at = f->line.len;
 
-		if (i)
+		if (at)
 			strbuf__addc(&f->line, ';');
 		if (fs->name)
 			sanitize_str(&f->line, fs->name);
@@ -359,7 +365,7 @@ static int folded__path(void *ctx, const struct path_frame *frames,
 			strbuf__addf(&f->line, "+0x%" PRIx64 "]", fs->start);
 		}
 		/* ';' and ' ' separate frames and the count */
-		for (size_t k = at + !!i; k < f->line.len; k++)
+		for (size_t k = at + !!at; k < f->line.len; k++)
 			if (f->line.buf[k] == ';' || f->line.buf[k] == ' ')
 				f->line.buf[k] = '_';
 	}
@@ -402,7 +408,7 @@ static u64 folded__count(const struct intmap *m, const char *path)
 static void batch__folded(struct strbuf *sb, const struct batch_opts *o,
 			  struct table *t)
 {
-	struct folded f = { .pool = strpool__new() };
+	struct folded f = { .pool = strpool__new(), .root = o->root };
 	struct folded_line *lines = NULL;
 	struct rowset *base = t->cmp && t->base ? &t->base->rows : NULL;
 	size_t n = 0, i = 0;

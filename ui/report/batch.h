@@ -3,6 +3,7 @@
 #define PTOP_BATCH_H
 
 #include "ui/report/annotate.h"
+#include "ui/report/flame.h"
 #include "ui/report/header.h"
 #include "ui/report/table.h"
 #include "src/core/util.h"
@@ -19,6 +20,8 @@ struct batch_opts {
 	 * shows them (inlines__get with its struct inlines); NULL: none */
 	cg_inline_fn inl;
 	void *inl_ctx;
+	/* folded stacks' first frame, resolved (stack_root__resolve) */
+	enum stack_root root;
 };
 
 /*

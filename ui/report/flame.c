@@ -13,6 +13,8 @@ void flame__init(struct flame *f)
 {
 	memset(f, 0, sizeof(*f));
 	intmap__init(&f->index);
+	strbuf__init(&f->label);
+	f->root = STACK_ROOT_NONE;
 	flame__reset(f);
 }
 
@@ -20,7 +22,48 @@ void flame__fini(struct flame *f)
 {
 	free(f->nodes);
 	intmap__fini(&f->index);
+	strpool__free(f->labels);
+	strbuf__fini(&f->label);
 	memset(f, 0, sizeof(*f));
+}
+
+enum stack_root stack_root__resolve(enum stack_root r,
+				    const struct snapshot *snap)
+{
+	s32 pid = -1;
+
+	if (r != STACK_ROOT_AUTO)
+		return r;
+	/* the idle task is no process of the target's (its rows are left
+	 * out unless shown, and then it is one more process) */
+	for (size_t i = 0; i < snap->nr; i++) {
+		const struct hist_key *k = &snap->entries[i].key;
+
+		if (k->idle || k->pid <= 0)
+			continue;
+		if (pid >= 0 && k->pid != pid)
+			return STACK_ROOT_COMM;
+		pid = k->pid;
+	}
+	return STACK_ROOT_NONE;
+}
+
+void stack_root__label(struct strbuf *sb, enum stack_root r,
+		       const struct hist_key *k)
+{
+	size_t at = sb->len;
+
+	if (r == STACK_ROOT_NONE || r == STACK_ROOT_AUTO)
+		return;
+	sanitize_str(sb, k->comm ? k->comm : k->idle ? "swapper" : "[unknown]");
+	/* stackcollapse-perf.pl: spaces become underscores */
+	for (size_t i = at; i < sb->len; i++)
+		if (sb->buf[i] == ' ')
+			sb->buf[i] = '_';
+	if (r == STACK_ROOT_PID || r == STACK_ROOT_TID)
+		strbuf__addf(sb, "-%d", k->pid);
+	if (r == STACK_ROOT_TID)
+		strbuf__addf(sb, "/%d", k->tid);
 }
 
 void flame__reset(struct flame *f)
@@ -37,6 +80,9 @@ void flame__reset(struct flame *f)
 
 static enum flame_kind frame_kind(const struct path_frame *fr)
 {
+	/* --root's frame: a name and nothing else */
+	if (!fr->dso && !fr->sym.dso_name && fr->sym.name && !fr->inlined)
+		return FL_PROCESS;
 	if (fr->inlined)
 		return FL_INLINED;
 	if (fr->sym.flags & SYM_F_KERNEL ||
@@ -184,7 +230,28 @@ out:
 static int build_path(void *ctx, const struct path_frame *frames, size_t n,
 		      const struct hist_entry *e)
 {
-	return flame__add(ctx, frames, n, e->samples, e->period);
+	struct flame *f = ctx;
+	struct path_frame root[FLAME_MAX_DEPTH];
+	const char *label;
+
+	if (f->root == STACK_ROOT_NONE || f->root == STACK_ROOT_AUTO)
+		return flame__add(f, frames, n, e->samples, e->period);
+	/* the process's frame first: its name interned, so that every
+	 * stack of one process meets under one node */
+	if (!f->labels)
+		f->labels = strpool__new();
+	strbuf__reset(&f->label);
+	stack_root__label(&f->label, f->root, &e->key);
+	label = f->labels && !f->label.oom ?
+			strpool__intern(f->labels, f->label.buf, f->label.len) :
+			NULL;
+	if (!label)
+		return -ENOMEM;
+	n = MIN(n, (size_t)FLAME_MAX_DEPTH - 1);
+	memset(&root[0], 0, sizeof(root[0]));
+	root[0].sym.name = label;
+	memcpy(root + 1, frames, n * sizeof(*frames));
+	return flame__add(f, root, n + 1, e->samples, e->period);
 }
 
 int flame__build(struct flame *f, struct rowset *rs, cg_inline_fn inl,

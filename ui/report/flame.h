@@ -16,7 +16,32 @@ enum flame_kind {
 	FL_JIT,
 	FL_INLINED,	/* a function inlined into its parent frame */
 	FL_ROOT,	/* "all" */
+	FL_PROCESS,	/* a stack's first frame: its command (--root) */
 };
+
+/*
+ * What each stack starts with (--root), as stackcollapse-perf.pl starts
+ * it: nothing, the command (comm), "comm-PID" (--pid), "comm-PID/TID"
+ * (--tid); auto: the command when the samples come from more than one
+ * process (system-wide, several pids, a recording of such), else nothing.
+ * The comm is the sample's: the one at its time (an exec, a reused pid).
+ */
+enum stack_root {
+	STACK_ROOT_AUTO,
+	STACK_ROOT_NONE,
+	STACK_ROOT_COMM,
+	STACK_ROOT_PID,
+	STACK_ROOT_TID,
+};
+
+struct snapshot;
+struct hist_key;
+/* AUTO resolved for snap's samples (the others as they are). */
+enum stack_root stack_root__resolve(enum stack_root r,
+				    const struct snapshot *snap);
+/* A sample's first frame, sanitized (nothing for NONE). */
+void stack_root__label(struct strbuf *sb, enum stack_root r,
+		       const struct hist_key *k);
 
 struct flame_node {
 	const char *sym;	/* NULL: unresolved, see addr */
@@ -38,6 +63,9 @@ struct flame {
 	size_t nr, cap;
 	u32 max_depth;
 	struct intmap index;	/* (parent, frame) -> node, see flame.c */
+	enum stack_root root;	/* resolved; flame__init: NONE */
+	struct strpool *labels;	/* the FL_PROCESS frames' names */
+	struct strbuf label;
 };
 
 void flame__init(struct flame *f);
@@ -54,7 +82,8 @@ int flame__add(struct flame *f, const struct path_frame *frames, size_t n,
  * from one refresh to the next), after the adds. */
 void flame__sort(struct flame *f);
 /* Every path of rs's last build (with the inlined frames inl knows),
- * added and sorted.  0 or -ENOMEM (or what the path walk returned). */
+ * added and sorted, each under its f->root frame (set it first, resolved:
+ * stack_root__resolve).  0 or -ENOMEM (or what the path walk returned). */
 int flame__build(struct flame *f, struct rowset *rs, cg_inline_fn inl,
 		 void *inl_ctx);
 

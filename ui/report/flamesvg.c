@@ -135,6 +135,9 @@ static void frame_colour(struct strbuf *sb, const struct flame_node *n,
 	case FL_ROOT:
 		strbuf__adds(sb, "rgb(200,200,200)");
 		break;
+	case FL_PROCESS:	/* a stack's command (--root) */
+		strbuf__addf(sb, "rgb(%u,%u,%u)", 170 + c, 170 + c, 190 + a);
+		break;
 	default:	/* user code: flamegraph.pl's warm colours */
 		strbuf__addf(sb, "rgb(%u,%u,%u)", 200 + a, 120 + b, 40 + c);
 		break;
@@ -320,6 +323,8 @@ static const char *kind_name(enum flame_kind k)
 		return "inlined";
 	case FL_ROOT:
 		return "root";
+	case FL_PROCESS:
+		return "process";
 	default:
 		return "user";
 	}

@@ -100,7 +100,7 @@ static const char *kind_mark(enum flame_kind k)
 {
 	static const char *const marks[] = {
 		[FL_USER] = "u", [FL_KERNEL] = "k", [FL_JIT] = "j",
-		[FL_INLINED] = "i", [FL_ROOT] = "r",
+		[FL_INLINED] = "i", [FL_ROOT] = "r", [FL_PROCESS] = "p",
 	};
 
 	return marks[k];
