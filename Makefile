@@ -70,7 +70,7 @@ CHECK_CFLAGS = $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
 CHECK_LIBS = $(shell $(PKG_CONFIG) --libs check 2>/dev/null)
 
 # libstdc++ only for __cxa_demangle (see doc/design.md)
-LIBS = $(PKG_LIBS) -lstdc++ -lm -lpthread -ldl
+LIBS = $(PKG_LIBS) -liberty -lstdc++ -lm -lpthread -ldl
 
 # The layers are folders (doc/design.md, "Layout"); every include names
 # its folder, so the only -I is the top.  src/*.c (main, cli) is the

@@ -37,6 +37,8 @@ want_pc libzstd libzstd-dev
 want_pc libdebuginfod libdebuginfod-dev
 want_pc liblzma liblzma-dev
 want_pc zlib zlib1g-dev
+# libiberty's C++ demangler: perf's, for the names libstdc++'s refuses
+want_deb libiberty-dev
 if [ "$mode" = test ]; then
 	want_pc check check
 	want_cmd tmux tmux

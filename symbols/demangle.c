@@ -10,6 +10,12 @@
 /* libstdc++ (linked for this alone, see doc/design.md) */
 extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len,
 			    int *status);
+/* libiberty's (libiberty-dev, static; its demangle.h is not included: its
+ * ansidecl.h redefines ARRAY_SIZE) */
+extern char *cplus_demangle(const char *mangled, int options);
+#define DMGL_NO_OPTS 0
+#define DMGL_PARAMS (1 << 0)
+#define DMGL_ANSI (1 << 1)
 
 static bool is_hex(char c)
 {
@@ -880,6 +886,34 @@ static bool short_name(const char *s, size_t lo, size_t hi, size_t *b,
 	return true;
 }
 
+/*
+ * What libstdc++'s __cxa_demangle (GCC 12) refuses: libiberty's
+ * cplus_demangle, called as perf 6.1 calls it where it is built without
+ * libbfd (Debian's): without DMGL_PARAMS, which is what lets it through
+ * (the name alone: V8's StringShape::DispatchToSpecificTypeWithoutCast
+ * <...> fails when its parameters are printed, in __cxa_demangle,
+ * c++filt 2.40 and perf -v alike); with them for --demangle-params,
+ * where it fails as perf -v does.  Its output is perf's as it is.
+ */
+static int cxx_iberty(const char *raw, unsigned int flags, struct strbuf *out)
+{
+	char *res = cplus_demangle(raw, flags & DEMANGLE_PARAMS ?
+						DMGL_PARAMS | DMGL_ANSI :
+						DMGL_NO_OPTS);
+	size_t n;
+
+	if (!res)
+		return 0;
+	n = strlen(res);
+	strbuf__reset(out);
+	if (n <= DEMANGLE_MAX_OUT)
+		strbuf__add(out, res, n);
+	free(res);
+	if (n > DEMANGLE_MAX_OUT)
+		return 0;
+	return out->oom ? -ENOMEM : 1;
+}
+
 static int cxx(const char *raw, unsigned int flags, struct strbuf *out)
 {
 	size_t b = 0, e;
@@ -890,6 +924,8 @@ static int cxx(const char *raw, unsigned int flags, struct strbuf *out)
 	if (strncmp(raw, "_Z", 2))
 		return 0;
 	res = __cxa_demangle(raw, NULL, NULL, &status);
+	if (!res && status == -2)
+		return cxx_iberty(raw, flags, out);
 	if (!res)
 		return status == -1 ? -ENOMEM : 0;
 	n = strlen(res);

@@ -7,7 +7,9 @@
 #include <string.h>
 
 #include "src/sys/mapguard.h"
+#include "symbols/demangle.h"
 #include "symbols/srcline.h"
+#include "symbols/symtab.h"
 
 /* Inflated DWARF beyond this is refused (zlib tops out near 1032:1, so a
  * larger ratio is a lie, and a larger total no debug file we want). */
@@ -182,12 +184,43 @@ static const char *intern(struct srcline_dw *sd, struct strpool *pool,
 	return strpool__intern(pool, sd->name, n);
 }
 
+/*
+ * A function's name: its linkage name, demangled as the symbols are
+ * (demangle: SYMTAB_DEMANGLE, SYMTAB_PARAMS), else DW_AT_name.  The
+ * linkage name is the whole path, which perf shows (addr2line -f's name,
+ * demangled): Rust's std::panicking::catch_unwind::do_call::<F, R>, C++'s
+ * ns::Box<int>::get, where DW_AT_name is the last part (do_call<F, R>).
+ * Inlined instances name their function through the origin.  The
+ * linkage name is copied out of the mapping (sd->name) before it is
+ * demangled.
+ */
 static const char *die_name(struct srcline_dw *sd, Dwarf_Die *die,
-			    struct strpool *pool)
+			    struct strpool *pool, unsigned int demangle)
 {
 	Dwarf_Attribute attr;
+	const char *link = NULL;
 
-	/* inlined instances name their function through the origin */
+	if (dwarf_attr_integrate(die, DW_AT_linkage_name, &attr) ||
+	    dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr))
+		link = dwarf_formstring(&attr);
+	if (link && !(demangle & SYMTAB_DEMANGLE))
+		return intern(sd, pool, link);
+	if (link) {
+		struct strbuf sb;
+		const char *name = NULL;
+		size_t n = strnlen(link, sizeof(sd->name) - 1);
+
+		memcpy(sd->name, link, n);
+		sd->name[n] = '\0';
+		strbuf__init(&sb);
+		if (demangle__name(sd->name, demangle & SYMTAB_PARAMS ?
+						 DEMANGLE_PARAMS : 0, &sb) == 1 &&
+		    !sb.oom)
+			name = strpool__intern(pool, sb.buf, sb.len);
+		strbuf__fini(&sb);
+		if (name)
+			return name;
+	}
 	if (!dwarf_attr_integrate(die, DW_AT_name, &attr))
 		return NULL;
 	return intern(sd, pool, dwarf_formstring(&attr));
@@ -299,11 +332,12 @@ struct lookup_args {
 	struct srcline *out;
 	size_t max;
 	struct strpool *pool;
+	unsigned int demangle;
 	int n;
 };
 
 static int lookup(struct srcline_dw *sd, u64 vaddr, struct srcline *out,
-		  size_t max, struct strpool *pool)
+		  size_t max, struct strpool *pool, unsigned int demangle)
 {
 	struct scope_walk walk, *w = &walk;	/* 2 KiB */
 	Dwarf_Attribute attr;
@@ -351,7 +385,7 @@ static int lookup(struct srcline_dw *sd, u64 vaddr, struct srcline *out,
 		int tag = dwarf_tag(die);
 
 		if (tag == DW_TAG_inlined_subroutine) {
-			out[k].func = die_name(sd, die, pool);
+			out[k].func = die_name(sd, die, pool, demangle);
 			if (k + 1 >= max)
 				break;
 			k++;
@@ -361,7 +395,7 @@ static int lookup(struct srcline_dw *sd, u64 vaddr, struct srcline *out,
 			out[k].dir = dir;
 		} else if (tag == DW_TAG_subprogram ||
 			   tag == DW_TAG_entry_point) {
-			out[k].func = die_name(sd, die, pool);
+			out[k].func = die_name(sd, die, pool, demangle);
 			break;
 		}
 	}
@@ -374,13 +408,14 @@ static void lookup_guarded(void *arg)
 {
 	struct lookup_args *a = arg;
 
-	a->n = lookup(a->sd, a->vaddr, a->out, a->max, a->pool);
+	a->n = lookup(a->sd, a->vaddr, a->out, a->max, a->pool,
+		      a->demangle);
 }
 
 int srcline__lookup(struct srcline_dw *sd, u64 vaddr, struct srcline *out,
-		    size_t max, struct strpool *pool)
+		    size_t max, struct strpool *pool, unsigned int demangle)
 {
-	struct lookup_args a = { sd, vaddr, out, max, pool, 0 };
+	struct lookup_args a = { sd, vaddr, out, max, pool, demangle, 0 };
 
 	if (!sd || !max || sd->poisoned)
 		return sd && sd->poisoned ? -ESTALE : 0;

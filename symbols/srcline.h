@@ -32,13 +32,15 @@ void srcline__free(struct srcline_dw *sd);
 /*
  * Frames of vaddr (an ELF virtual address), innermost first: out[0] has
  * the line table's file:line and the function holding it; each further
- * frame is the call site of the inlined function before it.  Strings are
+ * frame is the call site of the inlined function before it.  Functions
+ * are named by their linkage names demangled as demangle says (symtab's
+ * SYMTAB_DEMANGLE, SYMTAB_PARAMS), else their DW_AT_name.  Strings are
  * interned in pool.  Returns the number of frames (0: unknown address),
  * or -ESTALE when the file changed since srcline__new: the answer is
  * not given, and the handle is to be freed (and made again from the
  * file as it is now, if its build-id still fits).
  */
 int srcline__lookup(struct srcline_dw *sd, u64 vaddr, struct srcline *out,
-		    size_t max, struct strpool *pool);
+		    size_t max, struct strpool *pool, unsigned int demangle);
 
 #endif

@@ -848,7 +848,7 @@ static int srcline_uncached(struct symbolizer *s, const struct dso *dso,
 	}
 	img->dw_used = s->gen;
 	lru__touch(&s->dwarf, &img->dw_node);
-	n = srcline__lookup(img->dw, vaddr, out, max, s->pool);
+	n = srcline__lookup(img->dw, vaddr, out, max, s->pool, s->demangle);
 	if (n != -ESTALE)
 		return n;
 	/* changed (or cut) under the mapping: no answer from it; a file

@@ -31,6 +31,8 @@ struct symtab *symtab__new(struct strpool *pool, unsigned int flags)
 		st->own_pool = true;
 	}
 	strbuf__init(&st->scratch);
+	strbuf__init(&st->cmp[0]);
+	strbuf__init(&st->cmp[1]);
 	return st;
 }
 
@@ -48,6 +50,8 @@ void symtab__free(struct symtab *st)
 		strpool__free(st->pool);
 	strbuf__fini(&st->scratch);
 	strbuf__fini(&st->raw_copy);
+	strbuf__fini(&st->cmp[0]);
+	strbuf__fini(&st->cmp[1]);
 	free(st->names);
 	if (st->image_len) {
 		if (st->release)	/* the arrays are the image's */
@@ -187,19 +191,37 @@ static size_t underscores(const char *s)
 }
 
 /*
+ * The name perf compares: it demangles a symbol when it reads it (the
+ * name alone, as perf report shows it), so the underscores and lengths
+ * it counts are the demangled name's ("operator new[]" is longer than
+ * "operator new", where _Znam and _Znwm are as long); the raw name when
+ * names are not demangled.  Into st->cmp[slot].
+ */
+static const char *cmp_name(struct symtab *st, const struct sym *s, int slot)
+{
+	if (!(st->flags & SYMTAB_DEMANGLE) ||
+	    demangle__name(s->raw, 0, &st->cmp[slot]) != 1 ||
+	    st->cmp[slot].oom)
+		return s->raw;
+	return st->cmp[slot].buf;
+}
+
+/*
  * Is a a better representative than b of their shared address?  perf's
  * choice (symbols__fixup_duplicate): a symbol with a size over one
  * without, non-weak over weak, global over the rest, fewer leading
- * underscores, the longer name, then the one added first.  *_sized is
- * the size perf sees at that point, after symbols__fixup_end: a
- * zero-size alias has none unless it is the last added at its address
- * (it alone then reaches the next symbol), which is why perf names
- * kallsyms' memcpy/__memcpy/__pi_memcpy "__pi_memcpy".
+ * underscores, the longer name (both of the demangled name: cmp_name),
+ * then the one added first.  *_sized is the size perf sees at that
+ * point, after symbols__fixup_end: a zero-size alias has none unless it
+ * is the last added at its address (it alone then reaches the next
+ * symbol), which is why perf names kallsyms' memcpy/__memcpy/__pi_memcpy
+ * "__pi_memcpy".
  */
-static bool sym__better(const struct symtab *st, const struct sym *a,
+static bool sym__better(struct symtab *st, const struct sym *a,
 			bool a_sized, const struct sym *b, bool b_sized)
 {
 	size_t ua, ub, la, lb;
+	const char *na, *nb;
 
 	if (a->bind != b->bind &&
 	    (a->bind < SYMTAB_BIND_LOCAL || b->bind < SYMTAB_BIND_LOCAL))
@@ -214,12 +236,14 @@ static bool sym__better(const struct symtab *st, const struct sym *a,
 		return a->bind == SYMTAB_BIND_GLOBAL;
 	if (!a->raw || !b->raw)
 		return a->raw && !b->raw;
-	ua = underscores(a->raw);
-	ub = underscores(b->raw);
+	na = cmp_name(st, a, 0);
+	nb = cmp_name(st, b, 1);
+	ua = underscores(na);
+	ub = underscores(nb);
 	if (ua != ub)
 		return ua < ub;
-	la = strlen(a->raw);
-	lb = strlen(b->raw);
+	la = strlen(na);
+	lb = strlen(nb);
 	if (la != lb)
 		return la > lb;
 	return a->seq < b->seq;

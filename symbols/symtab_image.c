@@ -22,9 +22,11 @@ void symtab__set_guard(struct symtab *st,
 }
 
 #define IMAGE_MAGIC "PTOPSYMT"
-#define IMAGE_VERSION 1
-/* the flags that decide what symtab__finish keeps */
-#define FINISH_FLAGS (SYMTAB_LAST_WINS | SYMTAB_GROUP_BOUNDS)
+/* 2: aliases chosen by their demangled names (sym__better) */
+#define IMAGE_VERSION 2
+/* the flags that decide what symtab__finish keeps (SYMTAB_DEMANGLE:
+ * which alias names an address) */
+#define FINISH_FLAGS (SYMTAB_LAST_WINS | SYMTAB_GROUP_BOUNDS | SYMTAB_DEMANGLE)
 
 struct image_hdr {
 	char magic[8];

@@ -65,6 +65,7 @@ struct symtab {
 	bool finished;
 	unsigned int flags;
 	struct strbuf scratch;	/* demangling, reused */
+	struct strbuf cmp[2];	/* sym__better's names */
 	/* the ranges (after symtab__finish: those no symbol overlaps), and
 	 * the flags they all have */
 	struct range *ranges;

@@ -14,6 +14,7 @@
 #include "symbols/dwcache.h"
 #include "symbols/elfsym.h"
 #include "symbols/srcline.h"
+#include "symbols/symtab.h"
 #include "tests/fixtures/symtest.h"
 
 static char dir[64];
@@ -100,8 +101,10 @@ static void same_lines(Elf *a, Elf *b)
 		ck_assert(nm_find("symfix.nm", fns[f], &addr, &size));
 		for (u64 at = addr; at < addr + size; at++) {
 			struct srcline p[8], q[8];
-			int n = srcline__lookup(x, at, p, 8, pool);
-			int m = srcline__lookup(y, at, q, 8, pool);
+			int n = srcline__lookup(x, at, p, 8, pool,
+						SYMTAB_DEMANGLE);
+			int m = srcline__lookup(y, at, q, 8, pool,
+						SYMTAB_DEMANGLE);
 
 			ck_assert_int_eq(n, m);
 			for (int i = 0; i < n; i++) {

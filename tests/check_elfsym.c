@@ -517,7 +517,7 @@ START_TEST(test_fuzz_corpus)
 				elfsym__from_vaddr(&info, hit.start, &off);
 				if (sd)
 					srcline__lookup(sd, hit.start, out, 8,
-							pool);
+							pool, SYMTAB_DEMANGLE);
 			}
 			srcline__free(sd);
 		}

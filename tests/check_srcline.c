@@ -9,6 +9,7 @@
 #include "symbols/elfsym.h"
 #include "tests/fixtures/symtest.h"
 #include "symbols/srcline.h"
+#include "symbols/symtab.h"
 
 static struct strpool *pool;
 
@@ -67,7 +68,8 @@ static void check_inline_chain(const char *fixture, const char *nm)
 	ck_assert(nm_find(nm, "fix_caller", &addr, &size));
 	ck_assert(dw_open(&d, fixture));
 	for (u64 a = addr; a < addr + size; a++) {
-		int n = srcline__lookup(d.sd, a, out, ARRAY_SIZE(out), pool);
+		int n = srcline__lookup(d.sd, a, out, ARRAY_SIZE(out), pool,
+					SYMTAB_DEMANGLE);
 
 		ck_assert_int_ge(n, 1);
 		ck_assert(ends_with(out[0].file, "symfix.c"));
@@ -79,7 +81,8 @@ static void check_inline_chain(const char *fixture, const char *nm)
 		ck_assert_int_eq(out[1].line, line_call);
 		ck_assert_str_eq(out[1].func, "fix_caller");
 		/* one frame asked, one given */
-		ck_assert_int_eq(srcline__lookup(d.sd, a, out, 1, pool), 1);
+		ck_assert_int_eq(srcline__lookup(d.sd, a, out, 1, pool,
+						 SYMTAB_DEMANGLE), 1);
 		ck_assert_str_eq(out[0].func, "fix_inl");
 		seen = true;
 	}
@@ -114,8 +117,10 @@ START_TEST(test_same_function_cache)
 			int n, m;
 
 			ck_assert(dw_open(&fresh, "symfix"));
-			n = srcline__lookup(seq.sd, a, x, 8, pool);
-			m = srcline__lookup(fresh.sd, a, y, 8, pool);
+			n = srcline__lookup(seq.sd, a, x, 8, pool,
+					    SYMTAB_DEMANGLE);
+			m = srcline__lookup(fresh.sd, a, y, 8, pool,
+					    SYMTAB_DEMANGLE);
 			dw_close(&fresh);
 			ck_assert_int_eq(n, m);
 			for (int i = 0; i < n; i++) {
@@ -141,7 +146,7 @@ START_TEST(test_known_line)
 	ck_assert(nm_find("symfix-pie.nm", "fix_leaf", &addr, &size));
 	ck_assert(dw_open(&d, "symfix-pie"));
 	for (u64 a = addr; a < addr + size; a++) {
-		int n = srcline__lookup(d.sd, a, out, 4, pool);
+		int n = srcline__lookup(d.sd, a, out, 4, pool, SYMTAB_DEMANGLE);
 
 		ck_assert_int_eq(n, 1);
 		ck_assert_str_eq(out[0].func, "fix_leaf");
@@ -152,15 +157,20 @@ START_TEST(test_known_line)
 	}
 	ck_assert(seen);
 	/* strings are interned: the same pointers again */
-	ck_assert_int_eq(srcline__lookup(d.sd, addr, out, 1, pool), 1);
+	ck_assert_int_eq(srcline__lookup(d.sd, addr, out, 1, pool,
+					 SYMTAB_DEMANGLE), 1);
 	const char *f = out[0].file;
 
-	ck_assert_int_eq(srcline__lookup(d.sd, addr + 1, out, 1, pool), 1);
+	ck_assert_int_eq(srcline__lookup(d.sd, addr + 1, out, 1, pool,
+					 SYMTAB_DEMANGLE), 1);
 	ck_assert_ptr_eq(out[0].file, f);
 	/* no code there */
-	ck_assert_int_eq(srcline__lookup(d.sd, 0x10, out, 4, pool), 0);
-	ck_assert_int_eq(srcline__lookup(d.sd, UINT64_MAX, out, 4, pool), 0);
-	ck_assert_int_eq(srcline__lookup(d.sd, addr, out, 0, pool), 0);
+	ck_assert_int_eq(srcline__lookup(d.sd, 0x10, out, 4, pool,
+					 SYMTAB_DEMANGLE), 0);
+	ck_assert_int_eq(srcline__lookup(d.sd, UINT64_MAX, out, 4, pool,
+					 SYMTAB_DEMANGLE), 0);
+	ck_assert_int_eq(srcline__lookup(d.sd, addr, out, 0, pool,
+					 SYMTAB_DEMANGLE), 0);
 	dw_close(&d);
 }
 END_TEST
@@ -196,7 +206,7 @@ START_TEST(test_truncated_dwarf)
 		elf = elfsym__open_mem(copy, cut);
 		sd = elf ? srcline__new(elf, -1) : NULL;
 		for (u64 a = addr; sd && a < addr + size; a += 7)
-			srcline__lookup(sd, a, out, 8, pool);
+			srcline__lookup(sd, a, out, 8, pool, SYMTAB_DEMANGLE);
 		srcline__free(sd);
 		if (elf)
 			elf_end(elf);
@@ -217,7 +227,7 @@ START_TEST(test_truncated_dwarf)
 		elf = elfsym__open_mem(copy, len);
 		sd = elf ? srcline__new(elf, -1) : NULL;
 		for (u64 a = addr; sd && a < addr + size; a += 5)
-			srcline__lookup(sd, a, out, 8, pool);
+			srcline__lookup(sd, a, out, 8, pool, SYMTAB_DEMANGLE);
 		srcline__free(sd);
 		if (elf)
 			elf_end(elf);

@@ -193,6 +193,34 @@ START_TEST(test_aliases_order)
 }
 END_TEST
 
+/* perf compares the demangled names (it demangles as it reads): of
+ * _Znwm and _Znam at one address (chromium's operator new and new[]),
+ * "operator new[]" is the longer; a C alias longer than both raw names
+ * loses to it too.  Names not demangled: the raw names, as perf
+ * --no-demangle (the first added of the equal ones). */
+START_TEST(test_aliases_demangled)
+{
+	add(0x1000, 0x40, 0, "_Znwm", SYMTAB_BIND_GLOBAL);
+	add(0x1000, 0x40, 0, "_Znam", SYMTAB_BIND_GLOBAL);
+	add(0x1000, 0x40, 0, "new_impl", SYMTAB_BIND_GLOBAL);
+	add(0x2000, 0x40, 0, "_Znwm", SYMTAB_BIND_GLOBAL);
+	add(0x2000, 0x40, 0, "_Znam", SYMTAB_BIND_GLOBAL);
+	ck_assert_int_eq(symtab__finish(st), 0);
+	ck_assert_str_eq(name_at(0x1010), "operator new[]");
+	ck_assert_str_eq(name_at(0x2010), "operator new[]");
+	symtab__free(st);
+	st = symtab__new(pool, 0);
+	add(0x1000, 0x40, 0, "_Znwm", SYMTAB_BIND_GLOBAL);
+	add(0x1000, 0x40, 0, "_Znam", SYMTAB_BIND_GLOBAL);
+	add(0x1000, 0x40, 0, "new_impl", SYMTAB_BIND_GLOBAL);
+	add(0x2000, 0x40, 0, "_Znwm", SYMTAB_BIND_GLOBAL);
+	add(0x2000, 0x40, 0, "_Znam", SYMTAB_BIND_GLOBAL);
+	ck_assert_int_eq(symtab__finish(st), 0);
+	ck_assert_str_eq(name_at(0x1010), "new_impl");
+	ck_assert_str_eq(name_at(0x2010), "_Znwm");
+}
+END_TEST
+
 START_TEST(test_nested)
 {
 	/* an outer function with a smaller symbol inside it */
@@ -718,6 +746,7 @@ Suite *symtab_suite(void)
 	tcase_add_test(tc, test_aliases);
 	tcase_add_test(tc, test_aliases_zero_size);
 	tcase_add_test(tc, test_aliases_order);
+	tcase_add_test(tc, test_aliases_demangled);
 	tcase_add_test(tc, test_nested);
 	tcase_add_test(tc, test_synth);
 	tcase_add_test(tc, test_ranges_among_symbols);

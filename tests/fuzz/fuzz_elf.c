@@ -23,7 +23,7 @@ static void probe(struct symtab *st, struct srcline_dw *sd,
 	if (!elfsym__from_vaddr(info, vaddr, &off))
 		elfsym__to_vaddr(info, off, &back);
 	if (sd)
-		srcline__lookup(sd, vaddr, out, 8, pool);
+		srcline__lookup(sd, vaddr, out, 8, pool, SYMTAB_DEMANGLE);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

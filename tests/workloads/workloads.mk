@@ -82,7 +82,13 @@ $(BUILD)/workloads/sweep-%: tests/workloads/sweep.c tests/workloads/wl.h
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(WL_CFLAGS) -DPFX=$* -o $@ $<
 
-WORKLOADS_EXTRA := $(BUILD)/workloads/cxxnames $(BUILD)/workloads/libwlhot.so \
+# cxxinl: an inlined member function template (names of inlined frames)
+$(BUILD)/workloads/cxxinl: tests/workloads/cxxinl.cpp tests/workloads/wl.h
+	@mkdir -p $(dir $@)
+	$(Q)$(CXX) -O1 -g -fno-omit-frame-pointer -o $@ $<
+
+WORKLOADS_EXTRA := $(BUILD)/workloads/cxxnames $(BUILD)/workloads/cxxinl \
+	$(BUILD)/workloads/libwlhot.so \
 	$(BUILD)/workloads/sweep-b $(BUILD)/workloads/sweep-c \
 	$(BUILD)/workloads/sweep-other \
 	$(BUILD)/workloads/cgwork $(BUILD)/workloads/cgwork-nofp \

@@ -119,6 +119,23 @@ int table__resolve(void *ctx, const struct dso *dso, u64 addr,
 	err = symbolizer__lookup(t->syms, dso, addr, &si);
 	if (err)
 		return err;
+	/*
+	 * A chain's return address is looked up one byte below it, in the
+	 * call.  Where that byte is no function's (the padding before one)
+	 * and a function starts at the next byte, the address is that
+	 * function's first byte: the kernel's signal return trampoline
+	 * (libc's __restore_rt, Go's runtime.sigreturn), which a signal
+	 * frame "returns" to, or a stale value the frame-pointer walk
+	 * read.  perf looks return addresses up where they are and names
+	 * it; so does ptop.
+	 */
+	if (!si.name && addr + 1 > addr) {
+		struct sym_info next;
+
+		if (!symbolizer__lookup(t->syms, dso, addr + 1, &next) &&
+		    next.name && next.start == addr + 1)
+			si = next;
+	}
 	out->name = si.name;
 	out->start = si.start;
 	out->size = si.size;
