@@ -708,6 +708,25 @@ START_TEST(test_debug_frame)
 }
 END_TEST
 
+/* One FDE of [0x401000, 0x401040) with instructions insn: its row at pc
+ * (the error). */
+static int one_row(const u8 *insn, size_t n, u64 pc, struct ehframe_row *r)
+{
+	struct cfi_sec s = { .len = 0 };
+	struct ehframe_table t;
+	struct ehframe_src src;
+	size_t cie = cfi__cie(&s, "zR");
+	int err;
+
+	cfi__fde(&s, cie, 0x401000, 0x40, insn, n);
+	cfi__put32(&s, 0);
+	src = cfi__src(&s);
+	ck_assert_int_eq(ehframe__table_init(&t, &src, false), 0);
+	err = ehframe__row(&t, pc, r);
+	ehframe__table_fini(&t);
+	return err;
+}
+
 /* instructions that must fail the row, never the process */
 START_TEST(test_rows_hostile)
 {
@@ -727,48 +746,24 @@ START_TEST(test_rows_hostile)
 							/* set_loc back */
 		{ { 0x07 }, 1, -EINVAL },		/* undefined, no reg */
 	};
+	struct ehframe_row r;
+	u8 insn[32];
 
 	for (size_t k = 0; k < ARRAY_SIZE(cases); k++) {
-		struct cfi_sec s = { .len = 0 };
-		struct ehframe_table t;
-		struct ehframe_src src;
-		struct ehframe_row r;
-		size_t cie = cfi__cie(&s, "zR");
-		u8 insn[32];
 		/* nops first, so that the last instruction ends the FDE
-		 * (17 bytes before the instructions, padded to 8) */
+		 * (17 bytes before the instructions, padded to 8): nothing
+		 * after it to complete an operand */
 		size_t lead = (7 - cases[k].n % 8 + 8) % 8;
 
 		memset(insn, 0, lead);
 		memcpy(insn + lead, cases[k].insn, cases[k].n);
-		cfi__fde(&s, cie, 0x401000, 0x40, insn,
-			     lead + cases[k].n);
-		ck_assert_uint_eq((s.len - cie) % 8, 0);
-		ck_assert_uint_eq(s.buf[s.len - 1], cases[k].insn[cases[k].n - 1]);
-		cfi__put32(&s, 0);
-		src = cfi__src(&s);
-		ck_assert_int_eq(ehframe__table_init(&t, &src, false), 0);
-		ck_assert_int_eq(ehframe__row(&t, 0x401010, &r), cases[k].err);
-		ehframe__table_fini(&t);
+		ck_assert_int_eq(one_row(insn, lead + cases[k].n, 0x401010, &r),
+				 cases[k].err);
 	}
 	/* 16 remembered states fit, 17 do not */
-	for (int depth = 16; depth <= 17; depth++) {
-		struct cfi_sec s = { .len = 0 };
-		struct ehframe_table t;
-		struct ehframe_src src;
-		struct ehframe_row r;
-		size_t cie = cfi__cie(&s, "zR");
-		u8 insn[32];
-
-		memset(insn, 0x0a, sizeof(insn));
-		cfi__fde(&s, cie, 0x401000, 0x40, insn, (size_t)depth);
-		cfi__put32(&s, 0);
-		src = cfi__src(&s);
-		ck_assert_int_eq(ehframe__table_init(&t, &src, false), 0);
-		ck_assert_int_eq(ehframe__row(&t, 0x401010, &r),
-				 depth == 16 ? 0 : -EINVAL);
-		ehframe__table_fini(&t);
-	}
+	memset(insn, 0x0a, sizeof(insn));
+	ck_assert_int_eq(one_row(insn, 16, 0x401010, &r), 0);
+	ck_assert_int_eq(one_row(insn, 17, 0x401010, &r), -EINVAL);
 }
 END_TEST
 

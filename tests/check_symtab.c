@@ -198,24 +198,25 @@ END_TEST
  * "operator new[]" is the longer; a C alias longer than both raw names
  * loses to it too.  Names not demangled: the raw names, as perf
  * --no-demangle (the first added of the equal ones). */
+static void add_news(void)
+{
+	for (u64 at = 0x1000; at <= 0x2000; at += 0x1000) {
+		add(at, 0x40, 0, "_Znwm", SYMTAB_BIND_GLOBAL);
+		add(at, 0x40, 0, "_Znam", SYMTAB_BIND_GLOBAL);
+		if (at == 0x1000)
+			add(at, 0x40, 0, "new_impl", SYMTAB_BIND_GLOBAL);
+	}
+	ck_assert_int_eq(symtab__finish(st), 0);
+}
+
 START_TEST(test_aliases_demangled)
 {
-	add(0x1000, 0x40, 0, "_Znwm", SYMTAB_BIND_GLOBAL);
-	add(0x1000, 0x40, 0, "_Znam", SYMTAB_BIND_GLOBAL);
-	add(0x1000, 0x40, 0, "new_impl", SYMTAB_BIND_GLOBAL);
-	add(0x2000, 0x40, 0, "_Znwm", SYMTAB_BIND_GLOBAL);
-	add(0x2000, 0x40, 0, "_Znam", SYMTAB_BIND_GLOBAL);
-	ck_assert_int_eq(symtab__finish(st), 0);
+	add_news();
 	ck_assert_str_eq(name_at(0x1010), "operator new[]");
 	ck_assert_str_eq(name_at(0x2010), "operator new[]");
 	symtab__free(st);
 	st = symtab__new(pool, 0);
-	add(0x1000, 0x40, 0, "_Znwm", SYMTAB_BIND_GLOBAL);
-	add(0x1000, 0x40, 0, "_Znam", SYMTAB_BIND_GLOBAL);
-	add(0x1000, 0x40, 0, "new_impl", SYMTAB_BIND_GLOBAL);
-	add(0x2000, 0x40, 0, "_Znwm", SYMTAB_BIND_GLOBAL);
-	add(0x2000, 0x40, 0, "_Znam", SYMTAB_BIND_GLOBAL);
-	ck_assert_int_eq(symtab__finish(st), 0);
+	add_news();
 	ck_assert_str_eq(name_at(0x1010), "new_impl");
 	ck_assert_str_eq(name_at(0x2010), "_Znwm");
 }

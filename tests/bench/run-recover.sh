@@ -11,27 +11,8 @@
 #  3. Off CPU (--off-cpu -g, every context switch of the machine with
 #     its copy): records lost at the default ring, beside perf's figure
 #     for --call-graph dwarf (section 2 of the issue: 8 KiB a switch).
-# Variables from run.sh: PTOP, WL, RUNSTAT, SECS, tmp, pids; field, ratio.
-
-rc_py() {	# the Python of run-speed.sh's recordings
-	cat > "$tmp/rc.py" <<'PY'
-import json, re
-d = [{"id": i, "name": "item%d" % i, "tags": [str(i % 7), str(i % 11)]}
-     for i in range(150000)]
-s = json.dumps(d)
-back = json.loads(s)
-nums = re.findall(r'"id": (\d+)', s)
-back.sort(key=lambda x: (x["tags"][1], -x["id"]))
-print(len(nums), back[0]["id"])
-PY
-	cat > "$tmp/rc_gcc.sh" <<EOF
-#!/bin/sh
-for f in symbols/symbolizer.c ui/report/rowset.c; do
-	gcc -O2 -D_GNU_SOURCE -I$PWD $(pkg-config --cflags libdw 2>/dev/null) -c $PWD/\$f -o $tmp/rc.o || exit 1
-done
-EOF
-	chmod +x "$tmp/rc_gcc.sh"
-}
+# Variables from run.sh: PTOP, WL, RUNSTAT, SECS, tmp, pids; field, ratio,
+# sp_python_script, sp_gcc_script.
 
 # rc_rate OPTS -- CMD...: "tied% with-callers% chains" of one run (-v)
 rc_rate() {
@@ -42,7 +23,8 @@ rc_rate() {
 		awk '{ if ($1 > 0) printf "%.1f %d", 100 * $2 / $1, $1; else print "- 0" }'
 }
 
-rc_py
+sp_python_script
+sp_gcc_script
 echo "-g's recovery of callers: the share of user chains tied to a frame (of N), by copy size:"
 printf '  %-10s' "bytes"
 for sz in 128 256 512 1024 2048; do printf '%16s' "$sz"; done
@@ -53,8 +35,8 @@ for w in fpwork fpwait python3 gcc; do
 		case $w in
 		fpwork) r=$(rc_rate "-g --call-graph fp,$sz -e cpu-clock" -- "$WL/fpwork" 3) ;;
 		fpwait) r=$(rc_rate "--off-cpu --call-graph fp,$sz -e sched:sched_switch" -- "$WL/fpwait" 40) ;;
-		python3) r=$(rc_rate "-g --call-graph fp,$sz -e cpu-clock" -- /usr/bin/python3 "$tmp/rc.py") ;;
-		gcc) r=$(rc_rate "-g --call-graph fp,$sz -e cpu-clock" -- "$tmp/rc_gcc.sh") ;;
+		python3) r=$(rc_rate "-g --call-graph fp,$sz -e cpu-clock" -- /usr/bin/python3 "$tmp/py.py") ;;
+		gcc) r=$(rc_rate "-g --call-graph fp,$sz -e cpu-clock" -- "$tmp/gcc.sh") ;;
 		esac
 		set -- $r
 		printf '%16s' "${1:-?}% of ${2:-?}"

@@ -27,34 +27,6 @@ sp_ms() {	# sp_ms CMD...: wall milliseconds of one run, output dropped
 	echo $(( (e - s) / 1000000 ))
 }
 
-# gcc compiling a few of ptop's biggest files: a script, so that perf
-# record runs it as it is
-sp_gcc_script() {
-	cflags="-O2 -D_GNU_SOURCE -I$PWD $(pkg-config --cflags libdw 2>/dev/null)"
-	{
-		echo "#!/bin/sh"
-		# not $f: the caller's (functions share the shell's variables)
-		for sp_src in src/perfdata/*.c symbols/demangle.c symbols/symbolizer.c; do
-			echo "gcc $cflags -c $PWD/$sp_src -o $tmp/sp.o || exit 1"
-		done
-	} > "$tmp/gcc.sh"
-	chmod +x "$tmp/gcc.sh"
-}
-
-# a fixed amount of Python work: JSON, regular expressions, sorting
-sp_python_script() {
-	cat > "$tmp/py.py" <<'PY'
-import json, re
-d = [{"id": i, "name": "item%d" % i, "tags": [str(i % 7), str(i % 11)]}
-     for i in range(150000)]
-s = json.dumps(d)
-back = json.loads(s)
-nums = re.findall(r'"id": (\d+)', s)
-back.sort(key=lambda x: (x["tags"][1], -x["id"]))
-print(len(nums), back[0]["id"])
-PY
-}
-
 # sp_samples FILE: perf report's sample count of FILE ("7K")
 sp_samples() {
 	perf report -i "$1" --stdio --sort dso 2> /dev/null |

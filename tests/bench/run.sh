@@ -19,6 +19,35 @@ field() { echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
 best() { sort -g | head -1; }
 
+# Real programs the sections run (run-speed.sh, run-recover.sh)
+# gcc compiling a few of ptop's biggest files: a script, so that perf
+# record runs it as it is
+sp_gcc_script() {
+	cflags="-O2 -D_GNU_SOURCE -I$PWD $(pkg-config --cflags libdw 2>/dev/null)"
+	{
+		echo "#!/bin/sh"
+		# not $f: the caller's (functions share the shell's variables)
+		for sp_src in src/perfdata/*.c symbols/demangle.c symbols/symbolizer.c; do
+			echo "gcc $cflags -c $PWD/$sp_src -o $tmp/sp.o || exit 1"
+		done
+	} > "$tmp/gcc.sh"
+	chmod +x "$tmp/gcc.sh"
+}
+
+# a fixed amount of Python work: JSON, regular expressions, sorting
+sp_python_script() {
+	cat > "$tmp/py.py" <<'PY'
+import json, re
+d = [{"id": i, "name": "item%d" % i, "tags": [str(i % 7), str(i % 11)]}
+     for i in range(150000)]
+s = json.dumps(d)
+back = json.loads(s)
+nums = re.findall(r'"id": (\d+)', s)
+back.sort(key=lambda x: (x["tags"][1], -x["id"]))
+print(len(nums), back[0]["id"])
+PY
+}
+
 # tui_one NAME PATTERN CMD...: CMD in a 160x50 tmux pane for SECS;
 # prints "first_s cpu_s rss_kb": when the screen first showed PATTERN
 # (-1: never), the CPU time and peak RSS of the pane's process (read
