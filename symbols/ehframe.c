@@ -600,6 +600,13 @@ struct exec {
 	unsigned int depth;
 };
 
+/* An operand times the data alignment factor, wrapping as the u64 it
+ * is (hostile operands must not overflow a signed product). */
+static s64 factored(u64 v, const struct cie_info *ci)
+{
+	return (s64)(v * (u64)ci->data_align);
+}
+
 /* The rule of register reg in r, NULL for one that is not followed. */
 static struct ehframe_rule *rule_of(struct rules *r, const struct cie_info *ci,
 				    u64 reg)
@@ -668,7 +675,7 @@ static int exec_insns(struct exec *x, bool in_cie)
 			r = rule_of(&x->r, ci, low);
 			if (r) {
 				r->how = EH_AT;
-				r->off = (s64)v * ci->data_align;
+				r->off = factored(v, ci);
 			}
 			continue;
 		case CFA_restore:
@@ -708,11 +715,11 @@ static int exec_insns(struct exec *x, bool in_cie)
 			reg = cur__leb(c, false);
 			if (op == CFA_offset_extended_sf ||
 			    op == CFA_val_offset_sf)
-				sv = (s64)cur__leb(c, true) * ci->data_align;
+				sv = factored(cur__leb(c, true), ci);
 			else if (op == CFA_GNU_negative_offset_extended)
-				sv = -(s64)cur__leb(c, false) * ci->data_align;
+				sv = factored(-cur__leb(c, false), ci);
 			else
-				sv = (s64)cur__leb(c, false) * ci->data_align;
+				sv = factored(cur__leb(c, false), ci);
 			r = rule_of(&x->r, ci, reg);
 			if (r) {
 				r->how = op == CFA_val_offset ||
@@ -764,7 +771,7 @@ static int exec_insns(struct exec *x, bool in_cie)
 			reg = cur__leb(c, false);
 			sv = op == CFA_def_cfa ?
 				     (s64)cur__leb(c, false) :
-				     (s64)cur__leb(c, true) * ci->data_align;
+				     factored(cur__leb(c, true), ci);
 			memset(&x->r.cfa, 0, sizeof(x->r.cfa));
 			x->r.cfa.how = EH_REG;
 			x->r.cfa.reg = reg < 256 ? (u8)reg : 255;
@@ -781,7 +788,7 @@ static int exec_insns(struct exec *x, bool in_cie)
 		case CFA_def_cfa_offset_sf:
 			sv = op == CFA_def_cfa_offset ?
 				     (s64)cur__leb(c, false) :
-				     (s64)cur__leb(c, true) * ci->data_align;
+				     factored(cur__leb(c, true), ci);
 			if (x->r.cfa.how != EH_REG)
 				return -EINVAL;
 			x->r.cfa.off = sv;

@@ -2,7 +2,9 @@
 # solo: deadlines for SIGTERM and q
 # A stop request or q is answered while names load (issue 13, section 1):
 # on a system-wide -g recording (chains through many binaries, libc among
-# them), batch -g -E 5 gets SIGTERM while the symbolizer's worker is
+# them), batch -g --inline -E 5 (the trees' inlined frames read libc's
+# DWARF: frame-pointer chains expand them only with --inline) gets
+# SIGTERM while the symbolizer's worker is
 # inside the load of libc's debug file (compressed DWARF; made 2 s longer
 # by PTOP_TEST_SLOW_LOAD, see tests/slowload.inc, so that the signal
 # comes during it on any machine) and exits 0 within the deadline,
@@ -34,7 +36,7 @@ perf record -q -N --buildid-mmap -a -g -F 2000 -o "$TMP/sys.data" -- \
 	> /dev/null 2> "$TMP/rec.err" || fail "perf record --buildid-mmap -a -g: $(cat "$TMP/rec.err")"
 
 # batch: SIGTERM once the worker has begun libc's load
-PTOP_TEST_SLOW_LOAD="$SLOW_LOAD" "$PTOP" -i "$TMP/sys.data" -b -g -E 5 -vv \
+PTOP_TEST_SLOW_LOAD="$SLOW_LOAD" "$PTOP" -i "$TMP/sys.data" -b -g --inline -E 5 -vv \
 	> "$TMP/out" 2> "$TMP/err" &
 pid=$!
 wait_until 60 "the worker to begin loading $LIBC_DBG" in_slow_load $pid
@@ -54,10 +56,10 @@ OLD=$TMP
 . tests/e2e/tmux.inc
 mv "$OLD/sys.data" "$TMP/sys.data"
 rm -rf "$OLD"
-run env PTOP_TEST_SLOW_LOAD="$SLOW_LOAD" "$PTOP" -i "$TMP/sys.data" -g -vv \
+run env PTOP_TEST_SLOW_LOAD="$SLOW_LOAD" "$PTOP" -i "$TMP/sys.data" -g --inline -vv \
 	"2> $TMP/err"
 wait_for '^Children +Self' 30
-pid=$(pgrep -f "sys.data -g -vv" | head -n 1)
+pid=$(pgrep -f "sys.data -g --inline -vv" | head -n 1)
 [ -n "$pid" ] || fail "no ptop process"
 keys E
 wait_until 60 "the worker to begin loading $LIBC_DBG" in_slow_load "$pid"
