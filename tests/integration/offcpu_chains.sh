@@ -29,7 +29,10 @@ w=$(off_children "$TMP/plain.json" off-cpu wait_part)
 awk -v n="$n" -v w="$w" 'BEGIN { exit !(n < 2 && w < 2) }' ||
 	fail "without recovery nap_part $n, wait_part $w: the walk did not lose them, nothing to test"
 
-bg "$WL/fpwait" 120
+# fpwait starts its rounds once every sampler is attached (a writer
+# opens the FIFO go), so that the three see the same switches
+mkfifo "$TMP/go" || fail "mkfifo"
+bg "$WL/fpwait" 120 "$TMP/go"
 pid=$LAST_BG
 # the samplers attach to both threads (one that starts while they read
 # /proc/PID/task could be missed by one of them)
@@ -45,6 +48,15 @@ bg perf record -q -N --buildid-mmap -e sched:sched_switch \
 	--call-graph dwarf,4096 -p "$pid" -o "$TMP/perf.data" \
 	> /dev/null 2> "$TMP/perf.err"
 perf_pid=$LAST_BG
+# attached: each has its events open on both threads
+attached() {
+	for p in $fp_pid $dw_pid $perf_pid; do
+		[ "$(ls -l "/proc/$p/fd" 2> /dev/null | grep -c perf_event)" -ge 2 ] ||
+			return 1
+	done
+}
+wait_until 30 "the three samplers to attach" attached
+: > "$TMP/go"
 wait "$pid"
 wait "$fp_pid" || fail "ptop --off-cpu -g: $(cat "$TMP/fp.err")"
 wait "$dw_pid" || fail "ptop --off-cpu --call-graph dwarf: $(cat "$TMP/dw.err")"

@@ -8,7 +8,11 @@
  * of a switch-out are those of the system call's entry: its rbp is
  * main's frame, so the kernel's walk names neither nap_part nor
  * wait_part.  Built like fpwork (gcc -O2 -fno-omit-frame-pointer).
- * argv[1]: rounds (default 50). */
+ * argv[1]: rounds (default 50); argv[2]: a FIFO whose opening by a
+ * writer starts them (tests: once every sampler is attached, so that all
+ * see the same switches: the thread blocks there before they attach, and
+ * its return is no wait of theirs). */
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <time.h>
@@ -63,6 +67,13 @@ int main(int argc, char **argv)
 
 	if (pipe(cmd) || pipe(data) || pthread_create(&t, NULL, helper, NULL))
 		return 1;
+	if (argc > 2) {
+		int go = open(argv[2], O_RDONLY);
+
+		if (go < 0)
+			return 1;
+		close(go);
+	}
 	for (long r = 0; r < rounds; r++) {
 		nap_part();
 		wait_part();
