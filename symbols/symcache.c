@@ -67,20 +67,26 @@ static u64 fnv1a(u64 h, const void *p, size_t n)
 	return h;
 }
 
-/* DIR/symbols, and the file of bin's table in it: named by a hash of
- * bin's path and what the table holds, so that the table of a binary
- * changed since replaces the old one (the key itself is checked in the
- * file). */
-static int paths(const char *dir, const char *bin,
-		 const struct symcache_key *k, char *sub, char *path,
-		 char *name)
+void symcache__name(const char *bin, const struct symcache_key *k,
+		    u32 image_version, char *name)
 {
 	u64 h = 0xcbf29ce484222325ull;
+	u32 file_version = SYMCACHE_VERSION;
 
 	h = fnv1a(h, bin, strlen(bin));
 	h = fnv1a(h, &k->what, sizeof(k->what));
 	h = fnv1a(h, &k->flags, sizeof(k->flags));
+	h = fnv1a(h, &file_version, sizeof(file_version));
+	h = fnv1a(h, &image_version, sizeof(image_version));
 	snprintf(name, NAME_MAX + 1, "%016llx.sym", (unsigned long long)h);
+}
+
+/* DIR/symbols, and the file of bin's table in it (symcache__name). */
+static int paths(const char *dir, const char *bin,
+		 const struct symcache_key *k, char *sub, char *path,
+		 char *name)
+{
+	symcache__name(bin, k, SYMTAB_IMAGE_VERSION, name);
 	if (!dir || !dir[0])
 		return -EINVAL;
 	if (snprintf(sub, PATH_MAX, "%s/symbols", dir) >= PATH_MAX ||

@@ -44,10 +44,21 @@ struct symcache_key {
 int symcache__key(struct symcache_key *k, int fd, int dfd, u32 what,
 		  u32 flags);
 
+/* The name (NAME_MAX + 1 bytes) of bin's file in DIR/symbols: a hash of
+ * bin's path, what the table holds and the versions of the file's and
+ * the image's layouts (symcache's, image_version: this build's is
+ * SYMTAB_IMAGE_VERSION), so that the table of a binary changed since
+ * replaces the old one (the key itself is checked in the file) while
+ * ptop builds of other versions sharing the cache keep a file each (each
+ * would otherwise refuse and rewrite the other's on every load). */
+void symcache__name(const char *bin, const struct symcache_key *k,
+		    u32 image_version, char *name);
+
 /*
- * The table of key from the folder dir (DIR/symbols/HASH.sym, one file
- * for each binary bin, by its path, and what: a binary changed since
- * replaces its old table when it is saved), read whole:
+ * The table of key from the folder dir (DIR/symbols/HASH.sym, named by
+ * symcache__name: one file for each binary bin, by its path, what and
+ * the versions; a binary changed since replaces its old table when it
+ * is saved), read whole:
  * 0 with *out (flags as symtab__new's, names interned in pool when
  * looked up) and *extra (what symcache__save was given), -ENOENT when
  * there is none, -ESTALE when there was one for another key or version,

@@ -116,6 +116,11 @@ const char *symtab__raw_at(struct symtab *st, size_t i);
 /* symtab__at without naming: hit->raw_name as added (NULL for a range or
  * a nameless symbol), hit->name NULL; nothing interned. */
 int symtab__at_raw(struct symtab *st, size_t i, struct symtab_hit *hit);
+/* The version of the image's layout and choices symtab__write_image
+ * writes (2: aliases chosen by their demangled names); symcache names
+ * its files with it, so that builds writing other versions into one
+ * cache keep a file each rather than rewriting one another's. */
+#define SYMTAB_IMAGE_VERSION 2
 /*
  * A finished table as an image that a later run serves lookups from
  * without reading its binaries again (symcache.h keeps them in files):

@@ -22,8 +22,6 @@ void symtab__set_guard(struct symtab *st,
 }
 
 #define IMAGE_MAGIC "PTOPSYMT"
-/* 2: aliases chosen by their demangled names (sym__better) */
-#define IMAGE_VERSION 2
 /* the flags that decide what symtab__finish keeps (SYMTAB_DEMANGLE:
  * which alias names an address) */
 #define FINISH_FLAGS (SYMTAB_LAST_WINS | SYMTAB_GROUP_BOUNDS | SYMTAB_DEMANGLE)
@@ -54,7 +52,7 @@ int symtab__write_image(const struct symtab *st,
 			off += strlen(raw) + 1;
 	}
 	bufout__init(&o, emit, ctx);
-	h.version = IMAGE_VERSION;
+	h.version = SYMTAB_IMAGE_VERSION;
 	h.hdr_size = sizeof(h);
 	h.sym_size = sizeof(struct sym);
 	h.range_size = sizeof(struct range);
@@ -111,7 +109,7 @@ static int image_check(const u8 *img, size_t len, unsigned int flags)
 
 	if (len < sizeof(*h) || ((uintptr_t)img & 7) ||
 	    memcmp(h->magic, IMAGE_MAGIC, sizeof(h->magic)) ||
-	    h->version != IMAGE_VERSION || h->hdr_size != sizeof(*h) ||
+	    h->version != SYMTAB_IMAGE_VERSION || h->hdr_size != sizeof(*h) ||
 	    h->sym_size != sizeof(*syms) || h->range_size != sizeof(*ranges) ||
 	    h->flags != (flags & FINISH_FLAGS) ||
 	    h->nr_syms > UINT32_MAX || h->nr_ranges > UINT32_MAX ||

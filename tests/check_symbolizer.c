@@ -1,6 +1,7 @@
 /* check_symbolizer: the facade end to end, on the fixtures. */
 #include <check.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,8 @@
 #include "src/sys/fdio.h"
 #include "tests/testutil.h"
 #include "symbols/symbolizer.h"
+#include "symbols/symcache.h"
+#include "symbols/symtab.h"
 
 static struct symbolizer *s;
 
@@ -864,6 +867,37 @@ START_TEST(test_resolved_cache)
 }
 END_TEST
 
+/* A kept table's file is named by the binary, what it holds and the
+ * layouts' versions: builds of another image version sharing the cache
+ * (an older ptop) use another file rather than refusing and rewriting
+ * this one's on every load. */
+START_TEST(test_symbol_cache_names)
+{
+	struct symcache_key k = { .what = 1, .flags = 2 }, k2 = k;
+	char a[NAME_MAX + 1], b[NAME_MAX + 1];
+
+	symcache__name("/usr/bin/x", &k, SYMTAB_IMAGE_VERSION, a);
+	ck_assert_uint_eq(strlen(a), 20);
+	ck_assert_str_eq(a + 16, ".sym");
+	symcache__name("/usr/bin/x", &k, SYMTAB_IMAGE_VERSION, b);
+	ck_assert_str_eq(a, b);
+	symcache__name("/usr/bin/x", &k, SYMTAB_IMAGE_VERSION - 1, b);
+	ck_assert_str_ne(a, b);
+	symcache__name("/usr/bin/x", &k, SYMTAB_IMAGE_VERSION + 1, b);
+	ck_assert_str_ne(a, b);
+	symcache__name("/usr/bin/y", &k, SYMTAB_IMAGE_VERSION, b);
+	ck_assert_str_ne(a, b);
+	k2.flags = 3;
+	symcache__name("/usr/bin/x", &k2, SYMTAB_IMAGE_VERSION, b);
+	ck_assert_str_ne(a, b);
+	/* the files' identities are checked in the file, not named */
+	k2 = k;
+	k2.bin.mtime_sec = 1;
+	symcache__name("/usr/bin/x", &k2, SYMTAB_IMAGE_VERSION, b);
+	ck_assert_str_eq(a, b);
+}
+END_TEST
+
 /* The binaries' tables kept for later runs (symcache.h): the first
  * symbolizer reads the files and keeps their tables, the next reads the
  * kept ones and answers alike (a .symtab, and a stripped binary's
@@ -1237,6 +1271,7 @@ Suite *symbolizer_suite(void)
 	tcase_add_test(tc, test_big_dso);
 	tcase_add_test(tc, test_symbol_cache);
 	tcase_add_test(tc, test_symbol_cache_changed);
+	tcase_add_test(tc, test_symbol_cache_names);
 	suite_add_tcase(su, tc);
 	return su;
 }
