@@ -7,7 +7,7 @@
 # tid add them (comm-PID, comm-PID/TID); one process: nothing by default.
 # The comm is the sample's (after an exec, the new program's).  One line
 # per stack: a table is printed once, the last (every refresh holds the
-# stacks of the one before).
+# stacks of the one before), with -g and with --call-graph dwarf.
 . tests/integration/lib.sh
 need perf
 
@@ -73,6 +73,13 @@ m=$(count "$TMP/exec.folded" ';main;copy_part;')
 	fail "after exec: $(grep ';main;copy_part;' "$TMP/exec.folded" | head -3)"
 sed 's/ [0-9]*$//' "$TMP/exec.folded" | sort | uniq -d > "$TMP/dup"
 [ -s "$TMP/dup" ] && fail "-d 0.5: a stack on two lines: $(head -3 "$TMP/dup")"
+# --call-graph dwarf, several refreshes: one line per stack too
+"$PTOP" -b --call-graph dwarf --folded -e cpu-clock -d 0.5 -- "$WL/fpwork" 2 \
+	> "$TMP/dw.folded" 2> "$TMP/err" || fail "ptop --call-graph dwarf --folded: $(cat "$TMP/err")"
+m=$(count "$TMP/dw.folded" ';main;copy_part;')
+[ "$m" -gt 100 ] || fail "--call-graph dwarf: $m copy_part samples: $(head -3 "$TMP/dw.folded")"
+sed 's/ [0-9]*$//' "$TMP/dw.folded" | sort | uniq -d > "$TMP/dup"
+[ -s "$TMP/dup" ] && fail "--call-graph dwarf: a stack on two lines: $(head -3 "$TMP/dup")"
 "$PTOP" -b -g --root pid -e cpu-clock -d 1 -n 1 > /dev/null 2> "$TMP/err" &&
 	fail "--root without --folded was taken"
 exit 0

@@ -7,28 +7,41 @@
 # 0x3c050).  perf report names it; so does ptop, with the same Children,
 # from the same perf record -g file.  Live: -g names it (its samples'
 # callers recovered: on_prof too), --call-graph dwarf names it and goes
-# on unwinding into the interrupted main_part.
+# on unwinding into the interrupted main_part.  Go's trampoline
+# (runtime.sigreturn.abi0 in Go 1.19) the same way: a Go program that
+# signals itself (a fixed number of rounds), perf record -g, ptop -i and
+# perf report of the same file.
 . tests/integration/lib.sh
 . tests/integration/callgraph.inc
 need perf
+command -v go > /dev/null 2>&1 || fail "no go (golang-go): scripts/install-deps.sh test"
 
-perf record -q -N --buildid-mmap -e cpu-clock -F 4000 -g -o "$TMP/fp.data" -- \
-	"$WL/fpsig" 2 > /dev/null 2> "$TMP/err" ||
-	fail "perf record --buildid-mmap -g: $(cat "$TMP/err")"
-perf report -i "$TMP/fp.data" --stdio --children --no-inline -g none \
-	--sort sym --percent-limit 0 > "$TMP/perf.txt" 2> /dev/null ||
-	fail "perf report failed"
-theirs=$(awk '$NF == "__restore_rt" && $(NF - 1) == "[.]" { sub(/%/, "", $1); print $1; exit }' "$TMP/perf.txt")
-[ -n "$theirs" ] || fail "perf report has no __restore_rt row: $(head -20 "$TMP/perf.txt")"
-"$PTOP" -i "$TMP/fp.data" -b --json > "$TMP/file.json" 2> "$TMP/err" ||
-	fail "ptop -i: $(cat "$TMP/err")"
-ours=$(children "$TMP/file.json" __restore_rt)
-echo "__restore_rt: ptop -i $ours, perf report $theirs"
-at_least "$ours" 1 "__restore_rt's Children"
-near "$ours" "$theirs" 0.01 "__restore_rt: ptop -i against perf report (the same file)"
-tail -n 1 "$TMP/file.json" | jq -e '[.rows[] | select(.symbol == null or
+# trampoline DATA PATTERN CMD...: perf record -g of CMD into DATA; the
+# row whose name matches PATTERN (an awk regex) in perf report and in
+# ptop -i (its JSON: DATA.json) has the same Children, 1 % or more
+trampoline() {
+	tr_data=$1 tr_pat=$2
+	shift 2
+	perf record -q -N --buildid-mmap -e cpu-clock -F 4000 -g -o "$tr_data" -- \
+		"$@" > /dev/null 2> "$TMP/err" ||
+		fail "perf record --buildid-mmap -g $1: $(cat "$TMP/err")"
+	perf report -i "$tr_data" --stdio --children --no-inline -g none \
+		--sort sym --percent-limit 0 > "$TMP/perf.txt" 2> /dev/null ||
+		fail "perf report of $1 failed"
+	set -- $(awk -v p="$tr_pat" '$NF ~ p && $(NF - 1) == "[.]" { sub(/%/, "", $1); print $NF, $1; exit }' "$TMP/perf.txt")
+	[ $# -eq 2 ] || fail "perf report has no row matching $tr_pat: $(head -20 "$TMP/perf.txt")"
+	"$PTOP" -i "$tr_data" -b --json > "$tr_data.json" 2> "$TMP/err" ||
+		fail "ptop -i $tr_data: $(cat "$TMP/err")"
+	tr_ours=$(children "$tr_data.json" "$1")
+	echo "$1: ptop -i $tr_ours, perf report $2"
+	at_least "$tr_ours" 1 "$1's Children"
+	near "$tr_ours" "$2" 0.01 "$1: ptop -i against perf report (the same file)"
+}
+
+trampoline "$TMP/fp.data" '^__restore_rt$' "$WL/fpsig" 2
+tail -n 1 "$TMP/fp.data.json" | jq -e '[.rows[] | select(.symbol == null or
 	(.symbol | test("^0x")))] | length == 0' > /dev/null ||
-	fail "rows named by an address: $(tail -n 1 "$TMP/file.json" | jq -c '[.rows[] | select(.symbol == null or (.symbol | test("^0x"))) | .symbol]')"
+	fail "rows named by an address: $(tail -n 1 "$TMP/fp.data.json" | jq -c '[.rows[] | select(.symbol == null or (.symbol | test("^0x"))) | .symbol]')"
 
 # live -g: the trampoline named, the handler recovered under it
 "$PTOP" -b --json -g -e cpu-clock -d 30 -- "$WL/fpsig" 2 > "$TMP/fp.json" \
@@ -49,4 +62,12 @@ tail -n 1 "$TMP/dw.json" | jq -e '[.rows[] | select(.symbol == "prof_work") |
 	.children[]? | select(.symbol == "__restore_rt") |
 	.children[]? | select(.symbol == "on_prof")] | length > 0' > /dev/null ||
 	fail "dwarf: no main_part -> __restore_rt -> on_prof in prof_work's tree"
+
+# Go (tests/workloads/gosig.go): the runtime's handler under its trampoline
+cp tests/workloads/gosig.go "$TMP/main.go" || fail "cp gosig.go"
+(cd "$TMP" && HOME="$TMP" GOCACHE="$TMP/gocache" GOFLAGS= GO111MODULE=off \
+	go build -o gosig main.go) > "$TMP/err" 2>&1 || fail "go build: $(cat "$TMP/err")"
+# the trampoline's name: runtime.sigreturn.abi0 (Go 1.19), other
+# versions' runtime.sigreturn__sigaction.abi0
+trampoline "$TMP/go.data" '^runtime\\.sigreturn' "$TMP/gosig" 20000
 exit 0
