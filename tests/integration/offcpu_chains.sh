@@ -9,7 +9,9 @@
 # process at the same time give nap_part and wait_part the same
 # Children within 1 point, of the time waited and of the switch-outs;
 # perf record -e sched:sched_switch --call-graph dwarf, beside them,
-# the same share of the switch-outs.  --wall with dwarf names them too.
+# the same share of the switch-outs.  -o writes the recovered chains:
+# perf report of its file gives them the same share as ptop -i.  --wall
+# with dwarf names them too.
 . tests/integration/lib.sh
 . tests/integration/callgraph.inc
 need perf
@@ -84,6 +86,24 @@ done
 near "$(awk -v n="$(off_children "$TMP/fp.json" off-cpu nap_part)" \
 	-v w="$(off_children "$TMP/fp.json" off-cpu wait_part)" \
 	'BEGIN { print 100 * n / (n + w) }')" 66.7 5 "nap_part : wait_part"
+
+# -o: the switch-outs' recovered chains in the file, which perf report
+# reads as ptop -i does
+"$PTOP" -b --off-cpu -g -d 600 -o "$TMP/off.data" -- "$WL/fpwait" 10 \
+	> /dev/null 2> "$TMP/err" || fail "ptop --off-cpu -g -o: $(cat "$TMP/err")"
+"$PTOP" -i "$TMP/off.data" -b --json > "$TMP/off.json" 2> "$TMP/err" ||
+	fail "ptop -i of --off-cpu -o's file: $(cat "$TMP/err")"
+perf report -i "$TMP/off.data" --stdio --children --no-inline -g none \
+	--sort sym --percent-limit 0 > "$TMP/perf.txt" 2> /dev/null ||
+	fail "perf report of --off-cpu -o's file failed"
+for f in nap_part wait_part; do
+	a=$(off_children "$TMP/off.json" sched:sched_switch "$f")
+	p=$(awk -v s="$f" "/of event 'sched:sched_switch'/ { on = 1 }"'
+		on && $NF == s && $(NF - 1) == "[.]" { sub(/%/, "", $1); print $1; exit }' "$TMP/perf.txt")
+	echo "$f in -o's file: ptop -i $a, perf report ${p:-none} of the switch-outs"
+	at_least "$a" 10 "$f's share of the switch-outs in -o's file"
+	near "$a" "${p:-0}" 0.01 "$f in -o's file: ptop -i against perf report"
+done
 
 # --wall with dwarf: the waits and the CPU time of the same chains
 "$PTOP" -b --json --wall --call-graph dwarf -d 600 -- "$WL/fpwait" 10 \
