@@ -1,6 +1,8 @@
 #!/bin/sh
 # make bench: ptop against the installed perf, in the same run.
 # Environment: PTOP, WL (workloads), BUILD.  BENCH_SECS (default 10).
+# BENCH_ONLY=NAME: only the section of tests/bench/run-NAME.sh (make bench
+# BENCH_ONLY=recover: -g's recovery alone).
 # The machine is noisy: each figure is the best of a few runs, and the
 # ratios matter more than the absolute numbers.
 set -u
@@ -87,6 +89,7 @@ tui_one() {
 echo "ptop bench ($(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, $(uname -r), $(perf --version 2>/dev/null))"
 echo
 
+if [ -z "${BENCH_ONLY:-}" ]; then
 # 1. Ingest cost: synthetic records, no kernel.
 for i in 1 2 3; do "$BUILD/bench/ingest" 3000000; done > "$tmp/ingest"
 ns=$(sed -n 's/^ingest: \([0-9.]*\) ns.*/\1/p' "$tmp/ingest" | best)
@@ -118,9 +121,10 @@ echo "first resolved table showing spin_a: ptop ${fp:-never} s, perf top ${fq:-n
 # the sections below start the workloads they need, on an idle machine
 kill "$spin" 2> /dev/null
 wait "$spin" 2> /dev/null
+fi
 
 # Further sections are added by the features that own them.
-for extra in tests/bench/run-*.sh; do
+for extra in tests/bench/run-${BENCH_ONLY:-*}.sh; do
 	[ -f "$extra" ] && . "$extra"
 done
 exit 0
