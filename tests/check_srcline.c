@@ -279,7 +279,7 @@ START_TEST(test_changed_under)
 		ck_assert_ptr_nonnull(elf);
 		sd = srcline__new(elf, fd);
 		ck_assert_ptr_nonnull(sd);
-		n = srcline__lookup(sd, addr, out, 8, pool);
+		n = srcline__lookup(sd, addr, out, 8, pool, 0);
 		ck_assert_int_ge(n, 1);
 		ck_assert_str_eq(out[n - 1].func, "fix_caller");
 		if (how == 0)
@@ -287,7 +287,7 @@ START_TEST(test_changed_under)
 		else
 			copy_fixture("annfix", path);
 		for (u64 a = addr + 1; a < addr + size; a++)
-			ck_assert_int_eq(srcline__lookup(sd, a, out, 8, pool),
+			ck_assert_int_eq(srcline__lookup(sd, a, out, 8, pool, 0),
 					 -ESTALE);
 		srcline__free(sd);
 		elf_end(elf);
