@@ -7,9 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "ui/report/push.h"
 #include "src/cli.h"
+#include "src/sys/synth.h"
 
 enum opt_id {
 	OPT_EVENT = 'e',
@@ -73,171 +76,188 @@ enum opt_id {
 	OPT_ROOT,
 };
 
-/* The one option table: getopt's tables and --help come from it. */
+/* The one option table: getopt's tables and --help come from it.  A
+ * row with a group starts a section of --help; help is wrapped to 80
+ * columns (doc/ptop.1 says the rest). */
 static const struct opt_desc {
 	int id;
 	const char *lng;
 	const char *arg;	/* NULL: no argument */
 	const char *help;
+	const char *group;	/* a new section of --help starts here */
 } opt_descs[] = {
-	{ OPT_EVENT, "event", "LIST",
-	  "events to sample, comma-separated, repeatable (default cycles, "
-	  "or cpu-clock where there is no PMU)" },
-	{ OPT_FREQ, "freq", "HZ", "sampling frequency (default 4000)" },
-	{ OPT_COUNT, "count", "PERIOD", "sample every PERIOD events instead" },
-	{ OPT_PID, "pid", "PID[,PID]",
-	  "profile these processes, their threads and children" },
-	{ OPT_TID, "tid", "TID[,TID]", "profile these threads only" },
-	{ OPT_CPU, "cpu", "LIST", "profile these CPUs only (0,2-3)" },
+	{ OPT_PID, "pid", "PID|NAME[,...]",
+	  "pids or command names; their threads and children",
+	  "What to profile (default: the "
+	  "whole machine)" },
+	{ OPT_TID, "tid", "TID[,TID]", "these threads only" },
+	{ OPT_CPU, "cpu", "LIST", "these CPUs only (0,2-3)" },
 	{ OPT_CGROUP, "cgroup", "NAME[,NAME]",
-	  "profile only the tasks of these cgroups (v2: a path under its "
-	  "mount, as /proc/PID/cgroup shows it), on every CPU, like "
-	  "perf's -G" },
+	  "the tasks of these cgroups (v2), as perf's -G" },
 	{ OPT_ALL_CGROUPS, "all-cgroups", NULL,
-	  "samples carry their cgroup's id, and CGROUP records name them, as "
-	  "perf record --all-cgroups: -o writes them (it does without this "
-	  "option only for -s cgroup or -G)" },
+	  "-o: samples with cgroup ids (perf record's)" },
+	{ OPT_INPUT, "input", "FILE",
+	  "show a perf.data file instead (-: a stream on stdin)" },
+	{ OPT_TIME, "time", "START,END",
+	  "with -i: only this window (1887.5,1888 or 10%-20%)" },
+	{ OPT_BASELINE, "baseline", "FILE",
+	  "compare with a perf.data FILE, as perf diff does" },
+	{ OPT_EVENT, "event", "LIST",
+	  "events, comma-separated (default cycles/cpu-clock)",
+	  "Events and call chains" },
+	{ OPT_FREQ, "freq", "HZ", "samples a second (default 4000)" },
+	{ OPT_COUNT, "count", "PERIOD", "a sample every PERIOD events instead" },
 	{ OPT_MMAP, "mmap-pages", "PAGES",
-	  "ring buffer pages per CPU, a power of two (default 128, "
-	  "512 with --call-graph dwarf)" },
-	{ OPT_DELAY, "delay", "SECS", "refresh every SECS (default 2)" },
-	{ OPT_ITER, "iterations", "N", "exit after N refreshes" },
-	{ OPT_BATCH, "batch", NULL, "batch mode: print tables, no terminal UI" },
-	{ OPT_JSON, "json", NULL, "batch: one JSON object per event and refresh" },
-	{ OPT_SORT, "sort", "KEYS",
-	  "group and sort by KEYS: dso,sym,comm,pid,tid,cpu,cgroup and "
-	  "overhead,sample,period (default dso,sym)" },
-	{ OPT_ZERO, "zero", NULL, "zero the histogram at every refresh" },
-	{ OPT_DECAY, "decay", NULL, "decay the histogram by 7/8 at every refresh" },
-	{ OPT_PERCENT_LIMIT, "percent-limit", "PCT", "hide rows under PCT %" },
-	{ OPT_ENTRIES, "entries", "N", "show at most N rows" },
-	{ OPT_HIDE_KERNEL, "hide-kernel", NULL, "hide kernel symbols" },
-	{ OPT_HIDE_USER, "hide-user", NULL, "hide user symbols" },
-	{ OPT_SHOW_PERIOD, "show-period", NULL, "show the Period column" },
+	  "ring pages per CPU, a power of two (default 128)" },
+	{ OPT_FP, "call-graph-fp", NULL,
+	  "call chains by frame pointers (--call-graph fp)" },
+	{ OPT_CALL_GRAPH, "call-graph", "MODE",
+	  "fp[,BYTES] or dwarf[,BYTES]; then ,caller or ,callee" },
+	{ OPT_NO_FP_RECOVERY, "no-fp-recovery", NULL,
+	  "fp chains as the kernel walks them: no stack copy" },
+	{ OPT_KEEP_STACKS, "keep-stacks", NULL,
+	  "-o with -g: the stack copies, not recovered chains" },
+	{ OPT_MAX_STACK, "max-stack", "N", "at most N frames per chain" },
 	{ OPT_OFF_CPU, "off-cpu", NULL,
-	  "also an event of the time threads wait off CPU (sleeping, "
-	  "blocked on I/O or locks; not preempted), charged to where they "
-	  "waited: sched:sched_switch with call chains (implies -g)" },
+	  "also time waited off CPU, by chain (implies -g)" },
 	{ OPT_WALL, "wall", NULL,
-	  "also an event of wall-clock time: on-CPU samples (cpu-clock or "
-	  "task-clock) by their nanoseconds plus every off-CPU interval, "
-	  "preemptions included, so a thread's rows add up to its lifetime "
-	  "(implies --off-cpu)" },
-	{ OPT_SHOW_IDLE, "show-idle", NULL,
-	  "show the idle task's samples (pid 0) as rows; by default they are "
-	  "only the header's idle share" },
+	  "also wall-clock time, on and off CPU (--off-cpu)" },
 	{ OPT_LIST_EVENTS, "list-events", NULL,
 	  "list the events this machine can open" },
-	{ OPT_DEBUG_DIR, "debug-dir", "DIR",
-	  "look for debug files by build-id under DIR too (repeatable)" },
-	{ OPT_SYMFS, "symfs", "DIR",
-	  "look for binaries and debug files under DIR first (another "
-	  "machine's or a container's files)" },
-	{ OPT_NO_DEBUGINFOD, "no-debuginfod", NULL,
-	  "never fetch files from the DEBUGINFOD_URLS servers" },
-	{ OPT_DEBUGINFOD_MAXSIZE, "debuginfod-maxsize", "BYTES",
-	  "refuse a fetched file past BYTES (a K, M or G suffix; default "
-	  "DEBUGINFOD_MAXSIZE, else 1G), counted as it arrives" },
-	{ OPT_NO_DWARF_CACHE, "no-dwarf-cache", NULL,
-	  "do not keep inflated copies of debug files with compressed DWARF "
-	  "(in $XDG_CACHE_HOME/ptop/dwarf)" },
-	{ OPT_NO_SYMBOL_CACHE, "no-symbol-cache", NULL,
-	  "do not keep binaries' symbol tables for later runs "
-	  "(in $XDG_CACHE_HOME/ptop/symbols)" },
-	{ OPT_NO_DEMANGLE, "no-demangle", NULL, "show C++/Rust names mangled" },
-	{ OPT_DEMANGLE_PARAMS, "demangle-params", NULL,
-	  "show C++ functions with their parameters, not by their name alone as perf report does" },
-	{ OPT_ANNOTATE, "annotate", "SYMBOL",
-	  "batch: print SYMBOL's annotated code at each refresh (the hottest "
-	  "match): percent, address and instruction, with source lines" },
-	{ OPT_DISASM, "disassembler-style", "STYLE",
-	  "annotate in att (default) or intel syntax, as perf's -M" },
-	{ OPT_FP, "call-graph-fp", NULL,
-	  "sample call chains (frame pointers), like --call-graph fp" },
-	{ OPT_CALL_GRAPH, "call-graph", "MODE",
-	  "fp[,BYTES] (frame pointers; callers they lose recovered from a "
-	  "BYTES copy of the user stack, default 256) or dwarf[,BYTES] "
-	  "(unwinds a copy of the user stack), then ,caller (default) or "
-	  ",callee for the trees" },
-	{ OPT_NO_FP_RECOVERY, "no-fp-recovery", NULL,
-	  "frame-pointer chains as the kernel walks them: no stack copy, "
-	  "no callers recovered" },
-	{ OPT_KEEP_STACKS, "keep-stacks", NULL,
-	  "-o with -g: write each sample's registers and stack copy with "
-	  "the kernel's chain, not the recovered chain" },
-	{ OPT_MAX_STACK, "max-stack", "N", "keep at most N frames per chain" },
+	{ OPT_SORT, "sort", "KEYS",
+	  "group by KEYS: dso,sym,comm,pid,tid,cpu,cgroup,state "
+	  "(default dso,sym); overhead, sample or period orders",
+	  "The table" },
+	{ OPT_DELAY, "delay", "SECS", "refresh every SECS (default 2)" },
+	{ OPT_ITER, "iterations", "N", "exit after N refreshes" },
+	{ OPT_ZERO, "zero", NULL, "zero the counts at every refresh" },
+	{ OPT_DECAY, "decay", NULL, "decay the counts by 7/8 at every refresh" },
+	{ OPT_PERCENT_LIMIT, "percent-limit", "PCT", "hide rows under PCT %" },
+	{ OPT_ENTRIES, "entries", "N", "show at most N rows" },
+	{ OPT_HIDE_KERNEL, "hide-kernel", NULL, "hide kernel functions" },
+	{ OPT_HIDE_USER, "hide-user", NULL, "hide user functions" },
+	{ OPT_SHOW_PERIOD, "show-period", NULL, "show the Period column" },
+	{ OPT_SHOW_IDLE, "show-idle", NULL,
+	  "the idle task (pid 0) as rows, not a header share" },
 	{ OPT_CHILDREN, "children", NULL,
-	  "with call graphs, show and sort by the total with callees (default)" },
-	{ OPT_NO_CHILDREN, "no-children", NULL, "with call graphs, self cost only" },
+	  "with chains: the Children column too (default)" },
+	{ OPT_NO_CHILDREN, "no-children", NULL, "with chains: self cost only" },
 	{ OPT_INLINE, "inline", NULL,
-	  "inlined functions (DWARF) as frames of the trees and, with "
-	  "children, rows of their own, for every chain (default: only for "
-	  "chains unwound from stack copies, as perf 6.1)" },
+	  "inlined functions as frames and rows, for every chain "
+	  "(default: chains unwound from stack copies, as perf)" },
 	{ OPT_NO_INLINE, "no-inline", NULL,
 	  "no inlined frames or rows, whatever the chains" },
 	{ OPT_TREE_LIMIT, "tree-limit", "PCT",
-	  "call trees (text, JSON, live) leave out branches under PCT % of "
-	  "their row (default: --percent-limit, else 0.5); 0 shows them all" },
+	  "call trees hide branches under PCT % (default 0.5)" },
+	{ OPT_NO_DEMANGLE, "no-demangle", NULL, "C++ and Rust names mangled" },
+	{ OPT_DEMANGLE_PARAMS, "demangle-params", NULL,
+	  "C++ functions with their parameters" },
+	{ OPT_BATCH, "batch", NULL, "print tables, no terminal UI",
+	  "Output" },
+	{ OPT_JSON, "json", NULL, "with -b: a JSON object per event and refresh" },
 	{ OPT_FOLDED, "folded", NULL,
-	  "batch with call graphs: print folded stacks (a;b;c count) for "
-	  "flame graph tools" },
+	  "with -b and chains: folded stacks (a;b;c N)" },
 	{ OPT_ROOT, "root", "WHAT",
-	  "what --folded stacks and --flamegraph start with: comm (the "
-	  "command, as stackcollapse-perf.pl), pid (comm-PID), tid "
-	  "(comm-PID/TID), none; default: comm when the samples come from "
-	  "more than one process" },
-	{ OPT_PPROF, "pprof", "FILE",
-	  "batch: also write each event's profile to FILE in pprof's format "
-	  "(gzipped profile.proto; FILE.EVENT when there are several), "
-	  "rewritten at each refresh" },
-	{ OPT_FLAMEGRAPH, "flamegraph", "FILE",
-	  "batch with call chains (-g, or -i of a file with them): also "
-	  "write each event's flame graph to FILE, an interactive SVG "
-	  "(FILE.EVENT when there are several), rewritten at each refresh" },
-	{ OPT_PUSH, "push", "URL",
-	  "send a pprof profile of every refresh's samples (-d) to a "
-	  "Pyroscope server's ingest API (URL/ingest), live or batch; with "
-	  "-i, the whole recording once" },
-	{ OPT_APP_NAME, "app-name", "NAME",
-	  "--push: the application's name (default: the command's, else ptop)" },
-	{ OPT_LABEL, "label", "KEY=VALUE",
-	  "--push: a label of the profiles (repeatable; hostname is set)" },
-	{ OPT_INPUT, "input", "FILE",
-	  "show a perf.data file (from perf record or ptop -o) instead of "
-	  "profiling; - reads a pipe-mode stream (perf record -o -) from stdin" },
+	  "stacks of --folded/--flamegraph start with comm, pid, tid "
+	  "or none (default: comm for several processes)" },
+	{ OPT_ANNOTATE, "annotate", "SYMBOL",
+	  "with -b: SYMBOL's annotated code at each refresh" },
+	{ OPT_DISASM, "disassembler-style", "STYLE",
+	  "annotate in att (default) or intel syntax" },
 	{ OPT_OUTPUT, "output", "FILE",
-	  "also write what is profiled to FILE in perf.data format; - writes "
-	  "a pipe-mode stream to stdout (batch tables then go to stderr)" },
-	{ OPT_BASELINE, "baseline", "FILE",
-	  "compare with the perf.data FILE (live, -p, a command or -i): each "
-	  "row gets its Baseline share and its Delta in points (as perf diff "
-	  "FILE ...), rows matched by object and symbol name" },
-	{ OPT_TIME, "time", "START,END",
-	  "with -i: only samples in this window, as perf report --time: "
-	  "seconds (1887.5,1888) or percentages (10%-20%, 10%/2)" },
-	{ OPT_VERBOSE, "verbose", NULL, "more messages (repeat for debug)" },
+	  "also write a perf.data FILE (-: stream to stdout)" },
+	{ OPT_FLAMEGRAPH, "flamegraph", "FILE",
+	  "with chains: also an SVG flame graph (.json: d3's)" },
+	{ OPT_PPROF, "pprof", "FILE",
+	  "also a pprof profile, rewritten at each refresh" },
+	{ OPT_PUSH, "push", "URL",
+	  "send each refresh's profile to a Pyroscope server" },
+	{ OPT_APP_NAME, "app-name", "NAME", "--push: the application's name" },
+	{ OPT_LABEL, "label", "KEY=VALUE", "--push: a label (repeatable)" },
+	{ OPT_DEBUG_DIR, "debug-dir", "DIR",
+	  "debug files by build-id under DIR too", "Symbols" },
+	{ OPT_SYMFS, "symfs", "DIR",
+	  "binaries and debug files under DIR first" },
+	{ OPT_NO_DEBUGINFOD, "no-debuginfod", NULL,
+	  "never ask the DEBUGINFOD_URLS servers" },
+	{ OPT_DEBUGINFOD_MAXSIZE, "debuginfod-maxsize", "BYTES",
+	  "refuse a fetched file past BYTES (K, M, G; default 1G)" },
+	{ OPT_NO_DWARF_CACHE, "no-dwarf-cache", NULL,
+	  "keep no inflated copies of compressed DWARF" },
+	{ OPT_NO_SYMBOL_CACHE, "no-symbol-cache", NULL,
+	  "keep no symbol tables for later runs" },
+	{ OPT_VERBOSE, "verbose", NULL, "more messages (twice: debug)", "" },
 	{ OPT_HELP, "help", NULL, "this help" },
-	{ OPT_VERSION, "version", NULL, "print the version" },
+	{ OPT_VERSION, "version", NULL, "the version" },
 };
+
+/* --help: five common uses, then the options by section, in 80 columns
+ * (a test holds it there). */
+#define HELP_WIDTH 80
+#define HELP_COL 28
+
+static const char *const help_uses[][2] = {
+	{ "ptop", "the whole machine, live (h: the keys)" },
+	{ "ptop -p 1234", "one process (-p NAME: each one so named)" },
+	{ "ptop -g -- ./program args", "start a program, with call graphs" },
+	{ "ptop -b -n 1 --json", "one table as JSON, for scripts" },
+	{ "ptop -o run.data -- ./program", "and keep it for perf report" },
+};
+
+/* text from column HELP_COL, words wrapped at HELP_WIDTH; the first line
+ * continues what is already printed (at column col) */
+static void help_wrap(FILE *f, size_t col, const char *text)
+{
+	const size_t width = HELP_WIDTH - HELP_COL;
+
+	if (col + 2 > HELP_COL) {
+		fputc('\n', f);
+		col = 0;
+	}
+	fprintf(f, "%*s", (int)(HELP_COL - col), "");
+	while (*text) {
+		size_t n = strlen(text), cut = n;
+
+		if (n > width) {
+			cut = width;
+			while (cut && text[cut] != ' ')
+				cut--;
+			if (!cut)
+				cut = width;
+		}
+		fprintf(f, "%.*s\n", (int)cut, text);
+		text += cut;
+		while (*text == ' ')
+			text++;
+		if (*text)
+			fprintf(f, "%*s", HELP_COL, "");
+	}
+}
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: ptop [options] [-- COMMAND [ARGS...]]\n\n"
-		   "A live, top-like CPU profiler: which functions burn the CPU,\n"
-		   "system-wide, in the processes given with -p/-t, or in COMMAND.\n\n");
+	fprintf(f, "usage: ptop [options] [-- COMMAND [ARGS...]]\n"
+		   "A live, top-like CPU profiler: which functions burn the "
+		   "CPU, machine-wide,\nin the processes of -p or -t, or in "
+		   "COMMAND.\n\nCommon uses:\n");
+	for (size_t i = 0; i < ARRAY_SIZE(help_uses); i++)
+		fprintf(f, "  %-31s %s\n", help_uses[i][0], help_uses[i][1]);
 	for (size_t i = 0; i < ARRAY_SIZE(opt_descs); i++) {
 		const struct opt_desc *o = &opt_descs[i];
-		char left[64];
+		int n;
 
+		if (o->group)
+			fprintf(f, "\n%s%s", o->group, *o->group ? ":\n" : "");
 		if (o->id < 256)
-			snprintf(left, sizeof(left), "-%c, --%s%s%s", o->id,
-				 o->lng, o->arg ? " " : "", o->arg ? o->arg : "");
+			n = fprintf(f, "  -%c, --%s%s%s", o->id, o->lng,
+				    o->arg ? " " : "", o->arg ? o->arg : "");
 		else
-			snprintf(left, sizeof(left), "    --%s%s%s", o->lng,
-				 o->arg ? " " : "", o->arg ? o->arg : "");
-		fprintf(f, "  %-31s %s\n", left, o->help);
+			n = fprintf(f, "      --%s%s%s", o->lng,
+				    o->arg ? " " : "", o->arg ? o->arg : "");
+		help_wrap(f, (size_t)n, o->help);
 	}
-	fprintf(f, "\nIn the live view, press h for the keys.  See ptop(1).\n");
+	fprintf(f, "\nIn the live view, h lists the keys.  Everything: "
+		   "man ptop (doc/ptop.1).\n");
 }
 
 static int __attribute__((format(printf, 1, 2))) bad_usage(const char *fmt, ...)
@@ -325,6 +345,101 @@ static const char *opt_name(int id)
 	return "?";
 }
 
+/* The option named name[0..len) exactly, or NULL. */
+static const struct opt_desc *find_long(const char *name, size_t len)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(opt_descs); i++)
+		if (strlen(opt_descs[i].lng) == len &&
+		    !memcmp(opt_descs[i].lng, name, len))
+			return &opt_descs[i];
+	return NULL;
+}
+
+/* Edits (insert, delete, replace, swap two neighbours) from a[0..n) to
+ * b, up to a small bound (names are short). */
+static size_t edit_distance(const char *a, size_t n, const char *b)
+{
+	size_t m = strlen(b), d[40][40];
+
+	if (n >= 40 || m >= 40)
+		return 40;
+	for (size_t i = 0; i <= n; i++)
+		d[i][0] = i;
+	for (size_t j = 0; j <= m; j++)
+		d[0][j] = j;
+	for (size_t i = 1; i <= n; i++)
+		for (size_t j = 1; j <= m; j++) {
+			size_t v = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+
+			if (d[i - 1][j] + 1 < v)
+				v = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < v)
+				v = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < v)
+				v = d[i - 2][j - 2] + 1;
+			d[i][j] = v;
+		}
+	return d[n][m];
+}
+
+/*
+ * "; did you mean --json?" for a name that is no option's: the options
+ * it begins (an abbreviation), else the nearest by a few edits.  prefix
+ * goes before each name ("--", or "" in the config file).
+ */
+static void suggest(struct strbuf *sb, const char *name, size_t len,
+		    const char *prefix)
+{
+	size_t best = len < 4 ? 1 : len < 9 ? 2 : 3, nr = 0, all = 0;
+	const struct opt_desc *pick[4];
+
+	/* an abbreviation: the options it begins */
+	for (size_t i = 0; i < ARRAY_SIZE(opt_descs) && len; i++)
+		if (!strncmp(opt_descs[i].lng, name, len) && all++ < 4)
+			pick[nr++] = &opt_descs[i];
+	for (size_t i = 0; !nr && i < ARRAY_SIZE(opt_descs); i++) {
+		size_t dist = edit_distance(name, len, opt_descs[i].lng);
+
+		if (dist < best) {
+			best = dist;
+			nr = all = 0;
+		}
+		if (dist == best && all++ < 4)
+			pick[nr++] = &opt_descs[i];
+	}
+	for (size_t i = 0; i < nr; i++)
+		strbuf__addf(sb, "%s%s%s", i == 0 ? "; did you mean " :
+				 i + 1 < nr || all > nr ? ", " : " or ",
+			     prefix, pick[i]->lng);
+	if (all > nr)
+		strbuf__addf(sb, " (%zu more)", all - nr);
+	if (nr)
+		strbuf__adds(sb, "?");
+}
+
+/* argv's "--name" or "--name=value": 0 when name is an option's, in
+ * full; else the exit status + 1, said with a suggestion. */
+static int check_long_name(const char *arg)
+{
+	size_t len;
+	struct strbuf sb;
+	int rc;
+
+	if (strncmp(arg, "--", 2) || !arg[2])
+		return 0;
+	arg += 2;
+	len = strcspn(arg, "=");
+	if (find_long(arg, len))
+		return 0;
+	strbuf__init(&sb);
+	suggest(&sb, arg, len, "--");
+	rc = 1 + bad_usage("unknown option '--%.*s'%s", (int)len, arg,
+			   sb.buf ? sb.buf : "");
+	strbuf__fini(&sb);
+	return rc;
+}
+
 /* getopt_long's tables from the option table. */
 static void getopt_tables(struct option *longopts, char *shortopts)
 {
@@ -346,6 +461,36 @@ static void getopt_tables(struct option *longopts, char *shortopts)
 		}
 	}
 	*sp = '\0';
+}
+
+/* -p's pids or command names (as the live view's p key takes them),
+ * added to the target's: 0, or the exit status + 1. */
+static int add_pids(struct options *o, const char *list, struct strbuf *err)
+{
+	pid_t *pids, *all;
+	size_t nr;
+	int rc;
+
+	strbuf__reset(err);
+	rc = synth__resolve_pids("/proc", list, getpid(), &pids, &nr, err);
+	if (rc == -ESRCH) {
+		fprintf(stderr, "ptop: -p %s: %s\n", list, err->buf);
+		return 1 + 1;
+	}
+	if (rc)
+		return 1 + bad_usage("-p %s: %s (pids or command names, "
+				     "comma-separated)", list,
+				     err->buf ? err->buf : strerror(-rc));
+	all = realloc(o->target.pids, (o->target.nr_pids + nr) * sizeof(*all));
+	if (!all) {
+		free(pids);
+		return 1 + bad_usage("%s", "out of memory");
+	}
+	memcpy(all + o->target.nr_pids, pids, nr * sizeof(*all));
+	o->target.pids = all;
+	o->target.nr_pids += nr;
+	free(pids);
+	return 0;
 }
 
 /* What to profile and how: 0, the exit status + 1, or -1 when c is none
@@ -392,10 +537,14 @@ static int profiling_option(struct options *o, int c, struct strbuf *err)
 		    o->target.kind != (c == OPT_PID ? TARGET_PIDS : TARGET_TIDS))
 			return 1 + bad_usage("%s", "-p and -t cannot be mixed");
 		o->target.kind = c == OPT_PID ? TARGET_PIDS : TARGET_TIDS;
-		if (pidlist__parse(optarg, &o->target.pids,
-				   &o->target.nr_pids))
-			return 1 + bad_usage("bad pid list '%s'", optarg);
-		break;
+		if (c == OPT_TID) {
+			if (pidlist__parse(optarg, &o->target.pids,
+					   &o->target.nr_pids))
+				return 1 + bad_usage("bad thread id list '%s'",
+						     optarg);
+			break;
+		}
+		return add_pids(o, optarg, err);
 	case OPT_CGROUP:
 		o->cgroups = optarg;
 		break;
@@ -440,15 +589,32 @@ static int profiling_option(struct options *o, int c, struct strbuf *err)
 	return 0;
 }
 
+/* A folder a user names (--symfs, --debug-dir) exists: a typo would
+ * otherwise change nothing but the names, in silence.  errno says why
+ * not. */
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return false;
+	errno = ENOTDIR;
+	return S_ISDIR(st.st_mode);
+}
+
 /* Where symbols come from and how they read: 0, the exit status + 1, or
  * -1 when c is none of these options. */
 static int symbol_option(struct options *o, int c)
 {
 	switch (c) {
 	case OPT_DEBUG_DIR: {
-		const char **p = realloc(o->debug_dirs,
-					 (o->nr_debug_dirs + 1) * sizeof(*p));
+		const char **p;
 
+		if (!is_dir(optarg))
+			return 1 + bad_usage("--debug-dir %s: %s", optarg,
+					     errno == ENOTDIR ?
+					     "not a directory" : strerror(errno));
+		p = realloc(o->debug_dirs, (o->nr_debug_dirs + 1) * sizeof(*p));
 		if (!p)
 			return 2;
 		o->debug_dirs = p;
@@ -477,6 +643,10 @@ static int symbol_option(struct options *o, int c)
 	case OPT_SYMFS:
 		if (!*optarg)
 			return 1 + bad_usage("%s", "--symfs needs a directory");
+		if (!is_dir(optarg))
+			return 1 + bad_usage("--symfs %s: %s", optarg,
+					     errno == ENOTDIR ?
+					     "not a directory" : strerror(errno));
 		o->symfs = optarg;
 		break;
 	case OPT_NO_DEBUGINFOD:
@@ -647,8 +817,8 @@ static int other_option(struct options *o, int c, char **argv,
 		return 1 + bad_usage("option '%s' needs an argument",
 				     argv[optind - 1]);
 	default:
-		return 1 + bad_usage("unknown option '%s'",
-				     argv[optind - 1]);
+		/* a long one is refused before getopt sees it */
+		return 1 + bad_usage("unknown option '-%c'", optopt);
 	}
 	return 0;
 }
@@ -673,9 +843,17 @@ static int check_options(struct options *o, int argc, char **argv)
 	if (o->filter.hide_kernel && o->filter.hide_user)
 		return 1 + bad_usage("%s", "-K and -U together hide everything");
 	/* a recording's chains are enough (checked once it is open) */
-	if (o->folded && (!o->batch || (!o->callgraph && !o->input) || o->json))
-		return 1 + bad_usage("%s", "--folded needs -b and -g or -i "
-				     "(and no --json)");
+	if (o->folded && !o->batch)
+		return 1 + bad_usage("%s", "--folded prints stacks in batch "
+				     "mode: add -b (live, F shows the flame "
+				     "graph)");
+	if (o->folded && o->json)
+		return 1 + bad_usage("%s", "--folded and --json are two batch "
+				     "formats: pick one");
+	if (o->folded && !o->callgraph && !o->input)
+		return 1 + bad_usage("%s", "--folded needs call chains: add -g "
+				     "(or --call-graph dwarf), or -i of a "
+				     "recording made with them");
 	if (o->stack_root != STACK_ROOT_AUTO && !o->folded && !o->flamegraph)
 		return 1 + bad_usage("%s", "--root goes with --folded or --flamegraph");
 	if (o->keep_stacks && !o->output)
@@ -809,13 +987,23 @@ int cli__parse(int argc, char **argv, struct options *o)
 	struct option longopts[ARRAY_SIZE(opt_descs) + 1];
 	char shortopts[ARRAY_SIZE(opt_descs) * 2 + 3];
 	struct strbuf err;
-	int c, rc = 0;
+	int c, rc = 0, cluster = -1;
 
 	getopt_tables(longopts, shortopts);
 	strbuf__init(&err);
 	opterr = 0;
-	while (!rc &&
-	       (c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+	while (!rc) {
+		int before = optind;
+
+		/* a long option is spelt in full: getopt would take a
+		 * prefix (not inside a cluster of short ones: -bg) */
+		if (optind < argc && optind != cluster &&
+		    (rc = check_long_name(argv[optind])))
+			break;
+		c = getopt_long(argc, argv, shortopts, longopts, NULL);
+		if (c == -1)
+			break;
+		cluster = optind == before ? before : -1;
 	switch (c) {
 	case OPT_EVENT: case OPT_FREQ: case OPT_COUNT: case OPT_PID:
 	case OPT_TID: case OPT_CPU: case OPT_MMAP: case OPT_WALL:

@@ -586,6 +586,68 @@ START_TEST(test_threads_and_find)
 }
 END_TEST
 
+/* -p's and the p key's lists: pids and names mixed, sorted, each once;
+ * self left out of a name's processes; errors say which item */
+START_TEST(test_resolve_pids)
+{
+	pid_t *pids = NULL;
+	size_t nr = 0;
+	struct strbuf err;
+	char comm[64], list[128];
+
+	strbuf__init(&err);
+	ck_assert_int_eq(synth__comm("/proc", getpid(), comm, sizeof(comm)),
+			 0);
+	ck_assert_int_eq(synth__resolve_pids(NULL, "30, 20 10,20", 0, &pids,
+					     &nr, &err), 0);
+	ck_assert_uint_eq(nr, 3);
+	ck_assert(pids[0] == 10 && pids[1] == 20 && pids[2] == 30);
+	free(pids);
+	/* this process by its name, and by it again as a pid */
+	snprintf(list, sizeof(list), " %s ,%d", comm, (int)getppid());
+	ck_assert_int_eq(synth__resolve_pids(NULL, list, 0, &pids, &nr, &err),
+			 0);
+	ck_assert_uint_ge(nr, 2);
+	{
+		bool self = false, parent = false;
+
+		for (size_t i = 0; i < nr; i++) {
+			if (i)
+				ck_assert_int_lt(pids[i - 1], pids[i]);
+			self |= pids[i] == getpid();
+			parent |= pids[i] == getppid();
+		}
+		ck_assert(self && parent);
+	}
+	free(pids);
+	/* self is left out of a name's processes (other runners may have
+	 * the name: none of them is self) */
+	{
+		int rc = synth__resolve_pids(NULL, comm, getpid(), &pids, &nr,
+					     &err);
+
+		ck_assert(rc == 0 || rc == -ESRCH);
+		for (size_t i = 0; i < nr; i++)
+			ck_assert_int_ne(pids[i], getpid());
+		free(pids);
+		strbuf__reset(&err);
+	}
+	ck_assert_int_eq(synth__resolve_pids(NULL, "no-such-ptop-process", 0,
+					     &pids, &nr, &err), -ESRCH);
+	ck_assert_ptr_null(pids);
+	ck_assert_str_eq(err.buf, "no process named 'no-such-ptop-process'");
+	strbuf__reset(&err);
+	ck_assert_int_eq(synth__resolve_pids(NULL, "12,0", 0, &pids, &nr,
+					     &err), -EINVAL);
+	ck_assert_str_eq(err.buf, "bad pid '0'");
+	strbuf__reset(&err);
+	ck_assert_int_eq(synth__resolve_pids(NULL, " , ", 0, &pids, &nr, &err),
+			 -EINVAL);
+	ck_assert_uint_eq(nr, 0);
+	strbuf__fini(&err);
+}
+END_TEST
+
 START_TEST(test_stop)
 {
 	struct perf_event_attr attr;
@@ -644,6 +706,7 @@ Suite *synth_suite(void)
 	tcase_add_test(tc, test_container);
 	tcase_add_test(tc, test_vanished);
 	tcase_add_test(tc, test_threads_and_find);
+	tcase_add_test(tc, test_resolve_pids);
 	tcase_add_test(tc, test_stop);
 	tcase_add_test(tc, test_all_fast);
 	suite_add_tcase(s, tc);

@@ -386,6 +386,90 @@ out:
 	return err;
 }
 
+/* Appends the pids (a pidlist__parse list) or the processes named by the
+ * item s[0..len) */
+static int resolve_item(const char *proc, const char *s, size_t len,
+			pid_t self, pid_t **pids, size_t *nr,
+			struct strbuf *err)
+{
+	pid_t *found = NULL, *p;
+	size_t n = 0, keep = 0;
+	char *item;
+	int rc;
+
+	while (len && (*s == ' ' || *s == '\t'))
+		s++, len--;
+	while (len && (s[len - 1] == ' ' || s[len - 1] == '\t'))
+		len--;
+	if (!len)
+		return 0;
+	item = strndup(s, len);
+	if (!item)
+		return -ENOMEM;
+	if (strspn(item, "0123456789 \t") == len) {
+		rc = pidlist__parse(item, pids, nr);
+		if (rc == -EINVAL)
+			strbuf__addf(err, "bad pid '%s'", item);
+		free(item);
+		return rc;
+	}
+	rc = synth__find_pids(proc, item, &found, &n);
+	for (size_t i = 0; i < n; i++)
+		if (found[i] != self)
+			found[keep++] = found[i];
+	if (!rc && !keep) {
+		strbuf__addf(err, "no process named '%s'", item);
+		rc = -ESRCH;
+	}
+	free(item);
+	if (rc) {
+		free(found);
+		return rc;
+	}
+	p = realloc(*pids, (*nr + keep) * sizeof(*p));
+	if (!p) {
+		free(found);
+		return -ENOMEM;
+	}
+	memcpy(p + *nr, found, keep * sizeof(*p));
+	*pids = p;
+	*nr += keep;
+	free(found);
+	return 0;
+}
+
+int synth__resolve_pids(const char *proc, const char *list, pid_t self,
+			pid_t **pids, size_t *nr, struct strbuf *err)
+{
+	size_t keep = 0;
+	int rc = 0;
+
+	*pids = NULL;
+	*nr = 0;
+	while (!rc && *list) {
+		size_t len = strcspn(list, ",");
+
+		rc = resolve_item(proc, list, len, self, pids, nr, err);
+		list += len + (list[len] == ',');
+	}
+	if (!rc && !*nr) {
+		strbuf__adds(err, "no pid or process name");
+		rc = -EINVAL;
+	}
+	if (rc) {
+		free(*pids);
+		*pids = NULL;
+		*nr = 0;
+		return rc;
+	}
+	qsort(*pids, *nr, sizeof(**pids), cmp_pid);
+	for (size_t i = 0; i < *nr; i++)
+		if (!keep || (*pids)[keep - 1] != (*pids)[i])
+			(*pids)[keep++] = (*pids)[i];
+	*nr = keep;
+	return 0;
+}
+
 /* Records */
 
 static size_t rec_finish(struct synth *s, struct perf_event_header *h,

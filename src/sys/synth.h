@@ -65,6 +65,16 @@ int synth__threads(const char *proc, pid_t pid, pid_t **tids, size_t *nr);
 int synth__find_pids(const char *proc, const char *name, pid_t **pids,
 		     size_t *nr);
 
+/*
+ * What -p and the live view's p key take: a comma-separated list whose
+ * items are pids ("1234", "1 2 3") or command names ("python3": every
+ * process find_pids names, but self).  The pids in *pids (malloc'd,
+ * sorted, each once): 0; -EINVAL for a bad pid, -ESRCH for a name no
+ * process has (err says which), or -errno.
+ */
+int synth__resolve_pids(const char *proc, const char *list, pid_t self,
+			pid_t **pids, size_t *nr, struct strbuf *err);
+
 /* The comm of a process ("" and -ESRCH if gone), sanitized by the
  * caller. */
 int synth__comm(const char *proc, pid_t pid, char *buf, size_t len);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "src/sys/synth.h"
 #include "ui/report/sanitize.h"
@@ -47,14 +48,6 @@ enum act_result action__target(struct tui *t, int arg)
 	return R_REDRAW;
 }
 
-static bool all_pid_chars(const char *s)
-{
-	for (; *s; s++)
-		if (!(*s >= '0' && *s <= '9') && *s != ',' && *s != ' ')
-			return false;
-	return true;
-}
-
 enum act_result actions__target_prompt(struct tui *t, const char *answer)
 {
 	struct app *a = t->a;
@@ -67,21 +60,21 @@ enum act_result actions__target_prompt(struct tui *t, const char *answer)
 
 	strbuf__init(&sb);
 	sanitize_str(&sb, answer);
-	if (*answer && all_pid_chars(answer)) {
-		err = pidlist__parse(answer, &pids, &nr);
-		if (err || !nr) {
-			tui__status(t, ST_ERROR, "bad pid list '%s'",
-				    sb.buf ? sb.buf : "");
+	if (*answer) {
+		struct strbuf why;
+
+		/* what -p takes */
+		strbuf__init(&why);
+		err = synth__resolve_pids("/proc", answer, getpid(), &pids,
+					  &nr, &why);
+		if (err) {
+			strbuf__reset(&sb);
+			sanitize_str(&sb, why.buf ? why.buf : strerror(-err));
+			strbuf__fini(&why);
+			tui__status(t, ST_ERROR, "%s", sb.buf ? sb.buf : "");
 			goto out;
 		}
-		tg.kind = TARGET_PIDS;
-	} else if (*answer) {
-		err = synth__find_pids("/proc", answer, &pids, &nr);
-		if (err || !nr) {
-			tui__status(t, ST_ERROR, "no process named '%s'",
-				    sb.buf ? sb.buf : "");
-			goto out;
-		}
+		strbuf__fini(&why);
 		tg.kind = TARGET_PIDS;
 	}
 	tg.pids = pids;
