@@ -1,20 +1,28 @@
 #!/bin/sh
-# Every example line of the README's "Use" block, run as written: only
-# ./program (a workload), 1234 (its pid), main_loop (its hot function) and
-# the files (in a temporary directory) are replaced.  Lines with -b or
-# --list-events run in batch and are checked for their output; the others
-# are live views, started in tmux, checked for a header and a table (and
-# the workload's function where they profile it), quit with q.
+# Every example line of the README's "Quick start" and "Use" blocks, run
+# as written: only ./program (a workload), 1234 (its pid), python3 (its
+# name), main_loop (its hot function) and the files (in a temporary
+# directory) are replaced; the quick start's make lines are what built
+# this.  Lines with -b or --list-events run in batch and are checked for
+# their output; the others are live views, started in tmux, checked for a
+# header and a table (and the workload's function where they profile
+# it), quit with q.
 . tests/e2e/tmux.inc
 need perf
 
-# the README's commands, without their comments
-awk '
-	/^## Use/ { use = 1; next }
-	use && /^```/ { if (in_block) exit; in_block = 1; next }
-	in_block && /^[^ ]/ { sub(/ +#.*$/, ""); sub(/ +$/, ""); print }
-' README.md > "$TMP/lines"
-[ "$(wc -l < "$TMP/lines")" -ge 15 ] || fail "the README's Use block: $(cat "$TMP/lines")"
+# the first block of a README section, commands without their comments
+block() {
+	awk -v h="$1" '
+		$0 == h { use = 1; next }
+		use && /^```/ { if (in_block) exit; in_block = 1; next }
+		in_block && /^[^ ]/ { sub(/ +#.*$/, ""); sub(/ +$/, ""); print }
+	' README.md
+}
+block '## Quick start' | grep -v '^make ' | sed 's|^\./ptop|ptop|' > "$TMP/quick"
+[ "$(wc -l < "$TMP/quick")" -eq 3 ] || fail "the README's Quick start: $(cat "$TMP/quick")"
+block '## Use' > "$TMP/use"
+[ "$(wc -l < "$TMP/use")" -ge 15 ] || fail "the README's Use block: $(cat "$TMP/use")"
+cat "$TMP/quick" "$TMP/use" > "$TMP/lines"
 
 mkdir -p "$TMP/bin"
 ln -s "$PTOP" "$TMP/bin/ptop"
@@ -29,9 +37,11 @@ n=0
 while IFS= read -r line; do
 	n=$((n + 1))
 	cmd=$(printf '%s\n' "$line" | sed \
+		-e "s| build/workloads/| $WL/|g" \
 		-e "s|\./program args|$WL/annwork 4|g" \
 		-e "s|\./program|$WL/annwork 4|g" \
 		-e "s|1234|$PID|g" \
+		-e "s|python3|annwork|g" \
 		-e "s|main_loop|ann_outer|g" \
 		-e "s|perf\.data|$TMP/perf.data|g" \
 		-e "s|run\.data|$TMP/run.data|g" \
@@ -75,7 +85,8 @@ while IFS= read -r line; do
 	wait_for '^event ' 30
 	wait_for '^(Overhead|Children) ' 30
 	case "$line" in
-	*program* | *1234* | *perf.data*) wait_for 'ann_outer' 30 ;;
+	*program* | *1234* | *python3* | *perf.data*) wait_for 'ann_outer' 30 ;;
+	*spin3*) wait_for 'spin_a' 30 ;;
 	esac
 	quit_clean
 	case "$line" in
