@@ -3,6 +3,7 @@
  * what may be combined.  main.c wires what it says. */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,8 @@
 
 #include "ui/report/push.h"
 #include "src/cli.h"
+#include "src/core/config.h"
+#include "src/sys/fdio.h"
 #include "src/sys/synth.h"
 
 enum opt_id {
@@ -74,6 +77,10 @@ enum opt_id {
 	OPT_NO_FP_RECOVERY = 720,
 	OPT_KEEP_STACKS,
 	OPT_ROOT,
+	OPT_ORDER = 800,
+	OPT_COLOR,
+	OPT_NO_COLOR,
+	OPT_NO_CONFIG,
 };
 
 /* The one option table: getopt's tables and --help come from it.  A
@@ -128,6 +135,9 @@ static const struct opt_desc {
 	  "group by KEYS: dso,sym,comm,pid,tid,cpu,cgroup,state "
 	  "(default dso,sym); overhead, sample or period orders",
 	  "The table" },
+	{ OPT_ORDER, "order", "KEY[,reverse]",
+	  "order rows by KEY: overhead (default), sample, period, or a "
+	  "grouping key (A to Z)" },
 	{ OPT_DELAY, "delay", "SECS", "refresh every SECS (default 2)" },
 	{ OPT_ITER, "iterations", "N", "exit after N refreshes" },
 	{ OPT_ZERO, "zero", NULL, "zero the counts at every refresh" },
@@ -152,6 +162,10 @@ static const struct opt_desc {
 	{ OPT_NO_DEMANGLE, "no-demangle", NULL, "C++ and Rust names mangled" },
 	{ OPT_DEMANGLE_PARAMS, "demangle-params", NULL,
 	  "C++ functions with their parameters" },
+	{ OPT_COLOR, "color", NULL, "colours, even with NO_COLOR set" },
+	{ OPT_NO_COLOR, "no-color", NULL, "no colours (as NO_COLOR=1)" },
+	{ OPT_NO_CONFIG, "no-config", NULL,
+	  "ignore the settings file (~/.config/ptop/config)" },
 	{ OPT_BATCH, "batch", NULL, "print tables, no terminal UI",
 	  "Output" },
 	{ OPT_JSON, "json", NULL, "with -b: a JSON object per event and refresh" },
@@ -260,15 +274,22 @@ static void usage(FILE *f)
 		   "man ptop (doc/ptop.1).\n");
 }
 
+/* "FILE:LINE: " while the settings file is read: its errors name it */
+static char cfg_where[PATH_MAX + 32];
+
 static int __attribute__((format(printf, 1, 2))) bad_usage(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "ptop: ");
+	fprintf(stderr, "ptop: %s", cfg_where);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nTry 'ptop --help' for the options.\n");
+	if (cfg_where[0])
+		fprintf(stderr, "\n(ptop --no-config runs without the file; "
+				"see FILES in ptop(1))\n");
+	else
+		fprintf(stderr, "\nTry 'ptop --help' for the options.\n");
 	return 2;
 }
 
@@ -513,11 +534,16 @@ static int profiling_option(struct options *o, int c, struct strbuf *err)
 		o->baseline = optarg;
 		break;
 	case OPT_EVENT:
-		strbuf__reset(err);
-		if (events__parse(optarg, &o->specs, &o->nr_specs, err)) {
-			fprintf(stderr, "ptop: %s\n", err->buf ? err->buf : optarg);
-			return 3;
+		/* the command line's events replace the file's */
+		if (o->specs_from_config && !cfg_where[0]) {
+			free(o->specs);
+			o->specs = NULL;
+			o->nr_specs = 0;
+			o->specs_from_config = false;
 		}
+		strbuf__reset(err);
+		if (events__parse(optarg, &o->specs, &o->nr_specs, err))
+			return 1 + bad_usage("%s", err->buf ? err->buf : optarg);
 		break;
 	case OPT_FREQ:
 		if (parse_u64(optarg, &v) || v == 0 || v > 1000000)
@@ -670,6 +696,42 @@ static int symbol_option(struct options *o, int c)
 	return 0;
 }
 
+/* Whether a -s list holds an ordering key (overhead, sample...). */
+static bool sort_list_orders(const char *list)
+{
+	char buf[256], *tok, *save = NULL;
+	enum sort_key k;
+
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save))
+		if (!sort_key__parse(tok, &k) && !sort_key__groups(k))
+			return true;
+	return false;
+}
+
+/* --order KEY[,reverse] */
+static int parse_order(const char *s, struct sort_spec *spec)
+{
+	char buf[64], *comma;
+	enum sort_key k;
+
+	if (strlen(s) >= sizeof(buf))
+		return -EINVAL;
+	strcpy(buf, s);
+	comma = strchr(buf, ',');
+	if (comma) {
+		*comma++ = '\0';
+		if (strcmp(comma, "reverse"))
+			return -EINVAL;
+	}
+	if (sort_key__parse(buf, &k))
+		return -EINVAL;
+	spec->order = k;
+	spec->invert = comma != NULL;
+	return 0;
+}
+
 /* Every other option: 0, or the exit status + 1. */
 static int other_option(struct options *o, int c, char **argv,
 			struct strbuf *err)
@@ -695,14 +757,35 @@ static int other_option(struct options *o, int c, char **argv,
 	case OPT_JSON:
 		o->json = true;
 		break;
-	case OPT_SORT:
+	case OPT_SORT: {
+		struct sort_spec sp;
+
 		strbuf__reset(err);
-		if (sort_spec__parse(optarg, &o->spec, err)) {
-			fprintf(stderr, "ptop: %s\n", err->buf ? err->buf : optarg);
-			return 3;
+		if (sort_spec__parse(optarg, &sp, err))
+			return 1 + bad_usage("%s", err->buf ? err->buf : optarg);
+		memcpy(o->spec.group, sp.group, sizeof(sp.group));
+		o->spec.nr_group = sp.nr_group;
+		/* an order among the keys (perf's -s comm,sample); else
+		 * --order's, or the file's, stays */
+		if (sort_list_orders(optarg)) {
+			o->spec.order = sp.order;
+			o->spec.invert = false;
 		}
 		o->sort_given = true;
 		break;
+	}
+	case OPT_ORDER:
+		if (parse_order(optarg, &o->spec))
+			return 1 + bad_usage("bad order '%s': KEY[,reverse], KEY "
+					     "overhead, sample, period, delta, "
+					     "absdelta or a key of -s", optarg);
+		break;
+	case OPT_COLOR:
+	case OPT_NO_COLOR:
+		o->color = c == OPT_COLOR;
+		break;
+	case OPT_NO_CONFIG:
+		break;	/* seen before the file is read */
 	case OPT_ZERO:
 		o->mode = HIST_ZERO;
 		break;
@@ -877,6 +960,12 @@ static int check_options(struct options *o, int argc, char **argv)
 	if (o->input && o->command)
 		return 1 + bad_usage("%s", "-i shows a recording: a command "
 				     "only applies to profiling");
+	/* the file's events are for profiling: a recording has its own */
+	if (o->input && o->specs_from_config) {
+		free(o->specs);
+		o->specs = NULL;
+		o->nr_specs = 0;
+	}
 	if (o->input && o->live_opt)
 		return 1 + bad_usage("-i shows a recording: --%s only applies "
 				     "to profiling", o->live_opt);
@@ -885,6 +974,12 @@ static int check_options(struct options *o, int argc, char **argv)
 	if (o->baseline && (!*o->baseline || strcmp(o->baseline, "-") == 0))
 		return 1 + bad_usage("%s", "--baseline needs a perf.data file "
 				     "(not a stream)");
+	if (sort_key__groups(o->spec.order) &&
+	    !sort_spec__has(&o->spec, o->spec.order))
+		return 1 + bad_usage("rows are ordered by %s but not grouped "
+				     "by it: add it to -s (-s dso,sym,%s)",
+				     sort_key__name(o->spec.order),
+				     sort_key__name(o->spec.order));
 	if (o->batch && !o->baseline && (o->spec.order == SORT_DELTA ||
 					  o->spec.order == SORT_ABSDELTA))
 		return 1 + bad_usage("-s %s orders by the change against a "
@@ -969,6 +1064,197 @@ static int check_options(struct options *o, int argc, char **argv)
 	return 0;
 }
 
+/* ---- the settings file ---- */
+
+/* What a settings file may set: how the profile is shown, and the
+ * events it is of; not what is profiled, read or written, nor what makes
+ * a run end (doc/ptop.1, FILES). */
+static const int config_opts[] = {
+	OPT_EVENT, OPT_FREQ, OPT_COUNT, OPT_SORT, OPT_ORDER, OPT_DELAY,
+	OPT_ZERO, OPT_DECAY, OPT_PERCENT_LIMIT, OPT_ENTRIES, OPT_TREE_LIMIT,
+	OPT_HIDE_KERNEL, OPT_HIDE_USER, OPT_SHOW_PERIOD, OPT_SHOW_IDLE,
+	OPT_CHILDREN, OPT_NO_CHILDREN, OPT_INLINE, OPT_NO_INLINE,
+	OPT_NO_DEMANGLE, OPT_DEMANGLE_PARAMS, OPT_DISASM, OPT_COLOR,
+	OPT_NO_COLOR,
+};
+
+/* The options that only apply to profiling (not with -i). */
+static const int live_opts[] = {
+	OPT_EVENT, OPT_FREQ, OPT_COUNT, OPT_PID, OPT_TID, OPT_CPU, OPT_MMAP,
+	OPT_WALL, OPT_CGROUP, OPT_ALL_CGROUPS, OPT_NO_FP_RECOVERY,
+	OPT_KEEP_STACKS,
+};
+
+static bool in_list(const int *list, size_t n, int id)
+{
+	for (size_t i = 0; i < n; i++)
+		if (list[i] == id)
+			return true;
+	return false;
+}
+
+/* One option's effect: 0, or the exit status + 1. */
+static int apply_option(struct options *o, int c, char **argv,
+			struct strbuf *err)
+{
+	int rc = profiling_option(o, c, err);
+
+	if (rc < 0)
+		rc = symbol_option(o, c);
+	if (rc < 0)
+		rc = other_option(o, c, argv, err);
+	return rc;
+}
+
+struct config_ctx {
+	struct options *o;
+	const char *path;
+	struct strbuf err;
+};
+
+/* config_fn: one line of the file, as its option */
+static int config_setting(void *ctx, unsigned int line, const char *name,
+			  char *value)
+{
+	struct config_ctx *cc = ctx;
+	const struct opt_desc *d = find_long(name, strlen(name));
+	int rc;
+
+	snprintf(cfg_where, sizeof(cfg_where), "%s:%u: ", cc->path, line);
+	if (!d) {
+		strbuf__reset(&cc->err);
+		suggest(&cc->err, name, strlen(name), "");
+		return 1 + bad_usage("unknown setting '%s'%s", name,
+				     cc->err.buf ? cc->err.buf : "");
+	}
+	if (!in_list(config_opts, ARRAY_SIZE(config_opts), d->id))
+		return 1 + bad_usage("'%s' cannot be set in the settings file: "
+				     "it holds how the view looks (sort, order, "
+				     "event, delay, limits, children, inline, "
+				     "columns, colours), not what is profiled "
+				     "or written", name);
+	if (d->arg && !value)
+		return 1 + bad_usage("'%s' needs a value: %s = %s", name, name,
+				     d->arg);
+	if (!d->arg && value)
+		return 1 + bad_usage("'%s' is a switch: write its name alone, "
+				     "without '= %s'", name, value);
+	optarg = value;	/* the handlers keep no pointer into it */
+	rc = apply_option(cc->o, d->id, NULL, &cc->err);
+	return rc;
+}
+
+/* $XDG_CONFIG_HOME/ptop/config, else ~/.config/ptop/config (malloc'd),
+ * or NULL */
+static char *config_path(void)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+	char *path = NULL;
+
+	/* the spec: a relative path is to be ignored */
+	if (xdg && xdg[0] == '/') {
+		if (asprintf(&path, "%s/ptop/config", xdg) < 0)
+			path = NULL;
+	} else if (home && *home) {
+		if (asprintf(&path, "%s/.config/ptop/config", home) < 0)
+			path = NULL;
+	}
+	return path;
+}
+
+/* The settings file, applied before the command line: 0 (read, or none,
+ * or not trusted: o->config_note says so), or the exit status + 1. */
+static int read_config(struct options *o)
+{
+	struct config_ctx cc = { .o = o };
+	struct strbuf text;
+	char why[128];
+	int err, rc = 0;
+
+	o->config_path = config_path();
+	if (!o->config_path)
+		return 0;
+	cc.path = o->config_path;
+	strbuf__init(&text);
+	strbuf__init(&cc.err);
+	err = fd__read_owned(o->config_path, &text, 64 << 10, why,
+			     sizeof(why));
+	if (err == -EPERM) {
+		snprintf(o->config_note, sizeof(o->config_note),
+			 "%s: ignored: %s", o->config_path, why);
+	} else if (err == -EFBIG) {
+		snprintf(o->config_note, sizeof(o->config_note),
+			 "%s: ignored: larger than 64 KiB", o->config_path);
+	} else if (err && err != -ENOENT && err != -ENOTDIR) {
+		snprintf(o->config_note, sizeof(o->config_note),
+			 "%s: ignored: %s", o->config_path, strerror(-err));
+	} else if (!err) {
+		err = config__parse(text.buf ? text.buf : "", text.len,
+				    config_setting, &cc, &cc.err);
+		if (err == -EINVAL && cc.err.buf) {
+			/* "LINE: why" */
+			snprintf(cfg_where, sizeof(cfg_where), "%s:",
+				 o->config_path);
+			rc = 1 + bad_usage("%s", cc.err.buf);
+		} else if (err > 0) {
+			rc = err;
+		} else if (err) {
+			rc = 1 + bad_usage("%s", strerror(-err));
+		}
+		o->specs_from_config = o->nr_specs > 0;
+		o->config_read = !rc;
+	}
+	cfg_where[0] = '\0';
+	strbuf__fini(&cc.err);
+	strbuf__fini(&text);
+	return rc;
+}
+
+/*
+ * Whether the command line asks for --help, --version or --no-config:
+ * then the file is not read (a bad file must not stop --help).  Walks
+ * the options as getopt will, skipping their arguments.
+ */
+static bool skip_config(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (a[0] != '-' || !a[1] || !strcmp(a, "--"))
+			return false;	/* the command, or its start */
+		if (a[1] == '-') {
+			size_t len = strcspn(a + 2, "=");
+			const struct opt_desc *d = find_long(a + 2, len);
+
+			if (!d)
+				continue;
+			if (d->id == OPT_HELP || d->id == OPT_VERSION ||
+			    d->id == OPT_NO_CONFIG)
+				return true;
+			if (d->arg && !a[2 + len])
+				i++;
+			continue;
+		}
+		for (const char *p = a + 1; *p; p++) {
+			const struct opt_desc *d = NULL;
+
+			for (size_t k = 0; k < ARRAY_SIZE(opt_descs); k++)
+				if (opt_descs[k].id == *p)
+					d = &opt_descs[k];
+			if (!d)
+				continue;
+			if (d->id == OPT_HELP || d->id == OPT_VERSION)
+				return true;
+			if (d->arg) {
+				if (!p[1])
+					i++;
+				break;
+			}
+		}
+	}
+	return false;
+}
+
 void cli__defaults(struct options *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -976,6 +1262,7 @@ void cli__defaults(struct options *o)
 	o->inline_rows = -1;
 	o->fp_copy = FP_COPY_DEFAULT;
 	o->tree_limit = -1;
+	o->color = -1;
 	o->freq = 4000;
 	o->delay = 2.0;
 	o->mode = HIST_CUMULATIVE;
@@ -989,6 +1276,11 @@ int cli__parse(int argc, char **argv, struct options *o)
 	struct strbuf err;
 	int c, rc = 0, cluster = -1;
 
+	if (!skip_config(argc, argv)) {
+		rc = read_config(o);
+		if (rc)
+			return rc;
+	}
 	getopt_tables(longopts, shortopts);
 	strbuf__init(&err);
 	opterr = 0;
@@ -1004,21 +1296,9 @@ int cli__parse(int argc, char **argv, struct options *o)
 		if (c == -1)
 			break;
 		cluster = optind == before ? before : -1;
-	switch (c) {
-	case OPT_EVENT: case OPT_FREQ: case OPT_COUNT: case OPT_PID:
-	case OPT_TID: case OPT_CPU: case OPT_MMAP: case OPT_WALL:
-	case OPT_CGROUP: case OPT_ALL_CGROUPS: case OPT_NO_FP_RECOVERY:
-	case OPT_KEEP_STACKS:
-		o->live_opt = opt_name(c);
-		break;
-	default:
-		break;
-	}
-		rc = profiling_option(o, c, &err);
-		if (rc < 0)
-			rc = symbol_option(o, c);
-		if (rc < 0)
-			rc = other_option(o, c, argv, &err);
+		if (in_list(live_opts, ARRAY_SIZE(live_opts), c))
+			o->live_opt = opt_name(c);
+		rc = apply_option(o, c, argv, &err);
 	}
 	strbuf__fini(&err);
 	if (rc)
@@ -1030,6 +1310,7 @@ int cli__parse(int argc, char **argv, struct options *o)
 
 void cli__free(struct options *o)
 {
+	free(o->config_path);
 	free(o->specs);
 	free(o->target.pids);
 	free(o->debug_dirs);

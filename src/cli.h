@@ -2,6 +2,8 @@
 #ifndef PTOP_CLI_H
 #define PTOP_CLI_H
 
+#include <limits.h>
+
 #include "src/core/events.h"
 #include "src/core/session.h"
 #include "src/sys/evlist.h"
@@ -69,6 +71,12 @@ struct options {
 	int children_opt;	/* --children/--no-children as given, -1 */
 	char **argv;
 	int argc;
+	int color;		/* --color 1, --no-color 0, -1: NO_COLOR decides */
+	/* the settings file (FILES in ptop.1) */
+	char *config_path;	/* where it is (or would be); NULL: no home */
+	bool config_read;	/* it was there, trusted and read */
+	bool specs_from_config;	/* o->specs are its events */
+	char config_note[PATH_MAX + 128];	/* why it was ignored, or "" */
 };
 
 /* The defaults (before cli__parse). */

@@ -315,6 +315,8 @@ static void app_from_options(struct run *r)
 	a->stop = &stop_requested;
 	a->input = o->input;
 	a->output = o->output;
+	a->color = o->color;
+	a->config_path = o->config_path;
 	app__describe_target(&o->target, o->command, a->target_desc,
 			     sizeof(a->target_desc));
 	if (o->cgroups) {
@@ -899,6 +901,15 @@ static int teardown(struct run *r, int rc)
 {
 	struct app *a = &r->a;
 
+	/* the terminal is back (or was never taken): what was only on the
+	 * status line is not lost, and what comes now goes to stderr */
+	if (a->logq) {
+		log__set_handler(logq__stderr, NULL);
+		logq__replay(a->logq, STDERR_FILENO);
+		logq__free(a->logq);
+		a->logq = NULL;
+	}
+
 	rc = exit_status(r, rc);
 
 	/* the last window was queued by the front end: sent (or dropped)
@@ -987,6 +998,18 @@ int main(int argc, char **argv)
 		o->target.cpus = o->cpus;
 	install_signals();
 	app_from_options(r);
+	/* the live view: what start-up says waits for the status line
+	 * (and stderr at the end), not behind the alternate screen */
+	if (!o->batch) {
+		r->a.logq = logq__new();
+		if (!r->a.logq) {
+			pr_err("out of memory");
+			return 1;
+		}
+		log__set_handler(logq__handler, r->a.logq);
+	}
+	if (o->config_note[0])
+		pr_warn("%s", o->config_note);
 	rc = open_recording(r);
 	/* a file is read once: its heap, before any thread allocates */
 	if (!rc && r->pd)

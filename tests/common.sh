@@ -8,6 +8,13 @@
 # A missing tool is not a skip: scripts/install-deps.sh test installs
 # what the tests use, so `need` fails.
 
+# The user's settings file (~/.config/ptop/config) is not the tests':
+# every script starts with none (config.sh makes its own).
+if [ -n "${TMP:-}" ]; then
+	XDG_CONFIG_HOME=$TMP/no-config
+	export XDG_CONFIG_HOME
+fi
+
 # skip REASON...: ends the script as skipped
 skip() {
 	echo "SKIP: $*"

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "src/sys/fdio.h"
@@ -42,6 +43,65 @@ int fd__write_all(int fd, const void *p, size_t n, u64 *done)
 int fd__pwrite_all(int fd, const void *p, size_t n, u64 off)
 {
 	return whole(fd, p, n, (off_t)off, NULL);
+}
+
+int fd__read_owned(const char *path, struct strbuf *sb, size_t max,
+		   char *why, size_t len)
+{
+	char buf[4096];
+	struct stat st;
+	int fd, err = 0;
+
+	snprintf(why, len, "%s", strerror(EPERM));
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 && errno == ELOOP) {
+		/* a link of one's own (dotfiles kept elsewhere); the file
+		 * it leads to is checked as any */
+		if (lstat(path, &st))
+			return -errno;
+		if (st.st_uid != geteuid()) {
+			snprintf(why, len, "a symbolic link of uid %u, not "
+				 "of uid %u (who runs ptop)",
+				 (unsigned int)st.st_uid,
+				 (unsigned int)geteuid());
+			return -EPERM;
+		}
+		fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	}
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st)) {
+		err = -errno;
+	} else if (!S_ISREG(st.st_mode)) {
+		snprintf(why, len, "not a regular file");
+		err = -EPERM;
+	} else if (st.st_uid != geteuid()) {
+		snprintf(why, len, "owned by uid %u, not by uid %u (who "
+			 "runs ptop)", (unsigned int)st.st_uid,
+			 (unsigned int)geteuid());
+		err = -EPERM;
+	} else if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+		snprintf(why, len, "writable by its group or others (chmod "
+			 "go-w)");
+		err = -EPERM;
+	} else if ((u64)st.st_size > max) {
+		err = -EFBIG;
+	}
+	while (!err) {
+		ssize_t r = fd__read_upto(fd, buf, sizeof(buf));
+
+		if (r < 0) {
+			err = (int)r;
+		} else if (sb->len + (size_t)r > max) {
+			err = -EFBIG;	/* it grew */
+		} else if (strbuf__add(sb, buf, (size_t)r)) {
+			err = -ENOMEM;
+		} else if ((size_t)r < sizeof(buf)) {
+			break;
+		}
+	}
+	close(fd);
+	return err;
 }
 
 int fd__read_all(const char *path, struct strbuf *sb, size_t max)

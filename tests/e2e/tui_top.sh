@@ -15,7 +15,9 @@ echo "first table with spin_a on top after $ms ms"
 [ "$ms" -lt 3000 ] || fail "the first table took $ms ms"
 screen | grep -q "^event cpu-clock.*target pid $SPIN (spin3)" || fail "header"
 screen | grep -q '^Overhead  *Samples  *Shared Object  *Symbol' || fail "titles"
-screen | grep -q 'h help' || fail "no key hints in the footer"
+# the footer's keys (after the start's notice on this line, if any:
+# the cycles event's fallback stays 10 s)
+wait_for 'h help' 15
 
 # help: every key with its effect
 keys h

@@ -77,6 +77,13 @@ struct app {
 	 * none */
 	struct table *baseline;
 	const char *baseline_desc;
+	/* the live view: the log queue main installs before the sources
+	 * start, so that what they say (the cycles event's fallback, the
+	 * settings file ignored) reaches the status line; main replays it
+	 * to stderr at the end (ui/tui/logq.h) */
+	struct logq *logq;
+	int color;			/* 1, 0, -1: NO_COLOR decides */
+	const char *config_path;	/* the settings file (F2 saves it) */
 };
 
 double app__now(void);

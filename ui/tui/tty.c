@@ -170,9 +170,21 @@ static void tty__sanitizer_hooks(void)
 	dl_iterate_phdr(set_death_callback, NULL);
 }
 
+/* --color 1, --no-color 0, -1: colours unless NO_COLOR is set and not
+ * empty (no-color.org: a command line or a settings file beats it) */
+static int tty_color_mode = -1;
+
+void tty__set_color(int mode)
+{
+	tty_color_mode = mode;
+}
+
 static void tty__colors(void)
 {
-	bool color = has_colors() && !getenv("NO_COLOR");
+	const char *no_color = getenv("NO_COLOR");
+	bool color = has_colors() &&
+		     (tty_color_mode >= 0 ? tty_color_mode :
+					    !(no_color && *no_color));
 
 	style_attr[ST_NORMAL] = A_NORMAL;
 	style_attr[ST_HOT] = A_BOLD;

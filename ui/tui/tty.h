@@ -8,6 +8,9 @@
 
 /* 0, or -errno with a message for the user in err (TERM unusable). */
 int tty__open(char *err, size_t len);
+/* Before tty__open: 1 colours, 0 none, -1 (default) colours unless
+ * NO_COLOR is set to something (no-color.org). */
+void tty__set_color(int mode);
 /* The same checks without touching the terminal (before sampling). */
 int tty__probe(char *err, size_t len);
 /* Restores the terminal; safe to call twice. */

@@ -692,14 +692,17 @@ int tui__run(struct app *a)
 	bool dirty = true, quit = false, status_on = false;
 	long refreshes = 0;	/* the tables taken, for -n */
 
-	logq = logq__new();
+	/* main's, holding what start-up said; else one of its own */
+	logq = a->logq ? a->logq : logq__new();
 	if (!logq) {
 		pr_err("out of memory");
 		return 1;
 	}
+	tty__set_color(a->color);
 	if (tty__open(err, sizeof(err))) {
 		pr_err("%s", err);
-		logq__free(logq);
+		if (!a->logq)
+			logq__free(logq);
 		return 1;
 	}
 	/* from here on nothing may write to the terminal behind curses */
@@ -803,10 +806,13 @@ int tui__run(struct app *a)
 	tty__close();
 	if (a->cmdout)
 		cmdout__attach(a->cmdout, false);
-	log__set_handler(logq__stderr, NULL);
-	/* what was only on the status line is not lost */
-	logq__replay(logq, STDERR_FILENO);
-	logq__free(logq);
+	if (!a->logq) {
+		log__set_handler(logq__stderr, NULL);
+		/* what was only on the status line is not lost */
+		logq__replay(logq, STDERR_FILENO);
+		logq__free(logq);
+	}
+	/* else main replays it (teardown) */
 	screen__fini(&scr);
 	tui__fini(&t);
 	return 0;
