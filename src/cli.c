@@ -181,7 +181,8 @@ static const struct opt_desc {
 	{ OPT_OUTPUT, "output", "FILE",
 	  "also write a perf.data FILE (-: stream to stdout)" },
 	{ OPT_FLAMEGRAPH, "flamegraph", "FILE",
-	  "with chains: also an SVG flame graph (.json: d3's)" },
+	  "with chains: also an SVG flame graph (.json: d3's), rewritten "
+	  "at each refresh" },
 	{ OPT_PPROF, "pprof", "FILE",
 	  "also a pprof profile, rewritten at each refresh" },
 	{ OPT_PUSH, "push", "URL",
@@ -948,12 +949,14 @@ static int check_options(struct options *o, int argc, char **argv)
 				     "not with --decay");
 	if (o->push && o->annotate)
 		return 1 + bad_usage("%s", "--push does not go with --annotate");
-	if (o->flamegraph &&
-	    (!o->batch || o->annotate || (!o->callgraph && !o->input)))
-		return 1 + bad_usage("%s", "--flamegraph needs -b and -g or -i "
-				     "(and no --annotate)");
-	if (o->pprof && (!o->batch || o->annotate))
-		return 1 + bad_usage("%s", "--pprof needs -b (and no --annotate)");
+	if (o->flamegraph && !o->callgraph && !o->input)
+		return 1 + bad_usage("%s", "--flamegraph draws call chains: add "
+				     "-g (or --call-graph dwarf), or -i of a "
+				     "recording made with them");
+	if ((o->flamegraph || o->pprof) && o->annotate)
+		return 1 + bad_usage("--%s writes the table's profile: not with "
+				     "--annotate, which prints code instead",
+				     o->pprof ? "pprof" : "flamegraph");
 	if (o->input && o->output)
 		return 1 + bad_usage("%s", "-i and -o cannot be combined: -o "
 				     "records what ptop profiles");

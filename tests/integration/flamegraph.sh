@@ -88,7 +88,7 @@ grep -q 'data-n="lib_work"' "$TMP/live.svg" || fail "live: no lib_work frame"
 # misuse: a clear message and a non-zero exit
 "$PTOP" -b --flamegraph "$TMP/x.svg" -- "$WL/cgwork" 1 > /dev/null 2> "$TMP/err" &&
 	fail "--flamegraph without -g was accepted"
-grep -q 'needs -b and -g' "$TMP/err" || fail "no reason given: $(cat "$TMP/err")"
+grep -q 'draws call chains: add -g' "$TMP/err" || fail "no reason given: $(cat "$TMP/err")"
 perf record -q -N --buildid-mmap -e cpu-clock -F 999 -o "$TMP/plain.data" -- \
 	"$WL/cgwork" 1 > /dev/null 2> "$TMP/err" ||
 	fail "perf record -N --buildid-mmap -e cpu-clock -F 999 -- cgwork 1: $(cat "$TMP/err")"

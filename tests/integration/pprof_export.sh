@@ -66,9 +66,12 @@ ids_in_order() {
 		END { exit bad || !k }' || fail "$1: location ids are not 1..N"
 }
 
-# usage and write errors are said, with a non-zero exit
-"$PTOP" --pprof "$TMP/x" -i /dev/null > /dev/null 2> "$TMP/err" && fail "--pprof without -b"
-grep -q -- '--pprof needs -b' "$TMP/err" || fail "usage: $(cat "$TMP/err")"
+# usage and write errors are said, with a non-zero exit (the live view
+# writes --pprof too: tests/e2e/tui_export.sh)
+"$PTOP" -b --pprof "$TMP/x" --annotate main -i /dev/null > /dev/null 2> "$TMP/err" &&
+	fail "--pprof with --annotate"
+grep -q -- '--pprof writes the table.s profile: not with --annotate' "$TMP/err" ||
+	fail "usage: $(cat "$TMP/err")"
 
 # 1. spin3 without chains: shares, sample types, the binary's mapping
 record "$TMP/spin3.data" -e cpu-clock -F 2000 -- "$WL/spin3" 2

@@ -477,8 +477,8 @@ static void app__event_path(struct app *a, struct strbuf *path,
 
 /* --flamegraph: event ev's chains as an SVG, replaced at each refresh. */
 static int app__flamegraph(struct app *a, struct table *t, size_t ev,
-			   const struct header_info *hi,
-			   const struct batch_opts *bo)
+			   const struct header_info *hi, cg_inline_fn inl,
+			   void *inl_ctx, bool say)
 {
 	const struct snapshot *snap = table__snap(t, ev);
 	struct flame_svg_opts so = { 0 };
@@ -492,8 +492,10 @@ static int app__flamegraph(struct app *a, struct table *t, size_t ev,
 
 	if (a->input && !a->callgraph && snap->counts.samples &&
 	    snap->nr_chains <= 1) {
-		pr_err("--flamegraph: %s has no call chains (record it with "
-		       "perf record -g, or --call-graph dwarf)", a->input);
+		if (say)
+			pr_err("--flamegraph: %s has no call chains (record "
+			       "it with perf record -g, or --call-graph "
+			       "dwarf)", a->input);
 		return -ECANCELED;
 	}
 	flame__init(&f);
@@ -503,8 +505,8 @@ static int app__flamegraph(struct app *a, struct table *t, size_t ev,
 	strbuf__addf(&title, "Flame graph of %s", hi->event ? hi->event : "");
 	so.title = title.buf;
 	so.subtitle = hi->target;
-	f.root = bo->root;
-	err = flame__build(&f, &t->rows, bo->inl, bo->inl_ctx);
+	f.root = stack_root__resolve(a->stack_root, snap);
+	err = flame__build(&f, &t->rows, inl, inl_ctx);
 	if (!err && flame_json)
 		err = flame__json(&sb, &f);
 	else if (!err)
@@ -514,7 +516,7 @@ static int app__flamegraph(struct app *a, struct table *t, size_t ev,
 					      outfile__save(path.buf, sb.buf,
 							    sb.len,
 							    OUTFILE_EXPORT);
-	if (err)
+	if (err && say)
 		pr_err("--flamegraph %s: %s",
 		       path.buf ? path.buf : a->flamegraph, strerror(-err));
 	flame__fini(&f);
@@ -525,14 +527,15 @@ static int app__flamegraph(struct app *a, struct table *t, size_t ev,
 }
 
 static int app__pprof(struct app *a, struct table *t, size_t ev,
-		      const struct header_info *hi, const struct batch_opts *bo)
+		      const struct header_info *hi, cg_inline_fn inl,
+		      void *inl_ctx, bool say)
 {
 	const struct snapshot *snap = table__snap(t, ev);
 	struct pprof_opts po;
 	struct strbuf sb, path;
 	int err;
 
-	app__pprof_opts(a, t, ev, hi, bo->inl, bo->inl_ctx, &po);
+	app__pprof_opts(a, t, ev, hi, inl, inl_ctx, &po);
 	/* the samples' own clock is not the wall clock: the span of their
 	 * timestamps, ending now (live) or when the recording's file was
 	 * last written (-i) */
@@ -547,12 +550,103 @@ static int app__pprof(struct app *a, struct table *t, size_t ev,
 	err = path.oom ? -ENOMEM : pprof__encode(&sb, &po, t, ev);
 	if (!err)
 		err = pprof__save(path.buf, sb.buf, sb.len);
-	if (err)
+	if (err && say)
 		pr_err("--pprof %s: %s", path.buf ? path.buf : a->pprof,
 		       strerror(-err));
 	strbuf__fini(&sb);
 	strbuf__fini(&path);
 	return err ? -ECANCELED : 0;
+}
+
+int app__export(struct app *a, struct table *t, size_t ev,
+		const struct header_info *hi, cg_inline_fn inl, void *inl_ctx,
+		bool say)
+{
+	int err = 0;
+
+	if (a->pprof)
+		err = app__pprof(a, t, ev, hi, inl, inl_ctx, say);
+	if (!err && a->flamegraph)
+		err = app__flamegraph(a, t, ev, hi, inl, inl_ctx, say);
+	return err;
+}
+
+/* A stop request (SIGTERM, Ctrl-C) ends the names' lookups. */
+static bool batch__cancel(void *ctx)
+{
+	const struct app *a = ctx;
+
+	return *a->stop != 0;
+}
+
+/* The live view's files: a table of their own, whose rows are batch's
+ * (the command line's filters, not the view's zoom and search). */
+struct app_export {
+	struct app *a;
+	struct table t;
+	struct inlines *inl;	/* inlined frames, as batch's */
+	bool failed;	/* said once until a write works again */
+};
+
+struct app_export *app_export__new(struct app *a)
+{
+	struct app_export *x;
+
+	if (!a->pprof && !a->flamegraph)
+		return NULL;
+	x = calloc(1, sizeof(*x));
+	if (!x)
+		return NULL;
+	x->a = a;
+	x->inl = inlines__new(a->syms);
+	if (!x->inl) {
+		free(x);
+		return NULL;
+	}
+	/* a build is not cut short for a key (names would be missing
+	 * from the file), only for a stop request */
+	inlines__set_cancel(x->inl, batch__cancel, a);
+	table__init(&x->t, a->session, a->syms, &a->spec);
+	x->t.cancel = batch__cancel;
+	x->t.cancel_ctx = a;
+	x->t.filter = a->filter;
+	return x;
+}
+
+void app_export__free(struct app_export *x)
+{
+	if (!x)
+		return;
+	table__fini(&x->t);
+	inlines__free(x->inl);
+	free(x);
+}
+
+int app_export__write(struct app_export *x)
+{
+	struct app *a = x->a;
+	int err;
+
+	/* what the histogram holds now; the view's own snapshot, after
+	 * this, zeroes or decays it (-z, --decay) */
+	err = table__snapshot(&x->t, HIST_CUMULATIVE);
+	for (size_t ev = 0; !err && ev < x->t.nr_snaps; ev++) {
+		const struct snapshot *snap = table__snap(&x->t, ev);
+		struct header_info hi;
+
+		if (a->input && !snap->counts.samples && x->t.nr_snaps > 1 &&
+		    app__dummy(a, ev))
+			continue;
+		err = table__build(&x->t, ev);
+		if (err)
+			break;
+		app__header(a, &x->t, ev, 0, 0, &hi);
+		/* a failure is said once, not at every refresh */
+		err = app__export(a, &x->t, ev, &hi, inlines__get, x->inl,
+				  !x->failed);
+	}
+	x->failed = err != 0;
+	return err;
 }
 
 /* perf.data input and output counters, spliced into an event's JSON
@@ -694,13 +788,6 @@ static int app__annotate_missing(struct app *a, struct annotator *an,
 	return -ECANCELED;
 }
 
-static bool batch__cancel(void *ctx)
-{
-	const struct app *a = ctx;
-
-	return *a->stop != 0;
-}
-
 int app__run_batch(struct app *a)
 {
 	struct batch_opts bo = {
@@ -831,16 +918,10 @@ int app__run_batch(struct app *a)
 			batch__format(&sb, &bo, &t, &hi);
 			if (bo.json)
 				app__json_extra(a, &sb, start);
-			if (a->pprof) {
-				err = app__pprof(a, &t, ev, &hi, &bo);
-				if (err)
-					break;
-			}
-			if (a->flamegraph) {
-				err = app__flamegraph(a, &t, ev, &hi, &bo);
-				if (err)
-					break;
-			}
+			err = app__export(a, &t, ev, &hi, bo.inl, bo.inl_ctx,
+					  true);
+			if (err)
+				break;
 		}
 		if (err)
 			break;

@@ -108,6 +108,27 @@ void app__header(struct app *a, const struct table *t, size_t ev,
  * (-i -) ends at its end; -o - ends when its reader goes away. */
 bool app__check_target(struct app *a);
 
+/* --pprof and --flamegraph: event ev's files from t (rows of ev built),
+ * each replaced whole; 0, or -ECANCELED when one failed (said when say). */
+int app__export(struct app *a, struct table *t, size_t ev,
+		const struct header_info *hi, cg_inline_fn inl, void *inl_ctx,
+		bool say);
+
+/*
+ * The live view's --pprof and --flamegraph: the same files as batch's,
+ * from a table of their own (batch's rows: the command line's filters,
+ * not the view's zoom or search), rewritten at each refresh:
+ *	x = app_export__new(a);	NULL: nothing to write (or no memory)
+ *	app_export__write(x);	before the view's snapshot
+ *	app_export__free(x);
+ * A failure (a full disk) is said once until a write works again; the
+ * view goes on.
+ */
+struct app_export;
+struct app_export *app_export__new(struct app *a);
+int app_export__write(struct app_export *x);
+void app_export__free(struct app_export *x);
+
 /* --baseline: t (initialized) takes the baseline table.  0 or -errno. */
 int app__take_baseline(struct app *a, struct table *t);
 

@@ -101,6 +101,9 @@ void tui__init(struct tui *t, struct app *a)
 	for (size_t i = 0; i < views__nr; i++)
 		if (views__table[i]->init)
 			views__table[i]->init(t);
+	t->export = app_export__new(a);
+	if ((a->pprof || a->flamegraph) && !t->export)
+		oom__die();
 }
 
 void tui__fini(struct tui *t)
@@ -109,6 +112,8 @@ void tui__fini(struct tui *t)
 		if (views__table[i]->free)
 			views__table[i]->free(t);
 	inlines__free(t->inlines);
+	/* the last refresh's files stay */
+	app_export__free(t->export);
 	table__fini(&t->table);
 	free(t->prev);
 	memset(t, 0, sizeof(*t));
@@ -576,6 +581,10 @@ static int tui__refresh(struct tui *t, double now)
 			    fold && a->syms && !a->pusher ? tui__func_of : NULL,
 			    a->syms);
 	session__unlock(a->session);
+	/* --pprof, --flamegraph: batch's files, before this snapshot
+	 * zeroes or decays the histogram */
+	if (t->export)
+		app_export__write(t->export);
 	err = table__snapshot(&t->table, a->mode);
 	if (err)
 		return err;

@@ -67,6 +67,7 @@ struct tui {
 	 * flame graph and the push's profiles share them */
 	struct inlines *inlines;
 	bool inline_frames;	/* inlined functions are frames (above) */
+	struct app_export *export;	/* --pprof, --flamegraph (app.h) */
 	void *view_state[16];	/* each view's own (view.h), by V_* bit */
 };
 
