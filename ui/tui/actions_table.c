@@ -20,28 +20,55 @@ enum act_result action__baseline(struct tui *t, int arg)
 
 	(void)arg;
 	if (t->table.base) {
+		/* a mark of this session's (not --baseline FILE's) restarted
+		 * the table */
+		bool restarted = t->table.base->session == t->table.session &&
+				 t->a->mode != HIST_ZERO;
+
 		table__clear_baseline(&t->table);
 		columns__init(&t->cols, &t->table.spec, t->a->show_period);
-		tui__status(t, ST_NORMAL, "baseline cleared (b marks one)");
+		tui__status(t, ST_NORMAL, "baseline cleared (b marks one)%s",
+			    restarted ? "; the table counts from the mark" : "");
 		return R_REBUILD;
 	}
 	if (!t->have_snap) {
 		tui__status(t, ST_ERROR, "no table yet to mark as the baseline");
 		return R_REDRAW;
 	}
-	/* -z: the table is one refresh, so is the baseline */
+	if (t->a->finished) {
+		tui__status(t, ST_ERROR, "nothing comes after a mark: %s (with "
+			    "-i, --baseline FILE compares two recordings)",
+			    t->a->input ? "the recording is read whole" :
+					  "the target exited");
+		return R_REDRAW;
+	}
+	/* -z: the table is one refresh, so is the baseline; else the table
+	 * restarts from zero at the mark, so that Delta compares what comes
+	 * after it with what came before (not a total that holds both) */
 	if (t->a->mode == HIST_ZERO && t->window > 0)
 		snprintf(desc, sizeof(desc), "marked at %.1f s (a %.1f s window)",
 			 t->hi.elapsed, t->window);
 	else
-		snprintf(desc, sizeof(desc), "marked at %.1f s", t->hi.elapsed);
+		snprintf(desc, sizeof(desc), "marked at %.1f s (before it)",
+			 t->hi.elapsed);
 	if (table__mark_baseline(&t->table, desc)) {
 		tui__status(t, ST_ERROR, "out of memory: no baseline");
 		return R_REDRAW;
 	}
 	columns__init(&t->cols, &t->table.spec, t->a->show_period);
-	tui__status(t, ST_NORMAL, "baseline marked: Delta is now - then, in "
-				  "points (s: sort by delta; b clears)");
+	if (t->a->mode != HIST_ZERO) {
+		session__lock(t->a->session);
+		session__refresh(t->a->session, HIST_ZERO);
+		session__unlock(t->a->session);
+		/* the first samples since the mark soon, not a delay later */
+		t->next_refresh = app__now() + MIN(0.3, t->a->delay);
+		tui__status(t, ST_NORMAL, "baseline marked: the table counts "
+			    "from now; Delta = since the mark - before it, in "
+			    "points (b clears)");
+	} else {
+		tui__status(t, ST_NORMAL, "baseline marked: Delta = this "
+			    "refresh - the marked one, in points (b clears)");
+	}
 	return R_REBUILD;
 }
 

@@ -103,8 +103,9 @@ const struct key_binding keys__table[] = {
 	  "menu" },
 	{ { 'a' }, V_TOP, action__annotate, 0, "annotate the selected symbol" },
 	{ { 'b' }, V_TOP, action__baseline, 0,
-	  "mark the table as the baseline: rows then show its share "
-	  "(Baseline), now's and the Delta in points, new and gone rows "
+	  "mark the table as the baseline and count again from zero (-z: "
+	  "one refresh against the marked one): rows show the baseline's "
+	  "share, now's and the Delta in points, new and gone rows "
 	  "marked; again: clear it (and a --baseline file)", "baseline" },
 	{ { 'P' }, V_TOP, action__save, 0,
 	  "save the table as text (the file is named in the status line)" },
