@@ -878,8 +878,8 @@ static void stop_push(struct app *a)
 	a->pusher = NULL;
 	push_window__free(a->push_win);
 	a->push_win = NULL;
-	pr_info("push: %" PRIu64 " profiles sent, %" PRIu64 " dropped%s%s",
-		st.pushed, st.dropped, st.unreachable ? "; last error: " : "",
+	pr_info("push: %" PRIu64 " profile%s sent, %" PRIu64 " dropped%s%s",
+		st.pushed, PLURAL(st.pushed), st.dropped, st.unreachable ? "; last error: " : "",
 		st.unreachable ? st.error : "");
 }
 

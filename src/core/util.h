@@ -17,6 +17,8 @@ typedef int32_t s32;
 typedef int16_t s16;
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+/* "s" after a count that is not 1: "%zu symbol%s", n, PLURAL(n) */
+#define PLURAL(n) ((n) == 1 ? "" : "s")
 #ifndef MIN
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
 #define MAX(a, b) ((a) > (b) ? (a) : (b))

@@ -42,6 +42,9 @@ flat() {
 			END { if (!f) print 0 }'
 }
 
+# "N profiles", "1 profile"
+profiles() { if [ "$1" = 1 ]; then echo "1 profile"; else echo "$1 profiles"; fi; }
+
 # --- batch, a server that takes everything ---
 serve ok "$TMP/ok"
 "$PTOP" -b --json -d 1 --push "http://127.0.0.1:$PORT/" --label env=test \
@@ -56,7 +59,7 @@ tables=$(jq -s '[.[] | select(.samples > 0)] | length' "$TMP/out.json")
 # say that nothing was lost
 [ "$n" -ge 2 ] && [ "$n" -le "$tables" ] ||
 	fail "$n profiles received for $tables tables with samples"
-grep -q "push: $n profiles sent, 0 dropped" "$TMP/err" ||
+grep -q "push: $(profiles "$n") sent, 0 dropped" "$TMP/err" ||
 	fail "no summary of $n profiles sent: $(cat "$TMP/err")"
 q=$(cat "$TMP/ok/1.query")
 case "$q" in
@@ -89,6 +92,8 @@ serve ok "$TMP/file"
 	> "$TMP/file.json" 2> "$TMP/err" || fail "ptop -i --push: $(cat "$TMP/err")"
 n=$(ls "$TMP"/file/*.pb.gz 2> /dev/null | wc -l)
 [ "$n" = 1 ] || fail "-i: $n profiles received, not 1"
+grep -q "push: 1 profile sent, 0 dropped" "$TMP/err" ||
+	fail "-i: no summary of 1 profile sent: $(cat "$TMP/err")"
 got=$(samples "$TMP"/file/1.pb.gz)
 want=$(tail -n 1 "$TMP/file.json" | jq .samples)
 [ "$got" = "$want" ] || fail "-i: the profile holds $got samples, the file $want"
@@ -103,7 +108,7 @@ serve flaky "$TMP/flaky"
 grep -q 'HTTP 503.*retrying' "$TMP/err" || fail "no retry said: $(cat "$TMP/err")"
 grep -q 'accepts profiles again' "$TMP/err" || fail "no recovery said: $(cat "$TMP/err")"
 n=$(ls "$TMP"/flaky/*.pb.gz 2> /dev/null | wc -l)
-grep -q "push: $n profiles sent, 0 dropped" "$TMP/err" ||
+grep -q "push: $(profiles "$n") sent, 0 dropped" "$TMP/err" ||
 	fail "flaky: $n received; $(cat "$TMP/err")"
 got=$(samples "$TMP"/flaky/*.pb.gz)
 want=$(tail -n 1 "$TMP/flaky.json" | jq .samples)

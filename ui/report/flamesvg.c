@@ -174,8 +174,8 @@ static void svg_frame(struct strbuf *sb, const struct flame_node *n, u64 off,
 		strbuf__adds(sb, " in ");
 		xml_sanitized(sb, n->dso_name);
 	}
-	strbuf__addf(sb, " (%" PRIu64 " samples, %.2f%%; self %" PRIu64
-		     ")</title>", n->samples,
+	strbuf__addf(sb, " (%" PRIu64 " sample%s, %.2f%%; self %" PRIu64
+		     ")</title>", n->samples, PLURAL(n->samples),
 		     100.0 * (double)n->samples / (double)total,
 		     n->self_samples);
 	strbuf__addf(sb, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" "
@@ -238,9 +238,9 @@ int flame__svg(struct strbuf *sb, const struct flame *f,
 		     "text-anchor=\"middle\">", width / 2);
 	if (o->subtitle)
 		xml_sanitized(sb, o->subtitle);
-	strbuf__addf(sb, "%s%" PRIu64 " samples; click a frame to zoom, "
+	strbuf__addf(sb, "%s%" PRIu64 " sample%s; click a frame to zoom, "
 		     "Ctrl-F to search</text>\n", o->subtitle ? ", " : "",
-		     total);
+		     total, PLURAL(total));
 	strbuf__addf(sb, "<text id=\"reset\" x=\"%d\" y=\"24\" "
 		     "style=\"opacity:0.3\">Reset zoom</text>\n", PAD);
 	strbuf__addf(sb, "<text id=\"search\" x=\"%zu\" y=\"24\" "

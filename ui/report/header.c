@@ -100,21 +100,22 @@ void header__format(struct strbuf *sb, const struct header_info *hi,
 	strbuf__addc(sb, '\n');
 	if (lost && hi->recording) {
 		strbuf__adds(sb, prefix);
-		strbuf__addf(sb, "WARNING: %" PRIu64 " samples lost by the "
+		strbuf__addf(sb, "WARNING: %" PRIu64 " sample%s lost by the "
 				 "recorder (its ring buffers were full when it "
 				 "recorded): record with a larger -m or a lower "
-				 "-F\n", lost);
+				 "-F\n", lost, PLURAL(lost));
 	} else if (lost) {
 		strbuf__adds(sb, prefix);
-		strbuf__addf(sb, "WARNING: %" PRIu64 " records lost: ptop was too "
-				 "slow to read the ring buffers; try a larger -m "
-				 "or a lower -F\n", lost);
+		strbuf__addf(sb, "WARNING: %" PRIu64 " record%s lost: ptop was "
+				 "too slow to read the ring buffers; try a larger "
+				 "-m or a lower -F\n", lost, PLURAL(lost));
 	}
 	if (hi->pushing) {
 		strbuf__adds(sb, prefix);
-		strbuf__addf(sb, "push: %" PRIu64 " profiles sent, %" PRIu64
+		strbuf__addf(sb, "push: %" PRIu64 " profile%s sent, %" PRIu64
 				 " dropped, %" PRIu64 " waiting", hi->pushed,
-			     hi->push_dropped, hi->push_waiting);
+			     PLURAL(hi->pushed), hi->push_dropped,
+			     hi->push_waiting);
 		/* nothing delivered yet is not "0 dropped" and all is well */
 		if (hi->push_silent >= 1)
 			strbuf__addf(sb, "; no answer for %.0f s",
@@ -127,12 +128,13 @@ void header__format(struct strbuf *sb, const struct header_info *hi,
 	}
 	if (snap->counts.unwind_failed) {
 		strbuf__adds(sb, prefix);
-		strbuf__addf(sb, "WARNING: %" PRIu64 " samples with a user "
+		strbuf__addf(sb, "WARNING: %" PRIu64 " sample%s with a user "
 				 "stack not unwound (the DWARF unwinder fell "
 				 "behind, or 32-bit code): their user call "
 				 "chains are missing; try a lower -F or a "
 				 "smaller --call-graph dwarf,SIZE\n",
-			     snap->counts.unwind_failed);
+			     snap->counts.unwind_failed,
+			     PLURAL(snap->counts.unwind_failed));
 	}
 	if (snap->counts.fp_copies) {
 		const u64 *why = snap->session.fp_fix;
@@ -156,9 +158,10 @@ void header__format(struct strbuf *sb, const struct header_info *hi,
 	if (snap->counts.throttle) {
 		strbuf__adds(sb, prefix);
 		strbuf__addf(sb, "WARNING: the kernel throttled sampling %" PRIu64
-				 " times: the rate is over "
+				 " time%s: the rate is over "
 				 "kernel.perf_event_max_sample_rate; try a lower "
-				 "-F\n", snap->counts.throttle);
+				 "-F\n", snap->counts.throttle,
+			     PLURAL(snap->counts.throttle));
 	}
 	if (hi->baseline && hi->base_snap) {
 		const struct snapshot *b = hi->base_snap;
@@ -166,10 +169,12 @@ void header__format(struct strbuf *sb, const struct header_info *hi,
 		strbuf__adds(sb, prefix);
 		strbuf__adds(sb, "baseline ");
 		sanitize_str(sb, hi->baseline);
-		strbuf__addf(sb, ": %" PRIu64 " samples", b->total_samples);
+		strbuf__addf(sb, ": %" PRIu64 " sample%s", b->total_samples,
+			     PLURAL(b->total_samples));
 		if (hi->base_span > 0)
 			strbuf__addf(sb, " over %.1f s", hi->base_span);
-		strbuf__addf(sb, "; now %" PRIu64 " samples", snap->total_samples);
+		strbuf__addf(sb, "; now %" PRIu64 " sample%s",
+			     snap->total_samples, PLURAL(snap->total_samples));
 		if (hi->recording)
 			strbuf__addf(sb, " over %.1f s", hi->elapsed);
 		strbuf__adds(sb, "; Delta = now - baseline, in points\n");

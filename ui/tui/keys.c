@@ -59,7 +59,7 @@ const struct key_binding keys__table[] = {
 	  "show the previous sampled event" },
 	{ { 'e' }, V_TOP, action__open, V_EVENTS,
 	  "event picker: add an event (or replace the shown one) live",
-	  "add event" },
+	  "add event", .live = true },
 	{ { 's', K_F(6) }, V_TOP, action__sort_picker, 0,
 	  "pick the sort key (overhead, samples, period, sym, dso, comm, "
 	  "pid, tid, cpu, cgroup, state; delta, absdelta against a baseline)",
@@ -91,9 +91,10 @@ const struct key_binding keys__table[] = {
 	  "hide rows under a percentage (asks for it)" },
 	{ { 'p' }, V_TOP, action__target, 0,
 	  "attach to a pid or process name (empty: every CPU), live",
-	  "attach" },
+	  "attach", .live = true },
 	{ { 'f' }, V_TOP, action__pause, 0,
-	  "pause or resume sampling (the events are disabled)", "pause" },
+	  "pause or resume sampling (the events are disabled)", "pause",
+	  .live = true },
 	{ { 'z' }, V_TOP, action__zero, 0,
 	  "zero the histogram at every refresh, or accumulate" },
 	{ { '[' }, V_TOP, action__delay, -1, "refresh more often" },
@@ -472,7 +473,7 @@ void keys__man(struct strbuf *sb)
 	keys__foreach_note(man_line, sb);
 }
 
-void keys__footer(unsigned int view, struct screen *s, size_t y)
+void keys__footer(unsigned int view, bool live, struct screen *s, size_t y)
 {
 	char name[32];
 	bool first = true;
@@ -480,7 +481,7 @@ void keys__footer(unsigned int view, struct screen *s, size_t y)
 	for (size_t i = 0; i < keys__nr; i++) {
 		const struct key_binding *b = &keys__table[i];
 
-		if (!b->hint || !(b->views & view))
+		if (!b->hint || !(b->views & view) || (b->live && !live))
 			continue;
 		keys__name(b->keys[0], name, sizeof(name));
 		if (!first)

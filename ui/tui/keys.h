@@ -77,6 +77,8 @@ struct key_binding {
 	const char *help;	/* what happens, for the help screen */
 	const char *hint;	/* a word for the footer (with the first
 				 * key), NULL: not there */
+	bool live;		/* only with a live source: no footer hint
+				 * for a recording (-i) */
 };
 
 extern const struct key_binding keys__table[];
@@ -124,7 +126,8 @@ void keys__man(struct strbuf *sb);
 
 struct screen;
 /* The footer's hints for view ("h help  q quit  ..."), from the
- * bindings that have one, as far as they fit on line y. */
-void keys__footer(unsigned int view, struct screen *s, size_t y);
+ * bindings that have one (not the live ones' without a live source), as
+ * far as they fit on line y. */
+void keys__footer(unsigned int view, bool live, struct screen *s, size_t y);
 
 #endif

@@ -206,6 +206,7 @@ void tui__status(struct tui *t, enum style st, const char *fmt, ...)
 	va_end(ap);
 	t->status_style = st;
 	t->status_seq++;
+	t->status_view = tui__view(t);
 	t->status_until = app__now() + (st == ST_ERROR ? 2 : 1) * STATUS_SECS;
 }
 
@@ -468,19 +469,22 @@ static void tui__render_footer(struct tui *t, struct screen *s, size_t y,
 		screen__add(s, y, ST_NORMAL, " stay");
 		return;
 	}
-	if (t->status[0] && now < t->status_until) {
+	/* a view's status is its own: not the one the view below set
+	 * before this one opened (log messages show in any view) */
+	if (t->status[0] && now < t->status_until &&
+	    (!t->status_view || t->status_view == view)) {
 		screen__add_ext(s, y, t->status_style, t->status);
 		return;
 	}
 	if (t->resolving) {
 		char msg[64];
 
-		snprintf(msg, sizeof(msg), "resolving %zu symbols\xe2\x80\xa6",
-			 t->resolving);
+		snprintf(msg, sizeof(msg), "resolving %zu symbol%s\xe2\x80\xa6",
+			 t->resolving, PLURAL(t->resolving));
 		screen__add(s, y, ST_BOLD, msg);
 		return;
 	}
-	keys__footer(view, s, y);
+	keys__footer(view, t->a->sampler != NULL, s, y);
 }
 
 void tui__render(struct tui *t, struct screen *s, double now)
@@ -640,6 +644,7 @@ static void tui__take_log(struct tui *t, bool after_action)
 			    "%s; %s", prev, msg);
 	} else {
 		tui__status(t, st, "%s", msg);
+		t->status_view = 0;	/* not of a view */
 	}
 }
 

@@ -34,6 +34,7 @@ struct tui {
 	enum style status_style;
 	double status_until;
 	unsigned int status_seq;	/* counts tui__status calls */
+	unsigned int status_view;	/* the view it is of; 0: any */
 
 	/* refreshes */
 	bool have_snap;

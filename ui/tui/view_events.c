@@ -180,7 +180,7 @@ static void evpick__header(void *ctx, struct screen *s, size_t y)
 		screen__addf(s, y, ST_TITLE, " (listing failed: %s)",
 			     strerror(err < 0 ? -err : err));
 	else
-		screen__addf(s, y, ST_TITLE, " (%zu events)", n);
+		screen__addf(s, y, ST_TITLE, " (%zu event%s)", n, PLURAL(n));
 	screen__fill(s, y, ST_TITLE);
 }
 

@@ -294,9 +294,9 @@ static void draw_info(struct flamev *v, struct screen *s, size_t y)
 		strbuf__adds(sb, "  ");
 		sanitize_str(sb, n->dso_name);
 	}
-	strbuf__addf(sb, "  %.2f%% (%llu samples), self %.2f%%",
+	strbuf__addf(sb, "  %.2f%% (%llu sample%s), self %.2f%%",
 		     share(v, n->samples), (unsigned long long)n->samples,
-		     share(v, n->self_samples));
+		     PLURAL(n->samples), share(v, n->self_samples));
 	screen__addn(s, y, ST_BOLD, sb->buf ? sb->buf : "", sb->len);
 }
 
@@ -335,8 +335,9 @@ static void flame__render(struct tui *t, struct screen *s, size_t y0,
 		strbuf__adds(sb, " (icicle)");
 	strbuf__adds(sb, " of ");
 	sanitize_str(sb, t->hi.event ? t->hi.event : "the samples");
-	strbuf__addf(sb, ": %llu samples",
-		     (unsigned long long)v->f.nodes[0].samples);
+	strbuf__addf(sb, ": %llu sample%s",
+		     (unsigned long long)v->f.nodes[0].samples,
+		     PLURAL(v->f.nodes[0].samples));
 	if (v->zoom) {
 		strbuf__adds(sb, ", zoomed into ");
 		flame__label(sb, &v->f.nodes[v->zoom]);
