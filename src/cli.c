@@ -1,6 +1,7 @@
 /* cli: ptop's command line: the one option table (getopt's tables and
- * --help come from it), the parsing of each option and the checks of
- * what may be combined.  main.c wires what it says. */
+ * --help come from it), the names checked and suggested, the settings
+ * file, the parse and the checks of what may be combined (what each
+ * option does: cli_options.c).  main.c wires what it says. */
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -11,77 +12,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ui/report/push.h"
-#include "src/cli.h"
+#include "src/cli_internal.h"
 #include "src/core/config.h"
 #include "src/sys/fdio.h"
-#include "src/sys/synth.h"
-
-enum opt_id {
-	OPT_EVENT = 'e',
-	OPT_FREQ = 'F',
-	OPT_COUNT = 'c',
-	OPT_PID = 'p',
-	OPT_TID = 't',
-	OPT_CPU = 'C',
-	OPT_CGROUP = 'G',
-	OPT_MMAP = 'm',
-	OPT_DELAY = 'd',
-	OPT_ITER = 'n',
-	OPT_BATCH = 'b',
-	OPT_SORT = 's',
-	OPT_ZERO = 'z',
-	OPT_ENTRIES = 'E',
-	OPT_HIDE_KERNEL = 'K',
-	OPT_HIDE_USER = 'U',
-	OPT_VERBOSE = 'v',
-	OPT_HELP = 'h',
-	OPT_VERSION = 'V',
-	OPT_JSON = 256,
-	OPT_DECAY,
-	OPT_PERCENT_LIMIT,
-	OPT_LIST_EVENTS,
-	OPT_DEBUG_DIR,
-	OPT_SHOW_PERIOD,
-	OPT_NO_DEMANGLE,
-	OPT_DEMANGLE_PARAMS,
-	OPT_CALL_GRAPH,
-	OPT_MAX_STACK,
-	OPT_CHILDREN,
-	OPT_NO_CHILDREN,
-	OPT_INLINE,
-	OPT_NO_INLINE,
-	OPT_FOLDED,
-	OPT_TREE_LIMIT,
-	OPT_FP = 'g',
-	OPT_DISASM = 'M',
-	OPT_ANNOTATE = 600,
-	OPT_INPUT = 'i',
-	OPT_OUTPUT = 'o',
-	OPT_TIME = 512,
-	OPT_BASELINE,
-	OPT_PPROF = 601,
-	OPT_PUSH,
-	OPT_APP_NAME,
-	OPT_LABEL,
-	OPT_FLAMEGRAPH,
-	OPT_SHOW_IDLE = 620,
-	OPT_OFF_CPU,
-	OPT_WALL,
-	OPT_ALL_CGROUPS,
-	OPT_SYMFS = 700,
-	OPT_NO_DEBUGINFOD,
-	OPT_DEBUGINFOD_MAXSIZE,
-	OPT_NO_DWARF_CACHE,
-	OPT_NO_SYMBOL_CACHE,
-	OPT_NO_FP_RECOVERY = 720,
-	OPT_KEEP_STACKS,
-	OPT_ROOT,
-	OPT_ORDER = 800,
-	OPT_COLOR,
-	OPT_NO_COLOR,
-	OPT_NO_CONFIG,
-};
 
 /* The one option table: getopt's tables and --help come from it.  A
  * row with a group starts a section of --help; help is wrapped to 80
@@ -249,7 +182,7 @@ static void help_wrap(FILE *f, size_t col, const char *text)
 	}
 }
 
-static void usage(FILE *f)
+void cli__usage(FILE *f)
 {
 	fprintf(f, "usage: ptop [options] [-- COMMAND [ARGS...]]\n"
 		   "A live, top-like CPU profiler: which functions burn the "
@@ -278,7 +211,7 @@ static void usage(FILE *f)
 /* "FILE:LINE: " while the settings file is read: its errors name it */
 static char cfg_where[PATH_MAX + 32];
 
-static int __attribute__((format(printf, 1, 2))) bad_usage(const char *fmt, ...)
+int cli__bad_usage(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -292,71 +225,6 @@ static int __attribute__((format(printf, 1, 2))) bad_usage(const char *fmt, ...)
 	else
 		fprintf(stderr, "\nTry 'ptop --help' for the options.\n");
 	return 2;
-}
-
-/* "fp", "dwarf", "dwarf,8192", "fp,callee", "caller"... */
-static int parse_call_graph(const char *s, struct options *o)
-{
-	char buf[64], *tok, *save = NULL;
-	bool mode_seen = false;
-
-	if (strlen(s) >= sizeof(buf))
-		return -EINVAL;
-	strcpy(buf, s);
-	o->callgraph = true;
-	for (tok = strtok_r(buf, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		u64 v;
-
-		if (strcmp(tok, "fp") == 0) {
-			o->dwarf_size = 0;
-			mode_seen = true;
-		} else if (strcmp(tok, "dwarf") == 0) {
-			o->dwarf_size = 8192;
-			mode_seen = true;
-		} else if (mode_seen && !o->dwarf_size &&
-			   parse_u64(tok, &v) == 0 && v <= 65528) {
-			/* the copy that recovers the callers frame pointers
-			 * lose; 0: none */
-			o->fp_copy = (u32)(v & ~7ULL);
-		} else if (strcmp(tok, "caller") == 0) {
-			o->cg_order = CG_CALLER;
-		} else if (strcmp(tok, "callee") == 0) {
-			o->cg_order = CG_CALLEE;
-		} else if (mode_seen && o->dwarf_size && parse_u64(tok, &v) == 0 &&
-			   v >= 64 && v <= 65528) {
-			/* the kernel takes at most 64 KiB minus the header */
-			o->dwarf_size = (u32)(v & ~7ULL);
-		} else {
-			return -EINVAL;
-		}
-	}
-	return 0;
-}
-
-/* A byte count: digits, then K, M or G (powers of 1024): 0 or -EINVAL. */
-static int parse_size(const char *s, u64 *out)
-{
-	char *end;
-	unsigned long long v;
-	unsigned int shift = 0;
-
-	if (*s < '0' || *s > '9')
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno)
-		return -EINVAL;
-	switch (*end) {
-	case 'k': case 'K': shift = 10; end++; break;
-	case 'm': case 'M': shift = 20; end++; break;
-	case 'g': case 'G': shift = 30; end++; break;
-	default: break;
-	}
-	if (*end || v > (~0ULL >> shift))
-		return -EINVAL;
-	*out = (u64)v << shift;
-	return 0;
 }
 
 static const char *opt_name(int id)
@@ -456,7 +324,7 @@ static int check_long_name(const char *arg)
 		return 0;
 	strbuf__init(&sb);
 	suggest(&sb, arg, len, "--");
-	rc = 1 + bad_usage("unknown option '--%.*s'%s", (int)len, arg,
+	rc = 1 + cli__bad_usage("unknown option '--%.*s'%s", (int)len, arg,
 			   sb.buf ? sb.buf : "");
 	strbuf__fini(&sb);
 	return rc;
@@ -485,483 +353,61 @@ static void getopt_tables(struct option *longopts, char *shortopts)
 	*sp = '\0';
 }
 
-/* -p's pids or command names (as the live view's p key takes them),
- * added to the target's: 0, or the exit status + 1. */
-static int add_pids(struct options *o, const char *list, struct strbuf *err)
-{
-	pid_t *pids, *all;
-	size_t nr;
-	int rc;
-
-	strbuf__reset(err);
-	rc = synth__resolve_pids("/proc", list, getpid(), &pids, &nr, err);
-	if (rc == -ESRCH) {
-		fprintf(stderr, "ptop: -p %s: %s\n", list, err->buf);
-		return 1 + 1;
-	}
-	if (rc)
-		return 1 + bad_usage("-p %s: %s (pids or command names, "
-				     "comma-separated)", list,
-				     err->buf ? err->buf : strerror(-rc));
-	all = realloc(o->target.pids, (o->target.nr_pids + nr) * sizeof(*all));
-	if (!all) {
-		free(pids);
-		return 1 + bad_usage("%s", "out of memory");
-	}
-	memcpy(all + o->target.nr_pids, pids, nr * sizeof(*all));
-	o->target.pids = all;
-	o->target.nr_pids += nr;
-	free(pids);
-	return 0;
-}
-
-/* What to profile and how: 0, the exit status + 1, or -1 when c is none
- * of these options. */
-static int profiling_option(struct options *o, int c, struct strbuf *err)
-{
-	u64 v;
-
-	switch (c) {
-	case OPT_INPUT:
-		o->input = optarg;
-		break;
-	case OPT_OUTPUT:
-		o->output = optarg;
-		break;
-	case OPT_TIME:
-		o->time = optarg;
-		break;
-	case OPT_BASELINE:
-		o->baseline = optarg;
-		break;
-	case OPT_EVENT:
-		/* the command line's events replace the file's */
-		if (o->specs_from_config && !cfg_where[0]) {
-			free(o->specs);
-			o->specs = NULL;
-			o->nr_specs = 0;
-			o->specs_from_config = false;
-		}
-		strbuf__reset(err);
-		if (events__parse(optarg, &o->specs, &o->nr_specs, err))
-			return 1 + bad_usage("%s", err->buf ? err->buf : optarg);
-		break;
-	case OPT_FREQ:
-		if (parse_u64(optarg, &v) || v == 0 || v > 1000000)
-			return 1 + bad_usage("bad frequency '%s' (1..1000000 Hz)", optarg);
-		o->freq = v;
-		o->period = 0;
-		break;
-	case OPT_COUNT:
-		if (parse_u64(optarg, &v) || v == 0)
-			return 1 + bad_usage("bad period '%s'", optarg);
-		o->period = v;
-		o->freq = 0;
-		break;
-	case OPT_PID:
-	case OPT_TID:
-		if (o->target.kind != TARGET_SYSTEM &&
-		    o->target.kind != (c == OPT_PID ? TARGET_PIDS : TARGET_TIDS))
-			return 1 + bad_usage("%s", "-p and -t cannot be mixed");
-		o->target.kind = c == OPT_PID ? TARGET_PIDS : TARGET_TIDS;
-		if (c == OPT_TID) {
-			if (pidlist__parse(optarg, &o->target.pids,
-					   &o->target.nr_pids))
-				return 1 + bad_usage("bad thread id list '%s'",
-						     optarg);
-			break;
-		}
-		return add_pids(o, optarg, err);
-	case OPT_CGROUP:
-		o->cgroups = optarg;
-		break;
-	case OPT_ALL_CGROUPS:
-		o->all_cgroups = true;
-		break;
-	case OPT_CPU:
-		if (cpulist__parse(optarg, o->cpus, PTOP_MAX_CPUS) <= 0)
-			return 1 + bad_usage("bad CPU list '%s' (e.g. 0,2-3)", optarg);
-		o->has_cpus = true;
-		break;
-	case OPT_MMAP:
-		if (parse_u64(optarg, &v) || v == 0 || v > (1 << 20) ||
-		    (v & (v - 1)))
-			return 1 + bad_usage("bad ring size '%s': pages must be a power of two", optarg);
-		o->mmap_pages = (unsigned int)v;
-		break;
-	case OPT_FP:
-		o->callgraph = true;
-		o->dwarf_size = 0;
-		break;
-	case OPT_NO_FP_RECOVERY:
-		o->fp_copy = 0;
-		break;
-	case OPT_KEEP_STACKS:
-		o->keep_stacks = true;
-		break;
-	case OPT_CALL_GRAPH:
-		if (parse_call_graph(optarg, o))
-			return 1 + bad_usage("bad call graph '%s' (fp[,BYTES] or "
-					     "dwarf[,BYTES], then ,caller or ,callee)",
-					     optarg);
-		break;
-	case OPT_MAX_STACK:
-		if (parse_u64(optarg, &v) || v == 0 || v > 512)
-			return 1 + bad_usage("bad stack depth '%s' (1..512)", optarg);
-		o->max_stack = (unsigned int)v;
-		break;
-	default:
-		return -1;
-	}
-	return 0;
-}
-
-/* A folder a user names (--symfs, --debug-dir) exists: a typo would
- * otherwise change nothing but the names, in silence.  errno says why
- * not. */
-static bool is_dir(const char *path)
-{
-	struct stat st;
-
-	if (stat(path, &st))
-		return false;
-	errno = ENOTDIR;
-	return S_ISDIR(st.st_mode);
-}
-
-/* Where symbols come from and how they read: 0, the exit status + 1, or
- * -1 when c is none of these options. */
-static int symbol_option(struct options *o, int c)
-{
-	switch (c) {
-	case OPT_DEBUG_DIR: {
-		const char **p;
-
-		if (!is_dir(optarg))
-			return 1 + bad_usage("--debug-dir %s: %s", optarg,
-					     errno == ENOTDIR ?
-					     "not a directory" : strerror(errno));
-		p = realloc(o->debug_dirs, (o->nr_debug_dirs + 1) * sizeof(*p));
-		if (!p)
-			return 2;
-		o->debug_dirs = p;
-		o->debug_dirs[o->nr_debug_dirs++] = optarg;
-		break;
-	}
-	case OPT_ANNOTATE:
-		if (!*optarg)
-			return 1 + bad_usage("%s", "--annotate needs a symbol name");
-		o->annotate = optarg;
-		break;
-	case OPT_DISASM:
-		if (!strcmp(optarg, "intel"))
-			o->syntax = DISASM_INTEL;
-		else if (!strcmp(optarg, "att"))
-			o->syntax = DISASM_ATT;
-		else
-			return 1 + bad_usage("bad disassembler style '%s' (att or intel)", optarg);
-		break;
-	case OPT_NO_DEMANGLE:
-		o->no_demangle = true;
-		break;
-	case OPT_DEMANGLE_PARAMS:
-		o->demangle_params = true;
-		break;
-	case OPT_SYMFS:
-		if (!*optarg)
-			return 1 + bad_usage("%s", "--symfs needs a directory");
-		if (!is_dir(optarg))
-			return 1 + bad_usage("--symfs %s: %s", optarg,
-					     errno == ENOTDIR ?
-					     "not a directory" : strerror(errno));
-		o->symfs = optarg;
-		break;
-	case OPT_NO_DEBUGINFOD:
-		o->no_debuginfod = true;
-		break;
-	case OPT_DEBUGINFOD_MAXSIZE:
-		if (parse_size(optarg, &o->debuginfod_maxsize) ||
-		    !o->debuginfod_maxsize)
-			return 1 + bad_usage("bad --debuginfod-maxsize '%s' "
-					     "(bytes, with K, M or G)", optarg);
-		break;
-	case OPT_NO_DWARF_CACHE:
-		o->no_dwarf_cache = true;
-		break;
-	case OPT_NO_SYMBOL_CACHE:
-		o->no_symbol_cache = true;
-		break;
-	default:
-		return -1;
-	}
-	return 0;
-}
-
-/* Whether a -s list holds an ordering key (overhead, sample...). */
-static bool sort_list_orders(const char *list)
-{
-	char buf[256], *tok, *save = NULL;
-	enum sort_key k;
-
-	snprintf(buf, sizeof(buf), "%s", list);
-	for (tok = strtok_r(buf, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save))
-		if (!sort_key__parse(tok, &k) && !sort_key__groups(k))
-			return true;
-	return false;
-}
-
-/* --order KEY[,reverse] */
-static int parse_order(const char *s, struct sort_spec *spec)
-{
-	char buf[64], *comma;
-	enum sort_key k;
-
-	if (strlen(s) >= sizeof(buf))
-		return -EINVAL;
-	strcpy(buf, s);
-	comma = strchr(buf, ',');
-	if (comma) {
-		*comma++ = '\0';
-		if (strcmp(comma, "reverse"))
-			return -EINVAL;
-	}
-	if (sort_key__parse(buf, &k))
-		return -EINVAL;
-	spec->order = k;
-	spec->invert = comma != NULL;
-	return 0;
-}
-
-/* Every other option: 0, or the exit status + 1. */
-static int other_option(struct options *o, int c, char **argv,
-			struct strbuf *err)
-{
-	u64 v;
-	double d;
-
-	switch (c) {
-	case OPT_DELAY:
-		if (parse_seconds(optarg, &d) || d < 0.01)
-			return 1 + bad_usage("bad delay '%s' (seconds, at least 0.01)", optarg);
-		o->delay = d;
-		o->delay_given = true;
-		break;
-	case OPT_ITER:
-		if (parse_u64(optarg, &v) || v == 0 || v > 1000000000)
-			return 1 + bad_usage("bad iteration count '%s'", optarg);
-		o->iterations = (long)v;
-		break;
-	case OPT_BATCH:
-		o->batch = true;
-		break;
-	case OPT_JSON:
-		o->json = true;
-		break;
-	case OPT_SORT: {
-		struct sort_spec sp;
-
-		strbuf__reset(err);
-		if (sort_spec__parse(optarg, &sp, err))
-			return 1 + bad_usage("%s", err->buf ? err->buf : optarg);
-		memcpy(o->spec.group, sp.group, sizeof(sp.group));
-		o->spec.nr_group = sp.nr_group;
-		/* an order among the keys (perf's -s comm,sample); else
-		 * --order's, or the file's, stays */
-		if (sort_list_orders(optarg)) {
-			o->spec.order = sp.order;
-			o->spec.invert = false;
-		}
-		o->sort_given = true;
-		break;
-	}
-	case OPT_ORDER:
-		if (parse_order(optarg, &o->spec))
-			return 1 + bad_usage("bad order '%s': KEY[,reverse], KEY "
-					     "overhead, sample, period, delta, "
-					     "absdelta or a key of -s", optarg);
-		break;
-	case OPT_COLOR:
-	case OPT_NO_COLOR:
-		o->color = c == OPT_COLOR;
-		break;
-	case OPT_NO_CONFIG:
-		break;	/* seen before the file is read */
-	case OPT_ZERO:
-		o->mode = HIST_ZERO;
-		break;
-	case OPT_DECAY:
-		o->mode = HIST_DECAY;
-		break;
-	case OPT_PERCENT_LIMIT:
-		if (parse_seconds(optarg, &d) || d > 100)
-			return 1 + bad_usage("bad percent limit '%s'", optarg);
-		o->filter.percent_limit = d;
-		break;
-	case OPT_ENTRIES:
-		if (parse_u64(optarg, &v) || v == 0)
-			return 1 + bad_usage("bad row count '%s'", optarg);
-		o->filter.max_rows = (size_t)v;
-		break;
-	case OPT_HIDE_KERNEL:
-		o->filter.hide_kernel = true;
-		break;
-	case OPT_HIDE_USER:
-		o->filter.hide_user = true;
-		break;
-	case OPT_SHOW_PERIOD:
-		o->show_period = true;
-		break;
-	case OPT_SHOW_IDLE:
-		o->filter.show_idle = true;
-		break;
-	case OPT_OFF_CPU:
-		o->off_cpu = true;
-		break;
-	case OPT_WALL:
-		o->off_cpu = o->wall = true;
-		break;
-	case OPT_LIST_EVENTS:
-		o->list_events = true;
-		break;
-	case OPT_CHILDREN:
-		o->children = 1;
-		break;
-	case OPT_NO_CHILDREN:
-		o->children = 0;
-		break;
-	case OPT_INLINE:
-		o->inline_rows = 1;
-		break;
-	case OPT_NO_INLINE:
-		o->inline_rows = 0;
-		break;
-	case OPT_ROOT:
-		if (!strcmp(optarg, "comm"))
-			o->stack_root = STACK_ROOT_COMM;
-		else if (!strcmp(optarg, "pid"))
-			o->stack_root = STACK_ROOT_PID;
-		else if (!strcmp(optarg, "tid"))
-			o->stack_root = STACK_ROOT_TID;
-		else if (!strcmp(optarg, "none"))
-			o->stack_root = STACK_ROOT_NONE;
-		else
-			return 1 + bad_usage("bad --root '%s' (comm, pid, tid or none)",
-					     optarg);
-		break;
-	case OPT_TREE_LIMIT:
-		if (parse_seconds(optarg, &d) || d > 100)
-			return 1 + bad_usage("bad tree limit '%s'", optarg);
-		o->tree_limit = d;
-		break;
-	case OPT_FOLDED:
-		o->folded = true;
-		break;
-	case OPT_PPROF:
-		if (!*optarg)
-			return 1 + bad_usage("%s", "--pprof needs a file name");
-		o->pprof = optarg;
-		break;
-	case OPT_FLAMEGRAPH:
-		if (!*optarg)
-			return 1 + bad_usage("%s", "--flamegraph needs a file name");
-		o->flamegraph = optarg;
-		break;
-	case OPT_PUSH:
-		if (!*optarg)
-			return 1 + bad_usage("%s", "--push needs a server URL");
-		o->push = optarg;
-		break;
-	case OPT_APP_NAME:
-		if (!*optarg || strpbrk(optarg, "{},= \t"))
-			return 1 + bad_usage("bad --app-name '%s' (no blanks, "
-					     "'{', '}', ',' or '=')", optarg);
-		o->app_name = optarg;
-		break;
-	case OPT_LABEL: {
-		char why[256];
-
-		if (push__check_label(optarg, why, sizeof(why)))
-			return 1 + bad_usage("%s", why);
-		if (o->nr_labels == PUSH_MAX_LABELS)
-			return 1 + bad_usage("at most %d --label", PUSH_MAX_LABELS);
-		o->labels[o->nr_labels++] = optarg;
-		break;
-	}
-	case OPT_VERBOSE:
-		o->verbose++;
-		break;
-	case OPT_HELP:
-		usage(stdout);
-		return 1;
-	case OPT_VERSION:
-		printf("ptop %s\n", PTOP_VERSION);
-		return 1;
-	case ':':
-		return 1 + bad_usage("option '%s' needs an argument",
-				     argv[optind - 1]);
-	default:
-		/* a long one is refused before getopt sees it */
-		return 1 + bad_usage("unknown option '-%c'", optopt);
-	}
-	return 0;
-}
-
 /* What the options say together, once all are read. */
 static int check_options(struct options *o, int argc, char **argv)
 {
 	if (optind < argc) {
 		if (o->target.kind != TARGET_SYSTEM)
-			return 1 + bad_usage("%s", "a command cannot be combined with -p or -t");
+			return 1 + cli__bad_usage("%s", "a command cannot be combined with -p or -t");
 		o->command = &argv[optind];
 		o->target.kind = TARGET_COMMAND;
 	}
 	if (o->cgroups && o->target.kind != TARGET_SYSTEM)
-		return 1 + bad_usage("%s", "-G samples cgroups on every CPU: "
+		return 1 + cli__bad_usage("%s", "-G samples cgroups on every CPU: "
 				     "not with -p, -t or a command");
 	if (o->json && !o->batch)
-		return 1 + bad_usage("%s", "--json needs -b");
+		return 1 + cli__bad_usage("%s", "--json needs -b");
 	if (o->annotate && !o->batch)
-		return 1 + bad_usage("%s", "--annotate needs -b (in the live "
+		return 1 + cli__bad_usage("%s", "--annotate needs -b (in the live "
 				     "view, a annotates the selected row)");
 	if (o->filter.hide_kernel && o->filter.hide_user)
-		return 1 + bad_usage("%s", "-K and -U together hide everything");
+		return 1 + cli__bad_usage("%s", "-K and -U together hide everything");
 	/* a recording's chains are enough (checked once it is open) */
 	if (o->folded && !o->batch)
-		return 1 + bad_usage("%s", "--folded prints stacks in batch "
+		return 1 + cli__bad_usage("%s", "--folded prints stacks in batch "
 				     "mode: add -b (live, F shows the flame "
 				     "graph)");
 	if (o->folded && o->json)
-		return 1 + bad_usage("%s", "--folded and --json are two batch "
+		return 1 + cli__bad_usage("%s", "--folded and --json are two batch "
 				     "formats: pick one");
 	if (o->folded && !o->callgraph && !o->input)
-		return 1 + bad_usage("%s", "--folded needs call chains: add -g "
+		return 1 + cli__bad_usage("%s", "--folded needs call chains: add -g "
 				     "(or --call-graph dwarf), or -i of a "
 				     "recording made with them");
 	if (o->stack_root != STACK_ROOT_AUTO && !o->folded && !o->flamegraph)
-		return 1 + bad_usage("%s", "--root goes with --folded or --flamegraph");
+		return 1 + cli__bad_usage("%s", "--root goes with --folded or --flamegraph");
 	if (o->keep_stacks && !o->output)
-		return 1 + bad_usage("%s", "--keep-stacks goes with -o");
+		return 1 + cli__bad_usage("%s", "--keep-stacks goes with -o");
 	if ((o->app_name || o->nr_labels) && !o->push)
-		return 1 + bad_usage("%s", "--app-name and --label go with --push");
+		return 1 + cli__bad_usage("%s", "--app-name and --label go with --push");
 	if (o->push && o->mode == HIST_DECAY)
-		return 1 + bad_usage("%s", "--push sends each refresh's samples: "
+		return 1 + cli__bad_usage("%s", "--push sends each refresh's samples: "
 				     "not with --decay");
 	if (o->push && o->annotate)
-		return 1 + bad_usage("%s", "--push does not go with --annotate");
+		return 1 + cli__bad_usage("%s", "--push does not go with --annotate");
 	if (o->flamegraph && !o->callgraph && !o->input)
-		return 1 + bad_usage("%s", "--flamegraph draws call chains: add "
+		return 1 + cli__bad_usage("%s", "--flamegraph draws call chains: add "
 				     "-g (or --call-graph dwarf), or -i of a "
 				     "recording made with them");
 	if ((o->flamegraph || o->pprof) && o->annotate)
-		return 1 + bad_usage("--%s writes the table's profile: not with "
+		return 1 + cli__bad_usage("--%s writes the table's profile: not with "
 				     "--annotate, which prints code instead",
 				     o->pprof ? "pprof" : "flamegraph");
 	if (o->input && o->output)
-		return 1 + bad_usage("%s", "-i and -o cannot be combined: -o "
+		return 1 + cli__bad_usage("%s", "-i and -o cannot be combined: -o "
 				     "records what ptop profiles");
 	if (o->input && o->command)
-		return 1 + bad_usage("%s", "-i shows a recording: a command "
+		return 1 + cli__bad_usage("%s", "-i shows a recording: a command "
 				     "only applies to profiling");
 	/* the file's events are for profiling: a recording has its own */
 	if (o->input && o->specs_from_config) {
@@ -970,31 +416,31 @@ static int check_options(struct options *o, int argc, char **argv)
 		o->nr_specs = 0;
 	}
 	if (o->input && o->live_opt)
-		return 1 + bad_usage("-i shows a recording: --%s only applies "
+		return 1 + cli__bad_usage("-i shows a recording: --%s only applies "
 				     "to profiling", o->live_opt);
 	if (o->time && !o->input)
-		return 1 + bad_usage("%s", "--time needs -i");
+		return 1 + cli__bad_usage("%s", "--time needs -i");
 	if (o->baseline && (!*o->baseline || strcmp(o->baseline, "-") == 0))
-		return 1 + bad_usage("%s", "--baseline needs a perf.data file "
+		return 1 + cli__bad_usage("%s", "--baseline needs a perf.data file "
 				     "(not a stream)");
 	if (sort_key__groups(o->spec.order) &&
 	    !sort_spec__has(&o->spec, o->spec.order))
-		return 1 + bad_usage("rows are ordered by %s but not grouped "
+		return 1 + cli__bad_usage("rows are ordered by %s but not grouped "
 				     "by it: add it to -s (-s dso,sym,%s)",
 				     sort_key__name(o->spec.order),
 				     sort_key__name(o->spec.order));
 	if (o->batch && !o->baseline && (o->spec.order == SORT_DELTA ||
 					  o->spec.order == SORT_ABSDELTA))
-		return 1 + bad_usage("-s %s orders by the change against a "
+		return 1 + cli__bad_usage("-s %s orders by the change against a "
 				     "baseline: give --baseline FILE",
 				     sort_key__name(o->spec.order));
 	if (o->baseline && o->annotate)
-		return 1 + bad_usage("%s", "--baseline does not go with "
+		return 1 + cli__bad_usage("%s", "--baseline does not go with "
 				     "--annotate");
 	if (o->output && !*o->output)
-		return 1 + bad_usage("%s", "-o needs a file name (or -)");
+		return 1 + cli__bad_usage("%s", "-o needs a file name (or -)");
 	if (o->off_cpu && o->input && strcmp(o->input, "-") == 0)
-		return 1 + bad_usage("%s", "--off-cpu reads a recording's file, "
+		return 1 + cli__bad_usage("%s", "--off-cpu reads a recording's file, "
 				     "not a stream (-i -)");
 	if (o->off_cpu && !o->input) {
 		struct event_spec *sp;
@@ -1007,7 +453,7 @@ static int check_options(struct options *o, int argc, char **argv)
 			if (events__parse("cpu-clock", &o->specs, &o->nr_specs,
 					  &why)) {
 				strbuf__fini(&why);
-				return 1 + bad_usage("%s", "--wall: cpu-clock");
+				return 1 + cli__bad_usage("%s", "--wall: cpu-clock");
 			}
 			strbuf__fini(&why);
 		}
@@ -1020,7 +466,7 @@ static int check_options(struct options *o, int argc, char **argv)
 				wall_cpu = o->specs[i].wall_cpu = true;
 		}
 		if (o->wall && !wall_cpu)
-			return 1 + bad_usage("%s", "--wall counts time on CPU "
+			return 1 + cli__bad_usage("%s", "--wall counts time on CPU "
 					     "in nanoseconds: it needs "
 					     "cpu-clock or task-clock among "
 					     "the events (-e)");
@@ -1028,7 +474,7 @@ static int check_options(struct options *o, int argc, char **argv)
 		if (!o->nr_specs) {
 			sp = realloc(o->specs, sizeof(*sp));
 			if (!sp)
-				return 1 + bad_usage("%s", "out of memory");
+				return 1 + cli__bad_usage("%s", "out of memory");
 			o->specs = sp;
 			memset(sp, 0, sizeof(*sp));
 			events__default(sp);
@@ -1096,19 +542,6 @@ static bool in_list(const int *list, size_t n, int id)
 	return false;
 }
 
-/* One option's effect: 0, or the exit status + 1. */
-static int apply_option(struct options *o, int c, char **argv,
-			struct strbuf *err)
-{
-	int rc = profiling_option(o, c, err);
-
-	if (rc < 0)
-		rc = symbol_option(o, c);
-	if (rc < 0)
-		rc = other_option(o, c, argv, err);
-	return rc;
-}
-
 struct config_ctx {
 	struct options *o;
 	const char *path;
@@ -1127,23 +560,23 @@ static int config_setting(void *ctx, unsigned int line, const char *name,
 	if (!d) {
 		strbuf__reset(&cc->err);
 		suggest(&cc->err, name, strlen(name), "");
-		return 1 + bad_usage("unknown setting '%s'%s", name,
+		return 1 + cli__bad_usage("unknown setting '%s'%s", name,
 				     cc->err.buf ? cc->err.buf : "");
 	}
 	if (!in_list(config_opts, ARRAY_SIZE(config_opts), d->id))
-		return 1 + bad_usage("'%s' cannot be set in the settings file: "
+		return 1 + cli__bad_usage("'%s' cannot be set in the settings file: "
 				     "it holds how the view looks (sort, order, "
 				     "event, delay, limits, children, inline, "
 				     "columns, colours), not what is profiled "
 				     "or written", name);
 	if (d->arg && !value)
-		return 1 + bad_usage("'%s' needs a value: %s = %s", name, name,
+		return 1 + cli__bad_usage("'%s' needs a value: %s = %s", name, name,
 				     d->arg);
 	if (!d->arg && value)
-		return 1 + bad_usage("'%s' is a switch: write its name alone, "
+		return 1 + cli__bad_usage("'%s' is a switch: write its name alone, "
 				     "without '= %s'", name, value);
 	optarg = value;	/* the handlers keep no pointer into it */
-	rc = apply_option(cc->o, d->id, NULL, &cc->err);
+	rc = cli__apply(cc->o, d->id, NULL, &cc->err);
 	return rc;
 }
 
@@ -1177,6 +610,7 @@ static int read_config(struct options *o)
 	o->config_path = config_path();
 	if (!o->config_path)
 		return 0;
+	o->in_config = true;
 	cc.path = o->config_path;
 	strbuf__init(&text);
 	strbuf__init(&cc.err);
@@ -1198,16 +632,17 @@ static int read_config(struct options *o)
 			/* "LINE: why" */
 			snprintf(cfg_where, sizeof(cfg_where), "%s:",
 				 o->config_path);
-			rc = 1 + bad_usage("%s", cc.err.buf);
+			rc = 1 + cli__bad_usage("%s", cc.err.buf);
 		} else if (err > 0) {
 			rc = err;
 		} else if (err) {
-			rc = 1 + bad_usage("%s", strerror(-err));
+			rc = 1 + cli__bad_usage("%s", strerror(-err));
 		}
 		o->specs_from_config = o->nr_specs > 0;
 		o->config_read = !rc;
 	}
 	cfg_where[0] = '\0';
+	o->in_config = false;
 	strbuf__fini(&cc.err);
 	strbuf__fini(&text);
 	return rc;
@@ -1301,7 +736,7 @@ int cli__parse(int argc, char **argv, struct options *o)
 		cluster = optind == before ? before : -1;
 		if (in_list(live_opts, ARRAY_SIZE(live_opts), c))
 			o->live_opt = opt_name(c);
-		rc = apply_option(o, c, argv, &err);
+		rc = cli__apply(o, c, argv, &err);
 	}
 	strbuf__fini(&err);
 	if (rc)

@@ -76,6 +76,7 @@ struct options {
 	char *config_path;	/* where it is (or would be); NULL: no home */
 	bool config_read;	/* it was there, trusted and read */
 	bool specs_from_config;	/* o->specs are its events */
+	bool in_config;		/* its lines are being applied */
 	char config_note[PATH_MAX + 128];	/* why it was ignored, or "" */
 };
 
