@@ -1492,7 +1492,7 @@ START_TEST(test_flame_view)
 	key(&f, K_UP);
 	ck_assert_int_eq(line_of(&f, "main  cgw  100.00% (6 samples)"), 1);
 	key(&f, K_UP);
-	ck_assert_int_eq(line_of(&f, "caller_y  cgw  16.67% (1 samples)"), 1);
+	ck_assert_int_eq(line_of(&f, "caller_y  cgw  16.67% (1 sample)"), 1);
 	key(&f, K_RIGHT);
 	ck_assert_int_eq(line_of(&f, "outer  cgw  33.33% (2 samples)"), 1);
 	key(&f, K_RIGHT);	/* the last: stays */

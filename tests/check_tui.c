@@ -459,7 +459,21 @@ START_TEST(test_baseline_key)
 	tui__set_order(&f.t, SORT_OVERHEAD, false);
 	ck_assert_int_eq(tui__key(&f.t, 'b'), R_REBUILD);
 	ck_assert_ptr_nonnull(f.t.table.base);
-	ck_assert_str_eq(f.t.table.base_desc, "marked at 3.5 s");
+	ck_assert_str_eq(f.t.table.base_desc, "marked at 3.5 s (before it)");
+	/* the table counts again from the mark: the histogram is zeroed,
+	 * the baseline keeps what came before */
+	{
+		struct snapshot now;
+
+		snapshot__init(&now);
+		session__lock(f.t.a->session);
+		ck_assert_int_eq(session__snapshot(f.t.a->session, 0, &now), 0);
+		session__unlock(f.t.a->session);
+		ck_assert_uint_eq(now.total_samples, 0);
+		ck_assert_uint_gt(table__base_snap(&f.t.table, 0)->total_samples,
+				  0);
+		snapshot__fini(&now);
+	}
 	ck_assert_int_eq(f.t.cols.col[0], COL_BASELINE);
 	ck_assert_int_eq(f.t.cols.col[1], COL_OVERHEAD);
 	ck_assert_int_eq(f.t.cols.col[2], COL_DELTA);
@@ -509,6 +523,11 @@ START_TEST(test_baseline_key)
 	ck_assert_int_eq(f.t.cols.col[0], COL_OVERHEAD);
 	ck_assert_int_eq(table__build(&f.t.table, 0), 0);
 	ck_assert_int_eq(f.t.table.rows.rows[0].cmp, CMP_NONE);
+	/* nothing comes after a mark once the source has ended */
+	f.t.a->finished = true;
+	ck_assert_int_eq(tui__key(&f.t, 'b'), R_REDRAW);
+	ck_assert_ptr_null(f.t.table.base);
+	ck_assert_ptr_nonnull(strstr(f.t.status, "nothing comes after a mark"));
 	fixture_fini(&f);
 }
 END_TEST
