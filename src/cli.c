@@ -97,6 +97,10 @@ static const struct opt_desc {
 	  "C++ functions with their parameters" },
 	{ OPT_COLOR, "color", NULL, "colours, even with NO_COLOR set" },
 	{ OPT_NO_COLOR, "no-color", NULL, "no colours (as NO_COLOR=1)" },
+	{ OPT_MOUSE, "mouse", NULL,
+	  "clicks, the wheel and double clicks in the live view (default)" },
+	{ OPT_NO_MOUSE, "no-mouse", NULL,
+	  "no mouse: the terminal's own selection works" },
 	{ OPT_NO_CONFIG, "no-config", NULL,
 	  "ignore the settings file (~/.config/ptop/config)" },
 	{ OPT_BATCH, "batch", NULL, "print tables, no terminal UI",
@@ -524,7 +528,7 @@ static const int config_opts[] = {
 	OPT_HIDE_KERNEL, OPT_HIDE_USER, OPT_SHOW_PERIOD, OPT_SHOW_IDLE,
 	OPT_CHILDREN, OPT_NO_CHILDREN, OPT_INLINE, OPT_NO_INLINE,
 	OPT_NO_DEMANGLE, OPT_DEMANGLE_PARAMS, OPT_DISASM, OPT_COLOR,
-	OPT_NO_COLOR,
+	OPT_NO_COLOR, OPT_MOUSE, OPT_NO_MOUSE,
 };
 
 /* The options that only apply to profiling (not with -i). */
@@ -567,8 +571,8 @@ static int config_setting(void *ctx, unsigned int line, const char *name,
 		return 1 + cli__bad_usage("'%s' cannot be set in the settings file: "
 				     "it holds how the view looks (sort, order, "
 				     "event, delay, limits, children, inline, "
-				     "columns, colours), not what is profiled "
-				     "or written", name);
+				     "columns, colours, mouse), not what is "
+				     "profiled or written", name);
 	if (d->arg && !value)
 		return 1 + cli__bad_usage("'%s' needs a value: %s = %s", name, name,
 				     d->arg);
@@ -701,6 +705,7 @@ void cli__defaults(struct options *o)
 	o->fp_copy = FP_COPY_DEFAULT;
 	o->tree_limit = -1;
 	o->color = -1;
+	o->mouse = true;
 	o->freq = 4000;
 	o->delay = 2.0;
 	o->mode = HIST_CUMULATIVE;

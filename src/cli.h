@@ -72,6 +72,7 @@ struct options {
 	char **argv;
 	int argc;
 	int color;		/* --color 1, --no-color 0, -1: NO_COLOR decides */
+	bool mouse;		/* --mouse (default), --no-mouse */
 	/* the settings file (FILES in ptop.1) */
 	char *config_path;	/* where it is (or would be); NULL: no home */
 	bool config_read;	/* it was there, trusted and read */

@@ -72,6 +72,8 @@ enum opt_id {
 	OPT_COLOR,
 	OPT_NO_COLOR,
 	OPT_NO_CONFIG,
+	OPT_MOUSE,
+	OPT_NO_MOUSE,
 };
 
 /* A usage error on stderr ("ptop: ...", with the settings file's name and

@@ -377,6 +377,10 @@ static int other_option(struct options *o, int c, char **argv,
 	case OPT_NO_COLOR:
 		o->color = c == OPT_COLOR;
 		break;
+	case OPT_MOUSE:
+	case OPT_NO_MOUSE:
+		o->mouse = c == OPT_MOUSE;
+		break;
 	case OPT_NO_CONFIG:
 		break;	/* seen before the file is read */
 	case OPT_ZERO:

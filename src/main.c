@@ -316,6 +316,7 @@ static void app_from_options(struct run *r)
 	a->input = o->input;
 	a->output = o->output;
 	a->color = o->color;
+	a->mouse = o->mouse;
 	a->config_path = o->config_path;
 	app__describe_target(&o->target, o->command, a->target_desc,
 			     sizeof(a->target_desc));

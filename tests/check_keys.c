@@ -9,7 +9,7 @@
 #include "tests/testutil.h"
 
 static const unsigned int views[] = {
-	V_TOP, V_HELP, V_MENU, V_EVENTS, V_PROMPT, V_CONFIRM, V_CALLERS,
+	V_TOP, V_HELP, V_MENU, V_EVENTS, V_PROMPT, V_SETUP, V_CALLERS,
 };
 
 START_TEST(test_every_binding_has_help)

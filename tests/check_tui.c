@@ -8,12 +8,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ui/report/sanitize.h"
 #include "tests/testutil.h"
 #include "ui/tui/tui.h"
 #include "ui/tui/tui_internal.h"
+#include "ui/tui/mouse.h"
+#include "ui/tui/view_setup.h"
 #include "ui/tui/view_top.h"
 #include "ui/tui/view_menu.h"
 #include "ui/tui/actions.h"
@@ -188,10 +191,30 @@ START_TEST(test_render_table)
 			 "  39.00%      390  [kernel.kallsyms]  [k] do_syscall_64");
 	/* 1 %: medium (green) */
 	ck_assert_int_eq(screen__style_at(&s, 5, 2), ST_MEDIUM);
-	/* the footer: key hints from the key table */
-	ck_assert_ptr_nonnull(strstr(screen__text(&s, 39), "h help"));
-	ck_assert_ptr_nonnull(strstr(screen__text(&s, 39), "q quit"));
+	/* the footer: key hints from the key table, htop's F-keys first
+	 * where the line holds them */
+	ck_assert_msg(!strncmp(screen__text(&s, 39), "F1 help  F2 setup  F3 "
+			       "search  F4 filter  F5 tree  F6 sort  F10 quit"
+			       "  Esc undo", 61), "%s", screen__text(&s, 39));
 	ck_assert_int_eq(screen__style_at(&s, 39, 0), ST_KEY);
+	/* a click on one is its key: F6 opens the picker */
+	{
+		struct mouse_event ev = { .y = 39, .button = MB_LEFT,
+					  .kind = MK_PRESS, .clicks = 1 };
+		const char *l = screen__text(&s, 39);
+
+		ev.x = (int)(strstr(l, "F6 sort") - l) + 3;
+		ck_assert_int_eq(tui__mouse(&f.t, &ev), R_REDRAW);
+		ck_assert_uint_eq(tui__view(&f.t), V_MENU);
+		tui__key(&f.t, K_ESC);
+	}
+	/* too narrow for them: the letters' hints */
+	screen__resize(&s, 40, 60);
+	tui__render(&f.t, &s, 0);
+	ck_assert_msg(!strncmp(screen__text(&s, 39), "q quit  Esc undo", 16),
+		      "%s", screen__text(&s, 39));
+	screen__resize(&s, 40, 120);
+	tui__render(&f.t, &s, 0);
 	/* moving down selects the next row */
 	ck_assert_int_eq(tui__key(&f.t, K_DOWN), R_REDRAW);
 	tui__render(&f.t, &s, 0);
@@ -318,7 +341,7 @@ START_TEST(test_symbol_filter_and_undo)
 	tui__key(&f.t, 'b');
 	ck_assert_int_eq(tui__key(&f.t, K_ENTER), R_REBUILD);
 	ck_assert_str_eq(f.t.table.filter.sym_substr, "b");
-	ck_assert_uint_eq(top__of(&f.t)->nr_zooms, 1);
+	ck_assert_uint_eq(top__nr_undo(&f.t), 1);
 	tui__describe_filters(&f.t, f.t.filters, sizeof(f.t.filters));
 	ck_assert_str_eq(f.t.filters, "symbol ~ 'b'");
 	/* a second filter stacks on the first */
@@ -338,17 +361,16 @@ START_TEST(test_symbol_filter_and_undo)
 	tui__key(&f.t, K_CTRL_U);
 	tui__key(&f.t, K_ENTER);
 	ck_assert_ptr_null(f.t.table.filter.sym_substr);
-	ck_assert_uint_eq(top__of(&f.t)->nr_zooms, 0);
-	/* nothing left to undo: Esc asks, n stays, y quits */
+	ck_assert_uint_eq(top__nr_undo(&f.t), 0);
+	/* nothing left to undo: Esc says so and asks nothing, so that the
+	 * next key is a key of the table (/ opens the filter); q quits */
 	ck_assert_int_eq(tui__key(&f.t, K_ESC), R_REDRAW);
-	ck_assert_uint_eq(tui__view(&f.t), V_CONFIRM);
-	ck_assert_int_eq(tui__key(&f.t, 'n'), R_REDRAW);
 	ck_assert_uint_eq(tui__view(&f.t), V_TOP);
+	ck_assert_str_eq(f.t.status, "nothing to undo: q quits");
+	ck_assert_int_eq(tui__key(&f.t, '/'), R_REDRAW);
+	ck_assert_uint_eq(tui__view(&f.t), V_PROMPT);
 	tui__key(&f.t, K_ESC);
-	ck_assert_int_eq(tui__key(&f.t, 'x'), R_REDRAW);	/* any key: no */
 	ck_assert_uint_eq(tui__view(&f.t), V_TOP);
-	tui__key(&f.t, K_ESC);
-	ck_assert_int_eq(tui__key(&f.t, 'y'), R_QUIT);
 	ck_assert_int_eq(tui__key(&f.t, 'q'), R_QUIT);
 	ck_assert_int_eq(tui__key(&f.t, K_CTRL_C), R_QUIT);
 	fixture_fini(&f);
@@ -404,17 +426,27 @@ START_TEST(test_zooms)
 	ck_assert_int_eq(tui__key(&f.t, 'T'), R_REBUILD);
 	ck_assert(f.t.table.filter.has_pid);
 	ck_assert_int_eq(f.t.table.filter.pid, 7);
-	/* K between zooms stays when they are undone */
+	/* K is on the filters: line too: Esc undoes it first, then each
+	 * zoom, each putting back its own fields only */
 	tui__key(&f.t, 'K');
 	ck_assert(f.t.table.filter.hide_kernel);
+	ck_assert_uint_eq(top__nr_undo(&f.t), 4);
+	tui__key(&f.t, K_ESC);
+	ck_assert(!f.t.table.filter.hide_kernel);
+	ck_assert(f.t.table.filter.has_pid);
 	tui__key(&f.t, K_ESC);
 	ck_assert(!f.t.table.filter.has_pid);
 	ck_assert(f.t.table.filter.has_tid);
 	tui__key(&f.t, K_ESC);
 	ck_assert(!f.t.table.filter.has_tid);
 	ck_assert_ptr_eq(f.t.table.filter.dso, &lib);
+	/* a setting changed back leaves nothing to undo */
+	tui__key(&f.t, 'K');
+	tui__key(&f.t, 'K');
+	ck_assert_uint_eq(top__nr_undo(&f.t), 1);
 	tui__key(&f.t, K_ESC);
 	ck_assert_ptr_null(f.t.table.filter.dso);
+	tui__key(&f.t, 'K');
 	ck_assert(f.t.table.filter.hide_kernel);
 	/* K and U exclude each other */
 	tui__key(&f.t, 'U');
@@ -515,6 +547,9 @@ START_TEST(test_baseline_key)
 		ck_assert_int_eq(f.t.table.rows.rows[i].cmp, CMP_BOTH);
 		ck_assert(f.t.table.rows.rows[i].delta == 0.0);
 	}
+	/* from overhead back: the grouping columns, then absdelta */
+	tui__key(&f.t, '<');
+	tui__key(&f.t, '<');
 	tui__key(&f.t, '<');
 	ck_assert_int_eq(f.t.table.spec.order, SORT_ABSDELTA);
 	ck_assert_int_eq(tui__key(&f.t, 'b'), R_REBUILD);
@@ -535,48 +570,141 @@ END_TEST
 START_TEST(test_sorting)
 {
 	struct fixture f;
+	const struct menu *m;
+	size_t i;
 
 	fixture_init(&f, 1);
 	ck_assert_int_eq(tui__key(&f.t, '>'), R_REBUILD);
 	ck_assert_int_eq(f.t.table.spec.order, SORT_SAMPLES);
+	/* < and > go through the counts, then the columns rows are grouped
+	 * by (dso, sym): never a column they are not grouped by */
 	tui__key(&f.t, '<');
 	tui__key(&f.t, '<');
-	ck_assert_int_eq(f.t.table.spec.order, SORT_STATE);
-	ck_assert_int_eq(f.t.cols.col[3], COL_STATE);
+	ck_assert_int_eq(f.t.table.spec.order, SORT_SYM);
 	tui__key(&f.t, '<');
-	ck_assert_int_eq(f.t.table.spec.order, SORT_CGROUP);
-	/* sorting by a column shows it */
-	ck_assert(sort_spec__has(&f.t.table.spec, SORT_CGROUP));
+	ck_assert_int_eq(f.t.table.spec.order, SORT_DSO);
+	ck_assert_uint_eq(f.t.table.spec.nr_group, 2);
 	ck_assert_int_eq(f.t.cols.col[2], COL_DSO);
-	ck_assert_int_eq(f.t.cols.col[3], COL_CGROUP);
-	tui__key(&f.t, '<');
-	ck_assert_int_eq(f.t.table.spec.order, SORT_CPU);
-	ck_assert(sort_spec__has(&f.t.table.spec, SORT_CPU));
-	ck_assert(!sort_spec__has(&f.t.table.spec, SORT_CGROUP));
-	ck_assert_int_eq(f.t.cols.col[3], COL_CPU);
+	ck_assert_int_eq(f.t.cols.col[3], COL_SYM);
 	tui__key(&f.t, 'I');
 	ck_assert(f.t.table.spec.invert);
-	tui__key(&f.t, '>');
-	tui__key(&f.t, '>');
-	tui__key(&f.t, '>');
+	tui__describe_filters(&f.t, f.t.filters, sizeof(f.t.filters));
+	ck_assert_str_eq(f.t.filters, "sort dso inverted");
+	/* the order is on the stack Esc unwinds, as one entry */
+	ck_assert_uint_eq(top__nr_undo(&f.t), 1);
+	ck_assert_int_eq(tui__key(&f.t, K_ESC), R_REBUILD);
 	ck_assert_int_eq(f.t.table.spec.order, SORT_OVERHEAD);
-	ck_assert(!sort_spec__has(&f.t.table.spec, SORT_CPU));
-	ck_assert(f.t.table.spec.invert);
-	tui__key(&f.t, 'I');
-	/* the picker */
+	ck_assert(!f.t.table.spec.invert);
+	ck_assert_uint_eq(top__nr_undo(&f.t), 0);
+	/* the picker: orders, then groupings */
 	ck_assert_int_eq(tui__key(&f.t, 's'), R_REDRAW);
 	ck_assert_uint_eq(tui__view(&f.t), V_MENU);
-	ck_assert_uint_eq(listview__nr(tui__list(&f.t, V_MENU)), 11);
-	tui__key(&f.t, '/');
-	tui__key(&f.t, 'c');
-	tui__key(&f.t, 'o');
-	tui__key(&f.t, 'm');
-	tui__key(&f.t, K_ENTER);	/* keeps the search */
-	ck_assert_uint_eq(listview__nr(tui__list(&f.t, V_MENU)), 1);
+	m = menu__shown(&f.t);
+	/* Order by: 3 counts, dso, sym; Group by: 8 columns; 2 titles */
+	ck_assert_uint_eq(m->nr, 2 + 3 + 2 + 8);
+	/* comm is a grouping to add, not an order */
+	for (i = 0; i < m->nr && !strstr(m->items[i].label, "[ ] comm"); i++)
+		;
+	ck_assert_uint_lt(i, m->nr);
+	listview__select_row(tui__list(&f.t, V_MENU), i);
 	ck_assert_int_eq(tui__key(&f.t, K_ENTER), R_REBUILD);
-	ck_assert_uint_eq(tui__view(&f.t), V_TOP);
-	ck_assert_int_eq(f.t.table.spec.order, SORT_COMM);
+	/* grouped by comm too; still ordered by overhead; the picker
+	 * stays for the next grouping */
 	ck_assert(sort_spec__has(&f.t.table.spec, SORT_COMM));
+	ck_assert_int_eq(f.t.table.spec.order, SORT_OVERHEAD);
+	ck_assert_uint_eq(tui__view(&f.t), V_MENU);
+	tui__key(&f.t, K_ESC);
+	tui__describe_filters(&f.t, f.t.filters, sizeof(f.t.filters));
+	ck_assert_str_eq(f.t.filters, "grouped by dso,sym,comm");
+	/* now comm can order (A to Z) */
+	ck_assert_int_eq(actions__set_order(&f.t, SORT_COMM, false),
+			 R_REBUILD);
+	ck_assert_int_eq(f.t.table.spec.order, SORT_COMM);
+	/* a column not grouped cannot */
+	ck_assert_int_eq(actions__set_order(&f.t, SORT_CPU, false), R_REDRAW);
+	ck_assert_int_eq(f.t.table.spec.order, SORT_COMM);
+	/* Esc: the order, then the grouping */
+	ck_assert_uint_eq(top__nr_undo(&f.t), 2);
+	tui__key(&f.t, K_ESC);
+	ck_assert_int_eq(f.t.table.spec.order, SORT_OVERHEAD);
+	ck_assert(sort_spec__has(&f.t.table.spec, SORT_COMM));
+	tui__key(&f.t, K_ESC);
+	ck_assert(!sort_spec__has(&f.t.table.spec, SORT_COMM));
+	ck_assert_uint_eq(f.t.table.spec.nr_group, 2);
+	/* the only grouping column stays */
+	ck_assert_int_eq(actions__toggle_group(&f.t, SORT_SYM), R_REBUILD);
+	ck_assert_int_eq(actions__toggle_group(&f.t, SORT_DSO), R_REDRAW);
+	ck_assert_uint_eq(f.t.table.spec.nr_group, 1);
+	fixture_fini(&f);
+}
+END_TEST
+
+/* F2: the setup screen changes settings in place and saves them into
+ * the settings file, its comments and other lines kept */
+START_TEST(test_setup)
+{
+	struct fixture f;
+	char path[128], why[256], text[512];
+	FILE *fp;
+	size_t n;
+
+	fixture_init(&f, 1);
+	ck_assert_int_eq(tui__key(&f.t, K_F(2)), R_REDRAW);
+	ck_assert_uint_eq(tui__view(&f.t), V_SETUP);
+	/* Sort order: the next value, on the stack Esc unwinds */
+	ck_assert_int_eq(tui__key(&f.t, K_RIGHT), R_REBUILD);
+	ck_assert_int_eq(f.t.table.spec.order, SORT_SAMPLES);
+	/* Period column */
+	tui__key(&f.t, K_DOWN);
+	tui__key(&f.t, K_DOWN);
+	ck_assert_int_eq(tui__key(&f.t, K_ENTER), R_REBUILD);
+	ck_assert(f.a.show_period);
+	/* Percent limit: a step */
+	tui__key(&f.t, K_DOWN);
+	tui__key(&f.t, K_RIGHT);
+	ck_assert(f.t.table.filter.percent_limit == 0.1);
+	tui__key(&f.t, K_LEFT);
+	ck_assert(f.t.table.filter.percent_limit == 0);
+	tui__key(&f.t, K_RIGHT);
+	tui__key(&f.t, K_RIGHT);
+	ck_assert(f.t.table.filter.percent_limit == 0.5);
+	/* Mouse: off */
+	for (int i = 0; i < 7; i++)
+		tui__key(&f.t, K_DOWN);
+	f.a.mouse = true;
+	tui__key(&f.t, K_ENTER);
+	ck_assert(!f.a.mouse);
+	/* saved: into a file that has a comment, a setting ptop leaves
+	 * alone and one it now says otherwise */
+	snprintf(path, sizeof(path), "%s/cfg/ptop/config", f.dir);
+	ck_assert_int_eq(setup__save(&f.t, path, why, sizeof(why)), 0);
+	fp = fopen(path, "w");
+	ck_assert_ptr_nonnull(fp);
+	fputs("# mine\nevent = page-faults\norder = period\n", fp);
+	fclose(fp);
+	ck_assert_int_eq(chmod(path, 0600), 0);
+	ck_assert_int_eq(setup__save(&f.t, path, why, sizeof(why)), 0);
+	fp = fopen(path, "r");
+	ck_assert_ptr_nonnull(fp);
+	n = fread(text, 1, sizeof(text) - 1, fp);
+	fclose(fp);
+	text[n] = '\0';
+	ck_assert_ptr_nonnull(strstr(text, "# mine\nevent = page-faults\n"
+					   "order = sample\n"));
+	ck_assert_ptr_nonnull(strstr(text, "\nshow-period\n"));
+	ck_assert_ptr_nonnull(strstr(text, "\npercent-limit = 0.5\n"));
+	ck_assert_ptr_nonnull(strstr(text, "\nno-mouse\n"));
+	/* at their defaults: no line */
+	ck_assert_ptr_null(strstr(text, "delay"));
+	ck_assert_ptr_null(strstr(text, "sort ="));
+	/* a file others may write is not written over */
+	ck_assert_int_eq(chmod(path, 0666), 0);
+	ck_assert_int_eq(setup__save(&f.t, path, why, sizeof(why)), -EPERM);
+	ck_assert_ptr_nonnull(strstr(why, "writable by its group or others"));
+	/* Esc: back to the table, the changes kept */
+	ck_assert_int_eq(tui__key(&f.t, K_ESC), R_REDRAW);
+	ck_assert_uint_eq(tui__view(&f.t), V_TOP);
+	ck_assert(f.a.show_period);
 	fixture_fini(&f);
 }
 END_TEST
@@ -798,6 +926,7 @@ Suite *tui_suite(void)
 	tcase_add_test(tc, test_zooms);
 	tcase_add_test(tc, test_zoom_cgroup);
 	tcase_add_test(tc, test_sorting);
+	tcase_add_test(tc, test_setup);
 	tcase_add_test(tc, test_baseline_key);
 	tcase_add_test(tc, test_views_and_events);
 	tcase_add_test(tc, test_save_and_row_menu);

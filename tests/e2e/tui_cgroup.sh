@@ -3,7 +3,8 @@
 # test makes (w.service and v.service under ptop-test-PID), -G of their
 # parent, -s cgroup,comm: both rows with their short names; g zooms into
 # the selected row's cgroup (the other's row goes, the filter line says
-# which), Esc undoes it; the sort picker offers cgroup.
+# which), Esc undoes it; the sort picker offers cgroup (an order and a
+# grouping).
 . tests/e2e/tmux.inc
 need_root
 
@@ -48,9 +49,11 @@ screen | grep -Eq "%  *[0-9]+  *$other " && fail "the other cgroup came back"
 keys Escape
 wait_for "%  *[0-9]+  *$other " 10
 wait_gone '^filters: .*cgroup'
-# the sort picker offers cgroup
+# the sort picker offers cgroup: as an order (rows are grouped by it:
+# A to Z) and as a grouping, checked
 keys s
-wait_for '^ *\*? *cgroup *$'
+wait_for '^ *\*? *cgroup \(A to Z\) *$'
+wait_for '^ *\[x\] cgroup *$'
 keys Escape
 wait_for '^Overhead' 10
 quit_clean

@@ -74,7 +74,7 @@ done
 # the names off the screen too: the footer says "resolving N symbols"
 # until the last one is in, then shows the keys again (a full make check
 # once pressed q while 91 were left, after the lines above had come)
-wait_for '^q quit' 30
+wait_for '^F1 help' 30
 keys q
 wait_for '^PTOP-EXIT=' 30
 screen | grep -q '^PTOP-EXIT=0$' || fail "exit status not 0"

@@ -17,7 +17,7 @@ screen | grep -q "^event cpu-clock.*target pid $SPIN (spin3)" || fail "header"
 screen | grep -q '^Overhead  *Samples  *Shared Object  *Symbol' || fail "titles"
 # the footer's keys (after the start's notice on this line, if any:
 # the cycles event's fallback stays 10 s)
-wait_for 'h help' 15
+wait_for '^F1 help' 15
 
 # help: every key with its effect
 keys h
@@ -49,14 +49,15 @@ screen | grep -Eq '\[kernel|libc' && fail "other objects shown after d"
 keys Escape
 wait_gone '^filters:'
 
-# sorting: by symbol name, then back to overhead
+# sorting: by symbol name (a column rows are grouped by), then Esc
+# back to overhead
 keys s
-wait_for '^Sort by'
-keys Down Down Down Enter
+wait_for '^Sort and group'
+keys Down Down Down Down Enter
 wait_for '^filters: sort sym'
 keys I
 wait_for '^filters: sort sym inverted'
-keys I '<' '<' '<'
+keys I Escape
 wait_gone '^filters:'
 
 # t: zoom into the thread; T: its process
@@ -67,11 +68,9 @@ wait_for "^filters: pid $SPIN, tid $SPIN"
 keys Escape Escape
 wait_gone '^filters:'
 
-# Esc with nothing to undo asks first; n stays
+# Esc with nothing to undo says so, and asks nothing
 keys Escape
-wait_for '^Quit ptop\?'
-keys n
-wait_gone '^Quit ptop\?'
+wait_for '^nothing to undo: q quits'
 wait_top 'spin_a'
 
 quit_clean

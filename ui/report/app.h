@@ -83,6 +83,7 @@ struct app {
 	 * to stderr at the end (ui/tui/logq.h) */
 	struct logq *logq;
 	int color;			/* 1, 0, -1: NO_COLOR decides */
+	bool mouse;			/* the live view takes the mouse */
 	const char *config_path;	/* the settings file (F2 saves it) */
 };
 

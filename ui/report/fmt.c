@@ -375,6 +375,19 @@ void columns__fit(struct columns *c, const struct rowset *rs, size_t first,
 		c->width[sym_i] = total_width > used ? total_width - used : 0;
 }
 
+int columns__at(const struct columns *c, size_t x)
+{
+	size_t end = 0;
+
+	for (size_t i = 0; i < c->nr; i++) {
+		end += (i ? strlen(SEP) : 0) + c->width[i];
+		/* the last column takes the rest of the line */
+		if (x < end || i + 1 == c->nr)
+			return (int)c->col[i];
+	}
+	return -1;
+}
+
 void fmt__header(struct strbuf *sb, const struct columns *c)
 {
 	for (size_t i = 0; i < c->nr; i++) {

@@ -60,6 +60,10 @@ void columns__fit(struct columns *c, const struct rowset *rs, size_t first,
 		  size_t count, size_t total_width);
 
 void fmt__header(struct strbuf *sb, const struct columns *c);
+/* The column whose title or cells take display column x of the lines
+ * fmt__header and fmt__row lay out (the gap before a column is its
+ * own), or -1 past the last. */
+int columns__at(const struct columns *c, size_t x);
 /* One row.  col_off, if given, receives the byte offset where each
  * column starts (for colouring); every string is sanitized here. */
 void fmt__row(struct strbuf *sb, const struct columns *c,

@@ -45,10 +45,6 @@ enum act_result action__back(struct tui *t, int arg)
 	unsigned int view = tui__view(t);
 
 	(void)arg;
-	if (view == V_CONFIRM) {
-		tui__pop(t);
-		return R_REDRAW;
-	}
 	if (view & V_LIST) {
 		struct listview *lv = cur_list(t);
 
@@ -132,6 +128,14 @@ enum act_result action__prompt_cancel(struct tui *t, int arg)
 	(void)arg;
 	tui__pop(t);
 	return prompt_event(t, PROMPT_CANCEL);
+}
+
+enum act_result action__prompt_next(struct tui *t, int arg)
+{
+	(void)arg;
+	if (t->prompt.kind != PROMPT_TOP_SEARCH)
+		return R_NONE;
+	return prompt_event(t, PROMPT_NEXT);
 }
 
 enum act_result action__prompt_accept(struct tui *t, int arg)

@@ -5,6 +5,7 @@
 #ifndef PTOP_ACTIONS_H
 #define PTOP_ACTIONS_H
 
+#include "ui/report/sort.h"
 #include "ui/tui/keys.h"
 #include "ui/tui/prompt.h"
 
@@ -21,6 +22,8 @@ enum act_result action__open(struct tui *t, int view);
 enum act_result action__repaint(struct tui *t, int arg);
 enum act_result action__list_filter(struct tui *t, int arg);
 enum act_result action__prompt_accept(struct tui *t, int arg);
+/* F3 in the table's search: the next match */
+enum act_result action__prompt_next(struct tui *t, int arg);
 enum act_result action__prompt_cancel(struct tui *t, int arg);
 enum act_result action__prompt_erase(struct tui *t, int arg);
 enum act_result action__prompt_kill(struct tui *t, int arg);
@@ -63,6 +66,11 @@ enum act_result action__sort_picker(struct tui *t, int arg);
 /* dir: 1 the next sort key, -1 the previous one */
 enum act_result action__sort_cycle(struct tui *t, int dir);
 enum act_result action__sort_invert(struct tui *t, int arg);
+/* The order (undoable; a column only when rows are grouped by it), and
+ * a grouping column added or taken away (undoable; the order stays). */
+enum act_result actions__set_order(struct tui *t, enum sort_key k,
+				   bool invert);
+enum act_result actions__toggle_group(struct tui *t, enum sort_key k);
 enum act_result action__baseline(struct tui *t, int arg);
 enum act_result action__row_menu(struct tui *t, int arg);
 enum act_result action__annotate(struct tui *t, int arg);

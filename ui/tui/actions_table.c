@@ -72,75 +72,197 @@ enum act_result action__baseline(struct tui *t, int arg)
 	return R_REBUILD;
 }
 
-/* ---- sorting ---- */
+/* ---- order and grouping, apart: what rows are ordered by never
+ * changes what they are grouped by ---- */
 
-static const enum sort_key sort_cycle[] = {
-	SORT_OVERHEAD, SORT_SAMPLES, SORT_PERIOD, SORT_SYM, SORT_DSO,
-	SORT_COMM, SORT_PID, SORT_TID, SORT_CPU, SORT_CGROUP, SORT_STATE,
-	SORT_DELTA, SORT_ABSDELTA,
+static const enum sort_key count_orders[] = {
+	SORT_OVERHEAD, SORT_SAMPLES, SORT_PERIOD, SORT_DELTA, SORT_ABSDELTA,
 };
 
-/* delta and absdelta only mean something against a baseline */
-static bool sort_offered(const struct tui *t, enum sort_key k)
+static const enum sort_key group_keys[] = {
+	SORT_DSO, SORT_SYM, SORT_COMM, SORT_PID, SORT_TID, SORT_CPU,
+	SORT_CGROUP, SORT_STATE,
+};
+
+/* What rows can be ordered by: their counts (delta and absdelta only
+ * against a baseline), then the columns they are grouped by (A to Z,
+ * or by number). */
+static size_t orders(const struct tui *t, enum sort_key *out)
 {
-	return t->table.base || (k != SORT_DELTA && k != SORT_ABSDELTA);
+	size_t n = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(count_orders); i++)
+		if (t->table.base || (count_orders[i] != SORT_DELTA &&
+				      count_orders[i] != SORT_ABSDELTA))
+			out[n++] = count_orders[i];
+	for (size_t i = 0; i < t->base.nr_group; i++)
+		out[n++] = t->base.group[i];
+	return n;
 }
 
-static enum act_result pick_sort(struct tui *t, int id)
+static void undo_order(struct tui *t, const struct undo *u)
 {
-	tui__set_order(t, (enum sort_key)id, t->table.spec.invert);
-	tui__status(t, ST_NORMAL, "sorted by %s%s", sort_key__name(id),
-		    t->table.spec.invert ? " (inverted)" : "");
+	enum sort_key k = u->prev_spec.order;
+
+	/* a grouping changed since may have taken its column */
+	if (sort_key__groups(k) && !sort_spec__has(&t->base, k))
+		k = SORT_OVERHEAD;
+	tui__set_order(t, k, u->prev_spec.invert);
+}
+
+static bool same_order(const struct tui *t, const struct undo *u)
+{
+	return t->table.spec.order == u->prev_spec.order &&
+	       t->table.spec.invert == u->prev_spec.invert;
+}
+
+static void undo_group(struct tui *t, const struct undo *u)
+{
+	enum sort_key k = t->table.spec.order;
+
+	memcpy(t->base.group, u->prev_spec.group, sizeof(t->base.group));
+	t->base.nr_group = u->prev_spec.nr_group;
+	if (sort_key__groups(k) && !sort_spec__has(&t->base, k))
+		k = SORT_OVERHEAD;
+	tui__set_order(t, k, t->table.spec.invert);
+}
+
+static bool same_group(const struct tui *t, const struct undo *u)
+{
+	return t->base.nr_group == u->prev_spec.nr_group &&
+	       !memcmp(t->base.group, u->prev_spec.group,
+		       t->base.nr_group * sizeof(t->base.group[0]));
+}
+
+enum act_result actions__set_order(struct tui *t, enum sort_key k,
+				   bool invert)
+{
+	if (sort_key__groups(k) && !sort_spec__has(&t->base, k)) {
+		tui__status(t, ST_ERROR, "rows are not grouped by %s: group "
+			    "by it first (s, then Group by)",
+			    sort_key__name(k));
+		return R_REDRAW;
+	}
+	if (!top__push_undo(t, undo_order, "sort order", true))
+		return R_REDRAW;
+	tui__set_order(t, k, invert);
+	top__settle_undo(t, undo_order, same_order);
+	tui__status(t, ST_NORMAL, "sorted by %s%s%s", sort_key__name(k),
+		    sort_key__groups(k) ? (invert ? " (Z to A)" : " (A to Z)") :
+					  "",
+		    invert && !sort_key__groups(k) ? " (inverted)" : "");
 	return R_REBUILD;
 }
 
-enum act_result action__sort_picker(struct tui *t, int arg)
+enum act_result actions__toggle_group(struct tui *t, enum sort_key k)
+{
+	struct sort_spec *b = &t->base;
+	enum sort_key order = t->table.spec.order;
+	bool on = !sort_spec__has(b, k);
+
+	if (!on && b->nr_group == 1) {
+		tui__status(t, ST_ERROR, "rows are grouped by one column at "
+			    "least");
+		return R_REDRAW;
+	}
+	if (!top__push_undo(t, undo_group, "grouping", true))
+		return R_REDRAW;
+	if (on) {
+		b->group[b->nr_group++] = k;
+	} else {
+		size_t j = 0;
+
+		for (size_t i = 0; i < b->nr_group; i++)
+			if (b->group[i] != k)
+				b->group[j++] = b->group[i];
+		b->nr_group = j;
+	}
+	/* the order stays, but for the column that went */
+	if (order == k && !on)
+		order = SORT_OVERHEAD;
+	tui__set_order(t, order, t->table.spec.invert);
+	top__settle_undo(t, undo_group, same_group);
+	tui__status(t, ST_NORMAL, "%s by %s; sorted by %s", on ? "grouped "
+		    "too" : "no longer grouped", sort_key__name(k),
+		    sort_key__name(t->table.spec.order));
+	return R_REBUILD;
+}
+
+/* menu ids: an order key, a grouping key | GROUP_ID, or a title */
+#define GROUP_ID 0x100
+#define TITLE_ID (-1)
+
+static enum act_result pick_sort(struct tui *t, int id);
+
+static enum act_result sort_picker(struct tui *t, int select)
 {
 	struct menu menu, *m = &menu;
+	enum sort_key ord[SORT__MAX];
+	size_t n = orders(t, ord);
 	struct listview *lv;
 
-	(void)arg;
 	memset(m, 0, sizeof(*m));
-	snprintf(m->title, sizeof(m->title), "Sort by (Enter picks, Esc back)");
-	for (size_t i = 0; i < ARRAY_SIZE(sort_cycle); i++) {
-		enum sort_key k = sort_cycle[i];
-
-		if (!sort_offered(t, k))
-			continue;
-		snprintf(m->items[m->nr].label, sizeof(m->items[0].label),
-			 "%s %s", t->table.spec.order == k ? "*" : " ",
-			 sort_key__name(k));
-		m->items[m->nr++].id = (int)k;
-	}
+	snprintf(m->title, sizeof(m->title),
+		 "Sort and group (Enter picks, Esc back)");
+#define ITEM(id_, ...)                                                       	do {                                                                 		snprintf(m->items[m->nr].label, sizeof(m->items[0].label),   			 __VA_ARGS__);                                       		m->items[m->nr++].id = (id_);                                	} while (0)
+	ITEM(TITLE_ID, "Order by");
+	for (size_t i = 0; i < n && m->nr < ARRAY_SIZE(m->items); i++)
+		ITEM((int)ord[i], "  %s %s%s", t->table.spec.order == ord[i] ?
+		     "*" : " ", sort_key__name(ord[i]),
+		     sort_key__groups(ord[i]) ? " (A to Z)" : "");
+	ITEM(TITLE_ID, "Group by (Enter adds or removes a column)");
+	for (size_t i = 0; i < ARRAY_SIZE(group_keys) &&
+			   m->nr < ARRAY_SIZE(m->items); i++)
+		ITEM((int)group_keys[i] | GROUP_ID, "  [%c] %s",
+		     sort_spec__has(&t->base, group_keys[i]) ? 'x' : ' ',
+		     sort_key__name(group_keys[i]));
+#undef ITEM
 	m->pick = pick_sort;
 	tui__open_view(t, V_MENU, m);
 	lv = tui__list(t, V_MENU);
 	for (size_t i = 0; i < m->nr; i++)
-		if (m->items[i].id == (int)t->table.spec.order)
+		if (m->items[i].id == select)
 			listview__select_row(lv, i);
 	return R_REDRAW;
 }
 
+static enum act_result pick_sort(struct tui *t, int id)
+{
+	enum act_result r;
+
+	if (id == TITLE_ID)
+		return sort_picker(t, (int)t->table.spec.order);
+	if (!(id & GROUP_ID))
+		return actions__set_order(t, (enum sort_key)id,
+					  t->table.spec.invert);
+	/* a grouping: the picker stays open for the next one */
+	r = actions__toggle_group(t, (enum sort_key)(id & ~GROUP_ID));
+	sort_picker(t, id);
+	return r == R_REDRAW ? R_REDRAW : R_REBUILD;
+}
+
+enum act_result action__sort_picker(struct tui *t, int arg)
+{
+	(void)arg;
+	return sort_picker(t, (int)t->table.spec.order);
+}
+
 enum act_result action__sort_cycle(struct tui *t, int dir)
 {
-	size_t n = ARRAY_SIZE(sort_cycle), i = 0;
+	enum sort_key ord[SORT__MAX];
+	size_t n = orders(t, ord), i = 0;
 
-	while (i < n && sort_cycle[i] != t->table.spec.order)
+	while (i < n && ord[i] != t->table.spec.order)
 		i++;
-	do
-		i = (i + n + (size_t)(dir > 0 ? 1 : n - 1)) % n;
-	while (!sort_offered(t, sort_cycle[i]));
-	return pick_sort(t, (int)sort_cycle[i]);
+	i = i == n ? 0 : (i + n + (size_t)(dir > 0 ? 1 : n - 1)) % n;
+	return actions__set_order(t, ord[i], t->table.spec.invert);
 }
 
 enum act_result action__sort_invert(struct tui *t, int arg)
 {
 	(void)arg;
-	tui__set_order(t, t->table.spec.order, !t->table.spec.invert);
-	tui__status(t, ST_NORMAL, "sorted by %s%s",
-		    sort_key__name(t->table.spec.order),
-		    t->table.spec.invert ? " (inverted)" : "");
-	return R_REBUILD;
+	return actions__set_order(t, t->table.spec.order,
+				  !t->table.spec.invert);
 }
 
 /* ---- a row's menu, annotate, files ---- */

@@ -1,6 +1,7 @@
 /* actions_zoom: the table's filters and zooms (/, d, t, T, g, K, U, N, i,
- * L), a stack that Esc unwinds, and the prompts of the symbol filter and
- * the percent limit. */
+ * L), the stack of what the filters: line lists that Esc unwinds (the
+ * order and grouping join it from actions_table.c), and the prompts of
+ * the symbol filter and the percent limit. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -12,7 +13,7 @@
 #include "ui/tui/tui_internal.h"
 #include "ui/tui/view_top.h"
 
-/* ---- filters and zooms: a stack that Esc unwinds ---- */
+/* ---- what the filters: line lists: a stack that Esc unwinds ---- */
 
 static void set_sym_filter(struct tui *t, const char *s)
 {
@@ -22,79 +23,150 @@ static void set_sym_filter(struct tui *t, const char *s)
 	tb->filter.sym_substr = tb->filter_buf[0] ? tb->filter_buf : NULL;
 }
 
-static bool push_zoom(struct tui *t, enum zoom_kind kind, const char *prev_sym)
+bool top__push_undo(struct tui *t, undo_fn restore, const char *what,
+		    bool setting)
 {
 	struct top_view *top = top__of(t);
-	struct zoom *z;
+	struct undo *u;
 
-	if (top->nr_zooms == ARRAY_SIZE(top->zooms)) {
-		tui__status(t, ST_ERROR, "too many zooms: Esc undoes one");
+	for (size_t i = 0; setting && i < top->nr_undo; i++)
+		if (top->undo[i].restore == restore)
+			return true;	/* its first state stays */
+	if (top->nr_undo == UNDO_MAX) {
+		tui__status(t, ST_ERROR, "%d filters already: Esc undoes one",
+			    UNDO_MAX);
 		return false;
 	}
-	z = &top->zooms[top->nr_zooms++];
-	z->kind = kind;
-	z->prev = t->table.filter;
-	snprintf(z->prev_sym, sizeof(z->prev_sym), "%s",
-		 prev_sym ? prev_sym : t->table.filter_buf);
+	u = &top->undo[top->nr_undo++];
+	memset(u, 0, sizeof(*u));
+	u->restore = restore;
+	u->what = what;
+	u->setting = setting;
+	u->prev = t->table.filter;
+	u->prev_spec = t->table.spec;
+	snprintf(u->prev_sym, sizeof(u->prev_sym), "%s", t->table.filter_buf);
 	return true;
 }
 
-/* Undoes the last zoom: only its own fields go back, so that K, U and L
- * changes made since stay. */
-static void pop_zoom(struct tui *t)
+static void remove_undo(struct top_view *top, size_t i)
 {
-	struct top_view *top = top__of(t);
-	struct zoom *z = &top->zooms[--top->nr_zooms];
-	struct row_filter *f = &t->table.filter;
-
-	switch (z->kind) {
-	case ZOOM_SYM:
-		set_sym_filter(t, z->prev_sym);
-		tui__status(t, ST_NORMAL, "symbol filter undone");
-		break;
-	case ZOOM_DSO:
-		f->dso = z->prev.dso;
-		f->dso_name = z->prev.dso_name;
-		tui__status(t, ST_NORMAL, "shared object zoom undone");
-		break;
-	case ZOOM_THREAD:
-		f->has_tid = z->prev.has_tid;
-		f->tid = z->prev.tid;
-		tui__status(t, ST_NORMAL, "thread zoom undone");
-		break;
-	case ZOOM_PROCESS:
-		f->has_pid = z->prev.has_pid;
-		f->pid = z->prev.pid;
-		tui__status(t, ST_NORMAL, "process zoom undone");
-		break;
-	case ZOOM_CGROUP:
-		f->has_cgroup = z->prev.has_cgroup;
-		f->cgroup = z->prev.cgroup;
-		tui__status(t, ST_NORMAL, "cgroup zoom undone");
-		break;
-	}
+	memmove(&top->undo[i], &top->undo[i + 1],
+		(top->nr_undo - i - 1) * sizeof(top->undo[0]));
+	top->nr_undo--;
 }
 
-static void drop_sym_zooms(struct tui *t)
+void top__settle_undo(struct tui *t, undo_fn restore,
+		      bool (*same)(const struct tui *t, const struct undo *u))
 {
 	struct top_view *top = top__of(t);
-	size_t j = 0;
 
-	for (size_t i = 0; i < top->nr_zooms; i++)
-		if (top->zooms[i].kind != ZOOM_SYM)
-			top->zooms[j++] = top->zooms[i];
-	top->nr_zooms = j;
+	for (size_t i = 0; i < top->nr_undo; i++)
+		if (top->undo[i].restore == restore &&
+		    same(t, &top->undo[i])) {
+			remove_undo(top, i);
+			return;
+		}
+}
+
+void top__drop_undo(struct tui *t, undo_fn restore)
+{
+	struct top_view *top = top__of(t);
+
+	for (size_t i = top->nr_undo; i-- > 0;)
+		if (top->undo[i].restore == restore)
+			remove_undo(top, i);
+}
+
+size_t top__nr_undo(const struct tui *t)
+{
+	return top__of(t)->nr_undo;
+}
+
+/* Each kind puts back its own fields only, so that what was changed
+ * since by another key stays. */
+static void undo_sym(struct tui *t, const struct undo *u)
+{
+	set_sym_filter(t, u->prev_sym);
+}
+
+static void undo_dso(struct tui *t, const struct undo *u)
+{
+	t->table.filter.dso = u->prev.dso;
+	t->table.filter.dso_name = u->prev.dso_name;
+}
+
+static void undo_thread(struct tui *t, const struct undo *u)
+{
+	t->table.filter.has_tid = u->prev.has_tid;
+	t->table.filter.tid = u->prev.tid;
+}
+
+static void undo_process(struct tui *t, const struct undo *u)
+{
+	t->table.filter.has_pid = u->prev.has_pid;
+	t->table.filter.pid = u->prev.pid;
+}
+
+static void undo_cgroup(struct tui *t, const struct undo *u)
+{
+	t->table.filter.has_cgroup = u->prev.has_cgroup;
+	t->table.filter.cgroup = u->prev.cgroup;
+}
+
+static void undo_hide(struct tui *t, const struct undo *u)
+{
+	t->table.filter.hide_kernel = u->prev.hide_kernel;
+	t->table.filter.hide_user = u->prev.hide_user;
+}
+
+static bool same_hide(const struct tui *t, const struct undo *u)
+{
+	return t->table.filter.hide_kernel == u->prev.hide_kernel &&
+	       t->table.filter.hide_user == u->prev.hide_user;
+}
+
+static void undo_idle(struct tui *t, const struct undo *u)
+{
+	t->table.filter.show_idle = u->prev.show_idle;
+}
+
+static bool same_idle(const struct tui *t, const struct undo *u)
+{
+	return t->table.filter.show_idle == u->prev.show_idle;
+}
+
+static void undo_limit(struct tui *t, const struct undo *u)
+{
+	t->table.filter.percent_limit = u->prev.percent_limit;
+}
+
+static bool same_limit(const struct tui *t, const struct undo *u)
+{
+	return t->table.filter.percent_limit == u->prev.percent_limit;
 }
 
 enum act_result action__undo(struct tui *t, int arg)
 {
+	struct top_view *top = top__of(t);
+	struct undo u;
+
 	(void)arg;
-	if (top__of(t)->nr_zooms) {
-		pop_zoom(t);
-		return R_REBUILD;
+	if (!top->nr_undo) {
+		char now[sizeof(t->filters)];
+
+		/* a key that quits is q (or F10), never Esc: the next key
+		 * typed after it is not an answer to a question */
+		tui__describe_filters(t, now, sizeof(now));
+		tui__status(t, ST_NORMAL, "nothing to undo%s: q quits",
+			    now[0] ? " (the command line's filters stay)" :
+				     "");
+		return R_REDRAW;
 	}
-	tui__push(t, V_CONFIRM);
-	return R_REDRAW;
+	u = top->undo[--top->nr_undo];
+	u.restore(t, &u);
+	tui__status(t, ST_NORMAL, "%s undone%s", u.what,
+		    top->nr_undo ? " (Esc: the one before)" : "");
+	return R_REBUILD;
 }
 
 /* ---- filters ---- */
@@ -113,9 +185,13 @@ enum act_result action__hide_kernel(struct tui *t, int arg)
 	struct row_filter *f = &t->table.filter;
 
 	(void)arg;
+	if (!top__push_undo(t, undo_hide, "kernel or user symbols hidden",
+			    true))
+		return R_REDRAW;
 	f->hide_kernel = !f->hide_kernel;
 	if (f->hide_kernel)
 		f->hide_user = false;
+	top__settle_undo(t, undo_hide, same_hide);
 	tui__status(t, ST_NORMAL, "kernel symbols %s",
 		    f->hide_kernel ? "hidden (K shows them)" : "shown");
 	return R_REBUILD;
@@ -147,9 +223,13 @@ enum act_result action__hide_user(struct tui *t, int arg)
 	struct row_filter *f = &t->table.filter;
 
 	(void)arg;
+	if (!top__push_undo(t, undo_hide, "kernel or user symbols hidden",
+			    true))
+		return R_REDRAW;
 	f->hide_user = !f->hide_user;
 	if (f->hide_user)
 		f->hide_kernel = false;
+	top__settle_undo(t, undo_hide, same_hide);
 	tui__status(t, ST_NORMAL, "user symbols %s",
 		    f->hide_user ? "hidden (U shows them)" : "shown");
 	return R_REBUILD;
@@ -162,7 +242,10 @@ enum act_result action__show_idle(struct tui *t, int arg)
 	(void)arg;
 	/* the snapshot holds idle entries either way: a rebuild, no new
 	 * snapshot */
+	if (!top__push_undo(t, undo_idle, "idle rows shown", true))
+		return R_REDRAW;
 	f->show_idle = !f->show_idle;
+	top__settle_undo(t, undo_idle, same_idle);
 	tui__status(t, ST_NORMAL, "idle task's samples %s",
 		    f->show_idle ? "shown as rows (i hides them)" :
 				   "left out of the table (i shows them)");
@@ -202,7 +285,7 @@ enum act_result action__zoom_dso(struct tui *t, int arg)
 					 "baseline: nothing to zoom into");
 		return R_REDRAW;
 	}
-	if (!push_zoom(t, ZOOM_DSO, NULL))
+	if (!top__push_undo(t, undo_dso, "shared object zoom", false))
 		return R_REDRAW;
 	f->dso = r->dso;
 	/* a kernel module is a name within the kernel dso */
@@ -351,7 +434,8 @@ enum act_result action__zoom_owner(struct tui *t, int thread)
 			    thread ? "thread" : "process");
 		return R_REDRAW;
 	}
-	if (!push_zoom(t, thread ? ZOOM_THREAD : ZOOM_PROCESS, NULL))
+	if (!top__push_undo(t, thread ? undo_thread : undo_process,
+			    thread ? "thread zoom" : "process zoom", false))
 		return R_REDRAW;
 	if (thread) {
 		f->has_tid = true;
@@ -411,7 +495,7 @@ enum act_result action__zoom_cgroup(struct tui *t, int arg)
 		tui__status(t, ST_ERROR, "this row has no known cgroup");
 		return R_REDRAW;
 	}
-	if (!push_zoom(t, ZOOM_CGROUP, NULL))
+	if (!top__push_undo(t, undo_cgroup, "cgroup zoom", false))
 		return R_REDRAW;
 	f->has_cgroup = true;
 	f->cgroup = cg;
@@ -439,11 +523,11 @@ enum act_result actions__filter_prompt(struct tui *t, const struct prompt *p,
 			set_sym_filter(t, p->saved);
 		} else if (!p->buf[0]) {
 			set_sym_filter(t, NULL);
-			drop_sym_zooms(t);
+			top__drop_undo(t, undo_sym);
 			tui__status(t, ST_NORMAL, "symbol filter cleared");
 		} else if (strcmp(p->buf, p->saved) != 0) {
 			set_sym_filter(t, p->saved);
-			if (push_zoom(t, ZOOM_SYM, p->saved))
+			if (top__push_undo(t, undo_sym, "symbol filter", false))
 				set_sym_filter(t, p->buf);
 			tui__status(t, ST_NORMAL,
 				    "filtering symbols (Esc undoes)");
@@ -459,7 +543,10 @@ enum act_result actions__filter_prompt(struct tui *t, const struct prompt *p,
 		tui__status(t, ST_ERROR, "a percentage from 0 to 100, please");
 		return R_REDRAW;
 	}
+	if (!top__push_undo(t, undo_limit, "percent limit", true))
+		return R_REDRAW;
 	t->table.filter.percent_limit = pct;
+	top__settle_undo(t, undo_limit, same_limit);
 	if (pct > 0)
 		tui__status(t, ST_NORMAL, "hiding rows under %g %%", pct);
 	else

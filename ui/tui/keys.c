@@ -13,6 +13,7 @@
 #include "ui/tui/view_flame.h"
 #include "ui/tui/view_help.h"
 #include "ui/tui/view_menu.h"
+#include "ui/tui/view_setup.h"
 #include "ui/tui/view_top.h"
 #include "ui/tui/view_tree.h"
 
@@ -24,7 +25,7 @@
  */
 const struct view_ops *const views__table[] = {
 	&callers__view, &annview__view, &flame__view, &top__view,
-	&help__view, &menu__view, &evpick__view,
+	&help__view, &menu__view, &evpick__view, &setup__view,
 };
 const size_t views__nr = ARRAY_SIZE(views__table);
 
@@ -50,7 +51,9 @@ const struct key_binding keys__table[] = {
 	/* the table */
 	{ { 'q', K_F(10) }, V_TOP, action__quit, 0, "quit ptop", "quit" },
 	{ { K_ESC, K_LEFT }, V_TOP, action__undo, 0,
-	  "undo the last filter or zoom; with none, ask to quit", "back" },
+	  "undo the last thing the filters: line lists (a filter, a zoom, "
+	  "K/U, i, L, the sort order or grouping), the last first; with "
+	  "none, it says so (q quits)", "undo" },
 	{ { 'h', '?', K_F(1) }, V_TOP, action__open, V_HELP,
 	  "this help: every key and its effect", "help" },
 	{ { K_TAB }, V_TOP, action__event, 1, "show the next sampled event",
@@ -60,16 +63,26 @@ const struct key_binding keys__table[] = {
 	{ { 'e' }, V_TOP, action__open, V_EVENTS,
 	  "event picker: add an event (or replace the shown one) live",
 	  "add event", .live = true },
+	{ { K_F(2) }, V_TOP, action__open, V_SETUP,
+	  "setup: sort, grouping, columns, limits, delay, children, inline "
+	  "rows, colours, mouse; saved to the settings file", "setup" },
 	{ { 's', K_F(6) }, V_TOP, action__sort_picker, 0,
-	  "pick the sort key (overhead, samples, period, sym, dso, comm, "
-	  "pid, tid, cpu, cgroup, state; delta, absdelta against a baseline)",
-	  "sort" },
-	{ { '>' }, V_TOP, action__sort_cycle, 1, "sort by the next key" },
-	{ { '<' }, V_TOP, action__sort_cycle, -1, "sort by the previous key" },
+	  "sort and group: what rows are ordered by (overhead, samples, "
+	  "period, a grouping column A to Z; delta, absdelta against a "
+	  "baseline), and which columns group them (dso, sym, comm, pid, "
+	  "tid, cpu, cgroup, state), apart", "sort" },
+	{ { '>' }, V_TOP, action__sort_cycle, 1,
+	  "order by the next key (the counts, then the grouping columns)" },
+	{ { '<' }, V_TOP, action__sort_cycle, -1,
+	  "order by the previous key" },
 	{ { 'I' }, V_TOP, action__sort_invert, 0, "invert the sort order" },
-	{ { '/' }, V_TOP, action__filter, 0,
+	{ { '/', K_F(4) }, V_TOP, action__filter, 0,
 	  "filter symbols as you type (Enter keeps it, empty clears it)",
 	  "filter" },
+	{ { K_F(3) }, V_TOP, action__search, 0,
+	  "search: select the next row whose symbol, shared object or "
+	  "command holds a text (F3 again: the one after); the rows stay",
+	  "search" },
 	{ { 'd' }, V_TOP, action__zoom_dso, 0,
 	  "zoom into the selected row's shared object (Esc undoes)", "zoom" },
 	{ { 't' }, V_TOP, action__zoom_owner, true,
@@ -113,9 +126,12 @@ const struct key_binding keys__table[] = {
 	/* call graphs (-g) */
 	{ { '+' }, V_TOP, action__tree_toggle, 0,
 	  "expand or collapse the selected row's call tree (-g), in perf's "
-	  "graph style, % of the row's Children total", "tree" },
+	  "graph style, % of the row's Children total", "expand" },
 	{ { 'E' }, V_TOP, action__tree_expand_all, 0,
 	  "expand every row's call tree" },
+	{ { K_F(5) }, V_TOP, action__tree_all, 0,
+	  "htop's tree view: expand every call tree, or collapse them all "
+	  "when some are expanded", "tree" },
 	{ { 'C' }, V_TOP, action__tree_collapse_all, 0,
 	  "collapse every call tree" },
 	{ { 'G' }, V_TOP, action__tree_order, 0,
@@ -224,6 +240,21 @@ const struct key_binding keys__table[] = {
 	{ { 'r' }, V_EVENTS, action__event_add, true,
 	  "replace the shown event by the selected one", "replace" },
 
+	/* the setup screen (F2) */
+	{ { K_ENTER, K_RIGHT, ' ' }, V_SETUP, action__setup_change, 1,
+	  "the selected setting's next value (Grouped by: the picker of s)",
+	  "change" },
+	{ { K_LEFT }, V_SETUP, action__setup_change, -1,
+	  "the selected setting's value before" },
+	{ { 'w' }, V_SETUP, action__setup_save, 0,
+	  "save the settings to the settings file (FILES in ptop.1): its "
+	  "comments and other lines kept, a setting at its default left "
+	  "out", "save" },
+	{ { K_ESC, 'q', K_F(10) }, V_SETUP, action__setup_close, 0,
+	  "back to the table (the changes hold for this run)", "back" },
+	{ { 'h', '?', K_F(1) }, V_SETUP, action__open, V_HELP,
+	  "this help: every key and its effect" },
+
 	/* prompts in the footer; other keys are typed in */
 	{ { K_ENTER }, V_PROMPT, action__prompt_accept, 0, "accept", "accept" },
 	{ { K_ESC }, V_PROMPT, action__prompt_cancel, 0,
@@ -232,10 +263,8 @@ const struct key_binding keys__table[] = {
 	  "erase the last character" },
 	{ { K_CTRL_U }, V_PROMPT, action__prompt_kill, 0,
 	  "erase the whole line" },
-
-	/* "Quit ptop?"; any other key answers no */
-	{ { 'y', 'q' }, V_CONFIRM, action__quit, 0, "yes, quit", "quit" },
-	{ { 'n', K_ESC }, V_CONFIRM, action__back, 0, "no, stay", "stay" },
+	{ { K_F(3) }, V_PROMPT, action__prompt_next, 0,
+	  "in the table's search (F3): select the next match" },
 };
 
 const size_t keys__nr = ARRAY_SIZE(keys__table);
@@ -313,10 +342,10 @@ const char *keys__section(unsigned int views)
 		return "The table";
 	if (views & V_PROMPT)
 		return "Prompts (filters, pid, percent); other keys are typed in";
-	if (views & V_CONFIRM)
-		return "Quit? (any other key answers no)";
 	if (views == V_EVENTS)
 		return "The event picker";
+	if (views == V_SETUP)
+		return "The setup screen (F2)";
 	if (views == V_CALLERS)
 		return "The caller/callee view (c)";
 	if (views == V_ANNOTATE)
@@ -473,21 +502,78 @@ void keys__man(struct strbuf *sb)
 	keys__foreach_note(man_line, sb);
 }
 
-void keys__footer(unsigned int view, bool live, struct screen *s, size_t y)
+/* The F-key of a binding (its F number), 0: none */
+static int fkey_of(const struct key_binding *b)
+{
+	for (size_t i = 0; i < KEY_ALIASES && b->keys[i]; i++)
+		if (b->keys[i] > K_F0 && b->keys[i] <= K_F(12))
+			return b->keys[i] - K_F0;
+	return 0;
+}
+
+static bool footer_shows(const struct key_binding *b, unsigned int view,
+			 bool live)
+{
+	return b->hint && (b->views & view) && (!b->live || live);
+}
+
+/* One hint at the end of line y: its key's name and its word. */
+static void footer_add(struct screen *s, size_t y, int key, const char *hint,
+		       bool first, size_t *x, struct key_hit *hits,
+		       size_t max, size_t *nr)
 {
 	char name[32];
+	size_t x0;
+
+	keys__name(key, name, sizeof(name));
+	if (!first)
+		*x += screen__add(s, y, ST_NORMAL, "  ");
+	x0 = *x;
+	*x += screen__add(s, y, ST_KEY, name);
+	*x += screen__addf(s, y, ST_NORMAL, " %s", hint);
+	if (*nr < max && x0 < s->cols)
+		hits[(*nr)++] = (struct key_hit){ key, x0, MIN(*x, s->cols) };
+}
+
+size_t keys__footer(unsigned int view, bool live, struct screen *s, size_t y,
+		    struct key_hit *hits, size_t max)
+{
+	size_t bar = 0, nr_f = 0, x = 0, nr = 0;
 	bool first = true;
 
-	for (size_t i = 0; i < keys__nr; i++) {
+	/* htop's F-key bar, F1 to F10 in order, when it fits with room */
+	for (int f = 1; f <= 12; f++)
+		for (size_t i = 0; i < keys__nr; i++) {
+			const struct key_binding *b = &keys__table[i];
+
+			if (footer_shows(b, view, live) && fkey_of(b) == f) {
+				bar += (f >= 10 ? 3 : 2) + 1 +
+				       strlen(b->hint) + 2;
+				nr_f++;
+				break;
+			}
+		}
+	if (nr_f < 3 || bar + 16 > s->cols)
+		nr_f = 0;
+	for (int f = 1; nr_f && f <= 12; f++)
+		for (size_t i = 0; i < keys__nr; i++) {
+			const struct key_binding *b = &keys__table[i];
+
+			if (footer_shows(b, view, live) && fkey_of(b) == f) {
+				footer_add(s, y, K_F(f), b->hint, first, &x,
+					   hits, max, &nr);
+				first = false;
+				break;
+			}
+		}
+	for (size_t i = 0; i < keys__nr && x < s->cols; i++) {
 		const struct key_binding *b = &keys__table[i];
 
-		if (!b->hint || !(b->views & view) || (b->live && !live))
+		if (!footer_shows(b, view, live) || (nr_f && fkey_of(b)))
 			continue;
-		keys__name(b->keys[0], name, sizeof(name));
-		if (!first)
-			screen__add(s, y, ST_NORMAL, "  ");
-		screen__add(s, y, ST_KEY, name);
-		screen__addf(s, y, ST_NORMAL, " %s", b->hint);
+		footer_add(s, y, b->keys[0], b->hint, first, &x, hits, max,
+			   &nr);
 		first = false;
 	}
+	return nr;
 }

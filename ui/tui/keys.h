@@ -33,6 +33,7 @@ enum {
 	K_F0,			/* K_F(n) = K_F0 + n */
 	K_NONE = K_F0 + 64,	/* no key (timeout) */
 	K_HANGUP,		/* the terminal is gone (EOF, EIO) */
+	K_MOUSE,		/* a mouse event (tty__mouse says which) */
 };
 #define K_F(n) (K_F0 + (n))
 
@@ -43,13 +44,13 @@ enum view_mask {
 	V_MENU = 1 << 2,	/* sort picker, row menu */
 	V_EVENTS = 1 << 3,	/* the event picker */
 	V_PROMPT = 1 << 4,	/* a one-line prompt in the footer */
-	V_CONFIRM = 1 << 5,	/* "quit ptop?" */
+	V_SETUP = 1 << 5,	/* F2: the settings, saved to the file */
 	V_CALLERS = 1 << 6,	/* callers and callees of a function */
 	V_ANNOTATE = 1 << 7,	/* a function's annotated code */
 	V_FLAME = 1 << 8,	/* the flame graph (its own moving keys) */
 	V_LIST = V_HELP | V_MENU | V_EVENTS,
-	V_BROWSE = V_TOP | V_LIST | V_CALLERS | V_ANNOTATE,
-	V_ALL = V_BROWSE | V_FLAME | V_PROMPT | V_CONFIRM,
+	V_BROWSE = V_TOP | V_LIST | V_CALLERS | V_ANNOTATE | V_SETUP,
+	V_ALL = V_BROWSE | V_FLAME | V_PROMPT,
 };
 
 /* What the loop must do after an action (actions never draw). */
@@ -125,9 +126,20 @@ void keys__markdown(struct strbuf *sb);
 void keys__man(struct strbuf *sb);
 
 struct screen;
-/* The footer's hints for view ("h help  q quit  ..."), from the
- * bindings that have one (not the live ones' without a live source), as
- * far as they fit on line y. */
-void keys__footer(unsigned int view, bool live, struct screen *s, size_t y);
+/* A key drawn in the footer, at columns [x0, x1) */
+struct key_hit {
+	int key;
+	size_t x0, x1;
+};
+/*
+ * The footer's hints for view, from the bindings that have one (not the
+ * live ones' without a live source), as far as they fit on line y: as
+ * htop's, the F-keys first ("F1 help  F2 setup ... F10 quit") when the
+ * line holds them and room is left, then the other keys ("Esc undo  Tab
+ * event ..."); else the keys alone ("q quit  Esc undo ...").  The keys
+ * drawn go to hits (at most max): the number of them.
+ */
+size_t keys__footer(unsigned int view, bool live, struct screen *s, size_t y,
+		    struct key_hit *hits, size_t max);
 
 #endif

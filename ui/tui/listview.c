@@ -1,5 +1,6 @@
 /* listview: the generic list browser under every view. */
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -13,6 +14,7 @@ void listview__init(struct listview *lv, const struct list_ops *ops,
 	memset(lv, 0, sizeof(*lv));
 	lv->ops = ops;
 	lv->ctx = ctx;
+	lv->drawn_header = SIZE_MAX;
 }
 
 void listview__fini(struct listview *lv)
@@ -162,18 +164,31 @@ void listview__update(struct listview *lv)
 	listview__clamp(lv);
 }
 
+bool listview__at(const struct listview *lv, size_t y, size_t *pos)
+{
+	if (y < lv->drawn_y0 || y >= lv->drawn_y0 + lv->drawn_rows ||
+	    lv->top + (y - lv->drawn_y0) >= listview__nr(lv))
+		return false;
+	*pos = lv->top + (y - lv->drawn_y0);
+	return true;
+}
+
 void listview__render(struct listview *lv, struct screen *s, size_t y0,
 		      size_t height)
 {
 	size_t n = listview__nr(lv), rows, hy = y0;
 	bool header = lv->ops->format_header != NULL;
 
+	lv->drawn_header = SIZE_MAX;
+	lv->drawn_rows = 0;
 	if (!height)
 		return;
 	if (header) {
+		lv->drawn_header = y0;
 		y0++;
 		height--;
 	}
+	lv->drawn_y0 = y0;
 	rows = height;
 	lv->page = rows ? rows : 1;
 	listview__clamp(lv);
@@ -185,6 +200,7 @@ void listview__render(struct listview *lv, struct screen *s, size_t y0,
 		lv->top = n > rows ? n - rows : 0;
 	if (lv->top > lv->selected)
 		lv->top = lv->selected;
+	lv->drawn_rows = MIN(rows, n - MIN(n, lv->top));
 	/* before the header: the table fits its column titles here too */
 	if (lv->ops->prepare)
 		lv->ops->prepare(lv->ctx, listview__row(lv, lv->top),

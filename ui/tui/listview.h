@@ -32,6 +32,9 @@ struct listview {
 	size_t *map;		/* filtered: visible position -> row */
 	size_t nr_map, cap_map;
 	bool filtered;
+	/* where the last render drew it, for the mouse: its header's
+	 * line (SIZE_MAX: none) and its rows' first line and count */
+	size_t drawn_header, drawn_y0, drawn_rows;
 };
 
 enum lv_move {
@@ -60,6 +63,10 @@ void listview__move(struct listview *lv, enum lv_move m);
 void listview__set_filter(struct listview *lv, const char *substr);
 /* After the view's rows changed: refilter and clamp the selection. */
 void listview__update(struct listview *lv);
+
+/* The position of the row drawn on line y by the last render: false
+ * when none is there. */
+bool listview__at(const struct listview *lv, size_t y, size_t *pos);
 
 /* Draws the header (if any) on line y0 and rows below, height lines in
  * all; keeps the selection in sight. */

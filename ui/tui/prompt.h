@@ -11,6 +11,7 @@ enum prompt_kind {
 	PROMPT_PERCENT,		/* L: percent limit */
 	PROMPT_ANN_SEARCH,	/* / in the annotate view: incremental */
 	PROMPT_FLAME_SEARCH,	/* / in the flame graph: incremental */
+	PROMPT_TOP_SEARCH,	/* F3 in the table: selects a match */
 };
 
 /* What happened to an incremental prompt, for the view it serves. */
@@ -18,6 +19,7 @@ enum prompt_event {
 	PROMPT_TYPED,
 	PROMPT_ACCEPT,
 	PROMPT_CANCEL,
+	PROMPT_NEXT,		/* F3 again in a search: the next match */
 };
 
 struct prompt {

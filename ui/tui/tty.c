@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <termios.h>
+#include <time.h>
 #include <unistd.h>
 #include <wchar.h>
 
@@ -30,6 +31,7 @@
 #include "src/sys/mapguard.h"
 #include "ui/report/sanitize.h"
 #include "ui/tui/keys.h"
+#include "ui/tui/mouse.h"
 #include "ui/tui/tty.h"
 
 static SCREEN *tty_screen;
@@ -118,6 +120,137 @@ static void add_cap(const char *name)
 	}
 }
 
+/* ---- the mouse ---- */
+
+/* ncurses reports presses and releases apart (no click resolution: the
+ * loop tells double clicks by time itself); 1002 adds motion while a
+ * button is held (drags), which ncurses's own mouse string (XM, 1000)
+ * leaves out. */
+#define MOUSE_MASK (ALL_MOUSE_EVENTS | REPORT_MOUSE_POSITION)
+#define MOUSE_DRAG_ON "\033[?1002h"
+#define MOUSE_DRAG_OFF "\033[?1002l"
+
+static bool tty_mouse = true, tty_mouse_active;
+/* 1002 goes out after ncurses's own mouse string (1000, which would
+ * turn it off), at the next draw */
+static bool tty_drag_pending;
+static struct mouse_state tty_mstate;
+static struct mouse_event tty_mevent;
+
+static void tty__mouse_apply(bool on)
+{
+	if (on == tty_mouse_active)
+		return;
+	mousemask(on ? MOUSE_MASK : 0, NULL);
+	mouseinterval(0);
+	if (!on)
+		putp(MOUSE_DRAG_OFF);
+	tty_drag_pending = on;
+	tty_mouse_active = on;
+}
+
+void tty__set_mouse(bool on)
+{
+	tty_mouse = on;
+	if (tty_on)
+		tty__mouse_apply(on);
+}
+
+void tty__mouse(struct mouse_event *ev)
+{
+	*ev = tty_mevent;
+}
+
+static double tty__now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Events of one report of ncurses that wait for the next tty__getkey (a
+ * click it merged is a press, then a release). */
+static struct mouse_event tty_mqueue[4];
+static size_t tty_mq_nr, tty_mq_pos;
+
+static void tty__mouse_push(int x, int y, enum mouse_button b,
+			    enum mouse_kind k, int clicks)
+{
+	struct mouse_event ev;
+
+	if (tty_mq_nr == ARRAY_SIZE(tty_mqueue) ||
+	    !mouse__event(&tty_mstate, x, y, b, k, tty__now(), &ev))
+		return;
+	/* a double click ncurses resolved itself */
+	if (k == MK_PRESS && clicks > 1)
+		ev.clicks = 2;
+	tty_mqueue[tty_mq_nr++] = ev;
+}
+
+/* The next queued event as K_MOUSE, or K_F(63) (nothing a view takes:
+ * a motion with no button held) */
+static int tty__mouse_next(void)
+{
+	if (tty_mq_pos == tty_mq_nr) {
+		tty_mq_pos = tty_mq_nr = 0;
+		return K_F(63);
+	}
+	tty_mevent = tty_mqueue[tty_mq_pos++];
+	if (tty_mq_pos == tty_mq_nr)
+		tty_mq_pos = tty_mq_nr = 0;
+	return K_MOUSE;
+}
+
+/* KEY_MOUSE: ncurses's report as mouse events.  With mouseinterval 0 it
+ * still merges a press and a release that came in one read into a
+ * click (and two into a double click): they are split again, so that
+ * every view sees presses and releases. */
+static int tty__mouse_key(void)
+{
+	static const struct {
+		mmask_t pressed, released, clicked, dbl, tpl;
+		enum mouse_button b;
+	} mbtn[] = {
+		{ BUTTON1_PRESSED, BUTTON1_RELEASED, BUTTON1_CLICKED,
+		  BUTTON1_DOUBLE_CLICKED, BUTTON1_TRIPLE_CLICKED, MB_LEFT },
+		{ BUTTON2_PRESSED, BUTTON2_RELEASED, BUTTON2_CLICKED,
+		  BUTTON2_DOUBLE_CLICKED, BUTTON2_TRIPLE_CLICKED, MB_MIDDLE },
+		{ BUTTON3_PRESSED, BUTTON3_RELEASED, BUTTON3_CLICKED,
+		  BUTTON3_DOUBLE_CLICKED, BUTTON3_TRIPLE_CLICKED, MB_RIGHT },
+	};
+	MEVENT me;
+
+	if (getmouse(&me) != OK)
+		return K_F(63);
+	/* the wheel: a press of button 4 or 5 (clicked when merged) */
+	if (me.bstate & (BUTTON4_PRESSED | BUTTON4_CLICKED))
+		tty__mouse_push(me.x, me.y, MB_WHEEL_UP, MK_WHEEL, 1);
+#ifdef BUTTON5_PRESSED
+	else if (me.bstate & (BUTTON5_PRESSED | BUTTON5_CLICKED))
+		tty__mouse_push(me.x, me.y, MB_WHEEL_DOWN, MK_WHEEL, 1);
+#endif
+	for (size_t i = 0; i < ARRAY_SIZE(mbtn); i++) {
+		mmask_t m = me.bstate;
+
+		if (m & mbtn[i].pressed)
+			tty__mouse_push(me.x, me.y, mbtn[i].b, MK_PRESS, 1);
+		if (m & (mbtn[i].clicked | mbtn[i].dbl |
+			 mbtn[i].tpl)) {
+			tty__mouse_push(me.x, me.y, mbtn[i].b, MK_PRESS,
+					m & mbtn[i].clicked ? 1 : 2);
+			tty__mouse_push(me.x, me.y, mbtn[i].b, MK_RELEASE,
+					1);
+		}
+		if (m & mbtn[i].released)
+			tty__mouse_push(me.x, me.y, mbtn[i].b, MK_RELEASE,
+					1);
+	}
+	if ((me.bstate & REPORT_MOUSE_POSITION) && !tty_mq_nr)
+		tty__mouse_push(me.x, me.y, MB_NONE, MK_DRAG, 1);
+	return tty__mouse_next();
+}
+
 static void tty__atexit(void)
 {
 	tty__close();
@@ -174,9 +307,17 @@ static void tty__sanitizer_hooks(void)
  * empty (no-color.org: a command line or a settings file beats it) */
 static int tty_color_mode = -1;
 
+static void tty__colors(void);
+
 void tty__set_color(int mode)
 {
 	tty_color_mode = mode;
+	/* live (the setup screen): the styles again; the next draw uses
+	 * them */
+	if (tty_on) {
+		tty__colors();
+		clearok(curscr, TRUE);
+	}
 }
 
 static void tty__colors(void)
@@ -309,6 +450,14 @@ int tty__open(char *err, size_t len)
 	rmcup_len = restore_len;
 	add_cap("sgr0");
 	add_cap("cnorm");
+	/* a crash leaves no mouse reporting behind (ncurses's endwin turns
+	 * its own off; 1002 is ptop's) */
+	if (tty_mouse && restore_len + 32 < sizeof(restore_seq)) {
+		static const char off[] = MOUSE_DRAG_OFF "\033[?1006l\033[?1000l";
+
+		memcpy(restore_seq + restore_len, off, sizeof(off) - 1);
+		restore_len += sizeof(off) - 1;
+	}
 	tty__install_crash();
 	tty_on = 1;
 	if (!atexit_done) {
@@ -324,6 +473,10 @@ int tty__open(char *err, size_t len)
 	set_escdelay(25);
 	curs_set(0);
 	tty__colors();
+	tty_mouse_active = false;
+	memset(&tty_mstate, 0, sizeof(tty_mstate));
+	if (tty_mouse)
+		tty__mouse_apply(true);
 	return 0;
 }
 
@@ -337,6 +490,7 @@ void tty__close(void)
 	wattrset(stdscr, A_NORMAL);
 	wmove(stdscr, LINES > 0 ? LINES - 1 : 0, 0);
 	wclrtoeol(stdscr);
+	tty__mouse_apply(false);
 	wrefresh(stdscr);
 	curs_set(1);
 	endwin();
@@ -424,6 +578,11 @@ void tty__draw(const struct screen *s, bool repaint)
 	}
 	wnoutrefresh(stdscr);
 	doupdate();
+	if (tty_drag_pending) {
+		putp(MOUSE_DRAG_ON);
+		fflush(stdout);
+		tty_drag_pending = false;
+	}
 }
 
 static int map_key(int k)
@@ -466,6 +625,8 @@ bool tty__key_waiting(void)
 
 	if (!tty_on)
 		return false;
+	if (tty_mq_nr)
+		return true;
 	return poll(&p, 1, 0) > 0 && p.revents != 0;
 }
 
@@ -476,10 +637,15 @@ int tty__getkey(int timeout_ms)
 
 	if (!tty_on)
 		return K_NONE;
+	/* the rest of a report that made several events */
+	if (tty_mq_nr)
+		return tty__mouse_next();
 	wtimeout(stdscr, timeout_ms);
 	r = wget_wch(stdscr, &ch);
 	if (r == ERR)
 		return tty__hung_up() ? K_HANGUP : K_NONE;
+	if (r == KEY_CODE_YES && ch == KEY_MOUSE)
+		return tty__mouse_key();
 	if (r == KEY_CODE_YES)
 		return map_key((int)ch);
 	if (ch == '\r' || ch == '\n')

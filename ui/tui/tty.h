@@ -8,8 +8,8 @@
 
 /* 0, or -errno with a message for the user in err (TERM unusable). */
 int tty__open(char *err, size_t len);
-/* Before tty__open: 1 colours, 0 none, -1 (default) colours unless
- * NO_COLOR is set to something (no-color.org). */
+/* 1 colours, 0 none, -1 (default) colours unless NO_COLOR is set to
+ * something (no-color.org); before tty__open, or live. */
 void tty__set_color(int mode);
 /* The same checks without touching the terminal (before sampling). */
 int tty__probe(char *err, size_t len);
@@ -26,5 +26,14 @@ void tty__draw(const struct screen *s, bool repaint);
 int tty__getkey(int timeout_ms);
 /* true when a key (or a hangup) waits to be read; never blocks. */
 bool tty__key_waiting(void);
+
+/* The mouse: taken (clicks, the wheel, drags with a button held: X10
+ * reports in tmux and screen, SGR 1006 where terminfo's kmous says so,
+ * both decoded by ncurses) or left to the terminal (its own selection).
+ * Before or after tty__open. */
+void tty__set_mouse(bool on);
+struct mouse_event;
+/* The event of the last K_MOUSE that tty__getkey returned. */
+void tty__mouse(struct mouse_event *ev);
 
 #endif

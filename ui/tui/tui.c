@@ -12,6 +12,7 @@
 #include "src/sys/cmdout.h"
 #include "ui/report/inlines.h"
 #include "ui/report/sanitize.h"
+#include "ui/tui/mouse.h"
 #include "ui/tui/oom.h"
 #include "ui/tui/tty.h"
 #include "ui/tui/tui.h"
@@ -32,20 +33,29 @@
  * looks this often whether it finished a load (then builds again). */
 #define LOAD_POLL_MS 20
 
-/* Keys read during a build, for the loop (in order). */
+/* Keys read during a build, for the loop (in order), with the mouse
+ * events of the K_MOUSE among them. */
 static int pending[64];
+static struct mouse_event pending_mouse[64];
 static size_t nr_pending, pending_pos;
+/* the event of the last K_MOUSE tui__next_key returned */
+static struct mouse_event cur_mouse;
 
 static int tui__next_key(int timeout_ms)
 {
-	if (pending_pos < nr_pending) {
-		int k = pending[pending_pos++];
+	int k;
 
+	if (pending_pos < nr_pending) {
+		cur_mouse = pending_mouse[pending_pos];
+		k = pending[pending_pos++];
 		if (pending_pos == nr_pending)
 			pending_pos = nr_pending = 0;
 		return k;
 	}
-	return tty__getkey(timeout_ms);
+	k = tty__getkey(timeout_ms);
+	if (k == K_MOUSE)
+		tty__mouse(&cur_mouse);
+	return k;
 }
 
 /* Between two name lookups of a build: a stop request, or a key that
@@ -63,6 +73,8 @@ static bool tui__cancel(void *ctx)
 
 		if (k == K_NONE)
 			break;
+		if (k == K_MOUSE)
+			tty__mouse(&pending_mouse[nr_pending]);
 		pending[nr_pending++] = k;
 		if (k == 'q' || k == K_F(10) || k == K_ESC || k == K_HANGUP)
 			return true;
@@ -139,7 +151,7 @@ void tui__pop(struct tui *t)
 unsigned int tui__shown_view(const struct tui *t)
 {
 	for (size_t d = t->depth; d-- > 0;)
-		if (t->stack[d] != V_PROMPT && t->stack[d] != V_CONFIRM)
+		if (t->stack[d] != V_PROMPT)
 			return t->stack[d];
 	return V_TOP;
 }
@@ -268,10 +280,8 @@ void tui__set_order(struct tui *t, enum sort_key k, bool invert)
 {
 	struct sort_spec spec = t->base;
 
-	/* sorting by a column shows it: rows are grouped by it too */
-	if (sort_key__groups(k) && !sort_spec__has(&spec, k) &&
-	    spec.nr_group < SORT__MAX)
-		spec.group[spec.nr_group++] = k;
+	/* the order never regroups (actions__set_order checks that a
+	 * column it names is grouped) */
 	spec.order = k;
 	spec.invert = invert;
 	spec.compare = t->table.spec.compare;
@@ -416,6 +426,16 @@ void tui__describe_filters(const struct tui *t, char *buf, size_t len)
 	if (t->table.spec.order != SORT_OVERHEAD || t->table.spec.invert)
 		ADD("sort %s%s", sort_key__name(t->table.spec.order),
 		    t->table.spec.invert ? " inverted" : "");
+	/* a grouping other than the start's (-s) */
+	if (t->base.nr_group != t->a->spec.nr_group ||
+	    memcmp(t->base.group, t->a->spec.group,
+		   t->base.nr_group * sizeof(t->base.group[0]))) {
+		ADD("grouped by ");
+		for (size_t i = 0; i < t->base.nr_group && off < len; i++)
+			off += (size_t)snprintf(buf + off, len - off, "%s%s",
+						i ? "," : "",
+						sort_key__name(t->base.group[i]));
+	}
 #undef ADD
 }
 
@@ -428,12 +448,64 @@ enum act_result tui__key(struct tui *t, int key)
 		return b->action(t, b->arg);
 	if (view == V_PROMPT)
 		return actions__prompt_input(t, key);
-	if (view == V_CONFIRM) {
-		/* any other key answers no */
-		tui__pop(t);
-		return R_REDRAW;
-	}
 	return R_NONE;
+}
+
+enum act_result tui__list_mouse(struct tui *t, struct listview *lv,
+				const struct mouse_event *ev)
+{
+	const struct view_ops *v = views__find(tui__view(t));
+	size_t pos;
+
+	if (!lv)
+		return R_NONE;
+	if (ev->kind == MK_WHEEL) {
+		for (int i = 0; i < 3; i++)
+			listview__move(lv, ev->button == MB_WHEEL_UP ? LV_UP :
+								      LV_DOWN);
+	} else if (ev->kind == MK_PRESS && ev->button == MB_LEFT &&
+		   listview__at(lv, (size_t)ev->y, &pos)) {
+		lv->selected = pos;
+		/* the second press of a double click: the view's Enter */
+		if (ev->clicks == 2) {
+			if (v && v->moved)
+				v->moved(t);
+			return tui__key(t, K_ENTER);
+		}
+	} else {
+		return R_NONE;
+	}
+	if (v && v->moved)
+		v->moved(t);
+	return R_REDRAW;
+}
+
+enum act_result tui__mouse(struct tui *t, const struct mouse_event *ev)
+{
+	unsigned int view = tui__view(t);
+	const struct view_ops *v;
+
+	if (ev->y < 0 || ev->x < 0)
+		return R_NONE;
+	/* the footer: a key shown there is that key */
+	if ((size_t)ev->y == t->footer_y) {
+		if (ev->kind != MK_PRESS || ev->button != MB_LEFT)
+			return R_NONE;
+		for (size_t i = 0; i < t->nr_footer_keys; i++)
+			if ((size_t)ev->x >= t->footer_keys[i].x0 &&
+			    (size_t)ev->x < t->footer_keys[i].x1)
+				return tui__key(t, t->footer_keys[i].key);
+		return R_NONE;
+	}
+	/* a prompt keeps the keyboard; the view under it waits */
+	if (view == V_PROMPT)
+		return R_NONE;
+	v = views__find(view);
+	if (!v)
+		return R_NONE;
+	if (v->mouse)
+		return v->mouse(t, ev);
+	return tui__list_mouse(t, v->list ? v->list(t) : NULL, ev);
 }
 
 enum style tui__share_style(double percent)
@@ -452,6 +524,9 @@ static void tui__render_footer(struct tui *t, struct screen *s, size_t y,
 {
 	unsigned int view = tui__view(t);
 
+	t->footer_y = y;
+	t->nr_footer_keys = 0;
+
 	if (view == V_PROMPT) {
 		size_t w = screen__add(s, y, ST_BOLD, t->prompt.label);
 
@@ -459,14 +534,6 @@ static void tui__render_footer(struct tui *t, struct screen *s, size_t y,
 		w += screen__add_ext(s, y, ST_NORMAL, t->prompt.buf);
 		s->cursor_y = (long)y;
 		s->cursor_x = (long)MIN(w, s->cols ? s->cols - 1 : 0);
-		return;
-	}
-	if (view == V_CONFIRM) {
-		screen__add(s, y, ST_BOLD, "Quit ptop? ");
-		screen__add(s, y, ST_KEY, "y");
-		screen__add(s, y, ST_NORMAL, " quit  ");
-		screen__add(s, y, ST_KEY, "n");
-		screen__add(s, y, ST_NORMAL, " stay");
 		return;
 	}
 	/* a view's status is its own: not the one the view below set
@@ -484,7 +551,9 @@ static void tui__render_footer(struct tui *t, struct screen *s, size_t y,
 		screen__add(s, y, ST_BOLD, msg);
 		return;
 	}
-	keys__footer(view, t->a->sampler != NULL, s, y);
+	t->nr_footer_keys = keys__footer(view, t->a->sampler != NULL, s, y,
+					 t->footer_keys,
+					 ARRAY_SIZE(t->footer_keys));
 }
 
 void tui__render(struct tui *t, struct screen *s, double now)
@@ -713,6 +782,7 @@ int tui__run(struct app *a)
 		return 1;
 	}
 	tty__set_color(a->color);
+	tty__set_mouse(a->mouse);
 	if (tty__open(err, sizeof(err))) {
 		pr_err("%s", err);
 		if (!a->logq)
@@ -790,7 +860,18 @@ int tui__run(struct app *a)
 				break;
 			}
 			seq = t.status_seq;
-			r = tui__key(&t, key);
+			if (key == K_MOUSE) {
+				/* what is under it is what was last drawn */
+				if (dirty) {
+					tui__update_header(&t);
+					tui__render(&t, &scr, app__now());
+					tty__draw(&scr, false);
+					dirty = false;
+				}
+				r = tui__mouse(&t, &cur_mouse);
+			} else {
+				r = tui__key(&t, key);
+			}
 			tui__take_log(&t, seq != t.status_seq);
 			if (r == R_QUIT) {
 				quit = true;

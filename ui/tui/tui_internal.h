@@ -70,6 +70,12 @@ struct tui {
 	bool inline_frames;	/* inlined functions are frames (above) */
 	struct app_export *export;	/* --pprof, --flamegraph (app.h) */
 	void *view_state[16];	/* each view's own (view.h), by V_* bit */
+
+	/* the footer as last drawn, for the mouse: its line and the keys
+	 * shown on it (a click on one is that key) */
+	size_t footer_y;
+	struct key_hit footer_keys[32];
+	size_t nr_footer_keys;
 };
 
 /* Set-up without a terminal (tests too). */
@@ -118,6 +124,16 @@ struct inlines *tui__inlines(struct tui *t);
  * default, app.inline_frames, or with l's rows: t->inline_frames), for
  * trees, the flame graph and pushed profiles; else NULL. */
 struct inlines *tui__frame_inlines(struct tui *t);
+
+/* A mouse event to what is under it: a key of the footer, else the view
+ * shown (its mouse operation, or tui__list_mouse for its list). */
+enum act_result tui__mouse(struct tui *t, const struct mouse_event *ev);
+/* The mouse on a view's list: a click selects the row (the view's moved
+ * operation follows), the second press of a double click is the key
+ * Enter of the view (what a double click does is always a key), the
+ * wheel moves three rows.  R_NONE for an event elsewhere. */
+enum act_result tui__list_mouse(struct tui *t, struct listview *lv,
+				const struct mouse_event *ev);
 
 /* Composes the whole screen: the view shown (its list, or its own
  * drawing), the footer with the status line or the prompt (pure: no

@@ -16,6 +16,7 @@
 struct tui;
 struct listview;
 struct screen;
+struct mouse_event;
 
 struct view_ops {
 	unsigned int view;	/* its V_* bit */
@@ -53,6 +54,11 @@ struct view_ops {
 	 * that fills in), so that the loop draws it again at each turn; may
 	 * lower *ms, the loop's wait for a key.  May be NULL. */
 	bool (*busy)(struct tui *t, int *ms);
+	/* A mouse event on the lines it drew (the loop keeps the footer's
+	 * and hands over the rest): what it does.  NULL: the loop's for a
+	 * list (tui__list_mouse: a click selects a row, a double click is
+	 * the view's Enter, the wheel moves three rows). */
+	enum act_result (*mouse)(struct tui *t, const struct mouse_event *ev);
 	/* Frees its state when the live view ends; may be NULL. */
 	void (*free)(struct tui *t);
 };

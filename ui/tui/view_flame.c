@@ -16,6 +16,7 @@
 #include "ui/report/inlines.h"
 #include "ui/report/sanitize.h"
 #include "ui/tui/oom.h"
+#include "ui/tui/mouse.h"
 #include "ui/tui/tui_internal.h"
 #include "ui/tui/view_flame.h"
 
@@ -41,6 +42,8 @@ struct flamev {
 	size_t cap_marks;
 	u64 match;			/* samples of the matched paths */
 	u32 first_depth;		/* the lowest depth drawn (scrolling) */
+	size_t graph_y0, graph_lines;	/* where the last draw put the
+					 * graph (the mouse) */
 	struct strbuf scratch;
 	struct strbuf label;	/* a cell's name, while drawing */
 };
@@ -350,6 +353,7 @@ static void flame__render(struct tui *t, struct screen *s, size_t y0,
 	strbuf__addf(sb, "; elapsed %.1f s", t->hi.elapsed);
 	screen__addn(s, y0, ST_TITLE, sb->buf ? sb->buf : "", sb->len);
 	screen__fill(s, y0, ST_TITLE);
+	v->graph_lines = 0;
 	if (height < 2)
 		return;
 	if (!v->f.nodes[0].samples) {
@@ -366,6 +370,8 @@ static void flame__render(struct tui *t, struct screen *s, size_t y0,
 	if (height <= first_y - y0)
 		return;
 	graph = height - (first_y - y0);
+	v->graph_y0 = first_y;
+	v->graph_lines = graph;
 	/* scroll so that the selected frame's depth is drawn */
 	sel_depth = v->f.nodes[v->sel].depth;
 	if (sel_depth < v->first_depth)
@@ -634,6 +640,42 @@ enum act_result action__flame_callers(struct tui *t, int arg)
 	return tui__open_view(t, V_CALLERS, &r);
 }
 
+/* The mouse: a click selects the frame under it, a double click zooms
+ * into it (Enter), the wheel moves to the caller or a callee (Down,
+ * Up). */
+static enum act_result flame__mouse(struct tui *t,
+				    const struct mouse_event *ev)
+{
+	struct flamev *v = open_view(t);
+	const struct flame_layout *l;
+	size_t line;
+	u32 d;
+
+	if (!v)
+		return R_NONE;
+	if (ev->kind == MK_WHEEL)
+		return tui__key(t, ev->button == MB_WHEEL_UP ? K_UP : K_DOWN);
+	if (ev->kind != MK_PRESS || ev->button != MB_LEFT ||
+	    (size_t)ev->y < v->graph_y0 ||
+	    (size_t)ev->y >= v->graph_y0 + v->graph_lines)
+		return R_NONE;
+	l = &v->lay;
+	line = (size_t)ev->y - v->graph_y0;
+	d = v->first_depth + (u32)(v->icicle ? line :
+				   v->graph_lines - 1 - line);
+	if (d >= l->nr_lines)
+		return R_NONE;
+	for (size_t i = l->line[d]; i < l->line[d + 1]; i++) {
+		const struct flame_cell *c = &l->cells[i];
+
+		if ((u32)ev->x < c->x || (u32)ev->x >= c->x + c->w)
+			continue;
+		select_node(v, c->node);
+		return ev->clicks == 2 ? tui__key(t, K_ENTER) : R_REDRAW;
+	}
+	return R_NONE;
+}
+
 /* Its operations (view.h). */
 const struct view_ops flame__view = {
 	.view = V_FLAME,
@@ -642,5 +684,6 @@ const struct view_ops flame__view = {
 	.prompt = flame__prompt,
 	.update = flame__update,
 	.render = flame__render,
+	.mouse = flame__mouse,
 	.free = flame__free_view,
 };

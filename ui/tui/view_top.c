@@ -10,6 +10,7 @@
 #include "ui/tui/tui_internal.h"
 #include "ui/tui/view_top.h"
 #include "ui/tui/actions.h"
+#include "ui/tui/mouse.h"
 #include "ui/tui/view_tree.h"
 
 static const struct list_ops top__ops;
@@ -228,7 +229,7 @@ static void top__render(struct tui *t, struct screen *s, size_t y0,
 				    snap->nr_idle && snap->nr == snap->nr_idle ?
 				    "  only the idle task ran in this window "
 				    "(i shows it)" :
-				    t->table.filter.sym_substr || top->nr_zooms ||
+				    t->table.filter.sym_substr || top->nr_undo ||
 				    t->table.filter.hide_kernel ||
 				    t->table.filter.hide_user ||
 				    t->table.filter.percent_limit > 0 ?
@@ -375,14 +376,185 @@ static struct listview *top__list(struct tui *t)
 	return &top__of(t)->lv;
 }
 
-/* The table's prompts: the symbol filter, the percent limit, the target. */
+/* ---- F3: search ---- */
+
+#define SEARCH_LABEL "Search (F3: next, Enter keeps, Esc back)"
+
+enum act_result action__search(struct tui *t, int arg)
+{
+	struct top_view *top = top__of(t);
+
+	(void)arg;
+	top->search_from = top->lv.selected;
+	prompt__open(&t->prompt, PROMPT_TOP_SEARCH, SEARCH_LABEL, top->search);
+	tui__push(t, V_PROMPT);
+	return R_REDRAW;
+}
+
+/* Whether row r's symbol, shared object or command holds text (any
+ * case), as shown (sanitized). */
+static bool row_matches(const struct row *r, const char *text,
+			struct strbuf *sb)
+{
+	const char *fields[] = { NULL, r->dso_name, r->comm };
+
+	strbuf__reset(sb);
+	fmt__symbol(sb, r);
+	if (sb->buf && strcasestr(sb->buf, text))
+		return true;
+	for (size_t i = 1; i < ARRAY_SIZE(fields); i++) {
+		if (!fields[i])
+			continue;
+		strbuf__reset(sb);
+		sanitize_str(sb, fields[i]);
+		if (sb->buf && strcasestr(sb->buf, text))
+			return true;
+	}
+	return false;
+}
+
+/* Selects the first row from line `from` on (wrapping) that matches;
+ * false when none does. */
+static bool select_match(struct tui *t, const char *text, size_t from)
+{
+	struct top_view *top = top__of(t);
+	struct rowset *rs = &t->table.rows;
+	size_t n = rs->nr, row = 0, sub;
+	struct strbuf sb;
+	bool found = false;
+
+	if (!n || !*text)
+		return false;
+	if (listview__nr(&top->lv))
+		calltree__line(&top->ct, rs,
+			       MIN(from, listview__nr(&top->lv) - 1), &row,
+			       &sub);
+	strbuf__init(&sb);
+	for (size_t k = 0; k < n && !found; k++) {
+		size_t i = (row + k) % n;
+
+		if (!row_matches(&rs->rows[i], text, &sb))
+			continue;
+		top->lv.selected = calltree__line_of(&top->ct, rs, i, 0);
+		found = true;
+	}
+	strbuf__fini(&sb);
+	if (found)
+		top__remember_selection(t);
+	return found;
+}
+
+static enum act_result search_prompt(struct tui *t, const struct prompt *p,
+				     enum prompt_event ev)
+{
+	struct top_view *top = top__of(t);
+	size_t from = top->search_from;
+
+	if (ev == PROMPT_CANCEL) {
+		top->lv.selected = top->search_from;
+		top__remember_selection(t);
+		return R_REDRAW;
+	}
+	snprintf(top->search, sizeof(top->search), "%s", p->buf);
+	if (ev == PROMPT_ACCEPT || !p->buf[0])
+		return R_REDRAW;
+	/* typing: the first match from where the search began; F3: the
+	 * one after the selected row */
+	if (ev == PROMPT_NEXT) {
+		size_t row = 0, sub;
+
+		if (listview__nr(&top->lv))
+			calltree__line(&top->ct, &t->table.rows,
+				       top->lv.selected, &row, &sub);
+		from = calltree__line_of(&top->ct, &t->table.rows,
+					 (row + 1) % MAX(t->table.rows.nr, 1),
+					 0);
+	}
+	/* the footer is the prompt's: it says whether there is a match */
+	if (select_match(t, p->buf, from)) {
+		snprintf(t->prompt.label, sizeof(t->prompt.label), "%s",
+			 SEARCH_LABEL);
+		return R_REDRAW;
+	}
+	snprintf(t->prompt.label, sizeof(t->prompt.label),
+		 "Search, no row holds it (Esc back)");
+	return R_REDRAW;
+}
+
+/* The table's prompts: the symbol filter, the percent limit, the target,
+ * the search. */
 static enum act_result top__prompt(struct tui *t, const struct prompt *p,
 				   enum prompt_event ev)
 {
+	if (p->kind == PROMPT_TOP_SEARCH)
+		return search_prompt(t, p, ev);
 	if (p->kind == PROMPT_TARGET)
 		return ev == PROMPT_ACCEPT ? actions__target_prompt(t, p->buf) :
 					     R_REDRAW;
 	return actions__filter_prompt(t, p, ev);
+}
+
+/* The sort key a column's title orders by: its count, or the column
+ * itself (rows are grouped by every column shown). */
+static enum sort_key column_order(enum column col)
+{
+	switch (col) {
+	case COL_CHILDREN:
+	case COL_OVERHEAD:
+		return SORT_OVERHEAD;
+	case COL_SAMPLES:
+		return SORT_SAMPLES;
+	case COL_PERIOD:
+		return SORT_PERIOD;
+	case COL_BASELINE:
+	case COL_DELTA:
+	case COL_BASE_CHILDREN:
+	case COL_DELTA_CHILDREN:
+		return SORT_DELTA;
+	case COL_COMM:
+		return SORT_COMM;
+	case COL_PID:
+		return SORT_PID;
+	case COL_TID:
+		return SORT_TID;
+	case COL_CPU:
+		return SORT_CPU;
+	case COL_CGROUP:
+		return SORT_CGROUP;
+	case COL_STATE:
+		return SORT_STATE;
+	case COL_DSO:
+		return SORT_DSO;
+	default:
+		return SORT_SYM;
+	}
+}
+
+/* The mouse: a click on a column's title orders by it (again: the other
+ * way, as htop's); on the rows, the list's (a click selects, a double
+ * click is Enter: the row's menu). */
+static enum act_result top__mouse(struct tui *t, const struct mouse_event *ev)
+{
+	struct top_view *top = top__of(t);
+
+	if (ev->kind == MK_PRESS && ev->button == MB_LEFT &&
+	    (size_t)ev->y == top->lv.drawn_header) {
+		int col = columns__at(&t->cols, (size_t)ev->x);
+		enum sort_key k;
+
+		if (col < 0)
+			return R_NONE;
+		k = column_order((enum column)col);
+		/* Pid and Command come with a grouping by tid or pid: the
+		 * column they come with sorts */
+		if (sort_key__groups(k) && !sort_spec__has(&t->base, k))
+			k = sort_spec__has(&t->base, SORT_TID) ? SORT_TID :
+							       SORT_PID;
+		return actions__set_order(t, k, k == t->table.spec.order ?
+						       !t->table.spec.invert :
+						       false);
+	}
+	return tui__list_mouse(t, &top->lv, ev);
 }
 
 /* Its operations (view.h). */
@@ -396,5 +568,6 @@ const struct view_ops top__view = {
 	.render = top__render,
 	.moved = top__remember_selection,
 	.prompt = top__prompt,
+	.mouse = top__mouse,
 	.free = top__free,
 };

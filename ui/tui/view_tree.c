@@ -140,6 +140,16 @@ enum act_result action__tree_collapse_all(struct tui *t, int arg)
 	return R_REBUILD;
 }
 
+/* F5, htop's tree view: every tree expanded, or (some were) collapsed */
+enum act_result action__tree_all(struct tui *t, int arg)
+{
+	const struct calltree *ct = &top__of(t)->ct;
+
+	if (tui__has_chains(t) && (ct->all || ct->nr_ids))
+		return action__tree_collapse_all(t, arg);
+	return action__tree_expand_all(t, arg);
+}
+
 enum act_result action__tree_order(struct tui *t, int arg)
 {
 	struct calltree *ct = &top__of(t)->ct;

@@ -16,6 +16,7 @@ const char *tree__order_name(const struct tui *t);
 enum act_result action__tree_toggle(struct tui *t, int arg);
 enum act_result action__tree_expand_all(struct tui *t, int arg);
 enum act_result action__tree_collapse_all(struct tui *t, int arg);
+enum act_result action__tree_all(struct tui *t, int arg);
 enum act_result action__tree_order(struct tui *t, int arg);
 /* --inline's rows of inlined functions (a->inline_rows at start, l). */
 void tree__set_inline_rows(struct tui *t, bool on);
