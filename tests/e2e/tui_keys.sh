@@ -3,11 +3,11 @@
 # Esc with nothing to undo says so and takes nothing else (Esc then /
 # sent apart and in one write both open the filter); Esc undoes what the
 # filters: line lists, the sort and grouping too; sorting never regroups;
-# F3 searches, F4 filters, F5 expands every tree, F2's setup saves the
-# settings file; the mouse by the bytes terminals send: X10 in tmux's
-# screen terminal, SGR 1006 in an xterm one (past column 223 too); a
-# double click (both clicks in one write) is Enter; --no-mouse leaves
-# the mouse to the terminal.
+# F3 searches, F4 filters, F5 expands every tree (again: none), F2's
+# setup saves the settings file; the mouse by the bytes terminals send:
+# X10 in tmux's screen terminal, SGR 1006 in an xterm one (past column
+# 223 too); a double click (both clicks in one write) is Enter;
+# --no-mouse leaves the mouse to the terminal.
 . tests/e2e/tmux.inc
 
 # the pane's last line
@@ -37,7 +37,7 @@ selected() {
 	wait_for '^  Annotate ' 5
 	SEL=$(screen | sed -n 1p | sed 's/ *$//')
 	keys Escape
-	wait_for '^F1 help' 5
+	wait_for '^F1 help' 15
 }
 
 bg "$WL/spin3" 0
@@ -54,7 +54,7 @@ screen | grep -q 'Quit ptop' && fail "Esc asked to quit"
 keys /
 wait_for '^Filter symbols:' 5
 keys Escape
-wait_for '^F1 help' 5
+wait_for '^F1 help' 15
 # Esc and / in one write (ESCDELAY): the filter too
 T send-keys -t main -H 1b 2f
 wait_for '^Filter symbols:' 5
@@ -97,7 +97,7 @@ wait_for '^Overhead +Samples +Shared Object +Symbol' 5
 keys F3
 wait_for '^Search \(F3: next' 5
 keys s p i n _ c Enter
-wait_for '^F1 help' 5
+wait_for '^F1 help' 15
 selected
 [ "$SEL" = spin_c ] || fail "F3 spin_c selected '$SEL', not spin_c"
 screen | grep -q '^filters:' && fail "the search filtered the rows"
@@ -146,12 +146,12 @@ y=$(line_of ' spin_c$')
 T send-keys -t main -H $(x10 10 "$y") $(x10 10 "$y")
 wait_for '^spin_c *$' 5
 keys Escape
-wait_for '^F1 help' 5
+wait_for '^F1 help' 15
 # the wheel moves the selection (down three rows, from the first)
 keys Home
 y=$(line_of ' spin_b$')
 T send-keys -t main -H $(x10 10 "$y" 65)
-wait_for '^F1 help' 5
+wait_for '^F1 help' 15
 selected
 [ "$SEL" != spin_a ] || fail "the wheel did not move the selection"
 # a click on a column's title sorts by it; again, the other way
@@ -205,6 +205,14 @@ restart
 # --- the flame graph: a click selects a frame, a double click zooms --------
 run "$PTOP" -g -d 0.5 -- "$WL/cgwork" 0
 wait_for ' lib_work$' 30
+# F5: every call tree, then none
+keys F5
+wait_for '^every call tree expanded' 5
+wait_for '^ +---main$' 5
+wait_for '^ +\|--[0-9.]+%--outer$' 5
+keys F5
+wait_for '^every call tree collapsed' 5
+wait_gone '^ +---main$' 5
 keys F
 wait_for '^Flame graph of ' 10
 y=$(line_of '^lib_work ')
