@@ -38,9 +38,9 @@ enum act_result action__zoom_dso(struct tui *t, int arg);
 /* thread: the row's thread, else its whole process */
 enum act_result action__zoom_owner(struct tui *t, int thread);
 enum act_result action__zoom_cgroup(struct tui *t, int arg);
-enum act_result action__hide_kernel(struct tui *t, int arg);
+/* user 0: K, kernel symbols hidden or shown; 1: U, user symbols */
+enum act_result action__hide(struct tui *t, int user);
 enum act_result action__demangle_params(struct tui *t, int arg);
-enum act_result action__hide_user(struct tui *t, int arg);
 enum act_result action__show_idle(struct tui *t, int arg);
 enum act_result action__percent_limit(struct tui *t, int arg);
 /* The table's prompts, accepted, typed or cancelled: the symbol filter

@@ -180,20 +180,23 @@ enum act_result action__filter(struct tui *t, int arg)
 	return R_REDRAW;
 }
 
-enum act_result action__hide_kernel(struct tui *t, int arg)
+/* K (user 0) and U (user 1): one side hidden, or shown again; the two
+ * exclude each other */
+enum act_result action__hide(struct tui *t, int user)
 {
 	struct row_filter *f = &t->table.filter;
+	bool *hide = user ? &f->hide_user : &f->hide_kernel;
 
-	(void)arg;
 	if (!top__push_undo(t, undo_hide, "kernel or user symbols hidden",
 			    true))
 		return R_REDRAW;
-	f->hide_kernel = !f->hide_kernel;
-	if (f->hide_kernel)
-		f->hide_user = false;
+	*hide = !*hide;
+	if (*hide)
+		*(user ? &f->hide_kernel : &f->hide_user) = false;
 	top__settle_undo(t, undo_hide, same_hide);
-	tui__status(t, ST_NORMAL, "kernel symbols %s",
-		    f->hide_kernel ? "hidden (K shows them)" : "shown");
+	tui__status(t, ST_NORMAL, "%s symbols %s", user ? "user" : "kernel",
+		    !*hide ? "shown" : user ? "hidden (U shows them)" :
+					      "hidden (K shows them)");
 	return R_REBUILD;
 }
 
@@ -215,23 +218,6 @@ enum act_result action__demangle_params(struct tui *t, int arg)
 	tui__status(t, ST_NORMAL, "C++ names %s",
 		    on ? "with their parameters (N: name alone)" :
 			 "by their name alone, as perf shows them");
-	return R_REBUILD;
-}
-
-enum act_result action__hide_user(struct tui *t, int arg)
-{
-	struct row_filter *f = &t->table.filter;
-
-	(void)arg;
-	if (!top__push_undo(t, undo_hide, "kernel or user symbols hidden",
-			    true))
-		return R_REDRAW;
-	f->hide_user = !f->hide_user;
-	if (f->hide_user)
-		f->hide_kernel = false;
-	top__settle_undo(t, undo_hide, same_hide);
-	tui__status(t, ST_NORMAL, "user symbols %s",
-		    f->hide_user ? "hidden (U shows them)" : "shown");
 	return R_REBUILD;
 }
 

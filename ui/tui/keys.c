@@ -92,8 +92,8 @@ const struct key_binding keys__table[] = {
 	{ { 'g' }, V_TOP, action__zoom_cgroup, 0,
 	  "zoom into the selected row's cgroup (container, service; Esc "
 	  "undoes)" },
-	{ { 'K' }, V_TOP, action__hide_kernel, 0, "hide or show kernel symbols" },
-	{ { 'U' }, V_TOP, action__hide_user, 0, "hide or show user symbols" },
+	{ { 'K' }, V_TOP, action__hide, 0, "hide or show kernel symbols" },
+	{ { 'U' }, V_TOP, action__hide, 1, "hide or show user symbols" },
 	{ { 'N' }, V_TOP, action__demangle_params, 0,
 	  "C++ names with their parameters, or by their name alone (perf's "
 	  "form, the default)" },
