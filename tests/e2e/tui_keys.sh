@@ -142,14 +142,14 @@ wait_for '^F1 help' 20
 [ "$(T display -p -t main '#{mouse_any_flag}')" = 1 ] || fail "the mouse is not taken"
 # a click on a row selects it, a double click (both clicks in one write)
 # is Enter: the row's menu
-y=$(line_of ' spin_c$')
+y=$(line_of ' spin3 +\[\.\] spin_c$')
 T send-keys -t main -H $(x10 10 "$y") $(x10 10 "$y")
 wait_for '^spin_c *$' 5
 keys Escape
 wait_for '^F1 help' 15
 # the wheel moves the selection (down three rows, from the first)
 keys Home
-y=$(line_of ' spin_b$')
+y=$(line_of ' spin3 +\[\.\] spin_b$')
 T send-keys -t main -H $(x10 10 "$y" 65)
 wait_for '^F1 help' 15
 selected
@@ -188,7 +188,7 @@ y=$(line_of '^Overhead  Samples')
 # the Symbol column takes the rest of the line: column 240
 T send-keys -t main -l "$(sgr 240 "$y")"
 wait_for '^filters: sort sym$' 5
-y=$(line_of ' spin_c$')
+y=$(line_of ' spin3 +\[\.\] spin_c$')
 T send-keys -t main -l "$(sgr 10 "$y")$(sgr 10 "$y")"
 wait_for '^spin_c *$' 5
 keys Escape
