@@ -34,7 +34,7 @@ col_of() { screen | sed -n "$(($1 + 1))p" | awk -v w="$2" '{ print index($0, w) 
 # menu closed again
 selected() {
 	keys Enter
-	wait_for '^  Annotate ' 5
+	wait_for '^  Annotate ' 10
 	SEL=$(screen | sed -n 1p | sed 's/ *$//')
 	keys Escape
 	wait_for '^F1 help' 15
@@ -49,34 +49,34 @@ wait_top 'spin_a' 30
 wait_for '^F1 help  F2 setup  F3 search  F4 filter  F5 tree  F6 sort  F10 quit' 20
 # nothing to undo: it says so, and the next key is the table's
 keys Escape
-wait_for '^nothing to undo: q quits$' 5
+wait_for '^nothing to undo: q quits$' 10
 screen | grep -q 'Quit ptop' && fail "Esc asked to quit"
 keys /
-wait_for '^Filter symbols:' 5
+wait_for '^Filter symbols:' 10
 keys Escape
 wait_for '^F1 help' 15
 # Esc and / in one write (ESCDELAY): the filter too
 T send-keys -t main -H 1b 2f
-wait_for '^Filter symbols:' 5
+wait_for '^Filter symbols:' 10
 keys s p i n _ b Enter
-wait_for "^filters: symbol ~ 'spin_b'" 5
+wait_for "^filters: symbol ~ 'spin_b'" 10
 wait_top 'spin_b'
 # the order and the grouping go on the filters: line, and Esc takes them
 # back, the last first
 keys '>'
-wait_for "^filters: symbol ~ 'spin_b', sort sample$" 5
+wait_for "^filters: symbol ~ 'spin_b', sort sample$" 10
 keys Escape
-wait_for "^filters: symbol ~ 'spin_b'$" 5
+wait_for "^filters: symbol ~ 'spin_b'$" 10
 keys Escape
-wait_gone '^filters:' 5
+wait_gone '^filters:' 10
 wait_top 'spin_a'
 keys Escape
-wait_for '^nothing to undo: q quits$' 5
+wait_for '^nothing to undo: q quits$' 10
 
 # --- sorting never regroups ---------------------------------------------
 keys s
-wait_for '^Sort and group' 5
-wait_for '^ +\[ \] comm$' 5
+wait_for '^Sort and group' 10
+wait_for '^ +\[ \] comm$' 10
 # comm is offered as a grouping, not as an order: grouped by it, the
 # rows still ordered by overhead (spin_a first, not [unknown] A to Z)
 n=$(screen | grep -n '^ *\[ \] comm$' | cut -d: -f1)
@@ -84,25 +84,25 @@ m=$(screen | grep -n '^ *\* overhead' | cut -d: -f1)
 i=0
 while [ $i -lt $((n - m)) ]; do keys Down; i=$((i + 1)); done
 keys Enter
-wait_for '^ +\[x\] comm$' 5
+wait_for '^ +\[x\] comm$' 10
 keys Escape
-wait_for '^filters: grouped by dso,sym,comm$' 5
-wait_for '^Overhead +Samples +Shared Object +Command +Symbol' 5
+wait_for '^filters: grouped by dso,sym,comm$' 10
+wait_for '^Overhead +Samples +Shared Object +Command +Symbol' 10
 wait_top 'spin3 +spin3 +\[\.\] spin_a'
 keys Escape
-wait_gone '^filters:' 5
-wait_for '^Overhead +Samples +Shared Object +Symbol' 5
+wait_gone '^filters:' 10
+wait_for '^Overhead +Samples +Shared Object +Symbol' 10
 
 # --- F3 search, F4 filter -------------------------------------------------
 keys F3
-wait_for '^Search \(F3: next' 5
+wait_for '^Search \(F3: next' 10
 keys s p i n _ c Enter
 wait_for '^F1 help' 15
 selected
 [ "$SEL" = spin_c ] || fail "F3 spin_c selected '$SEL', not spin_c"
 screen | grep -q '^filters:' && fail "the search filtered the rows"
 keys F4
-wait_for '^Filter symbols:' 5
+wait_for '^Filter symbols:' 10
 keys Escape
 quit_clean
 restart
@@ -114,13 +114,13 @@ chmod 600 "$TMP/no-config/ptop/config"
 run "$PTOP" -p "$SPIN"
 wait_top 'spin_a' 30
 keys F2
-wait_for '^Setup \(' 5
-wait_for '^  Refresh +every 0.5 s$' 5
-wait_for '^  Period column +hidden$' 5
+wait_for '^Setup \(' 10
+wait_for '^  Refresh +every 0.5 s$' 10
+wait_for '^  Period column +hidden$' 10
 keys Down Down Enter
-wait_for '^  Period column +shown$' 5
+wait_for '^  Period column +shown$' 10
 keys w
-wait_for "saved to $TMP/no-config/ptop/config" 5
+wait_for "saved to $TMP/no-config/ptop/config" 10
 keys Escape
 wait_for '^Overhead +Samples +Period +Shared Object' 10
 quit_clean
@@ -144,7 +144,7 @@ wait_for '^F1 help' 20
 # is Enter: the row's menu
 y=$(line_of ' spin3 +\[\.\] spin_c$')
 T send-keys -t main -H $(x10 10 "$y") $(x10 10 "$y")
-wait_for '^spin_c *$' 5
+wait_for '^spin_c *$' 10
 keys Escape
 wait_for '^F1 help' 15
 # the wheel moves the selection (down three rows, from the first)
@@ -158,19 +158,19 @@ selected
 y=$(line_of '^Overhead  Samples')
 x=$(col_of "$y" Samples)
 click "$x" "$y"
-wait_for '^filters: sort sample$' 5
+wait_for '^filters: sort sample$' 10
 y=$(line_of '^Overhead  Samples')
 click "$x" "$y"
-wait_for '^filters: sort sample inverted$' 5
+wait_for '^filters: sort sample inverted$' 10
 keys Escape
-wait_gone '^filters:' 5
+wait_gone '^filters:' 10
 # a click on the footer's F6 opens the picker (once the status line
 # shows the keys again)
 wait_for '^F1 help' 15
 y=$(line_of '^F1 help')
 x=$(col_of "$y" 'F6 sort')
 click "$x" "$y"
-wait_for '^Sort and group' 5
+wait_for '^Sort and group' 10
 keys Escape
 quit_clean
 # the terminal's mouse is its own again
@@ -187,10 +187,10 @@ wait_for '^F1 help' 20
 y=$(line_of '^Overhead  Samples')
 # the Symbol column takes the rest of the line: column 240
 T send-keys -t main -l "$(sgr 240 "$y")"
-wait_for '^filters: sort sym$' 5
+wait_for '^filters: sort sym$' 10
 y=$(line_of ' spin3 +\[\.\] spin_c$')
 T send-keys -t main -l "$(sgr 10 "$y")$(sgr 10 "$y")"
-wait_for '^spin_c *$' 5
+wait_for '^spin_c *$' 10
 keys Escape
 quit_clean
 restart
@@ -207,21 +207,21 @@ run "$PTOP" -g -d 0.5 -- "$WL/cgwork" 0
 wait_for ' lib_work$' 30
 # F5: every call tree, then none
 keys F5
-wait_for '^every call tree expanded' 5
-wait_for '^ +---main$' 5
-wait_for '^ +\|--[0-9.]+%--outer$' 5
+wait_for '^every call tree expanded' 10
+wait_for '^ +---main$' 10
+wait_for '^ +\|--[0-9.]+%--outer$' 10
 keys F5
-wait_for '^every call tree collapsed' 5
-wait_gone '^ +---main$' 5
+wait_for '^every call tree collapsed' 10
+wait_gone '^ +---main$' 10
 keys F
 wait_for '^Flame graph of ' 10
 y=$(line_of '^lib_work ')
 [ -n "$y" ] || fail "no lib_work frame line"
 T send-keys -t main -H $(x10 2 "$y")
-wait_for '^lib_work +libwlcg.so +[0-9.]+%' 5
+wait_for '^lib_work +libwlcg.so +[0-9.]+%' 10
 T send-keys -t main -H $(x10 2 "$y") $(x10 2 "$y")
-wait_for 'zoomed into lib_work' 5
+wait_for 'zoomed into lib_work' 10
 keys q
-wait_for '^Children +Self' 5
+wait_for '^Children +Self' 10
 quit_clean
 exit 0
