@@ -611,7 +611,6 @@ static int read_config(struct options *o)
 	char why[128];
 	int err, rc = 0;
 
-	o->config_path = config_path();
 	if (!o->config_path)
 		return 0;
 	o->in_config = true;
@@ -719,6 +718,8 @@ int cli__parse(int argc, char **argv, struct options *o)
 	struct strbuf err;
 	int c, rc = 0, cluster = -1;
 
+	/* known even when not read: the setup screen (F2) saves there */
+	o->config_path = config_path();
 	if (!skip_config(argc, argv)) {
 		rc = read_config(o);
 		if (rc)

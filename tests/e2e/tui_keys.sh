@@ -133,6 +133,21 @@ run "$PTOP" -p "$SPIN"
 wait_for '^Overhead +Samples +Period +Shared Object' 30
 quit_clean
 restart
+# --no-config does not read it, and w still saves there what is shown
+# (the Period column hidden: its line goes, the others stay)
+run "$PTOP" -p "$SPIN" --no-config
+wait_top 'spin_a' 30
+wait_for '^Overhead +Samples +Shared Object' 10
+keys F2
+wait_for '^Setup \(' 10
+wait_for '^  Period column +hidden$' 10
+keys w
+wait_for "saved to $TMP/no-config/ptop/config" 10
+keys Escape
+quit_clean
+grep -qx 'show-period' "$TMP/no-config/ptop/config" && fail "show-period kept: $(cat "$TMP/no-config/ptop/config")"
+grep -qx '# mine, kept' "$TMP/no-config/ptop/config" || fail "--no-config: the comment is gone: $(cat "$TMP/no-config/ptop/config")"
+restart
 rm "$TMP/no-config/ptop/config"
 
 # --- the mouse: X10 in tmux's screen terminal ----------------------------
@@ -201,6 +216,23 @@ wait_top 'spin_a' 30
 [ "$(T display -p -t main '#{mouse_any_flag}')" = 0 ] || fail "--no-mouse took the mouse"
 quit_clean
 restart
+# the settings file's no-mouse too, and --mouse over it
+mkdir -p "$TMP/no-config/ptop"
+printf 'no-mouse\n' > "$TMP/no-config/ptop/config"
+chmod 600 "$TMP/no-config/ptop/config"
+run "$PTOP" -p "$SPIN" -d 0.5
+wait_top 'spin_a' 30
+wait_for '^F1 help' 20
+[ "$(T display -p -t main '#{mouse_any_flag}')" = 0 ] || fail "the file's no-mouse took the mouse"
+quit_clean
+restart
+run "$PTOP" -p "$SPIN" -d 0.5 --mouse
+wait_top 'spin_a' 30
+wait_for '^F1 help' 20
+[ "$(T display -p -t main '#{mouse_any_flag}')" = 1 ] || fail "--mouse over the file's no-mouse: not taken"
+quit_clean
+restart
+rm "$TMP/no-config/ptop/config"
 
 # --- the flame graph: a click selects a frame, a double click zooms --------
 run "$PTOP" -g -d 0.5 -- "$WL/cgwork" 0
