@@ -567,6 +567,81 @@ START_TEST(test_baseline_key)
 }
 END_TEST
 
+/* The mouse on the views that are lists (the row menu here): a click
+ * selects the item under it, the wheel moves three items, a double click
+ * picks (Enter); a click on no item, or under a prompt, does nothing. */
+START_TEST(test_mouse_lists)
+{
+	struct mouse_event ev = { .button = MB_LEFT, .kind = MK_PRESS,
+				  .clicks = 1 };
+	struct fixture f;
+	struct screen s;
+	struct listview *lv;
+	int y, title;
+
+	fixture_init(&f, 1);
+	screen__init(&s);
+	screen__resize(&s, 40, 120);
+	tui__render(&f.t, &s, 0);
+	/* a double click on the second row: its menu */
+	y = find_line(&s, "[k] do_syscall_64");
+	ck_assert_int_ge(y, 0);
+	ev.y = y;
+	ev.x = 10;
+	ck_assert_int_eq(tui__mouse(&f.t, &ev), R_REDRAW);
+	ck_assert_uint_eq(tui__view(&f.t), V_TOP);
+	ev.clicks = 2;
+	tui__mouse(&f.t, &ev);
+	ck_assert_uint_eq(tui__view(&f.t), V_MENU);
+	screen__clear(&s);
+	tui__render(&f.t, &s, 0);
+	ck_assert_int_eq(find_line(&s, "do_syscall_64"), 0);
+	lv = tui__list(&f.t, V_MENU);
+	ck_assert_uint_eq(lv->selected, 0);
+	/* the wheel: three items down, then back */
+	ev.kind = MK_WHEEL;
+	ev.button = MB_WHEEL_DOWN;
+	ck_assert_int_eq(tui__mouse(&f.t, &ev), R_REDRAW);
+	ck_assert_uint_eq(lv->selected, 3);
+	ev.button = MB_WHEEL_UP;
+	tui__mouse(&f.t, &ev);
+	ck_assert_uint_eq(lv->selected, 0);
+	/* a click on the title, or past the items: nothing */
+	ev.kind = MK_PRESS;
+	ev.button = MB_LEFT;
+	ev.clicks = 1;
+	title = find_line(&s, "do_syscall_64");
+	ev.y = title;
+	ck_assert_int_eq(tui__mouse(&f.t, &ev), R_NONE);
+	ev.y = 30;
+	ck_assert_int_eq(tui__mouse(&f.t, &ev), R_NONE);
+	ck_assert_uint_eq(lv->selected, 0);
+	ck_assert_uint_eq(tui__view(&f.t), V_MENU);
+	/* a click selects; the second press of a double click picks:
+	 * zoomed into the row's object */
+	y = find_line(&s, "Zoom into [kernel.kallsyms] (d)");
+	ck_assert_int_gt(y, title);
+	ev.y = y;
+	ck_assert_int_eq(tui__mouse(&f.t, &ev), R_REDRAW);
+	ck_assert_uint_gt(lv->selected, 0);
+	ck_assert_uint_eq(tui__view(&f.t), V_MENU);
+	ck_assert_ptr_null(f.t.table.filter.dso);
+	ev.clicks = 2;
+	ck_assert_int_eq(tui__mouse(&f.t, &ev), R_REBUILD);
+	ck_assert_uint_eq(tui__view(&f.t), V_TOP);
+	ck_assert_ptr_nonnull(f.t.table.filter.dso);
+	/* under a prompt the mouse does nothing */
+	tui__key(&f.t, '/');
+	ck_assert_uint_eq(tui__view(&f.t), V_PROMPT);
+	ev.y = 5;
+	ck_assert_int_eq(tui__mouse(&f.t, &ev), R_NONE);
+	ck_assert_uint_eq(tui__view(&f.t), V_PROMPT);
+	tui__key(&f.t, K_ESC);
+	screen__fini(&s);
+	fixture_fini(&f);
+}
+END_TEST
+
 START_TEST(test_sorting)
 {
 	struct fixture f;
@@ -926,6 +1001,7 @@ Suite *tui_suite(void)
 	tcase_add_test(tc, test_zooms);
 	tcase_add_test(tc, test_zoom_cgroup);
 	tcase_add_test(tc, test_sorting);
+	tcase_add_test(tc, test_mouse_lists);
 	tcase_add_test(tc, test_setup);
 	tcase_add_test(tc, test_baseline_key);
 	tcase_add_test(tc, test_views_and_events);
