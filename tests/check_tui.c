@@ -472,6 +472,17 @@ START_TEST(test_zooms)
 	tui__key(&f.t, '1');
 	ck_assert_int_eq(tui__key(&f.t, K_ENTER), R_REDRAW);	/* > 100 */
 	ck_assert(f.t.table.filter.percent_limit == 5.0);
+	/* i and L are on the filters: line: Esc takes back i, then L */
+	tui__key(&f.t, 'i');
+	ck_assert(f.t.table.filter.show_idle);
+	tui__describe_filters(&f.t, f.t.filters, sizeof(f.t.filters));
+	ck_assert_ptr_nonnull(strstr(f.t.filters, "idle"));
+	ck_assert_int_eq(tui__key(&f.t, K_ESC), R_REBUILD);
+	ck_assert(!f.t.table.filter.show_idle);
+	ck_assert(f.t.table.filter.percent_limit == 5.0);
+	ck_assert_int_eq(tui__key(&f.t, K_ESC), R_REBUILD);
+	ck_assert(f.t.table.filter.percent_limit == 0.0);
+	ck_assert_uint_eq(top__nr_undo(&f.t), 0);
 	fixture_fini(&f);
 }
 END_TEST
