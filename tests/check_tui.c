@@ -754,8 +754,18 @@ START_TEST(test_setup)
 	tui__key(&f.t, K_RIGHT);
 	tui__key(&f.t, K_RIGHT);
 	ck_assert(f.t.table.filter.percent_limit == 0.5);
+	/* Rows: a step, on the stack too; the percent limit's entry
+	 * stays under it */
+	tui__key(&f.t, K_DOWN);
+	ck_assert_int_eq(tui__key(&f.t, K_RIGHT), R_REBUILD);
+	ck_assert_uint_eq(f.t.table.filter.max_rows, 10);
+	ck_assert_uint_eq(top__nr_undo(&f.t), 3);
+	tui__key(&f.t, K_LEFT);
+	ck_assert_uint_eq(f.t.table.filter.max_rows, 0);
+	ck_assert_uint_eq(top__nr_undo(&f.t), 2);
+	tui__key(&f.t, K_RIGHT);
 	/* Mouse: off */
-	for (int i = 0; i < 7; i++)
+	for (int i = 0; i < 6; i++)
 		tui__key(&f.t, K_DOWN);
 	f.a.mouse = true;
 	tui__key(&f.t, K_ENTER);
@@ -791,6 +801,17 @@ START_TEST(test_setup)
 	ck_assert_int_eq(tui__key(&f.t, K_ESC), R_REDRAW);
 	ck_assert_uint_eq(tui__view(&f.t), V_TOP);
 	ck_assert(f.a.show_period);
+	/* and Esc there takes back the rows' limit, the percent limit,
+	 * the order, the last first */
+	ck_assert_uint_eq(top__nr_undo(&f.t), 3);
+	tui__key(&f.t, K_ESC);
+	ck_assert_uint_eq(f.t.table.filter.max_rows, 0);
+	ck_assert(f.t.table.filter.percent_limit == 0.5);
+	tui__key(&f.t, K_ESC);
+	ck_assert(f.t.table.filter.percent_limit == 0);
+	ck_assert_int_eq(f.t.table.spec.order, SORT_SAMPLES);
+	tui__key(&f.t, K_ESC);
+	ck_assert_int_eq(f.t.table.spec.order, SORT_OVERHEAD);
 	fixture_fini(&f);
 }
 END_TEST

@@ -47,6 +47,8 @@ enum act_result action__percent_limit(struct tui *t, int arg);
  * and the percent limit. */
 enum act_result actions__filter_prompt(struct tui *t, const struct prompt *p,
 				       enum prompt_event ev);
+/* At most n rows (0: every row; the setup screen's Rows), undoable. */
+enum act_result actions__set_max_rows(struct tui *t, size_t n);
 
 /* The table's source: events, target, time (actions_source.c) */
 /* dir: 1 the next event, -1 the previous one */

@@ -145,6 +145,25 @@ static bool same_limit(const struct tui *t, const struct undo *u)
 	return t->table.filter.percent_limit == u->prev.percent_limit;
 }
 
+static void undo_rows(struct tui *t, const struct undo *u)
+{
+	t->table.filter.max_rows = u->prev.max_rows;
+}
+
+static bool same_rows(const struct tui *t, const struct undo *u)
+{
+	return t->table.filter.max_rows == u->prev.max_rows;
+}
+
+enum act_result actions__set_max_rows(struct tui *t, size_t n)
+{
+	if (!top__push_undo(t, undo_rows, "row count limit", true))
+		return R_REDRAW;
+	t->table.filter.max_rows = n;
+	top__settle_undo(t, undo_rows, same_rows);
+	return R_REBUILD;
+}
+
 enum act_result action__undo(struct tui *t, int arg)
 {
 	struct top_view *top = top__of(t);

@@ -176,10 +176,9 @@ static enum act_result entries_change(struct tui *t, int dir)
 {
 	static const double v[] = { 0, 10, 25, 50, 100, 200 };
 
-	t->table.filter.max_rows = (size_t)step(v, ARRAY_SIZE(v),
-						(double)t->table.filter.max_rows,
-						dir);
-	return R_REBUILD;
+	/* on the stack Esc unwinds, as L's limit */
+	return actions__set_max_rows(t, (size_t)step(v, ARRAY_SIZE(v),
+				     (double)t->table.filter.max_rows, dir));
 }
 
 static void entries_save(struct tui *t, struct config_set *out, size_t *n,
