@@ -52,8 +52,8 @@ const struct key_binding keys__table[] = {
 	{ { 'q', K_F(10) }, V_TOP, action__quit, 0, "quit ptop", "quit" },
 	{ { K_ESC, K_LEFT }, V_TOP, action__undo, 0,
 	  "undo the last thing the filters: line lists (a filter, a zoom, "
-	  "K/U, i, L, the sort order or grouping), the last first; with "
-	  "none, it says so (q quits)", "undo" },
+	  "K/U, i, L, a row limit, the sort order or grouping), the last "
+	  "first; with none, it says so (q quits)", "undo" },
 	{ { 'h', '?', K_F(1) }, V_TOP, action__open, V_HELP,
 	  "this help: every key and its effect", "help" },
 	{ { K_TAB }, V_TOP, action__event, 1, "show the next sampled event",
