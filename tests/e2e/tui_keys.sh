@@ -155,6 +155,9 @@ run "$PTOP" -p "$SPIN" -d 0.5
 wait_top 'spin_a' 30
 wait_for '^F1 help' 20
 [ "$(T display -p -t main '#{mouse_any_flag}')" = 1 ] || fail "the mouse is not taken"
+# motion with a button held (1002: drags) is asked for, after ncurses's
+# own 1000 that would turn it off
+[ "$(T display -p -t main '#{mouse_button_flag}')" = 1 ] || fail "drags (1002) not asked for"
 # a click on a row selects it, a double click (both clicks in one write)
 # is Enter: the row's menu
 y=$(line_of ' spin3 +\[\.\] spin_c$')
@@ -190,6 +193,7 @@ keys Escape
 quit_clean
 # the terminal's mouse is its own again
 [ "$(T display -p -t main '#{mouse_any_flag}')" = 0 ] || fail "mouse reporting left on after q"
+[ "$(T display -p -t main '#{mouse_button_flag}')" = 0 ] || fail "1002 left on after q"
 restart
 
 # --- SGR 1006 in an xterm terminal, past column 223 ---------------------
