@@ -215,6 +215,15 @@ START_TEST(test_render_table)
 		      "%s", screen__text(&s, 39));
 	screen__resize(&s, 40, 120);
 	tui__render(&f.t, &s, 0);
+	/* names still resolving: counted in words that agree */
+	f.t.resolving = 1;
+	tui__render(&f.t, &s, 0);
+	ck_assert_str_eq(screen__text(&s, 39), "resolving 1 symbol\xe2\x80\xa6");
+	f.t.resolving = 2;
+	tui__render(&f.t, &s, 0);
+	ck_assert_str_eq(screen__text(&s, 39), "resolving 2 symbols\xe2\x80\xa6");
+	f.t.resolving = 0;
+	tui__render(&f.t, &s, 0);
 	/* moving down selects the next row */
 	ck_assert_int_eq(tui__key(&f.t, K_DOWN), R_REDRAW);
 	tui__render(&f.t, &s, 0);
