@@ -207,6 +207,16 @@ START_TEST(test_render_table)
 		ck_assert_int_eq(tui__mouse(&f.t, &ev), R_REDRAW);
 		ck_assert_uint_eq(tui__view(&f.t), V_MENU);
 		tui__key(&f.t, K_ESC);
+		/* the rest there is the view's (a drag that ends on the
+		 * footer sees its end): the wheel moves the table */
+		ck_assert_uint_eq(top__of(&f.t)->lv.selected, 0);
+		ev.kind = MK_WHEEL;
+		ev.button = MB_WHEEL_DOWN;
+		ck_assert_int_eq(tui__mouse(&f.t, &ev), R_REDRAW);
+		ck_assert_uint_gt(top__of(&f.t)->lv.selected, 0);
+		ev.button = MB_WHEEL_UP;
+		tui__mouse(&f.t, &ev);
+		ck_assert_uint_eq(top__of(&f.t)->lv.selected, 0);
 	}
 	/* too narrow for them: the letters' hints */
 	screen__resize(&s, 40, 60);

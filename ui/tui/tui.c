@@ -487,9 +487,11 @@ enum act_result tui__mouse(struct tui *t, const struct mouse_event *ev)
 
 	if (ev->y < 0 || ev->x < 0)
 		return R_NONE;
-	/* the footer: a key shown there is that key */
-	if ((size_t)ev->y == t->footer_y) {
-		if (ev->kind != MK_PRESS || ev->button != MB_LEFT)
+	/* the footer: a key shown there is that key, pressed; the rest
+	 * (a drag or a release that ends there, the wheel) is the view's,
+	 * so that a drag begun above it sees its end */
+	if ((size_t)ev->y == t->footer_y && ev->kind == MK_PRESS) {
+		if (ev->button != MB_LEFT)
 			return R_NONE;
 		for (size_t i = 0; i < t->nr_footer_keys; i++)
 			if ((size_t)ev->x >= t->footer_keys[i].x0 &&

@@ -54,10 +54,12 @@ struct view_ops {
 	 * that fills in), so that the loop draws it again at each turn; may
 	 * lower *ms, the loop's wait for a key.  May be NULL. */
 	bool (*busy)(struct tui *t, int *ms);
-	/* A mouse event on the lines it drew (the loop keeps the footer's
-	 * and hands over the rest): what it does.  NULL: the loop's for a
-	 * list (tui__list_mouse: a click selects a row, a double click is
-	 * the view's Enter, the wheel moves three rows). */
+	/* A mouse event (ui/tui/mouse.h) while it is shown: every one but
+	 * a press on the footer (its keys') and those under a prompt; a
+	 * drag is a press, MK_DRAG events, a release.  What it does.
+	 * NULL: the loop's for a list (tui__list_mouse: a click selects a
+	 * row, a double click is the view's Enter, the wheel moves three
+	 * rows). */
 	enum act_result (*mouse)(struct tui *t, const struct mouse_event *ev);
 	/* Frees its state when the live view ends; may be NULL. */
 	void (*free)(struct tui *t);
