@@ -10,6 +10,7 @@
 
 #include "src/core/config.h"
 #include "src/sys/fdio.h"
+#include "src/sys/outfile.h"
 #include "ui/report/sanitize.h"
 #include "ui/tui/actions.h"
 #include "ui/tui/tty.h"
@@ -494,7 +495,8 @@ int setup__save(struct tui *t, const char *path, char *why, size_t len)
 	if (!err)
 		err = make_dirs(path);
 	if (!err)
-		err = fd__save_file(path, out.buf ? out.buf : "", out.len);
+		err = outfile__save(path, out.buf ? out.buf : "", out.len,
+				    OUTFILE_SYNC);
 	if (err)
 		snprintf(why, len, "%s", strerror(-err));
 out:
