@@ -28,6 +28,16 @@ struct hist {
 	size_t cap;
 	u64 front[HIST_FRONT];		/* index slots of keys met lately */
 	u64 total_samples, total_period;
+	/* hist__take's marks: what entries [0, nr_marked) held at the last
+	 * take (the newer ones held nothing); NULL until the first take,
+	 * never touched by hist__add */
+	struct hist_mark *marks;
+	size_t nr_marked, mcap;
+	u64 layout;			/* hist__layout */
+};
+
+struct hist_mark {
+	u64 samples, period;
 };
 
 #define HIST_MIN_CAP 1024
@@ -133,7 +143,33 @@ void hist__free(struct hist *h)
 		return;
 	free(h->index);
 	free(h->entries);
+	free(h->marks);
 	free(h);
+}
+
+/* The index slot of key (hash) with its entry, a zeroed one added if
+ * there was none; -ENOMEM. */
+static inline long hist__find_add(struct hist *h, const struct hist_key *key,
+				  u64 hash)
+{
+	size_t i = hist__slot(h->entries, h->index, h->cap, key, hash);
+	struct hist_entry *e;
+
+	if (h->index[i])
+		return (long)i;
+	if ((h->nr + 1) * 4 > h->cap * 3) {
+		if (hist__resize(h, h->cap * 2, false))
+			return -ENOMEM;
+		i = hist__slot(h->entries, h->index, h->cap, key, hash);
+	}
+	if (array__grow((void **)&h->entries, &h->ecap, h->nr + 1,
+			sizeof(*h->entries)))
+		return -ENOMEM;
+	e = &h->entries[h->nr];
+	e->key = *key;
+	e->samples = e->period = 0;
+	h->index[i] = (hash >> 32) << 32 | (u64)(++h->nr);
+	return (long)i;
 }
 
 int hist__add(struct hist *h, const struct hist_key *key, u64 period)
@@ -141,30 +177,17 @@ int hist__add(struct hist *h, const struct hist_key *key, u64 period)
 	u64 hash = key__hash(key);
 	u64 *f = &h->front[(hash >> 20) & (HIST_FRONT - 1)];
 	struct hist_entry *e;
-	size_t i;
+	long i;
 
 	if (*f && *f >> 32 == hash >> 32 &&
 	    !memcmp(&h->entries[(u32)*f - 1].key, key, sizeof(*key))) {
 		e = &h->entries[(u32)*f - 1];
 		goto add;
 	}
-	i = hist__slot(h->entries, h->index, h->cap, key, hash);
-	if (!h->index[i]) {
-		if ((h->nr + 1) * 4 > h->cap * 3) {
-			if (hist__resize(h, h->cap * 2, false))
-				return -ENOMEM;
-			i = hist__slot(h->entries, h->index, h->cap, key, hash);
-		}
-		if (array__grow((void **)&h->entries, &h->ecap, h->nr + 1,
-				sizeof(*h->entries)))
-			return -ENOMEM;
-		e = &h->entries[h->nr];
-		e->key = *key;
-		e->samples = e->period = 0;
-		h->index[i] = (hash >> 32) << 32 | (u64)(++h->nr);
-	} else {
-		e = &h->entries[(u32)h->index[i] - 1];
-	}
+	i = hist__find_add(h, key, hash);
+	if (i < 0)
+		return (int)i;
+	e = &h->entries[(u32)h->index[i] - 1];
 	*f = h->index[i];
 add:
 	e->samples++;
@@ -172,6 +195,33 @@ add:
 	h->total_samples++;
 	h->total_period += period;
 	return 0;
+}
+
+/* After a rewrite of the entries (decay, rekey, zero): the marks are
+ * what the entries hold now.  A take comes right before each rewrite
+ * (table__snapshot), so nothing a take had not seen is lost; moved or
+ * merged entries change the layout. */
+static void hist__remark(struct hist *h, bool moved)
+{
+	if (moved)
+		h->layout++;
+	if (!h->marks)
+		return;
+	if (array__grow((void **)&h->marks, &h->mcap, h->nr ? h->nr : 1,
+			sizeof(*h->marks))) {
+		/* no memory for the marks: forget them, the next take counts
+		 * every entry whole (the layout says so) */
+		free(h->marks);
+		h->marks = NULL;
+		h->mcap = h->nr_marked = 0;
+		h->layout++;
+		return;
+	}
+	for (size_t j = 0; j < h->nr; j++) {
+		h->marks[j].samples = h->entries[j].samples;
+		h->marks[j].period = h->entries[j].period;
+	}
+	h->nr_marked = h->nr;
 }
 
 void hist__decay(struct hist *h)
@@ -198,6 +248,7 @@ void hist__decay(struct hist *h)
 		memset(h->front, 0, sizeof(h->front));
 		hist__reindex(h, h->index, h->cap, true);
 	}
+	hist__remark(h, removed);
 }
 
 void hist__zero(struct hist *h)
@@ -216,10 +267,12 @@ void hist__zero(struct hist *h)
 			free(h->entries);
 			h->entries = NULL;
 			h->ecap = 0;
+			hist__remark(h, true);
 			return;
 		}
 	}
 	memset(h->index, 0, h->cap * sizeof(*h->index));
+	hist__remark(h, true);
 }
 
 size_t hist__nr_entries(const struct hist *h)
@@ -240,7 +293,7 @@ u64 hist__total_period(const struct hist *h)
 size_t hist__bytes(const struct hist *h)
 {
 	return sizeof(*h) + h->cap * sizeof(*h->index) +
-	       h->ecap * sizeof(*h->entries);
+	       h->ecap * sizeof(*h->entries) + h->mcap * sizeof(*h->marks);
 }
 
 long hist__copy(const struct hist *h, struct hist_entry **out, size_t *cap)
@@ -256,13 +309,62 @@ int hist__rekey(struct hist *h, bool (*fn)(struct hist_key *k, void *ctx),
 		void *ctx)
 {
 	bool changed = false;
+	int err;
 
 	for (size_t j = 0; j < h->nr; j++)
 		if (fn(&h->entries[j].key, ctx))
 			changed = true;
 	if (!changed)
 		return 0;
-	return hist__resize(h, h->cap, false);
+	err = hist__resize(h, h->cap, false);
+	/* keys changed (merged or not): the takes' caches of the old ones
+	 * go */
+	hist__remark(h, true);
+	return err;
+}
+
+u64 hist__layout(const struct hist *h)
+{
+	return h->layout;
+}
+
+int hist__take(struct hist *h, hist_take_fn fn, void *ctx)
+{
+	if (array__grow((void **)&h->marks, &h->mcap, h->nr ? h->nr : 1,
+			sizeof(*h->marks)))
+		return -ENOMEM;
+	/* entries added since the last take held nothing then */
+	if (h->nr > h->nr_marked)
+		memset(h->marks + h->nr_marked, 0,
+		       (h->nr - h->nr_marked) * sizeof(*h->marks));
+	h->nr_marked = h->nr;
+	for (size_t j = 0; j < h->nr; j++) {
+		const struct hist_entry *e = &h->entries[j];
+		struct hist_mark *m = &h->marks[j];
+		int err;
+
+		if (e->samples == m->samples && e->period == m->period)
+			continue;
+		err = fn(ctx, j, e, e->samples - m->samples,
+			 e->period - m->period);
+		if (err)
+			return err;
+		m->samples = e->samples;
+		m->period = e->period;
+	}
+	return 0;
+}
+
+long hist__intern(struct hist *h, const struct hist_key *key)
+{
+	long i = hist__find_add(h, key, key__hash(key));
+
+	return i < 0 ? i : (long)((u32)h->index[i] - 1);
+}
+
+const struct hist_entry *hist__entry(const struct hist *h, size_t i)
+{
+	return i < h->nr ? &h->entries[i] : NULL;
 }
 
 int hist__check(const struct hist *h)

@@ -75,6 +75,35 @@ long hist__copy(const struct hist *h, struct hist_entry **out, size_t *cap);
 int hist__rekey(struct hist *h, bool (*fn)(struct hist_key *k, void *ctx),
 		void *ctx);
 
+/*
+ * Takes: what came since the last take, entry by entry, for the timeline
+ * (src/core/timeline.h).  The marks (what each entry held at the last
+ * take) live beside the entries, so hist__add never touches them: the
+ * per-sample path is unchanged, a take costs one pass over the entries.
+ *
+ *   hist__take(h, fn, ctx)   fn(ctx, i, entry, samples, period) for each
+ *                            entry i that grew since the last take; the
+ *                            marks move up to the entries
+ *   hist__layout(h)          changes when entries move, merge or go
+ *                            (decay, rekey, zero): an index a caller kept
+ *                            for entry i is then stale
+ *
+ * Decay, rekey and zero set the marks to what the entries hold after
+ * them: a take must come right before them (table__snapshot does), or
+ * what came since the last take is not seen by the next one.
+ */
+typedef int (*hist_take_fn)(void *ctx, size_t i, const struct hist_entry *e,
+			    u64 samples, u64 period);
+int hist__take(struct hist *h, hist_take_fn fn, void *ctx);
+u64 hist__layout(const struct hist *h);
+
+/* The entry number of key, a zeroed entry added if it had none (a
+ * dictionary of keys: the timeline's); -ENOMEM.  Entry numbers stay
+ * while nothing decays, rekeys or zeroes the histogram. */
+long hist__intern(struct hist *h, const struct hist_key *key);
+/* Entry i (NULL past the end). */
+const struct hist_entry *hist__entry(const struct hist *h, size_t i);
+
 /* Debug consistency check (tests): every entry findable, counts and
  * totals add up.  0 or -EINVAL. */
 int hist__check(const struct hist *h);

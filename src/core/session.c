@@ -426,6 +426,33 @@ static int session__cgroup(struct session *s, const struct perf_event_header *h)
 	return 0;
 }
 
+/* --time: whether a sample of time t is outside the window; keeps the
+ * range of every sample (the header and an empty window's message say
+ * it). */
+static bool session__time_cut(struct session *s, u64 t)
+{
+	u64 base = 0;
+
+	if (t) {
+		if (!s->all_first || t < s->all_first)
+			s->all_first = t;
+		if (t > s->all_last)
+			s->all_last = t;
+		/* the first sample handed on, in time order (the reader's
+		 * queue): perf's first sample time */
+		if (!s->rel_base)
+			s->rel_base = t;
+	}
+	if (s->opts.time_relative) {
+		if (!s->rel_base)
+			return true;
+		base = s->rel_base;
+	}
+	return t < base + s->opts.time_start ||
+	       (s->opts.time_end != UINT64_MAX &&
+		t >= base + s->opts.time_end);
+}
+
 static int session__sample(struct session *s, const struct perf_event_header *h)
 {
 	struct session_event *e = session__event_of(s, h);
@@ -448,8 +475,7 @@ static int session__sample(struct session *s, const struct perf_event_header *h)
 	}
 	fixes = record__attr_fixes(&e->attr);
 	cpu = session__has_cpu(e) ? (int)smp.cpu : -1;
-	if (s->opts.time_end && (smp.time < s->opts.time_start ||
-				 smp.time >= s->opts.time_end)) {
+	if (s->opts.time_end && session__time_cut(s, smp.time)) {
 		COUNT(e, cpu, filtered, 1);
 		return 0;
 	}
@@ -850,6 +876,42 @@ void session__fold_addrs(struct session *s, session_func_fn fn, void *ctx)
 	s->func_ctx = ctx;
 }
 
+/* Whether session__refresh folds event ev's reaped entries now. */
+static bool session__folds(const struct session *s, size_t ev)
+{
+	return (s->opts.key_fields & KEY_PID) &&
+	       (s->fold_always ||
+		hist__nr_entries(s->events[ev].hist) > s->opts.fold_threshold);
+}
+
+bool session__fold_key(struct session *s, size_t ev, struct hist_key *k)
+{
+	return ev < s->nr_events && session__folds(s, ev) &&
+	       fold_reaped(k, s);
+}
+
+int session__take(struct session *s, size_t ev, hist_take_fn fn, void *ctx)
+{
+	if (ev >= s->nr_events)
+		return -EINVAL;
+	return hist__take(s->events[ev].hist, fn, ctx);
+}
+
+u64 session__hist_layout(const struct session *s, size_t ev)
+{
+	return ev < s->nr_events ? hist__layout(s->events[ev].hist) : 0;
+}
+
+const struct cc_node *session__chain_node(const struct session *s, u32 id)
+{
+	return callchains__node(s->chains, id);
+}
+
+u64 session__chains_epoch(const struct session *s)
+{
+	return s->chains_epoch;
+}
+
 void session__refresh(struct session *s, enum hist_mode mode)
 {
 	for (size_t i = 0; i < s->nr_events; i++) {
@@ -876,9 +938,7 @@ void session__refresh(struct session *s, enum hist_mode mode)
 	for (size_t i = 0; i < s->nr_events; i++) {
 		struct hist *h = s->events[i].hist;
 
-		if ((s->opts.key_fields & KEY_PID) &&
-		    (s->fold_always ||
-		     hist__nr_entries(h) > s->opts.fold_threshold))
+		if (session__folds(s, i))
 			hist__rekey(h, fold_reaped, s);
 	}
 }

@@ -39,8 +39,10 @@ struct session_opts {
 	void (*unknown_pid)(struct session *s, s32 pid, void *ctx);
 	void *ctx;
 	/* Samples outside [time_start, time_end) are skipped and counted
-	 * (--time); 0, 0: no window. */
+	 * (--time); 0, 0: no window.  time_relative: both count from the
+	 * time of the first sample (--time +A,+B), whatever its event. */
 	u64 time_start, time_end;
+	bool time_relative;
 	/* Frames kept per call chain (--max-stack); 0: 512. */
 	unsigned int max_stack;
 	/* Per-event entry count above which the entries of reaped
@@ -194,6 +196,11 @@ int session__event_ids(const struct session *s, size_t ev, u64 **ids,
 u64 session__events_gen(const struct session *s);
 /* The first and last sample timestamps seen (ns; 0 when none). */
 void session__time_range(const struct session *s, u64 *first, u64 *last);
+/* The same over every sample, those a --time window cut included. */
+void session__sample_range(const struct session *s, u64 *first, u64 *last);
+/* The newest time the session knows (ns): its clock or its newest
+ * sample's (locked by the caller). */
+u64 session__now(const struct session *s);
 
 /*
  * A perf.data file's build-id table: a file mapping whose MMAP record
@@ -377,6 +384,19 @@ void session__fold_addrs(struct session *s, session_func_fn fn, void *ctx);
  * mode, advances the machine's clock, reaps exited processes. */
 void session__refresh(struct session *s, enum hist_mode mode);
 
+/*
+ * For the timeline (src/core/timeline.h), locked by the caller: what
+ * event ev's histogram took since the last take (hist__take), its
+ * layout (hist__layout), the nodes its keys' chains name, and the fold
+ * of a reaped process's key as session__refresh would fold it now
+ * (true if k changed: the timeline folds what it keeps the same way).
+ */
+int session__take(struct session *s, size_t ev, hist_take_fn fn, void *ctx);
+u64 session__hist_layout(const struct session *s, size_t ev);
+const struct cc_node *session__chain_node(const struct session *s, u32 id);
+u64 session__chains_epoch(const struct session *s);
+bool session__fold_key(struct session *s, size_t ev, struct hist_key *k);
+
 struct snapshot {
 	size_t ev;
 	struct hist_entry *entries;	/* copy: no lock needed to read */
@@ -411,6 +431,10 @@ size_t snapshot__bytes(const struct snapshot *snap);
 /* dst (initialized) becomes a copy of src that owns its arrays: a frozen
  * baseline.  0 or -ENOMEM (dst then empty). */
 int snapshot__copy(struct snapshot *dst, const struct snapshot *src);
+/* Moves the idle task's entries (hist_key.idle) behind the others, in
+ * order, and sums them (nr_idle, idle_samples, idle_period), as every
+ * snapshot has them: 0 or -ENOMEM. */
+int snapshot__put_idle_last(struct snapshot *snap);
 /* Copies event ev's histogram and counters (locked by the caller). */
 int session__snapshot(struct session *s, size_t ev, struct snapshot *snap);
 /*

@@ -131,6 +131,18 @@ void session__time_range(const struct session *s, u64 *first, u64 *last)
 	*last = s->last_time;
 }
 
+void session__sample_range(const struct session *s, u64 *first, u64 *last)
+{
+	/* without a --time window the kept samples are all of them */
+	*first = s->opts.time_end ? s->all_first : s->first_time;
+	*last = s->opts.time_end ? s->all_last : s->last_time;
+}
+
+u64 session__now(const struct session *s)
+{
+	return MAX(s->clock_now, s->last_time);
+}
+
 int session__add_build_id(struct session *s, s32 pid, const char *path,
 			  const u8 *bid, size_t size)
 {

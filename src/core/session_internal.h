@@ -78,6 +78,9 @@ struct session {
 	u64 events_gen;
 	struct session_counts counts;
 	u64 first_time, last_time;
+	/* with --time: every sample's range, those cut included, and the
+	 * first sample's time, which a relative window counts from */
+	u64 all_first, all_last, rel_base;
 	bool kernel_samples;
 	bool lost_summary;	/* a recorder's LOST_SAMPLES summary came
 				 * (see session__lost_once) */

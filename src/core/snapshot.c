@@ -62,7 +62,7 @@ int snapshot__copy(struct snapshot *dst, const struct snapshot *src)
  * table's order: the others are then the same from one snapshot to the
  * next but for those added (what the trees' memo keeps, rowset.c), while
  * the table only grows.  Sums the idle ones.  0 or -ENOMEM. */
-static int snapshot__put_idle_last(struct snapshot *snap)
+int snapshot__put_idle_last(struct snapshot *snap)
 {
 	struct hist_entry *idle;
 	size_t n = 0, k = 0;
