@@ -39,7 +39,8 @@ static const struct opt_desc {
 	{ OPT_INPUT, "input", "FILE",
 	  "show a perf.data file instead (-: a stream on stdin)" },
 	{ OPT_TIME, "time", "START,END",
-	  "with -i: only this window (1887.5,1888 or 10%-20%)" },
+	  "with -i: only this window (1887.5,1888, +2,+3.5 from the "
+	  "first sample, or 10%-20%)" },
 	{ OPT_BASELINE, "baseline", "FILE",
 	  "compare with a perf.data FILE, as perf diff does" },
 	{ OPT_EVENT, "event", "LIST",
@@ -101,11 +102,16 @@ static const struct opt_desc {
 	  "clicks, the wheel and double clicks in the live view (default)" },
 	{ OPT_NO_MOUSE, "no-mouse", NULL,
 	  "no mouse: the terminal's own selection works" },
+	{ OPT_NO_HISTORY, "no-history", NULL,
+	  "no History column (each row's share over time; H shows it)" },
 	{ OPT_NO_CONFIG, "no-config", NULL,
 	  "ignore the settings file (~/.config/ptop/config)" },
 	{ OPT_BATCH, "batch", NULL, "print tables, no terminal UI",
 	  "Output" },
 	{ OPT_JSON, "json", NULL, "with -b: a JSON object per event and refresh" },
+	{ OPT_TIMELINE, "timeline", "SECS",
+	  "with -b: each row's samples per SECS interval (JSON \"timeline\", "
+	  "text a History column)" },
 	{ OPT_FOLDED, "folded", NULL,
 	  "with -b and chains: folded stacks (a;b;c N)" },
 	{ OPT_ROOT, "root", "WHAT",
@@ -424,6 +430,10 @@ static int check_options(struct options *o, int argc, char **argv)
 				     "to profiling", o->live_opt);
 	if (o->time && !o->input)
 		return 1 + cli__bad_usage("%s", "--time needs -i");
+	if (o->timeline > 0 && (!o->batch || o->annotate || o->folded))
+		return 1 + cli__bad_usage("%s", "--timeline needs -b (and no "
+				     "--annotate or --folded): the live view "
+				     "keeps a cell per refresh (-d)");
 	if (o->baseline && (!*o->baseline || strcmp(o->baseline, "-") == 0))
 		return 1 + cli__bad_usage("%s", "--baseline needs a perf.data file "
 				     "(not a stream)");
@@ -528,7 +538,7 @@ static const int config_opts[] = {
 	OPT_HIDE_KERNEL, OPT_HIDE_USER, OPT_SHOW_PERIOD, OPT_SHOW_IDLE,
 	OPT_CHILDREN, OPT_NO_CHILDREN, OPT_INLINE, OPT_NO_INLINE,
 	OPT_NO_DEMANGLE, OPT_DEMANGLE_PARAMS, OPT_DISASM, OPT_COLOR,
-	OPT_NO_COLOR, OPT_MOUSE, OPT_NO_MOUSE,
+	OPT_NO_COLOR, OPT_MOUSE, OPT_NO_MOUSE, OPT_NO_HISTORY,
 };
 
 /* The options that only apply to profiling (not with -i). */

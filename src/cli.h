@@ -64,6 +64,8 @@ struct options {
 	int verbose;
 	char **command;
 	const char *input, *output, *time;
+	double timeline;	/* --timeline SECS, 0: none */
+	bool no_history;	/* --no-history */
 	const char *baseline;	/* --baseline FILE: compare with it */
 	const char *cgroups;	/* -G NAME[,NAME] */
 	bool all_cgroups;	/* --all-cgroups */

@@ -411,6 +411,15 @@ static int other_option(struct options *o, int c, char **argv,
 	case OPT_SHOW_IDLE:
 		o->filter.show_idle = true;
 		break;
+	case OPT_TIMELINE:
+		if (parse_seconds(optarg, &d) || d < 0.001 || d > 86400)
+			return 1 + cli__bad_usage("bad --timeline '%s' (seconds, "
+						  "0.001 to 86400)", optarg);
+		o->timeline = d;
+		break;
+	case OPT_NO_HISTORY:
+		o->no_history = true;
+		break;
 	case OPT_OFF_CPU:
 		o->off_cpu = true;
 		break;

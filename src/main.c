@@ -16,6 +16,7 @@
 #include "src/cli.h"
 #include "src/core/log.h"
 #include "src/core/session.h"
+#include "src/core/timeline.h"
 #include "src/perfdata/perfdata.h"
 #include "src/sys/catalog.h"
 #include "src/sys/cgroupfs.h"
@@ -314,6 +315,7 @@ static void app_from_options(struct run *r)
 	a->stack_root = o->stack_root;
 	a->stop = &stop_requested;
 	a->input = o->input;
+	a->time_window = o->time;
 	a->output = o->output;
 	a->color = o->color;
 	a->mouse = o->mouse;
@@ -346,12 +348,41 @@ static int open_recording(struct run *r)
 		}
 	}
 	info = r->pd ? perfdata__info(r->pd) : NULL;
-	if (!err && o->time &&
-	    perfdata__parse_time(o->time, info ? info->first_sample_time : 0,
-				 info ? info->last_sample_time : 0,
-				 &r->sso.time_start, &r->sso.time_end, &e)) {
-		pr_err("%s", e.buf ? e.buf : o->time);
-		err = 1;
+	if (!err && o->time) {
+		u64 first = info ? info->first_sample_time : 0;
+		u64 last = info ? info->last_sample_time : 0;
+
+		/* percentages of a recording whose header has no sample
+		 * time range (perf record --buildid-mmap writes none): the
+		 * range read from its samples first */
+		if (perfdata__time_needs_range(o->time) && last <= first) {
+			if (r->in_pipe) {
+				pr_err("--time %s: percentages need the "
+				       "recording's time range, which a stream "
+				       "says only at its end: give seconds "
+				       "(+START,+END from its first sample)",
+				       o->time);
+				strbuf__fini(&e);
+				return 1;
+			}
+			err = perfdata__sample_range(r->pd, &first, &last,
+						     &stop_requested);
+			if (err == -EINTR) {
+				strbuf__fini(&e);
+				return stopped_status();
+			}
+			if (err) {
+				pr_err("%s: %s", o->input, strerror(-err));
+				strbuf__fini(&e);
+				return 1;
+			}
+		}
+		if (perfdata__parse_time(o->time, first, last,
+					 &r->sso.time_start, &r->sso.time_end,
+					 &r->sso.time_relative, &e)) {
+			pr_err("%s", e.buf ? e.buf : o->time);
+			err = 1;
+		}
 	}
 	strbuf__fini(&e);
 	return err;
@@ -453,6 +484,66 @@ static int start_session(struct run *r)
 	return 0;
 }
 
+/*
+ * The session's history: the live view's (its History column, its
+ * timeline view) and batch's with --timeline.  A recording's cells are
+ * a grid of its samples' time, closed as its reader reaches them (a
+ * SECS grid with --timeline, else about 200 cells over its range, or 10
+ * ms cells merged as it goes); live, a cell a refresh (batch: a SECS
+ * grid of the clock, app__run_batch).  0 or 1.
+ */
+static int start_timeline(struct run *r)
+{
+	const struct options *o = &r->o;
+	struct app *a = &r->a;
+	const struct perfdata_info *info = r->pd ? perfdata__info(r->pd) : NULL;
+
+	if (o->batch && o->timeline <= 0)
+		return 0;
+	a->timeline = timeline__new(NULL);
+	if (!a->timeline) {
+		pr_err("out of memory");
+		return 1;
+	}
+	a->timeline_secs = o->timeline;
+	a->history = !o->batch && !o->no_history;
+	if (r->pd) {
+		u64 w = (u64)(o->timeline * 1e9);
+
+		if (!w && info->last_sample_time > info->first_sample_time)
+			w = (info->last_sample_time - info->first_sample_time) /
+			    200;
+		timeline__set_grid(a->timeline, 0, w ? w : 10000000);
+	}
+	return 0;
+}
+
+/* perfdata_read_opts.mark: a recording's cells, as its reader goes. */
+static u64 timeline_mark(void *ctx, u64 t)
+{
+	struct app *a = ctx;
+
+	return timeline__mark(a->timeline, a->session, t);
+}
+
+/* --time's window selected no sample: what the recording holds. */
+static int check_time_window(struct run *r)
+{
+	u64 kept, last, first, end;
+
+	if (!r->o.time || !r->pd)
+		return 0;
+	session__time_range(r->a.session, &kept, &last);
+	session__sample_range(r->a.session, &first, &end);
+	if (kept || !first)
+		return 0;
+	pr_err("--time %s selects no sample: the recording's samples are "
+	       "from %.6f to %.6f s (+0 to +%.3f s from its first)",
+	       r->o.time, (double)first / 1e9, (double)end / 1e9,
+	       (double)(end - first) / 1e9);
+	return 1;
+}
+
 /* The symbolizer of the run (r->so complete): 0, or 1 with a message. */
 static int start_symbolizer(struct run *r)
 {
@@ -487,6 +578,12 @@ static int read_recording(struct run *r)
 		struct perfdata_read_opts ro = { .stop = &stop_requested,
 						 .offcpu = o->off_cpu };
 
+		/* the recording's cells, closed as the reader reaches them */
+		if (a->timeline) {
+			ro.mark = timeline_mark;
+			ro.mark_ctx = a;
+		}
+
 		/* the header says which kernel: the symbolizer starts
 		 * reading a binary's symbols at its first sample, while
 		 * the file is read on */
@@ -509,6 +606,8 @@ static int read_recording(struct run *r)
 		symbolizer__set_kernel_text(a->syms, info->kernel_text);
 		a->input_stats = perfdata__stats(r->pd);
 		a->finished = true;
+		if (check_time_window(r))
+			return 1;
 	} else {
 		a->pipe = perfdata_pipe__new(a->session, r->in_fd, NULL);
 		if (!a->pipe) {
@@ -964,6 +1063,7 @@ static int teardown(struct run *r, int rc)
 	session__free(r->base_session);
 	perfdata__close(r->base_pd);
 	dbgfetch__free(r->fetch);
+	timeline__free(a->timeline);
 	session__free(a->session);
 	cli__free(&r->o);
 	return rc;
@@ -1018,6 +1118,7 @@ int main(int argc, char **argv)
 	if (o->annotate && o->batch)
 		cslib__preload();
 	rc = rc || start_session(r);
+	rc = rc || start_timeline(r);
 	if (!rc && o->input)
 		rc = read_recording(r);
 	if (rc)

@@ -2749,32 +2749,51 @@ START_TEST(test_time)
 {
 	struct strbuf err;
 	u64 a, b;
+	bool rel;
 
 	strbuf__init(&err);
-	ck_assert_int_eq(perfdata__parse_time("1887.5,1888", 0, 0, &a, &b, &err), 0);
+	ck_assert_int_eq(perfdata__parse_time("1887.5,1888", 0, 0, &a, &b, &rel, &err), 0);
 	ck_assert_uint_eq(a, 1887500000000ULL);
 	ck_assert_uint_eq(b, 1888000000001ULL);
-	ck_assert_int_eq(perfdata__parse_time("1.000000001,", 0, 0, &a, &b, &err), 0);
+	ck_assert_int_eq(perfdata__parse_time("1.000000001,", 0, 0, &a, &b, &rel, &err), 0);
 	ck_assert_uint_eq(a, 1000000001ULL);
 	ck_assert_uint_eq(b, UINT64_MAX);
-	ck_assert_int_eq(perfdata__parse_time(",2", 0, 0, &a, &b, &err), 0);
+	ck_assert_int_eq(perfdata__parse_time(",2", 0, 0, &a, &b, &rel, &err), 0);
 	ck_assert_uint_eq(a, 0);
 	ck_assert_uint_eq(b, 2000000001ULL);
-	ck_assert_int_eq(perfdata__parse_time("10%-20%", 1000, 2000, &a, &b, &err), 0);
+	ck_assert_int_eq(perfdata__parse_time("10%-20%", 1000, 2000, &a, &b, &rel, &err), 0);
 	ck_assert_uint_eq(a, 1100);
 	ck_assert_uint_eq(b, 1201);
-	ck_assert_int_eq(perfdata__parse_time("25%/2", 1000, 2000, &a, &b, &err), 0);
+	ck_assert_int_eq(perfdata__parse_time("25%/2", 1000, 2000, &a, &b, &rel, &err), 0);
 	ck_assert_uint_eq(a, 1250);
 	ck_assert_uint_eq(b, 1501);
-	ck_assert_int_eq(perfdata__parse_time("10%-20%", 0, 0, &a, &b, &err), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err.buf, "HEADER_SAMPLE_TIME"));
-	ck_assert_int_eq(perfdata__parse_time(",", 0, 0, &a, &b, &err), -EINVAL);
-	ck_assert_int_eq(perfdata__parse_time("2,1", 0, 0, &a, &b, &err), -EINVAL);
-	ck_assert_int_eq(perfdata__parse_time("1.1234567891,2", 0, 0, &a, &b, &err), -EINVAL);
-	ck_assert_int_eq(perfdata__parse_time("abc,2", 0, 0, &a, &b, &err), -EINVAL);
-	ck_assert_int_eq(perfdata__parse_time("99999999999999999999,", 0, 0, &a, &b, &err), -EINVAL);
-	ck_assert_int_eq(perfdata__parse_time("30%-10%", 1, 2, &a, &b, &err), -EINVAL);
-	ck_assert_int_eq(perfdata__parse_time("10%/0", 1, 2, &a, &b, &err), -EINVAL);
+	ck_assert_int_eq(perfdata__parse_time("10%-20%", 0, 0, &a, &b, &rel, &err), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.buf, "sample time range"));
+	ck_assert_int_eq(perfdata__parse_time(",", 0, 0, &a, &b, &rel, &err), -EINVAL);
+	ck_assert_int_eq(perfdata__parse_time("2,1", 0, 0, &a, &b, &rel, &err), -EINVAL);
+	ck_assert_int_eq(perfdata__parse_time("1.1234567891,2", 0, 0, &a, &b, &rel, &err), -EINVAL);
+	ck_assert_int_eq(perfdata__parse_time("abc,2", 0, 0, &a, &b, &rel, &err), -EINVAL);
+	ck_assert_int_eq(perfdata__parse_time("99999999999999999999,", 0, 0, &a, &b, &rel, &err), -EINVAL);
+	ck_assert_int_eq(perfdata__parse_time("30%-10%", 1, 2, &a, &b, &rel, &err), -EINVAL);
+	ck_assert_int_eq(perfdata__parse_time("10%/0", 1, 2, &a, &b, &rel, &err), -EINVAL);
+	ck_assert(!rel);
+	/* seconds from the first sample */
+	ck_assert_int_eq(perfdata__parse_time("+2,+3.5", 0, 0, &a, &b, &rel, &err), 0);
+	ck_assert(rel);
+	ck_assert_uint_eq(a, 2000000000ULL);
+	ck_assert_uint_eq(b, 3500000001ULL);
+	ck_assert_int_eq(perfdata__parse_time("+0.5,", 0, 0, &a, &b, &rel, &err), 0);
+	ck_assert(rel);
+	ck_assert_uint_eq(a, 500000000ULL);
+	ck_assert_uint_eq(b, UINT64_MAX);
+	ck_assert_int_eq(perfdata__parse_time(",+1", 0, 0, &a, &b, &rel, &err), 0);
+	ck_assert(rel);
+	ck_assert_uint_eq(a, 0);
+	ck_assert_int_eq(perfdata__parse_time("+1,2", 0, 0, &a, &b, &rel, &err), -EINVAL);
+	ck_assert_int_eq(perfdata__parse_time("1,+2", 0, 0, &a, &b, &rel, &err), -EINVAL);
+	ck_assert_int_eq(perfdata__parse_time("+,+2", 0, 0, &a, &b, &rel, &err), -EINVAL);
+	ck_assert_int_eq(perfdata__parse_time("+3,+2", 0, 0, &a, &b, &rel, &err), -EINVAL);
+	ck_assert_int_eq(perfdata__parse_time("++1,+2", 0, 0, &a, &b, &rel, &err), -EINVAL);
 	strbuf__fini(&err);
 }
 END_TEST

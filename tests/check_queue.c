@@ -16,8 +16,9 @@ struct trec {
 	u64 time;
 };
 
-static void deliver(void *ctx, const struct perf_event_header *h)
+static void deliver(void *ctx, const struct perf_event_header *h, u64 t)
 {
+	(void)t;
 	struct got *g = ctx;
 	struct trec r;
 

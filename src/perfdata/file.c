@@ -532,10 +532,29 @@ int perfdata__read(struct perfdata *pd, struct session *s,
 	pd->stats.file_truncated |= pd->opened.file_truncated;
 	pd->stats.features_damaged += pd->opened.features_damaged;
 	pd->stats.header_size = pd->opened.header_size;
-	pd_log_stats(&pd->stats);
+	/* (the read for the times alone says nothing: the real one will) */
+	if (!o || !o->first_time)
+		pd_log_stats(&pd->stats);
 out:
 	free(buf);
 	perfdata_stream__free(st);
 	return ret;
 }
 
+
+int perfdata__sample_range(struct perfdata *pd, u64 *first, u64 *last,
+			   const volatile sig_atomic_t *stop)
+{
+	struct session_opts so = { 0 };
+	struct perfdata_read_opts ro = { .stop = stop, .first_time = first,
+					 .last_time = last };
+	struct session *s = session__new(&so);
+	int err;
+
+	*first = *last = 0;
+	if (!s)
+		return -ENOMEM;
+	err = perfdata__read(pd, s, &ro);
+	session__free(s);
+	return err;
+}

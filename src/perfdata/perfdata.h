@@ -207,6 +207,15 @@ struct perfdata_read_opts {
 	 * (with call chains) and SWITCH records make an event "off-cpu"
 	 * (session__add_offcpu); -ENOENT when it has no such event */
 	bool offcpu;
+	/* Only the sample times: the records go no further than their time
+	 * (perfdata__sample_range); NULL: not asked. */
+	u64 *first_time, *last_time;
+	/* Called, with the session locked, before a timed record whose
+	 * time is at least what it returned last (0 at first) is handed to
+	 * the session, in time order (timeline__mark: a recording's cells);
+	 * NULL: never. */
+	u64 (*mark)(void *ctx, u64 t);
+	void *mark_ctx;
 };
 
 /*
@@ -297,14 +306,23 @@ void perfdata_stats__describe(const struct perfdata_stats *st,
 
 /*
  * --time START,END like perf report: absolute timestamps in seconds with
- * up to nine decimals ("1887.5,1888"; either side may be empty), or
- * percentages of the recording's sample time range: "10%-20%", or
- * "10%/2" (the second tenth).  first/last: the recording's first and last
- * sample times (0: unknown, then percentages are refused).  Sets
- * [*start, *end) in ns for session_opts.
+ * up to nine decimals ("1887.5,1888"; either side may be empty),
+ * seconds from the first sample ("+2,+3.5": *relative set, the window
+ * counts from it), or percentages of the recording's sample time range:
+ * "10%-20%", or "10%/2" (the second tenth).  first/last: the recording's
+ * first and last sample times (0: unknown, then percentages are
+ * refused; perfdata__sample_range finds them).  Sets [*start, *end) in
+ * ns for session_opts.
  */
 int perfdata__parse_time(const char *str, u64 first, u64 last, u64 *start,
-			 u64 *end, struct strbuf *err);
+			 u64 *end, bool *relative, struct strbuf *err);
+/* Whether a --time window is in percentages (it needs the range). */
+bool perfdata__time_needs_range(const char *str);
+/* The first and last sample times of a recording's data, read for them
+ * alone (when its header has no HEADER_SAMPLE_TIME): 0, or -errno; 0,
+ * 0 without samples. */
+int perfdata__sample_range(struct perfdata *pd, u64 *first, u64 *last,
+			   const volatile sig_atomic_t *stop);
 
 /* ---- writer: ptop -o FILE, ptop -o - ---- */
 

@@ -177,7 +177,7 @@ void pd_queue__flush(struct pd_queue *q, u64 limit)
 	while (q->head < q->nr_refs && q->refs[q->head].time <= limit) {
 		struct pd_ref *r = &q->refs[q->head++];
 
-		q->deliver(q->ctx, pd_queue__at(q, r->off));
+		q->deliver(q->ctx, pd_queue__at(q, r->off), r->time);
 		q->live -= rec_bytes(q, r->off);
 		q->last_flushed = r->time;
 	}

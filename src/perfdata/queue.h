@@ -33,8 +33,9 @@ struct pd_run_cur {
 	size_t pos, end;
 };
 
-/* Gets each record handed on, in time order. */
-typedef void (*pd_deliver_fn)(void *ctx, const struct perf_event_header *h);
+/* Gets each record handed on, in time order, with its time. */
+typedef void (*pd_deliver_fn)(void *ctx, const struct perf_event_header *h,
+			      u64 time);
 
 struct pd_queue {
 	u8 *arena;		/* queued records, each 8-byte aligned */

@@ -56,11 +56,22 @@ struct perfdata_stream {
 	bool marks;		/* a FINISHED_ROUND or FINISHED_INIT came */
 	u64 since_mark;		/* records after the last one */
 	bool stopped;		/* the reader stopped before the end */
+	/* perfdata_read_opts.mark, and when to call it next */
+	u64 (*mark)(void *ctx, u64 t);
+	void *mark_ctx;
+	u64 next_mark;
+	u64 *first_time, *last_time;	/* times only (sample_range) */
 };
 
-static void stream__deliver(void *ctx, const struct perf_event_header *h)
+static void stream__deliver(void *ctx, const struct perf_event_header *h,
+			   u64 t)
 {
-	session__process(ctx, h);
+	struct perfdata_stream *st = ctx;
+
+	/* a timeline's grid: the cells that end before this record */
+	if (st->mark && t >= st->next_mark)
+		st->next_mark = st->mark(st->mark_ctx, t);
+	session__process(st->s, h);
 }
 
 static int stream__queue(struct perfdata_stream *st, size_t off, u64 t)
@@ -89,7 +100,15 @@ struct perfdata_stream *perfdata_stream__new(struct session *s, bool pipe,
 	st->swap = swap;
 	st->base = base;
 	pd_queue__init(&st->q, o && o->queue_bytes ? o->queue_bytes : 64u << 20,
-		       stream__deliver, s);
+		       stream__deliver, st);
+	if (o && o->mark) {
+		st->mark = o->mark;
+		st->mark_ctx = o->mark_ctx;
+	}
+	if (o && o->first_time && o->last_time) {
+		st->first_time = o->first_time;
+		st->last_time = o->last_time;
+	}
 	intmap__init(&st->ids);
 	record__id_pos(0, &st->pos0);
 	return st;
@@ -598,6 +617,17 @@ static int stream__record(struct perfdata_stream *st, const void *src,
 	    st->info && !st->info->kernel_text)
 		stream__kernel_mmap(st, h);
 	t = session__record_time(st->s, h);
+	if (st->first_time) {
+		/* perfdata__sample_range: the times alone */
+		if (h->type == PERF_RECORD_SAMPLE && t && t != UINT64_MAX) {
+			if (!*st->first_time || t < *st->first_time)
+				*st->first_time = t;
+			if (t > *st->last_time)
+				*st->last_time = t;
+		}
+		pd_queue__unreserve(&st->q, off);
+		return 0;
+	}
 	if (t && t != UINT64_MAX)
 		return stream__queue(st, off, t);
 	/* nothing moves the arena in session__process */

@@ -59,19 +59,22 @@ static int parse_pct(const char *s, size_t len, double *out)
 }
 
 int perfdata__parse_time(const char *str, u64 first, u64 last, u64 *start,
-			 u64 *end, struct strbuf *err)
+			 u64 *end, bool *relative, struct strbuf *err)
 {
-	const char *comma, *sep;
+	const char *comma, *sep, *sa, *sb;
 	u64 a = 0, b = UINT64_MAX;
+	size_t la, lb;
+	bool ra, rb;
 
 	if (strchr(str, '%')) {
 		double pa, pb, span;
 		u64 n;
 
+		*relative = false;
 		if (!first || last <= first) {
 			strbuf__adds(err, "percentages need the recording's "
-					  "sample time range (HEADER_SAMPLE_TIME), "
-					  "which it does not have: give times in "
+					  "sample time range, and it has no "
+					  "samples with a time: give times in "
 					  "seconds");
 			return -EINVAL;
 		}
@@ -99,12 +102,31 @@ int perfdata__parse_time(const char *str, u64 first, u64 last, u64 *start,
 	comma = strchr(str, ',');
 	if (!comma || strchr(comma + 1, ','))
 		goto bad;
-	if (comma > str && parse_ts(str, (size_t)(comma - str), &a))
+	/* "+2,+3.5": seconds from the first sample (either side may be
+	 * empty, not one absolute and one relative) */
+	sa = str;
+	la = (size_t)(comma - str);
+	sb = comma + 1;
+	lb = strlen(sb);
+	ra = la && *sa == '+';
+	rb = lb && *sb == '+';
+	if ((la && lb && ra != rb))
 		goto bad;
-	if (comma[1] && parse_ts(comma + 1, strlen(comma + 1), &b))
+	if (ra) {
+		sa++;
+		la--;
+	}
+	if (rb) {
+		sb++;
+		lb--;
+	}
+	if ((ra || la) && parse_ts(sa, la, &a))
+		goto bad;
+	if ((rb || lb) && parse_ts(sb, lb, &b))
 		goto bad;
 	if ((comma == str && !comma[1]) || b < a)
 		goto bad;
+	*relative = ra || rb;
 	*start = a;
 	/* perf's end is inclusive; the session's is not */
 	*end = b == UINT64_MAX ? b : b + 1;
@@ -112,7 +134,13 @@ int perfdata__parse_time(const char *str, u64 first, u64 last, u64 *start,
 bad:
 	strbuf__addf(err, "bad time window '%s': use START,END in seconds "
 			  "(e.g. 1887.5,1888.25; either may be empty), "
+			  "+START,+END from the first sample (+2,+3.5), "
 			  "A%%-B%% or A%%/N", str);
 	return -EINVAL;
 }
 
+
+bool perfdata__time_needs_range(const char *str)
+{
+	return strchr(str, '%') != NULL;
+}

@@ -205,6 +205,56 @@ static const char *app__note(struct app *a, const struct table *t, size_t ev)
 	return a->note_buf[0] ? a->note_buf : NULL;
 }
 
+void app__cell_width(const struct app *a, struct strbuf *sb)
+{
+	u64 units = timeline__cell_units(a->timeline);
+	u64 w = timeline__grid(a->timeline, NULL);
+
+	if (w)
+		strbuf__addf(sb, "%.3g s", (double)(w * units) / 1e9);
+	else
+		strbuf__addf(sb, "%" PRIu64 " refresh%s", units,
+			     units == 1 ? "" : "es");
+}
+
+/* The header's line on time: a recording's range and --time, and the
+ * timeline's cells once they were merged or the oldest dropped. */
+static const char *app__time_note(struct app *a)
+{
+	struct timeline *tl = a->timeline;
+	struct strbuf sb;
+	u64 first = 0, last = 0;
+
+	strbuf__init(&sb);
+	if (a->input) {
+		/* a stream's reader adds to the session meanwhile */
+		session__lock(a->session);
+		session__sample_range(a->session, &first, &last);
+		session__unlock(a->session);
+		if (first)
+			strbuf__addf(&sb, "recording: samples from %.6f to %.6f "
+					  "s (%.3f s)", (double)first / 1e9,
+				     (double)last / 1e9,
+				     (double)(last - first) / 1e9);
+		if (a->time_window)
+			strbuf__addf(&sb, "%s--time %s", sb.len ? "; " : "",
+				     a->time_window);
+	}
+	if (tl && (timeline__cell_units(tl) > 1 || timeline__dropped(tl))) {
+		strbuf__addf(&sb, "%stimeline: %zu cells of ", sb.len ? "; " : "",
+			     timeline__nr_cells(tl));
+		app__cell_width(a, &sb);
+		if (timeline__dropped(tl))
+			strbuf__addf(&sb, ", the first %" PRIu64 " %s dropped "
+					  "(memory)", timeline__dropped(tl),
+				     timeline__grid(tl, NULL) ? "intervals" :
+								"refreshes");
+	}
+	snprintf(a->time_note, sizeof(a->time_note), "%s", sb.buf ? sb.buf : "");
+	strbuf__fini(&sb);
+	return a->time_note[0] ? a->time_note : NULL;
+}
+
 void app__header(struct app *a, const struct table *t, size_t ev,
 		 double window, u64 window_samples, struct header_info *hi)
 {
@@ -243,6 +293,7 @@ void app__header(struct app *a, const struct table *t, size_t ev,
 	hi->decaying = a->mode == HIST_DECAY;
 	hi->finished = a->finished;
 	hi->note = app__note(a, t, ev);
+	hi->time_line = app__time_note(a);
 	hi->show_idle = t->filter.show_idle;
 	hi->recording = a->input != NULL;
 	hi->ev_index = ev;
@@ -328,6 +379,20 @@ bool app__check_target(struct app *a)
 		snprintf(a->note, sizeof(a->note), "every target exited");
 	}
 	return true;
+}
+
+/* --timeline live (or a stream): the cells are SECS of the clock from
+ * the start, each closed when it ends (the samples still in the rings
+ * then go to the next). */
+static void batch__mark(struct app *a, double *mark_at)
+{
+	u64 next;
+
+	session__lock(a->session);
+	next = timeline__mark(a->timeline, a->session,
+			      (u64)(app__now() * 1e9));
+	session__unlock(a->session);
+	*mark_at = (double)next / 1e9;
 }
 
 /* Sleeps until `until`, waking early for a stop request or the end of
@@ -798,7 +863,7 @@ int app__run_batch(struct app *a)
 		.order = a->cg_order,
 		.tree_limit = a->tree_limit,
 	};
-	double next = a->start + a->delay, last = a->start;
+	double next = a->start + a->delay, last = a->start, mark_at = 0;
 	u64 *prev = NULL;
 	size_t nr_prev = 0;
 	struct strbuf sb;
@@ -848,11 +913,29 @@ int app__run_batch(struct app *a)
 			rowset__set_inline_rows(&t.rows, inlines__get, inl);
 	}
 	t.filter = a->filter;
+	if (a->timeline) {
+		t.tl = a->timeline;
+		/* JSON: every cell; text: a History column over them all */
+		t.history = a->json ? HISTORY_CELLS : 32;
+		t.history_spread = true;
+		if (!timeline__grid(a->timeline, NULL)) {
+			timeline__set_grid(a->timeline, (u64)(a->start * 1e9),
+					   (u64)(a->timeline_secs * 1e9));
+			mark_at = a->start + a->timeline_secs;
+		}
+	}
 	strbuf__init(&sb);
 	for (;;) {
 		double now;
 		size_t n, ev;
 
+		/* the cells that end before the next table */
+		while (!a->finished && mark_at && mark_at < next &&
+		       !*a->stop) {
+			batch__wait(a, mark_at);
+			if (app__now() >= mark_at)
+				batch__mark(a, &mark_at);
+		}
 		if (!a->finished)
 			batch__wait(a, next);
 		if (*a->stop)

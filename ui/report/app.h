@@ -85,6 +85,13 @@ struct app {
 	int color;			/* 1, 0, -1: NO_COLOR decides */
 	bool mouse;			/* the live view takes the mouse */
 	const char *config_path;	/* the settings file (F2 saves it) */
+	/* the session's history (NULL: none): the live view's, batch's
+	 * with --timeline (timeline_secs a cell) */
+	struct timeline *timeline;
+	double timeline_secs;
+	bool history;			/* live: the History column shown */
+	const char *time_window;	/* -i: --time as given */
+	char time_note[256];		/* the header's line on time */
 };
 
 double app__now(void);
@@ -129,6 +136,8 @@ struct app_export;
 struct app_export *app_export__new(struct app *a);
 int app_export__write(struct app_export *x);
 void app_export__free(struct app_export *x);
+/* What a timeline cell is: "0.5 s", "4 refreshes". */
+void app__cell_width(const struct app *a, struct strbuf *sb);
 
 /* --baseline: t (initialized) takes the baseline table.  0 or -errno. */
 int app__take_baseline(struct app *a, struct table *t);

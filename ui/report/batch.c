@@ -42,6 +42,9 @@ static void batch__text(struct strbuf *sb, const struct batch_opts *o,
 	header__format(sb, hi, snap, "# ");
 	columns__init(&cols, &t->spec, o->show_period);
 	columns__timed(&cols, hi->time);
+	/* --timeline: each row's share over the cells */
+	if (t->rows.series)
+		columns__history(&cols, t->rows.series->nr_buckets);
 	columns__fit(&cols, &t->rows, 0, t->rows.nr, 0);
 	strbuf__adds(sb, "# ");
 	fmt__header(sb, &cols);
@@ -208,6 +211,26 @@ static void batch__json_row(struct strbuf *sb, const struct batch_opts *o,
 			strbuf__adds(sb, "[]");
 		cg_tree__fini(&tr);
 	}
+	if (t->rows.series && t->history == HISTORY_CELLS) {
+		const struct row_series *s = t->rows.series;
+		size_t i = (size_t)(r - t->rows.rows);
+
+		/* --timeline: the row's samples in each cell, self (and
+		 * Children) as its samples count */
+		strbuf__adds(sb, ",\"timeline\":[");
+		for (size_t b = 0; i < s->nr_rows && b < s->nr_buckets; b++)
+			strbuf__addf(sb, "%s%" PRIu64, b ? "," : "",
+				     s->samples[i * s->nr_buckets + b]);
+		strbuf__addc(sb, ']');
+		if (s->children) {
+			strbuf__adds(sb, ",\"timeline_children\":[");
+			for (size_t b = 0; i < s->nr_rows && b < s->nr_buckets;
+			     b++)
+				strbuf__addf(sb, "%s%" PRIu64, b ? "," : "",
+					     s->csamples[i * s->nr_buckets + b]);
+			strbuf__addc(sb, ']');
+		}
+	}
 	if (t->cmp) {
 		static const char *const what[] = {
 			[CMP_NONE] = "none", [CMP_BOTH] = "both",
@@ -283,6 +306,27 @@ static void batch__json(struct strbuf *sb, const struct batch_opts *o,
 	/* what the session holds: distinct keys, call chain nodes */
 	strbuf__addf(sb, ",\"entries\":%zu,\"chain_nodes\":%zu", snap->nr,
 		     snap->nr_chains ? snap->nr_chains - 1 : 0);
+	if (t->rows.series && t->history == HISTORY_CELLS) {
+		const struct row_series *s = t->rows.series;
+		u64 t0, w = timeline__grid(t->tl, &t0);
+		u64 units = timeline__cell_units(t->tl);
+
+		/* the cells: their length, where the first starts (from the
+		 * first sample of a recording, or the start), and every
+		 * sample of each (idle out unless shown, as the rows) */
+		strbuf__addf(sb, ",\"timeline_interval\":%.9g"
+				 ",\"timeline_start\":%.9g,\"timeline_samples\":[",
+			     (double)(w * units) / 1e9,
+			     (double)(w * timeline__first_unit(t->tl) +
+				      t->series_c0 * w * units) / 1e9);
+		for (size_t b = 0; b < s->nr_buckets; b++)
+			strbuf__addf(sb, "%s%" PRIu64, b ? "," : "",
+				     s->tot_samples[b]);
+		strbuf__addc(sb, ']');
+		if (timeline__dropped(t->tl))
+			strbuf__addf(sb, ",\"timeline_dropped\":%" PRIu64,
+				     timeline__dropped(t->tl));
+	}
 	strbuf__adds(sb, ",\"per_cpu\":[");
 	for (size_t i = 0; i < snap->nr_cpus; i++) {
 		const struct ev_counts *pc = &snap->cpu_counts[i];

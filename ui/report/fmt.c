@@ -33,6 +33,7 @@ static const char *const titles[COL__MAX] = {
 	[COL_DELTA_CHILDREN] = "Delta-Ch",
 	[COL_BASELINE] = "Baseline",
 	[COL_DELTA] = "Delta",
+	[COL_HISTORY] = "History",
 };
 
 const char *column__title(enum column c)
@@ -91,6 +92,78 @@ void columns__timed(struct columns *c, bool time)
 		}
 		c->time_added = false;
 	}
+}
+
+void columns__history(struct columns *c, size_t buckets)
+{
+	size_t at = 0;
+
+	for (size_t i = 0; i < c->nr; i++) {
+		if (c->col[i] != COL_HISTORY)
+			continue;
+		memmove(&c->col[i], &c->col[i + 1],
+			(c->nr - i - 1) * sizeof(c->col[0]));
+		memmove(&c->width[i], &c->width[i + 1],
+			(c->nr - i - 1) * sizeof(c->width[0]));
+		c->nr--;
+		break;
+	}
+	c->history = buckets;
+	if (!buckets)
+		return;
+	/* after the numbers, before what names the row */
+	while (at < c->nr &&
+	       (c->col[at] == COL_CHILDREN || c->col[at] == COL_OVERHEAD ||
+		c->col[at] == COL_SAMPLES || c->col[at] == COL_PERIOD ||
+		c->col[at] == COL_BASE_CHILDREN || c->col[at] == COL_BASELINE ||
+		c->col[at] == COL_DELTA_CHILDREN || c->col[at] == COL_DELTA))
+		at++;
+	memmove(&c->col[at + 1], &c->col[at], (c->nr - at) * sizeof(c->col[0]));
+	memmove(&c->width[at + 1], &c->width[at],
+		(c->nr - at) * sizeof(c->width[0]));
+	c->col[at] = COL_HISTORY;
+	c->width[at] = MAX(buckets, strlen(column__title(COL_HISTORY)));
+	c->nr++;
+}
+
+void fmt__spark_values(struct strbuf *sb, const double *v, size_t n)
+{
+	double max = 0;
+
+	for (size_t i = 0; i < n; i++)
+		max = MAX(max, v[i]);
+	for (size_t i = 0; i < n; i++) {
+		int level;
+
+		if (v[i] <= 0 || max <= 0) {
+			strbuf__addc(sb, ' ');
+			continue;
+		}
+		/* U+2581..U+2588, lower one eighth block to full block;
+		 * to_ascii makes them "_.:-=+*#" */
+		level = 1 + (int)(v[i] / max * 7.0 + 1e-9);
+		level = level > 8 ? 8 : level;
+		strbuf__addc(sb, (char)0xe2);
+		strbuf__addc(sb, (char)0x96);
+		strbuf__addc(sb, (char)(0x80 + level));
+	}
+}
+
+void fmt__spark(struct strbuf *sb, const struct rowset *rs,
+		const struct row *r)
+{
+	const struct row_series *s = rs->series;
+	size_t i, nb;
+	double v[256];
+
+	if (!s || s->nr_rows != rs->nr || r < rs->rows ||
+	    r >= rs->rows + rs->nr)
+		return;
+	i = (size_t)(r - rs->rows);
+	nb = MIN(s->nr_buckets, ARRAY_SIZE(v));
+	for (size_t b = 0; b < nb; b++)
+		v[b] = row_series__share(s, i, b);
+	fmt__spark_values(sb, v, nb);
 }
 
 void columns__init(struct columns *c, const struct sort_spec *spec,
@@ -294,6 +367,9 @@ static void cell(struct strbuf *sb, const struct columns *c, enum column col,
 	case COL_DELTA:
 		delta_cell(sb, r, r->delta);
 		break;
+	case COL_HISTORY:
+		fmt__spark(sb, rs, r);
+		break;
 	default:
 		break;
 	}
@@ -319,6 +395,8 @@ void columns__fit(struct columns *c, const struct rowset *rs, size_t first,
 		if ((c->col[i] == COL_OVERHEAD || c->col[i] == COL_CHILDREN) &&
 		    c->width[i] < 8)
 			c->width[i] = 8;
+		if (c->col[i] == COL_HISTORY && c->width[i] < c->history)
+			c->width[i] = c->history;
 	}
 	for (size_t j = first; j < rs->nr && j < first + count; j++) {
 		for (size_t i = 0; i < c->nr; i++) {

@@ -23,6 +23,8 @@ enum column {
 	COL_DELTA_CHILDREN,
 	COL_BASELINE,
 	COL_DELTA,
+	/* each row's share over time, a sparkline (rows.series) */
+	COL_HISTORY,
 	COL__MAX,
 };
 
@@ -35,7 +37,18 @@ struct columns {
 				 * Period column is "Time", in s/ms/us, of
 				 * Children when there are Children */
 	bool time_added;	/* columns__timed added Period */
+	size_t history;		/* the History column's buckets, 0: none */
 };
+
+/* The History column (a sparkline of the rows' series, one cell a
+ * bucket) before the columns that name the row, or none (0). */
+void columns__history(struct columns *c, size_t buckets);
+/* Row r's sparkline (rs->series), sanitized text: a block per bucket,
+ * scaled to the row's own largest share, blank where it had none. */
+void fmt__spark(struct strbuf *sb, const struct rowset *rs,
+		const struct row *r);
+/* A sparkline of n values (blank: 0) scaled to their largest. */
+void fmt__spark_values(struct strbuf *sb, const double *v, size_t n);
 
 /* The event shown counts time (session__event_is_time) or not: a Time
  * column after Samples, or not (unless -show-period asked for Period). */

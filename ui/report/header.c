@@ -179,6 +179,11 @@ void header__format(struct strbuf *sb, const struct header_info *hi,
 			strbuf__addf(sb, " over %.1f s", hi->elapsed);
 		strbuf__adds(sb, "; Delta = now - baseline, in points\n");
 	}
+	if (hi->time_line && *hi->time_line) {
+		strbuf__adds(sb, prefix);
+		sanitize_str(sb, hi->time_line);
+		strbuf__addc(sb, '\n');
+	}
 	if (hi->filters && *hi->filters) {
 		strbuf__adds(sb, prefix);
 		strbuf__adds(sb, "filters: ");

@@ -30,6 +30,9 @@ struct header_info {
 	u64 pushed, push_dropped, push_waiting;
 	double push_silent;	/* seconds the server has not answered */
 	const char *push_error;
+	/* a recording's time range, --time, the timeline's cells when
+	 * merged or dropped (app__header); NULL: nothing to say */
+	const char *time_line;
 	bool time;		/* periods are ns of off-CPU time */
 	bool wall;		/* ... of wall-clock time (--wall) */
 };

@@ -230,6 +230,25 @@ static int row_cmp(const void *pa, const void *pb, void *ctx)
 	return a->addr < b->addr ? -1 : a->addr > b->addr;
 }
 
+long rowset__find(const struct rowset *rs, const struct row *r)
+{
+	struct group_key g;
+	size_t j;
+
+	if (!rs->nslots)
+		return -1;
+	group_key__make(&g, &rs->spec, r);
+	j = group_key__hash(&g) & (rs->nslots - 1);
+	for (; rs->slots[j] != UINT32_MAX; j = (j + 1) & (rs->nslots - 1)) {
+		struct group_key og;
+
+		group_key__make(&og, &rs->spec, &rs->rows[rs->slots[j]]);
+		if (memcmp(&og, &g, sizeof(g)) == 0)
+			return rs->slots[j];
+	}
+	return -1;
+}
+
 /* Finds the row with r's identity under spec, or appends r; returns its
  * index or -ENOMEM. */
 static long rowset__find_or_add(struct rowset *rs, const struct sort_spec *spec,
@@ -280,7 +299,7 @@ void row__make(struct row *r, const struct hist_entry *e,
 }
 
 /* The filters that look at a row's object and symbol. */
-static bool row__visible(const struct row_filter *f, const struct row *r)
+bool row__visible(const struct row_filter *f, const struct row *r)
 {
 	if (f->hide_kernel && r->dso->kind == DSO_KERNEL)
 		return false;
@@ -296,8 +315,7 @@ static bool row__visible(const struct row_filter *f, const struct row *r)
 	return true;
 }
 
-static bool entry__visible(const struct row_filter *f,
-			   const struct hist_entry *e)
+bool entry__visible(const struct row_filter *f, const struct hist_entry *e)
 {
 	return !(f->has_pid && e->key.pid != f->pid) &&
 	       !(f->has_tid && e->key.tid != f->tid) &&
@@ -536,6 +554,7 @@ int rowset__build(struct rowset *rs, const struct snapshot *snap,
 		snap = &rs->shown;
 	}
 	rs->nr = 0;
+	rs->series = NULL;
 	rs->snap = snap;
 	rs->resolve = resolve;
 	rs->resolve_ctx = ctx;

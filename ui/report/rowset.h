@@ -70,6 +70,8 @@ struct row {
 	double delta, children_delta;
 };
 
+struct row_series;
+
 struct rowset {
 	struct row *rows;
 	size_t nr, cap;
@@ -104,6 +106,9 @@ struct rowset {
 	bool (*cancel)(void *ctx);
 	void *cancel_ctx;
 	struct sort_spec spec;
+	/* the rows' history, when their owner made it for this build
+	 * (rowset__series); NULL: none */
+	const struct row_series *series;
 };
 
 void rowset__init(struct rowset *rs);
@@ -229,6 +234,47 @@ void cg_neighbours__init(struct cg_neighbours *nb);
 void cg_neighbours__fini(struct cg_neighbours *nb);
 int rowset__neighbours(struct rowset *rs, const struct row *x,
 		       struct cg_neighbours *nb);
+
+/*
+ * A row's history: its samples and period in each of nr_buckets buckets
+ * of time (the History column, JSON's "timeline"), counted as the rows
+ * of the last build count them (Children with children, the filters and
+ * zooms, idle left out unless shown).  Bucket b gives its entries (keys
+ * whose chains are node(nctx, id)'s: the timeline's) and its totals,
+ * the base of its shares.
+ */
+struct series_bucket {
+	const struct hist_entry *entries;
+	size_t nr;
+	u64 samples, period;	/* the bucket's totals, as the rows' */
+};
+
+struct row_series {
+	size_t nr_buckets, nr_rows;
+	bool children;			/* the shares are of Children */
+	u64 *samples, *period;		/* [row * nr_buckets + b]: self */
+	u64 *csamples, *cperiod;	/* the same, Children (children) */
+	u64 *tot_samples, *tot_period;	/* [b] */
+	size_t cap, cap_tot;
+	/* scratch: per chain node, its row; per row, the last entry */
+	long *node_row;
+	size_t cap_node_row;
+	u32 *stamp;
+	size_t cap_stamp;
+};
+
+void row_series__init(struct row_series *s);
+void row_series__fini(struct row_series *s);
+/* 0, -ECANCELED (the rowset's cancel hook) or -ENOMEM (then s holds no
+ * buckets). */
+int rowset__series(struct rowset *rs, const struct row_filter *f,
+		   const struct series_bucket *b, size_t nb,
+		   const struct cc_node *(*node)(const void *nctx, u32 id),
+		   const void *nctx, size_t nr_nodes, struct row_series *s);
+/* Row i's share of bucket b in percent (period, else samples, as
+ * rowset__percent; Children with children); -1 when the bucket has no
+ * samples at all. */
+double row_series__share(const struct row_series *s, size_t i, size_t b);
 
 /* A frame of a path: a function, or (inlined) a function inlined into
  * the function of the frame before it, at the same address. */

@@ -146,6 +146,12 @@ int cmp_str(const char *a, const char *b);
 void row__make(struct row *r, const struct hist_entry *e,
 	       const struct dso *dso, u64 addr, const struct row_sym *sym);
 bool rowset__cancelled(struct rowset *rs);
+/* The filters that look at a row's object and symbol, and at an entry's
+ * owner (a zoom). */
+bool row__visible(const struct row_filter *f, const struct row *r);
+bool entry__visible(const struct row_filter *f, const struct hist_entry *e);
+/* The row of the last build with r's identity, or -1. */
+long rowset__find(const struct rowset *rs, const struct row *r);
 
 /* rowmemo.c */
 void rowset_memo__free(struct rowset_memo *m);

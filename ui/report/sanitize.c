@@ -221,6 +221,9 @@ void to_ascii(struct strbuf *sb, const char *s, size_t len)
 			n = 1;
 		} else if (c == 0x2026) {
 			strbuf__addc(sb, '.');	/* the cut mark's ellipsis */
+		} else if (c >= 0x2581 && c <= 0x2588) {
+			/* a sparkline's eighths (fmt__spark) */
+			strbuf__addc(sb, "_.:-=+*#"[c - 0x2581]);
 		} else {
 			for (w = cp_width(c); w; w--)
 				strbuf__addc(sb, '?');

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "src/core/log.h"
 #include "ui/report/compare.h"
 #include "ui/report/table.h"
 
@@ -25,11 +26,78 @@ void table__init(struct table *t, struct session *s, struct symbolizer *syms,
 void table__fini(struct table *t)
 {
 	table__clear_baseline(t);
+	for (size_t i = 0; i < t->nr_wsnaps; i++)
+		snapshot__fini(&t->wsnaps[i]);
+	free(t->wsnaps);
+	row_series__fini(&t->series);
+	free(t->sum_buf);
 	for (size_t i = 0; i < t->nr_snaps; i++)
 		snapshot__fini(&t->snaps[i]);
 	free(t->snaps);
 	rowset__fini(&t->rows);
 	memset(t, 0, sizeof(*t));
+}
+
+/* The window's snapshots, one per event, from the cells that overlap
+ * it now (merges make them wider). */
+static int table__window_snaps(struct table *t)
+{
+	if (!timeline__cells_of(t->tl, t->win_start, t->win_end, &t->win_c0,
+				&t->win_c1))
+		t->win_c0 = t->win_c1 = 0;
+	if (t->nr_snaps > t->nr_wsnaps) {
+		struct snapshot *p = realloc(t->wsnaps,
+					     t->nr_snaps * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		for (size_t i = t->nr_wsnaps; i < t->nr_snaps; i++)
+			snapshot__init(&p[i]);
+		t->wsnaps = p;
+		t->nr_wsnaps = t->nr_snaps;
+	}
+	for (size_t ev = 0; ev < t->nr_snaps; ev++) {
+		int err = timeline__window(t->tl, ev, t->win_c0, t->win_c1,
+					   &t->snaps[ev], &t->wsnaps[ev]);
+
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int table__set_window(struct table *t, u64 start, u64 end)
+{
+	size_t c0, c1;
+	int err;
+
+	if (!t->tl || end <= start ||
+	    !timeline__cells_of(t->tl, start, end, &c0, &c1))
+		return -ENOENT;
+	t->win_start = start;
+	t->win_end = end;
+	t->windowed = true;
+	err = table__window_snaps(t);
+	if (err)
+		table__clear_window(t);
+	return err;
+}
+
+void table__clear_window(struct table *t)
+{
+	t->windowed = false;
+	t->win_start = t->win_end = 0;
+}
+
+bool table__window_span(const struct table *t, u64 *start, u64 *end)
+{
+	u64 s, e;
+
+	if (!t->windowed || t->win_c1 <= t->win_c0)
+		return false;
+	timeline__cell_span(t->tl, t->win_c0, start, &e);
+	timeline__cell_span(t->tl, t->win_c1 - 1, &s, end);
+	return true;
 }
 
 int table__snapshot(struct table *t, enum hist_mode mode)
@@ -54,9 +122,15 @@ int table__snapshot(struct table *t, enum hist_mode mode)
 	}
 	for (size_t i = 0; i < n && !err; i++)
 		err = session__snapshot(s, i, &t->snaps[i]);
+	/* what came since the last take, before the mode zeroes or decays
+	 * it (no memory: it comes with the next take, but for -z) */
+	if (!err && t->tl && timeline__take_now(t->tl, s))
+		pr_debug("timeline: out of memory at a take");
 	if (!err)
 		session__refresh(s, mode);
 	session__unlock(s);
+	if (!err && t->windowed)
+		err = table__window_snaps(t);
 	if (t->syms) {
 		symbolizer__tick(t->syms);
 		/* Bounded caches over long runs: what no refresh used for a
@@ -69,6 +143,8 @@ int table__snapshot(struct table *t, enum hist_mode mode)
 
 const struct snapshot *table__snap(const struct table *t, size_t ev)
 {
+	if (t->windowed && ev < t->nr_wsnaps)
+		return &t->wsnaps[ev];
 	return ev < t->nr_snaps ? &t->snaps[ev] : NULL;
 }
 
@@ -272,6 +348,104 @@ void table__prefetch(struct symbolizer *syms, const struct snapshot *snap)
 	}
 }
 
+static const struct cc_node *table__node(const void *tl, u32 id)
+{
+	return timeline__chain_node(tl, id);
+}
+
+/* The cells [*c0, *c1) the rows' history covers, in *nb buckets (the
+ * last ones, when there are fewer cells than buckets). */
+static void table__history_cells(const struct table *t, size_t *c0,
+				 size_t *c1, size_t *nb)
+{
+	size_t n;
+
+	*c0 = t->windowed ? t->win_c0 : 0;
+	*c1 = t->windowed ? t->win_c1 : timeline__nr_cells(t->tl);
+	n = *c1 - *c0;
+	if (t->history == HISTORY_CELLS) {
+		*nb = n;
+	} else if (t->history_spread) {
+		*nb = MIN(t->history, n);
+	} else {
+		*nb = t->history;
+		if (n > *nb)
+			*c0 = *c1 - *nb;
+	}
+}
+
+/* The rows' history (rows.series), from the timeline's cells of the
+ * shown event: 0, or -errno with no history this build. */
+static int table__history(struct table *t, size_t ev)
+{
+	struct series_bucket *b;
+	size_t c0, c1, nb, n, used = 0, *off;
+	int err = 0;
+
+	table__history_cells(t, &c0, &c1, &nb);
+	n = c1 - c0;
+	if (!nb)
+		return 0;
+	b = calloc(nb, sizeof(*b));
+	off = calloc(nb, sizeof(*off));
+	if (!b || !off) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (size_t k = 0; k < nb && !err; k++) {
+		/* bucket k of nb: its cells (the last nb, right-aligned,
+		 * when there are fewer cells) */
+		size_t lead = n < nb ? nb - n : 0, a, z;
+		struct hist_entry *tmp = NULL;
+		size_t cap = 0;
+		long got;
+
+		off[k] = used;
+		if (k < lead)
+			continue;
+		a = c0 + (k - lead) * n / (nb - lead);
+		z = c0 + (k - lead + 1) * n / (nb - lead);
+		for (size_t c = a; c < z; c++) {
+			struct timeline_totals tot;
+
+			timeline__cell_totals(t->tl, c, ev, &tot);
+			b[k].samples += tot.samples;
+			b[k].period += tot.period;
+			if (!t->filter.show_idle) {
+				b[k].samples -= tot.idle_samples;
+				b[k].period -= tot.idle_period;
+			}
+		}
+		got = timeline__sum(t->tl, ev, a, z, &tmp, &cap);
+		if (got < 0 || array__grow((void **)&t->sum_buf, &t->cap_sum,
+					   used + (size_t)got + 1,
+					   sizeof(*t->sum_buf))) {
+			free(tmp);
+			err = -ENOMEM;
+			break;
+		}
+		memcpy(t->sum_buf + used, tmp, (size_t)got * sizeof(*tmp));
+		free(tmp);
+		b[k].nr = (size_t)got;
+		used += (size_t)got;
+	}
+	for (size_t k = 0; k < nb && !err; k++)
+		b[k].entries = t->sum_buf + off[k];
+	if (!err)
+		err = rowset__series(&t->rows, &t->filter, b, nb, table__node,
+				     t->tl, timeline__nr_chains(t->tl),
+				     &t->series);
+	if (!err) {
+		t->rows.series = &t->series;
+		t->series_c0 = c0;
+		t->series_c1 = c1;
+	}
+out:
+	free(b);
+	free(off);
+	return err;
+}
+
 int table__build(struct table *t, size_t ev)
 {
 	const struct snapshot *snap = table__snap(t, ev);
@@ -291,6 +465,10 @@ int table__build(struct table *t, size_t ev)
 	/* the answers, the chains' frames and the paths index of the
 	 * entries already seen are kept from one refresh to the next */
 	rowset__set_answers_gen(&t->rows, symbolizer__answers_gen(t->syms));
-	return rowset__build(&t->rows, snap, &t->spec, &t->filter,
-			     t->resolve, t->resolve_ctx);
+	err = rowset__build(&t->rows, snap, &t->spec, &t->filter,
+			    t->resolve, t->resolve_ctx);
+	/* the history is a column: without it the rows stand */
+	if (!err && t->tl && t->history && table__history(t, ev) == -ENOMEM)
+		pr_debug("timeline: out of memory for the rows' history");
+	return err;
 }

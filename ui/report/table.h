@@ -6,6 +6,7 @@
 
 #include "ui/report/rowset.h"
 #include "src/core/session.h"
+#include "src/core/timeline.h"
 #include "symbols/symbolizer.h"
 
 struct table {
@@ -37,7 +38,31 @@ struct table {
 	struct table *base;
 	struct compare *cmp;
 	char base_desc[256];	/* what the baseline is, for the header */
+	/*
+	 * Time.  The session's history (the app's; NULL: none) takes what
+	 * came at each snapshot, before the mode zeroes or decays the
+	 * histograms.  With a window, every view reads the window's
+	 * snapshots (table__snap): the sums of its cells.  The rows'
+	 * history (rows.series): over the last `history` cells, or with
+	 * history_spread the whole range (or the window) in `history`
+	 * buckets at most, or (HISTORY_CELLS) one bucket per cell; 0:
+	 * none.
+	 */
+	struct timeline *tl;
+	bool windowed;
+	u64 win_start, win_end;		/* asked, the samples' clock (ns) */
+	size_t win_c0, win_c1;		/* its cells at the last snapshot */
+	struct snapshot *wsnaps;	/* [nr_wsnaps] */
+	size_t nr_wsnaps;
+	size_t history;
+	bool history_spread;
+	struct row_series series;
+	size_t series_c0, series_c1;	/* the cells it covers */
+	struct hist_entry *sum_buf;	/* the buckets' entries */
+	size_t cap_sum;
 };
+
+#define HISTORY_CELLS ((size_t)-1)
 
 void table__init(struct table *t, struct session *s, struct symbolizer *syms,
 		 const struct sort_spec *spec);
@@ -67,6 +92,16 @@ void table__clear_baseline(struct table *t);
 /* The baseline snapshot the rows of event ev are compared with (same
  * event name, else same index); NULL: none. */
 const struct snapshot *table__base_snap(const struct table *t, size_t ev);
+
+/*
+ * A time window [start, end) (the samples' clock, ns) of the timeline's
+ * cells: from the next table__build, every view shows its cells alone
+ * (whole cells: those that overlap it).  -ENOENT when no cell does,
+ * -ENOMEM.  table__window_span says the cells' span.
+ */
+int table__set_window(struct table *t, u64 start, u64 end);
+void table__clear_window(struct table *t);
+bool table__window_span(const struct table *t, u64 *start, u64 *end);
 
 /* cancel's answer, asked at most every 5 ms; sticks until the next
  * table__build. */
