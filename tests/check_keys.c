@@ -161,7 +161,7 @@ START_TEST(test_help_lists_every_binding)
 		FOR_KEYS(&keys__table[i], k)
 			nr_keys++;
 	keys__foreach_help(count_line, &c);
-	ck_assert_uint_eq(c.sections, 9);
+	ck_assert_uint_eq(c.sections, 10);
 	ck_assert_uint_eq(c.keys, nr_keys);
 	/* a line per binding: Up, k share one */
 	ck_assert_uint_eq(c.lines, keys__nr);

@@ -293,7 +293,7 @@ START_TEST(test_seven_days)
 	ck_assert_uint_eq(timeline__dropped(tl), 0);
 	/* bounded: what a day costs, a week costs */
 	ck_assert_uint_le(timeline__bytes(tl), day1 + day1 / 2);
-	ck_assert_uint_le(peak, 4u << 20);
+	ck_assert_uint_le(peak, 2u << 20);
 	/* 302,400 units: cells of 2048 units (68 minutes), first unit 0 */
 	ck_assert_uint_eq(timeline__cell_units(tl), 2048);
 	ck_assert_uint_eq(timeline__first_unit(tl), 0);

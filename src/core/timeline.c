@@ -68,6 +68,7 @@ struct timeline {
 	 * uses */
 	u32 *acc;
 	size_t cap_acc;
+	u64 origin;		/* timeline__origin */
 	/* grid mode */
 	bool grid;
 	u64 t0, w, cur;
@@ -519,6 +520,8 @@ int timeline__take(struct timeline *tl, struct session *s, u64 fine)
 	session__sample_range(s, &first, &last);
 	if (!c->start)
 		c->start = tl->any ? tl->last_end : first ? first : now;
+	if (!tl->origin)
+		tl->origin = c->start;
 	if (now > c->end)
 		c->end = now;
 	for (size_t ev = 0; ev < nr_ev && !err; ev++)
@@ -610,6 +613,11 @@ u64 timeline__cell_units(const struct timeline *tl)
 u64 timeline__first_unit(const struct timeline *tl)
 {
 	return tl->first << tl->shift;
+}
+
+u64 timeline__origin(const struct timeline *tl)
+{
+	return tl->grid && tl->t0 ? tl->t0 : tl->origin;
 }
 
 u64 timeline__grid(const struct timeline *tl, u64 *t0)

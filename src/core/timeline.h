@@ -71,6 +71,9 @@ u64 timeline__cell_units(const struct timeline *tl);
 u64 timeline__first_unit(const struct timeline *tl);
 /* The grid's step (0: not a grid) and first time. */
 u64 timeline__grid(const struct timeline *tl, u64 *t0);
+/* Where its time starts (ns): the grid's first time, else the start of
+ * the first cell it ever had; 0 before any. */
+u64 timeline__origin(const struct timeline *tl);
 
 struct timeline_totals {
 	u64 samples, period;

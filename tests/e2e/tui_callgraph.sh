@@ -54,7 +54,7 @@ under() {
 }
 
 run "$PTOP" -g -e cpu-clock -d 1 -- "$WL/cgwork" 30
-wait_for '^Children +Self +Samples +Shared Object +Symbol +\[trees: callers first' 10
+wait_for '^Children +Self +Samples +History +Shared Object +Symbol +\[trees: callers first' 10
 wait_for '\[\.\] outer$' 10
 wait_for '\[\.\] lib_work$' 10
 # enough samples for the shares (a second of the workload's CPU)

@@ -32,22 +32,23 @@ moved() {
 wait_until 30 "the workloads in their cgroups" moved
 
 run "$PTOP" -e cpu-clock -d 0.5 -G "ptop-test-$$" -s cgroup,comm
-wait_for '^Overhead  *Samples  *Cgroup  *Command' 30
-wait_for '%  *[0-9]+  *w\.service  *spin3' 30
-wait_for '%  *[0-9]+  *v\.service  *annwork' 30
-# g: the first row's cgroup alone (w.service's, twice v.service's share)
-first=$(top_row | awk '{ print $3 }')
+wait_for '^Overhead  *Samples  *History  *Cgroup  *Command' 30
+wait_for '%  *[0-9]+  *[^ ]+  *w\.service  *spin3' 30
+wait_for '%  *[0-9]+  *[^ ]+  *v\.service  *annwork' 30
+# g: the first row's cgroup alone (w.service's, twice v.service's share);
+# the History column is one word
+first=$(top_row | awk '{ print $4 }')
 [ "$first" = w.service ] || fail "the first row is not w.service's: $(top_row)"
 other='v\.service'
 keys g
 wait_for "^filters: .*cgroup $first"
-wait_gone "%  *[0-9]+  *$other "
-screen | grep -Eq "%  *[0-9]+  *$first " || fail "the zoomed cgroup's row is gone"
+wait_gone "%  *[0-9]+  *[^ ]+  *$other "
+screen | grep -Eq "%  *[0-9]+  *[^ ]+  *$first " || fail "the zoomed cgroup's row is gone"
 redrawn
-screen | grep -Eq "%  *[0-9]+  *$other " && fail "the other cgroup came back"
+screen | grep -Eq "%  *[0-9]+  *[^ ]+  *$other " && fail "the other cgroup came back"
 # Esc undoes it: both rows again
 keys Escape
-wait_for "%  *[0-9]+  *$other " 10
+wait_for "%  *[0-9]+  *[^ ]+  *$other " 10
 wait_gone '^filters: .*cgroup'
 # the sort picker offers cgroup: as an order (rows are grouped by it:
 # A to Z) and as a grouping, checked

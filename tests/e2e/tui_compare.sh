@@ -50,7 +50,7 @@ screen | grep -q '^baseline' && fail "a baseline before b"
 wait_until 30 "the second table" elapsed_past 2.3
 keys b
 wait_for '^baseline marked at [0-9.]+ s \(a [0-9.]+ s window\): [0-9]+ samples; now [0-9]+ samples; Delta = now - baseline, in points'
-wait_for '^Baseline +Overhead +Delta +Samples +Shared Object +Symbol'
+wait_for '^Baseline +Overhead +Delta +Samples +History +Shared Object +Symbol'
 wait_for 'baseline marked: Delta = this refresh - the marked one'
 # marked in the first half: spin_a had its 60 %, nearer 60 than the
 # second half's 10 (the midway point, 35, is 5 standard deviations of
@@ -75,7 +75,7 @@ wait_until 10 "spin_c first again" cmp_top 'spin_c$'
 keys b
 wait_for 'baseline cleared'
 wait_gone '^baseline '
-wait_for '^Overhead +Samples +Shared Object +Symbol'
+wait_for '^Overhead +Samples +History +Shared Object +Symbol'
 screen | grep -q 'Delta' && fail "a Delta column after b cleared the baseline"
 quit_clean
 

@@ -12,7 +12,7 @@ wait_for "^event .*target pid $LATE \(latethreads\)"
 wait_for '\[\.\] late_worker' 10
 wait_for '\[\.\] child_worker' 10
 # the rows carry the pid and tid columns when grouped by them
-screen | grep -q '^Overhead  *Samples  *Command  *Pid  *Tid  *Symbol' || fail "no Pid/Tid/Command columns"
+screen | grep -q '^Overhead  *Samples  *History  *Command  *Pid  *Tid  *Symbol' || fail "no Pid/Tid/Command columns"
 wait_for "process $LATE exited" 60
 redrawn
 screen | grep -q 'late_worker' || fail "the last table is gone"

@@ -87,11 +87,11 @@ keys Enter
 wait_for '^ +\[x\] comm$' 10
 keys Escape
 wait_for '^filters: grouped by dso,sym,comm$' 10
-wait_for '^Overhead +Samples +Shared Object +Command +Symbol' 10
+wait_for '^Overhead +Samples +History +Shared Object +Command +Symbol' 10
 wait_top 'spin3 +spin3 +\[\.\] spin_a'
 keys Escape
 wait_gone '^filters:' 10
-wait_for '^Overhead +Samples +Shared Object +Symbol' 10
+wait_for '^Overhead +Samples +History +Shared Object +Symbol' 10
 
 # --- F3 search, F4 filter -------------------------------------------------
 keys F3
@@ -122,7 +122,7 @@ wait_for '^  Period column +shown$' 10
 keys w
 wait_for "saved to $TMP/no-config/ptop/config" 10
 keys Escape
-wait_for '^Overhead +Samples +Period +Shared Object' 10
+wait_for '^Overhead +Samples +Period +History +Shared Object' 10
 quit_clean
 grep -qx '# mine, kept' "$TMP/no-config/ptop/config" || fail "the comment is gone: $(cat "$TMP/no-config/ptop/config")"
 grep -qx 'delay = 0.5' "$TMP/no-config/ptop/config" || fail "delay is gone: $(cat "$TMP/no-config/ptop/config")"
@@ -130,14 +130,14 @@ grep -qx 'show-period' "$TMP/no-config/ptop/config" || fail "show-period not sav
 restart
 # the next run reads it
 run "$PTOP" -p "$SPIN"
-wait_for '^Overhead +Samples +Period +Shared Object' 30
+wait_for '^Overhead +Samples +Period +History +Shared Object' 30
 quit_clean
 restart
 # --no-config does not read it, and w still saves there what is shown
 # (the Period column hidden: its line goes, the others stay)
 run "$PTOP" -p "$SPIN" --no-config
 wait_top 'spin_a' 30
-wait_for '^Overhead +Samples +Shared Object' 10
+wait_for '^Overhead +Samples +History +Shared Object' 10
 keys F2
 wait_for '^Setup \(' 10
 wait_for '^  Period column +hidden$' 10

@@ -12,10 +12,10 @@ keys Tab
 wait_for '^event sched:sched_switch, period 1 \[2/3\]' 10
 keys Tab
 wait_for '^event off-cpu, waits [0-9.]+ (s|ms|us) \[3/3\]' 10
-wait_for '^Children +Self +Samples +Time +Shared Object +Symbol' 10
-wait_for '[0-9.]+ (s|ms) +offwork +\[\.\] do_sleep$' 15
-wait_for '[0-9.]+ (s|ms) +offwork +\[\.\] do_pipe$' 15
-wait_for '[0-9.]+ (s|ms) +offwork +\[\.\] do_mutex$' 15
+wait_for '^Children +Self +Samples +Time +History +Shared Object +Symbol' 10
+wait_for '[0-9.]+ (s|ms) +[^ ]+ +offwork +\[\.\] do_sleep$' 15
+wait_for '[0-9.]+ (s|ms) +[^ ]+ +offwork +\[\.\] do_pipe$' 15
+wait_for '[0-9.]+ (s|ms) +[^ ]+ +offwork +\[\.\] do_mutex$' 15
 # do_sleep's share of the waits of main: about half of do_sleep +
 # do_pipe + do_mutex, as offwork measured its calls so far (OFFWORK_TIMES:
 # late wake-ups on a loaded machine move the split), within 5 points (one
@@ -65,6 +65,6 @@ wait_for '^Children +Self +Samples +Time'
 # back to cpu-clock: no Time column
 keys Tab
 wait_for '^event cpu-clock' 10
-wait_for '^Children +Self +Samples +Shared Object' 10
+wait_for '^Children +Self +Samples +History +Shared Object' 10
 quit_clean
 exit 0

@@ -14,7 +14,7 @@ ms=$(( ($(date +%s%N) - start) / 1000000 ))
 echo "first table with spin_a on top after $ms ms"
 [ "$ms" -lt 3000 ] || fail "the first table took $ms ms"
 screen | grep -q "^event cpu-clock.*target pid $SPIN (spin3)" || fail "header"
-screen | grep -q '^Overhead  *Samples  *Shared Object  *Symbol' || fail "titles"
+screen | grep -q '^Overhead  *Samples  *History  *Shared Object  *Symbol' || fail "titles"
 # the footer's keys (after the start's notice on this line, if any:
 # the cycles event's fallback stays 10 s)
 wait_for '^F1 help' 15

@@ -487,7 +487,7 @@ void app__push(struct app *a, struct table *t, cg_inline_fn inl,
 	    end - a->push_from < (s64)((a->push_every - a->delay / 2) * 1e9))
 		return;
 	for (size_t ev = 0; ev < t->nr_snaps; ev++) {
-		const struct snapshot *snap = table__snap(t, ev);
+		const struct snapshot *snap = table__live_snap(t, ev);
 		struct snapshot win;
 		struct header_info hi;
 		struct pprof_opts po;

@@ -126,27 +126,34 @@ void columns__history(struct columns *c, size_t buckets)
 	c->nr++;
 }
 
+void fmt__spark_char(struct strbuf *sb, double v, double max)
+{
+	int level;
+
+	/* nothing: a middle dot (U+00B7), so that a sparkline is one word
+	 * of the line (to_ascii makes it '.') */
+	if (v <= 0 || max <= 0) {
+		strbuf__addc(sb, (char)0xc2);
+		strbuf__addc(sb, (char)0xb7);
+		return;
+	}
+	/* U+2581..U+2588, lower one eighth block to full block; to_ascii
+	 * makes them "_-:=+*%#" */
+	level = 1 + (int)(v / max * 7.0 + 1e-9);
+	level = level > 8 ? 8 : level;
+	strbuf__addc(sb, (char)0xe2);
+	strbuf__addc(sb, (char)0x96);
+	strbuf__addc(sb, (char)(0x80 + level));
+}
+
 void fmt__spark_values(struct strbuf *sb, const double *v, size_t n)
 {
 	double max = 0;
 
 	for (size_t i = 0; i < n; i++)
 		max = MAX(max, v[i]);
-	for (size_t i = 0; i < n; i++) {
-		int level;
-
-		if (v[i] <= 0 || max <= 0) {
-			strbuf__addc(sb, ' ');
-			continue;
-		}
-		/* U+2581..U+2588, lower one eighth block to full block;
-		 * to_ascii makes them "_.:-=+*#" */
-		level = 1 + (int)(v[i] / max * 7.0 + 1e-9);
-		level = level > 8 ? 8 : level;
-		strbuf__addc(sb, (char)0xe2);
-		strbuf__addc(sb, (char)0x96);
-		strbuf__addc(sb, (char)(0x80 + level));
-	}
+	for (size_t i = 0; i < n; i++)
+		fmt__spark_char(sb, v[i], max);
 }
 
 void fmt__spark(struct strbuf *sb, const struct rowset *rs,
@@ -426,6 +433,16 @@ void columns__fit(struct columns *c, const struct rowset *rs, size_t first,
 			sym_i = i;
 		else
 			used += c->width[i] + strlen(SEP);
+	}
+	/* the History column where the width allows: the symbol keeps
+	 * room for two short names' width first */
+	if (total_width && c->history && used + 2 * SYM_MIN > total_width) {
+		size_t hw = MAX(c->history, strlen(titles[COL_HISTORY]));
+
+		columns__history(c, 0);
+		used -= hw + strlen(SEP);
+		for (sym_i = 0; sym_i < c->nr && c->col[sym_i] != COL_SYM;)
+			sym_i++;
 	}
 	if (!total_width) {
 		/* unlimited: the symbol is never cut */

@@ -44,11 +44,13 @@ struct columns {
  * bucket) before the columns that name the row, or none (0). */
 void columns__history(struct columns *c, size_t buckets);
 /* Row r's sparkline (rs->series), sanitized text: a block per bucket,
- * scaled to the row's own largest share, blank where it had none. */
+ * scaled to the row's own largest share, a dot where it had none. */
 void fmt__spark(struct strbuf *sb, const struct rowset *rs,
 		const struct row *r);
-/* A sparkline of n values (blank: 0) scaled to their largest. */
+/* A sparkline of n values (a dot: 0) scaled to their largest. */
 void fmt__spark_values(struct strbuf *sb, const double *v, size_t n);
+/* One of its cells: v of max in eighths (a block), a dot for none. */
+void fmt__spark_char(struct strbuf *sb, double v, double max);
 
 /* The event shown counts time (session__event_is_time) or not: a Time
  * column after Samples, or not (unless -show-period asked for Period). */

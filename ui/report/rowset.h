@@ -256,12 +256,37 @@ struct row_series {
 	u64 *csamples, *cperiod;	/* the same, Children (children) */
 	u64 *tot_samples, *tot_period;	/* [b] */
 	size_t cap, cap_tot;
+	/* >= 0 before rowset__series: that row alone (as row 0) */
+	long only_row;
 	/* scratch: per chain node, its row; per row, the last entry */
 	long *node_row;
 	size_t cap_node_row;
 	u32 *stamp;
 	size_t cap_stamp;
 };
+
+/* Buckets of a timeline's cells for rowset__series: nb buckets over
+ * cells [c0, c1) of event ev, each a sum of its cells (bucket k: cells
+ * [c0 + k n / nb, c0 + (k + 1) n / nb) for n = c1 - c0 >= nb; with
+ * fewer cells, the last buckets one cell each, the first empty), their
+ * totals idle out unless show_idle.  0 or -ENOMEM. */
+struct timeline;
+struct series_buf {
+	struct series_bucket *b;
+	size_t nb, cap_b;
+	size_t *first;		/* [nb]: each bucket's first cell */
+	size_t *end;		/* [nb]: its end (first == end: empty) */
+	size_t cap_first;
+	struct hist_entry *ent;
+	size_t cap_ent;
+	struct hist_entry *tmp;
+	size_t cap_tmp;
+};
+
+void series_buf__init(struct series_buf *sb);
+void series_buf__fini(struct series_buf *sb);
+int series_buf__fill(struct series_buf *sb, struct timeline *tl, size_t ev,
+		     size_t c0, size_t c1, size_t nb, bool show_idle);
 
 void row_series__init(struct row_series *s);
 void row_series__fini(struct row_series *s);

@@ -222,8 +222,10 @@ void to_ascii(struct strbuf *sb, const char *s, size_t len)
 		} else if (c == 0x2026) {
 			strbuf__addc(sb, '.');	/* the cut mark's ellipsis */
 		} else if (c >= 0x2581 && c <= 0x2588) {
-			/* a sparkline's eighths (fmt__spark) */
-			strbuf__addc(sb, "_.:-=+*#"[c - 0x2581]);
+			/* a sparkline's eighths, and its nothing (fmt__spark) */
+			strbuf__addc(sb, "_-:=+*%#"[c - 0x2581]);
+		} else if (c == 0xb7) {
+			strbuf__addc(sb, '.');
 		} else {
 			for (w = cp_width(c); w; w--)
 				strbuf__addc(sb, '?');

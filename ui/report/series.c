@@ -4,12 +4,84 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/core/timeline.h"
 #include "ui/report/rowset.h"
 #include "ui/report/rowset_internal.h"
 
 void row_series__init(struct row_series *s)
 {
 	memset(s, 0, sizeof(*s));
+	s->only_row = -1;
+}
+
+void series_buf__init(struct series_buf *sb)
+{
+	memset(sb, 0, sizeof(*sb));
+}
+
+void series_buf__fini(struct series_buf *sb)
+{
+	free(sb->b);
+	free(sb->first);
+	free(sb->end);
+	free(sb->ent);
+	free(sb->tmp);
+	memset(sb, 0, sizeof(*sb));
+}
+
+int series_buf__fill(struct series_buf *sb, struct timeline *tl, size_t ev,
+		     size_t c0, size_t c1, size_t nb, bool show_idle)
+{
+	size_t n = c1 - c0, lead = n < nb ? nb - n : 0, used = 0, old;
+
+	sb->nb = 0;
+	old = sb->cap_first;
+	if (array__grow((void **)&sb->b, &sb->cap_b, nb ? nb : 1,
+			sizeof(*sb->b)) ||
+	    array__grow((void **)&sb->first, &sb->cap_first, nb ? nb : 1,
+			sizeof(*sb->first)))
+		return -ENOMEM;
+	sb->cap_first = old;
+	if (array__grow((void **)&sb->end, &sb->cap_first, nb ? nb : 1,
+			sizeof(*sb->end)))
+		return -ENOMEM;
+	for (size_t k = 0; k < nb; k++) {
+		struct series_bucket *b = &sb->b[k];
+		size_t a = k < lead ? c0 : c0 + (k - lead) * n / (nb - lead);
+		size_t z = k < lead ? c0 : c0 + (k - lead + 1) * n / (nb - lead);
+		long got;
+
+		memset(b, 0, sizeof(*b));
+		sb->first[k] = a;
+		sb->end[k] = z;
+		for (size_t c = a; c < z; c++) {
+			struct timeline_totals tot;
+
+			timeline__cell_totals(tl, c, ev, &tot);
+			b->samples += tot.samples;
+			b->period += tot.period;
+			if (!show_idle) {
+				b->samples -= tot.idle_samples;
+				b->period -= tot.idle_period;
+			}
+		}
+		if (a == z)
+			continue;
+		got = timeline__sum(tl, ev, a, z, &sb->tmp, &sb->cap_tmp);
+		if (got < 0 || array__grow((void **)&sb->ent, &sb->cap_ent,
+					   used + (size_t)got + 1,
+					   sizeof(*sb->ent)))
+			return -ENOMEM;
+		memcpy(sb->ent + used, sb->tmp, (size_t)got * sizeof(*sb->tmp));
+		/* entries is an offset until the buffer stops moving */
+		b->entries = (const struct hist_entry *)(uintptr_t)used;
+		b->nr = (size_t)got;
+		used += (size_t)got;
+	}
+	for (size_t k = 0; k < nb; k++)
+		sb->b[k].entries = sb->ent + (uintptr_t)sb->b[k].entries;
+	sb->nb = nb;
+	return 0;
 }
 
 void row_series__fini(struct row_series *s)
@@ -86,6 +158,15 @@ static long series__row(struct rowset *rs, const struct row_filter *f,
 	return row < 0 ? ROW_HIDDEN : row;
 }
 
+/* A row of the build as a row of the series (only_row: that one as 0,
+ * the others none). */
+static long series__only(const struct row_series *s, long row)
+{
+	if (s->only_row < 0 || row < 0)
+		return row;
+	return row == s->only_row ? 0 : ROW_HIDDEN;
+}
+
 int rowset__series(struct rowset *rs, const struct row_filter *f,
 		   const struct series_bucket *b, size_t nb,
 		   const struct cc_node *(*node)(const void *nctx, u32 id),
@@ -93,12 +174,13 @@ int rowset__series(struct rowset *rs, const struct row_filter *f,
 {
 	static const struct row_filter none;
 	bool children = rs->spec.children, fields;
+	size_t rows = s->only_row >= 0 ? 1 : rs->nr;
 	u32 stamp = 0;
 
 	if (!f)
 		f = &none;
 	s->nr_buckets = s->nr_rows = 0;
-	if (!rs->memo || series__reserve(s, rs->nr, nb, nr_nodes))
+	if (!rs->memo || series__reserve(s, rows, nb, nr_nodes))
 		return -ENOMEM;
 	/* a frame's row is its own unless the grouping looks at the
 	 * entry's fields (comm, pid, ...) */
@@ -121,6 +203,7 @@ int rowset__series(struct rowset *rs, const struct row_filter *f,
 					  e->key.whole, false);
 			if (row == -ENOMEM)
 				return -ENOMEM;
+			row = series__only(s, row);
 			if (row >= 0) {
 				s->samples[row * nb + k] += e->samples;
 				s->period[row * nb + k] += e->period;
@@ -145,6 +228,7 @@ int rowset__series(struct rowset *rs, const struct row_filter *f,
 					if (!fields)
 						s->node_row[id] = row;
 				}
+				row = series__only(s, row);
 				if (row < 0 || s->stamp[row] == stamp)
 					continue;	/* once per sample */
 				s->csamples[row * nb + k] += e->samples;
@@ -154,7 +238,7 @@ int rowset__series(struct rowset *rs, const struct row_filter *f,
 		}
 	}
 	s->nr_buckets = nb;
-	s->nr_rows = rs->nr;
+	s->nr_rows = rows;
 	s->children = children;
 	return 0;
 }

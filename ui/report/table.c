@@ -19,6 +19,7 @@ void table__init(struct table *t, struct session *s, struct symbolizer *syms,
 	t->resolve = table__resolve;
 	t->resolve_ctx = t;
 	rowset__init(&t->rows);
+	row_series__init(&t->series);
 	/* the trees' builds end as the names' lookups do */
 	rowset__set_cancel(&t->rows, table__cancel_hook, t);
 }
@@ -30,7 +31,7 @@ void table__fini(struct table *t)
 		snapshot__fini(&t->wsnaps[i]);
 	free(t->wsnaps);
 	row_series__fini(&t->series);
-	free(t->sum_buf);
+	series_buf__fini(&t->buckets);
 	for (size_t i = 0; i < t->nr_snaps; i++)
 		snapshot__fini(&t->snaps[i]);
 	free(t->snaps);
@@ -141,6 +142,11 @@ int table__snapshot(struct table *t, enum hist_mode mode)
 	return err;
 }
 
+const struct snapshot *table__live_snap(const struct table *t, size_t ev)
+{
+	return ev < t->nr_snaps ? &t->snaps[ev] : NULL;
+}
+
 const struct snapshot *table__snap(const struct table *t, size_t ev)
 {
 	if (t->windowed && ev < t->nr_wsnaps)
@@ -247,8 +253,9 @@ int table__mark_baseline(struct table *t, const char *desc)
 	if (!b->snaps)
 		goto fail;
 	b->nr_snaps = t->nr_snaps;
+	/* what is shown: a time window's, if one is */
 	for (size_t i = 0; i < t->nr_snaps; i++) {
-		err = snapshot__copy(&b->snaps[i], &t->snaps[i]);
+		err = snapshot__copy(&b->snaps[i], table__snap(t, i));
 		if (err)
 			goto fail;
 	}
@@ -365,7 +372,7 @@ static void table__history_cells(const struct table *t, size_t *c0,
 	n = *c1 - *c0;
 	if (t->history == HISTORY_CELLS) {
 		*nb = n;
-	} else if (t->history_spread) {
+	} else if (t->history_spread || t->windowed) {
 		*nb = MIN(t->history, n);
 	} else {
 		*nb = t->history;
@@ -378,72 +385,24 @@ static void table__history_cells(const struct table *t, size_t *c0,
  * shown event: 0, or -errno with no history this build. */
 static int table__history(struct table *t, size_t ev)
 {
-	struct series_bucket *b;
-	size_t c0, c1, nb, n, used = 0, *off;
-	int err = 0;
+	size_t c0, c1, nb;
+	int err;
 
 	table__history_cells(t, &c0, &c1, &nb);
-	n = c1 - c0;
 	if (!nb)
 		return 0;
-	b = calloc(nb, sizeof(*b));
-	off = calloc(nb, sizeof(*off));
-	if (!b || !off) {
-		err = -ENOMEM;
-		goto out;
-	}
-	for (size_t k = 0; k < nb && !err; k++) {
-		/* bucket k of nb: its cells (the last nb, right-aligned,
-		 * when there are fewer cells) */
-		size_t lead = n < nb ? nb - n : 0, a, z;
-		struct hist_entry *tmp = NULL;
-		size_t cap = 0;
-		long got;
-
-		off[k] = used;
-		if (k < lead)
-			continue;
-		a = c0 + (k - lead) * n / (nb - lead);
-		z = c0 + (k - lead + 1) * n / (nb - lead);
-		for (size_t c = a; c < z; c++) {
-			struct timeline_totals tot;
-
-			timeline__cell_totals(t->tl, c, ev, &tot);
-			b[k].samples += tot.samples;
-			b[k].period += tot.period;
-			if (!t->filter.show_idle) {
-				b[k].samples -= tot.idle_samples;
-				b[k].period -= tot.idle_period;
-			}
-		}
-		got = timeline__sum(t->tl, ev, a, z, &tmp, &cap);
-		if (got < 0 || array__grow((void **)&t->sum_buf, &t->cap_sum,
-					   used + (size_t)got + 1,
-					   sizeof(*t->sum_buf))) {
-			free(tmp);
-			err = -ENOMEM;
-			break;
-		}
-		memcpy(t->sum_buf + used, tmp, (size_t)got * sizeof(*tmp));
-		free(tmp);
-		b[k].nr = (size_t)got;
-		used += (size_t)got;
-	}
-	for (size_t k = 0; k < nb && !err; k++)
-		b[k].entries = t->sum_buf + off[k];
+	err = series_buf__fill(&t->buckets, t->tl, ev, c0, c1, nb,
+			       t->filter.show_idle);
 	if (!err)
-		err = rowset__series(&t->rows, &t->filter, b, nb, table__node,
-				     t->tl, timeline__nr_chains(t->tl),
-				     &t->series);
-	if (!err) {
-		t->rows.series = &t->series;
-		t->series_c0 = c0;
-		t->series_c1 = c1;
-	}
-out:
-	free(b);
-	free(off);
-	return err;
+		err = rowset__series(&t->rows, &t->filter, t->buckets.b, nb,
+				     table__node, t->tl,
+				     timeline__nr_chains(t->tl), &t->series);
+	if (err)
+		return err;
+	t->rows.series = &t->series;
+	t->series_c0 = c0;
+	t->series_c1 = c1;
+	return 0;
 }
 
 int table__build(struct table *t, size_t ev)

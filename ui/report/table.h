@@ -58,8 +58,7 @@ struct table {
 	bool history_spread;
 	struct row_series series;
 	size_t series_c0, series_c1;	/* the cells it covers */
-	struct hist_entry *sum_buf;	/* the buckets' entries */
-	size_t cap_sum;
+	struct series_buf buckets;
 };
 
 #define HISTORY_CELLS ((size_t)-1)
@@ -78,6 +77,8 @@ int table__build(struct table *t, size_t ev);
  * time; table__build and annotate's search do it first. */
 void table__prefetch(struct symbolizer *syms, const struct snapshot *snap);
 const struct snapshot *table__snap(const struct table *t, size_t ev);
+/* The session's snapshot, whatever window is shown (the push's). */
+const struct snapshot *table__live_snap(const struct table *t, size_t ev);
 
 /*
  * Compare.  table__set_baseline: base (heap, snapshot taken, its own

@@ -43,6 +43,14 @@ enum act_result action__hide(struct tui *t, int user);
 enum act_result action__demangle_params(struct tui *t, int arg);
 enum act_result action__show_idle(struct tui *t, int arg);
 enum act_result action__percent_limit(struct tui *t, int arg);
+/* A time window [start, end) of the timeline's cells (ns), and a zoom
+ * into a thread or a process, from the timeline view: on the stack Esc
+ * unwinds. */
+enum act_result actions__set_window(struct tui *t, u64 start, u64 end);
+enum act_result actions__zoom_to(struct tui *t, bool thread, s32 id,
+				 const char *comm);
+/* H: the History column shown or not. */
+enum act_result action__history(struct tui *t, int arg);
 /* The table's prompts, accepted, typed or cancelled: the symbol filter
  * and the percent limit. */
 enum act_result actions__filter_prompt(struct tui *t, const struct prompt *p,

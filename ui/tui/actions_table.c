@@ -410,3 +410,19 @@ enum act_result action__row_menu(struct tui *t, int arg)
 	strbuf__fini(&dso);
 	return tui__open_view(t, V_MENU, m);
 }
+
+enum act_result action__history(struct tui *t, int arg)
+{
+	(void)arg;
+	if (!t->table.tl) {
+		tui__status(t, ST_ERROR, "no history is kept");
+		return R_REDRAW;
+	}
+	t->a->history = !t->a->history;
+	t->table.history = t->a->history ? TUI_HISTORY : 0;
+	tui__status(t, ST_NORMAL, "%s", t->a->history ?
+		    "History: each row's share over time (the last refreshes, "
+		    "or the recording)" :
+		    "History column hidden (H shows it)");
+	return R_REBUILD;
+}

@@ -188,6 +188,69 @@ enum act_result action__undo(struct tui *t, int arg)
 	return R_REBUILD;
 }
 
+/* A time window (the timeline view): the window before, if any, in the
+ * entry's data (windowed, start, end). */
+static void undo_window(struct tui *t, const struct undo *u)
+{
+	if (!u->data[0] ||
+	    table__set_window(&t->table, u->data[1], u->data[2]))
+		table__clear_window(&t->table);
+}
+
+enum act_result actions__set_window(struct tui *t, u64 start, u64 end)
+{
+	struct top_view *top = top__of(t);
+	struct undo *u;
+	int err;
+
+	if (!top__push_undo(t, undo_window, "time window", false))
+		return R_REDRAW;
+	u = &top->undo[top->nr_undo - 1];
+	u->data[0] = t->table.windowed;
+	u->data[1] = t->table.win_start;
+	u->data[2] = t->table.win_end;
+	err = table__set_window(&t->table, start, end);
+	if (err) {
+		top->nr_undo--;
+		tui__status(t, ST_ERROR, "%s", err == -ENOENT ?
+			    "no samples in that window" : "out of memory");
+		return R_REDRAW;
+	}
+	tui__status(t, ST_NORMAL, "every view shows the time window alone "
+				  "(Esc undoes)");
+	return R_REBUILD;
+}
+
+/* A process or thread zoom (the row's owner, the timeline's line). */
+enum act_result actions__zoom_to(struct tui *t, bool thread, s32 id,
+				 const char *comm)
+{
+	struct row_filter *f = &t->table.filter;
+	struct strbuf sb;
+
+	if ((thread && f->has_tid) || (!thread && f->has_pid)) {
+		tui__status(t, ST_ERROR, "already zoomed into a %s (Esc undoes)",
+			    thread ? "thread" : "process");
+		return R_REDRAW;
+	}
+	if (!top__push_undo(t, thread ? undo_thread : undo_process,
+			    thread ? "thread zoom" : "process zoom", false))
+		return R_REDRAW;
+	if (thread) {
+		f->has_tid = true;
+		f->tid = id;
+	} else {
+		f->has_pid = true;
+		f->pid = id;
+	}
+	strbuf__init(&sb);
+	sanitize_str(&sb, comm ? comm : "?");
+	tui__status(t, ST_NORMAL, "zoomed into %s %d (%s) (Esc undoes)",
+		    thread ? "thread" : "process", id, sb.buf ? sb.buf : "");
+	strbuf__fini(&sb);
+	return R_REBUILD;
+}
+
 /* ---- filters ---- */
 
 enum act_result action__filter(struct tui *t, int arg)
@@ -425,37 +488,17 @@ enum act_result action__zoom_owner(struct tui *t, int thread)
 	struct row_filter *f = &t->table.filter;
 	const char *comm = NULL;
 	s32 pid = -1, tid = -1;
-	struct strbuf sb;
 
 	if (!r)
 		return top__no_row(t);
-	if ((thread && f->has_tid) || (!thread && f->has_pid)) {
-		tui__status(t, ST_ERROR, "already zoomed into a %s (Esc undoes)",
-			    thread ? "thread" : "process");
-		return R_REDRAW;
-	}
+	if ((thread && f->has_tid) || (!thread && f->has_pid))
+		return actions__zoom_to(t, thread, -1, NULL);	/* says it */
 	if (!row_owner(t, r, thread, &pid, &tid, &comm)) {
 		tui__status(t, ST_ERROR, "this row has no known %s",
 			    thread ? "thread" : "process");
 		return R_REDRAW;
 	}
-	if (!top__push_undo(t, thread ? undo_thread : undo_process,
-			    thread ? "thread zoom" : "process zoom", false))
-		return R_REDRAW;
-	if (thread) {
-		f->has_tid = true;
-		f->tid = tid;
-	} else {
-		f->has_pid = true;
-		f->pid = pid;
-	}
-	strbuf__init(&sb);
-	sanitize_str(&sb, comm ? comm : "?");
-	tui__status(t, ST_NORMAL, "zoomed into %s %d (%s) (Esc undoes)",
-		    thread ? "thread" : "process", thread ? tid : pid,
-		    sb.buf ? sb.buf : "");
-	strbuf__fini(&sb);
-	return R_REBUILD;
+	return actions__zoom_to(t, thread, thread ? tid : pid, comm);
 }
 
 static bool same_cgroup(const struct hist_key *a, const struct hist_key *b,

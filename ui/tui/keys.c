@@ -14,6 +14,7 @@
 #include "ui/tui/view_help.h"
 #include "ui/tui/view_menu.h"
 #include "ui/tui/view_setup.h"
+#include "ui/tui/view_timeline.h"
 #include "ui/tui/view_top.h"
 #include "ui/tui/view_tree.h"
 
@@ -21,11 +22,13 @@
  * Every view: the loop reaches each only through its operations (view.h).
  * A new view is one file (ui/tui/view_NAME.c and its header), one V_*
  * bit (keys.h), its line here and its rows in the key table below.  The
- * order is the order of updates after each rebuild (the table last).
+ * order is the order of updates after each rebuild: the table after the
+ * views of its rows, the timeline after the table (it draws the row the
+ * table's update keeps selected).
  */
 const struct view_ops *const views__table[] = {
 	&callers__view, &annview__view, &flame__view, &top__view,
-	&help__view, &menu__view, &evpick__view, &setup__view,
+	&timeline__view, &help__view, &menu__view, &evpick__view, &setup__view,
 };
 const size_t views__nr = ARRAY_SIZE(views__table);
 
@@ -44,7 +47,7 @@ const struct key_binding keys__table[] = {
 	{ { K_PGDN }, V_BROWSE, action__move, LV_PGDN, "one page down" },
 	{ { K_HOME }, V_BROWSE, action__move, LV_HOME, "first row" },
 	{ { K_END }, V_BROWSE, action__move, LV_END, "last row" },
-	{ { K_CTRL_L }, V_BROWSE | V_FLAME, action__repaint, 0,
+	{ { K_CTRL_L }, V_BROWSE | V_FLAME | V_TIMELINE, action__repaint, 0,
 	  "repaint the terminal" },
 	{ { K_CTRL_C }, V_ALL, action__quit, 0, "quit ptop at once" },
 
@@ -146,6 +149,13 @@ const struct key_binding keys__table[] = {
 	  "a tree line names), with their shares", "callers" },
 	{ { 'F' }, V_TOP, action__open, V_FLAME,
 	  "flame graph of the call chains (-g), live", "flame" },
+	{ { 'w' }, V_TOP, action__open, V_TIMELINE,
+	  "timeline: the samples over time, of the whole target, of the "
+	  "selected row and of each process or thread; a time window chosen "
+	  "there is what every view shows", "timeline" },
+	{ { 'H' }, V_TOP, action__history, 0,
+	  "show or hide the History column: each row's share over the last "
+	  "refreshes (a recording: over its whole time, or the window)" },
 
 	/* the flame graph */
 	{ { K_UP, 'k' }, V_FLAME, action__flame_depth, 1,
@@ -183,6 +193,41 @@ const struct key_binding keys__table[] = {
 	{ { K_BTAB }, V_FLAME, action__event, -1,
 	  "show the previous sampled event" },
 	{ { 'h', '?', K_F(1) }, V_FLAME, action__open, V_HELP,
+	  "this help: every key and its effect", "help" },
+
+	/* the timeline */
+	{ { K_LEFT }, V_TIMELINE, action__tl_cursor, TL_LEFT,
+	  "the cursor one column earlier" },
+	{ { K_RIGHT }, V_TIMELINE, action__tl_cursor, TL_RIGHT,
+	  "the cursor one column later" },
+	{ { K_PGUP }, V_TIMELINE, action__tl_cursor, TL_PAGE_LEFT,
+	  "a tenth of the columns earlier" },
+	{ { K_PGDN }, V_TIMELINE, action__tl_cursor, TL_PAGE_RIGHT,
+	  "a tenth of the columns later" },
+	{ { K_HOME }, V_TIMELINE, action__tl_cursor, TL_FIRST,
+	  "the first column" },
+	{ { K_END }, V_TIMELINE, action__tl_cursor, TL_LAST,
+	  "the last column (then it follows the new samples)" },
+	{ { K_UP, 'k' }, V_TIMELINE, action__tl_line, -1, "the line above" },
+	{ { K_DOWN, 'j' }, V_TIMELINE, action__tl_line, 1, "the line below" },
+	{ { ' ' }, V_TIMELINE, action__tl_mark, 0,
+	  "mark one end of a time window at the cursor; again, the other "
+	  "end: every view then shows that window alone (Esc in the table "
+	  "undoes it)", "window" },
+	{ { K_ENTER }, V_TIMELINE, action__tl_enter, 0,
+	  "set the window being marked; on a process or thread line, zoom "
+	  "the table into it (Esc undoes)", "zoom" },
+	{ { 't' }, V_TIMELINE, action__tl_owners, 0,
+	  "a line per thread, or per process", "threads" },
+	{ { K_TAB }, V_TIMELINE, action__event, 1,
+	  "show the next sampled event" },
+	{ { K_BTAB }, V_TIMELINE, action__event, -1,
+	  "show the previous sampled event" },
+	{ { K_ESC }, V_TIMELINE, action__tl_back, 0,
+	  "drop the mark; without one, back to the table", "back" },
+	{ { 'q' }, V_TIMELINE, action__tl_close, 0, "back to the table",
+	  "table" },
+	{ { 'h', '?', K_F(1) }, V_TIMELINE, action__open, V_HELP,
 	  "this help: every key and its effect", "help" },
 
 	/* the caller/callee view */
@@ -352,6 +397,8 @@ const char *keys__section(unsigned int views)
 		return "The annotate view (a, or Enter then Annotate)";
 	if (views == V_FLAME)
 		return "The flame graph (F)";
+	if (views == V_TIMELINE)
+		return "The timeline (w)";
 	return "Lists (help, pickers, menus)";
 }
 

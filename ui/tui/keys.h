@@ -48,9 +48,11 @@ enum view_mask {
 	V_CALLERS = 1 << 6,	/* callers and callees of a function */
 	V_ANNOTATE = 1 << 7,	/* a function's annotated code */
 	V_FLAME = 1 << 8,	/* the flame graph (its own moving keys) */
+	V_TIMELINE = 1 << 9,	/* samples over time, a window (its own
+				 * moving keys) */
 	V_LIST = V_HELP | V_MENU | V_EVENTS,
 	V_BROWSE = V_TOP | V_LIST | V_CALLERS | V_ANNOTATE | V_SETUP,
-	V_ALL = V_BROWSE | V_FLAME | V_PROMPT,
+	V_ALL = V_BROWSE | V_FLAME | V_TIMELINE | V_PROMPT,
 };
 
 /* What the loop must do after an action (actions never draw). */

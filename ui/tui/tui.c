@@ -102,6 +102,11 @@ void tui__init(struct tui *t, struct app *a)
 			 a->filter.sym_substr);
 	t->table.filter.sym_substr =
 		t->table.filter_buf[0] ? t->table.filter_buf : NULL;
+	/* the History column: each row's share over the last refreshes, or
+	 * over a recording (its cells in as many buckets) */
+	t->table.tl = a->timeline;
+	t->table.history = a->timeline && a->history ? TUI_HISTORY : 0;
+	t->table.history_spread = a->input && !a->pipe;
 	/* --baseline FILE */
 	if (app__take_baseline(a, &t->table))
 		pr_err("out of memory: no baseline");
@@ -307,11 +312,13 @@ static void tui__log_memory(struct tui *t)
 		snaps += snapshot__bytes(&t->table.snaps[i]);
 	symbolizer__stats(t->a->syms, &st);
 	pr_debug("memory: heap %.1f MB in use; histograms and chains %.1f, "
-		 "snapshots %.1f, rows and memo %.1f, answers %.1f, DWARF "
-		 "%.1f (%zu entries, %zu chain nodes)",
+		 "snapshots %.1f, timeline %.1f (%zu cells), rows and memo %.1f, "
+		 "answers %.1f, DWARF %.1f (%zu entries, %zu chain nodes)",
 		 (double)(mi.uordblks + mi.hblkhd) / 1e6,
 		 (double)live / 1e6,
 		 (double)snaps / 1e6,
+		 t->table.tl ? (double)timeline__bytes(t->table.tl) / 1e6 : 0.0,
+		 t->table.tl ? timeline__nr_cells(t->table.tl) : 0,
 		 (double)rowset__bytes(&t->table.rows) / 1e6,
 		 (double)st.resolved_bytes / 1e6, (double)st.dwarf_bytes / 1e6,
 		 t->table.rows.snap ? t->table.rows.snap->nr : 0,
@@ -339,6 +346,12 @@ int tui__rebuild(struct tui *t)
 	t->changes_seen = symbolizer__changes(t->a->syms);
 	symbolizer__set_deadline(t->a->syms, app__now() + t->build_budget);
 	err = table__build(&t->table, ev);
+	/* as many buckets as the history has (a recording's may have
+	 * fewer cells than the column's width) */
+	columns__history(&t->cols, !t->table.history ? 0 :
+				   t->table.rows.series ?
+				   t->table.rows.series->nr_buckets :
+				   t->table.history);
 	if (!err) {
 		/* the table's trees */
 		for (size_t i = 0; !err && i < views__nr; i++)
@@ -435,6 +448,15 @@ void tui__describe_filters(const struct tui *t, char *buf, size_t len)
 			off += (size_t)snprintf(buf + off, len - off, "%s%s",
 						i ? "," : "",
 						sort_key__name(t->base.group[i]));
+	}
+	if (t->table.windowed) {
+		u64 o = timeline__origin(t->table.tl), s, e;
+
+		if (table__window_span(&t->table, &s, &e))
+			ADD("window +%.1f to +%.1f s", (double)(s - o) / 1e9,
+			    (double)(e - o) / 1e9);
+		else
+			ADD("window: no cells");
 	}
 #undef ADD
 }

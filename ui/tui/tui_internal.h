@@ -15,6 +15,9 @@
 #include "ui/tui/view.h"
 #include "ui/report/table.h"
 
+/* The History column's refreshes (buckets of a recording). */
+#define TUI_HISTORY 10
+
 struct tui {
 	struct app *a;
 	struct table table;	/* shared with batch */
