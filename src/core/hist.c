@@ -328,17 +328,25 @@ u64 hist__layout(const struct hist *h)
 	return h->layout;
 }
 
-int hist__take(struct hist *h, hist_take_fn fn, void *ctx)
+/* Marks for every entry: those added since the last take held nothing
+ * then. */
+static int hist__marks_ready(struct hist *h)
 {
 	if (array__grow((void **)&h->marks, &h->mcap, h->nr ? h->nr : 1,
 			sizeof(*h->marks)))
 		return -ENOMEM;
-	/* entries added since the last take held nothing then */
 	if (h->nr > h->nr_marked)
 		memset(h->marks + h->nr_marked, 0,
 		       (h->nr - h->nr_marked) * sizeof(*h->marks));
 	h->nr_marked = h->nr;
-	for (size_t j = 0; j < h->nr; j++) {
+	return 0;
+}
+
+/* The take of entries [a, b). */
+static int hist__take_range(struct hist *h, size_t a, size_t b,
+			    hist_take_fn fn, void *ctx)
+{
+	for (size_t j = a; j < b; j++) {
 		const struct hist_entry *e = &h->entries[j];
 		struct hist_mark *m = &h->marks[j];
 		int err;
@@ -353,6 +361,35 @@ int hist__take(struct hist *h, hist_take_fn fn, void *ctx)
 		m->period = e->period;
 	}
 	return 0;
+}
+
+int hist__take(struct hist *h, hist_take_fn fn, void *ctx)
+{
+	int err = hist__marks_ready(h);
+
+	return err ? err : hist__take_range(h, 0, h->nr, fn, ctx);
+}
+
+/* A block copied, then taken while it is in the cache: one pass over
+ * the entries for the snapshot and the take. */
+#define HIST_TAKE_BLOCK 256
+
+long hist__copy_take(struct hist *h, struct hist_entry **out, size_t *cap,
+		     hist_take_fn fn, void *ctx, int *take_err)
+{
+	*take_err = 0;
+	if (array__grow((void **)out, cap, h->nr ? h->nr : 1, sizeof(**out)))
+		return -ENOMEM;
+	if (fn)
+		*take_err = hist__marks_ready(h);
+	for (size_t a = 0; a < h->nr; a += HIST_TAKE_BLOCK) {
+		size_t b = MIN(a + HIST_TAKE_BLOCK, h->nr);
+
+		memcpy(*out + a, h->entries + a, (b - a) * sizeof(**out));
+		if (fn && !*take_err)
+			*take_err = hist__take_range(h, a, b, fn, ctx);
+	}
+	return (long)h->nr;
 }
 
 long hist__intern(struct hist *h, const struct hist_key *key)

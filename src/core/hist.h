@@ -95,6 +95,11 @@ int hist__rekey(struct hist *h, bool (*fn)(struct hist_key *k, void *ctx),
 typedef int (*hist_take_fn)(void *ctx, size_t i, const struct hist_entry *e,
 			    u64 samples, u64 period);
 int hist__take(struct hist *h, hist_take_fn fn, void *ctx);
+/* hist__copy and, with fn, hist__take in the same pass (block by block,
+ * while the entries are in the cache): the count or -ENOMEM; the take's
+ * 0 or -errno in *take_err (what it did not take comes next time). */
+long hist__copy_take(struct hist *h, struct hist_entry **out, size_t *cap,
+		     hist_take_fn fn, void *ctx, int *take_err);
 u64 hist__layout(const struct hist *h);
 
 /* The entry number of key, a zeroed entry added if it had none (a

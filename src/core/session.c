@@ -912,6 +912,11 @@ u64 session__chains_epoch(const struct session *s)
 	return s->chains_epoch;
 }
 
+u64 session__reap_gen(const struct session *s)
+{
+	return s->reap_gen;
+}
+
 void session__refresh(struct session *s, enum hist_mode mode)
 {
 	for (size_t i = 0; i < s->nr_events; i++) {
@@ -935,6 +940,7 @@ void session__refresh(struct session *s, enum hist_mode mode)
 	 * CPU's ring for one more read. */
 	if (machine__reap(s->machine, 2) == 0)
 		return;
+	s->reap_gen++;
 	for (size_t i = 0; i < s->nr_events; i++) {
 		struct hist *h = s->events[i].hist;
 

@@ -396,6 +396,8 @@ u64 session__hist_layout(const struct session *s, size_t ev);
 const struct cc_node *session__chain_node(const struct session *s, u32 id);
 u64 session__chains_epoch(const struct session *s);
 bool session__fold_key(struct session *s, size_t ev, struct hist_key *k);
+/* Moves when a refresh reaps a process: until it does, no key folds. */
+u64 session__reap_gen(const struct session *s);
 
 struct snapshot {
 	size_t ev;
@@ -437,6 +439,11 @@ int snapshot__copy(struct snapshot *dst, const struct snapshot *src);
 int snapshot__put_idle_last(struct snapshot *snap);
 /* Copies event ev's histogram and counters (locked by the caller). */
 int session__snapshot(struct session *s, size_t ev, struct snapshot *snap);
+/* The same, and with fn a take of the histogram in the same pass
+ * (session__take, hist__copy_take): the take's 0 or -errno in
+ * *take_err. */
+int session__snapshot_take(struct session *s, size_t ev, struct snapshot *snap,
+			   hist_take_fn fn, void *ctx, int *take_err);
 /*
  * The rows a table shows leave idle out by default ("idle is not work"):
  * view becomes snap without the idle entries (the prefix of its entries)

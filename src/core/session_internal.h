@@ -114,6 +114,7 @@ struct session {
 	 * wait, preemptions too, in event wall_dst (-1: none) */
 	long wall_cpu, wall_dst;
 	u64 clock_now;		/* session__set_clock */
+	u64 reap_gen;		/* refreshes that reaped a process */
 };
 
 

@@ -104,9 +104,18 @@ void snapshot__without_idle(const struct snapshot *snap,
 
 int session__snapshot(struct session *s, size_t ev, struct snapshot *snap)
 {
+	int take_err;
+
+	return session__snapshot_take(s, ev, snap, NULL, NULL, &take_err);
+}
+
+int session__snapshot_take(struct session *s, size_t ev, struct snapshot *snap,
+			   hist_take_fn fn, void *ctx, int *take_err)
+{
 	struct session_event *e;
 	long n;
 
+	*take_err = 0;
 	if (ev >= s->nr_events)
 		return -EINVAL;
 	e = &s->events[ev];
@@ -117,7 +126,8 @@ int session__snapshot(struct session *s, size_t ev, struct snapshot *snap)
 	    (s->last_time || s->clock_now))
 		offcpu__charge(s->offcpu, MAX(s->last_time, s->clock_now),
 			       session__offcpu_charge_one, s);
-	n = hist__copy(e->hist, &snap->entries, &snap->cap);
+	n = hist__copy_take(e->hist, &snap->entries, &snap->cap, fn, ctx,
+			    take_err);
 	if (n < 0)
 		return (int)n;
 	snap->ev = ev;

@@ -75,6 +75,17 @@ struct timeline {
 	u64 takes, dropped;
 	size_t dict_compacted;	/* the dictionaries' size after the last
 				 * rebuild */
+	/* what could make a rebuild worth it since: a process reaped (keys
+	 * fold), cells dropped (keys go) */
+	u64 reap_gen, dropped_then;
+	/* the take under way (timeline__take_begin ... _end) */
+	struct tl_cell *cur_cell;
+	struct take_ctx {
+		struct timeline *tl;
+		const struct session *s;
+		struct tl_event *te;
+		struct tl_evcell *ec;
+	} tc;
 };
 
 struct timeline *timeline__new(const struct timeline_opts *o)
@@ -397,13 +408,6 @@ static u32 chain__copy(struct timeline *tl, const struct callchains *old,
 
 /* ---- takes ---- */
 
-struct take_ctx {
-	struct timeline *tl;
-	const struct session *s;
-	struct tl_event *te;
-	struct tl_evcell *ec;
-};
-
 static int ids__reserve(struct tl_event *te, size_t n)
 {
 	size_t old = te->cap_ids;
@@ -466,43 +470,13 @@ static int take_one(void *ctx, size_t i, const struct hist_entry *e,
 
 static int timeline__budget(struct timeline *tl, struct session *s);
 
-/* Event ev's take into cell c. */
-static int timeline__take_ev(struct timeline *tl, struct session *s,
-			     size_t ev, struct tl_cell *c)
-{
-	struct tl_event *te = &tl->evs[ev];
-	struct take_ctx ctx = { tl, s, te, &c->ev[ev] };
-	u64 layout = session__hist_layout(s, ev);
-	int err;
-
-	if (!te->dict && !(te->dict = hist__new()))
-		return -ENOMEM;
-	/* entries moved or merged: the ids kept by entry number are
-	 * stale */
-	if (!te->known || te->layout != layout) {
-		te->nr_ids = 0;
-		te->layout = layout;
-		te->known = true;
-	}
-	err = acc__reserve(tl, hist__nr_entries(te->dict));
-	if (err)
-		return err;
-	/* a cell that had a take already: its values by key */
-	for (size_t j = 0; j < ctx.ec->nr; j++)
-		tl->acc[ctx.ec->v[j].id] = (u32)j + 1;
-	err = session__take(s, ev, take_one, &ctx);
-	for (size_t j = 0; j < ctx.ec->nr; j++)
-		tl->acc[ctx.ec->v[j].id] = 0;
-	return err;
-}
-
-int timeline__take(struct timeline *tl, struct session *s, u64 fine)
+int timeline__take_begin(struct timeline *tl, struct session *s, u64 fine)
 {
 	size_t nr_ev = session__nr_events(s);
 	u64 now = session__now(s), first, last;
 	struct tl_cell *c;
-	int err = 0;
 
+	tl->cur_cell = NULL;
 	if (tl->any && fine < tl->last_fine)
 		fine = tl->last_fine;
 	if (nr_ev > tl->nr_evs) {
@@ -524,15 +498,91 @@ int timeline__take(struct timeline *tl, struct session *s, u64 fine)
 		tl->origin = c->start;
 	if (now > c->end)
 		c->end = now;
-	for (size_t ev = 0; ev < nr_ev && !err; ev++)
-		err = timeline__take_ev(tl, s, ev, c);
 	tl->any = true;
 	tl->last_fine = fine;
 	tl->last_end = MAX(now, tl->last_end);
+	tl->cur_cell = c;
+	return 0;
+}
+
+int timeline__take_ev(struct timeline *tl, struct session *s, size_t ev,
+		      hist_take_fn *fn, void **ctx)
+{
+	struct tl_cell *c = tl->cur_cell;
+	struct tl_event *te;
+	struct take_ctx *tc = &tl->tc;
+	u64 layout = session__hist_layout(s, ev);
+
+	*fn = NULL;
+	*ctx = NULL;
+	if (!c || ev >= tl->nr_evs || ev >= c->nr_ev)
+		return -EINVAL;
+	te = &tl->evs[ev];
+	if (!te->dict && !(te->dict = hist__new()))
+		return -ENOMEM;
+	/* entries moved or merged: the ids kept by entry number are
+	 * stale */
+	if (!te->known || te->layout != layout) {
+		te->nr_ids = 0;
+		te->layout = layout;
+		te->known = true;
+	}
+	if (acc__reserve(tl, hist__nr_entries(te->dict)))
+		return -ENOMEM;
+	*tc = (struct take_ctx){ tl, s, te, &c->ev[ev] };
+	/* a cell that had a take already: its values by key */
+	for (size_t j = 0; j < tc->ec->nr; j++)
+		tl->acc[tc->ec->v[j].id] = (u32)j + 1;
+	*fn = take_one;
+	*ctx = tc;
+	return 0;
+}
+
+void timeline__take_ev_end(struct timeline *tl, size_t ev)
+{
+	struct tl_evcell *ec;
+
+	if (!tl->cur_cell || ev >= tl->cur_cell->nr_ev)
+		return;
+	ec = &tl->cur_cell->ev[ev];
+	for (size_t j = 0; j < ec->nr; j++)
+		if (ec->v[j].id < tl->cap_acc)
+			tl->acc[ec->v[j].id] = 0;
+}
+
+int timeline__take_end(struct timeline *tl, struct session *s)
+{
+	if (!tl->cur_cell)
+		return 0;
+	tl->cur_cell = NULL;
 	tl->takes++;
+	return timeline__budget(tl, s);
+}
+
+int timeline__take(struct timeline *tl, struct session *s, u64 fine)
+{
+	int err = timeline__take_begin(tl, s, fine);
+
+	for (size_t ev = 0; !err && ev < tl->nr_evs; ev++) {
+		hist_take_fn fn;
+		void *ctx;
+
+		err = timeline__take_ev(tl, s, ev, &fn, &ctx);
+		if (!err)
+			err = session__take(s, ev, fn, ctx);
+		timeline__take_ev_end(tl, ev);
+	}
 	if (!err)
-		err = timeline__budget(tl, s);
+		err = timeline__take_end(tl, s);
+	tl->cur_cell = NULL;
 	return err;
+}
+
+u64 timeline__now_fine(const struct timeline *tl)
+{
+	if (tl->grid)
+		return tl->cur;
+	return tl->any ? tl->last_fine + 1 : 0;
 }
 
 /* ---- the grid ---- */
@@ -576,9 +626,7 @@ u64 timeline__mark(struct timeline *tl, struct session *s, u64 t)
 
 int timeline__take_now(struct timeline *tl, struct session *s)
 {
-	if (tl->grid)
-		return timeline__take(tl, s, tl->cur);
-	return timeline__take(tl, s, tl->any ? tl->last_fine + 1 : 0);
+	return timeline__take(tl, s, timeline__now_fine(tl));
 }
 
 /* ---- reading ---- */
@@ -911,6 +959,8 @@ static int timeline__compact(struct timeline *tl, struct session *s)
 	chains = NULL;
 	tl->epoch++;
 	tl->dict_compacted = total;
+	tl->reap_gen = session__reap_gen(s);
+	tl->dropped_then = tl->dropped;
 	err = 0;
 out:
 	for (size_t ev = 0; dicts && maps && ev < tl->nr_evs; ev++) {
@@ -932,13 +982,17 @@ static int timeline__budget(struct timeline *tl, struct session *s)
 	size_t dict = timeline__dict_nr(tl);
 	bool compacted = false;
 
-	if (dict > 2 * tl->dict_compacted + TL_COMPACT_MIN) {
+	/* keys go only when processes were reaped (they fold) or cells
+	 * dropped: else a rebuild would make the same dictionary again */
+	if (dict > 2 * tl->dict_compacted + TL_COMPACT_MIN &&
+	    (session__reap_gen(s) != tl->reap_gen ||
+	     tl->dropped != tl->dropped_then)) {
 		timeline__compact(tl, s);
 		compacted = true;
 	}
 	if (timeline__bytes(tl) <= tl->budget)
 		return 0;
-	if (!compacted)
+	if (!compacted && session__reap_gen(s) != tl->reap_gen)
 		timeline__compact(tl, s);
 	/* a quarter at a time, then the keys only they named */
 	while (tl->nr_cells > 1 && timeline__bytes(tl) > tl->budget) {

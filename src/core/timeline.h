@@ -47,6 +47,27 @@ void timeline__free(struct timeline *tl);
 /* What came since the last take (session locked) into cell `fine`
  * (never before the last take's).  0 or -ENOMEM. */
 int timeline__take(struct timeline *tl, struct session *s, u64 fine);
+/*
+ * The same, split along the snapshots it rides with (table__snapshot:
+ * one pass over each histogram for its copy and its take):
+ *
+ *   timeline__take_begin(tl, s, fine)      the cell
+ *   for each event: timeline__take_ev(tl, s, ev, &fn, &ctx),
+ *       session__snapshot_take(s, ev, snap, fn, ctx, &err) (or
+ *       session__take), timeline__take_ev_end(tl, ev)
+ *   timeline__take_end(tl, s)              the merges and the budget
+ *
+ * Session locked throughout; an event whose take_ev failed is taken
+ * next time.
+ */
+int timeline__take_begin(struct timeline *tl, struct session *s, u64 fine);
+int timeline__take_ev(struct timeline *tl, struct session *s, size_t ev,
+		      hist_take_fn *fn, void **ctx);
+void timeline__take_ev_end(struct timeline *tl, size_t ev);
+int timeline__take_end(struct timeline *tl, struct session *s);
+/* The cell a take now goes to: the grid's current one, else the next
+ * refresh. */
+u64 timeline__now_fine(const struct timeline *tl);
 
 /* Grid mode: cell k spans [t0 + k w, t0 + (k + 1) w) ns; t0 0: the
  * first sample's time (a recording's start). */

@@ -1,5 +1,10 @@
 /* ingest: ns per sample through ring reading + decode + map lookup +
- * aggregation, on synthetic records (no kernel).  Prints one line. */
+ * aggregation, on synthetic records (no kernel).  Prints one line.
+ * usage: ingest [SAMPLES [REFRESH [notake]]]: with REFRESH, every
+ * REFRESH samples a refresh as the live view's under the lock (the
+ * snapshot, and the timeline's take in the same pass unless notake),
+ * timed apart from the samples: the samples' figure stays the hot
+ * path's, the refresh's shows what the take adds to the snapshot. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +13,7 @@
 #include "src/core/record.h"
 #include "src/core/ring.h"
 #include "src/core/session.h"
+#include "src/core/timeline.h"
 
 #define PAGE 4096
 #define RING (1u << 20)		/* 1 MiB data area */
@@ -71,6 +77,13 @@ static void put_comm_mmaps(struct session *s, u32 pid, size_t trailer)
 int main(int argc, char **argv)
 {
 	long n = argc > 1 ? atol(argv[1]) : 5000000;
+	long take_every = argc > 2 ? atol(argv[2]) : 0, since = 0;
+	bool notake = argc > 3 && strcmp(argv[3], "notake") == 0;
+	struct timeline *tl = take_every > 0 && !notake ?
+				      timeline__new(NULL) : NULL;
+	double t_refresh = 0, t1;
+	long refreshes = 0;
+	struct snapshot snap;
 	struct session_opts so = { .key_fields = 0 };
 	struct perf_event_attr attr;
 	unsigned char *mem = aligned_alloc(PAGE, PAGE + RING);
@@ -84,6 +97,7 @@ int main(int argc, char **argv)
 
 	if (!mem || !ring || !s)
 		return 1;
+	snapshot__init(&snap);
 	memset(mem, 0, PAGE);
 	memset(&attr, 0, sizeof(attr));
 	attr.sample_type = ST;
@@ -135,13 +149,53 @@ int main(int argc, char **argv)
 		for (const struct perf_event_header *h; (h = ring__next(ring));) {
 			session__process(s, h);
 			done++;
+			if (take_every > 0 && ++since >= take_every) {
+				/* the refresh, apart from the samples */
+				hist_take_fn fn = NULL;
+				void *ctx = NULL;
+				int terr;
+
+				t1 = now();
+				elapsed += t1 - t0;
+				if (tl) {
+					timeline__take_begin(tl, s,
+						timeline__now_fine(tl));
+					timeline__take_ev(tl, s, 0, &fn, &ctx);
+				}
+				session__snapshot_take(s, 0, &snap, fn, ctx,
+						       &terr);
+				if (tl) {
+					timeline__take_ev_end(tl, 0);
+					timeline__take_end(tl, s);
+				}
+				t0 = now();
+				t_refresh += t0 - t1;
+				refreshes++;
+				since = 0;
+			}
 		}
 		session__unlock(s);
 		ring__consume(ring);
 		elapsed += now() - t0;
 	}
-	printf("ingest: %.1f ns/sample (%ld samples, ring read + decode + "
-	       "map lookup + aggregation)\n", elapsed * 1e9 / (double)done, done);
+	if (take_every > 0)
+		printf("ingest: %.1f ns/sample (%ld samples, ring read + decode "
+		       "+ map lookup + aggregation); refresh: %.1f ns/sample "
+		       "(%ld refreshes, %s, %zu entries at the end%s",
+		       elapsed * 1e9 / (double)done, done,
+		       t_refresh * 1e9 / (double)done, refreshes,
+		       tl ? "snapshot and timeline take" : "snapshot alone",
+		       snap.nr, tl ? "" : ")\n");
+	if (tl)
+		printf("; timeline %zu cells, %.1f MB)\n",
+		       timeline__nr_cells(tl),
+		       (double)timeline__bytes(tl) / 1e6);
+	if (take_every <= 0)
+		printf("ingest: %.1f ns/sample (%ld samples, ring read + decode "
+		       "+ map lookup + aggregation)\n",
+		       elapsed * 1e9 / (double)done, done);
+	snapshot__fini(&snap);
+	timeline__free(tl);
 	session__free(s);
 	free(ring);
 	free(mem);

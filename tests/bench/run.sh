@@ -94,6 +94,16 @@ if [ -z "${BENCH_ONLY:-}" ]; then
 for i in 1 2 3; do "$BUILD/bench/ingest" 3000000; done > "$tmp/ingest"
 ns=$(sed -n 's/^ingest: \([0-9.]*\) ns.*/\1/p' "$tmp/ingest" | best)
 echo "ingest (ring read + decode + map lookup + aggregation): $ns ns/sample (best of 3; target <= 100)"
+# and a refresh every 16000 samples (2 s at 4000 Hz on two CPUs): the
+# snapshot alone, then with the timeline's take in the same pass (the
+# samples' path is the same; what time costs is the take's, per refresh)
+for i in 1 2 3; do
+	"$BUILD/bench/ingest" 3000000 16000 notake
+	"$BUILD/bench/ingest" 3000000 16000
+done > "$tmp/refresh"
+rs=$(grep 'snapshot alone' "$tmp/refresh" | sed -n 's/.*refresh: \([0-9.]*\) ns.*/\1/p' | best)
+rt=$(grep 'timeline take' "$tmp/refresh" | sed -n 's/.*refresh: \([0-9.]*\) ns.*/\1/p' | best)
+echo "  a refresh every 16000 samples, per sample: snapshot $rs ns, snapshot and timeline take $rt ns (best of 3, alternating)"
 
 # 2. System-wide at 4000 Hz for SECS, a 2-thread busy workload running.
 "$WL/spin3" 0 2 & spin=$!

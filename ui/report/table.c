@@ -104,6 +104,7 @@ bool table__window_span(const struct table *t, u64 *start, u64 *end)
 int table__snapshot(struct table *t, enum hist_mode mode)
 {
 	struct session *s = t->session;
+	bool take;
 	size_t n;
 	int err = 0;
 
@@ -121,11 +122,26 @@ int table__snapshot(struct table *t, enum hist_mode mode)
 		t->snaps = p;
 		t->nr_snaps = n;
 	}
-	for (size_t i = 0; i < n && !err; i++)
-		err = session__snapshot(s, i, &t->snaps[i]);
-	/* what came since the last take, before the mode zeroes or decays
-	 * it (no memory: it comes with the next take, but for -z) */
-	if (!err && t->tl && timeline__take_now(t->tl, s))
+	/* each histogram's copy, and the timeline's take of what came
+	 * since the last one in the same pass, before the mode zeroes or
+	 * decays it (no memory: it comes with the next take, but for -z) */
+	take = t->tl && !timeline__take_begin(t->tl, s,
+					      timeline__now_fine(t->tl));
+	for (size_t i = 0; i < n && !err; i++) {
+		hist_take_fn fn = NULL;
+		void *ctx = NULL;
+		int terr = 0;
+
+		if (take && timeline__take_ev(t->tl, s, i, &fn, &ctx))
+			pr_debug("timeline: out of memory at a take");
+		err = session__snapshot_take(s, i, &t->snaps[i], fn, ctx,
+					     &terr);
+		if (take)
+			timeline__take_ev_end(t->tl, i);
+		if (terr)
+			pr_debug("timeline: out of memory at a take");
+	}
+	if (take && timeline__take_end(t->tl, s))
 		pr_debug("timeline: out of memory at a take");
 	if (!err)
 		session__refresh(s, mode);
