@@ -310,6 +310,59 @@ START_TEST(test_seven_days)
 }
 END_TEST
 
+/* The dictionary made again once processes were reaped: their keys
+ * fold as the session folds them (pid -1), their chains are copied into
+ * the new trie, and the windows keep every sample. */
+START_TEST(test_compact_chains)
+{
+	size_t t = trailer(STG), folded = 0;
+	struct snapshot snap;
+	u64 total = 0;
+
+	new_session(STG, KEY_ALL);
+	session__lock(s);
+	session__fold_reaped(s, true, true);
+	session__unlock(s);
+	for (u32 i = 0; i < 6000; i++) {
+		u32 pid = 1000 + i;
+		u64 c[] = { PERF_CONTEXT_USER, 0x401000 + (i % 50) * 4,
+			    0x402005, 0x403005 };
+
+		session__process(s, fake_fork(buf, PERF_RECORD_FORK, pid, 100,
+					      pid, 100, t));
+		sample_at(STG, pid, 0x401000 + (i % 50) * 4, 1000 + i, 1, c,
+			  ARRAY_SIZE(c));
+		session__process(s, fake_fork(buf, PERF_RECORD_EXIT, pid, 100,
+					      pid, 100, t));
+		refresh(i / 10, HIST_CUMULATIVE);
+	}
+	snapshot__init(&snap);
+	ck_assert_int_eq(timeline__window(tl, 0, 0, timeline__nr_cells(tl),
+					  NULL, &snap), 0);
+	/* the first 4,097 keys folded into 50 (one a function) at the
+	 * rebuild they made due; the next rebuild is due at twice that */
+	ck_assert_uint_lt(snap.nr, 6000 - 4000);
+	for (size_t i = 0; i < snap.nr; i++) {
+		const struct hist_entry *e = &snap.entries[i];
+		const struct cc_node *leaf, *mid, *root;
+
+		folded += e->key.pid == -1 && !strcmp(e->key.comm, "[exited]");
+		total += e->samples;
+		ck_assert_uint_lt(e->key.chain, snap.nr_chains);
+		leaf = &snap.chains[e->key.chain];
+		mid = &snap.chains[leaf->parent];
+		root = &snap.chains[mid->parent];
+		ck_assert_uint_eq(leaf->addr, e->key.addr);
+		ck_assert_uint_eq(mid->addr, 0x2004);
+		ck_assert_uint_eq(root->addr, 0x3004);
+		ck_assert_uint_eq(root->parent, 0);
+	}
+	ck_assert_uint_eq(total, 6000);
+	ck_assert_uint_eq(folded, 50);
+	snapshot__fini(&snap);
+}
+END_TEST
+
 /* Over the budget with keys that never fold (processes grouped by pid
  * stay apart): the oldest cells go, and it is counted. */
 START_TEST(test_budget)
@@ -352,6 +405,7 @@ Suite *timeline_suite(void)
 	tcase_add_test(tc, test_chains);
 	tcase_add_test(tc, test_grid);
 	tcase_add_test(tc, test_seven_days);
+	tcase_add_test(tc, test_compact_chains);
 	tcase_add_test(tc, test_budget);
 	suite_add_tcase(su, tc);
 	return su;

@@ -332,78 +332,70 @@ static int stack__push(struct timeline *tl, size_t n, u32 id)
 	return 0;
 }
 
-/* The session's chain id as ours (0 on ENOMEM). */
-static u32 timeline__chain(struct timeline *tl, const struct session *s,
-			   u32 id)
+/* A trie read through node(ctx, id): the session's, or ours before a
+ * rebuild. */
+typedef const struct cc_node *(*tl_node_fn)(const void *ctx, u32 id);
+
+/* Chain id of the trie `from` as a node of `into`: up to the root or a
+ * node map (from id -> into id, 0: not yet, grown zeroed) knows, then
+ * down again, the nodes made on the way and mapped.  0 on ENOMEM. */
+static u32 chain__map(struct timeline *tl, tl_node_fn node, const void *from,
+		      struct callchains *into, u32 **map, size_t *cap, u32 id)
 {
 	u32 parent = 0;
 	size_t n = 0;
 
+	while (id) {
+		if (id < *cap && (*map)[id]) {
+			parent = (*map)[id];
+			break;
+		}
+		if (stack__push(tl, n++, id))
+			return 0;
+		id = node(from, id)->parent;
+	}
+	while (n--) {
+		u32 fid = tl->stack[n];
+		const struct cc_node *nd = node(from, fid);
+		size_t old = *cap;
+
+		parent = callchains__intern(into, parent, nd->dso, nd->addr);
+		if (!parent)
+			return 0;
+		if (fid >= old) {
+			if (array__grow((void **)map, cap, (size_t)fid + 1,
+					sizeof(**map)))
+				return 0;
+			memset(*map + old, 0, (*cap - old) * sizeof(**map));
+		}
+		(*map)[fid] = parent;
+	}
+	return parent;
+}
+
+static const struct cc_node *session_node(const void *s, u32 id)
+{
+	return session__chain_node(s, id);
+}
+
+static const struct cc_node *trie_node(const void *cc, u32 id)
+{
+	return callchains__node(cc, id);
+}
+
+/* The session's chain id as ours (0 on ENOMEM), through a map kept
+ * while the session's chains are those of one epoch. */
+static u32 timeline__chain(struct timeline *tl, const struct session *s,
+			   u32 id)
+{
 	if (tl->cmap_s != s || tl->cmap_epoch != session__chains_epoch(s)) {
 		if (tl->cmap)
 			memset(tl->cmap, 0, tl->cap_cmap * sizeof(*tl->cmap));
 		tl->cmap_s = s;
 		tl->cmap_epoch = session__chains_epoch(s);
 	}
-	/* up to the root or a node already mapped */
-	while (id) {
-		if (id < tl->cap_cmap && tl->cmap[id]) {
-			parent = tl->cmap[id];
-			break;
-		}
-		if (stack__push(tl, n++, id))
-			return 0;
-		id = session__chain_node(s, id)->parent;
-	}
-	/* and down again, ours made on the way */
-	while (n--) {
-		u32 sid = tl->stack[n];
-		const struct cc_node *nd = session__chain_node(s, sid);
-		size_t old = tl->cap_cmap;
-
-		parent = callchains__intern(tl->chains, parent, nd->dso,
-					    nd->addr);
-		if (!parent)
-			return 0;
-		if (sid >= old) {
-			if (array__grow((void **)&tl->cmap, &tl->cap_cmap,
-					(size_t)sid + 1, sizeof(*tl->cmap)))
-				return 0;
-			memset(tl->cmap + old, 0,
-			       (tl->cap_cmap - old) * sizeof(*tl->cmap));
-		}
-		tl->cmap[sid] = parent;
-	}
-	return parent;
-}
-
-/* Our chain id in old as one of into (a rebuild), through map (old id
- * -> new, 0: not yet); 0 on ENOMEM. */
-static u32 chain__copy(struct timeline *tl, const struct callchains *old,
-		       struct callchains *into, u32 *map, u32 id)
-{
-	u32 parent = 0;
-	size_t n = 0;
-
-	while (id) {
-		if (map[id]) {
-			parent = map[id];
-			break;
-		}
-		if (stack__push(tl, n++, id))
-			return 0;
-		id = callchains__node(old, id)->parent;
-	}
-	while (n--) {
-		u32 oid = tl->stack[n];
-		const struct cc_node *nd = callchains__node(old, oid);
-
-		parent = callchains__intern(into, parent, nd->dso, nd->addr);
-		if (!parent)
-			return 0;
-		map[oid] = parent;
-	}
-	return parent;
+	return chain__map(tl, session_node, s, tl->chains, &tl->cmap,
+			  &tl->cap_cmap, id);
 }
 
 /* ---- takes ---- */
@@ -858,8 +850,9 @@ u64 timeline__dropped(const struct timeline *tl)
 static int timeline__compact(struct timeline *tl, struct session *s)
 {
 	size_t nr_nodes = callchains__nr(tl->chains), total = 0;
+	size_t cap_nmap = nr_nodes ? nr_nodes : 1;
 	struct callchains *chains = callchains__new();
-	u32 *nmap = calloc(nr_nodes ? nr_nodes : 1, sizeof(*nmap));
+	u32 *nmap = calloc(cap_nmap, sizeof(*nmap));
 	struct hist **dicts = calloc(tl->nr_evs ? tl->nr_evs : 1,
 				     sizeof(*dicts));
 	u32 **maps = calloc(tl->nr_evs ? tl->nr_evs : 1, sizeof(*maps));
@@ -893,9 +886,9 @@ static int timeline__compact(struct timeline *tl, struct session *s)
 					continue;
 				k = hist__entry(old, id)->key;
 				session__fold_key(s, ev, &k);
-				if (k.chain && !(k.chain = chain__copy(tl,
-						tl->chains, chains, nmap,
-						k.chain)))
+				if (k.chain && !(k.chain = chain__map(tl,
+						trie_node, tl->chains, chains,
+						&nmap, &cap_nmap, k.chain)))
 					goto out;
 				r = hist__intern(dicts[ev], &k);
 				if (r < 0)
@@ -953,7 +946,7 @@ static int timeline__compact(struct timeline *tl, struct session *s)
 	}
 	for (size_t i = 0; i < tl->cap_cmap; i++)
 		if (tl->cmap[i])
-			tl->cmap[i] = tl->cmap[i] < nr_nodes ? nmap[tl->cmap[i]] : 0;
+			tl->cmap[i] = tl->cmap[i] < cap_nmap ? nmap[tl->cmap[i]] : 0;
 	callchains__free(tl->chains);
 	tl->chains = chains;
 	chains = NULL;
