@@ -1,9 +1,12 @@
 #!/bin/sh
-# Time in the live view: the History column, and the timeline view (w)
-# on a workload that moves its CPU from phase_a to phase_b at a known
-# moment of its work: a window selected at its start shows phase_a
-# alone in the table, one at its end phase_b alone, Esc restores the
-# whole; Enter on the process zooms into it; a recording (-i) the same.
+# Time in the live view: the History column (H hides and shows it,
+# --no-history starts without it), and the timeline view (w) on a
+# workload that moves its CPU from phase_a to phase_b at a known moment
+# of its work: a window selected at its start shows phase_a alone in the
+# table, one at its end phase_b alone, Esc restores the whole; Enter on
+# the process zooms into it; a recording (-i, with call chains) the same,
+# and there the flame graph shows the window too, and the timeline's line
+# of the selected row (phase_a) has its samples where phase_a ran.
 . tests/e2e/tmux.inc
 
 # phase_a's and phase_b's rows, by exact name and object
@@ -19,6 +22,11 @@ wait_for 'the command exited' 60
 wait_for '^Overhead  *Samples  *History  *Shared Object  *Symbol' 10
 wait_until 10 "phase_a's row" has_row phase_a
 wait_until 10 "phase_b's row" has_row phase_b
+# H hides the History column and shows it again
+keys H
+wait_for '^Overhead  *Samples  *Shared Object  *Symbol' 10
+keys H
+wait_for '^Overhead  *Samples  *History  *Shared Object  *Symbol' 10
 
 keys w
 wait_for '^Timeline of cpu-clock: \+0\.0 to \+[0-9.]+ s, [0-9]+ cells of 1 refresh' 10
@@ -70,15 +78,19 @@ wait_gone '^filters:' 10
 quit_clean
 restart
 
-# a recording: its cells are a grid of its time, and a window of its
-# first fifth is phase_a's
+# a recording with call chains: its cells are a grid of its time, and a
+# window of its first fifth is phase_a's, in the table and in the flame
+# graph; started without the History column (H shows it)
 command -v perf > /dev/null 2>&1 || fail "perf is not installed"
 mkdir -p "$TMP/.debug"
-perf --buildid-dir "$TMP/.debug" record -q -N --buildid-mmap -e cpu-clock \
+perf --buildid-dir "$TMP/.debug" record -q -N --buildid-mmap -g -e cpu-clock \
 	-F 1000 -o "$TMP/p.data" -- "$WL/phases" 1000 1000 > /dev/null 2>&1 ||
 	fail "perf record failed"
-run "$PTOP" -i "$TMP/p.data"
+run "$PTOP" --no-history -i "$TMP/p.data"
 wait_for '^recording: samples from [0-9.]+ to [0-9.]+ s' 20
+wait_for '^Children  *Self  *Samples  *Shared Object  *Symbol' 10
+keys H
+wait_for '^Children  *Self  *Samples  *History  *Shared Object  *Symbol' 10
 wait_until 10 "phase_a's row" has_row phase_a
 keys w
 wait_for '^Timeline of cpu-clock: \+0\.0 to \+[0-9.]+ s, [0-9]+ cells of [0-9.e-]+ s' 10
@@ -86,7 +98,51 @@ keys Home Space PageDown PageDown Space
 wait_for '^filters: window \+0\.0 to ' 10
 wait_until 10 "phase_a's row in the recording's window" has_row phase_a
 wait_until 10 "phase_b gone in the recording's window" no_row phase_b
+# the flame graph of the window: phase_a's frames, none of phase_b
+keys F
+wait_for '^Flame graph of cpu-clock: [0-9]+ samples' 10
+wait_for 'phase_a' 10
+screen | grep -q 'phase_b' && fail "phase_b in the flame graph of phase_a's window"
+keys Escape
+wait_for '^filters: window \+0\.0 to ' 10
+# phase_a selected in the window's table: its line in the timeline has
+# its samples in the first column, none in the last (phase_b's)
+# (the selection's style: reverse, or black on cyan with colours; the
+# columns' titles are reverse too)
+selected() {
+	T capture-pane -p -e -t main | tail -n +2 |
+		grep -E "$(printf '\033')\\[((0;)?7|30m$(printf '\033')\\[46)m" |
+		sed 's/\x1b\[[0-9;]*m//g' | grep -Ev '^Children ' | head -n 1
+}
+keys Home
+for _ in 1 2 3 4 5 6 7 8 9 10; do
+	selected | grep -Eq '\[\.\] phase_a *$' && break
+	before=$(selected)
+	keys Down
+	sel_moved() { [ "$(selected)" != "$before" ]; }
+	wait_until 5 "the selection to move" sel_moved
+done
+selected | grep -Eq '\[\.\] phase_a *$' || fail "could not select phase_a: '$(selected)'"
+keys w
+wait_for '^Timeline of cpu-clock' 10
+wait_for '^\[\.\] phase_a ' 10
+keys Home
+wait_for '^\+0\.00 to \+[0-9.]+ s: [0-9]+ samples, the selected row [0-9.]+%' 10
+first=$(screen | sed -n 's/^+0\.00 to .*, the selected row \([0-9.]*\)%$/\1/p')
+keys End
+wait_gone '^\+0\.00 to ' 10
+last=$(screen | sed -n 's/^+[0-9.]* to .*, the selected row \([0-9.]*\)%$/\1/p')
+echo "the selected row (phase_a): $first % of the first column, '$last' % of the last"
+awk -v f="$first" 'BEGIN { exit !(f >= 50) }' || fail "phase_a is $first % of the first column"
+[ "$last" = "0.0" ] || fail "phase_a is $last % of the last column"
+keys q
+wait_for '^filters: window' 10
 keys Escape
 wait_until 10 "phase_b's row again" has_row phase_b
+# the flame graph of the whole recording has phase_b again
+keys F
+wait_for '^Flame graph of cpu-clock: [0-9]+ samples' 10
+wait_for 'phase_b' 10
+keys Escape
 quit_clean
 echo "ok"

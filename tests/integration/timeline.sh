@@ -3,7 +3,9 @@
 # phase_b's: a switch at a known point of the work done):
 # - live, --timeline 0.25: each row's "timeline" adds up to its samples,
 #   phase_a's intervals all come before phase_b's (one interval at most
-#   holds both: the switch), the split is the work's;
+#   holds both: the switch), the split is the work's; the text table's
+#   History column (only with --timeline), ASCII where the terminal is
+#   not UTF-8, falls for phase_a and rises for phase_b;
 # - a perf record --buildid-mmap file: --time +0,+A (up to phase_a's last
 #   sample) and +B, (from phase_b's first) select one phase each, with
 #   exactly perf report --time's counts given the absolute times;
@@ -42,6 +44,33 @@ jq -e '.timeline_interval == 0.25 and .timeline_start == 0' "$TMP/live.json" > /
 	fail "live: $(jq -c '{timeline_interval, timeline_start}' "$TMP/live.json")"
 timeline_check "$TMP/live.json"
 near "$(share "$TMP/live.json" phase_a)" 50 8 "phase_a's share of the work"
+
+# the text table: no History column without --timeline; with it, in a
+# terminal that is not UTF-8, ASCII sparklines where phase_a falls to
+# nothing ('.') and phase_b rises from it
+"$PTOP" -b -d 600 -e cpu-clock -E 3 -- "$WL/phases" 200 200 > "$TMP/plain.txt" 2>&1 ||
+	fail "ptop -b: $(head -c 400 "$TMP/plain.txt")"
+grep -q '^# Overhead  *Samples  *Shared Object  *Symbol' "$TMP/plain.txt" ||
+	fail "batch text without --timeline: $(grep '^# Overhead' "$TMP/plain.txt")"
+LC_ALL=C "$PTOP" -b -d 600 --timeline 0.25 -e cpu-clock -E 3 -- "$WL/phases" 800 800 \
+	> "$TMP/hist.txt" 2>&1 || fail "ptop -b --timeline: $(head -c 400 "$TMP/hist.txt")"
+grep -q '^# Overhead  *Samples  *History  *Shared Object  *Symbol' "$TMP/hist.txt" ||
+	fail "no History column: $(head -n 6 "$TMP/hist.txt")"
+spark() {
+	awk -v s="$1" '$NF == s && $(NF - 1) == "[.]" && $(NF - 2) == "phases" { print $3 }' "$TMP/hist.txt"
+}
+sa=$(spark phase_a)
+sb=$(spark phase_b)
+echo "History (ASCII): phase_a $sa, phase_b $sb"
+echo "$sa$sb" | grep -Eq '^[-_:=+*%#.]+$' || fail "not ASCII sparklines: '$sa' '$sb'"
+[ ${#sa} = ${#sb} ] || fail "the histories differ in length: '$sa' '$sb'"
+# phase_a's last mark no later than phase_b's first (an interval where
+# the machine's load starved the workload may be '.' in either)
+awk -v a="$sa" -v b="$sb" 'BEGIN {
+	la = 0; for (i = 1; i <= length(a); i++) if (substr(a, i, 1) != ".") la = i
+	fb = 0; for (i = length(b); i >= 1; i--) if (substr(b, i, 1) != ".") fb = i
+	exit !(la > 0 && fb > 0 && la <= fb && la < length(a) && fb > 1) }' ||
+	fail "phase_a's history does not fall before phase_b's rises: '$sa' '$sb'"
 
 # 2. a recording
 perf_record "$TMP/p.data" -e cpu-clock -F 1000 -- "$WL/phases" 800 800
