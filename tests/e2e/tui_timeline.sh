@@ -5,8 +5,9 @@
 # of its work: a window selected at its start shows phase_a alone in the
 # table, one at its end phase_b alone, Esc restores the whole; Enter on
 # the process zooms into it; a recording (-i, with call chains) the same,
-# and there the flame graph shows the window too, and the timeline's line
-# of the selected row (phase_a) has its samples where phase_a ran.
+# and there the flame graph and annotate show the window too, and the
+# timeline's line of the selected row (phase_a) has its samples where
+# phase_a ran; t makes the lines threads', Enter on one filters to it.
 . tests/e2e/tmux.inc
 
 # phase_a's and phase_b's rows, by exact name and object
@@ -75,6 +76,16 @@ keys Down Down Enter
 wait_for '^filters: pid [0-9]+' 10
 keys Escape
 wait_gone '^filters:' 10
+# t: a line per thread, and Enter on one filters to it
+keys w
+wait_for '^Timeline of cpu-clock' 10
+keys t
+wait_for 'a line per thread' 5
+keys Down Down Enter
+wait_for '^filters: tid [0-9]+' 10
+wait_until 10 "phase_a's row in the thread" has_row phase_a
+keys Escape
+wait_gone '^filters:' 10
 quit_clean
 restart
 
@@ -123,6 +134,15 @@ for _ in 1 2 3 4 5 6 7 8 9 10; do
 	wait_until 5 "the selection to move" sel_moved
 done
 selected | grep -Eq '\[\.\] phase_a *$' || fail "could not select phase_a: '$(selected)'"
+# annotate reads the window too: phase_a is nearly all of its samples
+keys a
+wait_for '^Annotate phase_a  \[phases\]  [0-9.]+% of cpu-clock' 10
+share=$(screen | sed -n 's/^Annotate phase_a  \[phases\]  \([0-9.]*\)% of cpu-clock.*/\1/p')
+echo "annotate in phase_a's window: phase_a $share % of cpu-clock"
+awk -v v="$share" 'BEGIN { exit !(v >= 90) }' ||
+	fail "annotate in phase_a's window: $share %, not the window's"
+keys Escape
+wait_for '^filters: window \+0\.0 to ' 10
 keys w
 wait_for '^Timeline of cpu-clock' 10
 wait_for '^\[\.\] phase_a ' 10
