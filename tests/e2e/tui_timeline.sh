@@ -7,7 +7,8 @@
 # the process zooms into it; a recording (-i, with call chains) the same,
 # and there the flame graph and annotate show the window too, and the
 # timeline's line of the selected row (phase_a) has its samples where
-# phase_a ran; t makes the lines threads', Enter on one filters to it.
+# phase_a ran, and b makes a window the baseline of another; t makes
+# the lines threads', Enter on one filters to it.
 . tests/e2e/tmux.inc
 
 # phase_a's and phase_b's rows, by exact name and object
@@ -164,5 +165,23 @@ keys F
 wait_for '^Flame graph of cpu-clock: [0-9]+ samples' 10
 wait_for 'phase_b' 10
 keys Escape
+wait_for '^Children  *Self' 10
+# b in a window marks it as the baseline, another window is compared
+# with it: phase_b new there, phase_a gone; Esc goes back to the first
+keys w
+wait_for '^Timeline of cpu-clock' 10
+keys Home Space PageDown PageDown Space
+wait_for '^filters: window \+0\.0 to ' 10
+keys b
+wait_for '^baseline marked at ' 10
+keys w
+wait_for '^Timeline of cpu-clock' 10
+keys End Space PageUp Enter
+wait_for '^filters: window \+[1-9][0-9.]* to ' 10
+cmp_is() { screen | grep -E "  phases +\[\.\] $1 *\$" | grep -q " $2 "; }
+wait_until 10 "phase_b new in the second window" cmp_is phase_b new
+wait_until 10 "phase_a gone in the second window" cmp_is phase_a gone
+keys Escape
+wait_for '^filters: window \+0\.0 to ' 10
 quit_clean
 echo "ok"
