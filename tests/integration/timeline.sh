@@ -5,7 +5,8 @@
 #   phase_a's intervals all come before phase_b's (one interval at most
 #   holds both: the switch), the split is the work's; the text table's
 #   History column (only with --timeline), ASCII where the terminal is
-#   not UTF-8, falls for phase_a and rises for phase_b;
+#   not UTF-8, falls for phase_a and rises for phase_b; intervals too
+#   fine for 256 cells are merged, and the header says the coarser step;
 # - a perf record --buildid-mmap file: --time +0,+A (up to phase_a's last
 #   sample) and +B, (from phase_b's first) select one phase each, with
 #   exactly perf report --time's counts given the absolute times;
@@ -71,6 +72,19 @@ awk -v a="$sa" -v b="$sb" 'BEGIN {
 	fb = 0; for (i = length(b); i >= 1; i--) if (substr(b, i, 1) != ".") fb = i
 	exit !(la > 0 && fb > 0 && la <= fb && la < length(a) && fb > 1) }' ||
 	fail "phase_a's history does not fall before phase_b's rises: '$sa' '$sb'"
+
+# intervals too fine for 256 cells: merged two by two, and the header
+# and timeline_interval say the coarser step
+"$PTOP" -b -d 600 --timeline 0.002 -e cpu-clock -E 3 -- "$WL/phases" 400 400 \
+	> "$TMP/fine.txt" 2>&1 || fail "ptop --timeline 0.002: $(head -c 400 "$TMP/fine.txt")"
+grep -Eq '^# timeline: [0-9]+ cells of 0\.0(04|08|16|32|64) s$' "$TMP/fine.txt" ||
+	fail "no coarser resolution in the header: $(head -n 4 "$TMP/fine.txt")"
+"$PTOP" -b --json -d 600 --timeline 0.002 -e cpu-clock -- "$WL/phases" 400 400 \
+	> "$TMP/fine.json" 2> "$TMP/err" || fail "ptop --json --timeline 0.002: $(cat "$TMP/err")"
+tail -n 1 "$TMP/fine.json" | jq -e '(.timeline_samples | length) <= 256 and
+	.timeline_interval >= 0.004 and
+	(.timeline_samples | add) == .samples' \
+	> /dev/null || fail "fine JSON: $(tail -n 1 "$TMP/fine.json" | jq -c '{timeline_interval, n: (.timeline_samples | length), t: (.timeline_samples | add), samples, total_samples}')"
 
 # 2. a recording
 perf_record "$TMP/p.data" -e cpu-clock -F 1000 -- "$WL/phases" 800 800
