@@ -179,6 +179,90 @@ START_TEST(test_truncated_to_width)
 }
 END_TEST
 
+static long col_index(const struct columns *c, enum column col)
+{
+	for (size_t i = 0; i < c->nr; i++)
+		if (c->col[i] == col)
+			return (long)i;
+	return -1;
+}
+
+/* The History column: after the numbers, before what names the row; in
+ * a table too narrow for it and two short names it goes, and the next
+ * build (columns__history again) brings it back where it fits. */
+START_TEST(test_history_column)
+{
+	struct row rows[] = { mkrow(&lib, "phase_a", 10),
+			      mkrow(&kern, "schedule", 1) };
+	struct sort_spec spec;
+	struct columns c;
+	struct rowset rs;
+	struct strbuf sb;
+
+	rows_init(&rs, rows, 2);
+	sort_spec__default(&spec);
+	columns__init(&c, &spec, false);
+	ck_assert_int_eq(col_index(&c, COL_HISTORY), -1);
+	columns__history(&c, 10);
+	ck_assert_int_eq(col_index(&c, COL_HISTORY),
+			 col_index(&c, COL_SAMPLES) + 1);
+	ck_assert_int_eq(col_index(&c, COL_DSO),
+			 col_index(&c, COL_HISTORY) + 1);
+	/* twice: one column still */
+	columns__history(&c, 10);
+	ck_assert_int_eq(col_index(&c, COL_DSO),
+			 col_index(&c, COL_HISTORY) + 1);
+	columns__fit(&c, &rs, 0, rs.nr, 120);
+	ck_assert_int_ge(col_index(&c, COL_HISTORY), 0);
+	ck_assert_uint_ge(c.width[col_index(&c, COL_HISTORY)], 10);
+	strbuf__init(&sb);
+	fmt__header(&sb, &c);
+	ck_assert_ptr_nonnull(strstr(sb.buf, "Samples  History     Shared Object"));
+	/* 40 columns: no room */
+	columns__fit(&c, &rs, 0, rs.nr, 40);
+	ck_assert_int_eq(col_index(&c, COL_HISTORY), -1);
+	strbuf__reset(&sb);
+	fmt__row(&sb, &c, &rs, &rows[0], NULL);
+	ck_assert_uint_le(width_of(&sb), 40);
+	ck_assert_ptr_nonnull(strstr(sb.buf, "phase_a"));
+	/* wide again at the next build */
+	columns__history(&c, 10);
+	columns__fit(&c, &rs, 0, rs.nr, 120);
+	ck_assert_int_ge(col_index(&c, COL_HISTORY), 0);
+	/* 0 buckets: none (H, --no-history) */
+	columns__history(&c, 0);
+	ck_assert_int_eq(col_index(&c, COL_HISTORY), -1);
+	strbuf__fini(&sb);
+}
+END_TEST
+
+/* A sparkline: eighths of the largest value, a middle dot for nothing,
+ * and in ASCII "_-:=+*%#" and "." (one column each either way). */
+START_TEST(test_sparkline)
+{
+	static const double v[] = { 0, 1, 2, 4, 8, 0.5, 0 };
+	struct strbuf sb, a;
+
+	strbuf__init(&sb);
+	strbuf__init(&a);
+	fmt__spark_values(&sb, v, 7);
+	ck_assert_str_eq(sb.buf, "\xc2\xb7\xe2\x96\x81\xe2\x96\x82"
+				 "\xe2\x96\x84\xe2\x96\x88\xe2\x96\x81"
+				 "\xc2\xb7");
+	ck_assert_uint_eq(display_width(sb.buf, sb.len), 7);
+	to_ascii(&a, sb.buf, sb.len);
+	ck_assert_str_eq(a.buf, "._-=#_.");
+	/* all nothing: dots, never a division by zero */
+	strbuf__reset(&sb);
+	strbuf__reset(&a);
+	fmt__spark_values(&sb, v, 1);
+	to_ascii(&a, sb.buf, sb.len);
+	ck_assert_str_eq(a.buf, ".");
+	strbuf__fini(&a);
+	strbuf__fini(&sb);
+}
+END_TEST
+
 START_TEST(test_hostile_strings_sanitized)
 {
 	static const struct dso evil_dso = {
@@ -408,6 +492,8 @@ Suite *fmt_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, test_columns_of_spec);
+	tcase_add_test(tc, test_history_column);
+	tcase_add_test(tc, test_sparkline);
 	tcase_add_test(tc, test_rows_aligned);
 	tcase_add_test(tc, test_truncated_to_width);
 	tcase_add_test(tc, test_hostile_strings_sanitized);

@@ -1,6 +1,6 @@
 #!/bin/sh
-# Resizing redraws at the new size; tiny terminals and a SIGWINCH storm
-# do not crash it.
+# Resizing redraws at the new size (the History column where the width
+# allows it); tiny terminals and a SIGWINCH storm do not crash it.
 . tests/e2e/tmux.inc
 
 bg "$WL/spin3" 40
@@ -14,6 +14,9 @@ ell=$(printf '\342\200\246')
 screen | sed "s/$ell/./g" | awk 'length($0) > 40 { exit 1 }' ||
 	fail "lines wider than 40 columns"
 [ "$(screen | wc -l)" -le 12 ] || fail "more than 12 lines"
+# no room for the History column at 40 columns
+wait_for '^Overhead ' 10
+wait_gone '^Overhead .*History' 10
 T resize-window -t main -x 10 -y 3
 wait_for '^event'
 # at 1x1 (nothing fits): ptop goes on waking and drawing, alive
@@ -36,6 +39,8 @@ done
 T resize-window -t main -x 120 -y 40
 wait_top 'spin_a'
 screen | grep -q '^Overhead' || fail "no table after the storm"
+# 120 columns again: the History column is back
+wait_for '^Overhead  *Samples  *History  *Shared Object  *Symbol' 10
 [ -n "$(ptop_pid)" ] || fail "ptop is gone"
 
 quit_clean
