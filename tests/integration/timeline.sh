@@ -13,7 +13,8 @@
 #   percentages work without HEADER_SAMPLE_TIME (the same counts as the
 #   relative window they stand for); a window that selects nothing fails
 #   with the recording's range; the header gives the range; -i
-#   --timeline cells the recording from its first sample.
+#   --timeline cells the recording from its first sample, and with call
+#   chains each row's "timeline_children" adds up to its Children share.
 . tests/integration/lib.sh
 . tests/integration/perfdata.inc
 
@@ -162,4 +163,17 @@ jq -e --argjson a "$(( (ta - t0) / 250000000 ))" --argjson b "$(( (tb - t0) / 25
 	[.rows[] | select(.symbol == "phase_b") | .timeline[:$b] | add] == [0]' \
 	"$TMP/rec.json" > /dev/null ||
 	fail "the recording's cells do not end where its samples say ($((ta - t0)) and $((tb - t0)) ns)"
+
+# with call chains: each row's "timeline_children" is at least its self
+# samples in every interval, and adds up to its Children share
+perf_record "$TMP/g.data" -g -e cpu-clock -F 1000 -- "$WL/phases" 300 300
+"$PTOP" -i "$TMP/g.data" -b --json --timeline 0.25 > "$TMP/g.json" 2> "$TMP/err" ||
+	fail "ptop -i --timeline (call chains): $(cat "$TMP/err")"
+tail -n 1 "$TMP/g.json" | jq -e '.samples as $tot | (.timeline_samples | length) as $n |
+	[.rows[] | select(.samples > 0 or .children > 0)] | length > 2 and all(.[];
+		(.timeline_children | length) == $n and
+		([.timeline, .timeline_children] | transpose | all(.[1] >= .[0])) and
+		(((.timeline_children | add) - .children * $tot / 100) | fabs) < 0.6)' \
+	> /dev/null || fail "timeline_children: $(tail -n 1 "$TMP/g.json" |
+		jq -c '[.samples, [.rows[:4][] | {symbol, samples, children, timeline, timeline_children}]]')"
 exit 0
