@@ -173,7 +173,7 @@ wait_for '^Timeline of cpu-clock' 10
 keys Home Space PageDown PageDown Space
 wait_for '^filters: window \+0\.0 to ' 10
 keys b
-wait_for '^baseline marked at ' 10
+wait_for '^baseline marked' 10
 keys w
 wait_for '^Timeline of cpu-clock' 10
 keys End Space PageUp Enter

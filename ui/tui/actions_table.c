@@ -17,6 +17,7 @@
 enum act_result action__baseline(struct tui *t, int arg)
 {
 	char desc[64];
+	u64 ws, we;
 
 	(void)arg;
 	if (t->table.base) {
@@ -34,6 +35,22 @@ enum act_result action__baseline(struct tui *t, int arg)
 	if (!t->have_snap) {
 		tui__status(t, ST_ERROR, "no table yet to mark as the baseline");
 		return R_REDRAW;
+	}
+	/* a time window: it is the baseline, another window (w) is
+	 * compared with it; the session goes on as it was */
+	if (t->table.windowed && table__window_span(&t->table, &ws, &we)) {
+		u64 o = timeline__origin(t->table.tl);
+
+		snprintf(desc, sizeof(desc), "the window +%.1f to +%.1f s",
+			 (double)(ws - o) / 1e9, (double)(we - o) / 1e9);
+		if (table__mark_baseline(&t->table, desc)) {
+			tui__status(t, ST_ERROR, "out of memory: no baseline");
+			return R_REDRAW;
+		}
+		columns__init(&t->cols, &t->table.spec, t->a->show_period);
+		tui__status(t, ST_NORMAL, "baseline marked: %s; Delta = another "
+			    "window (w) - it, in points (b clears)", desc);
+		return R_REBUILD;
 	}
 	if (t->a->finished) {
 		tui__status(t, ST_ERROR, "nothing comes after a mark: %s (with "
@@ -58,6 +75,10 @@ enum act_result action__baseline(struct tui *t, int arg)
 	columns__init(&t->cols, &t->table.spec, t->a->show_period);
 	if (t->a->mode != HIST_ZERO) {
 		session__lock(t->a->session);
+		/* what came since the last refresh stays in the timeline */
+		if (t->table.tl && timeline__take_now(t->table.tl,
+						      t->a->session))
+			pr_debug("timeline: out of memory at a take");
 		session__refresh(t->a->session, HIST_ZERO);
 		session__unlock(t->a->session);
 		/* the first samples since the mark soon, not a delay later */

@@ -121,7 +121,8 @@ const struct key_binding keys__table[] = {
 	{ { 'a' }, V_TOP, action__annotate, 0, "annotate the selected symbol" },
 	{ { 'b' }, V_TOP, action__baseline, 0,
 	  "mark the table as the baseline and count again from zero (-z: "
-	  "one refresh against the marked one): rows show the baseline's "
+	  "one refresh against the marked one; in a time window: the "
+	  "window, against the next one): rows show the baseline's "
 	  "share, now's and the Delta in points, new and gone rows "
 	  "marked; again: clear it (and a --baseline file)", "baseline" },
 	{ { 'P' }, V_TOP, action__save, 0,
