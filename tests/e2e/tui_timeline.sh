@@ -8,7 +8,8 @@
 # and there the flame graph and annotate show the window too, and the
 # timeline's line of the selected row (phase_a) has its samples where
 # phase_a ran, and b makes a window the baseline of another; t makes
-# the lines threads', Enter on one filters to it.
+# the lines threads', Enter on one filters to it; the mouse opens the
+# timeline (History's title), drags a window and zooms (a double click).
 . tests/e2e/tmux.inc
 
 # phase_a's and phase_b's rows, by exact name and object
@@ -183,5 +184,49 @@ wait_until 10 "phase_b new in the second window" cmp_is phase_b new
 wait_until 10 "phase_a gone in the second window" cmp_is phase_a gone
 keys Escape
 wait_for '^filters: window \+0\.0 to ' 10
+keys Escape
+wait_gone '^filters:' 10
+# b again clears the baseline: the History column is back
+keys b
+wait_for '^Children  *Self  *Samples  *History' 10
+
+# the mouse (X10 bytes, as tmux's terminal sends them; each event
+# awaited on the screen, as a hand moves): a click on History's title
+# opens the timeline; a drag over its first fifth sets that window,
+# phase_a's; a double click on the process's line zooms into it
+xy() { printf '%02x %02x' $((33 + $1)) $((33 + $2)); }
+mouse() { T send-keys -t main -H 1b 5b 4d "$1" $(xy "$2" "$3"); }
+line_of() { screen | grep -nE -- "$1" | head -n 1 | cut -d: -f1 | awk '{ print $1 - 1 }'; }
+y=$(line_of '^Children  *Self  *Samples  *History')
+x=$(screen | sed -n "$((y + 1))p" | awk '{ print index($0, "History") - 1 }')
+mouse 20 "$x" "$y"
+mouse 23 "$x" "$y"
+wait_for '^Timeline of cpu-clock' 10
+y=$(line_of '^every sample')
+# (its columns: the blocks are 3 bytes each, counted as characters)
+w=$(screen | sed -n "$((y + 1))p" | sed 's/^every sample *//' |
+	LC_ALL=C.UTF-8 sed 's/./x/g' | awk '{ print length($0) }')
+[ "$w" -gt 20 ] 2> /dev/null || fail "no line of every sample to drag over ($w columns)"
+mouse 20 27 "$y"
+wait_for '^\+0\.00 to ' 10
+mouse 40 $((27 + w / 10)) "$y"
+wait_for '^window \+0\.00 to ' 10
+mouse 40 $((27 + w / 5)) "$y"
+wait_for "^window \\+0\\.00 to \\+[0-9.]+ s: Space or Enter sets it" 10
+mouse 23 $((27 + w / 5)) "$y"
+wait_for '^filters: window \+0\.0 to ' 10
+wait_until 10 "phase_a's row in the dragged window" has_row phase_a
+wait_until 10 "phase_b gone in the dragged window" no_row phase_b
+keys Escape
+wait_gone '^filters:' 10
+keys w
+wait_for '^Timeline of cpu-clock' 10
+y=$(line_of '^[0-9]+ phases ')
+[ -n "$y" ] || fail "no line of the phases process"
+mouse 20 5 "$y"
+mouse 23 5 "$y"
+mouse 20 5 "$y"
+mouse 23 5 "$y"
+wait_for '^filters: pid [0-9]+' 10
 quit_clean
 echo "ok"

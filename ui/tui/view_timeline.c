@@ -2,9 +2,10 @@
  * the table's selected row (where that function ran) and every process
  * or thread, hottest first (ui/report/lanes.c makes the lines from the
  * timeline's cells).  A cursor walks the columns; Space marks one end of
- * a time window and Space or Enter the other: every view then shows
- * that window alone, and Esc in the table undoes it.  Enter on a
- * process or thread zooms the table into it. */
+ * a time window and Space or Enter the other (or the mouse drags over
+ * it): every view then shows that window alone, and Esc in the table
+ * undoes it.  Enter (a double click) on a process or thread zooms the
+ * table into it. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include "ui/report/lanes.h"
 #include "ui/report/sanitize.h"
 #include "ui/tui/actions.h"
+#include "ui/tui/mouse.h"
 #include "ui/tui/oom.h"
 #include "ui/tui/tui_internal.h"
 #include "ui/tui/view_timeline.h"
@@ -36,6 +38,11 @@ struct tlview {
 	size_t first_owner;	/* scrolling */
 	bool by_thread;
 	bool built, inited;
+	/* the mouse: where the lines were drawn (the first line's screen
+	 * row, how many), and a drag from a press on a column */
+	size_t lines_y, nr_lines;
+	u64 anchor;		/* the press's column, by its start */
+	bool pressed, dragged;
 	struct strbuf sb, name;
 	double *vals;
 	size_t cap_vals;
@@ -390,11 +397,14 @@ static void tl__render(struct tui *t, struct screen *s, size_t y0,
 	draw_axis(t, v, s, y0 + 2);
 	vals__reserve(v);
 	y = y0 + 3;
+	v->lines_y = y;
+	v->nr_lines = 0;
 	for (size_t b = 0; b < nb; b++)
 		v->vals[b] = per_sec(t, v, b, lanes__all(&v->lanes, b));
 	draw_line(t, v, s, y++, v->lanes.whole.nr_idle && !t->table.filter.show_idle ?
 		  "every sample (idle out)" : "every sample",
 		  v->line == TL_ALL);
+	v->nr_lines = 1;
 	if (y >= y0 + height)
 		return;
 	if (v->lanes.has_sel) {
@@ -415,6 +425,7 @@ static void tl__render(struct tui *t, struct screen *s, size_t y0,
 			    "(the table's selected row: none)");
 	}
 	y++;
+	v->nr_lines = 2;
 	owners = v->lanes.owners.nr;
 	room = y0 + height > y ? y0 + height - y : 0;
 	/* the selected owner in sight */
@@ -435,6 +446,7 @@ static void tl__render(struct tui *t, struct screen *s, size_t y0,
 					     lanes__owner(&v->lanes, i, b));
 		draw_line(t, v, s, y++, v->name.buf ? v->name.buf : "",
 			  v->line == TL_OWNERS + i);
+		v->nr_lines++;
 	}
 }
 
@@ -590,6 +602,96 @@ enum act_result action__tl_owners(struct tui *t, int arg)
 	return R_REDRAW;
 }
 
+/* ---- the mouse ---- */
+
+/* The column under screen column x (left of the first: the first, right
+ * of the last: the last). */
+static size_t column_at(const struct tlview *v, int x)
+{
+	size_t c;
+
+	if (x < TL_LABEL + 1)
+		return 0;
+	c = ((size_t)x - TL_LABEL - 1) / (v->per ? v->per : 1);
+	return MIN(c, v->lanes.nb - 1);
+}
+
+/* The line (TL_ALL, TL_SEL, TL_OWNERS + an owner) drawn at screen row
+ * y, or -1. */
+static long line_at(const struct tlview *v, int y)
+{
+	size_t i;
+
+	if (y < 0 || (size_t)y < v->lines_y ||
+	    (size_t)y >= v->lines_y + v->nr_lines)
+		return -1;
+	i = (size_t)y - v->lines_y;
+	return (long)(i < TL_OWNERS ? i : i + v->first_owner);
+}
+
+static void cursor_to(const struct tui *t, struct tlview *v, size_t b)
+{
+	u64 e;
+
+	col_span(t, v, b, &v->cursor, &e);
+	v->follow = b == v->lanes.nb - 1;
+}
+
+/* A press on a line selects it and puts the cursor on its column; a
+ * drag from there marks the window it sweeps, set at the release (a
+ * click alone only moves); a double click is Enter (a process or
+ * thread: zoomed into); the wheel moves between the lines. */
+static enum act_result tl__mouse(struct tui *t, const struct mouse_event *ev)
+{
+	struct tlview *v = open_view(t);
+	long line;
+
+	if (!v)
+		return R_NONE;
+	if (ev->kind == MK_WHEEL)
+		return action__tl_line(t, ev->button == MB_WHEEL_UP ? -1 : 1);
+	if (ev->button != MB_LEFT)
+		return R_NONE;
+	switch (ev->kind) {
+	case MK_PRESS:
+		line = line_at(v, ev->y);
+		if (line < 0)
+			return R_NONE;
+		v->line = (size_t)line;
+		cursor_to(t, v, column_at(v, ev->x));
+		if (ev->clicks == 2) {
+			v->pressed = false;
+			return action__tl_enter(t, 0);
+		}
+		v->pressed = true;
+		v->dragged = false;
+		v->anchor = v->cursor;
+		return R_REDRAW;
+	case MK_DRAG:
+		if (!v->pressed)
+			return R_NONE;
+		cursor_to(t, v, column_at(v, ev->x));
+		if (!v->dragged &&
+		    column_of(t, v, v->cursor) != column_of(t, v, v->anchor)) {
+			v->dragged = true;
+			v->marking = true;
+			v->mark = v->anchor;
+		}
+		return R_REDRAW;
+	case MK_RELEASE:
+		if (!v->pressed)
+			return R_NONE;
+		v->pressed = false;
+		if (v->dragged) {
+			v->dragged = false;
+			return set_window(t, v);
+		}
+		return R_REDRAW;
+	default:
+		return R_NONE;
+	}
+}
+
 /* Its operations (view.h). */
 const struct view_ops timeline__view = {
 	.view = V_TIMELINE,
@@ -597,5 +699,6 @@ const struct view_ops timeline__view = {
 	.open = tl__open,
 	.update = tl__update,
 	.render = tl__render,
+	.mouse = tl__mouse,
 	.free = tl__free,
 };

@@ -531,7 +531,7 @@ static enum sort_key column_order(enum column col)
 }
 
 /* The mouse: a click on a column's title orders by it (again: the other
- * way, as htop's); on the rows, the list's (a click selects, a double
+ * way, as htop's), on History's opens the timeline; on the rows, the list's (a click selects, a double
  * click is Enter: the row's menu). */
 static enum act_result top__mouse(struct tui *t, const struct mouse_event *ev)
 {
@@ -544,6 +544,9 @@ static enum act_result top__mouse(struct tui *t, const struct mouse_event *ev)
 
 		if (col < 0)
 			return R_NONE;
+		/* History's title: the timeline it is a glimpse of */
+		if (col == COL_HISTORY)
+			return action__open(t, V_TIMELINE);
 		k = column_order((enum column)col);
 		/* Pid and Command come with a grouping by tid or pid: the
 		 * column they come with sorts */
