@@ -158,6 +158,15 @@ int table__snapshot(struct table *t, enum hist_mode mode)
 	return err;
 }
 
+void table__zero_session(struct table *t)
+{
+	session__lock(t->session);
+	if (t->tl && timeline__take_now(t->tl, t->session))
+		pr_debug("timeline: out of memory at a take");
+	session__refresh(t->session, HIST_ZERO);
+	session__unlock(t->session);
+}
+
 const struct snapshot *table__live_snap(const struct table *t, size_t ev)
 {
 	return ev < t->nr_snaps ? &t->snaps[ev] : NULL;

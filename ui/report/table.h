@@ -70,6 +70,10 @@ void table__fini(struct table *t);
 /* Snapshots every event under the session lock, then applies mode to the
  * session (zero or decay) for the next window. */
 int table__snapshot(struct table *t, enum hist_mode mode);
+/* Zeroes the session between two snapshots (the live view's b and p):
+ * the timeline first takes what came since the last snapshot, so that
+ * its cells keep it. */
+void table__zero_session(struct table *t);
 /* Rows of event ev from the last snapshot, sorted and filtered. */
 int table__build(struct table *t, size_t ev);
 /* Starts reading the binaries of snap's samples and call chains side by

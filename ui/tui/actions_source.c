@@ -92,9 +92,7 @@ enum act_result actions__target_prompt(struct tui *t, const char *answer)
 	a->finished = false;
 	a->note[0] = '\0';
 	/* the table shows the new target only */
-	session__lock(a->session);
-	session__refresh(a->session, HIST_ZERO);
-	session__unlock(a->session);
+	table__zero_session(&t->table);
 	t->next_refresh = app__now() + 0.25;
 	strbuf__reset(&sb);
 	sanitize_str(&sb, a->target_desc);

@@ -74,13 +74,7 @@ enum act_result action__baseline(struct tui *t, int arg)
 	}
 	columns__init(&t->cols, &t->table.spec, t->a->show_period);
 	if (t->a->mode != HIST_ZERO) {
-		session__lock(t->a->session);
-		/* what came since the last refresh stays in the timeline */
-		if (t->table.tl && timeline__take_now(t->table.tl,
-						      t->a->session))
-			pr_debug("timeline: out of memory at a take");
-		session__refresh(t->a->session, HIST_ZERO);
-		session__unlock(t->a->session);
+		table__zero_session(&t->table);
 		/* the first samples since the mark soon, not a delay later */
 		t->next_refresh = app__now() + MIN(0.3, t->a->delay);
 		tui__status(t, ST_NORMAL, "baseline marked: the table counts "
