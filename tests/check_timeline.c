@@ -5,6 +5,7 @@
 
 #include "src/core/record.h"
 #include "src/core/timeline.h"
+#include "ui/report/table.h"
 #include "tests/testutil.h"
 
 static u64 buf[8192];
@@ -129,6 +130,35 @@ START_TEST(test_modes)
 		ck_assert_uint_eq(window_of(0, 10, 0x1080),
 				  0 + 1 + 2 + 0 + 1 + 2 + 0 + 1 + 2 + 0);
 	}
+}
+END_TEST
+
+/* The live view's b and p zero the session between two snapshots
+ * (table__zero_session): the timeline takes what came since the last
+ * snapshot first, so that its cells still hold every sample. */
+START_TEST(test_zero_between_snapshots)
+{
+	struct sort_spec spec;
+	struct table t;
+
+	new_session(ST, KEY_ALL);
+	sort_spec__default(&spec);
+	table__init(&t, s, NULL, &spec);
+	t.tl = tl;
+	sample_at(ST, 100, 0x401000, 1000, 4, NULL, 0);
+	ck_assert_int_eq(table__snapshot(&t, HIST_CUMULATIVE), 0);
+	sample_at(ST, 100, 0x401000, 1001, 3, NULL, 0);
+	table__zero_session(&t);	/* b: the mark */
+	sample_at(ST, 100, 0x401000, 1002, 2, NULL, 0);
+	ck_assert_int_eq(table__snapshot(&t, HIST_CUMULATIVE), 0);
+	ck_assert_int_eq(timeline__check(tl), 0);
+	/* 4, then 3 (taken at the zero), then 2 */
+	ck_assert_uint_eq(window_of(0, timeline__nr_cells(tl), 0x1000), 9);
+	ck_assert_uint_eq(window_of(0, 1, 0x1000), 4);
+	/* the table counts from the mark */
+	ck_assert_uint_eq(table__live_snap(&t, 0)->total_samples, 2);
+	t.tl = NULL;
+	table__fini(&t);
 }
 END_TEST
 
@@ -401,6 +431,7 @@ Suite *timeline_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_modes);
+	tcase_add_test(tc, test_zero_between_snapshots);
 	tcase_add_test(tc, test_merge);
 	tcase_add_test(tc, test_chains);
 	tcase_add_test(tc, test_grid);
