@@ -369,7 +369,7 @@ static int open_recording(struct run *r)
 						     &stop_requested);
 			if (err == -EINTR) {
 				strbuf__fini(&e);
-				return stopped_status();
+				return RC_STOPPED;
 			}
 			if (err) {
 				pr_err("%s: %s", o->input, strerror(-err));
