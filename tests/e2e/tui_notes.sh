@@ -22,7 +22,7 @@ else
 fi
 wait_top 'spin_a'
 # ignored: grouped by the default, not by comm
-screen | grep -q '^Overhead  Samples  Shared Object' ||
+screen | grep -Eq '^Overhead +Samples +History +Shared Object' ||
 	fail "the ignored file was applied"
 keys q
 wait_for '^PTOP-EXIT=0$' 10
