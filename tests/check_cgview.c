@@ -1631,6 +1631,10 @@ Suite *cgview_suite(void)
 	Suite *ss = suite_create("cgview");
 	TCase *tc = tcase_create("rowset");
 
+	/* test_tree_paths builds six rounds of growing random snapshots:
+	 * 2 to 5 s under ASan, past Check's 4 s on a quiet machine (the
+	 * timeout is there to catch a hang) */
+	tcase_set_timeout(tc, 30);
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_neighbours);
 	tcase_add_test(tc, test_neighbours_recursion_and_no_chain);
