@@ -108,7 +108,7 @@ for m in "-g --no-fp-recovery" "-g" "--call-graph dwarf"; do
 	set -- $(rc_time "$tmp/rc_off.json" --off-cpu $m)
 	echo "    ptop $m: $(jq -r 'select(.event == "sched:sched_switch") | "\(.total_samples) switch-outs read, \(.lost) lost (\(if .total_samples + .lost > 0 then 100 * .lost / (.total_samples + .lost) | floor else 0 end)%)"' "$tmp/rc_off.json" 2> /dev/null | tail -n 1); CPU $1 s, peak RSS $2 KiB"
 done
-perf record -a -e sched:sched_switch --call-graph dwarf -o "$tmp/rc_sw.data" \
+perf record --buildid-mmap -a -e sched:sched_switch --call-graph dwarf -o "$tmp/rc_sw.data" \
 	-- sleep "$SECS" > /dev/null 2> "$tmp/rc_perf"
 echo "    perf record -e sched:sched_switch --call-graph dwarf -a: $(grep -o 'lost [0-9.]*%' "$tmp/rc_perf" | head -1 || echo 'no loss reported')"
 rm -f "$tmp/rc_sw.data"

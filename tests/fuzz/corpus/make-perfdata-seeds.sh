@@ -11,7 +11,7 @@ PTOP=${PTOP:-build/ptop}
 d=tests/fuzz/corpus/perfdata
 p=tests/fuzz/corpus/perfpipe
 mkdir -p "$d" "$p"
-rec() { perf record -q -c 5000000 "$@" 2>/dev/null; }
+rec() { perf record -q --buildid-mmap -c 5000000 "$@" 2>/dev/null; }
 
 rec -e cpu-clock -o "$d/perf-cmd.data" -- "$W/spin3" 0.1
 rec -e cpu-clock -g -o "$d/perf-g.data" -- "$W/spin3" 0.1
