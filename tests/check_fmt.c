@@ -486,6 +486,48 @@ START_TEST(test_header_idle_and_lost)
 }
 END_TEST
 
+/* A long target on a narrow screen: its start is cut, the elapsed time
+ * and the state stay on the first line within the width. */
+START_TEST(test_header_long_target)
+{
+	static const struct snapshot snap;
+	struct header_info hi = {
+		.target = "command: /check/work/main/build-san/workloads/"
+			  "offwork 400",
+		.event = "off-cpu", .elapsed = 15.3, .paused = true,
+		.width = 80,
+	};
+	struct strbuf sb;
+	char *nl;
+
+	strbuf__init(&sb);
+	header__format(&sb, &hi, &snap, "");
+	nl = strchr(sb.buf, '\n');
+	ck_assert_ptr_nonnull(nl);
+	*nl = '\0';
+	ck_assert_uint_le(display_width(sb.buf, strlen(sb.buf)), 80);
+	ck_assert_ptr_nonnull(strstr(sb.buf, "workloads/offwork 400; elapsed "
+					     "15.3 s; PAUSED"));
+	ck_assert_ptr_nonnull(strstr(sb.buf, "; target \xe2\x80\xa6"));
+	/* wide enough, or no width (batch, files): the target whole */
+	strbuf__reset(&sb);
+	hi.width = 200;
+	header__format(&sb, &hi, &snap, "");
+	ck_assert_ptr_nonnull(strstr(sb.buf, "; target command: /check/work/"));
+	strbuf__reset(&sb);
+	hi.width = 0;
+	header__format(&sb, &hi, &snap, "# ");
+	ck_assert_ptr_nonnull(strstr(sb.buf, "; target command: /check/work/"));
+	/* too narrow for the rest: 16 columns of the target are kept */
+	strbuf__reset(&sb);
+	hi.width = 20;
+	header__format(&sb, &hi, &snap, "");
+	ck_assert_ptr_nonnull(strstr(sb.buf, "; target \xe2\x80\xa6"
+					     "ads/offwork 400; elapsed"));
+	strbuf__fini(&sb);
+}
+END_TEST
+
 Suite *fmt_suite(void)
 {
 	Suite *s = suite_create("fmt");
@@ -496,6 +538,7 @@ Suite *fmt_suite(void)
 	tcase_add_test(tc, test_sparkline);
 	tcase_add_test(tc, test_rows_aligned);
 	tcase_add_test(tc, test_truncated_to_width);
+	tcase_add_test(tc, test_header_long_target);
 	tcase_add_test(tc, test_hostile_strings_sanitized);
 	tcase_add_test(tc, test_wide_symbols);
 	tcase_add_test(tc, test_long_name_cut);

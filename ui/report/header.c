@@ -51,12 +51,50 @@ double header__span(const struct snapshot *snap)
 	return 0.0;
 }
 
+/* The first line's target and what follows it (the elapsed time, the
+ * state), the target's start cut when hi->width is too narrow for all
+ * of the line from line on (at least 16 columns of it are kept). */
+static void header__target(struct strbuf *sb, const struct header_info *hi,
+			   size_t line)
+{
+	struct strbuf target, tail;
+	size_t used, tw, rest;
+
+	strbuf__init(&target);
+	strbuf__init(&tail);
+	sanitize_str(&target, hi->target);
+	strbuf__addf(&tail, "; elapsed %.1f s", hi->elapsed);
+	if (hi->finished)
+		strbuf__adds(&tail, "; finished");
+	if (hi->paused)
+		strbuf__adds(&tail, "; PAUSED");
+	if (hi->zeroing)
+		strbuf__adds(&tail, "; zeroing");
+	if (hi->decaying)
+		strbuf__adds(&tail, "; decaying");
+	used = display_width(sb->buf + line, sb->len - line);
+	tw = display_width(target.buf, target.len);
+	rest = display_width(tail.buf, tail.len);
+	if (hi->width && used + tw + rest > hi->width)
+		fit_width(sb, target.buf ? target.buf : "",
+			  MAX(hi->width > used + rest ? hi->width - used - rest
+						      : 0, (size_t)16),
+			  false, true);
+	else if (target.len)
+		strbuf__add(sb, target.buf, target.len);
+	strbuf__add(sb, tail.buf, tail.len);
+	strbuf__fini(&target);
+	strbuf__fini(&tail);
+}
+
 void header__format(struct strbuf *sb, const struct header_info *hi,
 		    const struct snapshot *snap, const char *prefix)
 {
 	double rate = hi->window > 0 ? (double)hi->window_samples / hi->window
 				     : 0.0;
 	u64 lost = header__lost(snap), dropped = header__dropped(snap);
+
+	size_t line = sb->len;
 
 	strbuf__adds(sb, prefix);
 	strbuf__adds(sb, "event ");
@@ -71,16 +109,7 @@ void header__format(struct strbuf *sb, const struct header_info *hi,
 	if (hi->nr_events > 1)
 		strbuf__addf(sb, " [%zu/%zu]", hi->ev_index + 1, hi->nr_events);
 	strbuf__adds(sb, "; target ");
-	sanitize_str(sb, hi->target);
-	strbuf__addf(sb, "; elapsed %.1f s", hi->elapsed);
-	if (hi->finished)
-		strbuf__adds(sb, "; finished");
-	if (hi->paused)
-		strbuf__adds(sb, "; PAUSED");
-	if (hi->zeroing)
-		strbuf__adds(sb, "; zeroing");
-	if (hi->decaying)
-		strbuf__adds(sb, "; decaying");
+	header__target(sb, hi, line);
 	strbuf__addc(sb, '\n');
 
 	strbuf__adds(sb, prefix);

@@ -35,6 +35,10 @@ struct header_info {
 	const char *time_line;
 	bool time;		/* periods are ns of off-CPU time */
 	bool wall;		/* ... of wall-clock time (--wall) */
+	/* the first line's columns (the live view), 0: no limit; a longer
+	 * line cuts the target's start, so that the elapsed time and the
+	 * state (PAUSED, finished) stay in sight */
+	size_t width;
 };
 
 /* Share of the histogram's period in kernel code, in percent, of the

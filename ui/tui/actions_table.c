@@ -321,6 +321,7 @@ enum act_result action__callers(struct tui *t, int arg)
 enum act_result action__save(struct tui *t, int arg)
 {
 	struct batch_opts bo = { .show_period = t->a->show_period };
+	struct header_info hi = t->hi;
 	struct strbuf sb;
 
 	(void)arg;
@@ -329,8 +330,9 @@ enum act_result action__save(struct tui *t, int arg)
 		return R_REDRAW;
 	}
 	strbuf__init(&sb);
-	/* the same text as batch mode prints */
-	batch__format(&sb, &bo, &t->table, &t->hi);
+	/* the same text as batch mode prints: the target whole */
+	hi.width = 0;
+	batch__format(&sb, &bo, &t->table, &hi);
 	save__text(t, "ptop.hist", "the table", sb.oom ? NULL : sb.buf,
 		   sb.len);
 	strbuf__fini(&sb);

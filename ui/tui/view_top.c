@@ -123,8 +123,10 @@ static void highlight_count(struct screen *s, size_t y, const char *word)
 	screen__style(s, y, start, end, ST_WARN);
 }
 
-/* The header lines (shared with batch): their text, one per line. */
-static size_t top__format_header(struct tui *t, struct strbuf *sb)
+/* The header lines (shared with batch): their text, one per line, the
+ * first one's target cut to the screen's width. */
+static size_t top__format_header(struct tui *t, struct strbuf *sb,
+				 size_t cols)
 {
 	static const struct snapshot empty;
 	const struct snapshot *snap = NULL;
@@ -132,6 +134,7 @@ static size_t top__format_header(struct tui *t, struct strbuf *sb)
 
 	if (t->have_snap)
 		snap = table__snap(&t->table, t->table.ev);
+	t->hi.width = cols;
 	header__format(sb, &t->hi, snap ? snap : &empty, "");
 	if (!t->have_snap)
 		strbuf__adds(sb, "waiting for the first samples...\n");
@@ -210,7 +213,7 @@ static void top__render(struct tui *t, struct screen *s, size_t y0,
 
 	strbuf__init(&sb);
 	table_min = MIN(body, 4);
-	hdr = top__format_header(t, &sb);	/* not inside MIN: evaluated twice */
+	hdr = top__format_header(t, &sb, s->cols);	/* not inside MIN: evaluated twice */
 	hdr = MIN(hdr, body - table_min);
 	if (!hdr && body >= 2)
 		hdr = 1;
