@@ -389,9 +389,9 @@ static int symbols_key(const struct load_job *j, struct symcache_key *k)
 	u32 what = j->what | j->data | (j->has_symtab ? 1u << 16 : 0) |
 		   (j->minidebug ? 1u << 17 : 0);
 
+	/* demangled or not, a table of its own (the aliases it keeps) */
 	return symcache__key(k, j->fd, j->dfd, what,
-			     j->st_flags & (SYMTAB_LAST_WINS |
-					    SYMTAB_GROUP_BOUNDS));
+			     j->st_flags & SYMTAB_IMAGE_FLAGS);
 }
 
 /* j's table from the cache of tables: true when it was there. */

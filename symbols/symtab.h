@@ -121,6 +121,11 @@ int symtab__at_raw(struct symtab *st, size_t i, struct symtab_hit *hit);
  * its files with it, so that builds writing other versions into one
  * cache keep a file each rather than rewriting one another's. */
 #define SYMTAB_IMAGE_VERSION 2
+/* The flags an image is made with and read back under (what decides the
+ * aliases kept and the names given): a table of other flags needs an
+ * image of its own, so that symcache keys its files with them. */
+#define SYMTAB_IMAGE_FLAGS \
+	(SYMTAB_LAST_WINS | SYMTAB_GROUP_BOUNDS | SYMTAB_DEMANGLE)
 /*
  * A finished table as an image that a later run serves lookups from
  * without reading its binaries again (symcache.h keeps them in files):

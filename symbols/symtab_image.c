@@ -22,15 +22,12 @@ void symtab__set_guard(struct symtab *st,
 }
 
 #define IMAGE_MAGIC "PTOPSYMT"
-/* the flags that decide what symtab__finish keeps (SYMTAB_DEMANGLE:
- * which alias names an address) */
-#define FINISH_FLAGS (SYMTAB_LAST_WINS | SYMTAB_GROUP_BOUNDS | SYMTAB_DEMANGLE)
 
 struct image_hdr {
 	char magic[8];
 	u32 version, hdr_size;
 	u32 sym_size, range_size;	/* the records' layout */
-	u32 flags;			/* FINISH_FLAGS of the table */
+	u32 flags;			/* SYMTAB_IMAGE_FLAGS of the table */
 	u32 range_flags;
 	u64 nr_syms, nr_ranges, str_size;
 };
@@ -56,7 +53,7 @@ int symtab__write_image(const struct symtab *st,
 	h.hdr_size = sizeof(h);
 	h.sym_size = sizeof(struct sym);
 	h.range_size = sizeof(struct range);
-	h.flags = st->flags & FINISH_FLAGS;
+	h.flags = st->flags & SYMTAB_IMAGE_FLAGS;
 	h.range_flags = st->range_flags;
 	h.nr_syms = st->nr;
 	h.nr_ranges = st->nr_ranges;
@@ -111,7 +108,7 @@ static int image_check(const u8 *img, size_t len, unsigned int flags)
 	    memcmp(h->magic, IMAGE_MAGIC, sizeof(h->magic)) ||
 	    h->version != SYMTAB_IMAGE_VERSION || h->hdr_size != sizeof(*h) ||
 	    h->sym_size != sizeof(*syms) || h->range_size != sizeof(*ranges) ||
-	    h->flags != (flags & FINISH_FLAGS) ||
+	    h->flags != (flags & SYMTAB_IMAGE_FLAGS) ||
 	    h->nr_syms > UINT32_MAX || h->nr_ranges > UINT32_MAX ||
 	    !add_mul(&want, h->nr_syms, sizeof(*syms)) ||
 	    !add_mul(&want, h->nr_ranges, sizeof(*ranges)) ||

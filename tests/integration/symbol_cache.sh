@@ -53,6 +53,20 @@ ls -i "$TMP/second/ptop/symbols" > "$TMP/inodes.second"
 cmp -s "$TMP/inodes.first" "$TMP/inodes.second" ||
 	fail "the tables changed: $(diff "$TMP/inodes.first" "$TMP/inodes.second")"
 
+# --no-demangle's tables (another choice of aliases) are kept beside the
+# default ones: neither mode takes the other's for damaged and rewrites it
+mv "$TMP/second" "$TMP/nodem"
+run nodem --no-demangle
+mv "$TMP/nodem" "$TMP/third"
+run third
+for r in nodem third; do
+	grep -q "damaged" "$TMP/$r.err" "$TMP/$r.aerr" &&
+		fail "run $r took a table for damaged: $(grep -h damaged "$TMP/$r.err" "$TMP/$r.aerr" | head -3)"
+done
+grep -q "python3.*its table kept from an earlier run" "$TMP/third.err" ||
+	fail "after --no-demangle the default run read python3 again: $(grep 'read in' "$TMP/third.err")"
+mv "$TMP/third" "$TMP/second"
+
 run none --no-symbol-cache
 [ -e "$TMP/none/ptop/symbols" ] && fail "--no-symbol-cache made $TMP/none/ptop/symbols"
 
