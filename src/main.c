@@ -555,12 +555,18 @@ static int start_symbolizer(struct run *r)
 	return 0;
 }
 
-/* session_dso_fn of a recording's read: the binary's symbols are read
- * by the worker while the file is read on. */
+/* A recording's read, at a dso's first sample: the binary's symbols are
+ * read by the worker while the file is read on. */
 static void prefetch_dso(void *ctx, const struct dso *dso)
 {
 	symbolizer__prefetch(ctx, dso);
 }
+
+/* What a recording's reader answers the session (session.h): no /proc,
+ * no cgroup reader (its pids are not this machine's). */
+static const struct session_source_ops recording_source_ops = {
+	.dso_sampled = prefetch_dso,
+};
 
 /* -i: the whole file, or a stream's header records, before the front
  * end starts; what the recording says for the symbolizer and the header.
@@ -591,10 +597,11 @@ static int read_recording(struct run *r)
 				 sizeof(r->kallsyms));
 		if (start_symbolizer(r))
 			return 1;
-		session__set_dso_fn(a->session, prefetch_dso, a->syms);
+		session__set_source_ops(a->session, &recording_source_ops,
+					a->syms);
 		a->start = app__now();
 		err = perfdata__read(r->pd, a->session, &ro);
-		session__set_dso_fn(a->session, NULL, NULL);
+		session__set_source_ops(a->session, NULL, NULL);
 		if (err == -EINTR)
 			return RC_STOPPED;
 		if (err) {

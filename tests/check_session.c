@@ -454,7 +454,7 @@ END_TEST
 
 static int asked_pid;
 
-static void on_unknown(struct session *ss, s32 pid, void *ctx)
+static void on_unknown(void *ctx, struct session *ss, s32 pid)
 {
 	size_t t = trailer(ST);
 
@@ -466,12 +466,16 @@ static void on_unknown(struct session *ss, s32 pid, void *ctx)
 					"/usr/bin/fake", bid_bin, 20, t));
 }
 
+static const struct session_source_ops unknown_ops = {
+	.unknown_pid = on_unknown,
+};
+
 START_TEST(test_unknown_pid_hook)
 {
 	struct rowset rs;
 	struct snapshot snap;
 
-	session__set_unknown_pid(s, on_unknown, NULL);
+	session__set_source_ops(s, &unknown_ops, NULL);
 	sample(ST, 300, 0x401000, PERF_RECORD_MISC_USER, 1, 0, 0);
 	sample(ST, 300, 0x401000, PERF_RECORD_MISC_USER, 1, 0, 0);
 	ck_assert_int_eq(asked_pid, 300);
@@ -494,22 +498,44 @@ static void on_dso(void *ctx, const struct dso *d)
 	sampled[nr_sampled++] = d;
 }
 
+static const struct session_source_ops dso_ops = {
+	.dso_sampled = on_dso,
+};
+
 /* The dso hook: once per file-backed dso at its first sample, in the
  * order they come; not for the kernel, unknown addresses, or once
  * removed. */
 START_TEST(test_dso_hook)
 {
 	nr_sampled = 0;
-	session__set_dso_fn(s, on_dso, &nr_sampled);
+	session__set_source_ops(s, &dso_ops, &nr_sampled);
 	feed_standard();
 	ck_assert_int_eq(nr_sampled, 2);
 	ck_assert_str_eq(sampled[0]->path, "/usr/bin/fake");
 	ck_assert_str_eq(sampled[1]->path, "/lib/libc.so.6");
 	feed_standard();
 	ck_assert_int_eq(nr_sampled, 2);
-	session__set_dso_fn(s, NULL, NULL);
+	session__set_source_ops(s, NULL, NULL);
 	sample(ST, 100, 0x7f0000000600ULL, PERF_RECORD_MISC_USER, 1, 0, 0);
 	ck_assert_int_eq(nr_sampled, 2);
+}
+END_TEST
+
+/* A source's table replaces the one before it whole: a member it leaves
+ * NULL is not answered, whoever answered it before. */
+START_TEST(test_source_ops_replaced)
+{
+	asked_pid = 0;
+	nr_sampled = 0;
+	session__set_source_ops(s, &unknown_ops, NULL);
+	session__set_source_ops(s, &dso_ops, &nr_sampled);
+	sample(ST, 400, 0x401000, PERF_RECORD_MISC_USER, 1, 0, 0);
+	ck_assert_int_eq(asked_pid, 0);
+	feed_standard();
+	ck_assert_int_eq(nr_sampled, 2);
+	session__set_source_ops(s, &unknown_ops, NULL);
+	sample(ST, 500, 0x401000, PERF_RECORD_MISC_USER, 1, 0, 0);
+	ck_assert_int_eq(asked_pid, 500);
 }
 END_TEST
 
@@ -1258,6 +1284,10 @@ static int cgroup_reader(void *ctx, s32 pid, char *b, size_t size)
 	return (int)strlen(path);
 }
 
+static const struct session_source_ops cgroup_ops = {
+	.cgroup = cgroup_reader,
+};
+
 static u64 row_samples(const struct rowset *rs, const char *cgroup)
 {
 	for (size_t i = 0; i < rs->nr; i++)
@@ -1277,7 +1307,7 @@ START_TEST(test_cgroup_live)
 
 	memset(cgroup_calls, 0, sizeof(cgroup_calls));
 	exec_done = false;
-	session__set_cgroup_reader(s, cgroup_reader, NULL);
+	session__set_source_ops(s, &cgroup_ops, NULL);
 	feed_standard();
 	/* once per process, however many samples */
 	ck_assert_int_eq(cgroup_calls[0], 1);
@@ -1397,6 +1427,7 @@ Suite *session_suite(void)
 	tcase_add_test(tc, test_time_and_zero_modes);
 	tcase_add_test(tc, test_unknown_pid_hook);
 	tcase_add_test(tc, test_dso_hook);
+	tcase_add_test(tc, test_source_ops_replaced);
 	tcase_add_test(tc, test_exec_and_fold);
 	tcase_add_test(tc, test_idle);
 	tcase_add_test(tc, test_idle_without_pid_key);

@@ -80,29 +80,18 @@ void session__free(struct session *s)
 	free(s);
 }
 
-void session__set_unknown_pid(struct session *s,
-			      void (*fn)(struct session *s, s32 pid, void *ctx),
-			      void *ctx)
+void session__set_source_ops(struct session *s,
+			     const struct session_source_ops *ops, void *ctx)
 {
-	s->opts.unknown_pid = fn;
-	s->opts.ctx = ctx;
+	if (ops)
+		s->src = *ops;
+	else
+		memset(&s->src, 0, sizeof(s->src));
+	s->src_ctx = ctx;
 }
 
-void session__set_cgroup_reader(struct session *s, session_cgroup_fn fn,
-				void *ctx)
-{
-	s->cgroup_fn = fn;
-	s->cgroup_ctx = ctx;
-}
-
-void session__set_dso_fn(struct session *s, session_dso_fn fn, void *ctx)
-{
-	s->dso_fn = fn;
-	s->dso_ctx = ctx;
-}
-
-/* dso_fn, the first time dso has a sample (not at all when its bit
- * cannot be kept: asked again would be asked on every sample). */
+/* src.dso_sampled, the first time dso has a sample (not at all when its
+ * bit cannot be kept: asked again would be asked on every sample). */
 static void session__dso_sampled(struct session *s, const struct dso *dso)
 {
 	size_t w = dso->id / 64;
@@ -122,7 +111,7 @@ static void session__dso_sampled(struct session *s, const struct dso *dso)
 	if (s->dso_seen[w] & bit)
 		return;
 	s->dso_seen[w] |= bit;
-	s->dso_fn(s->dso_ctx, dso);
+	s->src.dso_sampled(s->src_ctx, dso);
 }
 
 void session__lock(struct session *s)
@@ -403,9 +392,9 @@ static const char *session__sample_cgroup(struct session *s,
 		if (c)
 			return c;
 	}
-	if (s->cgroup_fn && (e->attr.sample_type & PERF_SAMPLE_TID) &&
+	if (s->src.cgroup && (e->attr.sample_type & PERF_SAMPLE_TID) &&
 	    machine__ask_cgroup(s->machine, pid)) {
-		n = s->cgroup_fn(s->cgroup_ctx, pid, buf, sizeof(buf));
+		n = s->src.cgroup(s->src_ctx, pid, buf, sizeof(buf));
 		/* gone already: its parent's, if it was forked */
 		if (n > 0 && (size_t)n < sizeof(buf))
 			machine__set_cgroup(s->machine, pid, buf, (size_t)n);
@@ -486,12 +475,12 @@ static int session__sample(struct session *s, const struct perf_event_header *h)
 		key.addr = smp.ip;
 		s->kernel_samples = true;
 		/* its comm (and its maps, for the chain's user part) */
-		if (smp.pid && s->opts.unknown_pid && !s->in_unknown_pid &&
+		if (smp.pid && s->src.unknown_pid && !s->in_unknown_pid &&
 		    !intmap__get(&s->asked, smp.pid) &&
 		    !machine__knows(s->machine, (s32)smp.pid)) {
 			intmap__put(&s->asked, smp.pid, (void *)1);
 			s->in_unknown_pid = true;
-			s->opts.unknown_pid(s, (s32)smp.pid, s->opts.ctx);
+			s->src.unknown_pid(s->src_ctx, s, (s32)smp.pid);
 			s->in_unknown_pid = false;
 		}
 		break;
@@ -500,12 +489,12 @@ static int session__sample(struct session *s, const struct perf_event_header *h)
 				      &key.addr);
 		/* A pid never heard of: let the source read it from /proc
 		 * once, then look again. */
-		if (key.dso->kind == DSO_UNKNOWN && s->opts.unknown_pid &&
+		if (key.dso->kind == DSO_UNKNOWN && s->src.unknown_pid &&
 		    !s->in_unknown_pid && !intmap__get(&s->asked, smp.pid) &&
 		    !machine__knows(s->machine, (s32)smp.pid)) {
 			intmap__put(&s->asked, smp.pid, (void *)1);
 			s->in_unknown_pid = true;
-			s->opts.unknown_pid(s, (s32)smp.pid, s->opts.ctx);
+			s->src.unknown_pid(s->src_ctx, s, (s32)smp.pid);
 			s->in_unknown_pid = false;
 			session__resolve_user(s, (s32)smp.pid, smp.ip,
 					      &key.dso, &key.addr);
@@ -522,7 +511,7 @@ static int session__sample(struct session *s, const struct perf_event_header *h)
 		key.addr = smp.ip;
 		break;
 	}
-	if (s->dso_fn && key.dso->kind == DSO_FILE)
+	if (s->src.dso_sampled && key.dso->kind == DSO_FILE)
 		session__dso_sampled(s, key.dso);
 	if (kf & KEY_PID)
 		key.pid = (s32)smp.pid;

@@ -29,15 +29,6 @@ struct session;
 
 struct session_opts {
 	unsigned int key_fields;
-	/*
-	 * Called, with the session locked, the first time a user sample
-	 * comes from a pid the session never heard of (it started between
-	 * the /proc scan and the events, or its records were lost).  The
-	 * live source synthesizes it from /proc and feeds the records back
-	 * through session__process.
-	 */
-	void (*unknown_pid)(struct session *s, s32 pid, void *ctx);
-	void *ctx;
 	/* Samples outside [time_start, time_end) are skipped and counted
 	 * (--time); 0, 0: no window.  time_relative: both count from the
 	 * time of the first sample (--time +A,+B), whatever its event. */
@@ -112,31 +103,46 @@ struct session_counts {
 
 struct session *session__new(const struct session_opts *opts);
 void session__free(struct session *s);
-/* Installs (or replaces) opts.unknown_pid once the source exists. */
-void session__set_unknown_pid(struct session *s,
-			      void (*fn)(struct session *s, s32 pid, void *ctx),
-			      void *ctx);
-
 /*
- * The cgroup of a sample (KEY_CGROUP): the path of its PERF_SAMPLE_CGROUP
- * id, as a CGROUP record named it (perf record --all-cgroups, ptop -o);
- * else the cgroup of its process, which the source may read once per
- * process through fn (called with the session locked, after unknown_pid,
- * for a known process whose cgroup is not known): it writes the path
- * into buf and returns its length, or a negative errno.
+ * What the session asks of the source that feeds it, while it processes
+ * that source's records: one table, set by the source (the sampler when
+ * it starts, a recording's reader around its read: main.c), NULL
+ * members for what it does not answer.  Each is called with the session
+ * locked, on the thread that processes the sample, with ctx.  (The
+ * unwinder, the fixer and fold_addrs below are not the source's: the
+ * symbols layer plugs them into any session, beside either source.)
  */
-typedef int (*session_cgroup_fn)(void *ctx, s32 pid, char *buf, size_t size);
-void session__set_cgroup_reader(struct session *s, session_cgroup_fn fn,
-				void *ctx);
+struct session_source_ops {
+	/*
+	 * The first time a sample (user or kernel) comes from a pid the
+	 * session never heard of (it started between the /proc scan and
+	 * the events, or its records were lost).  The live source
+	 * synthesizes it from /proc and feeds the records back through
+	 * session__process; once per pid, never from within itself.
+	 */
+	void (*unknown_pid)(void *ctx, struct session *s, s32 pid);
+	/*
+	 * The cgroup of a sample (KEY_CGROUP): the path of its
+	 * PERF_SAMPLE_CGROUP id, as a CGROUP record named it (perf record
+	 * --all-cgroups, ptop -o); else the cgroup of its process, which
+	 * the source may read once per process through this (after
+	 * unknown_pid, for a known process whose cgroup is not known): it
+	 * writes the path into buf and returns its length, or a negative
+	 * errno.
+	 */
+	int (*cgroup)(void *ctx, s32 pid, char *buf, size_t size);
+	/*
+	 * The first time a sample lands in a file-backed dso (its own
+	 * address, not its chain's): a recording's reader asks for the
+	 * dso's symbols while it reads on (main.c).
+	 */
+	void (*dso_sampled)(void *ctx, const struct dso *dso);
+};
 
-/*
- * fn is called the first time a sample lands in a file-backed dso (its
- * own address, not its chain's), with the session locked, on the thread
- * that processes the sample: a recording's reader asks for the dso's
- * symbols while it reads on (main.c).  NULL: none.
- */
-typedef void (*session_dso_fn)(void *ctx, const struct dso *dso);
-void session__set_dso_fn(struct session *s, session_dso_fn fn, void *ctx);
+/* Installs (or replaces) the source's ops, with ctx for each call; NULL:
+ * none.  ops is copied. */
+void session__set_source_ops(struct session *s,
+			     const struct session_source_ops *ops, void *ctx);
 
 /*
  * Locking: sources hold the lock while they process a batch of records;
@@ -285,7 +291,10 @@ struct session_unwinder {
 	void *ctx;
 };
 
-/* Installs (u) or removes (NULL) the unwinder; locked by the caller. */
+/* Installs (u) or removes (NULL) the unwinder; locked by the caller.
+ * Not one of the source's ops: symbols/unwind.c installs itself on any
+ * session (the live one, a recording's, the baseline's) for its own
+ * lifetime, beside whichever source feeds it. */
 void session__set_unwinder(struct session *s,
 			   const struct session_unwinder *u);
 /* Adds a request's sample with its user frames (pcs[0] the sampled user

@@ -71,7 +71,7 @@ struct session {
 	int time_trailer;	/* u64 index of TIME from the end, -1: none */
 	size_t trailer;		/* sample_id trailer size, from event 0 */
 	bool any_build_id;	/* some event's attr has build_id */
-	struct intmap asked;	/* pids handed to opts.unknown_pid */
+	struct intmap asked;	/* pids handed to src.unknown_pid */
 	struct session_bid *bids;	/* perf.data build-id table */
 	size_t nr_bids, cap_bids;
 	struct intmap bid_index;	/* hash of path -> first entry + 1 */
@@ -86,12 +86,10 @@ struct session {
 				 * (see session__lost_once) */
 	bool in_unknown_pid;
 	struct intmap cgroups;	/* CGROUP record id -> interned path */
-	session_cgroup_fn cgroup_fn;
-	void *cgroup_ctx;
-	/* session__set_dso_fn, and the dsos it was called for (a bit per
-	 * dso id) */
-	session_dso_fn dso_fn;
-	void *dso_ctx;
+	/* session__set_source_ops; the dsos src.dso_sampled was called
+	 * for (a bit per dso id) */
+	struct session_source_ops src;
+	void *src_ctx;
 	u64 *dso_seen;
 	size_t nr_dso_seen;
 	struct session_unwinder unwinder;	/* queue NULL: none */

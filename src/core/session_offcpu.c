@@ -196,4 +196,4 @@ bool session__event_is_wall(const struct session *s, size_t ev)
 	return s->wall_dst >= 0 && (long)ev == s->wall_dst;
 }
 
-/* The cgroup of a sample: see session__set_cgroup_reader. */
+/* The cgroup of a sample: see session_source_ops.cgroup. */

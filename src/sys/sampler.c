@@ -282,7 +282,7 @@ static int sampler__feed(void *ctx, const struct perf_event_header *h)
 }
 
 /* The session met a pid it never heard of: read it from /proc. */
-static void sampler__unknown_pid(struct session *s, s32 pid, void *ctx)
+static void sampler__unknown_pid(void *ctx, struct session *s, s32 pid)
 {
 	struct sampler *sp = ctx;
 
@@ -303,6 +303,12 @@ static int sampler__cgroup(void *ctx, s32 pid, char *buf, size_t size)
 
 	return synth__cgroup(sp->opts.proc, pid, buf, size);
 }
+
+/* What the live source answers the session (session.h). */
+static const struct session_source_ops sampler__source_ops = {
+	.unknown_pid = sampler__unknown_pid,
+	.cgroup = sampler__cgroup,
+};
 
 /* One pass over every ring: records merged in time order across CPUs,
  * so that a COMM or MMAP2 read from one CPU's ring applies before the
@@ -624,8 +630,7 @@ int sampler__start(struct sampler *sp, const struct target *t)
 	err = sampler__register(sp);
 	if (err)
 		return err;
-	session__set_unknown_pid(sp->session, sampler__unknown_pid, sp);
-	session__set_cgroup_reader(sp->session, sampler__cgroup, sp);
+	session__set_source_ops(sp->session, &sampler__source_ops, sp);
 	/* After the events are enabled, so that nothing falls between
 	 * what /proc says and what the rings will say. */
 	err = sampler__synthesize(sp);

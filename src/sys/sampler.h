@@ -13,7 +13,11 @@
  * session sees them, and after each pass over the rings that read
  * records, a PERF_RECORD_FINISHED_ROUND header (type 68, perf's round
  * marker, which the session never sees).  Called with the session
- * locked. */
+ * locked.  The sink is the sampler's output, not one of the session's
+ * inputs (session_source_ops): the session never calls it; the sampler
+ * passes it what the session made of each record (session__output),
+ * and with a sink, system-wide, synthesizes every process first, as
+ * perf record writes them. */
 typedef int (*record_sink_fn)(void *ctx, const struct perf_event_header *h);
 
 struct sampler_opts {
