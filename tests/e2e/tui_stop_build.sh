@@ -8,9 +8,9 @@
 # /proc/PID/stat said as the signal went) must be at most 200 ms: CPU
 # time, not wall time, so that a loaded machine, which delays when ptop
 # runs, does not change what is measured.  The -vv log says that the
-# build was cut short (the situation was made).  q, which tmux delivers
-# when it gets the CPU, is checked against a wall deadline (1 s), as in
-# stop_latency.sh (whose reasons for 1 s hold here).  Last, the view of
+# build was cut short (the situation was made).  q is checked the same
+# way, its CPU counted from when tmux is asked to send it (the wall time
+# it took is shown; a loaded machine stretches it).  Last, the view of
 # the ended recording must idle once its trees are drawn.
 . tests/e2e/tmux.inc
 . tests/slowload.inc
@@ -52,10 +52,10 @@ after_stop() {
 	[ -s "$3" ] || fail "$1: no times (did the shell run to the end?)"
 	as_total=$(children_ms "$3")
 	as_after=$(( as_total - $2 * 1000 / TCK ))
-	echo "$1: CPU after the signal: $as_after ms (total $as_total ms)"
+	echo "$1: CPU after the stop request: $as_after ms (total $as_total ms)"
 	# one tick of /proc's resolution beyond the 200 ms
 	[ "$as_after" -le $(( CPU_MS + 1000 / TCK )) ] ||
-		fail "$1: $as_after ms of CPU after SIGTERM (at most $CPU_MS)"
+		fail "$1: $as_after ms of CPU after the stop request (at most $CPU_MS)"
 }
 
 perf record --buildid-mmap -q -g -e cpu-clock -F 8000 -o "$TMP/mc.data" -- \
@@ -118,10 +118,15 @@ grep -q 'build: cut short' "$TMP/l.err" ||
 	fail "live: no build was cut short (the signal came between two builds): $(tail -3 "$TMP/l.err")"
 after_stop "live, SIGTERM" "$before" "$TMP/l.times"
 
-# live, q: within the wall deadline
+# live, q: within the same CPU time from when tmux is asked to send it
+# (the time tmux takes to get the CPU and write it, while ptop builds,
+# is counted against ptop: a scheduler's slice, not seconds); the wall
+# time is shown, and bounded only against a hang (a loaded machine under
+# ASan took 1.5 s of wall time, 40 ms of ptop's CPU)
 restart
 live_e
 busy "$pid" "$e0"
+before=$(ticks "$pid")
 t0=$(ms)
 keys q
 took=$(gone_ms "$pid" "$t0")
@@ -130,7 +135,8 @@ wait_for '^TTY-' 30
 screen | grep -q '^PTOP-EXIT=0$' || fail "live: exit status after q not 0"
 grep -q 'build: cut short' "$TMP/l.err" ||
 	fail "live, q: no build was cut short (q came between two builds): $(tail -3 "$TMP/l.err")"
-[ "$took" -le 1000 ] || fail "live: q took $took ms"
+after_stop "live, q" "$before" "$TMP/l.times"
+[ "$took" -le 10000 ] || fail "live: q took $took ms of wall time"
 
 # an ended recording's view, its trees drawn, idles as perf report's
 # does: 3 s with nothing to do cost at most 50 ms of CPU (it was 0.15 s a

@@ -18,7 +18,11 @@ command -v go > /dev/null 2>&1 || fail "no go (golang-go): scripts/install-deps.
 
 # trampoline DATA PATTERN CMD...: perf record -g of CMD into DATA; the
 # row whose name matches PATTERN (an awk regex) in perf report and in
-# ptop -i (its JSON: DATA.json) has the same Children, 1 % or more
+# ptop -i (its JSON: DATA.json) has the same Children, 0.1 % or more:
+# a row of a few samples at least (about 4,000 in all), not an empty
+# one; the share itself is the machine's (gosig's trampoline took 2.8 to
+# 6 % of its samples on a quiet machine, 0.68 % in a loaded CI run, with
+# perf report giving the same figure each time)
 trampoline() {
 	tr_data=$1 tr_pat=$2
 	shift 2
@@ -34,7 +38,7 @@ trampoline() {
 		fail "ptop -i $tr_data: $(cat "$TMP/err")"
 	tr_ours=$(children "$tr_data.json" "$1")
 	echo "$1: ptop -i $tr_ours, perf report $2"
-	at_least "$tr_ours" 1 "$1's Children"
+	at_least "$tr_ours" 0.1 "$1's Children"
 	near "$tr_ours" "$2" 0.01 "$1: ptop -i against perf report (the same file)"
 }
 
