@@ -104,6 +104,9 @@ static const struct opt_desc {
 	  "no mouse: the terminal's own selection works" },
 	{ OPT_NO_HISTORY, "no-history", NULL,
 	  "no History column (each row's share over time; H shows it)" },
+	{ OPT_MEMORY_BUDGET, "memory-budget", "MB",
+	  "profiling: histograms, chains and timeline in at most MB MiB, "
+	  "cold entries folded past it (default 128; 0: none)" },
 	{ OPT_NO_CONFIG, "no-config", NULL,
 	  "ignore the settings file (~/.config/ptop/config)" },
 	{ OPT_BATCH, "batch", NULL, "print tables, no terminal UI",
@@ -545,7 +548,7 @@ static const int config_opts[] = {
 static const int live_opts[] = {
 	OPT_EVENT, OPT_FREQ, OPT_COUNT, OPT_PID, OPT_TID, OPT_CPU, OPT_MMAP,
 	OPT_WALL, OPT_CGROUP, OPT_ALL_CGROUPS, OPT_NO_FP_RECOVERY,
-	OPT_KEEP_STACKS,
+	OPT_KEEP_STACKS, OPT_MEMORY_BUDGET,
 };
 
 static bool in_list(const int *list, size_t n, int id)
@@ -718,6 +721,7 @@ void cli__defaults(struct options *o)
 	o->freq = 4000;
 	o->delay = 2.0;
 	o->mode = HIST_CUMULATIVE;
+	o->memory_budget = (size_t)128 << 20;
 	sort_spec__default(&o->spec);
 }
 

@@ -66,6 +66,9 @@ struct options {
 	const char *input, *output, *time;
 	double timeline;	/* --timeline SECS, 0: none */
 	bool no_history;	/* --no-history */
+	/* --memory-budget MB (bytes; live only): the session's histograms
+	 * and chains and the timeline; 0: none */
+	size_t memory_budget;
 	const char *baseline;	/* --baseline FILE: compare with it */
 	const char *cgroups;	/* -G NAME[,NAME] */
 	bool all_cgroups;	/* --all-cgroups */

@@ -420,6 +420,12 @@ static int other_option(struct options *o, int c, char **argv,
 	case OPT_NO_HISTORY:
 		o->no_history = true;
 		break;
+	case OPT_MEMORY_BUDGET:
+		if (parse_u64(optarg, &v) || v > 1024 * 1024)
+			return 1 + cli__bad_usage("bad --memory-budget '%s' "
+						  "(MiB, 0 to 1048576)", optarg);
+		o->memory_budget = (size_t)v << 20;
+		break;
 	case OPT_OFF_CPU:
 		o->off_cpu = true;
 		break;

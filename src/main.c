@@ -315,6 +315,8 @@ static void app_from_options(struct run *r)
 	a->stack_root = o->stack_root;
 	a->stop = &stop_requested;
 	a->input = o->input;
+	/* a recording's numbers are whole: no fold for memory */
+	a->budget = o->input ? 0 : o->memory_budget;
 	a->time_window = o->time;
 	a->output = o->output;
 	a->color = o->color;
@@ -498,9 +500,15 @@ static int start_timeline(struct run *r)
 	struct app *a = &r->a;
 	const struct perfdata_info *info = r->pd ? perfdata__info(r->pd) : NULL;
 
+	/* live, the timeline's cells count in the memory budget: at most
+	 * half of it (the histograms and chains the rest: table.budget) */
+	struct timeline_opts to = {
+		.budget = o->input ? 0 : o->memory_budget / 2,
+	};
+
 	if (o->batch && o->timeline <= 0)
 		return 0;
-	a->timeline = timeline__new(NULL);
+	a->timeline = timeline__new(&to);
 	if (!a->timeline) {
 		pr_err("out of memory");
 		return 1;

@@ -486,6 +486,37 @@ START_TEST(test_header_idle_and_lost)
 }
 END_TEST
 
+/* The memory budget's folds, said once they happened, and only then. */
+START_TEST(test_header_budget)
+{
+	struct snapshot snap = { .counts = { .samples = 5 } };
+	struct header_info hi = { .target = "all CPUs (2)",
+				  .event = "cpu-clock" };
+	struct strbuf sb;
+
+	strbuf__init(&sb);
+	header__format(&sb, &hi, &snap, "# ");
+	ck_assert_ptr_null(strstr(sb.buf, "memory budget"));
+	snap.session.budget_folds = 2;
+	snap.session.budget_entries = 4096;
+	snap.session.budget_nodes = 30000;
+	strbuf__reset(&sb);
+	header__format(&sb, &hi, &snap, "# ");
+	ck_assert_ptr_nonnull(strstr(sb.buf, "\n# memory budget: 4096 cold "
+					     "entries folded to their "
+					     "functions, their chains dropped "
+					     "(30000 chain nodes)\n"));
+	snap.session.budget_entries = 1;
+	snap.session.budget_nodes = 1;
+	strbuf__reset(&sb);
+	header__format(&sb, &hi, &snap, "# ");
+	ck_assert_ptr_nonnull(strstr(sb.buf, "# memory budget: 1 cold entry "
+					     "folded to its function, its "
+					     "chain dropped (1 chain node)\n"));
+	strbuf__fini(&sb);
+}
+END_TEST
+
 /* A long target on a narrow screen: its start is cut, the elapsed time
  * and the state stay on the first line within the width. */
 START_TEST(test_header_long_target)
@@ -545,6 +576,7 @@ Suite *fmt_suite(void)
 	tcase_add_test(tc, test_fit_width);
 	tcase_add_test(tc, test_to_ascii);
 	tcase_add_test(tc, test_header_idle_and_lost);
+	tcase_add_test(tc, test_header_budget);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -156,6 +156,64 @@ static bool fold_pid(struct hist_key *k, void *ctx)
 	return true;
 }
 
+/* The budget's fold: only the cold entries' keys change (merged with
+ * their equals), then the table shrinks to what is left, findable. */
+static bool to_page(struct hist_key *k, void *ctx)
+{
+	(void)ctx;
+	if (!(k->addr & 0xfff))
+		return false;
+	k->addr &= ~(u64)0xfff;
+	return true;
+}
+
+START_TEST(test_rekey_cold_and_shrink)
+{
+	struct hist *h = hist__new();
+	struct hist_key k;
+	size_t big;
+
+	for (u64 a = 0; a < 20000; a++) {
+		k = key(&d1, a * 16, 1);
+		ck_assert_int_eq(hist__add(h, &k, 1), 0);
+	}
+	/* 0x10 and 0x1000 hot */
+	for (int i = 0; i < 5; i++) {
+		k = key(&d1, 0x10, 1);
+		hist__add(h, &k, 1);
+		k = key(&d1, 0x1000, 1);
+		hist__add(h, &k, 1);
+	}
+	big = hist__bytes(h);
+	ck_assert_int_eq(hist__rekey_cold(h, 1, to_page, NULL), 0);
+	hist__shrink(h);
+	ck_assert_int_eq(hist__check(h), 0);
+	ck_assert_uint_lt(hist__bytes(h) * 4, big);
+	/* the 79 pages (the last one 32 entries' worth), and 0x10 apart */
+	ck_assert_uint_eq(hist__nr_entries(h), 80);
+	ck_assert_uint_eq(hist__total_samples(h), 20010);
+	for (size_t i = 0; i < hist__nr_entries(h); i++) {
+		const struct hist_entry *e = hist__entry(h, i);
+
+		if (e->key.addr == 0x10)
+			ck_assert_uint_eq(e->samples, 6);
+		else if (e->key.addr == 0)
+			ck_assert_uint_eq(e->samples, 255);
+		else if (e->key.addr == 0x4e000)
+			ck_assert_uint_eq(e->samples, 32);
+		else if (e->key.addr == 0x1000)
+			ck_assert_uint_eq(e->samples, 256 + 5);
+		else
+			ck_assert_uint_eq(e->samples, 256);
+	}
+	/* and it grows again */
+	k = key(&d2, 1, 1);
+	ck_assert_int_eq(hist__add(h, &k, 1), 0);
+	ck_assert_int_eq(hist__check(h), 0);
+	hist__free(h);
+}
+END_TEST
+
 START_TEST(test_rekey_merges)
 {
 	struct hist *h = hist__new();
@@ -189,6 +247,7 @@ Suite *hist_suite(void)
 	tcase_add_test(tc, test_growth);
 	tcase_add_test(tc, test_decay_and_zero);
 	tcase_add_test(tc, test_rekey_merges);
+	tcase_add_test(tc, test_rekey_cold_and_shrink);
 	tcase_add_test(tc, test_moved_entries);
 	suite_add_tcase(s, tc);
 	return s;

@@ -1261,6 +1261,150 @@ START_TEST(test_fold_addrs)
 }
 END_TEST
 
+/* The hot entry of test_budget: main_a at 0x1010 called from 0x108f
+ * (main_b), its chain's two nodes checked. */
+static const struct hist_entry *hot_entry(const struct snapshot *snap)
+{
+	const struct hist_entry *hot = NULL;
+
+	for (size_t i = 0; i < snap->nr; i++) {
+		const struct hist_key *k = &snap->entries[i].key;
+
+		if (k->chain && k->addr == 0x1010 && !k->whole) {
+			ck_assert_ptr_null(hot);
+			hot = &snap->entries[i];
+		}
+	}
+	ck_assert_ptr_nonnull(hot);
+	ck_assert_uint_lt(hot->key.chain, snap->nr_chains);
+	ck_assert_uint_eq(snap->chains[hot->key.chain].addr, 0x1010);
+	ck_assert_uint_eq(snap->chains[snap->chains[hot->key.chain].parent].addr,
+			  0x108f);
+	ck_assert_uint_eq(snap->chains[hot->key.chain].depth, 2);
+	return hot;
+}
+
+/* The memory budget: past it, a refresh folds the cold entries (chain
+ * dropped, address the function's start when fn knows it) and drops the
+ * chain nodes no entry names, down to half of it; the hot entries keep
+ * their addresses and chains, and new samples find them again (the
+ * memo's leaves of the old ids are not used); no sample is lost. */
+START_TEST(test_budget)
+{
+	u64 st = ST | PERF_SAMPLE_CALLCHAIN;
+	struct perf_event_attr a = attr(st);
+	struct session_opts o = { .key_fields = KEY_ALL };
+	u64 hot[] = { (u64)PERF_CONTEXT_USER, 0x401010, 0x401090 };
+	u64 chain[11] = { (u64)PERF_CONTEXT_USER };
+	struct fake_sample fs = { .time = 1000, .period = 100, .ip = 0x401010,
+				  .pid = 100, .tid = 100, .callchain = hot,
+				  .nr_callchain = 3,
+				  .misc = PERF_RECORD_MISC_USER };
+	const struct session_counts *c;
+	u64 whole_a = 0, whole_b = 0, whole_c = 0, kept = 0;
+	struct snapshot snap;
+	size_t full, budget;
+
+	session__free(s);
+	s = session__new(&o);
+	ck_assert_int_eq(session__add_event(s, "cpu-clock", &a), 0);
+	fake_machine(st);
+	for (int i = 0; i < 1000; i++)
+		session__process(s, fake_sample(buf, st, &fs));
+	/* 6,000 cold chains of ten frames, one sample each: their leaves in
+	 * main_a, main_b, memcpy (libc, 0x1400 in the file) and at 0x1200
+	 * (no function) */
+	fs.callchain = chain;
+	fs.nr_callchain = 11;
+	for (u64 i = 0; i < 6000; i++) {
+		static const u64 leaf[] = { 0x401020, 0x4010a0,
+					    0x7f0000000410ULL, 0x401200 };
+
+		chain[1] = fs.ip = leaf[i % 4] + (i / 4) % 16 * 4;
+		for (u64 d = 2; d < 11; d++)
+			chain[d] = 0x402000 + i * 9 + (d - 2);
+		session__process(s, fake_sample(buf, st, &fs));
+	}
+	/* no budget: nothing folds */
+	session__refresh(s, HIST_CUMULATIVE);
+	full = session__bytes(s);
+	c = session__counts(s);
+	ck_assert_uint_eq(c->budget_folds, 0);
+	/* under it: nothing folds either */
+	session__set_budget(s, full, func_of, NULL);
+	session__refresh(s, HIST_CUMULATIVE);
+	ck_assert_uint_eq(c->budget_folds, 0);
+	ck_assert_uint_eq(session__bytes(s), full);
+
+	budget = full / 2;
+	session__set_budget(s, budget, func_of, NULL);
+	session__refresh(s, HIST_CUMULATIVE);
+	ck_assert_uint_eq(c->budget_folds, 1);
+	ck_assert_uint_le(session__bytes(s), budget / 2);
+	/* every cold entry's key rewritten; the cold chains' nodes gone,
+	 * the hot one's two kept (with the root) */
+	ck_assert_uint_eq(c->budget_entries, 6000);
+	ck_assert_uint_ge(c->budget_nodes, 6000 * 9);
+
+	/* the hot chain again: the same entry */
+	fs.callchain = hot;
+	fs.nr_callchain = 3;
+	fs.ip = 0x401010;
+	session__process(s, fake_sample(buf, st, &fs));
+	snapshot__init(&snap);
+	ck_assert_int_eq(session__snapshot(s, 0, &snap), 0);
+	ck_assert_uint_eq(snap.total_samples, 7001);
+	ck_assert_uint_eq(snap.total_period, 700100);
+	ck_assert_uint_eq(snap.nr_chains, 3);
+	ck_assert_uint_eq(hot_entry(&snap)->samples, 1001);
+	for (size_t i = 0; i < snap.nr; i++) {
+		const struct hist_key *k = &snap.entries[i].key;
+		u64 n = snap.entries[i].samples;
+
+		if (k->chain)
+			continue;	/* the hot one */
+		if (!k->whole) {
+			/* no function there: the address stays */
+			ck_assert_uint_ge(k->addr, 0x1200);
+			ck_assert_uint_lt(k->addr, 0x1240);
+			kept += n;
+		} else if (k->addr == 0x1000) {
+			whole_a += n;
+		} else if (k->addr == 0x1080) {
+			whole_b += n;
+		} else {
+			ck_assert_uint_eq(k->addr, 0x1400);
+			whole_c += n;
+		}
+	}
+	ck_assert_uint_eq(whole_a, 1500);
+	ck_assert_uint_eq(whole_b, 1500);
+	ck_assert_uint_eq(whole_c, 1500);
+	ck_assert_uint_eq(kept, 1500);
+	/* 1 hot, 3 functions, 16 addresses without one */
+	ck_assert_uint_eq(snap.nr, 20);
+	snapshot__fini(&snap);
+
+	/* past it with nothing cold left: everything folds, still no
+	 * sample lost, and the session holds together */
+	session__set_budget(s, 1, NULL, NULL);
+	session__refresh(s, HIST_CUMULATIVE);
+	ck_assert_uint_eq(c->budget_folds, 2);
+	snapshot__init(&snap);
+	ck_assert_int_eq(session__snapshot(s, 0, &snap), 0);
+	ck_assert_uint_eq(snap.total_samples, 7001);
+	ck_assert_uint_le(snap.nr_chains, 1);	/* the root at most */
+	for (size_t i = 0; i < snap.nr; i++)
+		ck_assert_uint_eq(snap.entries[i].key.chain, 0);
+	snapshot__fini(&snap);
+	session__process(s, fake_sample(buf, st, &fs));
+	snapshot__init(&snap);
+	ck_assert_int_eq(session__snapshot(s, 0, &snap), 0);
+	ck_assert_uint_eq(hot_entry(&snap)->samples, 1);
+	snapshot__fini(&snap);
+}
+END_TEST
+
 /* The live source's cgroup reader: pid 100 in a.service, 200 in /b
  * until it exec'd (then /c), 0 the root; others unreadable (gone). */
 static int cgroup_calls[4];
@@ -1438,6 +1582,7 @@ Suite *session_suite(void)
 	tcase_add_test(tc, test_lost_once);
 	tcase_add_test(tc, test_fold_reaped_always);
 	tcase_add_test(tc, test_fold_addrs);
+	tcase_add_test(tc, test_budget);
 	tcase_add_test(tc, test_cgroup_live);
 	tcase_add_test(tc, test_cgroup_records);
 	suite_add_tcase(ss, tc);

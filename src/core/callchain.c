@@ -60,13 +60,9 @@ void callchains__reset(struct callchains *cc)
 	cc->nr = cc->nodes ? 1 : 0;	/* the root */
 }
 
-static int callchains__rehash(struct callchains *cc)
+/* The slots' table anew, n slots (a power of two, over twice nr). */
+static void callchains__index(struct callchains *cc, u32 *slots, size_t n)
 {
-	size_t n = cc->nslots * 2;
-	u32 *slots = calloc(n, sizeof(*slots));
-
-	if (!slots)
-		return -ENOMEM;
 	for (size_t id = 1; id < cc->nr; id++) {
 		const struct cc_node *nd = &cc->nodes[id];
 		size_t j = node__hash(nd->parent, nd->dso, nd->addr) & (n - 1);
@@ -78,6 +74,62 @@ static int callchains__rehash(struct callchains *cc)
 	free(cc->slots);
 	cc->slots = slots;
 	cc->nslots = n;
+}
+
+static int callchains__rehash(struct callchains *cc)
+{
+	size_t n = cc->nslots * 2;
+	u32 *slots = calloc(n, sizeof(*slots));
+
+	if (!slots)
+		return -ENOMEM;
+	callchains__index(cc, slots, n);
+	return 0;
+}
+
+int callchains__retain(struct callchains *cc, u32 *map)
+{
+	size_t n = 2048, kept = 1;
+	struct cc_node *nodes;
+	u32 *slots;
+
+	if (!cc->nodes)
+		return 0;
+	/* a child's id is above its parent's: from the leaves down, each
+	 * kept node keeps its parent */
+	for (size_t id = cc->nr; id-- > 1;)
+		if (map[id])
+			map[cc->nodes[id].parent] = 1;
+	for (size_t id = 1; id < cc->nr; id++)
+		kept += map[id] != 0;
+	while (n < kept * 2 + 2)
+		n *= 2;
+	slots = calloc(n, sizeof(*slots));
+	if (!slots)
+		return -ENOMEM;
+	map[0] = 0;
+	kept = 1;
+	for (size_t id = 1; id < cc->nr; id++) {
+		struct cc_node nd = cc->nodes[id];
+
+		if (!map[id])
+			continue;
+		nd.parent = map[nd.parent];
+		map[id] = (u32)kept;
+		cc->nodes[kept++] = nd;
+	}
+	cc->nr = kept;
+	/* what the dropped nodes held goes back (1024: reset's size) */
+	if (cc->cap > 1024 && cc->cap > kept * 2) {
+		size_t cap = MAX(kept * 3 / 2, (size_t)1024);
+
+		nodes = realloc(cc->nodes, cap * sizeof(*nodes));
+		if (nodes) {
+			cc->nodes = nodes;
+			cc->cap = cap;
+		}
+	}
+	callchains__index(cc, slots, n);
 	return 0;
 }
 

@@ -34,6 +34,16 @@ const struct cc_node *callchains__node(const struct callchains *cc, u32 id);
 void callchains__reset(struct callchains *cc);
 size_t callchains__bytes(const struct callchains *cc);
 
+/*
+ * Keeps the nodes map marks and their ancestors, drops the others (the
+ * memory budget's fold: session__set_budget).  map has callchains__nr
+ * slots; in: nonzero for a node to keep; out: map[old id] = its new id,
+ * 0 for a dropped node (ids stay in the order they came, so a parent's
+ * id stays below its children's).  The arrays shrink to fit.  0, or
+ * -ENOMEM with the trie unchanged and map undefined.
+ */
+int callchains__retain(struct callchains *cc, u32 *map);
+
 /* A copy of the nodes [0, nr) for a snapshot: read without the lock. */
 int callchains__copy(const struct callchains *cc, struct cc_node **out,
 		     size_t *cap, size_t *nr);

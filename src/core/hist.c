@@ -308,11 +308,18 @@ long hist__copy(const struct hist *h, struct hist_entry **out, size_t *cap)
 int hist__rekey(struct hist *h, bool (*fn)(struct hist_key *k, void *ctx),
 		void *ctx)
 {
+	return hist__rekey_cold(h, UINT64_MAX, fn, ctx);
+}
+
+int hist__rekey_cold(struct hist *h, u64 max,
+		     bool (*fn)(struct hist_key *k, void *ctx), void *ctx)
+{
 	bool changed = false;
 	int err;
 
 	for (size_t j = 0; j < h->nr; j++)
-		if (fn(&h->entries[j].key, ctx))
+		if (h->entries[j].samples <= max &&
+		    fn(&h->entries[j].key, ctx))
 			changed = true;
 	if (!changed)
 		return 0;
@@ -321,6 +328,37 @@ int hist__rekey(struct hist *h, bool (*fn)(struct hist_key *k, void *ctx),
 	 * go */
 	hist__remark(h, true);
 	return err;
+}
+
+/* Shrinks *p (n elements of size bytes) to want when it holds over
+ * twice that; a failed realloc keeps it. */
+static void shrink_array(void **p, size_t *n, size_t want, size_t size)
+{
+	void *q;
+
+	if (*n <= want * 2 || !*p)
+		return;
+	q = realloc(*p, want * size);
+	if (q) {
+		*p = q;
+		*n = want;
+	}
+}
+
+void hist__shrink(struct hist *h)
+{
+	size_t cap = HIST_MIN_CAP;
+
+	while (cap < h->nr * 2)
+		cap *= 2;
+	/* a failed resize keeps the bigger index, which still holds them */
+	if (cap < h->cap)
+		hist__resize(h, cap, false);
+	shrink_array((void **)&h->entries, &h->ecap,
+		     MAX(h->nr * 5 / 4, (size_t)HIST_MIN_CAP / 2),
+		     sizeof(*h->entries));
+	shrink_array((void **)&h->marks, &h->mcap,
+		     MAX(h->nr_marked * 5 / 4, (size_t)1), sizeof(*h->marks));
 }
 
 u64 hist__layout(const struct hist *h)

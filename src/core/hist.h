@@ -74,6 +74,14 @@ long hist__copy(const struct hist *h, struct hist_entry **out, size_t *cap);
  * if it changed the key. */
 int hist__rekey(struct hist *h, bool (*fn)(struct hist_key *k, void *ctx),
 		void *ctx);
+/* The same for the entries that hold at most max samples alone (the
+ * memory budget's fold of cold entries). */
+int hist__rekey_cold(struct hist *h, u64 max,
+		     bool (*fn)(struct hist_key *k, void *ctx), void *ctx);
+/* Gives back what a table that lost entries (a fold) holds beyond them:
+ * the index, the entries and the marks shrink to fit (the index at most
+ * half full), so that hist__bytes is what the entries need. */
+void hist__shrink(struct hist *h);
 
 /*
  * Takes: what came since the last take, entry by entry, for the timeline

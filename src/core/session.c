@@ -906,6 +906,109 @@ u64 session__reap_gen(const struct session *s)
 	return s->reap_gen;
 }
 
+void session__set_budget(struct session *s, size_t bytes, session_func_fn fn,
+			 void *ctx)
+{
+	s->budget = bytes;
+	s->budget_fn = fn;
+	s->budget_ctx = ctx;
+}
+
+/* A cold entry's fold: its chain goes and, when the function is known,
+ * its address. */
+static bool fold_cold(struct hist_key *k, void *ctx)
+{
+	struct session *s = ctx;
+	bool changed = false;
+	u64 start;
+
+	if (k->chain) {
+		k->chain = 0;
+		changed = true;
+	}
+	if (!k->whole && s->budget_fn &&
+	    (k->dso->kind == DSO_FILE || k->dso->kind == DSO_VDSO ||
+	     k->dso->kind == DSO_KERNEL) &&
+	    s->budget_fn(s->budget_ctx, k->dso, k->addr, &start)) {
+		k->addr = start;
+		k->whole = 1;
+		changed = true;
+	}
+	s->counts.budget_entries += changed;
+	return changed;
+}
+
+static bool remap_chain(struct hist_key *k, void *ctx)
+{
+	const u32 *map = ctx;
+
+	if (!k->chain || map[k->chain] == k->chain)
+		return false;
+	k->chain = map[k->chain];
+	return true;
+}
+
+/* Drops the chain nodes no entry names (none when memory is short: the
+ * next fold tries again). */
+static void session__retain_chains(struct session *s)
+{
+	size_t n = callchains__nr(s->chains), kept;
+	u32 *map;
+
+	if (n <= 1)
+		return;
+	map = calloc(n, sizeof(*map));
+	if (!map)
+		return;
+	for (size_t i = 0; i < s->nr_events; i++) {
+		const struct hist *h = s->events[i].hist;
+		size_t nr = hist__nr_entries(h);
+
+		for (size_t j = 0; j < nr; j++) {
+			u32 c = hist__entry(h, j)->key.chain;
+
+			if (c && c < n)
+				map[c] = 1;
+		}
+	}
+	if (callchains__retain(s->chains, map) == 0 &&
+	    (kept = callchains__nr(s->chains)) < n) {
+		for (size_t i = 0; i < s->nr_events; i++)
+			hist__rekey(s->events[i].hist, remap_chain, map);
+		/* the ids changed: the memo's leaves and the timeline's map
+		 * of them go */
+		s->chains_epoch++;
+		s->counts.budget_nodes += n - kept;
+	}
+	free(map);
+}
+
+/* Past the budget, the cold entries fold (session__set_budget). */
+static void session__budget_fold(struct session *s)
+{
+	u64 top = 0;
+
+	if (!s->budget || session__bytes(s) <= s->budget)
+		return;
+	for (size_t i = 0; i < s->nr_events; i++) {
+		const struct hist *h = s->events[i].hist;
+		size_t nr = hist__nr_entries(h);
+
+		for (size_t j = 0; j < nr; j++)
+			top = MAX(top, hist__entry(h, j)->samples);
+	}
+	for (u64 max = 1;; max *= 2) {
+		for (size_t i = 0; i < s->nr_events; i++)
+			hist__rekey_cold(s->events[i].hist, max, fold_cold, s);
+		session__retain_chains(s);
+		for (size_t i = 0; i < s->nr_events; i++)
+			hist__shrink(s->events[i].hist);
+		if (session__bytes(s) <= s->budget / 2 || max >= top)
+			break;
+	}
+	s->counts.budget_folds++;
+}
+
 void session__refresh(struct session *s, enum hist_mode mode)
 {
 	for (size_t i = 0; i < s->nr_events; i++) {
@@ -927,15 +1030,16 @@ void session__refresh(struct session *s, enum hist_mode mode)
 	machine__tick(s->machine);
 	/* Two ticks: samples taken before an exit may still sit in another
 	 * CPU's ring for one more read. */
-	if (machine__reap(s->machine, 2) == 0)
-		return;
-	s->reap_gen++;
-	for (size_t i = 0; i < s->nr_events; i++) {
-		struct hist *h = s->events[i].hist;
+	if (machine__reap(s->machine, 2) > 0) {
+		s->reap_gen++;
+		for (size_t i = 0; i < s->nr_events; i++) {
+			struct hist *h = s->events[i].hist;
 
-		if (session__folds(s, i))
-			hist__rekey(h, fold_reaped, s);
+			if (session__folds(s, i))
+				hist__rekey(h, fold_reaped, s);
+		}
 	}
+	session__budget_fold(s);
 }
 
 

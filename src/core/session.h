@@ -99,6 +99,9 @@ struct session_counts {
 				 * session__attr_build_id) */
 	u64 by_type[PERF_RECORD_MAX];
 	u64 fp_fix[FP_FIX_NR];	/* the fixer's answers (enum fp_fix) */
+	/* the memory budget's folds (session__set_budget): refreshes that
+	 * folded, entries whose keys a fold rewrote, chain nodes dropped */
+	u64 budget_folds, budget_entries, budget_nodes;
 };
 
 struct session *session__new(const struct session_opts *opts);
@@ -389,8 +392,24 @@ typedef bool (*session_func_fn)(void *ctx, const struct dso *dso, u64 addr,
  * them.  Called with the session locked; fn runs then.
  */
 void session__fold_addrs(struct session *s, session_func_fn fn, void *ctx);
+/*
+ * The memory budget (live): when, at a refresh, the histograms and the
+ * chains (session__bytes) hold more than bytes, their cold entries fold
+ * until they hold at most half of it: the entries of at most 1 sample,
+ * then 2, 4, ... lose their call chain (the chain's nodes no entry
+ * names any more go) and, when fn knows their function (as for
+ * session__fold_addrs), their address (the function's start,
+ * hist_key.whole).  The hot entries keep their addresses and chains; the
+ * session's counts say how many entries folded and how many chain nodes
+ * went (the header tells it).  Between two refreshes the histograms can
+ * pass the budget by what one refresh adds.  bytes 0: no budget (the
+ * default).  Called with the session locked; fn runs at the refresh.
+ */
+void session__set_budget(struct session *s, size_t bytes, session_func_fn fn,
+			 void *ctx);
 /* Called by the front end after each snapshot (locked): applies the
- * mode, advances the machine's clock, reaps exited processes. */
+ * mode, advances the machine's clock, reaps exited processes, folds
+ * cold entries past the memory budget. */
 void session__refresh(struct session *s, enum hist_mode mode);
 
 /*

@@ -113,6 +113,10 @@ struct session {
 	long wall_cpu, wall_dst;
 	u64 clock_now;		/* session__set_clock */
 	u64 reap_gen;		/* refreshes that reaped a process */
+	/* session__set_budget */
+	size_t budget;
+	session_func_fn budget_fn;
+	void *budget_ctx;
 };
 
 

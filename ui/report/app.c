@@ -913,6 +913,7 @@ int app__run_batch(struct app *a)
 			rowset__set_inline_rows(&t.rows, inlines__get, inl);
 	}
 	t.filter = a->filter;
+	t.budget = a->budget;
 	if (a->timeline) {
 		t.tl = a->timeline;
 		/* JSON: every cell; text: a History column over them all */

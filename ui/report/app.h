@@ -90,6 +90,7 @@ struct app {
 	struct timeline *timeline;
 	double timeline_secs;
 	bool history;			/* live: the History column shown */
+	size_t budget;			/* live: table.budget */
 	const char *time_window;	/* -i: --time as given */
 	char time_note[256];		/* the header's line on time */
 };

@@ -184,6 +184,22 @@ void header__format(struct strbuf *sb, const struct header_info *hi,
 			     why[FP_FIX_SHORT], why[FP_FIX_NO_CFI],
 			     why[FP_FIX_UNREADY]);
 	}
+	if (snap->session.budget_folds) {
+		const struct session_counts *sc = &snap->session;
+
+		/* the memory budget's folds (session__set_budget) */
+		strbuf__adds(sb, prefix);
+		strbuf__addf(sb, "memory budget: %" PRIu64 " cold entr%s folded "
+				 "to %s, %s dropped (%" PRIu64
+				 " chain node%s)\n",
+			     sc->budget_entries,
+			     sc->budget_entries == 1 ? "y" : "ies",
+			     sc->budget_entries == 1 ? "its function" :
+						       "their functions",
+			     sc->budget_entries == 1 ? "its chain" :
+						       "their chains",
+			     sc->budget_nodes, PLURAL(sc->budget_nodes));
+	}
 	if (snap->counts.throttle) {
 		strbuf__adds(sb, prefix);
 		strbuf__addf(sb, "WARNING: the kernel throttled sampling %" PRIu64

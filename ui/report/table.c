@@ -101,6 +101,17 @@ bool table__window_span(const struct table *t, u64 *start, u64 *end)
 	return true;
 }
 
+bool table__func_of(void *ctx, const struct dso *dso, u64 addr, u64 *start)
+{
+	struct sym_info si;
+
+	if (symbolizer__lookup_loaded(ctx, dso, addr, &si) || !si.name ||
+	    (si.flags & SYM_F_PROVISIONAL))
+		return false;
+	*start = si.start;
+	return true;
+}
+
 int table__snapshot(struct table *t, enum hist_mode mode)
 {
 	struct session *s = t->session;
@@ -143,6 +154,13 @@ int table__snapshot(struct table *t, enum hist_mode mode)
 	}
 	if (take && timeline__take_end(t->tl, s))
 		pr_debug("timeline: out of memory at a take");
+	if (t->budget) {
+		/* what the timeline leaves (it keeps to half of it) */
+		size_t tb = t->tl ? timeline__bytes(t->tl) : 0;
+
+		session__set_budget(s, t->budget - MIN(tb, t->budget / 2),
+				    t->syms ? table__func_of : NULL, t->syms);
+	}
 	if (!err)
 		session__refresh(s, mode);
 	session__unlock(s);

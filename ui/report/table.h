@@ -49,6 +49,11 @@ struct table {
 	 * none.
 	 */
 	struct timeline *tl;
+	/* The memory budget (live; 0: none): the session's histograms and
+	 * chains get what the timeline leaves of it, each refresh
+	 * (session__set_budget, cold entries folded to their functions by
+	 * table__func_of). */
+	size_t budget;
 	bool windowed;
 	u64 win_start, win_end;		/* asked, the samples' clock (ns) */
 	size_t win_c0, win_c1;		/* its cells at the last snapshot */
@@ -65,6 +70,10 @@ struct table {
 
 void table__init(struct table *t, struct session *s, struct symbolizer *syms,
 		 const struct sort_spec *spec);
+/* session_func_fn over a symbolizer (ctx): the start of the function
+ * holding (dso, addr) from the symbols it already holds (never a file
+ * read; a provisional name is no answer). */
+bool table__func_of(void *ctx, const struct dso *dso, u64 addr, u64 *start);
 void table__fini(struct table *t);
 
 /* Snapshots every event under the session lock, then applies mode to the

@@ -105,6 +105,7 @@ void tui__init(struct tui *t, struct app *a)
 	/* the History column: each row's share over the last refreshes, or
 	 * over a recording (its cells in as many buckets) */
 	t->table.tl = a->timeline;
+	t->table.budget = a->budget;
 	t->table.history = a->timeline && a->history ? TUI_HISTORY : 0;
 	t->table.history_spread = a->input && !a->pipe;
 	/* --baseline FILE */
@@ -627,19 +628,6 @@ static void tui__update_header(struct tui *t)
 	t->hi.filters = t->filters[0] ? t->filters : NULL;
 }
 
-/* session__fold_addrs's question, answered from loaded symbols. */
-static bool tui__func_of(void *ctx, const struct dso *dso, u64 addr,
-			 u64 *start)
-{
-	struct sym_info si;
-
-	if (symbolizer__lookup_loaded(ctx, dso, addr, &si) || !si.name ||
-	    (si.flags & SYM_F_PROVISIONAL))
-		return false;
-	*start = si.start;
-	return true;
-}
-
 /* A new snapshot (unless paused or the target ended), then rows. */
 static int tui__refresh(struct tui *t, double now)
 {
@@ -675,7 +663,7 @@ static int tui__refresh(struct tui *t, double now)
 	/* and their addresses, but for the push's profiles, which keep
 	 * every address with its line */
 	session__fold_addrs(a->session,
-			    fold && a->syms && !a->pusher ? tui__func_of : NULL,
+			    fold && a->syms && !a->pusher ? table__func_of : NULL,
 			    a->syms);
 	session__unlock(a->session);
 	/* --pprof, --flamegraph: batch's files, before this snapshot
