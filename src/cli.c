@@ -106,7 +106,7 @@ static const struct opt_desc {
 	  "no History column (each row's share over time; H shows it)" },
 	{ OPT_MEMORY_BUDGET, "memory-budget", "MB",
 	  "profiling: histograms, chains and timeline in at most MB MiB, "
-	  "cold entries folded past it (default 128; 0: none)" },
+	  "cold entries folded past it (default 64; 0: none)" },
 	{ OPT_NO_CONFIG, "no-config", NULL,
 	  "ignore the settings file (~/.config/ptop/config)" },
 	{ OPT_BATCH, "batch", NULL, "print tables, no terminal UI",
@@ -721,7 +721,7 @@ void cli__defaults(struct options *o)
 	o->freq = 4000;
 	o->delay = 2.0;
 	o->mode = HIST_CUMULATIVE;
-	o->memory_budget = (size_t)128 << 20;
+	o->memory_budget = (size_t)64 << 20;
 	sort_spec__default(&o->spec);
 }
 

@@ -1,10 +1,20 @@
 /* ingest: ns per sample through ring reading + decode + map lookup +
  * aggregation, on synthetic records (no kernel).  Prints one line.
- * usage: ingest [SAMPLES [REFRESH [notake]]]: with REFRESH, every
- * REFRESH samples a refresh as the live view's under the lock (the
- * snapshot, and the timeline's take in the same pass unless notake),
- * timed apart from the samples: the samples' figure stays the hot
- * path's, the refresh's shows what the take adds to the snapshot. */
+ * usage: ingest [-g|-r] [SAMPLES [REFRESH [notake]]]
+ *   -g: frame-pointer call chains (8 frames; a hot leaf reached by 4
+ *       paths of 256, a cold one from anywhere), interned per sample as
+ *       live -g does
+ *   -r: the same with -g's leaf recovery: each sample carries ip, sp
+ *       and bp and a 256-byte copy of its stack (ptop's default), and a
+ *       fixer runs the recovery (fpfix) over rows the bench makes (half
+ *       the hot leaves have no frame: their caller is put back), each
+ *       row behind a map lookup as the live one's
+ *   REFRESH: every REFRESH samples a refresh as the live view's under
+ *       the lock (the snapshot, and the timeline's take in the same pass
+ *       unless notake), timed apart from the samples: the samples'
+ *       figure stays the hot path's, the refresh's shows what the take
+ *       adds to the snapshot. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +24,7 @@
 #include "src/core/ring.h"
 #include "src/core/session.h"
 #include "src/core/timeline.h"
+#include "symbols/fpfix.h"
 
 #define PAGE 4096
 #define RING (1u << 20)		/* 1 MiB data area */
@@ -21,6 +32,9 @@
 #define NMAPS 40
 #define ST (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
 	    PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)
+#define DEPTH 8			/* -g: frames a chain, the leaf's included */
+#define COPY 256		/* -r: the stack copy (FP_COPY_DEFAULT) */
+#define SP0 0x7ffd00000000ULL
 
 static double now(void)
 {
@@ -74,8 +88,76 @@ static void put_comm_mmaps(struct session *s, u32 pid, size_t trailer)
 	}
 }
 
+/* -r's rows: in a mapped binary, code at offsets under 0x400 of a map
+ * is a leaf without a frame (the CFA is rsp + 8, rbp its caller's), the
+ * rest has its frame (the CFA is rbp + 16, rbp saved under it). */
+struct fixer {
+	struct machine *m;
+	s32 pid;
+};
+
+static int bench_row(void *ctx, u64 pc, bool ret, struct ehframe_row *r)
+{
+	struct fixer *f = ctx;
+	u64 look = ret ? pc - 1 : pc;
+	const struct map *map = machine__find_map(f->m, f->pid, look);
+
+	if (!map)
+		return -ENOENT;
+	memset(r, 0, sizeof(*r));
+	r->ra.how = EH_AT;
+	r->ra.off = -8;
+	r->cfa.how = EH_REG;
+	if (look - map->start + map->pgoff < 0x400) {
+		r->cfa.reg = EHFRAME_REG_SP;
+		r->cfa.off = 8;
+		r->bp.how = EH_SAME;
+	} else {
+		r->cfa.reg = EHFRAME_REG_BP;
+		r->cfa.off = 16;
+		r->bp.how = EH_AT;
+		r->bp.off = -16;
+	}
+	r->start = look;
+	r->end = look + 1;
+	return 0;
+}
+
+static int bench_fix(void *ctx, struct machine *m, const struct fix_req *req,
+		     u64 *out, size_t max, size_t *nr)
+{
+	struct fixer *f = ctx;
+	struct fpfix_regs regs;
+
+	*nr = 0;
+	if (fpfix__regs(req->abi, req->regs_mask, req->regs, req->nr_regs,
+			&regs))
+		return FP_FIX_BAD;
+	f->m = m;
+	f->pid = req->pid;
+	return fpfix__recover(&regs, req->user, req->nr_user, req->stack,
+			      req->stack_size, bench_row, f, out, max, nr);
+}
+
+/* A caller in map m of the hot binaries (offsets from 0x10000: framed
+ * code), for path p and depth d. */
+static u64 hot_caller(u64 m, u64 p, u64 d)
+{
+	return 0x400000ULL + m * 0x100000 + 0x10000 +
+	       ((p * 37 + d * 101) % 2048) * 16 + 5;
+}
+
 int main(int argc, char **argv)
 {
+	bool chains = false, fix = false;
+	struct fixer fixer = { 0 };
+
+	while (argc > 1 && argv[1][0] == '-') {
+		chains |= !strcmp(argv[1], "-g") || !strcmp(argv[1], "-r");
+		fix |= !strcmp(argv[1], "-r");
+		argv++;
+		argc--;
+	}
 	long n = argc > 1 ? atol(argv[1]) : 5000000;
 	long take_every = argc > 2 ? atol(argv[2]) : 0, since = 0;
 	bool notake = argc > 3 && strcmp(argv[3], "notake") == 0;
@@ -90,8 +172,10 @@ int main(int argc, char **argv)
 	struct perf_event_mmap_page *pg = (void *)mem;
 	struct ring *ring = malloc(sizeof(*ring));
 	struct session *s = session__new(&so);
-	const size_t rec = 8 + 5 * 8;
+	u64 st = ST | (chains ? PERF_SAMPLE_CALLCHAIN : 0) |
+		 (fix ? PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER : 0);
 	u64 head = 0, t = 1;
+	size_t rec_max = 8 + 5 * 8 + 8 * (1 + DEPTH + 2) + 8 * 4 + 16 + COPY;
 	double t0, elapsed = 0;
 	long done = 0;
 
@@ -100,21 +184,28 @@ int main(int argc, char **argv)
 	snapshot__init(&snap);
 	memset(mem, 0, PAGE);
 	memset(&attr, 0, sizeof(attr));
-	attr.sample_type = ST;
+	attr.sample_type = st;
 	attr.sample_id_all = 1;
+	if (fix) {
+		attr.sample_regs_user = RECORD_FP_REGS;
+		attr.sample_stack_user = COPY;
+		session__set_fixer(s, bench_fix, &fixer);
+	}
 	session__add_event(s, "cpu-clock", &attr);
 	for (u32 p = 1; p <= NPROC; p++)
-		put_comm_mmaps(s, p * 10, record__id_trailer_size(ST, true));
+		put_comm_mmaps(s, p * 10, record__id_trailer_size(st, true));
 	if (ring__init(ring, mem, PAGE + RING, PAGE))
 		return 1;
 
 	/* Fill the ring with samples, read it all through the session,
 	 * repeat: the cost of writing the ring is not counted. */
 	while (done < n) {
-		size_t per = (RING / rec) - 1;
+		/* the ring filled up to its last whole record */
+		u64 start = head;
 
-		for (size_t i = 0; i < per; i++) {
-			u64 w[6];
+		while (head + rec_max < start + RING) {
+			u64 w[64];
+			size_t nw = 6;
 			struct perf_event_header *h = (void *)w;
 			u32 pid = (u32)(rnd() % NPROC + 1) * 10;
 			u32 pt[2] = { pid, pid }, cpu[2] = { (u32)(rnd() & 1), 0 };
@@ -128,15 +219,63 @@ int main(int argc, char **argv)
 			u64 ip = kernel ? 0xffffffff81000000ULL + off :
 					  0x400000ULL + m * 0x100000 + off;
 
+			/* a hot leaf is reached by one of 4 paths of its
+			 * own (8,192 hot chains) */
+			u64 path = (off / 4 + rnd() % 4) % 256;
+			u64 sp = SP0 + (rnd() % 64) * 64;
+			size_t rec;
+
 			h->type = PERF_RECORD_SAMPLE;
 			h->misc = kernel ? PERF_RECORD_MISC_KERNEL :
 					   PERF_RECORD_MISC_USER;
-			h->size = (u16)rec;
 			w[1] = ip;
 			memcpy(&w[2], pt, 8);
 			w[3] = t++;
 			memcpy(&w[4], cpu, 8);
 			w[5] = 250000;
+			if (chains) {
+				/* the kernel's part (three kernel frames)
+				 * or the user's: the leaf, then return
+				 * addresses (hot: one of 256 paths in the
+				 * leaf's binary; cold: anywhere) */
+				u64 *cc = &w[nw + 1], k = 0;
+
+				cc[k++] = kernel ? (u64)PERF_CONTEXT_KERNEL :
+						   (u64)PERF_CONTEXT_USER;
+				cc[k++] = ip;
+				for (u64 d = 1; d < (kernel ? 4 : DEPTH); d++)
+					cc[k++] = kernel ?
+						ip + 0x1000 * d + 5 :
+					hot ? hot_caller(m, path, d) :
+					      0x400000ULL +
+						(rnd() % NMAPS) * 0x100000 +
+						0x10000 + rnd() % 0x60000;
+				w[nw] = k;
+				nw += 1 + k;
+			}
+			if (fix) {
+				/* abi, then bp, sp, ip (the mask's bit
+				 * order); the copy: the return address
+				 * into the leaf's caller at sp */
+				u8 *copy = (u8 *)&w[nw + 5];
+				u64 ra = hot_caller(m, path, 0);
+
+				w[nw++] = kernel ? 0 : PERF_SAMPLE_REGS_ABI_64;
+				if (!kernel) {
+					w[nw++] = sp + 0x40;
+					w[nw++] = sp;
+					w[nw++] = ip;
+				}
+				w[nw++] = kernel ? 0 : COPY;
+				if (!kernel) {
+					memset(copy, 0, COPY);
+					memcpy(copy, &ra, 8);
+					nw += COPY / 8;
+					w[nw++] = COPY;
+				}
+			}
+			rec = nw * 8;
+			h->size = (u16)rec;
 			for (size_t b = 0; b < rec; b++)
 				mem[PAGE + ((head + b) & (RING - 1))] =
 					((unsigned char *)w)[b];
@@ -179,9 +318,10 @@ int main(int argc, char **argv)
 		elapsed += now() - t0;
 	}
 	if (take_every > 0)
-		printf("ingest: %.1f ns/sample (%ld samples, ring read + decode "
+		printf("ingest%s: %.1f ns/sample (%ld samples, ring read + decode "
 		       "+ map lookup + aggregation); refresh: %.1f ns/sample "
 		       "(%ld refreshes, %s, %zu entries at the end%s",
+		       fix ? " -r" : chains ? " -g" : "",
 		       elapsed * 1e9 / (double)done, done,
 		       t_refresh * 1e9 / (double)done, refreshes,
 		       tl ? "snapshot and timeline take" : "snapshot alone",
@@ -191,8 +331,9 @@ int main(int argc, char **argv)
 		       timeline__nr_cells(tl),
 		       (double)timeline__bytes(tl) / 1e6);
 	if (take_every <= 0)
-		printf("ingest: %.1f ns/sample (%ld samples, ring read + decode "
+		printf("ingest%s: %.1f ns/sample (%ld samples, ring read + decode "
 		       "+ map lookup + aggregation)\n",
+		       fix ? " -r" : chains ? " -g" : "",
 		       elapsed * 1e9 / (double)done, done);
 	snapshot__fini(&snap);
 	timeline__free(tl);
