@@ -209,9 +209,11 @@ START_TEST(test_count_folded)
 	fake_add(&f, &fix, a->insns[1].key, 30);
 	fake_add(&f, &fix, a->start, 60);
 	f.e[2].key.whole = 1;
+	f.e[2].key.pid = -1;
 	/* another function's folded entry */
 	fake_add(&f, &fix, a->start + a->size, 500);
 	f.e[3].key.whole = 1;
+	f.e[3].key.pid = -1;
 	annotation__count(a, &f.snap);
 	ck_assert_uint_eq(a->samples, 40);
 	ck_assert_uint_eq(a->folded_samples, 60);
@@ -225,6 +227,16 @@ START_TEST(test_count_folded)
 	ck_assert_msg(strstr(sb.buf, "16.67% of cpu-clock, 40 samples (+60 of "
 				     "exited processes, address not kept)"),
 		      "%s", sb.buf);
+	/* a living process's entry folded by the memory budget: the title
+	 * does not call it an exited process's */
+	f.e[2].key.pid = 100;
+	annotation__count(a, &f.snap);
+	ck_assert_uint_eq(a->folded_samples, 60);
+	strbuf__reset(&sb);
+	annotation__format_title(a, "cpu-clock", &sb);
+	ck_assert_msg(strstr(sb.buf, "40 samples (+60 of exited processes or "
+				     "past the memory budget, address not "
+				     "kept)"), "%s", sb.buf);
 	strbuf__fini(&sb);
 	annotation__put(a);
 }

@@ -81,8 +81,9 @@ struct annotation {
 	/* of this function too, at no instruction: entries of exited
 	 * processes whose addresses the live view folded (hist_key.whole);
 	 * percentages are of samples/period above, the title's share of
-	 * both */
-	u64 folded_samples, folded_period;
+	 * both; folded_live: those of them not of an exited process (pid
+	 * not -1: the memory budget folded them) */
+	u64 folded_samples, folded_period, folded_live;
 	u64 total_samples, total_period;	/* of the snapshot */
 };
 

@@ -84,7 +84,7 @@ void annotation__count_scope(struct annotation *a,
 			     const struct ann_scope *scope)
 {
 	a->samples = a->period = 0;
-	a->folded_samples = a->folded_period = 0;
+	a->folded_samples = a->folded_period = a->folded_live = 0;
 	for (size_t i = 0; i < a->nr; i++)
 		a->insns[i].samples = a->insns[i].period = 0;
 	for (size_t i = 0; i < a->nr_srcs; i++)
@@ -105,6 +105,8 @@ void annotation__count_scope(struct annotation *a,
 			    in_scope(e, scope)) {
 				a->folded_samples += e->samples;
 				a->folded_period += e->period;
+				if (e->key.pid != -1)
+					a->folded_live += e->samples;
 			}
 			continue;
 		}

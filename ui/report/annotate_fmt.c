@@ -220,9 +220,13 @@ void annotation__format_title(const struct annotation *a, const char *event,
 	sanitize_str(sb, event ? event : "the samples");
 	strbuf__addf(sb, ", %" PRIu64 " sample%s", a->samples,
 		     a->samples == 1 ? "" : "s");
-	if (a->folded_samples)
+	if (a->folded_samples && !a->folded_live)
 		strbuf__addf(sb, " (+%" PRIu64 " of exited processes, "
 				 "address not kept)",
+			     a->folded_samples);
+	else if (a->folded_samples)
+		strbuf__addf(sb, " (+%" PRIu64 " of exited processes or past "
+				 "the memory budget, address not kept)",
 			     a->folded_samples);
 }
 
