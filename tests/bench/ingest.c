@@ -15,6 +15,7 @@
  *       figure stays the hot path's, the refresh's shows what the take
  *       adds to the snapshot. */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -335,6 +336,15 @@ int main(int argc, char **argv)
 		       "+ map lookup + aggregation)\n",
 		       fix ? " -r" : chains ? " -g" : "",
 		       elapsed * 1e9 / (double)done, done);
+	if (fix) {
+		const struct session_counts *c = session__counts(s);
+		u64 all = 0;
+
+		for (int i = 0; i < FP_FIX_NR; i++)
+			all += c->fp_fix[i];
+		printf("  recovery: %" PRIu64 " of %" PRIu64 " user samples tied "
+		       "to a frame\n", c->fp_fix[FP_FIX_TIED], all);
+	}
 	snapshot__fini(&snap);
 	timeline__free(tl);
 	session__free(s);

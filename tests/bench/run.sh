@@ -91,9 +91,19 @@ echo
 
 if [ -z "${BENCH_ONLY:-}" ]; then
 # 1. Ingest cost: synthetic records, no kernel.
-for i in 1 2 3; do "$BUILD/bench/ingest" 3000000; done > "$tmp/ingest"
+# Plain samples, -g's frame-pointer chains (8 frames), and -g with the
+# leaf recovery's stack copies (-r): what each adds is shown apart.
+for i in 1 2 3; do
+	"$BUILD/bench/ingest" 3000000
+	"$BUILD/bench/ingest" -g 3000000
+	"$BUILD/bench/ingest" -r 3000000
+done > "$tmp/ingest"
 ns=$(sed -n 's/^ingest: \([0-9.]*\) ns.*/\1/p' "$tmp/ingest" | best)
-echo "ingest (ring read + decode + map lookup + aggregation): $ns ns/sample (best of 3; target <= 100)"
+ng=$(sed -n 's/^ingest -g: \([0-9.]*\) ns.*/\1/p' "$tmp/ingest" | best)
+nr=$(sed -n 's/^ingest -r: \([0-9.]*\) ns.*/\1/p' "$tmp/ingest" | best)
+echo "ingest (ring read + decode + map lookup + aggregation): $ns ns/sample (best of 3; target <= 50)"
+echo "  -g, frame-pointer chains of 8 frames interned: $ng ns/sample, the chains $(awk -v a="$ng" -v b="$ns" 'BEGIN { printf "%.1f", a - b }') of it (target <= 50 in all)"
+echo "  -g with the leaf recovery (ip, sp, bp and a 256-byte stack copy a sample, the callers put back): $nr ns/sample, the recovery $(awk -v a="$nr" -v b="$ng" 'BEGIN { printf "%.1f", a - b }') of it (best of 3, alternating)"
 # and a refresh every 16000 samples (2 s at 4000 Hz on two CPUs): the
 # snapshot alone, then with the timeline's take in the same pass (the
 # samples' path is the same; what time costs is the take's, per refresh)

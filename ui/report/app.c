@@ -914,6 +914,7 @@ int app__run_batch(struct app *a)
 	}
 	t.filter = a->filter;
 	t.budget = a->budget;
+	t.keep_addrs = a->pusher != NULL;
 	if (a->timeline) {
 		t.tl = a->timeline;
 		/* JSON: every cell; text: a History column over them all */

@@ -159,7 +159,9 @@ int table__snapshot(struct table *t, enum hist_mode mode)
 		size_t tb = t->tl ? timeline__bytes(t->tl) : 0;
 
 		session__set_budget(s, t->budget - MIN(tb, t->budget / 2),
-				    t->syms ? table__func_of : NULL, t->syms);
+				    t->syms && !t->keep_addrs ? table__func_of :
+								 NULL,
+				    t->syms);
 	}
 	if (!err)
 		session__refresh(s, mode);

@@ -52,8 +52,10 @@ struct table {
 	/* The memory budget (live; 0: none): the session's histograms and
 	 * chains get what the timeline leaves of it, each refresh
 	 * (session__set_budget, cold entries folded to their functions by
-	 * table__func_of). */
+	 * table__func_of, but with keep_addrs: --push's profiles carry
+	 * each address's line, so only the chains go). */
 	size_t budget;
+	bool keep_addrs;
 	bool windowed;
 	u64 win_start, win_end;		/* asked, the samples' clock (ns) */
 	size_t win_c0, win_c1;		/* its cells at the last snapshot */

@@ -106,6 +106,7 @@ void tui__init(struct tui *t, struct app *a)
 	 * over a recording (its cells in as many buckets) */
 	t->table.tl = a->timeline;
 	t->table.budget = a->budget;
+	t->table.keep_addrs = a->pusher != NULL;
 	t->table.history = a->timeline && a->history ? TUI_HISTORY : 0;
 	t->table.history_spread = a->input && !a->pipe;
 	/* --baseline FILE */
