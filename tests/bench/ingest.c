@@ -2,8 +2,9 @@
  * aggregation, on synthetic records (no kernel).  Prints one line.
  * usage: ingest [-g|-r] [SAMPLES [REFRESH [notake]]]
  *   -g: frame-pointer call chains (8 frames; a hot leaf reached by 4
- *       paths of 256, a cold one from anywhere), interned per sample as
- *       live -g does
+ *       paths of 256; a cold one through two callers anywhere in its
+ *       binary, then one of the hot paths), interned per sample as live
+ *       -g does
  *   -r: the same with -g's leaf recovery: each sample carries ip, sp
  *       and bp and a 256-byte copy of its stack (ptop's default), and a
  *       fixer runs the recovery (fpfix) over rows the bench makes (half
@@ -247,9 +248,10 @@ int main(int argc, char **argv)
 				for (u64 d = 1; d < (kernel ? 4 : DEPTH); d++)
 					cc[k++] = kernel ?
 						ip + 0x1000 * d + 5 :
-					hot ? hot_caller(m, path, d) :
-					      0x400000ULL +
-						(rnd() % NMAPS) * 0x100000 +
+					hot || d > 2 ?
+						hot_caller(hot ? m : m % 4,
+							   path, d) :
+						0x400000ULL + m * 0x100000 +
 						0x10000 + rnd() % 0x60000;
 				w[nw] = k;
 				nw += 1 + k;
