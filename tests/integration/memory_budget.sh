@@ -4,8 +4,8 @@
 # lost: manychains' 131072 distinct chains, each as cold as the others,
 # four seconds of its CPU (about 16,000 samples, nearly each an entry of
 # its own: several MiB of histogram and chains), profiled with -g in a
-# budget of 1 MiB; then two seconds in the default budget (64 MiB),
-# which they do not reach: no fold.
+# budget of 1 MiB (text, then JSON); then two seconds in the default
+# budget (64 MiB), which they do not reach: no fold.
 . tests/integration/lib.sh
 . tests/integration/callgraph.inc
 
@@ -32,6 +32,16 @@ at_least "$nodes" 1000 "chain nodes dropped"
 # the samples stay in their function: leaf's row (the workload's spin)
 leaf=$(awk '!/^#/ && $NF == "leaf" && $2 ~ /^[0-9]+$/ { n += $2 } END { print n + 0 }' "$TMP/last")
 at_least "$((leaf * 10))" "$((total * 8))" "leaf's samples (of $total)"
+
+# JSON says the same (budget_folded), and every sample is in a row
+"$PTOP" -b --json -g --no-children -e cpu-clock -F 4000 -d 1 -E 1000000 \
+	--memory-budget 1 -- "$WL/manychains" 3 17 > "$TMP/out.json" 2> "$TMP/err" ||
+	fail "ptop --json exited with $?: $(cat "$TMP/err")"
+tail -n 1 "$TMP/out.json" | jq -e '.finished and .samples > 3000 and
+	.budget_folded.entries > 1000 and .budget_folded.chain_nodes > 1000 and
+	.hidden_rows == 0 and ([.rows[].samples] | add) == .samples' \
+	> /dev/null ||
+	fail "JSON: $(tail -n 1 "$TMP/out.json" | jq -c '{finished, samples, budget_folded, rows: ([.rows[].samples] | add), hidden_rows}')"
 
 # the default budget: nothing folds
 "$PTOP" -b -g --no-children -e cpu-clock -F 4000 -d 1 -- \

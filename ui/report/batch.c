@@ -306,6 +306,13 @@ static void batch__json(struct strbuf *sb, const struct batch_opts *o,
 	/* what the session holds: distinct keys, call chain nodes */
 	strbuf__addf(sb, ",\"entries\":%zu,\"chain_nodes\":%zu", snap->nr,
 		     snap->nr_chains ? snap->nr_chains - 1 : 0);
+	/* the memory budget's folds, once there were some (the header's
+	 * "memory budget:" line) */
+	if (snap->session.budget_folds)
+		strbuf__addf(sb, ",\"budget_folded\":{\"entries\":%" PRIu64
+				 ",\"chain_nodes\":%" PRIu64 "}",
+			     snap->session.budget_entries,
+			     snap->session.budget_nodes);
 	if (t->rows.series && t->history == HISTORY_CELLS) {
 		const struct row_series *s = t->rows.series;
 		u64 t0, w = timeline__grid(t->tl, &t0);
