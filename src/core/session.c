@@ -825,13 +825,29 @@ void session__ring_dropped(struct session *s, u64 records, u64 bytes)
 	s->counts.ring_dropped_bytes += bytes;
 }
 
+/* k's address becomes its function's start (hist_key.whole) when fn
+ * knows it, in a binary, the vdso or the kernel: true if it did. */
+static bool fold_to_function(struct hist_key *k, session_func_fn fn,
+			     void *ctx)
+{
+	u64 start;
+
+	if (k->whole || !fn ||
+	    (k->dso->kind != DSO_FILE && k->dso->kind != DSO_VDSO &&
+	     k->dso->kind != DSO_KERNEL) ||
+	    !fn(ctx, k->dso, k->addr, &start))
+		return false;
+	k->addr = start;
+	k->whole = 1;
+	return true;
+}
+
 /* Folds the entries of processes that were reaped: pid/tid become -1,
  * the comm stays, so a command's share survives its processes. */
 static bool fold_reaped(struct hist_key *k, void *ctx)
 {
 	struct session *s = ctx;
 	bool changed = false;
-	u64 start;
 
 	if (k->pid > 0 && !machine__knows(s->machine, k->pid)) {
 		k->pid = -1;
@@ -841,14 +857,9 @@ static bool fold_reaped(struct hist_key *k, void *ctx)
 		changed = true;
 	}
 	/* and, with session__fold_addrs, their addresses */
-	if (k->pid == -1 && s->func_fn && !k->whole && !k->chain &&
-	    (k->dso->kind == DSO_FILE || k->dso->kind == DSO_VDSO ||
-	     k->dso->kind == DSO_KERNEL) &&
-	    s->func_fn(s->func_ctx, k->dso, k->addr, &start)) {
-		k->addr = start;
-		k->whole = 1;
+	if (k->pid == -1 && !k->chain &&
+	    fold_to_function(k, s->func_fn, s->func_ctx))
 		changed = true;
-	}
 	return changed;
 }
 
@@ -920,20 +931,13 @@ static bool fold_cold(struct hist_key *k, void *ctx)
 {
 	struct session *s = ctx;
 	bool changed = false;
-	u64 start;
 
 	if (k->chain) {
 		k->chain = 0;
 		changed = true;
 	}
-	if (!k->whole && s->budget_fn &&
-	    (k->dso->kind == DSO_FILE || k->dso->kind == DSO_VDSO ||
-	     k->dso->kind == DSO_KERNEL) &&
-	    s->budget_fn(s->budget_ctx, k->dso, k->addr, &start)) {
-		k->addr = start;
-		k->whole = 1;
+	if (fold_to_function(k, s->budget_fn, s->budget_ctx))
 		changed = true;
-	}
 	s->counts.budget_entries += changed;
 	return changed;
 }
@@ -948,29 +952,55 @@ static bool remap_chain(struct hist_key *k, void *ctx)
 	return true;
 }
 
+/* fn for every entry of every event. */
+static void session__each_entry(const struct session *s,
+				void (*fn)(const struct hist_entry *e,
+					   void *ctx),
+				void *ctx)
+{
+	for (size_t i = 0; i < s->nr_events; i++) {
+		const struct hist *h = s->events[i].hist;
+		size_t nr = hist__nr_entries(h);
+
+		for (size_t j = 0; j < nr; j++)
+			fn(hist__entry(h, j), ctx);
+	}
+}
+
+struct chain_marks {
+	u32 *map;
+	size_t n;
+};
+
+static void mark_chain(const struct hist_entry *e, void *ctx)
+{
+	struct chain_marks *m = ctx;
+
+	if (e->key.chain && e->key.chain < m->n)
+		m->map[e->key.chain] = 1;
+}
+
+static void max_samples(const struct hist_entry *e, void *ctx)
+{
+	u64 *top = ctx;
+
+	*top = MAX(*top, e->samples);
+}
+
 /* Drops the chain nodes no entry names (none when memory is short: the
  * next fold tries again). */
 static void session__retain_chains(struct session *s)
 {
 	size_t n = callchains__nr(s->chains), kept;
+	struct chain_marks m = { .n = n };
 	u32 *map;
 
 	if (n <= 1)
 		return;
-	map = calloc(n, sizeof(*map));
+	map = m.map = calloc(n, sizeof(*map));
 	if (!map)
 		return;
-	for (size_t i = 0; i < s->nr_events; i++) {
-		const struct hist *h = s->events[i].hist;
-		size_t nr = hist__nr_entries(h);
-
-		for (size_t j = 0; j < nr; j++) {
-			u32 c = hist__entry(h, j)->key.chain;
-
-			if (c && c < n)
-				map[c] = 1;
-		}
-	}
+	session__each_entry(s, mark_chain, &m);
 	if (callchains__retain(s->chains, map) == 0 &&
 	    (kept = callchains__nr(s->chains)) < n) {
 		for (size_t i = 0; i < s->nr_events; i++)
@@ -990,13 +1020,7 @@ static void session__budget_fold(struct session *s)
 
 	if (!s->budget || session__bytes(s) <= s->budget)
 		return;
-	for (size_t i = 0; i < s->nr_events; i++) {
-		const struct hist *h = s->events[i].hist;
-		size_t nr = hist__nr_entries(h);
-
-		for (size_t j = 0; j < nr; j++)
-			top = MAX(top, hist__entry(h, j)->samples);
-	}
+	session__each_entry(s, max_samples, &top);
 	for (u64 max = 1;; max *= 2) {
 		for (size_t i = 0; i < s->nr_events; i++)
 			hist__rekey_cold(s->events[i].hist, max, fold_cold, s);
