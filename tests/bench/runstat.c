@@ -1,7 +1,8 @@
 /* runstat: runs a command for a while and reports its CPU time, peak RSS
  * and when its output first matched a pattern.
  * usage: runstat [-t SECS] [-p PATTERN] [-s SIG] -- CMD [ARGS...]
- * prints: cpu_s=<user+sys> rss_kb=<peak> first_s=<secs or -1> status=<n> */
+ * prints: cpu_s=<user+sys> rss_kb=<peak> first_s=<secs or -1> status=<n>
+ * wall_s=<start to exit> */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -92,16 +93,17 @@ int main(int argc, char **argv)
 					first = now() - start;
 			}
 		} else if (eof) {
-			usleep(20000);
+			usleep(1000);	/* a wall time to the millisecond */
 		}
 		w = wait4(pid, &status, WNOHANG, &ru);
 		if (w == pid)
 			break;
 	}
-	printf("cpu_s=%.3f rss_kb=%ld first_s=%.3f status=%d\n",
+	printf("cpu_s=%.3f rss_kb=%ld first_s=%.3f status=%d wall_s=%.3f\n",
 	       (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
 		       (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6,
 	       ru.ru_maxrss, first,
-	       WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+	       WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status),
+	       now() - start);
 	return 0;
 }
