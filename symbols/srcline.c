@@ -17,6 +17,33 @@
 #define DWARF_MAX_RATIO 1100
 #define MAX_CUS_SCANNED 1000000
 
+/*
+ * The DIEs holding code, by address: an entry per range, sorted by lo,
+ * maxhi the largest hi of the entries up to it (so that a search stops
+ * going back where no earlier range can hold the pc), seq the DIE's
+ * place in the order a walk meets them (the first one met wins, as it
+ * does in the walk), visits the DIEs a walk has seen at it.
+ */
+struct pcrange {
+	u64 lo, hi, maxhi;
+	u32 seq, visits;
+	int level;
+	Dwarf_Die die;
+};
+
+struct pcindex {
+	struct pcrange *r;
+	size_t n, cap;
+	u32 seq;
+	unsigned int visits;
+	bool cut;		/* the walk met its bound: not all there */
+};
+
+struct cu_funcs {
+	struct Dwarf_CU *cu;
+	struct pcindex ix;	/* cut: walk the CU as before */
+};
+
 struct srcline_dw {
 	Dwarf *dw;
 	/* the file libdw maps: a change under it ends the handle */
@@ -30,6 +57,19 @@ struct srcline_dw {
 	 * (every type and declaration of every header) is what costs */
 	Dwarf_Die last_fn;
 	bool has_last_fn;
+	/* the CUs by address, made at the first address .debug_aranges
+	 * does not place (then every CU would be asked for every such
+	 * address); cu_ix_failed: too big or no memory, ask each CU */
+	struct pcindex cu_ix;
+	bool cu_ix_made, cu_ix_failed;
+	bool no_index;		/* srcline__no_index */
+	/* per CU met, its functions by address (walking the CU from its
+	 * root, past every type and declaration, for every address is what
+	 * costs), sorted by the CU's address */
+	struct cu_funcs *cus;
+	size_t nr_cus, cap_cus;
+	/* an index being made: freed with sd if a fault cuts it short */
+	struct pcindex building;
 };
 
 static u64 be64(const u8 *p)
@@ -146,17 +186,145 @@ void srcline__free(struct srcline_dw *sd)
 		return;
 	if (!sd->poisoned)
 		dwarf_end(sd->dw);
+	for (size_t i = 0; i < sd->nr_cus; i++)
+		free(sd->cus[i].ix.r);
+	free(sd->cus);
+	free(sd->cu_ix.r);
+	free(sd->building.r);
 	free(sd);
 }
 
-static bool cu_of(Dwarf *dw, u64 vaddr, Dwarf_Die *cu)
+/* at most this many ranges in an index (a CU's, or the CUs'): past it,
+ * hostile or absurd DWARF is walked as it was, without an index */
+#define MAX_INDEX_RANGES (1u << 22)
+
+static int pcrange_cmp(const void *pa, const void *pb)
 {
+	const struct pcrange *a = pa, *b = pb;
+
+	if (a->lo != b->lo)
+		return a->lo < b->lo ? -1 : 1;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+/* die's ranges into ix as entry seq; false: the index is given up */
+static bool pcindex__add(struct pcindex *ix, Dwarf_Die *die, int level)
+{
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t off = 0;
+	u32 seq = ix->seq++;
+
+	/* dwarf_haspc's loop: the ranges before an error count */
+	while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0) {
+		if (hi <= lo)
+			continue;
+		if (ix->n >= MAX_INDEX_RANGES ||
+		    array__grow((void **)&ix->r, &ix->cap, ix->n + 1,
+				sizeof(*ix->r)))
+			return false;
+		ix->r[ix->n++] = (struct pcrange){
+			.lo = lo, .hi = hi, .seq = seq,
+			.visits = ix->visits, .level = level, .die = *die
+		};
+	}
+	return true;
+}
+
+static void pcindex__sort(struct pcindex *ix)
+{
+	u64 maxhi = 0;
+
+	qsort(ix->r, ix->n, sizeof(*ix->r), pcrange_cmp);
+	for (size_t i = 0; i < ix->n; i++) {
+		if (ix->r[i].hi > maxhi)
+			maxhi = ix->r[i].hi;
+		ix->r[i].maxhi = maxhi;
+	}
+}
+
+/* the first entry met (lowest seq) whose range holds pc, or NULL */
+static const struct pcrange *pcindex__find(const struct pcindex *ix, u64 pc)
+{
+	const struct pcrange *best = NULL;
+	size_t lo = 0, hi = ix->n;
+
+	while (lo < hi) {	/* the first entry with lo > pc */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ix->r[mid].lo <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i-- > 0 && ix->r[i].maxhi > pc;) {
+		const struct pcrange *r = &ix->r[i];
+
+		if (pc < r->hi && (!best || r->seq < best->seq))
+			best = r;
+	}
+	return best;
+}
+
+/* sd->building handed over to *ix (emptied) */
+static void take_building(struct srcline_dw *sd, struct pcindex *ix)
+{
+	*ix = sd->building;
+	memset(&sd->building, 0, sizeof(sd->building));
+}
+
+/* every CU's ranges, in the order dwarf_nextcu gives them */
+static bool make_cu_index(struct srcline_dw *sd)
+{
+	struct pcindex *b = &sd->building;
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	memset(b, 0, sizeof(*b));
+	for (int n = 0; n < MAX_CUS_SCANNED; n++) {
+		Dwarf_Die cu;
+
+		if (dwarf_nextcu(sd->dw, off, &next, &hsize, NULL, NULL, NULL) ||
+		    next <= off)
+			break;
+		if (dwarf_offdie(sd->dw, off + hsize, &cu)) {
+			if (!pcindex__add(b, &cu, 0))
+				return false;
+		} else {
+			b->seq++;
+		}
+		off = next;
+	}
+	pcindex__sort(b);
+	take_building(sd, &sd->cu_ix);
+	return true;
+}
+
+static bool cu_of(struct srcline_dw *sd, u64 vaddr, Dwarf_Die *cu)
+{
+	Dwarf *dw = sd->dw;
 	Dwarf_Off off = 0, next;
 	size_t hsize;
 
 	if (dwarf_addrdie(dw, vaddr, cu))
 		return true;
-	/* no (or partial) .debug_aranges: ask each CU */
+	/* no (or partial) .debug_aranges: the CUs' own ranges */
+	if (!sd->cu_ix_made && !sd->cu_ix_failed && !sd->no_index) {
+		if (make_cu_index(sd)) {
+			sd->cu_ix_made = true;
+		} else {
+			sd->cu_ix_failed = true;
+			free(sd->building.r);
+			memset(&sd->building, 0, sizeof(sd->building));
+		}
+	}
+	if (sd->cu_ix_made) {
+		const struct pcrange *r = pcindex__find(&sd->cu_ix, vaddr);
+
+		if (!r)
+			return false;
+		*cu = r->die;
+		return true;
+	}
 	for (int n = 0; n < MAX_CUS_SCANNED; n++) {
 		if (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL))
 			return false;
@@ -326,6 +494,95 @@ static void walk_scopes(struct scope_walk *w, Dwarf_Die *parent, int level)
 	}
 }
 
+/* The scope DIEs a walk from the CU's root meets, as walk_scopes meets
+ * them (into containers, not into scopes), with their ranges. */
+static void index_scopes(struct pcindex *b, Dwarf_Die *parent, int level)
+{
+	Dwarf_Die child, next;
+
+	if (level >= MAX_SCOPE_DEPTH || dwarf_child(parent, &child))
+		return;
+	for (;;) {
+		int tag = dwarf_tag(&child);
+
+		if (++b->visits > MAX_DIE_VISITS) {
+			b->cut = true;
+			return;
+		}
+		if (is_scope(tag)) {
+			if (!pcindex__add(b, &child, level)) {
+				b->cut = true;
+				return;
+			}
+		} else if (is_container(tag)) {
+			index_scopes(b, &child, level + 1);
+			if (b->cut)
+				return;
+		}
+		if (dwarf_siblingof(&child, &next))
+			return;
+		child = next;
+	}
+}
+
+/* cu's index of functions, made at its first address; NULL: walk it */
+static const struct pcindex *cu_funcs(struct srcline_dw *sd, Dwarf_Die *cu)
+{
+	struct Dwarf_CU *key = cu->cu;
+	size_t lo = 0, hi = sd->nr_cus;
+	struct cu_funcs *c;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if ((uintptr_t)sd->cus[mid].cu < (uintptr_t)key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < sd->nr_cus && sd->cus[lo].cu == key)
+		return sd->cus[lo].ix.cut ? NULL : &sd->cus[lo].ix;
+	if (array__grow((void **)&sd->cus, &sd->cap_cus, sd->nr_cus + 1,
+			sizeof(*sd->cus)))
+		return NULL;
+	memset(&sd->building, 0, sizeof(sd->building));
+	index_scopes(&sd->building, cu, 0);
+	if (sd->building.cut) {
+		/* kept as cut, so that it is not made again */
+		free(sd->building.r);
+		memset(&sd->building, 0, sizeof(sd->building));
+		sd->building.cut = true;
+	} else {
+		pcindex__sort(&sd->building);
+	}
+	c = &sd->cus[lo];
+	memmove(c + 1, c, (sd->nr_cus - lo) * sizeof(*c));
+	sd->nr_cus++;
+	c->cu = key;
+	take_building(sd, &c->ix);
+	return c->ix.cut ? NULL : &c->ix;
+}
+
+/* walk_scopes from cu's root, through its index when it has one */
+static void walk_cu(struct srcline_dw *sd, struct scope_walk *w,
+		    Dwarf_Die *cu)
+{
+	const struct pcindex *ix = sd->no_index ? NULL : cu_funcs(sd, cu);
+	const struct pcrange *r;
+
+	if (!ix) {
+		walk_scopes(w, cu, 0);
+		return;
+	}
+	r = pcindex__find(ix, w->pc);
+	if (!r)
+		return;
+	/* where the walk would be when it met r's DIE */
+	w->visits = r->visits;
+	w->chain[w->depth++] = r->die;
+	walk_scopes(w, &w->chain[w->depth - 1], r->level + 1);
+}
+
 struct lookup_args {
 	struct srcline_dw *sd;
 	u64 vaddr;
@@ -347,7 +604,7 @@ static int lookup(struct srcline_dw *sd, u64 vaddr, struct srcline *out,
 	size_t k = 0;
 	int lineno = 0;
 
-	if (!cu_of(sd->dw, vaddr, &cu))
+	if (!cu_of(sd, vaddr, &cu))
 		return 0;
 	memset(out, 0, sizeof(*out));
 	dir = dwarf_attr(&cu, DW_AT_comp_dir, &attr) ?
@@ -369,7 +626,7 @@ static int lookup(struct srcline_dw *sd, u64 vaddr, struct srcline *out,
 		w->chain[w->depth++] = sd->last_fn;
 		walk_scopes(w, &sd->last_fn, 1);
 	} else {
-		walk_scopes(w, &cu, 0);
+		walk_cu(sd, w, &cu);
 		sd->has_last_fn = false;
 		for (int i = 0; i < w->depth; i++) {
 			if (dwarf_tag(&w->chain[i]) == DW_TAG_subprogram) {
@@ -402,6 +659,12 @@ static int lookup(struct srcline_dw *sd, u64 vaddr, struct srcline *out,
 	if (!out[0].file && !k)
 		return 0;
 	return (int)(k + 1);
+}
+
+void srcline__no_index(struct srcline_dw *sd)
+{
+	if (sd)
+		sd->no_index = true;
 }
 
 static void lookup_guarded(void *arg)

@@ -43,4 +43,14 @@ void srcline__free(struct srcline_dw *sd);
 int srcline__lookup(struct srcline_dw *sd, u64 vaddr, struct srcline *out,
 		    size_t max, struct strpool *pool, unsigned int demangle);
 
+/*
+ * Lookups find a CU through .debug_aranges, else through an index of
+ * every CU's ranges made at the first address aranges does not place,
+ * and the scopes of an address through an index of each CU's functions
+ * made at its first address (not a walk from the CU's root, past every
+ * type and declaration, for every address).  srcline__no_index: walk as
+ * without them, for tests that compare the two.
+ */
+void srcline__no_index(struct srcline_dw *sd);
+
 #endif

@@ -2,6 +2,7 @@
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -297,6 +298,95 @@ START_TEST(test_changed_under)
 }
 END_TEST
 
+/* Every frame of a, from sd (indexed) and from ref (walked) alike. */
+static void same_frames(struct srcline_dw *sd, struct srcline_dw *ref,
+			u64 a, size_t *hits)
+{
+	struct srcline x[8], y[8];
+	int n = srcline__lookup(sd, a, x, 8, pool, SYMTAB_DEMANGLE);
+	int m = srcline__lookup(ref, a, y, 8, pool, SYMTAB_DEMANGLE);
+
+	ck_assert_int_eq(n, m);
+	for (int i = 0; i < n; i++) {
+		ck_assert_ptr_eq(x[i].file, y[i].file);
+		ck_assert_int_eq(x[i].line, y[i].line);
+		ck_assert_ptr_eq(x[i].func, y[i].func);
+		ck_assert_ptr_eq(x[i].dir, y[i].dir);
+	}
+	*hits += n > 1;
+}
+
+/* The indexes (CUs by address, each CU's functions) find what the walk
+ * from the root finds, at addresses spread over a binary of many CUs and
+ * inlined functions (the runner itself), with its .debug_aranges and
+ * without (then every CU is found through the CU index). */
+static void check_index(const char *path)
+{
+	int fd = open(path, O_RDONLY), fd2 = open(path, O_RDONLY);
+	Elf *elf, *elf2;
+	struct srcline_dw *sd, *ref;
+	size_t shstrndx, hits = 0;
+	Elf_Scn *scn = NULL;
+	u64 lo = 0, hi = 0;
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_ge(fd2, 0);
+	elf = elfsym__open_fd(fd);
+	elf2 = elfsym__open_fd(fd2);
+	ck_assert_ptr_nonnull(elf);
+	ck_assert_ptr_nonnull(elf2);
+	ck_assert_int_eq(elf_getshdrstrndx(elf, &shstrndx), 0);
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+
+		ck_assert_ptr_nonnull(gelf_getshdr(scn, &sh));
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (name && !strcmp(name, ".text")) {
+			lo = sh.sh_addr;
+			hi = sh.sh_addr + sh.sh_size;
+		}
+	}
+	ck_assert_uint_gt(hi, lo);
+	sd = srcline__new(elf, -1);
+	ref = srcline__new(elf2, -1);
+	ck_assert_ptr_nonnull(sd);
+	ck_assert_ptr_nonnull(ref);
+	srcline__no_index(ref);
+	/* an odd stride: every CU, and addresses at all offsets; then past
+	 * the ends */
+	for (u64 a = lo; a < hi; a += 997)
+		same_frames(sd, ref, a, &hits);
+	same_frames(sd, ref, lo - 1, &hits);
+	same_frames(sd, ref, hi, &hits);
+	same_frames(sd, ref, 0, &hits);
+	/* inlined frames were met, so the scope walk was tried */
+	ck_assert_uint_gt(hits, 10);
+	srcline__free(sd);
+	srcline__free(ref);
+	elf_end(elf);
+	elf_end(elf2);
+	close(fd);
+	close(fd2);
+}
+
+START_TEST(test_index_same_as_walk)
+{
+	char noar[] = "/tmp/ptop-noaranges-XXXXXX", cmd[256];
+	int fd = mkstemp(noar);
+
+	check_index("/proc/self/exe");
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	snprintf(cmd, sizeof(cmd),
+		 "objcopy --remove-section=.debug_aranges /proc/%d/exe %s",
+		 (int)getpid(), noar);
+	ck_assert_int_eq(system(cmd), 0);
+	check_index(noar);
+	unlink(noar);
+}
+END_TEST
+
 Suite *srcline_suite(void)
 {
 	Suite *s = suite_create("srcline");
@@ -307,6 +397,7 @@ Suite *srcline_suite(void)
 	tcase_add_test(tc, test_inline_chain);
 	tcase_add_test(tc, test_known_line);
 	tcase_add_test(tc, test_same_function_cache);
+	tcase_add_test(tc, test_index_same_as_walk);
 	tcase_add_test(tc, test_no_dwarf);
 	tcase_add_test(tc, test_truncated_dwarf);
 	tcase_add_test(tc, test_changed_under);
