@@ -564,10 +564,16 @@ static int start_symbolizer(struct run *r)
 }
 
 /* A recording's read, at a dso's first sample: the binary's symbols are
- * read by the worker while the file is read on. */
+ * read by the worker while the file is read on; at the first kernel
+ * sample, kallsyms on a first run of the boot.  ctx: the app. */
 static void prefetch_dso(void *ctx, const struct dso *dso)
 {
-	symbolizer__prefetch(ctx, dso);
+	struct app *a = ctx;
+
+	if (dso->kind != DSO_KERNEL)
+		symbolizer__prefetch(a->syms, dso);
+	else if (!a->annotate)	/* it names no kernel sample */
+		symbolizer__prefetch_kernel(a->syms);
 }
 
 /* What a recording's reader answers the session (session.h): no /proc,
@@ -605,8 +611,7 @@ static int read_recording(struct run *r)
 				 sizeof(r->kallsyms));
 		if (start_symbolizer(r))
 			return 1;
-		session__set_source_ops(a->session, &recording_source_ops,
-					a->syms);
+		session__set_source_ops(a->session, &recording_source_ops, a);
 		a->start = app__now();
 		err = perfdata__read(r->pd, a->session, &ro);
 		session__set_source_ops(a->session, NULL, NULL);

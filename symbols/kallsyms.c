@@ -809,6 +809,33 @@ static int write_cache(const char *file, struct kallsyms *ks,
 	return outfile__finish(&of, err);
 }
 
+void kallsyms__make_cache(const char *path, const struct kallsyms_cache *c)
+{
+	struct kcache_key key;
+	struct strpool *pool;
+	struct kallsyms *ks;
+	char file[4200];
+
+	if (!c || !c->dir || kcache_key(c, &key) ||
+	    cache_path(c, &key, file, sizeof(file)) || restricted_now(path) ||
+	    cachedir__ok(c->dir))
+		return;
+	/* there, whole or not: kallsyms__load_cached's to check (and to
+	 * say when it is damaged) */
+	if (!faccessat(AT_FDCWD, file, F_OK, AT_SYMLINK_NOFOLLOW) ||
+	    errno != ENOENT)
+		return;
+	/* names of its own: the caller's pool is not the worker's to use */
+	pool = strpool__new();
+	if (!pool)
+		return;
+	ks = kallsyms__load(path, pool);
+	if (ks && !ks->restricted)
+		write_cache(file, ks, &key);
+	kallsyms__free(ks);
+	strpool__free(pool);
+}
+
 struct kallsyms *kallsyms__load_cached(const char *path,
 				       const struct kallsyms_cache *c,
 				       struct strpool *pool,

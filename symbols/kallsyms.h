@@ -68,6 +68,13 @@ struct kallsyms *kallsyms__load_cached(const char *path,
 				       struct strpool *pool,
 				       enum kallsyms_from *from);
 
+/* Writes c's cache file of path's table when there is none yet (a
+ * first run of this boot), for kallsyms__load_cached to map: on a
+ * loader worker while a recording is read (symbolizer__prefetch of the
+ * kernel).  Touches only its arguments and says nothing: a file that is
+ * there, whole or damaged, is left to kallsyms__load_cached. */
+void kallsyms__make_cache(const char *path, const struct kallsyms_cache *c);
+
 /* Lookups, from st or the mapped cache alike (symtab__lookup's
  * contract). */
 int kallsyms__lookup(struct kallsyms *ks, u64 addr, struct symtab_hit *hit);

@@ -182,6 +182,7 @@ void symbolizer__free(struct symbolizer *s)
 		job_cancel(s, &s->images[i]->dw_job);
 		image__free(s->images[i]);
 	}
+	kernel_job_cancel(s);
 	/* after every job was given up: a load under way is not waited
 	 * for (it ends alone; see loader__free) */
 	loader__free(s->loader);
@@ -456,6 +457,12 @@ void symbolizer__prefetch(struct symbolizer *s, const struct dso *dso)
 	if (ds->img)
 		ds->status = ds->img->status;
 	ds->loaded = true;
+}
+
+void symbolizer__prefetch_kernel(struct symbolizer *s)
+{
+	if (symbolizer__prefetches(s))
+		kernel_prefetch(s);
 }
 
 /* Past the deadline (or after a stop request), a lookup that would open

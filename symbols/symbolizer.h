@@ -149,6 +149,11 @@ int symbolizer__lookup(struct symbolizer *s, const struct dso *dso, u64 addr,
  * for that read.  Only outside a live build (no symbolizer__set_deadline
  * deadline): a live build reads what it reaches in its budget. */
 void symbolizer__prefetch(struct symbolizer *s, const struct dso *dso);
+/* The same for the kernel: on a first run of this boot (no kallsyms
+ * cache yet), /proc/kallsyms read and its cache written on a worker,
+ * which the first kernel lookup then maps.  Nothing without a kallsyms
+ * cache (symbolizer_opts.kallsyms_cache) or in a live build. */
+void symbolizer__prefetch_kernel(struct symbolizer *s);
 /* Would symbolizer__prefetch start anything now?  (Not in a live build:
  * its callers skip their walk over the snapshot.) */
 bool symbolizer__prefetches(const struct symbolizer *s);

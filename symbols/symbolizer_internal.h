@@ -149,6 +149,8 @@ struct symbolizer {
 	u64 kernel_text;
 	enum dso_status kernel_status;
 	u64 kernel_used;
+	/* kallsyms' cache being made on a worker (kernel_prefetch) */
+	struct kernel_job *kernel_job;
 
 	struct image *vdso;	/* NULL: not loaded (see vdso_status) */
 	bool vdso_loaded;
@@ -209,6 +211,8 @@ bool dwarf_file_changed(struct image *img);
 /* symkernel.c */
 void load_vdso(struct symbolizer *s);
 void load_kernel(struct symbolizer *s);
+void kernel_prefetch(struct symbolizer *s);
+void kernel_job_cancel(struct symbolizer *s);
 
 /* symjit.c */
 struct pm_entry *perfmap_of(struct symbolizer *s, s32 pid);

@@ -18,6 +18,7 @@
 #include "src/core/elfnote.h"
 #include "symbols/kallsyms.h"
 #include "symbols/kcore.h"
+#include "symbols/loader.h"
 #include "src/core/log.h"
 #include "symbols/symbolizer.h"
 #include "symbols/symbolizer_internal.h"
@@ -129,10 +130,85 @@ static const char *kernel_differs(struct symbolizer *s)
 	return NULL;
 }
 
+/* A first run of a boot: kallsyms read, parsed and its cache written on
+ * a worker while the recording is read on, so that load_kernel maps the
+ * cache where it would have read /proc/kallsyms (most of a first run's
+ * time).  The job owns copies of what it reads. */
+struct kernel_job {
+	struct loader_job lj;
+	struct kallsyms_cache c;
+	char *path;
+	char strings[];
+};
+
+static void kernel_job_run(struct loader_job *lj)
+{
+	struct kernel_job *j = (struct kernel_job *)lj;
+
+	kallsyms__make_cache(j->path, &j->c);
+}
+
+static void kernel_job_free(struct loader_job *lj)
+{
+	free(lj);
+}
+
+void kernel_prefetch(struct symbolizer *s)
+{
+	size_t np, nd;
+	struct kernel_job *j;
+
+	if (s->kernel_loaded || s->kernel_job || !s->kallsyms_cache)
+		return;
+	np = strlen(s->kallsyms_path) + 1;
+	nd = strlen(s->kallsyms_cache) + 1;
+	j = calloc(1, sizeof(*j) + np + nd);
+	if (!j)
+		return;		/* then load_kernel reads it */
+	j->path = j->strings;
+	memcpy(j->path, s->kallsyms_path, np);
+	memcpy(j->strings + np, s->kallsyms_cache, nd);
+	j->c.dir = j->strings + np;
+	j->lj.run = kernel_job_run;
+	j->lj.free = kernel_job_free;
+	/* the longest load of a first run: before the binaries' */
+	j->lj.urgent = true;
+	if (loader__submit(s->loader, &j->lj)) {
+		free(j);
+		return;
+	}
+	s->kernel_job = j;
+}
+
+void kernel_job_cancel(struct symbolizer *s)
+{
+	if (!s->kernel_job)
+		return;
+	loader__cancel(s->loader, &s->kernel_job->lj);
+	s->kernel_job = NULL;
+}
+
+/* kernel_prefetch's job over (its cache written, or not: then it is
+ * read here as ever); a stop request gives it up */
+static void kernel_job_wait(struct symbolizer *s)
+{
+	struct kernel_job *j = s->kernel_job;
+
+	if (!j)
+		return;
+	if (loader__wait(s->loader, &j->lj, 0, s->stop)) {
+		kernel_job_cancel(s);
+		return;
+	}
+	s->kernel_job = NULL;
+	j->lj.free(&j->lj);
+}
+
 void load_kernel(struct symbolizer *s)
 {
 	const char *why;
 
+	kernel_job_wait(s);
 	s->kernel_loaded = true;
 	s->kernel_loads++;
 	if (s->kallsyms_cache) {

@@ -225,6 +225,14 @@ static void write_file(const char *path, const char *text)
 	fclose(f);
 }
 
+static void kc_setup_dir(void)
+{
+	static char cache_dir[128];
+
+	snprintf(cache_dir, sizeof(cache_dir), "%s/cache", kc_dir);
+	kc.dir = cache_dir;
+}
+
 static void kc_setup(void)
 {
 	struct strbuf t;
@@ -255,10 +263,7 @@ static void kc_setup(void)
 	kc = (struct kallsyms_cache){ .boot_id = kc_boot,
 				      .notes = "/nonexistent/notes",
 				      .modules = kc_mods };
-	static char cache_dir[128];
-
-	snprintf(cache_dir, sizeof(cache_dir), "%s/cache", kc_dir);
-	kc.dir = cache_dir;
+	kc_setup_dir();
 	setup();
 }
 
@@ -357,6 +362,39 @@ START_TEST(test_cache_valid)
 	/* no cache directory: parsed, as before */
 	kc.dir = NULL;
 	ck_assert_int_eq(kc_load_check(), KALLSYMS_PARSED);
+}
+END_TEST
+
+/* kallsyms__make_cache (a first run's worker): writes the file that
+ * kallsyms__load_cached then maps as it maps any; leaves a file that is
+ * there alone, and writes nothing for a hidden kallsyms or without a
+ * directory. */
+START_TEST(test_cache_made_ahead)
+{
+	struct stat st;
+	size_t size;
+
+	kallsyms__make_cache(kc_text, &kc);
+	ck_assert_int_eq(stat(kc_file, &st), 0);
+	ck_assert_uint_eq(st.st_mode & 0777, 0600);
+	size = (size_t)st.st_size;
+	ck_assert_int_eq(kc_load_check(), KALLSYMS_CACHED);
+	/* a damaged file is left for the load to report and make again */
+	ck_assert_int_eq(truncate(kc_file, 64), 0);
+	kallsyms__make_cache(kc_text, &kc);
+	ck_assert_uint_eq(file_size(kc_file), 64);
+	ck_assert_int_eq(kc_load_check(), KALLSYMS_PARSED_SAVED);
+	ck_assert_uint_eq(file_size(kc_file), size);
+	/* no directory, a hidden kallsyms: nothing written */
+	ck_assert_int_eq(unlink(kc_file), 0);
+	kc.dir = NULL;
+	kallsyms__make_cache(kc_text, &kc);
+	ck_assert_int_eq(access(kc_file, F_OK), -1);
+	kc_setup_dir();
+	write_file(kc_text, "0000000000000000 T _stext\n"
+			    "0000000000000000 T do_syscall_64\n");
+	kallsyms__make_cache(kc_text, &kc);
+	ck_assert_int_eq(access(kc_file, F_OK), -1);
 }
 END_TEST
 
@@ -589,6 +627,7 @@ Suite *kallsyms_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_cache_valid);
 	tcase_add_test(tc, test_cache_stale);
+	tcase_add_test(tc, test_cache_made_ahead);
 	tcase_add_test(tc, test_cache_truncated);
 	tcase_add_test(tc, test_cache_hostile);
 	tcase_add_test(tc, test_cache_damaged_name);

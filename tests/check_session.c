@@ -502,22 +502,23 @@ static const struct session_source_ops dso_ops = {
 	.dso_sampled = on_dso,
 };
 
-/* The dso hook: once per file-backed dso at its first sample, in the
- * order they come; not for the kernel, unknown addresses, or once
- * removed. */
+/* The dso hook: once per file-backed dso and once for the kernel at
+ * their first sample, in the order they come; not for unknown
+ * addresses, or once removed. */
 START_TEST(test_dso_hook)
 {
 	nr_sampled = 0;
 	session__set_source_ops(s, &dso_ops, &nr_sampled);
 	feed_standard();
-	ck_assert_int_eq(nr_sampled, 2);
+	ck_assert_int_eq(nr_sampled, 3);
 	ck_assert_str_eq(sampled[0]->path, "/usr/bin/fake");
 	ck_assert_str_eq(sampled[1]->path, "/lib/libc.so.6");
+	ck_assert_int_eq(sampled[2]->kind, DSO_KERNEL);
 	feed_standard();
-	ck_assert_int_eq(nr_sampled, 2);
+	ck_assert_int_eq(nr_sampled, 3);
 	session__set_source_ops(s, NULL, NULL);
 	sample(ST, 100, 0x7f0000000600ULL, PERF_RECORD_MISC_USER, 1, 0, 0);
-	ck_assert_int_eq(nr_sampled, 2);
+	ck_assert_int_eq(nr_sampled, 3);
 }
 END_TEST
 
@@ -532,7 +533,7 @@ START_TEST(test_source_ops_replaced)
 	sample(ST, 400, 0x401000, PERF_RECORD_MISC_USER, 1, 0, 0);
 	ck_assert_int_eq(asked_pid, 0);
 	feed_standard();
-	ck_assert_int_eq(nr_sampled, 2);
+	ck_assert_int_eq(nr_sampled, 3);	/* two binaries, the kernel */
 	session__set_source_ops(s, &unknown_ops, NULL);
 	sample(ST, 500, 0x401000, PERF_RECORD_MISC_USER, 1, 0, 0);
 	ck_assert_int_eq(asked_pid, 500);

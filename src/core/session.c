@@ -511,7 +511,8 @@ static int session__sample(struct session *s, const struct perf_event_header *h)
 		key.addr = smp.ip;
 		break;
 	}
-	if (s->src.dso_sampled && key.dso->kind == DSO_FILE)
+	if (s->src.dso_sampled &&
+	    (key.dso->kind == DSO_FILE || key.dso->kind == DSO_KERNEL))
 		session__dso_sampled(s, key.dso);
 	if (kf & KEY_PID)
 		key.pid = (s32)smp.pid;

@@ -135,9 +135,10 @@ struct session_source_ops {
 	 */
 	int (*cgroup)(void *ctx, s32 pid, char *buf, size_t size);
 	/*
-	 * The first time a sample lands in a file-backed dso (its own
-	 * address, not its chain's): a recording's reader asks for the
-	 * dso's symbols while it reads on (main.c).
+	 * The first time a sample lands in a file-backed dso or the kernel
+	 * (its own address, not its chain's): a recording's reader asks
+	 * for the dso's symbols (the kernel's: kallsyms) while it reads on
+	 * (main.c).
 	 */
 	void (*dso_sampled)(void *ctx, const struct dso *dso);
 };
