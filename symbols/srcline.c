@@ -596,6 +596,7 @@ struct lookup_args {
 static int lookup(struct srcline_dw *sd, u64 vaddr, struct srcline *out,
 		  size_t max, struct strpool *pool, unsigned int demangle)
 {
+	bool names = demangle & SRCLINE_NAMES;
 	struct scope_walk walk, *w = &walk;	/* 2 KiB */
 	Dwarf_Attribute attr;
 	Dwarf_Line *line;
@@ -607,11 +608,11 @@ static int lookup(struct srcline_dw *sd, u64 vaddr, struct srcline *out,
 	if (!cu_of(sd, vaddr, &cu))
 		return 0;
 	memset(out, 0, sizeof(*out));
-	dir = dwarf_attr(&cu, DW_AT_comp_dir, &attr) ?
+	dir = !names && dwarf_attr(&cu, DW_AT_comp_dir, &attr) ?
 		      intern(sd, pool, dwarf_formstring(&attr)) :
 		      NULL;
 	out[0].dir = dir;
-	line = dwarf_getsrc_die(&cu, vaddr);
+	line = names ? NULL : dwarf_getsrc_die(&cu, vaddr);
 	if (line) {
 		out[0].file = intern(sd, pool,
 				     dwarf_linesrc(line, NULL, NULL));
@@ -646,8 +647,8 @@ static int lookup(struct srcline_dw *sd, u64 vaddr, struct srcline *out,
 			if (k + 1 >= max)
 				break;
 			k++;
-			out[k].file = call_file(sd, die, &cu, pool);
-			out[k].line = call_line(die);
+			out[k].file = names ? NULL : call_file(sd, die, &cu, pool);
+			out[k].line = names ? 0 : call_line(die);
 			out[k].func = NULL;
 			out[k].dir = dir;
 		} else if (tag == DW_TAG_subprogram ||

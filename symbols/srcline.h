@@ -42,6 +42,11 @@ void srcline__free(struct srcline_dw *sd);
  */
 int srcline__lookup(struct srcline_dw *sd, u64 vaddr, struct srcline *out,
 		    size_t max, struct strpool *pool, unsigned int demangle);
+/* With demangle's flags: the functions' names only (file, line and dir
+ * left unknown), so that the CU's line table is not read: what inlined
+ * frames need.  Returns 0 when no function was inlined at vaddr, else
+ * the frames as without it. */
+#define SRCLINE_NAMES (1u << 8)
 
 /*
  * Lookups find a CU through .debug_aranges, else through an index of

@@ -540,7 +540,7 @@ u64 resolved_key(const struct symbolizer *s,
 
 	if (dso->kind == DSO_KERNEL)
 		epoch = epoch << 16 ^ s->kernel_loads;
-	return (u64)dso->id | (u64)what << 32 | epoch << 33;
+	return (u64)dso->id | (u64)what << 32 | epoch << 34;
 }
 
 /* dsos whose answers do not change while loaded (JIT maps grow). */

@@ -197,6 +197,11 @@ struct srcline {
  * -errno.  Loads DWARF (from the file or its separate debug file) lazily. */
 int symbolizer__srcline(struct symbolizer *s, const struct dso *dso, u64 addr,
 			struct srcline *out, size_t max);
+/* The same with the functions' names only (file and line unknown, and
+ * 0 when no function was inlined at addr): inlined frames' lookups,
+ * which need not read a CU's line table. */
+int symbolizer__inlines(struct symbolizer *s, const struct dso *dso, u64 addr,
+			struct srcline *out, size_t max);
 
 /*
  * Calls fn for each symbol of dso (loading them first) in address order

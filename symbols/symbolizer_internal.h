@@ -89,17 +89,19 @@ struct dso_state {
 
 /*
  * One resolved (dso, address): what symbolizer__lookup or
- * symbolizer__srcline said, by key {dso id | kind | epoch, address}.  The
+ * symbolizer__srcline or symbolizer__inlines said, by key {dso id |
+ * kind (2 bits) | epoch, address}.  The
  * strings are the symbolizer's pooled ones, valid until it is freed.  An
  * epoch that moved on (the dso loaded again after a trim) leaves the old
  * entries unreachable until the bound pushes them out.
  */
-enum { RES_SYM, RES_SRCLINE };
+enum { RES_SYM, RES_SRCLINE, RES_INLINES };
 struct resolved {
 	struct lru_node node;
 	u64 used;			/* generation of the last lookup */
 	struct sym_info info;		/* RES_SYM */
-	int nr;				/* RES_SRCLINE: frames, or -errno */
+	int nr;				/* RES_SRCLINE, RES_INLINES: frames,
+					 * or -errno */
 	struct srcline frames[];
 };
 

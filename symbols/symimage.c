@@ -827,7 +827,7 @@ static int dwarf_ready(struct symbolizer *s, const struct dso *dso,
 /* Frames of addr, or -EAGAIN while its DWARF loads. */
 static int srcline_uncached(struct symbolizer *s, const struct dso *dso,
 			    struct image *img, u64 addr, struct srcline *out,
-			    size_t max)
+			    size_t max, unsigned int flags)
 {
 	u64 vaddr;
 	int n;
@@ -848,7 +848,8 @@ static int srcline_uncached(struct symbolizer *s, const struct dso *dso,
 	}
 	img->dw_used = s->gen;
 	lru__touch(&s->dwarf, &img->dw_node);
-	n = srcline__lookup(img->dw, vaddr, out, max, s->pool, s->demangle);
+	n = srcline__lookup(img->dw, vaddr, out, max, s->pool,
+			    s->demangle | flags);
 	if (n != -ESTALE)
 		return n;
 	/* changed (or cut) under the mapping: no answer from it; a file
@@ -861,8 +862,10 @@ static int srcline_uncached(struct symbolizer *s, const struct dso *dso,
 	return 0;
 }
 
-int symbolizer__srcline(struct symbolizer *s, const struct dso *dso, u64 addr,
-			struct srcline *out, size_t max)
+/* symbolizer__srcline and symbolizer__inlines: flags 0 or SRCLINE_NAMES
+ * (kept apart, what the answers of each) */
+static int srcline_of(struct symbolizer *s, const struct dso *dso, u64 addr,
+		      struct srcline *out, size_t max, unsigned int flags)
 {
 	struct srcline frames[RESOLVED_DEPTH];
 	struct dso_state *ds;
@@ -881,8 +884,9 @@ int symbolizer__srcline(struct symbolizer *s, const struct dso *dso, u64 addr,
 	if (!ds)
 		return -ENOMEM;
 	if (max > RESOLVED_DEPTH)
-		return srcline_uncached(s, dso, ds->img, addr, out, max);
-	k0 = resolved_key(s, ds, dso, RES_SRCLINE);
+		return srcline_uncached(s, dso, ds->img, addr, out, max,
+					flags);
+	k0 = resolved_key(s, ds, dso, flags ? RES_INLINES : RES_SRCLINE);
 	n = lru__find(&s->resolved, k0, addr);
 	if (n) {
 		s->hits++;
@@ -891,7 +895,7 @@ int symbolizer__srcline(struct symbolizer *s, const struct dso *dso, u64 addr,
 		nr = r->nr;
 	} else {
 		nr = srcline_uncached(s, dso, ds->img, addr, frames,
-				      RESOLVED_DEPTH);
+				      RESOLVED_DEPTH, flags);
 		/* "not yet" is not an answer to keep */
 		if (nr == -EAGAIN)
 			return nr;
@@ -905,4 +909,16 @@ int symbolizer__srcline(struct symbolizer *s, const struct dso *dso, u64 addr,
 	nr = (int)MIN((size_t)nr, max);
 	memcpy(out, r ? r->frames : frames, (size_t)nr * sizeof(*out));
 	return nr;
+}
+
+int symbolizer__srcline(struct symbolizer *s, const struct dso *dso, u64 addr,
+			struct srcline *out, size_t max)
+{
+	return srcline_of(s, dso, addr, out, max, 0);
+}
+
+int symbolizer__inlines(struct symbolizer *s, const struct dso *dso, u64 addr,
+			struct srcline *out, size_t max)
+{
+	return srcline_of(s, dso, addr, out, max, SRCLINE_NAMES);
 }

@@ -798,6 +798,24 @@ static void same_answers(struct symbolizer *a, struct symbolizer *b,
 			ck_assert_str_eq(la[i].func ? la[i].func : "-",
 					 lb[i].func ? lb[i].func : "-");
 		}
+		/* names only: the same functions, no file (and none when
+		 * nothing was inlined), cached apart from the lines */
+		for (int k = 0; k < 2; k++) {
+			struct symbolizer *z = k ? b : a;
+			struct srcline li[8];
+			int ni = symbolizer__inlines(z, d, x, li, 8);
+
+			ck_assert_int_eq(ni, na > 1 ? na : 0);
+			for (int i = 0; i < ni; i++) {
+				ck_assert_ptr_null(li[i].file);
+				ck_assert_int_eq(li[i].line, 0);
+				ck_assert_str_eq(li[i].func ? li[i].func : "-",
+						 la[i].func ? la[i].func : "-");
+			}
+		}
+		ck_assert_int_eq(symbolizer__srcline(a, d, x, lb, 8), na);
+		if (na > 0)
+			ck_assert_int_eq(lb[0].line, la[0].line);
 		/* fewer frames asked of a cached deeper answer */
 		if (na > 1) {
 			ck_assert_int_eq(symbolizer__srcline(a, d, x, la, 1),

@@ -97,7 +97,7 @@ static struct inl_entry *inlines__lookup(struct inlines *in,
 {
 	struct srcline sl[INLINES_DEPTH + 1];
 	struct inl_entry *e;
-	int n = symbolizer__srcline(in->syms, dso, addr, sl, ARRAY_SIZE(sl));
+	int n = symbolizer__inlines(in->syms, dso, addr, sl, ARRAY_SIZE(sl));
 	size_t k = 0;
 
 	if (n == -EAGAIN)
