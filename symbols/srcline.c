@@ -68,8 +68,10 @@ struct srcline_dw {
 	 * costs), sorted by the CU's address */
 	struct cu_funcs *cus;
 	size_t nr_cus, cap_cus;
-	/* an index being made: freed with sd if a fault cuts it short */
+	/* an index being made, and the CUs aranges lists while the CUs'
+	 * is: freed with sd if a fault cuts it short */
 	struct pcindex building;
+	Dwarf_Off *listed;
 };
 
 static u64 be64(const u8 *p)
@@ -191,6 +193,7 @@ void srcline__free(struct srcline_dw *sd)
 	free(sd->cus);
 	free(sd->cu_ix.r);
 	free(sd->building.r);
+	free(sd->listed);
 	free(sd);
 }
 
@@ -272,21 +275,66 @@ static void take_building(struct srcline_dw *sd, struct pcindex *ix)
 	memset(&sd->building, 0, sizeof(sd->building));
 }
 
-/* every CU's ranges, in the order dwarf_nextcu gives them */
+static int off_cmp(const void *pa, const void *pb)
+{
+	Dwarf_Off a = *(const Dwarf_Off *)pa, b = *(const Dwarf_Off *)pb;
+
+	return a < b ? -1 : a > b;
+}
+
+/* The CU DIEs .debug_aranges lists, sorted (*nr 0: none, or no memory:
+ * then every CU is indexed). */
+static Dwarf_Off *aranges_cus(Dwarf *dw, size_t *nr)
+{
+	Dwarf_Aranges *ar;
+	Dwarf_Off *offs;
+	size_t n, k = 0;
+
+	*nr = 0;
+	if (dwarf_getaranges(dw, &ar, &n) || !n)
+		return NULL;
+	offs = malloc(n * sizeof(*offs));
+	if (!offs)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		Dwarf_Addr a;
+		Dwarf_Word len;
+		Dwarf_Off o;
+
+		if (!dwarf_getarangeinfo(dwarf_onearange(ar, i), &a, &len, &o))
+			offs[k++] = o;
+	}
+	qsort(offs, k, sizeof(*offs), off_cmp);
+	*nr = k;
+	return offs;
+}
+
+/*
+ * The ranges of the CUs that .debug_aranges does not list, in the order
+ * dwarf_nextcu gives them: a CU it lists is taken at its word (its
+ * entries there are its ranges; reading every CU's own, thousands in a
+ * libc, is what a first miss cost).
+ */
 static bool make_cu_index(struct srcline_dw *sd)
 {
 	struct pcindex *b = &sd->building;
-	Dwarf_Off off = 0, next;
-	size_t hsize;
+	Dwarf_Off off = 0, next, *listed;
+	size_t hsize, nr_listed;
 
 	memset(b, 0, sizeof(*b));
+	listed = sd->listed = aranges_cus(sd->dw, &nr_listed);
 	for (int n = 0; n < MAX_CUS_SCANNED; n++) {
+		Dwarf_Off die_off;
 		Dwarf_Die cu;
 
 		if (dwarf_nextcu(sd->dw, off, &next, &hsize, NULL, NULL, NULL) ||
 		    next <= off)
 			break;
-		if (dwarf_offdie(sd->dw, off + hsize, &cu)) {
+		die_off = off + hsize;
+		if (nr_listed && bsearch(&die_off, listed, nr_listed,
+					 sizeof(*listed), off_cmp)) {
+			b->seq++;
+		} else if (dwarf_offdie(sd->dw, die_off, &cu)) {
 			if (!pcindex__add(b, &cu, 0))
 				return false;
 		} else {
@@ -307,9 +355,14 @@ static bool cu_of(struct srcline_dw *sd, u64 vaddr, Dwarf_Die *cu)
 
 	if (dwarf_addrdie(dw, vaddr, cu))
 		return true;
-	/* no (or partial) .debug_aranges: the CUs' own ranges */
+	/* no (or partial) .debug_aranges: the ranges of the CUs it does
+	 * not list */
 	if (!sd->cu_ix_made && !sd->cu_ix_failed && !sd->no_index) {
-		if (make_cu_index(sd)) {
+		bool made = make_cu_index(sd);
+
+		free(sd->listed);
+		sd->listed = NULL;
+		if (made) {
 			sd->cu_ix_made = true;
 		} else {
 			sd->cu_ix_failed = true;

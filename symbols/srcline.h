@@ -50,7 +50,8 @@ int srcline__lookup(struct srcline_dw *sd, u64 vaddr, struct srcline *out,
 
 /*
  * Lookups find a CU through .debug_aranges, else through an index of
- * every CU's ranges made at the first address aranges does not place,
+ * the ranges of the CUs it does not list (a CU it lists is taken at its
+ * word), made at the first address aranges does not place,
  * and the scopes of an address through an index of each CU's functions
  * made at its first address (not a walk from the CU's root, past every
  * type and declaration, for every address).  srcline__no_index: walk as
