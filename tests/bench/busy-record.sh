@@ -42,6 +42,7 @@ print(len(nums), back[0]["id"])
 PY
 ( while :; do
 	for f in src/perfdata/*.c symbols/demangle.c symbols/symbolizer.c; do
+		# shellcheck disable=SC2086 # the flags are words
 		gcc $cflags -c "$PWD/$f" -o "$br_tmp/o.o" || exit 1
 	done
 done ) > /dev/null 2>&1 &

@@ -25,7 +25,6 @@ bz_pairs() {
 	bz_label=$1
 	bz_popt=$2
 	shift 2
-	: > "$tmp/bz_pairs"
 	for i in 1 2 3 4 5 6 7; do
 		# shellcheck disable=SC2086
 		p=$("$RUNSTAT" -t 600 -- "$PTOP" -i "$bz_file" -b "$@" 2> /dev/null)
