@@ -1,5 +1,6 @@
 /* check_symbolizer: the facade end to end, on the fixtures. */
 #include <check.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -513,6 +514,77 @@ START_TEST(test_kernel)
 	ck_assert_int_eq(symbolizer__lookup(s, &k, 0xffffffff81000190, &si), 0);
 	ck_assert_int_eq(si.status, DSO_ST_UNREADABLE);
 	ck_assert(!symbolizer__kernel_restricted(s));
+}
+END_TEST
+
+/* How many kallsyms cache files dir holds. */
+static int kallsyms_files(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	ck_assert_ptr_nonnull(d);
+	while ((e = readdir(d)))
+		n += !strncmp(e->d_name, "kallsyms-", 9);
+	closedir(d);
+	return n;
+}
+
+/* A first run of a boot (symbolizer__prefetch_kernel, as a recording's
+ * reader calls it at its first kernel sample): kallsyms' cache made on
+ * a worker, which the first kernel lookup waits for and maps, with the
+ * names a symbolizer that reads kallsyms itself gives; a second run
+ * finds the file and makes nothing; no cache, no prefetch. */
+START_TEST(test_kernel_prefetch)
+{
+	char path[4096], dir[] = "/tmp/ptop-kpre-XXXXXX", cmd[64];
+	struct symbolizer_opts o = { .kallsyms = path, .kallsyms_cache = dir };
+	struct dso k = { .kind = DSO_KERNEL, .id = 3, .pid = -1 };
+	struct sym_info si;
+
+	snprintf(path, sizeof(path), "%s", test_fixture("kallsyms.normal"));
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	for (int run = 0; run < 3; run++) {
+		if (run == 2)
+			o.kallsyms_cache = "";
+		renew(&o);
+		symbolizer__prefetch_kernel(s);
+		symbolizer__prefetch_kernel(s);	/* once */
+		ck_assert(!symbolizer__kernel_read(s));
+		if (run == 0) {
+			/* the worker writes it, no lookup asking (up to
+			 * 30 s: a loaded machine) */
+			for (int i = 0; i < 15000 && !kallsyms_files(dir); i++)
+				usleep(2000);
+			ck_assert_int_eq(kallsyms_files(dir), 1);
+		}
+		ck_assert_int_eq(symbolizer__lookup(s, &k, 0xffffffff81000190,
+						    &si),
+				 0);
+		ck_assert(symbolizer__kernel_read(s));
+		ck_assert_str_eq(si.name, "do_syscall_64");
+		ck_assert_uint_eq(si.start, 0xffffffff81000180);
+		ck_assert_int_eq(si.status, DSO_ST_OK);
+		ck_assert_int_eq(symbolizer__lookup(s, &k, 0xffffffffc0001204,
+						    &si),
+				 0);
+		ck_assert_str_eq(si.name, "mod_a_fn2");
+		ck_assert_str_eq(si.dso_name, "[mod_a]");
+		ck_assert_int_eq(kallsyms_files(dir), 1);
+	}
+	/* a symbolizer freed while its job may still run */
+	o.kallsyms_cache = dir;
+	snprintf(cmd, sizeof(cmd), "rm -f %s/kallsyms-*", dir);
+	ck_assert_int_eq(system(cmd), 0);
+	renew(&o);
+	symbolizer__prefetch_kernel(s);
+	symbolizer__free(s);
+	s = NULL;
+	renew(&o);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	ck_assert_int_eq(system(cmd), 0);
+	ck_assert_int_eq(test_warnings, 0);
 }
 END_TEST
 
@@ -1275,6 +1347,7 @@ Suite *symbolizer_suite(void)
 	tcase_add_test(tc, test_shared_image);
 	tcase_add_test(tc, test_container);
 	tcase_add_test(tc, test_kernel);
+	tcase_add_test(tc, test_kernel_prefetch);
 	tcase_add_test(tc, test_anon);
 	tcase_add_test(tc, test_anon_growth);
 	tcase_add_test(tc, test_unknown_hypervisor);
