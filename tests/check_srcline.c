@@ -100,6 +100,25 @@ START_TEST(test_inline_chain)
 }
 END_TEST
 
+/* Every frame of a, from sd and from ref alike; hits counts the
+ * addresses with inlined frames. */
+static void same_frames(struct srcline_dw *sd, struct srcline_dw *ref,
+			u64 a, size_t *hits)
+{
+	struct srcline x[8], y[8];
+	int n = srcline__lookup(sd, a, x, 8, pool, SYMTAB_DEMANGLE);
+	int m = srcline__lookup(ref, a, y, 8, pool, SYMTAB_DEMANGLE);
+
+	ck_assert_int_eq(n, m);
+	for (int i = 0; i < n; i++) {
+		ck_assert_ptr_eq(x[i].file, y[i].file);
+		ck_assert_int_eq(x[i].line, y[i].line);
+		ck_assert_ptr_eq(x[i].func, y[i].func);
+		ck_assert_ptr_eq(x[i].dir, y[i].dir);
+	}
+	*hits += n > 1;
+}
+
 /* Lookups in a row within one function (annotate's pattern) start from
  * the function found last: the same frames as fresh lookups, whatever
  * the order, across functions. */
@@ -108,30 +127,19 @@ START_TEST(test_same_function_cache)
 	static const char *const fns[] = { "fix_caller", "fix_leaf",
 					   "fix_caller", "main" };
 	struct dw seq, fresh;
+	size_t hits = 0;
 	u64 addr, size;
 
 	ck_assert(dw_open(&seq, "symfix"));
 	for (size_t f = 0; f < ARRAY_SIZE(fns); f++) {
 		ck_assert(nm_find("symfix.nm", fns[f], &addr, &size));
 		for (u64 a = addr; a < addr + size; a++) {
-			struct srcline x[8], y[8];
-			int n, m;
-
 			ck_assert(dw_open(&fresh, "symfix"));
-			n = srcline__lookup(seq.sd, a, x, 8, pool,
-					    SYMTAB_DEMANGLE);
-			m = srcline__lookup(fresh.sd, a, y, 8, pool,
-					    SYMTAB_DEMANGLE);
+			same_frames(seq.sd, fresh.sd, a, &hits);
 			dw_close(&fresh);
-			ck_assert_int_eq(n, m);
-			for (int i = 0; i < n; i++) {
-				ck_assert_ptr_eq(x[i].file, y[i].file);
-				ck_assert_int_eq(x[i].line, y[i].line);
-				ck_assert_ptr_eq(x[i].func, y[i].func);
-				ck_assert_ptr_eq(x[i].dir, y[i].dir);
-			}
 		}
 	}
+	ck_assert_uint_gt(hits, 0);	/* fix_inl, inlined in fix_caller */
 	dw_close(&seq);
 }
 END_TEST
@@ -297,24 +305,6 @@ START_TEST(test_changed_under)
 	unlink(path);
 }
 END_TEST
-
-/* Every frame of a, from sd (indexed) and from ref (walked) alike. */
-static void same_frames(struct srcline_dw *sd, struct srcline_dw *ref,
-			u64 a, size_t *hits)
-{
-	struct srcline x[8], y[8];
-	int n = srcline__lookup(sd, a, x, 8, pool, SYMTAB_DEMANGLE);
-	int m = srcline__lookup(ref, a, y, 8, pool, SYMTAB_DEMANGLE);
-
-	ck_assert_int_eq(n, m);
-	for (int i = 0; i < n; i++) {
-		ck_assert_ptr_eq(x[i].file, y[i].file);
-		ck_assert_int_eq(x[i].line, y[i].line);
-		ck_assert_ptr_eq(x[i].func, y[i].func);
-		ck_assert_ptr_eq(x[i].dir, y[i].dir);
-	}
-	*hits += n > 1;
-}
 
 /* The indexes (CUs by address, each CU's functions) find what the walk
  * from the root finds, at addresses spread over a binary of many CUs and

@@ -30,16 +30,6 @@ trap br_cleanup EXIT
 trap 'exit 1' INT TERM
 
 cflags="-O2 -D_GNU_SOURCE -I$PWD $(pkg-config --cflags libdw 2> /dev/null)"
-cat > "$br_tmp/py.py" <<'PY'
-import json, re
-d = [{"id": i, "name": "item%d" % i, "tags": [str(i % 7), str(i % 11)]}
-     for i in range(150000)]
-s = json.dumps(d)
-back = json.loads(s)
-nums = re.findall(r'"id": (\d+)', s)
-back.sort(key=lambda x: (x["tags"][1], -x["id"]))
-print(len(nums), back[0]["id"])
-PY
 ( while :; do
 	for f in src/perfdata/*.c symbols/demangle.c symbols/symbolizer.c; do
 		# shellcheck disable=SC2086 # the flags are words
@@ -47,7 +37,7 @@ PY
 	done
 done ) > /dev/null 2>&1 &
 br_pids="$br_pids $!"
-( while :; do /usr/bin/python3 "$br_tmp/py.py" || exit 1; done ) > /dev/null 2>&1 &
+( while :; do /usr/bin/python3 tests/bench/pywork.py || exit 1; done ) > /dev/null 2>&1 &
 br_pids="$br_pids $!"
 "$wl/fpwork" 0 > /dev/null 2>&1 &
 br_pids="$br_pids $!"
