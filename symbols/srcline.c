@@ -237,7 +237,8 @@ static void pcindex__sort(struct pcindex *ix)
 {
 	u64 maxhi = 0;
 
-	qsort(ix->r, ix->n, sizeof(*ix->r), pcrange_cmp);
+	if (ix->n > 1)	/* none: r is NULL, which qsort may not take */
+		qsort(ix->r, ix->n, sizeof(*ix->r), pcrange_cmp);
 	for (size_t i = 0; i < ix->n; i++) {
 		if (ix->r[i].hi > maxhi)
 			maxhi = ix->r[i].hi;
