@@ -301,6 +301,8 @@ tui() {
 	k callers c
 	k callers-down Down
 	k callers-up Up
+	# Up went to the Callees heading: Enter on a callee moves to it
+	k callers-down-again Down
 	k callers-enter Enter
 	k callers-back Escape
 	k callers-close q
