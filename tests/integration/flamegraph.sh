@@ -52,7 +52,10 @@ folded_share() {	# the percent of the folded samples whose stack holds $1
 	awk -v re="$1" '{ n = $NF; t += n; s = $0; sub(/ [0-9]+$/, "", s)
 		if (s ~ re) m += n } END { printf "%.2f\n", t ? 100 * m / t : 0 }' "$TMP/folded"
 }
-want=$(folded_share '(^|;)lib_work(;|$)')
+# the search is a regex on frame names, as flamegraph.pl's: lib_work@plt,
+# when a run samples the PLT entry, matches too (49.60 against 49.55 of an
+# exact match, one CI run)
+want=$(folded_share '(^|;)[^;]*lib_work[^;]*(;|$)')
 chromium --headless --no-sandbox --disable-gpu --dump-dom \
 	"file://$TMP/fg.svg#search=lib_work" > "$TMP/dom" 2> "$TMP/err" ||
 	fail "chromium --dump-dom: $(tail -3 "$TMP/err")"
