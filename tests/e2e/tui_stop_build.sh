@@ -140,16 +140,20 @@ after_stop "live, q" "$before" "$TMP/l.times"
 
 # an ended recording's view, its trees drawn, idles as perf report's
 # does: 3 s with nothing to do cost at most 50 ms of CPU (it was 0.15 s a
-# refresh, building the same table again)
+# refresh, building the same table again: every 3 s then cost 450 ms).
+# Work that comes late once (a key tmux delivered late on a loaded
+# machine, a build that waited for a CPU or a disk) is not idling: the
+# view must reach a 3 s window that costs at most 50 ms within 60 s, and
+# the windows before it are shown.  A view that rebuilds on every
+# refresh never does.
 restart
 live_e
 # built: the CPU time stops moving for half a second, and no thread of
 # it waits for a CPU (on a loaded machine a thread that is runnable but
-# not run uses no CPU time either: its build would then be counted as
-# idling; one CI run measured 120 ms so)
+# not run uses no CPU time either)
 runnable() {
 	for rn_t in /proc/"$1"/task/*/stat; do
-		sed 's/.*) //' "$rn_t" 2> /dev/null | awk '{ exit !($1 == "R") }' &&
+		sed 's/.*) //' "$rn_t" 2> /dev/null | awk '{ exit !($1 == "R" || $1 == "D") }' &&
 			return 0
 	done
 	return 1
@@ -160,12 +164,27 @@ still() {
 	[ "$(ticks "$pid")" = "$st_a" ] && ! runnable "$pid"
 }
 wait_until 60 "the build after E to end" still
-i0=$(ticks "$pid")
-sleep 3
-i1=$(ticks "$pid")
-echo "idle: $(( (i1 - i0) * 1000 / TCK )) ms of CPU in 3 s"
-[ $(( (i1 - i0) * 1000 / TCK )) -le 50 ] ||
-	fail "the ended recording's view used $(( (i1 - i0) * 1000 / TCK )) ms of CPU in 3 s with nothing to do"
+# threads PID: each thread's name and CPU ticks, one line
+threads() {
+	for th in /proc/"$1"/task/*; do
+		printf '%s=%s ' "$(cat "$th/comm" 2> /dev/null)" \
+			"$(sed 's/.*) //' "$th/stat" 2> /dev/null | awk '{ print $12 + $13 }')"
+	done
+}
+idle_end=$(( $(date +%s) + 60 ))
+while :; do
+	i0=$(ticks "$pid")
+	th0=$(threads "$pid")
+	sleep 3
+	i1=$(ticks "$pid")
+	[ -n "$i1" ] || fail "ptop ended while idle"
+	idle_ms=$(( (i1 - i0) * 1000 / TCK ))
+	echo "idle: $idle_ms ms of CPU in 3 s"
+	[ "$idle_ms" -le 50 ] && break
+	echo "    threads' ticks before: $th0; after: $(threads "$pid")"
+	[ "$(date +%s)" -le "$idle_end" ] ||
+		fail "the ended recording's view used more than 50 ms of CPU in every 3 s for 60 s with nothing to do"
+done
 keys q
 wait_for '^TTY-' 30
 echo "ok"
