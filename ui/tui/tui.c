@@ -58,16 +58,28 @@ static int tui__next_key(int timeout_ms)
 	return k;
 }
 
+/* q, F10, Esc, the terminal gone */
+static bool tui__leaves(int k)
+{
+	return k == 'q' || k == K_F(10) || k == K_ESC || k == K_HANGUP;
+}
+
 /* Between two name lookups of a build: a stop request, or a key that
  * leaves (q, F10, Esc, the terminal gone), ends the build with what is
  * known so that the loop answers first.  Other keys are kept for the
- * loop, which reads them on the finished rows. */
+ * loop, which reads them on the finished rows.  A leaving key an earlier
+ * build kept, not yet read by the loop, cuts this one too (a refresh
+ * that came before the loop read it built a whole table: 0.3 s of CPU
+ * between q and the exit on a big tree). */
 static bool tui__cancel(void *ctx)
 {
 	struct tui *t = ctx;
 
 	if (*t->a->stop)
 		return true;
+	for (size_t i = pending_pos; i < nr_pending; i++)
+		if (tui__leaves(pending[i]))
+			return true;
 	while (nr_pending < ARRAY_SIZE(pending) && tty__key_waiting()) {
 		int k = tty__getkey(0);
 
@@ -76,7 +88,7 @@ static bool tui__cancel(void *ctx)
 		if (k == K_MOUSE)
 			tty__mouse(&pending_mouse[nr_pending]);
 		pending[nr_pending++] = k;
-		if (k == 'q' || k == K_F(10) || k == K_ESC || k == K_HANGUP)
+		if (tui__leaves(k))
 			return true;
 	}
 	return false;
