@@ -63,7 +63,7 @@ if [ "$mode" = test ]; then
 	# hotspot's perf.data parser (hotspot-perfparser), the second reader
 	# of ptop's -o files in perfdata_hotspot.sh; it pulls in Qt and KDE
 	# Frameworks: 97 packages, 25 MB to fetch, 117 MB installed, 46 s
-	# with apt-get update on this project's machines (design.md, Tests)
+	# with apt-get update on this project's machines (doc/bench.md, "The hotspot package")
 	want_optional hotspot
 fi
 [ -z "$need$optional" ] && exit 0

@@ -14,7 +14,7 @@
 #define PTOP_VERSION "0.1"
 
 /* What the command line says. */
-/* -g's stack copy, bytes (the recovery rate against the size: doc/design.md) */
+/* -g's stack copy, bytes (the recovery rate against the size: doc/bench.md) */
 #define FP_COPY_DEFAULT 256
 
 struct options {

@@ -85,7 +85,7 @@ CPP=${CPP:-cpp}
 # The most lines a production .c file may have (5).
 MAX_LINES=1200
 
-# Pure files outside src/core (as doc/design.md, "Purity", lists them).
+# Pure files outside src/core (as doc/design.md, "Layout", lists them).
 PURE="symbols/symtab.c symbols/symtab_image.c symbols/demangle.c symbols/ehframe.c symbols/ehframe_expr.c symbols/fpfix.c
 src/perfdata/header.c src/perfdata/queue.c src/perfdata/timefilter.c
 symbols/disasm.c ui/report/fmt.c ui/report/sanitize.c ui/report/header.c

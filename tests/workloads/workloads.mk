@@ -112,7 +112,7 @@ $(BUILD)/workloads/offwork: tests/workloads/offwork.c tests/workloads/wl.h
 # fpwork, fpwait, fpsig: built as a distribution with frame pointers
 # builds (gcc -O2 -fno-omit-frame-pointer: frames in every function that
 # calls, none in leaves), for the recovery of the callers frame-pointer
-# chains lose (section "Recovering callers" of doc/design.md)
+# chains lose (doc/design.md, "Recovering the callers frame pointers lose")
 FP_WL := fpwork fpwait fpsig
 WORKLOADS := $(filter-out $(FP_WL:%=$(BUILD)/workloads/%),$(WORKLOADS))
 $(FP_WL:%=$(BUILD)/workloads/%): $(BUILD)/workloads/%: tests/workloads/%.c tests/workloads/wl.h
