@@ -10,6 +10,7 @@
 
 static const unsigned int views[] = {
 	V_TOP, V_HELP, V_MENU, V_EVENTS, V_PROMPT, V_SETUP, V_CALLERS,
+	V_ANNOTATE, V_FLAME, V_TIMELINE,
 };
 
 START_TEST(test_every_binding_has_help)
