@@ -27,8 +27,11 @@
 #define RESOLVED_DEPTH 32
 /* dso ids are dense indexes; past this one is a bug, not a table */
 #define MAX_DSO_ID (1u << 20)
-/* symbolizer_opts.slow_load: what a test adds to such a load */
-#define SLOW_LOAD_MS 2000
+/* symbolizer_opts.slow_load: what a test adds to such a load (long
+ * enough that a loaded machine's script, seeing it begin late, still
+ * stops ptop inside it: with 2 s, one CI run at load 18 saw the load
+ * end before ptop did) */
+#define SLOW_LOAD_MS 6000
 /* A build waits this long at most for the worker: most files load within
  * it, so the first rows have their names; a big one (libc's debug file)
  * leaves the rest of the budget to the build and its names to a later

@@ -11,7 +11,7 @@
 # footer says "resolving N symbols", and the rows fill in.  Checked: the
 # names were left for later and came in over at least seven builds
 # (-vv's log), and the trees end complete (every link, every inlined
-# frame).  Then, with libc's loads 2 s longer (PTOP_TEST_SLOW_LOAD, see
+# frame).  Then, with libc's loads 6 s longer (PTOP_TEST_SLOW_LOAD, see
 # tests/slowload.inc) and the default budget: a key pressed after E is
 # answered, q ends ptop, and SIGTERM ends ptop (exit 0, terminal
 # restored), each within its deadline while the worker is inside libc's
@@ -24,8 +24,8 @@
 # loaded machine is not: on this one (2 CPUs, load 8: four busy loops and
 # a make check beside us) SIGTERM to a bare `sleep` is seen gone 30-390
 # ms later, and this script measured q 30-230 ms and SIGTERM 20-340 ms:
-# STOP_DEADLINE_MS (1000) is about three times the worst, and half of
-# the 2 s a load waited for would add, so a ptop that waits for the load
+# STOP_DEADLINE_MS (1000) is about three times the worst, and a sixth
+# of the 6 s a load waited for would add, so a ptop that waits for the load
 # fails whatever the machine's load.  The help screen comes after the
 # build E asked for (every tree, with --inline) and a draw: 100-610 ms
 # here, once 950 ms; KEY_DEADLINE_MS is 1500.

@@ -21,6 +21,13 @@ struct logq {
 	} ring[LOGQ_SIZE];
 	u64 seq;	/* messages queued so far */
 	u64 taken;	/* seq at the last take */
+	/* stderr when it is not the terminal (a file, a pipe): each message
+	 * is written there as it comes, else the ring's last LOGQ_SIZE are
+	 * replayed at the end (a -vv session of a whole machine logged more
+	 * than that, and lost its first lines); -1: the terminal */
+	int through;
+	bool wrote;		/* last holds the last one written through */
+	char last[LOGQ_MSG];
 };
 
 struct logq *logq__new(void)
@@ -30,6 +37,7 @@ struct logq *logq__new(void)
 	if (!q)
 		return NULL;
 	pthread_mutex_init(&q->lock, NULL);
+	q->through = isatty(STDERR_FILENO) ? -1 : STDERR_FILENO;
 	return q;
 }
 
@@ -39,6 +47,16 @@ void logq__free(struct logq *q)
 		return;
 	pthread_mutex_destroy(&q->lock);
 	free(q);
+}
+
+static void write_line(int fd, enum log_level level, const char *msg);
+
+/* What the replay writes: warnings and -vv's debugging messages, not the
+ * notes that answered keys, and a message once when it repeats. */
+static bool logq__written(const char *prev, enum log_level level,
+			  const char *msg)
+{
+	return level != LOG_INFO && (!prev || strcmp(prev, msg) != 0);
 }
 
 /* Called with log.c's lock held: must not log. */
@@ -52,6 +70,12 @@ void logq__handler(enum log_level level, const char *msg, void *ctx)
 	q->ring[i].level = level;
 	snprintf(q->ring[i].msg, sizeof(q->ring[i].msg), "%s", msg);
 	q->seq++;
+	if (q->through >= 0 &&
+	    logq__written(q->wrote ? q->last : NULL, level, q->ring[i].msg)) {
+		write_line(q->through, level, q->ring[i].msg);
+		memcpy(q->last, q->ring[i].msg, sizeof(q->last));
+		q->wrote = true;
+	}
 	pthread_mutex_unlock(&q->lock);
 }
 
@@ -100,15 +124,13 @@ void logq__replay(struct logq *q, int fd)
 	const char *prev = NULL;
 
 	pthread_mutex_lock(&q->lock);
-	first = q->seq > LOGQ_SIZE ? q->seq - LOGQ_SIZE : 0;
+	/* (written through as they came) */
+	first = q->through >= 0 ? q->seq :
+		q->seq > LOGQ_SIZE ? q->seq - LOGQ_SIZE : 0;
 	for (u64 s = first; s < q->seq; s++) {
 		size_t i = s % LOGQ_SIZE;
 
-		/* warnings, and -vv's debugging messages; not the notes
-		 * that answered keys */
-		if (q->ring[i].level == LOG_INFO)
-			continue;
-		if (prev && strcmp(prev, q->ring[i].msg) == 0)
+		if (!logq__written(prev, q->ring[i].level, q->ring[i].msg))
 			continue;
 		write_line(fd, q->ring[i].level, q->ring[i].msg);
 		prev = q->ring[i].msg;

@@ -21,7 +21,9 @@ bool logq__take(struct logq *q, char *buf, size_t len,
 
 /* After endwin: writes the errors and warnings that were queued, and
  * -vv's debugging messages (the last few), to fd, sanitized, so that
- * nothing shown only on the status line is lost. */
+ * nothing shown only on the status line is lost.  When stderr is not a
+ * terminal, logq__new's queue writes them there as they come instead
+ * (all of them), and this writes nothing. */
 void logq__replay(struct logq *q, int fd);
 
 /* The stderr handler put back once curses is gone (same format as
