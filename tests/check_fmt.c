@@ -559,6 +559,35 @@ START_TEST(test_header_long_target)
 }
 END_TEST
 
+/* JSON's writer of outside strings: sanitized as on screen (controls
+ * '?', bytes that are not UTF-8 U+FFFD), then escaped; NULL is null. */
+START_TEST(test_json_sanitized)
+{
+	static const struct {
+		const char *key, *in, *out;
+	} t[] = {
+		{ NULL, "a\x1b[31m\xff\"b\\\n",
+		  "\"a?[31m\xef\xbf\xbd\\\"b\\\\?\"" },
+		{ NULL, NULL, "null" },
+		{ NULL, "", "\"\"" },
+		{ "k", "v", "\"k\":\"v\"" },
+		{ "none", NULL, "\"none\":null" },
+	};
+	struct strbuf sb;
+
+	strbuf__init(&sb);
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
+		struct json j;
+
+		strbuf__reset(&sb);
+		json__init(&j, &sb);
+		json_sanitized(&j, t[i].key, t[i].in);
+		ck_assert_str_eq(sb.buf, t[i].out);
+	}
+	strbuf__fini(&sb);
+}
+END_TEST
+
 Suite *fmt_suite(void)
 {
 	Suite *s = suite_create("fmt");
@@ -575,6 +604,7 @@ Suite *fmt_suite(void)
 	tcase_add_test(tc, test_long_name_cut);
 	tcase_add_test(tc, test_fit_width);
 	tcase_add_test(tc, test_to_ascii);
+	tcase_add_test(tc, test_json_sanitized);
 	tcase_add_test(tc, test_header_idle_and_lost);
 	tcase_add_test(tc, test_header_budget);
 	suite_add_tcase(s, tc);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/core/json.h"
 #include "src/core/lru.h"
 #include "ui/report/annotate.h"
 #include "ui/report/annotate_internal.h"
@@ -291,29 +292,26 @@ static const char *kind_name(u8 kind)
 }
 
 static void json_insn(const struct annotation *a, size_t i,
-		      struct strbuf *sb)
+		      struct json *j)
 {
 	const struct insn *in = disasm__at(a->dis, i);
 	const struct ann_insn *ai = &a->insns[i];
-	const u8 *b = disasm__bytes(a->dis, in);
 	struct ann_fmt f = { .value = ANN_PERCENT };
 	struct ann_line l = { AL_INSN, (u32)i };
 	struct strbuf text;
 	const char *t;
 
-	strbuf__addf(sb, "{\"addr\":\"0x%" PRIx64 "\",\"offset\":%" PRIu64
-			 ",\"percent\":%.4f,\"samples\":%" PRIu64
-			 ",\"period\":%" PRIu64 ",\"kind\":\"%s\",",
-		     in->addr, in->addr - a->vaddr,
-		     annotation__percent(a, ai->samples, ai->period),
-		     ai->samples, ai->period, kind_name(in->kind));
-	strbuf__adds(sb, "\"bytes\":\"");
-	for (size_t k = 0; k < in->size; k++)
-		strbuf__addf(sb, "%02x", b[k]);
-	strbuf__adds(sb, "\",\"mnemonic\":");
-	json_string(sb, disasm__mnemonic(a->dis, in));
-	strbuf__adds(sb, ",\"operands\":");
-	json_string(sb, disasm__operands(a->dis, in));
+	json__object(j, NULL);
+	json__hex(j, "addr", in->addr);
+	json__u64(j, "offset", in->addr - a->vaddr);
+	json__fixed(j, "percent",
+		    annotation__percent(a, ai->samples, ai->period), 4);
+	json__u64(j, "samples", ai->samples);
+	json__u64(j, "period", ai->period);
+	json__str(j, "kind", kind_name(in->kind));
+	json__hex_bytes(j, "bytes", disasm__bytes(a->dis, in), in->size);
+	json__str(j, "mnemonic", disasm__mnemonic(a->dis, in));
+	json__str(j, "operands", disasm__operands(a->dis, in));
 	/* the text as the view shows it, labels and targets named */
 	strbuf__init(&text);
 	annotation__format_line(a, &l, &f, &text);
@@ -321,90 +319,83 @@ static void json_insn(const struct annotation *a, size_t i,
 	t = t ? t + 1 : "";
 	while (*t == ' ')
 		t++;
-	strbuf__adds(sb, ",\"text\":");
-	json_string(sb, t);
+	json__str(j, "text", t);
 	strbuf__fini(&text);
 	if (in->has_target)
-		strbuf__addf(sb, ",\"target\":\"0x%" PRIx64 "\"", in->target);
+		json__hex(j, "target", in->target);
 	else
-		strbuf__adds(sb, ",\"target\":null");
-	strbuf__adds(sb, ",\"target_symbol\":");
-	json_sanitized(sb, !in->has_target ? NULL :
-		     ai->target >= 0 ? a->name : ai->target_name);
+		json__null(j, "target");
+	json_sanitized(j, "target_symbol", !in->has_target ? NULL :
+		       ai->target >= 0 ? a->name : ai->target_name);
 	/* what a %rip-relative operand refers to */
 	if (in->rip_rel) {
-		strbuf__addf(sb, ",\"mem_target\":\"0x%" PRIx64
-				 "\",\"mem_symbol\":",
-			     in->target);
-		json_sanitized(sb, ai->target_name);
+		json__hex(j, "mem_target", in->target);
+		json_sanitized(j, "mem_symbol", ai->target_name);
 		if (ai->target_name)
-			strbuf__addf(sb, ",\"mem_offset\":%" PRIu64,
-				     ai->target_off);
+			json__u64(j, "mem_offset", ai->target_off);
 		else
-			strbuf__adds(sb, ",\"mem_offset\":null");
+			json__null(j, "mem_offset");
 	} else {
-		strbuf__adds(sb, ",\"mem_target\":null,\"mem_symbol\":null,"
-				 "\"mem_offset\":null");
+		json__null(j, "mem_target");
+		json__null(j, "mem_symbol");
+		json__null(j, "mem_offset");
 	}
 	if (ai->src >= 0) {
 		const struct ann_src *s = &a->srcs[ai->src];
 
-		strbuf__adds(sb, ",\"source\":{\"file\":");
-		json_sanitized(sb, s->file);
-		strbuf__addf(sb, ",\"line\":%d,\"func\":", s->line);
-		json_sanitized(sb, s->func);
-		strbuf__addf(sb, ",\"inlined\":%s}",
-			     s->inlined ? "true" : "false");
+		json__object(j, "source");
+		json_sanitized(j, "file", s->file);
+		json__s64(j, "line", s->line);
+		json_sanitized(j, "func", s->func);
+		json__bool(j, "inlined", s->inlined);
+		json__object_end(j);
 	} else {
-		strbuf__adds(sb, ",\"source\":null");
+		json__null(j, "source");
 	}
-	strbuf__addc(sb, '}');
+	json__object_end(j);
 }
 
 void annotation__json(const struct annotation *a,
 		      const struct header_info *hi, struct strbuf *sb)
 {
-	strbuf__addf(sb, "{\"time\":%.3f,\"event\":",
-		     hi ? hi->elapsed : 0.0);
-	json_sanitized(sb, hi ? hi->event : NULL);
-	strbuf__adds(sb, ",\"symbol\":");
-	json_sanitized(sb, a->name);
-	strbuf__adds(sb, ",\"dso\":");
-	json_sanitized(sb, a->dso_name);
-	strbuf__adds(sb, ",\"file\":");
-	json_sanitized(sb, a->file);
-	strbuf__addf(sb, ",\"start\":\"0x%" PRIx64 "\",\"size\":%" PRIu64
-			 ",\"samples\":%" PRIu64 ",\"period\":%" PRIu64
-			 ",\"total_samples\":%" PRIu64
-			 ",\"total_period\":%" PRIu64 ",\"notes\":[",
-		     a->vaddr, a->size, a->samples, a->period,
-		     a->total_samples, a->total_period);
-	for (size_t i = 0; i < a->nr_notes; i++) {
-		if (i)
-			strbuf__addc(sb, ',');
-		json_sanitized(sb, a->notes[i]);
-	}
-	strbuf__adds(sb, "],\"instructions\":[");
-	for (size_t i = 0; i < a->nr; i++) {
-		if (i)
-			strbuf__addc(sb, ',');
-		json_insn(a, i, sb);
-	}
-	strbuf__adds(sb, "],\"lines\":[");
+	struct json j;
+
+	json__init(&j, sb);
+	json__object(&j, NULL);
+	json__fixed(&j, "time", hi ? hi->elapsed : 0.0, 3);
+	json_sanitized(&j, "event", hi ? hi->event : NULL);
+	json_sanitized(&j, "symbol", a->name);
+	json_sanitized(&j, "dso", a->dso_name);
+	json_sanitized(&j, "file", a->file);
+	json__hex(&j, "start", a->vaddr);
+	json__u64(&j, "size", a->size);
+	json__u64(&j, "samples", a->samples);
+	json__u64(&j, "period", a->period);
+	json__u64(&j, "total_samples", a->total_samples);
+	json__u64(&j, "total_period", a->total_period);
+	json__array(&j, "notes");
+	for (size_t i = 0; i < a->nr_notes; i++)
+		json_sanitized(&j, NULL, a->notes[i]);
+	json__array_end(&j);
+	json__array(&j, "instructions");
+	for (size_t i = 0; i < a->nr; i++)
+		json_insn(a, i, &j);
+	json__array_end(&j);
+	json__array(&j, "lines");
 	for (size_t i = 0; i < a->nr_srcs; i++) {
 		const struct ann_src *s = &a->srcs[a->src_sorted[i]];
 
-		if (i)
-			strbuf__addc(sb, ',');
-		strbuf__adds(sb, "{\"file\":");
-		json_sanitized(sb, s->file);
-		strbuf__addf(sb, ",\"line\":%d,\"percent\":%.4f,\"samples\":%"
-				 PRIu64 ",\"period\":%" PRIu64 ",\"text\":",
-			     s->line, annotation__percent(a, s->samples,
-							  s->period),
-			     s->samples, s->period);
-		json_sanitized(sb, s->text);
-		strbuf__addc(sb, '}');
+		json__object(&j, NULL);
+		json_sanitized(&j, "file", s->file);
+		json__s64(&j, "line", s->line);
+		json__fixed(&j, "percent",
+			    annotation__percent(a, s->samples, s->period), 4);
+		json__u64(&j, "samples", s->samples);
+		json__u64(&j, "period", s->period);
+		json_sanitized(&j, "text", s->text);
+		json__object_end(&j);
 	}
-	strbuf__adds(sb, "]}\n");
+	json__array_end(&j);
+	json__object_end(&j);
+	strbuf__addc(sb, '\n');
 }

@@ -17,6 +17,7 @@
 #include "ui/report/annotate.h"
 #include "ui/report/batch.h"
 #include "src/sys/fdio.h"
+#include "src/core/json.h"
 #include "src/sys/outfile.h"
 #include "ui/report/inlines.h"
 #include "src/core/log.h"
@@ -716,89 +717,86 @@ int app_export__write(struct app_export *x)
 
 /* perf.data input and output counters, spliced into an event's JSON
  * object (which batch__format ends with "}\n"). */
-static void app__json_extra(struct app *a, struct strbuf *sb, size_t start)
+static void app__json_input(struct app *a, struct json *j)
 {
 	const struct perfdata_stats *st = a->input_stats;
+	struct strbuf d;
+
+	if (a->pipe && perfdata_pipe__done(a->pipe))
+		st = perfdata_pipe__stats(a->pipe);
+	json__object(j, "input");
+	json_sanitized(j, "path", a->input);
+	if (!st) {
+		json__object_end(j);
+		return;
+	}
+	json__u64(j, "records", st->records);
+	json__u64(j, "skipped", st->skipped);
+	json__u64(j, "unknown", st->unknown);
+	json__u64(j, "bad", st->bad);
+	json__u64(j, "compressed", st->compressed);
+	json__u64(j, "out_of_order", st->out_of_order);
+	json__bool(j, "truncated", st->truncated_bytes || st->file_truncated ||
+				   st->unfinished);
+	json__bool(j, "damaged", st->damaged);
+	json__u64(j, "damage_offset", st->damage_offset);
+	/* every damage named, as the text header says it */
+	strbuf__init(&d);
+	perfdata_stats__describe(st, &d);
+	json__u64(j, "features_damaged", st->features_damaged);
+	json__bool(j, "unfinished", st->unfinished);
+	json__u64(j, "no_ip_events", st->no_ip_events);
+	if (st->header_size)
+		json__u64(j, "bad_header_size", st->header_size);
+	else
+		json__null(j, "bad_header_size");
+	json_sanitized(j, "damage", d.buf ? d.buf : "");
+	strbuf__fini(&d);
+	json__object_end(j);
+}
+
+static void app__json_extra(struct app *a, struct strbuf *sb, size_t start)
+{
+	struct json j;
 
 	if (!a->input && !a->writer && !a->pusher)
 		return;
-	if (sb->len < start + 2 || memcmp(sb->buf + sb->len - 2, "}\n", 2))
+	if (json__reopen(&j, sb, start))
 		return;
-	sb->len -= 2;
-	if (a->input) {
-		if (a->pipe && perfdata_pipe__done(a->pipe))
-			st = perfdata_pipe__stats(a->pipe);
-		strbuf__adds(sb, ",\"input\":{\"path\":");
-		json_sanitized(sb, a->input);
-		if (st)
-			strbuf__addf(sb, ",\"records\":%" PRIu64
-					 ",\"skipped\":%" PRIu64
-					 ",\"unknown\":%" PRIu64
-					 ",\"bad\":%" PRIu64
-					 ",\"compressed\":%" PRIu64
-					 ",\"out_of_order\":%" PRIu64
-					 ",\"truncated\":%s,\"damaged\":%s"
-					 ",\"damage_offset\":%" PRIu64,
-				     st->records, st->skipped, st->unknown,
-				     st->bad, st->compressed, st->out_of_order,
-				     st->truncated_bytes || st->file_truncated ||
-				     st->unfinished ? "true" : "false",
-				     st->damaged ? "true" : "false",
-				     st->damage_offset);
-		if (st) {
-			struct strbuf d;
-
-			/* every damage named, as the text header says it */
-			strbuf__init(&d);
-			perfdata_stats__describe(st, &d);
-			strbuf__addf(sb, ",\"features_damaged\":%u"
-					 ",\"unfinished\":%s"
-					 ",\"no_ip_events\":%u,\"bad_header_size\":",
-				     st->features_damaged,
-				     st->unfinished ? "true" : "false",
-				     st->no_ip_events);
-			if (st->header_size)
-				strbuf__addf(sb, "%" PRIu64, st->header_size);
-			else
-				strbuf__adds(sb, "null");
-			strbuf__adds(sb, ",\"damage\":");
-			json_sanitized(sb, d.buf ? d.buf : "");
-			strbuf__fini(&d);
-		}
-		strbuf__addc(sb, '}');
-	}
+	if (a->input)
+		app__json_input(a, &j);
 	if (a->writer) {
 		struct perfdata_writer_stats ws;
 
 		perfdata_writer__stats(a->writer, &ws);
-		strbuf__adds(sb, ",\"output\":{\"path\":");
-		json_sanitized(sb, a->output);
-		strbuf__addf(sb, ",\"records\":%" PRIu64 ",\"bytes\":%" PRIu64
-				 ",\"backlog\":%" PRIu64 ",\"dropped\":%" PRIu64
-				 ",\"error\":",
-			     ws.records, ws.bytes, ws.backlog, ws.dropped);
-		json_sanitized(sb, ws.error ? strerror(-ws.error) : "");
-		strbuf__addc(sb, '}');
+		json__object(&j, "output");
+		json_sanitized(&j, "path", a->output);
+		json__u64(&j, "records", ws.records);
+		json__u64(&j, "bytes", ws.bytes);
+		json__u64(&j, "backlog", ws.backlog);
+		json__u64(&j, "dropped", ws.dropped);
+		json_sanitized(&j, "error",
+			       ws.error ? strerror(-ws.error) : "");
+		json__object_end(&j);
 	}
-	if (a->note_buf[0]) {
-		strbuf__adds(sb, ",\"note\":");
-		json_sanitized(sb, a->note_buf);
-	}
+	if (a->note_buf[0])
+		json_sanitized(&j, "note", a->note_buf);
 	if (a->pusher) {
 		/* as of the last header: this refresh's profiles are queued
 		 * after the table */
 		const struct push_stats *ps = &a->push_stats;
 
-		strbuf__addf(sb, ",\"push\":{\"pushed\":%" PRIu64
-				 ",\"dropped\":%" PRIu64 ",\"failed\":%" PRIu64
-				 ",\"queued\":%" PRIu64 ",\"unreachable\":%s,"
-				 "\"error\":",
-			     ps->pushed, ps->dropped, ps->failed, ps->queued,
-			     ps->unreachable ? "true" : "false");
-		json_sanitized(sb, ps->unreachable ? ps->error : "");
-		strbuf__addc(sb, '}');
+		json__object(&j, "push");
+		json__u64(&j, "pushed", ps->pushed);
+		json__u64(&j, "dropped", ps->dropped);
+		json__u64(&j, "failed", ps->failed);
+		json__u64(&j, "queued", ps->queued);
+		json__bool(&j, "unreachable", ps->unreachable);
+		json_sanitized(&j, "error", ps->unreachable ? ps->error : "");
+		json__object_end(&j);
 	}
-	strbuf__adds(sb, "}\n");
+	json__object_end(&j);
+	strbuf__addc(sb, '\n');
 }
 
 /* --annotate: the function's annotation instead of the table; -ECANCELED

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ui/report/batch.h"
+#include "src/core/json.h"
 #include "ui/report/compare.h"
 #include "ui/report/fmt.h"
 #include "ui/report/sanitize.h"
@@ -62,24 +63,21 @@ static void batch__text(struct strbuf *sb, const struct batch_opts *o,
 	strbuf__addc(sb, '\n');
 }
 
-static void json_key(struct strbuf *sb, const char *k)
-{
-	strbuf__addf(sb, "\"%s\":", k);
-}
-
 /* Each frame nests an object, its key and an array: jq 1.6 (depth limit
  * 256 as it counts) reads about 83 frames, so trees stop at 64 with an
  * object {"truncated":true}. */
 #define JSON_TREE_DEPTH 64
 
-static void json_tree(struct strbuf *sb, const struct cg_tree *tr, u32 p,
-		      double limit, unsigned int depth)
+static void json_tree(struct json *j, const char *key,
+		      const struct cg_tree *tr, u32 p, double limit,
+		      unsigned int depth)
 {
-	bool first = true;
-
-	strbuf__addc(sb, '[');
+	json__array(j, key);
 	if (depth >= JSON_TREE_DEPTH && tr->nodes[p].first_child) {
-		strbuf__adds(sb, "{\"truncated\":true}]");
+		json__object(j, NULL);
+		json__bool(j, "truncated", true);
+		json__object_end(j);
+		json__array_end(j);
 		return;
 	}
 	for (u32 c = tr->nodes[p].first_child; c;
@@ -92,144 +90,131 @@ static void json_tree(struct strbuf *sb, const struct cg_tree *tr, u32 p,
 		strbuf__init(&name);
 		/* the plain name: "inlined" says what the text's suffix says */
 		fmt__tree_sym(&name, n);
-		strbuf__adds(sb, first ? "{" : ",{");
-		first = false;
-		json_key(sb, "symbol");
-		json_string(sb, name.buf ? name.buf : "");
-		strbuf__addc(sb, ',');
-		json_key(sb, "dso");
-		json_sanitized(sb, n->dso_name);
-		strbuf__addf(sb, ",\"kernel\":%s,\"inlined\":%s,\"percent\":%.4f,"
-				 "\"samples\":%" PRIu64 ",\"period\":%" PRIu64
-				 ",\"children\":",
-			     n->kernel ? "true" : "false",
-			     n->inlined ? "true" : "false",
-			     fmt__tree_percent(tr, n), n->samples, n->period);
-		json_tree(sb, tr, c, limit, depth + 1);
-		strbuf__addc(sb, '}');
+		json__object(j, NULL);
+		json__str(j, "symbol", name.buf ? name.buf : "");
+		json_sanitized(j, "dso", n->dso_name);
+		json__bool(j, "kernel", n->kernel);
+		json__bool(j, "inlined", n->inlined);
+		json__fixed(j, "percent", fmt__tree_percent(tr, n), 4);
+		json__u64(j, "samples", n->samples);
+		json__u64(j, "period", n->period);
+		json_tree(j, "children", tr, c, limit, depth + 1);
+		json__object_end(j);
 		strbuf__fini(&name);
 	}
-	strbuf__addc(sb, ']');
+	json__array_end(j);
 }
 
-/* "baseline" (null for a new row) and "delta", with a suffix. */
-static void json_compare(struct strbuf *sb, const char *suffix,
-			 const struct row *r, double base, double delta)
+/* The baseline's share (null for a new row) and the delta. */
+static void json_compare(struct json *j, const char *base_key,
+			 const char *delta_key, const struct row *r,
+			 double base, double delta)
 {
-	strbuf__addf(sb, ",\"baseline%s\":", suffix);
 	if (r->cmp == CMP_NEW)
-		strbuf__adds(sb, "null");
+		json__null(j, base_key);
 	else
-		strbuf__addf(sb, "%.4f", base);
-	strbuf__addf(sb, ",\"delta%s\":%.4f", suffix, delta);
+		json__fixed(j, base_key, base, 4);
+	json__fixed(j, delta_key, delta, 4);
 }
 
-static void batch__json_row(struct strbuf *sb, const struct batch_opts *o,
+/* --timeline: counts per cell */
+static void json_cells(struct json *j, const char *key, const u64 *v,
+		       size_t n)
+{
+	json__array(j, key);
+	for (size_t b = 0; b < n; b++)
+		json__u64(j, NULL, v[b]);
+	json__array_end(j);
+}
+
+static void batch__json_row(struct json *j, const struct batch_opts *o,
 			    struct table *t, const struct row *r)
 {
 	const struct sort_spec *sp = &t->spec;
 	bool pid = sort_spec__has(sp, SORT_PID) || sort_spec__has(sp, SORT_TID);
 	bool comm = pid || sort_spec__has(sp, SORT_COMM);
+	bool cgroup = sort_spec__has(sp, SORT_CGROUP);
 	struct strbuf sym;
 
-	strbuf__addf(sb, "{\"overhead\":%.4f,\"samples\":%" PRIu64
-			 ",\"period\":%" PRIu64 ",",
-		     rowset__percent(&t->rows, r), r->samples, r->period);
-	json_key(sb, "comm");
-	json_sanitized(sb, comm ? (r->comm ? r->comm : "[unknown]") : NULL);
-	strbuf__addc(sb, ',');
-	json_key(sb, "pid");
+	json__object(j, NULL);
+	json__fixed(j, "overhead", rowset__percent(&t->rows, r), 4);
+	json__u64(j, "samples", r->samples);
+	json__u64(j, "period", r->period);
+	json_sanitized(j, "comm",
+		       comm ? (r->comm ? r->comm : "[unknown]") : NULL);
 	if (pid)
-		strbuf__addf(sb, "%d,", r->pid);
+		json__s64(j, "pid", r->pid);
 	else
-		strbuf__adds(sb, "null,");
-	json_key(sb, "tid");
+		json__null(j, "pid");
 	if (sort_spec__has(sp, SORT_TID))
-		strbuf__addf(sb, "%d,", r->tid);
+		json__s64(j, "tid", r->tid);
 	else
-		strbuf__adds(sb, "null,");
-	json_key(sb, "cpu");
+		json__null(j, "tid");
 	if (sort_spec__has(sp, SORT_CPU))
-		strbuf__addf(sb, "%d,", r->cpu);
+		json__s64(j, "cpu", r->cpu);
 	else
-		strbuf__adds(sb, "null,");
+		json__null(j, "cpu");
 	/* the short name a table shows, and the whole path */
 	strbuf__init(&sym);
-	json_key(sb, "cgroup");
-	if (sort_spec__has(sp, SORT_CGROUP)) {
+	if (cgroup) {
 		fmt__cgroup(&sym, r->cgroup);
-		json_string(sb, sym.buf ? sym.buf : "");
+		json__str(j, "cgroup", sym.buf ? sym.buf : "");
 	} else {
-		strbuf__adds(sb, "null");
+		json__null(j, "cgroup");
 	}
-	strbuf__addc(sb, ',');
-	json_key(sb, "cgroup_path");
-	json_sanitized(sb, sort_spec__has(sp, SORT_CGROUP) ? r->cgroup : NULL);
-	strbuf__addc(sb, ',');
+	json_sanitized(j, "cgroup_path", cgroup ? r->cgroup : NULL);
 	/* as the State column says it */
-	json_key(sb, "state");
 	if (sort_spec__has(sp, SORT_STATE)) {
 		strbuf__reset(&sym);
 		fmt__state(&sym, r->state);
-		json_string(sb, sym.buf ? sym.buf : "");
+		json__str(j, "state", sym.buf ? sym.buf : "");
 	} else {
-		strbuf__adds(sb, "null");
+		json__null(j, "state");
 	}
-	strbuf__addc(sb, ',');
-	strbuf__fini(&sym);
-	json_key(sb, "dso");
-	json_sanitized(sb, r->dso_name);
-	strbuf__addc(sb, ',');
-	json_key(sb, "symbol");
-	strbuf__init(&sym);
+	json_sanitized(j, "dso", r->dso_name);
 	/* the plain name, as in trees: "inlined" says what the text's
 	 * suffix says */
+	strbuf__reset(&sym);
 	if (r->inlined)
 		sanitize_str(&sym, r->sym);
 	else
 		fmt__symbol(&sym, r);
-	json_string(sb, sym.buf ? sym.buf : "");
+	json__str(j, "symbol", sym.buf ? sym.buf : "");
 	strbuf__fini(&sym);
-	strbuf__addf(sb, ",\"resolved\":%s,\"kernel\":%s,\"inlined\":%s",
-		     r->sym ? "true" : "false", r->kernel ? "true" : "false",
-		     r->inlined ? "true" : "false");
-	if (t->spec.children || o->callgraph)
-		strbuf__addf(sb, ",\"self\":%.4f,\"children\":%.4f"
-			     ",\"children_period\":%" PRIu64,
-			     rowset__percent(&t->rows, r),
-			     rowset__percent_children(&t->rows, r),
-			     r->children_period);
+	json__bool(j, "resolved", r->sym != NULL);
+	json__bool(j, "kernel", r->kernel);
+	json__bool(j, "inlined", r->inlined);
+	if (t->spec.children || o->callgraph) {
+		json__fixed(j, "self", rowset__percent(&t->rows, r), 4);
+		json__fixed(j, "children",
+			    rowset__percent_children(&t->rows, r), 4);
+		json__u64(j, "children_period", r->children_period);
+	}
 	if (o->callgraph) {
 		struct cg_tree tr;
 
 		cg_tree__init(&tr);
-		strbuf__adds(sb, ",\"tree\":");
 		if (rowset__tree_inline(&t->rows, r, o->order, o->inl,
-					o->inl_ctx, &tr) == 0)
-			json_tree(sb, &tr, 0, o->tree_limit, 0);
-		else
-			strbuf__adds(sb, "[]");
+					o->inl_ctx, &tr) == 0) {
+			json_tree(j, "tree", &tr, 0, o->tree_limit, 0);
+		} else {
+			json__array(j, "tree");
+			json__array_end(j);
+		}
 		cg_tree__fini(&tr);
 	}
 	if (t->rows.series && t->history == HISTORY_CELLS) {
 		const struct row_series *s = t->rows.series;
 		size_t i = (size_t)(r - t->rows.rows);
+		size_t n = i < s->nr_rows ? s->nr_buckets : 0;
+		size_t at = n ? i * s->nr_buckets : 0;
 
 		/* --timeline: the row's samples in each cell, self (and
 		 * Children) as its samples count */
-		strbuf__adds(sb, ",\"timeline\":[");
-		for (size_t b = 0; i < s->nr_rows && b < s->nr_buckets; b++)
-			strbuf__addf(sb, "%s%" PRIu64, b ? "," : "",
-				     s->samples[i * s->nr_buckets + b]);
-		strbuf__addc(sb, ']');
-		if (s->children) {
-			strbuf__adds(sb, ",\"timeline_children\":[");
-			for (size_t b = 0; i < s->nr_rows && b < s->nr_buckets;
-			     b++)
-				strbuf__addf(sb, "%s%" PRIu64, b ? "," : "",
-					     s->csamples[i * s->nr_buckets + b]);
-			strbuf__addc(sb, ']');
-		}
+		json_cells(j, "timeline", n ? s->samples + at : NULL, n);
+		if (s->children)
+			json_cells(j, "timeline_children",
+				   n ? s->csamples + at : NULL, n);
 	}
 	if (t->cmp) {
 		static const char *const what[] = {
@@ -237,13 +222,36 @@ static void batch__json_row(struct strbuf *sb, const struct batch_opts *o,
 			[CMP_NEW] = "new", [CMP_GONE] = "gone",
 		};
 
-		json_compare(sb, "", r, r->base_pct, r->delta);
-		strbuf__addf(sb, ",\"compare\":\"%s\"", what[r->cmp]);
+		json_compare(j, "baseline", "delta", r, r->base_pct, r->delta);
+		json__str(j, "compare", what[r->cmp]);
 		if (t->spec.children)
-			json_compare(sb, "_children", r, r->base_children_pct,
+			json_compare(j, "baseline_children", "delta_children",
+				     r, r->base_children_pct,
 				     r->children_delta);
 	}
-	strbuf__addc(sb, '}');
+	json__object_end(j);
+}
+
+/* -g's recovery of callers: this event's samples, the session's
+ * reasons */
+static void json_fp_recovery(struct json *j, const struct ev_counts *c,
+			     const u64 *why)
+{
+	json__object(j, "fp_recovery");
+	json__u64(j, "copies", c->fp_copies);
+	json__u64(j, "tied", c->fp_tied);
+	json__u64(j, "inserted", c->fp_inserted);
+	json__u64(j, "frames", c->fp_frames);
+	json__object(j, "not_tied");
+	json__u64(j, "no_ip", why[FP_FIX_NO_IP]);
+	json__u64(j, "no_cfi", why[FP_FIX_NO_CFI]);
+	json__u64(j, "cfi_not_read", why[FP_FIX_UNREADY]);
+	json__u64(j, "copy_short", why[FP_FIX_SHORT]);
+	json__u64(j, "rbp_not_frame", why[FP_FIX_NO_MATCH]);
+	json__u64(j, "other_rbp", why[FP_FIX_RBP]);
+	json__u64(j, "bad", why[FP_FIX_BAD]);
+	json__object_end(j);
+	json__object_end(j);
 }
 
 static void batch__json(struct strbuf *sb, const struct batch_opts *o,
@@ -251,68 +259,51 @@ static void batch__json(struct strbuf *sb, const struct batch_opts *o,
 {
 	const struct snapshot *snap = table__snap(t, t->ev);
 	const struct ev_counts *c = &snap->counts;
-	bool first = true;
+	struct json j;
 
-	strbuf__addf(sb, "{\"time\":%.3f,", hi->elapsed);
-	json_key(sb, "event");
-	json_sanitized(sb, hi->event);
-	strbuf__addc(sb, ',');
-	json_key(sb, "target");
-	json_sanitized(sb, hi->target);
-	strbuf__addf(sb, ",\"freq\":%" PRIu64 ",\"sample_period\":%" PRIu64,
-		     hi->freq, hi->period);
+	json__init(&j, sb);
+	json__object(&j, NULL);
+	json__fixed(&j, "time", hi->elapsed, 3);
+	json_sanitized(&j, "event", hi->event);
+	json_sanitized(&j, "target", hi->target);
+	json__u64(&j, "freq", hi->freq);
+	json__u64(&j, "sample_period", hi->period);
 	/* --off-cpu: periods are the nanoseconds threads waited */
-	if (hi->time)
-		strbuf__addf(sb, ",\"%s\":true,\"period_unit\":\"ns\"",
-			     hi->wall ? "wall" : "off_cpu");
-	strbuf__addf(sb, ",\"samples\":%" PRIu64 ",\"period\":%" PRIu64
-			 ",\"total_samples\":%" PRIu64,
-		     snap->total_samples, snap->total_period, c->samples);
-	strbuf__addf(sb, ",\"lost\":%" PRIu64 ",\"lost_records\":%" PRIu64
-			 ",\"lost_samples\":%" PRIu64 ",\"throttled\":%" PRIu64
-			 ",\"dropped\":%" PRIu64 ",\"filtered\":%" PRIu64
-			 ",\"unwind_failed\":%" PRIu64
-			 ",\"unwind_no_stack\":%" PRIu64,
-		     header__lost(snap), c->lost, c->lost_samples,
-		     c->throttle, header__dropped(snap), c->filtered,
-		     c->unwind_failed, c->unwind_no_stack);
-	strbuf__addf(sb, ",\"idle\":%.4f,\"idle_samples\":%" PRIu64
-			 ",\"idle_period\":%" PRIu64 ",\"idle_shown\":%s",
-		     header__idle_share(snap), snap->idle_samples,
-		     snap->idle_period, hi->show_idle ? "true" : "false");
-	strbuf__addf(sb, ",\"kernel_share\":%.4f,\"finished\":%s",
-		     header__kernel_share(snap, hi->show_idle),
-		     hi->finished ? "true" : "false");
-	/* -g's recovery of callers: this event's samples, the session's
-	 * reasons */
-	if (c->fp_copies) {
-		const u64 *why = snap->session.fp_fix;
-
-		strbuf__addf(sb, ",\"fp_recovery\":{\"copies\":%" PRIu64
-				 ",\"tied\":%" PRIu64 ",\"inserted\":%" PRIu64
-				 ",\"frames\":%" PRIu64 ",\"not_tied\":{"
-				 "\"no_ip\":%" PRIu64 ",\"no_cfi\":%" PRIu64
-				 ",\"cfi_not_read\":%" PRIu64
-				 ",\"copy_short\":%" PRIu64
-				 ",\"rbp_not_frame\":%" PRIu64
-				 ",\"other_rbp\":%" PRIu64 ",\"bad\":%" PRIu64
-				 "}}",
-			     c->fp_copies, c->fp_tied, c->fp_inserted,
-			     c->fp_frames, why[FP_FIX_NO_IP],
-			     why[FP_FIX_NO_CFI], why[FP_FIX_UNREADY],
-			     why[FP_FIX_SHORT], why[FP_FIX_NO_MATCH],
-			     why[FP_FIX_RBP], why[FP_FIX_BAD]);
+	if (hi->time) {
+		json__bool(&j, hi->wall ? "wall" : "off_cpu", true);
+		json__str(&j, "period_unit", "ns");
 	}
+	json__u64(&j, "samples", snap->total_samples);
+	json__u64(&j, "period", snap->total_period);
+	json__u64(&j, "total_samples", c->samples);
+	json__u64(&j, "lost", header__lost(snap));
+	json__u64(&j, "lost_records", c->lost);
+	json__u64(&j, "lost_samples", c->lost_samples);
+	json__u64(&j, "throttled", c->throttle);
+	json__u64(&j, "dropped", header__dropped(snap));
+	json__u64(&j, "filtered", c->filtered);
+	json__u64(&j, "unwind_failed", c->unwind_failed);
+	json__u64(&j, "unwind_no_stack", c->unwind_no_stack);
+	json__fixed(&j, "idle", header__idle_share(snap), 4);
+	json__u64(&j, "idle_samples", snap->idle_samples);
+	json__u64(&j, "idle_period", snap->idle_period);
+	json__bool(&j, "idle_shown", hi->show_idle);
+	json__fixed(&j, "kernel_share",
+		    header__kernel_share(snap, hi->show_idle), 4);
+	json__bool(&j, "finished", hi->finished);
+	if (c->fp_copies)
+		json_fp_recovery(&j, c, snap->session.fp_fix);
 	/* what the session holds: distinct keys, call chain nodes */
-	strbuf__addf(sb, ",\"entries\":%zu,\"chain_nodes\":%zu", snap->nr,
-		     snap->nr_chains ? snap->nr_chains - 1 : 0);
+	json__u64(&j, "entries", snap->nr);
+	json__u64(&j, "chain_nodes", snap->nr_chains ? snap->nr_chains - 1 : 0);
 	/* the memory budget's folds, once there were some (the header's
 	 * "memory budget:" line) */
-	if (snap->session.budget_folds)
-		strbuf__addf(sb, ",\"budget_folded\":{\"entries\":%" PRIu64
-				 ",\"chain_nodes\":%" PRIu64 "}",
-			     snap->session.budget_entries,
-			     snap->session.budget_nodes);
+	if (snap->session.budget_folds) {
+		json__object(&j, "budget_folded");
+		json__u64(&j, "entries", snap->session.budget_entries);
+		json__u64(&j, "chain_nodes", snap->session.budget_nodes);
+		json__object_end(&j);
+	}
 	if (t->rows.series && t->history == HISTORY_CELLS) {
 		const struct row_series *s = t->rows.series;
 		u64 t0, w = timeline__grid(t->tl, &t0);
@@ -321,60 +312,58 @@ static void batch__json(struct strbuf *sb, const struct batch_opts *o,
 		/* the cells: their length, where the first starts (from the
 		 * first sample of a recording, or the start), and every
 		 * sample of each (idle out unless shown, as the rows) */
-		strbuf__addf(sb, ",\"timeline_interval\":%.9g"
-				 ",\"timeline_start\":%.9g,\"timeline_samples\":[",
-			     (double)(w * units) / 1e9,
-			     (double)(w * timeline__first_unit(t->tl) +
-				      t->series_c0 * w * units) / 1e9);
-		for (size_t b = 0; b < s->nr_buckets; b++)
-			strbuf__addf(sb, "%s%" PRIu64, b ? "," : "",
-				     s->tot_samples[b]);
-		strbuf__addc(sb, ']');
+		json__sig(&j, "timeline_interval",
+			  (double)(w * units) / 1e9, 9);
+		json__sig(&j, "timeline_start",
+			  (double)(w * timeline__first_unit(t->tl) +
+				   t->series_c0 * w * units) / 1e9, 9);
+		json_cells(&j, "timeline_samples", s->tot_samples,
+			   s->nr_buckets);
 		if (timeline__dropped(t->tl))
-			strbuf__addf(sb, ",\"timeline_dropped\":%" PRIu64,
-				     timeline__dropped(t->tl));
+			json__u64(&j, "timeline_dropped",
+				  timeline__dropped(t->tl));
 	}
-	strbuf__adds(sb, ",\"per_cpu\":[");
+	json__array(&j, "per_cpu");
 	for (size_t i = 0; i < snap->nr_cpus; i++) {
 		const struct ev_counts *pc = &snap->cpu_counts[i];
 
 		if (!pc->samples && !pc->lost && !pc->lost_samples &&
 		    !pc->dropped && !pc->unwind_failed)
 			continue;
-		strbuf__addf(sb, "%s{\"cpu\":%zu,\"samples\":%" PRIu64
-				 ",\"lost\":%" PRIu64 ",\"lost_samples\":%" PRIu64
-				 ",\"dropped\":%" PRIu64
-				 ",\"unwind_failed\":%" PRIu64 "}",
-			     first ? "" : ",", i, pc->samples, pc->lost,
-			     pc->lost_samples, pc->dropped, pc->unwind_failed);
-		first = false;
+		json__object(&j, NULL);
+		json__u64(&j, "cpu", i);
+		json__u64(&j, "samples", pc->samples);
+		json__u64(&j, "lost", pc->lost);
+		json__u64(&j, "lost_samples", pc->lost_samples);
+		json__u64(&j, "dropped", pc->dropped);
+		json__u64(&j, "unwind_failed", pc->unwind_failed);
+		json__object_end(&j);
 	}
-	strbuf__adds(sb, "]");
+	json__array_end(&j);
 	if (t->cmp && hi->base_snap) {
 		const struct snapshot *b = hi->base_snap;
 
-		strbuf__adds(sb, ",\"baseline\":{\"source\":");
-		json_sanitized(sb, hi->baseline);
-		strbuf__addf(sb, ",\"samples\":%" PRIu64 ",\"period\":%" PRIu64
-				 ",\"time\":%.3f,\"idle_samples\":%" PRIu64
-				 ",\"rows\":%zu}",
-			     b->total_samples, b->total_period,
-			     header__span(b), b->idle_samples,
-			     compare__base_rows(t->cmp));
+		json__object(&j, "baseline");
+		json_sanitized(&j, "source", hi->baseline);
+		json__u64(&j, "samples", b->total_samples);
+		json__u64(&j, "period", b->total_period);
+		json__fixed(&j, "time", header__span(b), 3);
+		json__u64(&j, "idle_samples", b->idle_samples);
+		json__u64(&j, "rows", compare__base_rows(t->cmp));
+		json__object_end(&j);
 	}
-	strbuf__adds(sb, ",\"sort\":[");
+	json__array(&j, "sort");
 	for (size_t i = 0; i < t->spec.nr_group; i++)
-		strbuf__addf(sb, "%s\"%s\"", i ? "," : "",
-			     sort_key__name(t->spec.group[i]));
-	strbuf__addf(sb, "],\"order\":\"%s\",\"rows\":[",
-		     sort_key__name(t->spec.order));
-	for (size_t i = 0; i < t->rows.nr; i++) {
-		if (i)
-			strbuf__addc(sb, ',');
-		batch__json_row(sb, o, t, &t->rows.rows[i]);
-	}
-	strbuf__addf(sb, "],\"hidden_rows\":%" PRIu64 "}\n",
-		     t->rows.hidden_rows);
+		json__str(&j, NULL, sort_key__name(t->spec.group[i]));
+	json__array_end(&j);
+	json__str(&j, "order", sort_key__name(t->spec.order));
+	json__array(&j, "rows");
+	for (size_t i = 0; i < t->rows.nr; i++)
+		batch__json_row(&j, o, t, &t->rows.rows[i]);
+	json__array_end(&j);
+	json__u64(&j, "hidden_rows", t->rows.hidden_rows);
+	json__object_end(&j);
+	strbuf__addc(sb, '\n');
 }
 
 /* Folded stacks: one "root;...;leaf count" line per distinct path;
@@ -539,12 +528,16 @@ int batch__annotate(struct strbuf *sb, const struct batch_opts *o,
 	err = annotator__find(an, snap, name, &dso, &addr, NULL);
 	if (err == -ENOENT) {
 		if (o->json) {
-			strbuf__addf(sb, "{\"time\":%.3f,\"event\":",
-				     hi->elapsed);
-			json_sanitized(sb, hi->event);
-			strbuf__adds(sb, ",\"symbol\":");
-			json_sanitized(sb, name);
-			strbuf__adds(sb, ",\"found\":false}\n");
+			struct json j;
+
+			json__init(&j, sb);
+			json__object(&j, NULL);
+			json__fixed(&j, "time", hi->elapsed, 3);
+			json_sanitized(&j, "event", hi->event);
+			json_sanitized(&j, "symbol", name);
+			json__bool(&j, "found", false);
+			json__object_end(&j);
+			strbuf__addc(sb, '\n');
 		} else {
 			header__format(sb, hi, snap, "# ");
 			strbuf__adds(sb, "# annotate ");

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/core/json.h"
 #include "ui/report/flamesvg.h"
 #include "ui/report/sanitize.h"
 
@@ -335,10 +336,14 @@ int flame__json(struct strbuf *sb, const struct flame *f)
 	u32 *stack = NULL;
 	size_t nr = 0, cap = 0;
 	struct strbuf name;
+	struct json j;
 	int err = 0;
 
+	json__init(&j, sb);
 	if (!f->nr) {
-		strbuf__adds(sb, "{}\n");
+		json__object(&j, NULL);
+		json__object_end(&j);
+		strbuf__addc(sb, '\n');
 		return sb->oom ? -ENOMEM : 0;
 	}
 	strbuf__init(&name);
@@ -355,17 +360,15 @@ int flame__json(struct strbuf *sb, const struct flame *f)
 
 		strbuf__reset(&name);
 		flame__label(&name, n);
-		strbuf__adds(sb, "{\"name\":");
-		json_string(sb, name.buf ? name.buf : "");
-		strbuf__addf(sb, ",\"value\":%" PRIu64 ",\"self\":%" PRIu64
-			     ",\"period\":%" PRIu64 ",\"kind\":\"%s\"",
-			     n->samples, n->self_samples, n->period,
-			     kind_name(n->kind));
-		if (n->dso_name && n->kind != FL_ROOT) {
-			strbuf__adds(sb, ",\"dso\":");
-			json_sanitized(sb, n->dso_name);
-		}
-		strbuf__adds(sb, ",\"children\":[");
+		json__object(&j, NULL);
+		json__str(&j, "name", name.buf ? name.buf : "");
+		json__u64(&j, "value", n->samples);
+		json__u64(&j, "self", n->self_samples);
+		json__u64(&j, "period", n->period);
+		json__str(&j, "kind", kind_name(n->kind));
+		if (n->dso_name && n->kind != FL_ROOT)
+			json_sanitized(&j, "dso", n->dso_name);
+		json__array(&j, "children");
 		if (n->first_child) {
 			if (array__grow((void **)&stack, &cap, nr + 1,
 					sizeof(*stack))) {
@@ -379,9 +382,9 @@ int flame__json(struct strbuf *sb, const struct flame *f)
 		for (;;) {
 			u32 done = stack[--nr];
 
-			strbuf__adds(sb, "]}");
+			json__array_end(&j);
+			json__object_end(&j);
 			if (f->nodes[done].next_sibling) {
-				strbuf__addc(sb, ',');
 				stack[nr++] = f->nodes[done].next_sibling;
 				break;
 			}

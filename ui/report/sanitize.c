@@ -234,35 +234,17 @@ void to_ascii(struct strbuf *sb, const char *s, size_t len)
 	}
 }
 
-void json_string(struct strbuf *sb, const char *s)
-{
-	strbuf__addc(sb, '"');
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\') {
-			strbuf__addc(sb, '\\');
-			strbuf__addc(sb, (char)c);
-		} else if (c < 0x20 || c == 0x7f) {
-			strbuf__addf(sb, "\\u%04x", c);
-		} else {
-			strbuf__addc(sb, (char)c);
-		}
-	}
-	strbuf__addc(sb, '"');
-}
-
-void json_sanitized(struct strbuf *sb, const char *s)
+void json_sanitized(struct json *j, const char *key, const char *s)
 {
 	struct strbuf clean;
 
 	if (!s) {
-		strbuf__adds(sb, "null");
+		json__null(j, key);
 		return;
 	}
 	strbuf__init(&clean);
 	sanitize_str(&clean, s);
-	json_string(sb, clean.buf ? clean.buf : "");
+	json__str(j, key, clean.buf ? clean.buf : "");
 	strbuf__fini(&clean);
 }
 

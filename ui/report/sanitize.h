@@ -2,6 +2,7 @@
 #ifndef PTOP_SANITIZE_H
 #define PTOP_SANITIZE_H
 
+#include "src/core/json.h"
 #include "src/core/util.h"
 
 /*
@@ -44,12 +45,9 @@ size_t display_width(const char *s, size_t len);
 size_t fit_width(struct strbuf *sb, const char *s, size_t width, bool pad,
 		 bool left);
 
-/* Appends a JSON string literal (quotes included) of already sanitized
- * text. */
-void json_string(struct strbuf *sb, const char *s);
 /* The one JSON writer of an external string: sanitized (as on screen),
- * then a JSON literal; NULL is null. */
-void json_sanitized(struct strbuf *sb, const char *s);
+ * then a JSON string under key (json__str); NULL is null. */
+void json_sanitized(struct json *j, const char *key, const char *s);
 /* XML text or attribute value (SVG) of already sanitized text: the five
  * markup characters escaped. */
 void xml_text(struct strbuf *sb, const char *s);
