@@ -498,6 +498,67 @@ START_TEST(test_batch_inline)
 }
 END_TEST
 
+/* A whole --json document, byte for byte: the header's members, the
+ * per-CPU counts, the sort and every row (a change of format is a change
+ * of this test, not an accident of the writer). */
+START_TEST(test_json_document)
+{
+	struct batch_opts bo = { .json = true };
+	struct header_info hi = { .target = "pid 10 (c\"g)",
+				  .event = "cpu-clock", .freq = 4000,
+				  .elapsed = 1.25, .finished = true,
+				  .time = true };
+	static const char want[] =
+		"{\"time\":1.250,\"event\":\"cpu-clock\","
+		"\"target\":\"pid 10 (c\\\"g)\",\"freq\":4000,"
+		"\"sample_period\":0,\"off_cpu\":true,\"period_unit\":\"ns\","
+		"\"samples\":3,\"period\":300,\"total_samples\":3,\"lost\":0,"
+		"\"lost_records\":0,\"lost_samples\":0,\"throttled\":0,"
+		"\"dropped\":0,\"filtered\":0,\"unwind_failed\":0,"
+		"\"unwind_no_stack\":0,\"idle\":0.0000,\"idle_samples\":0,"
+		"\"idle_period\":0,\"idle_shown\":false,"
+		"\"kernel_share\":0.0000,\"finished\":true,\"entries\":2,"
+		"\"chain_nodes\":4,\"per_cpu\":[{\"cpu\":0,\"samples\":3,"
+		"\"lost\":0,\"lost_samples\":0,\"dropped\":0,"
+		"\"unwind_failed\":0}],\"sort\":[\"dso\",\"sym\"],"
+		"\"order\":\"overhead\",\"rows\":[{\"overhead\":0.0000,"
+		"\"samples\":0,\"period\":0,\"comm\":null,\"pid\":null,"
+		"\"tid\":null,\"cpu\":null,\"cgroup\":null,"
+		"\"cgroup_path\":null,\"state\":null,\"dso\":\"cg\","
+		"\"symbol\":\"main\",\"resolved\":true,\"kernel\":false,"
+		"\"inlined\":false,\"self\":0.0000,\"children\":100.0000,"
+		"\"children_period\":300},{\"overhead\":0.0000,"
+		"\"samples\":0,\"period\":0,\"comm\":null,\"pid\":null,"
+		"\"tid\":null,\"cpu\":null,\"cgroup\":null,"
+		"\"cgroup_path\":null,\"state\":null,\"dso\":\"cg\","
+		"\"symbol\":\"outer\",\"resolved\":true,\"kernel\":false,"
+		"\"inlined\":false,\"self\":0.0000,\"children\":100.0000,"
+		"\"children_period\":300},{\"overhead\":66.6667,"
+		"\"samples\":2,\"period\":200,\"comm\":null,\"pid\":null,"
+		"\"tid\":null,\"cpu\":null,\"cgroup\":null,"
+		"\"cgroup_path\":null,\"state\":null,\"dso\":\"cg\","
+		"\"symbol\":\"inner_a\",\"resolved\":true,\"kernel\":false,"
+		"\"inlined\":false,\"self\":66.6667,\"children\":66.6667,"
+		"\"children_period\":200},{\"overhead\":33.3333,"
+		"\"samples\":1,\"period\":100,\"comm\":null,\"pid\":null,"
+		"\"tid\":null,\"cpu\":null,\"cgroup\":null,"
+		"\"cgroup_path\":null,\"state\":null,\"dso\":\"cg\","
+		"\"symbol\":\"inner_b\",\"resolved\":true,\"kernel\":false,"
+		"\"inlined\":false,\"self\":33.3333,\"children\":33.3333,"
+		"\"children_period\":100}],\"hidden_rows\":0}\n";
+	struct strbuf sb;
+	struct table t;
+
+	feed_basic();
+	batch_table(&t);
+	strbuf__init(&sb);
+	batch__format(&sb, &bo, &t, &hi);
+	ck_assert_str_eq(sb.buf, want);
+	strbuf__fini(&sb);
+	table__fini(&t);
+}
+END_TEST
+
 Suite *callchain_suite(void)
 {
 	Suite *ss = suite_create("callchain");
@@ -513,6 +574,7 @@ Suite *callchain_suite(void)
 	tcase_add_test(tc, test_user_part_starts_exact);
 	tcase_add_test(tc, test_json_tree_depth);
 	tcase_add_test(tc, test_batch_inline);
+	tcase_add_test(tc, test_json_document);
 	suite_add_tcase(ss, tc);
 	return ss;
 }
