@@ -331,6 +331,63 @@ int app__take_baseline(struct app *a, struct table *t)
 	return err;
 }
 
+void app_refresh__init(struct app_refresh *r, double start)
+{
+	memset(r, 0, sizeof(*r));
+	r->last = start;
+}
+
+void app_refresh__fini(struct app_refresh *r)
+{
+	free(r->evs);
+	memset(r, 0, sizeof(*r));
+}
+
+static int app_refresh__grow(struct app_refresh *r, size_t n)
+{
+	struct app_refresh_ev *p;
+
+	if (n <= r->nr)
+		return 0;
+	p = realloc(r->evs, n * sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	memset(p + r->nr, 0, (n - r->nr) * sizeof(*p));
+	r->evs = p;
+	r->nr = n;
+	return 0;
+}
+
+int app__refresh(struct app *a, struct app_refresh *r, struct table *t,
+		 double now)
+{
+	int err;
+
+	/* the counts' room first, so that a refresh without it takes
+	 * nothing; then for an event a stream's reader added meanwhile */
+	err = app_refresh__grow(r, session__nr_events(a->session));
+	if (!err)
+		err = table__snapshot(t, a->mode);
+	if (!err)
+		err = app_refresh__grow(r, t->nr_snaps);
+	if (err)
+		return err;
+	for (size_t ev = 0; ev < t->nr_snaps; ev++) {
+		u64 s = table__snap(t, ev)->counts.samples;
+
+		r->evs[ev].since = s - r->evs[ev].samples;
+		r->evs[ev].samples = s;
+	}
+	r->window = now - r->last;
+	r->last = now;
+	return 0;
+}
+
+u64 app_refresh__since(const struct app_refresh *r, size_t ev)
+{
+	return ev < r->nr ? r->evs[ev].since : 0;
+}
+
 bool app__check_target(struct app *a)
 {
 	const struct target *t;
@@ -861,9 +918,8 @@ int app__run_batch(struct app *a)
 		.order = a->cg_order,
 		.tree_limit = a->tree_limit,
 	};
-	double next = a->start + a->delay, last = a->start, mark_at = 0;
-	u64 *prev = NULL;
-	size_t nr_prev = 0;
+	double next = a->start + a->delay, mark_at = 0;
+	struct app_refresh r;
 	struct strbuf sb;
 	struct table t;
 	struct annotator *an = NULL;
@@ -925,6 +981,7 @@ int app__run_batch(struct app *a)
 		}
 	}
 	strbuf__init(&sb);
+	app_refresh__init(&r, a->start);
 	for (;;) {
 		double now;
 		size_t n, ev;
@@ -951,21 +1008,10 @@ int app__run_batch(struct app *a)
 					       DBGFETCH_WAIT_MAX :
 					       MIN(a->delay,
 						   DBGFETCH_WAIT_MAX));
-		err = table__snapshot(&t, a->mode);
+		err = app__refresh(a, &r, &t, now);
 		if (err)
 			break;
 		n = t.nr_snaps;
-		if (n > nr_prev) {
-			u64 *p = realloc(prev, n * sizeof(*p));
-
-			if (!p) {
-				err = -ENOMEM;
-				break;
-			}
-			memset(p + nr_prev, 0, (n - nr_prev) * sizeof(*p));
-			prev = p;
-			nr_prev = n;
-		}
 		strbuf__reset(&sb);
 		for (ev = 0; ev < n; ev++) {
 			const struct snapshot *snap = table__snap(&t, ev);
@@ -980,10 +1026,9 @@ int app__run_batch(struct app *a)
 				err = 0;
 			if (err || *a->stop)
 				break;
-			app__header(a, &t, ev, now - last,
-				    snap->counts.samples - prev[ev], &hi);
+			app__header(a, &t, ev, r.window,
+				    app_refresh__since(&r, ev), &hi);
 			bo.root = stack_root__resolve(a->stack_root, snap);
-			prev[ev] = snap->counts.samples;
 			/* a recording's events that never sampled (perf's
 			 * dummy tracking event) make no table, at the end
 			 * and at every refresh of a stream as it comes */
@@ -1044,7 +1089,6 @@ int app__run_batch(struct app *a)
 					    NULL);
 		if (err)
 			break;
-		last = now;
 		if (done)
 			break;
 		next += a->delay;
@@ -1057,7 +1101,7 @@ int app__run_batch(struct app *a)
 	inlines__free(inl);
 	strbuf__fini(&sb);
 	table__fini(&t);
-	free(prev);
+	app_refresh__fini(&r);
 	if (err == -ECANCELED)
 		return 1;	/* the reason is out already */
 	if (err == -EPIPE)

@@ -140,6 +140,37 @@ void app_export__free(struct app_export *x);
 /* What a timeline cell is: "0.5 s", "4 refreshes". */
 void app__cell_width(const struct app *a, struct strbuf *sb);
 
+/*
+ * The refresh step of both front ends (batch's loop, the live view's
+ * tui__refresh): the table's snapshot of every event (a->mode zeroes or
+ * decays the histograms after it), then each event's samples at this
+ * refresh and since the last, and the seconds since the last:
+ *	struct app_refresh r;
+ *	app_refresh__init(&r, a->start);
+ *	err = app__refresh(a, &r, &t, app__now());
+ *	... app_refresh__since(&r, ev), r.window ...
+ *	app_refresh__fini(&r);
+ * Out of memory: -ENOMEM, and the refresh did not happen (the counts'
+ * room is had before the snapshot takes anything); batch ends with the
+ * error, the live view says it and tries again at the next refresh.
+ */
+struct app_refresh {
+	struct app_refresh_ev {
+		u64 samples;	/* at the last refresh */
+		u64 since;	/* between the two before */
+	} *evs;
+	size_t nr;
+	double last;		/* when the last refresh was taken */
+	double window;		/* seconds between the last two */
+};
+
+void app_refresh__init(struct app_refresh *r, double start);
+void app_refresh__fini(struct app_refresh *r);
+int app__refresh(struct app *a, struct app_refresh *r, struct table *t,
+		 double now);
+/* Event ev's samples between the last two refreshes (0 before one). */
+u64 app_refresh__since(const struct app_refresh *r, size_t ev);
+
 /* --baseline: t (initialized) takes the baseline table.  0 or -errno. */
 int app__take_baseline(struct app *a, struct table *t);
 

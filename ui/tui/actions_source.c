@@ -174,7 +174,7 @@ double actions__delay_step(double delay, int dir)
 enum act_result action__delay(struct tui *t, int dir)
 {
 	t->a->delay = actions__delay_step(t->a->delay, dir);
-	t->next_refresh = t->last_refresh + t->a->delay;
+	t->next_refresh = t->refresh.last + t->a->delay;
 	tui__status(t, ST_NORMAL, "refreshing every %g s", t->a->delay);
 	return R_REDRAW;
 }

@@ -62,9 +62,9 @@ enum act_result action__baseline(struct tui *t, int arg)
 	/* -z: the table is one refresh, so is the baseline; else the table
 	 * restarts from zero at the mark, so that Delta compares what comes
 	 * after it with what came before (not a total that holds both) */
-	if (t->a->mode == HIST_ZERO && t->window > 0)
+	if (t->a->mode == HIST_ZERO && t->refresh.window > 0)
 		snprintf(desc, sizeof(desc), "marked at %.1f s (a %.1f s window)",
-			 t->hi.elapsed, t->window);
+			 t->hi.elapsed, t->refresh.window);
 	else
 		snprintf(desc, sizeof(desc), "marked at %.1f s (before it)",
 			 t->hi.elapsed);

@@ -128,7 +128,7 @@ void tui__init(struct tui *t, struct app *a)
 	t->stack[0] = V_TOP;
 	t->depth = 1;
 	t->next_refresh = a->start + MIN(FIRST_REFRESH, a->delay);
-	t->last_refresh = a->start;
+	app_refresh__init(&t->refresh, a->start);
 	for (size_t i = 0; i < views__nr; i++)
 		if (views__table[i]->init)
 			views__table[i]->init(t);
@@ -146,7 +146,7 @@ void tui__fini(struct tui *t)
 	/* the last refresh's files stay */
 	app_export__free(t->export);
 	table__fini(&t->table);
-	free(t->prev);
+	app_refresh__fini(&t->refresh);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -625,14 +625,14 @@ void tui__render(struct tui *t, struct screen *s, double now)
 static void tui__update_header(struct tui *t)
 {
 	size_t ev = t->table.ev;
-	u64 win = ev < t->nr_prev && t->have_snap ? t->prev[ev * 2 + 1] : 0;
+	u64 win = t->have_snap ? app_refresh__since(&t->refresh, ev) : 0;
 
 	if (!t->have_snap)
 		ev = tui__session_ev(t, t->ev_pos);
 	/* its note looks rows up (binaries missing): a file the worker is
 	 * still loading is not waited for at each draw */
 	symbolizer__set_deadline(t->a->syms, app__now());
-	app__header(t->a, &t->table, ev, t->window, win, &t->hi);
+	app__header(t->a, &t->table, ev, t->refresh.window, win, &t->hi);
 	symbolizer__set_deadline(t->a->syms, 0);
 	t->hi.ev_index = t->ev_pos;
 	t->hi.nr_events = tui__nr_shown(t);
@@ -646,7 +646,6 @@ static int tui__refresh(struct tui *t, double now)
 {
 	struct app *a = t->a;
 	bool fold;
-	size_t n;
 	int err;
 
 	app__check_target(a);
@@ -683,7 +682,7 @@ static int tui__refresh(struct tui *t, double now)
 	 * zeroes or decays the histogram */
 	if (t->export)
 		app_export__write(t->export);
-	err = table__snapshot(&t->table, a->mode);
+	err = app__refresh(a, &t->refresh, &t->table, now);
 	if (err)
 		return err;
 	app__push(a, &t->table,
@@ -691,25 +690,6 @@ static int tui__refresh(struct tui *t, double now)
 		  t->inlines);
 	if (a->finished)
 		t->final_done = true;
-	n = t->table.nr_snaps;
-	if (n > t->nr_prev) {
-		/* per event: samples at the last refresh, samples since */
-		u64 *p = realloc(t->prev, n * 2 * sizeof(*p));
-
-		if (!p)
-			oom__die();
-		memset(p + t->nr_prev * 2, 0, (n - t->nr_prev) * 2 * sizeof(*p));
-		t->prev = p;
-		t->nr_prev = n;
-	}
-	for (size_t ev = 0; ev < n; ev++) {
-		u64 s = table__snap(&t->table, ev)->counts.samples;
-
-		t->prev[ev * 2 + 1] = s - t->prev[ev * 2];
-		t->prev[ev * 2] = s;
-	}
-	t->window = now - t->last_refresh;
-	t->last_refresh = now;
 	t->have_snap = true;
 	t->resolve_rounds = 0;
 	return tui__rebuild(t);

@@ -55,12 +55,10 @@ struct tui {
 	double build_end, build_took;
 	double build_budget;	/* seconds (PTOP_BUILD_BUDGET_MS: tests) */
 	bool final_done;	/* the table after the target ended is in */
-	double next_refresh, last_refresh;
-	double window;
-	u64 window_samples;
-	u64 *prev;		/* samples per session event at the last
-				 * refresh */
-	size_t nr_prev;
+	double next_refresh;
+	/* the last refresh: when, its window, each event's samples since
+	 * the one before (app__refresh) */
+	struct app_refresh refresh;
 	struct header_info hi;
 	char filters[512];	/* unsanitized: a symbol filter is typed */
 	bool repaint;		/* Ctrl-L: repaint the whole terminal */
