@@ -20,6 +20,7 @@
 #include "src/core/json.h"
 #include "src/sys/outfile.h"
 #include "ui/report/inlines.h"
+#include "ui/report/output.h"
 #include "src/core/log.h"
 #include "ui/report/flame.h"
 #include "ui/report/flamesvg.h"
@@ -598,100 +599,181 @@ static void app__event_path(struct app *a, struct strbuf *path,
 	}
 }
 
-/* --flamegraph: event ev's chains as an SVG, replaced at each refresh. */
-static int app__flamegraph(struct app *a, struct table *t, size_t ev,
-			   const struct header_info *hi, cg_inline_fn inl,
-			   void *inl_ctx, bool say)
-{
-	const struct snapshot *snap = table__snap(t, ev);
-	struct flame_svg_opts so = { 0 };
-	struct strbuf sb, path, title;
-	struct flame f;
-	size_t len = strlen(a->flamegraph);
-	/* FILE.json: the tree as JSON, else an SVG */
-	bool flame_json = len >= 5 &&
-			  strcasecmp(a->flamegraph + len - 5, ".json") == 0;
-	int err;
-
-	if (a->input && !a->callgraph && snap->counts.samples &&
-	    snap->nr_chains <= 1) {
-		if (say)
-			pr_err("--flamegraph: %s has no call chains (record "
-			       "it with perf record -g, or --call-graph "
-			       "dwarf)", a->input);
-		return -ECANCELED;
-	}
-	flame__init(&f);
-	strbuf__init(&sb);
-	strbuf__init(&title);
-	app__event_path(a, &path, a->flamegraph, hi);
-	strbuf__addf(&title, "Flame graph of %s", hi->event ? hi->event : "");
-	so.title = title.buf;
-	so.subtitle = hi->target;
-	f.root = stack_root__resolve(a->stack_root, snap);
-	err = flame__build(&f, &t->rows, inl, inl_ctx);
-	if (!err && flame_json)
-		err = flame__json(&sb, &f);
-	else if (!err)
-		err = flame__svg(&sb, &f, &so);
-	if (!err)
-		err = path.oom || title.oom ? -ENOMEM :
-					      outfile__save(path.buf, sb.buf,
-							    sb.len,
-							    OUTFILE_EXPORT);
-	if (err && say)
-		pr_err("--flamegraph %s: %s",
-		       path.buf ? path.buf : a->flamegraph, strerror(-err));
-	flame__fini(&f);
-	strbuf__fini(&sb);
-	strbuf__fini(&path);
-	strbuf__fini(&title);
-	return err ? -ECANCELED : 0;
-}
-
-static int app__pprof(struct app *a, struct table *t, size_t ev,
-		      const struct header_info *hi, cg_inline_fn inl,
-		      void *inl_ctx, bool say)
-{
-	const struct snapshot *snap = table__snap(t, ev);
-	struct pprof_opts po;
+/* --pprof and --flamegraph: outputs of the pass over an event's samples
+ * (output.h), each writing its file at the end. */
+struct app_file_out {
+	struct app *a;
+	struct table *t;
+	size_t ev;
+	const struct header_info *hi;
+	cg_inline_fn inl;
+	void *inl_ctx;
+	bool say;
 	struct strbuf sb, path;
-	int err;
+	/* --pprof */
+	struct pprof_opts po;
+	struct pprof *pp;
+	/* --flamegraph */
+	struct flame f;
+	struct strbuf title;
+	bool no_chains;
+};
 
-	app__pprof_opts(a, t, ev, hi, inl, inl_ctx, &po);
+static int app__pprof_begin(void *ctx)
+{
+	struct app_file_out *x = ctx;
+	struct app *a = x->a;
+	const struct snapshot *snap = table__snap(x->t, x->ev);
+	struct pprof_opts *po = &x->po;
+
+	app__pprof_opts(a, x->t, x->ev, x->hi, x->inl, x->inl_ctx, po);
 	/* the samples' own clock is not the wall clock: the span of their
 	 * timestamps, ending now (live) or when the recording's file was
 	 * last written (-i) */
 	if (snap->first_time && snap->last_time > snap->first_time)
-		po.duration_nanos = (s64)(snap->last_time - snap->first_time);
+		po->duration_nanos = (s64)(snap->last_time - snap->first_time);
 	else
-		po.duration_nanos = (s64)(hi->elapsed * 1e9);
-	po.time_nanos = app__wall_end(a) - po.duration_nanos;
+		po->duration_nanos = (s64)(x->hi->elapsed * 1e9);
+	po->time_nanos = app__wall_end(a) - po->duration_nanos;
 
-	strbuf__init(&sb);
-	app__event_path(a, &path, a->pprof, hi);
-	err = path.oom ? -ENOMEM : pprof__encode(&sb, &po, t, ev);
-	if (!err)
-		err = pprof__save(path.buf, sb.buf, sb.len);
-	if (err && say)
-		pr_err("--pprof %s: %s", path.buf ? path.buf : a->pprof,
+	strbuf__init(&x->sb);
+	app__event_path(a, &x->path, a->pprof, x->hi);
+	return x->path.oom ? -ENOMEM : pprof__begin(&x->pp, &x->sb, po, x->t);
+}
+
+static int app__pprof_sample(void *ctx, const struct out_sample *s)
+{
+	struct app_file_out *x = ctx;
+
+	return pprof__sample(x->pp, s->snap, s->e);
+}
+
+static int app__pprof_end(void *ctx, int err, bool write)
+{
+	struct app_file_out *x = ctx;
+
+	if (!err) {
+		err = pprof__end(x->pp);
+		x->pp = NULL;
+	}
+	pprof__free(x->pp);
+	if (!write)
+		err = 0;
+	else if (!err)
+		err = pprof__save(x->path.buf, x->sb.buf, x->sb.len);
+	if (err && x->say)
+		pr_err("--pprof %s: %s", x->path.buf ? x->path.buf : x->a->pprof,
 		       strerror(-err));
-	strbuf__fini(&sb);
-	strbuf__fini(&path);
+	strbuf__fini(&x->sb);
+	strbuf__fini(&x->path);
 	return err ? -ECANCELED : 0;
 }
 
+static const struct output_ops app_pprof_ops = {
+	.begin = app__pprof_begin,
+	.sample = app__pprof_sample,
+	.end = app__pprof_end,
+};
+
+/* --flamegraph: event ev's chains as an SVG, replaced at each refresh. */
+static int app__flame_begin(void *ctx)
+{
+	struct app_file_out *x = ctx;
+	struct app *a = x->a;
+	const struct snapshot *snap = table__snap(x->t, x->ev);
+
+	flame__init(&x->f);
+	strbuf__init(&x->sb);
+	strbuf__init(&x->title);
+	app__event_path(a, &x->path, a->flamegraph, x->hi);
+	if (a->input && !a->callgraph && snap->counts.samples &&
+	    snap->nr_chains <= 1) {
+		x->no_chains = true;	/* said at the end */
+		return -ECANCELED;
+	}
+	x->f.root = stack_root__resolve(a->stack_root, snap);
+	flame__reset(&x->f);
+	return 0;
+}
+
+static int app__flame_sample(void *ctx, const struct out_sample *s)
+{
+	struct app_file_out *x = ctx;
+
+	/* an entry the rows leave out is no stack */
+	return s->frames ? flame__add_path(&x->f, s->frames, s->nr_frames,
+					   s->e) :
+			   0;
+}
+
+static int app__flame_end(void *ctx, int err, bool write)
+{
+	struct app_file_out *x = ctx;
+	struct app *a = x->a;
+	size_t len = strlen(a->flamegraph);
+	/* FILE.json: the tree as JSON, else an SVG */
+	bool flame_json = len >= 5 &&
+			  strcasecmp(a->flamegraph + len - 5, ".json") == 0;
+	struct flame_svg_opts so = { 0 };
+
+	if (!write) {
+		err = 0;
+	} else if (x->no_chains) {
+		if (x->say)
+			pr_err("--flamegraph: %s has no call chains (record "
+			       "it with perf record -g, or --call-graph "
+			       "dwarf)", a->input);
+	} else {
+		if (!err)
+			flame__sort(&x->f);
+		strbuf__addf(&x->title, "Flame graph of %s",
+			     x->hi->event ? x->hi->event : "");
+		so.title = x->title.buf;
+		so.subtitle = x->hi->target;
+		if (!err && flame_json)
+			err = flame__json(&x->sb, &x->f);
+		else if (!err)
+			err = flame__svg(&x->sb, &x->f, &so);
+		if (!err)
+			err = x->path.oom || x->title.oom ?
+				      -ENOMEM :
+				      outfile__save(x->path.buf, x->sb.buf,
+						    x->sb.len, OUTFILE_EXPORT);
+		if (err && x->say)
+			pr_err("--flamegraph %s: %s",
+			       x->path.buf ? x->path.buf : a->flamegraph,
+			       strerror(-err));
+	}
+	flame__fini(&x->f);
+	strbuf__fini(&x->sb);
+	strbuf__fini(&x->path);
+	strbuf__fini(&x->title);
+	return err ? -ECANCELED : 0;
+}
+
+static const struct output_ops app_flame_ops = {
+	.begin = app__flame_begin,
+	.sample = app__flame_sample,
+	.end = app__flame_end,
+	.paths = true,
+};
+
 int app__export(struct app *a, struct table *t, size_t ev,
 		const struct header_info *hi, cg_inline_fn inl, void *inl_ctx,
-		bool say)
+		bool say, const struct output *first)
 {
-	int err = 0;
+	struct app_file_out pp = { a, t, ev, hi, inl, inl_ctx, say };
+	struct app_file_out fl = pp;
+	struct output outs[3];
+	size_t n = 0;
 
+	if (first)
+		outs[n++] = *first;
 	if (a->pprof)
-		err = app__pprof(a, t, ev, hi, inl, inl_ctx, say);
-	if (!err && a->flamegraph)
-		err = app__flamegraph(a, t, ev, hi, inl, inl_ctx, say);
-	return err;
+		outs[n++] = (struct output){ .ops = &app_pprof_ops, .ctx = &pp };
+	if (a->flamegraph)
+		outs[n++] = (struct output){ .ops = &app_flame_ops, .ctx = &fl };
+	return n ? output__pass(outs, n, t, ev, inl, inl_ctx) : 0;
 }
 
 /* A stop request (SIGTERM, Ctrl-C) ends the names' lookups. */
@@ -766,7 +848,7 @@ int app_export__write(struct app_export *x)
 		app__header(a, &x->t, ev, 0, 0, &hi);
 		/* a failure is said once, not at every refresh */
 		err = app__export(a, &x->t, ev, &hi, inlines__get, x->inl,
-				  !x->failed);
+				  !x->failed, NULL);
 	}
 	x->failed = err != 0;
 	return err;
@@ -1015,7 +1097,9 @@ int app__run_batch(struct app *a)
 		strbuf__reset(&sb);
 		for (ev = 0; ev < n; ev++) {
 			const struct snapshot *snap = table__snap(&t, ev);
+			struct batch_folded bf;
 			struct header_info hi;
+			struct output fo;
 			size_t start;
 
 			/* --annotate prints no rows: the annotator looks the
@@ -1043,11 +1127,14 @@ int app__run_batch(struct app *a)
 					break;
 				continue;
 			}
-			batch__format(&sb, &bo, &t, &hi);
+			/* folded stacks: an output of the files' pass */
+			fo = batch__folded(&bf, &sb, &bo, &t);
+			if (!bo.folded)
+				batch__format(&sb, &bo, &t, &hi);
+			err = app__export(a, &t, ev, &hi, bo.inl, bo.inl_ctx,
+					  true, bo.folded ? &fo : NULL);
 			if (bo.json)
 				app__json_extra(a, &sb, start);
-			err = app__export(a, &t, ev, &hi, bo.inl, bo.inl_ctx,
-					  true);
 			if (err)
 				break;
 		}

@@ -118,10 +118,13 @@ void app__header(struct app *a, const struct table *t, size_t ev,
 bool app__check_target(struct app *a);
 
 /* --pprof and --flamegraph: event ev's files from t (rows of ev built),
- * each replaced whole; 0, or -ECANCELED when one failed (said when say). */
+ * each replaced whole, from one pass over its samples (output.h) that
+ * feeds first too, when given (batch's --folded): 0, or -ECANCELED when
+ * one failed (said when say). */
+struct output;
 int app__export(struct app *a, struct table *t, size_t ev,
 		const struct header_info *hi, cg_inline_fn inl, void *inl_ctx,
-		bool say);
+		bool say, const struct output *first);
 
 /*
  * The live view's --pprof and --flamegraph: the same files as batch's,

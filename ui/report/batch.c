@@ -369,14 +369,6 @@ static void batch__json(struct strbuf *sb, const struct batch_opts *o,
 /* Folded stacks: one "root;...;leaf count" line per distinct path;
  * inlined functions are frames of their own, named plainly, as
  * stackcollapse-perf.pl --inline (addr2line -i) names them. */
-struct folded {
-	struct strpool *pool;
-	struct intmap counts;	/* interned path -> samples */
-	struct intmap base;	/* the same of the baseline's paths */
-	struct intmap *into;	/* the one being filled */
-	struct strbuf line;
-	enum stack_root root;
-};
 
 static int folded__path(void *ctx, const struct path_frame *frames,
 			size_t n, const struct hist_entry *e)
@@ -443,42 +435,62 @@ static u64 folded__count(const struct intmap *m, const char *path)
 	return c ? c - 1 : 0;
 }
 
-/* With a baseline, two counts per stack, the baseline's first: the
- * format of flamegraph.pl's difffolded.pl, which flamegraph.pl reads. */
-static void batch__folded(struct strbuf *sb, const struct batch_opts *o,
-			  struct table *t)
+/* The output's begin: the stacks' tables (of this event's rows, then of
+ * the baseline's). */
+static int folded__begin(void *ctx)
 {
-	struct folded f = { .pool = strpool__new(), .root = o->root };
+	struct batch_folded *bf = ctx;
+	struct folded *f = &bf->f;
+
+	*f = (struct folded){ .pool = strpool__new(), .root = bf->o->root };
+	intmap__init(&f->counts);
+	intmap__init(&f->base);
+	strbuf__init(&f->line);
+	f->into = &f->counts;
+	return f->pool ? 0 : -ENOMEM;
+}
+
+static int folded__sample(void *ctx, const struct out_sample *s)
+{
+	struct batch_folded *bf = ctx;
+
+	/* an entry the rows leave out is no stack */
+	return s->frames ? folded__path(&bf->f, s->frames, s->nr_frames, s->e) :
+			   0;
+}
+
+/* With a baseline, two counts per stack, the baseline's first: the
+ * format of flamegraph.pl's difffolded.pl, which flamegraph.pl reads.
+ * The stacks are printed whatever came of the other outputs (write). */
+static int folded__end(void *ctx, int err, bool write)
+{
+	struct batch_folded *bf = ctx;
+	struct folded *fp = &bf->f;
+	const struct batch_opts *o = bf->o;
+	struct table *t = bf->t;
+	struct strbuf *sb = bf->sb;
 	struct folded_line *lines = NULL;
 	struct rowset *base = t->cmp && t->base ? &t->base->rows : NULL;
 	size_t n = 0, i = 0;
-	int err = -ENOMEM;
 	u64 k;
 	void *v;
 
-	intmap__init(&f.counts);
-	intmap__init(&f.base);
-	strbuf__init(&f.line);
-	if (f.pool) {
-		f.into = &f.counts;
-		err = rowset__foreach_path_inline(&t->rows, o->inl, o->inl_ctx,
-						  folded__path, &f);
-	}
+	(void)write;
 	if (!err && base) {
-		f.into = &f.base;
+		fp->into = &fp->base;
 		err = rowset__foreach_path_inline(base, o->inl, o->inl_ctx,
-						  folded__path, &f);
+						  folded__path, fp);
 	}
-	if (!err && (lines = malloc((f.counts.nr + f.base.nr + 1) *
+	if (!err && (lines = malloc((fp->counts.nr + fp->base.nr + 1) *
 				    sizeof(*lines)))) {
-		while (intmap__next(&f.counts, &i, &k, &v)) {
+		while (intmap__next(&fp->counts, &i, &k, &v)) {
 			lines[n].path = (const char *)(uintptr_t)k;
 			lines[n].count = (uintptr_t)v - 1;
-			lines[n].base = folded__count(&f.base, lines[n].path);
+			lines[n].base = folded__count(&fp->base, lines[n].path);
 			n++;
 		}
-		for (i = 0; base && intmap__next(&f.base, &i, &k, &v);) {
-			if (intmap__get(&f.counts, k))
+		for (i = 0; base && intmap__next(&fp->base, &i, &k, &v);) {
+			if (intmap__get(&fp->counts, k))
 				continue;
 			lines[n].path = (const char *)(uintptr_t)k;
 			lines[n].count = 0;
@@ -496,18 +508,38 @@ static void batch__folded(struct strbuf *sb, const struct batch_opts *o,
 		}
 	}
 	free(lines);
-	strbuf__fini(&f.line);
-	intmap__fini(&f.base);
-	intmap__fini(&f.counts);
-	strpool__free(f.pool);
+	strbuf__fini(&fp->line);
+	intmap__fini(&fp->base);
+	intmap__fini(&fp->counts);
+	strpool__free(fp->pool);
+	return 0;
+}
+
+static const struct output_ops folded_ops = {
+	.begin = folded__begin,
+	.sample = folded__sample,
+	.end = folded__end,
+	.paths = true,
+};
+
+struct output batch__folded(struct batch_folded *bf, struct strbuf *sb,
+			    const struct batch_opts *o, struct table *t)
+{
+	bf->sb = sb;
+	bf->o = o;
+	bf->t = t;
+	return (struct output){ .ops = &folded_ops, .ctx = bf };
 }
 
 void batch__format(struct strbuf *sb, const struct batch_opts *o,
 		   struct table *t, const struct header_info *hi)
 {
-	if (o->folded)
-		batch__folded(sb, o, t);
-	else if (o->json)
+	if (o->folded) {
+		struct batch_folded bf;
+		struct output out = batch__folded(&bf, sb, o, t);
+
+		output__pass(&out, 1, t, t->ev, o->inl, o->inl_ctx);
+	} else if (o->json)
 		batch__json(sb, o, t, hi);
 	else
 		batch__text(sb, o, t, hi);

@@ -5,6 +5,7 @@
 #include "ui/report/annotate.h"
 #include "ui/report/flame.h"
 #include "ui/report/header.h"
+#include "ui/report/output.h"
 #include "ui/report/table.h"
 #include "src/core/util.h"
 
@@ -23,6 +24,28 @@ struct batch_opts {
 	/* folded stacks' first frame, resolved (stack_root__resolve) */
 	enum stack_root root;
 };
+
+/*
+ * --folded as an output of a pass over the samples (output.h): its
+ * stacks (and the baseline's, from its own rows) appended to sb at the
+ * end, sorted by count.  bf is the output's storage, set here.
+ */
+struct batch_folded {
+	struct strbuf *sb;
+	const struct batch_opts *o;
+	struct table *t;
+	struct folded {
+		struct strpool *pool;
+		struct intmap counts;	/* interned path -> samples */
+		struct intmap base;	/* the same of the baseline's
+					 * paths */
+		struct intmap *into;	/* the one being filled */
+		struct strbuf line;
+		enum stack_root root;
+	} f;
+};
+struct output batch__folded(struct batch_folded *bf, struct strbuf *sb,
+			    const struct batch_opts *o, struct table *t);
 
 /*
  * Appends one refresh of the table's current event (table__build done):

@@ -227,10 +227,9 @@ out:
 	free(kids);
 }
 
-static int build_path(void *ctx, const struct path_frame *frames, size_t n,
-		      const struct hist_entry *e)
+int flame__add_path(struct flame *f, const struct path_frame *frames,
+		    size_t n, const struct hist_entry *e)
 {
-	struct flame *f = ctx;
 	struct path_frame root[FLAME_MAX_DEPTH];
 	const char *label;
 
@@ -252,6 +251,12 @@ static int build_path(void *ctx, const struct path_frame *frames, size_t n,
 	root[0].sym.name = label;
 	memcpy(root + 1, frames, n * sizeof(*frames));
 	return flame__add(f, root, n + 1, e->samples, e->period);
+}
+
+static int build_path(void *ctx, const struct path_frame *frames, size_t n,
+		      const struct hist_entry *e)
+{
+	return flame__add_path(ctx, frames, n, e);
 }
 
 int flame__build(struct flame *f, struct rowset *rs, cg_inline_fn inl,

@@ -78,6 +78,10 @@ void flame__reset(struct flame *f);
 #define FLAME_MAX_DEPTH 1024
 int flame__add(struct flame *f, const struct path_frame *frames, size_t n,
 	       u64 samples, u64 period);
+/* Adds one path of a rowset (rowset__foreach_path_inline's frames) with
+ * e's counts, under its f->root frame.  0 or -ENOMEM. */
+int flame__add_path(struct flame *f, const struct path_frame *frames,
+		    size_t n, const struct hist_entry *e);
 /* Children in name order (flamegraph.pl's: frames keep their places
  * from one refresh to the next), after the adds. */
 void flame__sort(struct flame *f);

@@ -79,6 +79,9 @@ struct pprof {
 	struct strbuf funcs;	/* encoded Function messages */
 	struct strbuf tmp, msg;
 	bool oom;		/* a string, id or line could not be kept */
+	struct strbuf *out;	/* where the profile goes */
+	u64 *ids;		/* a sample's locations [MAX_FRAMES] */
+	struct strbuf s;	/* a sample's message */
 };
 
 /* The string table index of s (sanitized: readers print it). */
@@ -444,11 +447,14 @@ static void pp_locations(struct pprof *p, struct strbuf *out)
 	strbuf__fini(&ln);
 }
 
-static void pprof__fini(struct pprof *p)
+void pprof__free(struct pprof *p)
 {
 	size_t i = 0;
 	u64 k;
 	void *v;
+
+	if (!p)
+		return;
 
 	while (intmap__next(&p->loc_ids, &i, &k, &v)) {
 		intmap__fini(v);
@@ -465,67 +471,102 @@ static void pprof__fini(struct pprof *p)
 	strbuf__fini(&p->funcs);
 	strbuf__fini(&p->tmp);
 	strbuf__fini(&p->msg);
+	strbuf__fini(&p->s);
+	free(p->ids);
 	strpool__free(p->pool);
+	free(p);
+}
+
+int pprof__begin(struct pprof **pp, struct strbuf *out,
+		 const struct pprof_opts *o, struct table *t)
+{
+	struct pprof *p = calloc(1, sizeof(*p));
+	const char *type = o->cpu_ns ? "cpu" : o->event;
+	const char *unit = o->cpu_ns ? "nanoseconds" : "count";
+
+	*pp = NULL;
+	if (!p)
+		return -ENOMEM;
+	p->o = o;
+	p->t = t;
+	p->out = out;
+	p->ids = malloc(MAX_FRAMES * sizeof(*p->ids));
+	intmap__init(&p->str_ids);
+	intmap__init(&p->map_ids);
+	intmap__init(&p->loc_ids);
+	intmap__init(&p->func_ids);
+	strbuf__init(&p->funcs);
+	strbuf__init(&p->tmp);
+	strbuf__init(&p->msg);
+	strbuf__init(&p->s);
+	p->pool = strpool__new();
+	/* string 0 is "" */
+	if (!p->ids || !p->pool ||
+	    array__grow((void **)&p->strs, &p->cap_strs, 1, sizeof(*p->strs))) {
+		pprof__free(p);
+		return -ENOMEM;
+	}
+	p->strs[p->nr_strs++] = "";
+	pp_value_type(p, out, P_SAMPLE_TYPE, "samples", "count");
+	pp_value_type(p, out, P_SAMPLE_TYPE, type ? type : "events", unit);
+	*pp = p;
+	return 0;
+}
+
+int pprof__sample(struct pprof *p, const struct snapshot *snap,
+		  const struct hist_entry *e)
+{
+	return pp_sample(p, p->out, snap, e, p->ids, &p->s);
+}
+
+int pprof__end(struct pprof *p)
+{
+	const struct pprof_opts *o = p->o;
+	struct strbuf *out = p->out;
+	const char *type = o->cpu_ns ? "cpu" : o->event;
+	const char *unit = o->cpu_ns ? "nanoseconds" : "count";
+	u64 period = o->period;
+	int err;
+
+	err = pp_mappings(p, out);
+	if (err)
+		goto out;
+	pp_locations(p, out);
+	strbuf__add(out, p->funcs.buf, p->funcs.len);
+	if (o->time_nanos)
+		pb__int(out, P_TIME_NANOS, o->time_nanos);
+	if (o->duration_nanos)
+		pb__int(out, P_DURATION_NANOS, o->duration_nanos);
+	pp_value_type(p, out, P_PERIOD_TYPE, type ? type : "events", unit);
+	/* with -F the period varies: its mean for a clock in ns */
+	if (!period && o->freq && o->cpu_ns)
+		period = 1000000000ull / o->freq;
+	if (period)
+		pb__int(out, P_PERIOD, (s64)period);
+	for (size_t i = 0; i < p->nr_strs; i++)
+		pb__string(out, P_STRING_TABLE, p->strs[i]);
+	if (out->oom || p->funcs.oom || p->msg.oom || p->oom)
+		err = -ENOMEM;
+out:
+	pprof__free(p);
+	return err;
 }
 
 int pprof__encode(struct strbuf *out, const struct pprof_opts *o,
 		  struct table *t, size_t ev)
 {
 	const struct snapshot *snap = o->snap ? o->snap : table__snap(t, ev);
-	struct pprof p = { .o = o, .t = t };
-	const char *type = o->cpu_ns ? "cpu" : o->event;
-	const char *unit = o->cpu_ns ? "nanoseconds" : "count";
-	struct strbuf s;
-	u64 *ids = malloc(MAX_FRAMES * sizeof(*ids));
-	u64 period = o->period;
-	int err = 0;
+	struct pprof *p;
+	int err;
 
-	intmap__init(&p.str_ids);
-	intmap__init(&p.map_ids);
-	intmap__init(&p.loc_ids);
-	intmap__init(&p.func_ids);
-	strbuf__init(&p.funcs);
-	strbuf__init(&p.tmp);
-	strbuf__init(&p.msg);
-	strbuf__init(&s);
-	p.pool = strpool__new();
-	/* string 0 is "" */
-	if (!ids || !p.pool ||
-	    array__grow((void **)&p.strs, &p.cap_strs, 1, sizeof(*p.strs))) {
-		err = -ENOMEM;
-		goto out;
+	err = pprof__begin(&p, out, o, t);
+	for (size_t i = 0; !err && snap && i < snap->nr; i++)
+		err = pprof__sample(p, snap, &snap->entries[i]);
+	if (err) {
+		pprof__free(p);
+		return err;
 	}
-	p.strs[p.nr_strs++] = "";
-	pp_value_type(&p, out, P_SAMPLE_TYPE, "samples", "count");
-	pp_value_type(&p, out, P_SAMPLE_TYPE, type ? type : "events", unit);
-	for (size_t i = 0; snap && i < snap->nr && !err; i++)
-		err = pp_sample(&p, out, snap, &snap->entries[i], ids, &s);
-	if (err)
-		goto out;
-	err = pp_mappings(&p, out);
-	if (err)
-		goto out;
-	pp_locations(&p, out);
-	strbuf__add(out, p.funcs.buf, p.funcs.len);
-	if (o->time_nanos)
-		pb__int(out, P_TIME_NANOS, o->time_nanos);
-	if (o->duration_nanos)
-		pb__int(out, P_DURATION_NANOS, o->duration_nanos);
-	pp_value_type(&p, out, P_PERIOD_TYPE, type ? type : "events", unit);
-	/* with -F the period varies: its mean for a clock in ns */
-	if (!period && o->freq && o->cpu_ns)
-		period = 1000000000ull / o->freq;
-	if (period)
-		pb__int(out, P_PERIOD, (s64)period);
-	for (size_t i = 0; i < p.nr_strs; i++)
-		pb__string(out, P_STRING_TABLE, p.strs[i]);
-	if (out->oom || p.funcs.oom || p.msg.oom || p.oom)
-		err = -ENOMEM;
-out:
-	strbuf__fini(&s);
-	free(ids);
-	pprof__fini(&p);
-	return err;
+	return pprof__end(p);
 }
 
 int pprof__gzip(const void *p, size_t len, void **out, size_t *out_len)

@@ -36,6 +36,21 @@ struct pprof_opts {
 int pprof__encode(struct strbuf *out, const struct pprof_opts *o,
 		  struct table *t, size_t ev);
 
+/*
+ * The same, a sample at a time (an output of a pass over the samples,
+ * ui/report/output.h): begin writes the sample types into out, each
+ * sample its Sample message (the entry's chain in snap), end the rest
+ * (mappings, locations, functions, strings) and frees p; pprof__free
+ * drops an encoding begun.  0 or -ENOMEM.
+ */
+struct pprof;
+int pprof__begin(struct pprof **p, struct strbuf *out,
+		 const struct pprof_opts *o, struct table *t);
+int pprof__sample(struct pprof *p, const struct snapshot *snap,
+		  const struct hist_entry *e);
+int pprof__end(struct pprof *p);
+void pprof__free(struct pprof *p);
+
 /* gzip of p into a new buffer (*out, to free): 0 or -ENOMEM/-EIO. */
 int pprof__gzip(const void *p, size_t len, void **out, size_t *out_len);
 
