@@ -990,9 +990,29 @@ static int app__annotate_missing(struct app *a, struct annotator *an,
 	return -ECANCELED;
 }
 
-int app__run_batch(struct app *a)
+/* The batch front end's state for the whole run. */
+struct batch_run {
+	struct app *a;
+	struct batch_opts bo;
+	struct table t;
+	struct annotator *an;	/* --annotate */
+	struct inlines *inl;	/* inlined frames, one cache for the run */
+	struct app_refresh r;
+	struct strbuf sb;	/* this refresh's text */
+	double next;		/* the next table is due */
+	double mark_at;		/* --timeline live: the next cell ends */
+	long iter;
+	bool ann_found;
+};
+
+/* The table, the annotator and the inline cache: 0 or -ENOMEM. */
+static int batch__open(struct batch_run *b, struct app *a)
 {
-	struct batch_opts bo = {
+	struct table *t = &b->t;
+
+	memset(b, 0, sizeof(*b));
+	b->a = a;
+	b->bo = (struct batch_opts){
 		.json = a->json,
 		.show_period = a->show_period,
 		.callgraph = a->callgraph,
@@ -1000,195 +1020,214 @@ int app__run_batch(struct app *a)
 		.order = a->cg_order,
 		.tree_limit = a->tree_limit,
 	};
-	double next = a->start + a->delay, mark_at = 0;
-	struct app_refresh r;
-	struct strbuf sb;
-	struct table t;
-	struct annotator *an = NULL;
-	struct inlines *inl = NULL;
-	bool ann_found = false, done;
-	long iter = 0;
-	int err = 0;
-
-	table__init(&t, a->session, a->syms, &a->spec);
+	b->next = a->start + a->delay;
+	strbuf__init(&b->sb);
+	app_refresh__init(&b->r, a->start);
+	table__init(t, a->session, a->syms, &a->spec);
 	/* SIGTERM or Ctrl-C while names are looked up: no more lookups */
-	t.cancel = batch__cancel;
-	t.cancel_ctx = a;
-	if (app__take_baseline(a, &t)) {
-		table__fini(&t);
-		pr_err("out of memory");
-		return 1;
-	}
+	t->cancel = batch__cancel;
+	t->cancel_ctx = a;
+	if (app__take_baseline(a, t))
+		return -ENOMEM;
 	if (a->annotate) {
-		an = annotator__new(a->syms, a->syntax);
-		if (!an) {
-			table__fini(&t);
-			pr_err("out of memory");
-			return 1;
-		}
+		b->an = annotator__new(a->syms, a->syntax);
+		if (!b->an)
+			return -ENOMEM;
 	}
 	/* trees, folded stacks, flame graphs and pprof show inlined frames
 	 * as the live view's trees do (a->inline_frames: main.c says when),
 	 * from one cache for the whole run */
 	if ((a->inline_frames &&
-	     (bo.callgraph || a->pprof || a->flamegraph || a->pusher)) ||
+	     (b->bo.callgraph || a->pprof || a->flamegraph || a->pusher)) ||
 	    (a->inline_rows && a->spec.children)) {
-		inl = inlines__new(a->syms);
-		if (!inl) {
-			annotator__free(an);
-			table__fini(&t);
-			pr_err("out of memory");
-			return 1;
-		}
+		b->inl = inlines__new(a->syms);
+		if (!b->inl)
+			return -ENOMEM;
 		if (a->inline_frames) {
-			bo.inl = inlines__get;
-			bo.inl_ctx = inl;
+			b->bo.inl = inlines__get;
+			b->bo.inl_ctx = b->inl;
 		}
-		inlines__set_cancel(inl, batch__cancel, a);
+		inlines__set_cancel(b->inl, batch__cancel, a);
 		if (a->inline_rows && a->spec.children)
-			rowset__set_inline_rows(&t.rows, inlines__get, inl);
+			rowset__set_inline_rows(&t->rows, inlines__get, b->inl);
 	}
-	t.filter = a->filter;
-	t.budget = a->budget;
-	t.keep_addrs = a->pusher != NULL;
+	t->filter = a->filter;
+	t->budget = a->budget;
+	t->keep_addrs = a->pusher != NULL;
 	if (a->timeline) {
-		t.tl = a->timeline;
+		t->tl = a->timeline;
 		/* JSON: every cell; text: a History column over them all */
-		t.history = a->json ? HISTORY_CELLS : 32;
-		t.history_spread = true;
+		t->history = a->json ? HISTORY_CELLS : 32;
+		t->history_spread = true;
 		if (!timeline__grid(a->timeline, NULL)) {
 			timeline__set_grid(a->timeline, (u64)(a->start * 1e9),
 					   (u64)(a->timeline_secs * 1e9));
-			mark_at = a->start + a->timeline_secs;
+			b->mark_at = a->start + a->timeline_secs;
 		}
 	}
-	strbuf__init(&sb);
-	app_refresh__init(&r, a->start);
-	for (;;) {
-		double now;
-		size_t n, ev;
+	return 0;
+}
 
-		/* the cells that end before the next table */
-		while (!a->finished && mark_at && mark_at < next &&
-		       !*a->stop) {
-			batch__wait(a, mark_at);
-			if (app__now() >= mark_at)
-				batch__mark(a, &mark_at);
-		}
-		if (!a->finished)
-			batch__wait(a, next);
-		if (*a->stop)
-			break;
-		now = app__now();
-		/* debuginfod holds a table back until the next is due at
-		 * most, the last one DBGFETCH_WAIT_MAX: what comes later
-		 * is in later tables */
-		symbolizer__fetch_wait(a->syms,
-				       a->finished || a->input ||
-				       (a->iterations &&
-					iter + 1 >= a->iterations) ?
-					       DBGFETCH_WAIT_MAX :
-					       MIN(a->delay,
-						   DBGFETCH_WAIT_MAX));
-		err = app__refresh(a, &r, &t, now);
-		if (err)
-			break;
-		n = t.nr_snaps;
-		strbuf__reset(&sb);
-		for (ev = 0; ev < n; ev++) {
-			const struct snapshot *snap = table__snap(&t, ev);
-			struct batch_folded bf;
-			struct header_info hi;
-			struct output fo;
-			size_t start;
+static void batch__close(struct batch_run *b)
+{
+	annotator__free(b->an);
+	inlines__free(b->inl);
+	strbuf__fini(&b->sb);
+	table__fini(&b->t);
+	app_refresh__fini(&b->r);
+}
 
-			/* --annotate prints no rows: the annotator looks the
-			 * entries up itself */
-			err = an ? 0 : table__build(&t, ev);
-			/* a stop request (batch__cancel): not printed */
-			if (err == -ECANCELED && *a->stop)
-				err = 0;
-			if (err || *a->stop)
-				break;
-			app__header(a, &t, ev, r.window,
-				    app_refresh__since(&r, ev), &hi);
-			bo.root = stack_root__resolve(a->stack_root, snap);
-			/* a recording's events that never sampled (perf's
-			 * dummy tracking event) make no table, at the end
-			 * and at every refresh of a stream as it comes */
-			if (a->input && !snap->counts.samples && n > 1 &&
-			    app__dummy(a, ev))
-				continue;
-			start = sb.len;
-			if (an) {
-				err = app__annotate(a, an, &bo, snap, &hi, &sb,
-						    &ann_found);
-				if (err)
-					break;
-				continue;
-			}
-			/* folded stacks: an output of the files' pass */
-			fo = batch__folded(&bf, &sb, &bo, &t);
-			if (!bo.folded)
-				batch__format(&sb, &bo, &t, &hi);
-			err = app__export(a, &t, ev, &hi, bo.inl, bo.inl_ctx,
-					  true, bo.folded ? &fo : NULL);
-			if (bo.json)
-				app__json_extra(a, &sb, start);
-			if (err)
-				break;
-		}
-		if (err)
-			break;
-		/* every event's files written: this refresh's profile */
-		if (ev == n && (a->pprof || a->flamegraph))
-			a->files_written = true;
-		app__push(a, &t, bo.inl, bo.inl_ctx);
-		/* a table cut short by a stop request is not printed */
-		if (*a->stop) {
-			pr_debug("batch: stopped during a table (not printed)");
-			break;
-		}
-		if (sb.oom) {
-			err = -ENOMEM;
-			break;
-		}
-		if (a->ascii && !a->json && !a->folded) {
-			struct strbuf plain;
+/* Until the next table is due (the timeline's cells that end before it
+ * closed on the way), the target ends or a stop is asked: false then. */
+static bool batch__wait_next(struct batch_run *b)
+{
+	struct app *a = b->a;
 
-			strbuf__init(&plain);
-			to_ascii(&plain, sb.buf ? sb.buf : "", sb.len);
-			strbuf__fini(&sb);
-			sb = plain;
-			if (sb.oom) {
-				err = -ENOMEM;
-				break;
-			}
-		}
-		iter++;
-		done = (a->iterations && iter >= a->iterations) || a->finished;
-		/* -EPIPE when the reader went away (ptop -b | head); folded
-		 * stacks once, the last table's (every table holds the
-		 * stacks of the one before: one line per stack), unless -z
-		 * makes each table a window of its own */
-		if (!a->folded || done || a->mode == HIST_ZERO)
-			err = fd__write_all(STDOUT_FILENO, sb.buf, sb.len,
-					    NULL);
-		if (err)
-			break;
-		if (done)
-			break;
-		next += a->delay;
-		if (next < app__now())
-			next = app__now() + a->delay;
+	while (!a->finished && b->mark_at && b->mark_at < b->next &&
+	       !*a->stop) {
+		batch__wait(a, b->mark_at);
+		if (app__now() >= b->mark_at)
+			batch__mark(a, &b->mark_at);
 	}
-	if (an && !err && !ann_found)
-		err = app__annotate_missing(a, an, &t);
-	annotator__free(an);
-	inlines__free(inl);
-	strbuf__fini(&sb);
-	table__fini(&t);
-	app_refresh__fini(&r);
+	if (!a->finished)
+		batch__wait(a, b->next);
+	return !*a->stop;
+}
+
+/* Event ev's table (or annotation) into b->sb, its files written: 0, 1
+ * when a stop request came during its build (nothing added), or -errno. */
+static int batch__event(struct batch_run *b, size_t ev)
+{
+	struct app *a = b->a;
+	struct table *t = &b->t;
+	const struct snapshot *snap = table__snap(t, ev);
+	struct batch_folded bf;
+	struct header_info hi;
+	struct output fo;
+	size_t start;
+	int err;
+
+	/* --annotate prints no rows: the annotator looks the entries up
+	 * itself */
+	err = b->an ? 0 : table__build(t, ev);
+	/* a stop request (batch__cancel): not printed */
+	if (err == -ECANCELED && *a->stop)
+		err = 0;
+	if (err || *a->stop)
+		return err ? err : 1;
+	app__header(a, t, ev, b->r.window, app_refresh__since(&b->r, ev), &hi);
+	b->bo.root = stack_root__resolve(a->stack_root, snap);
+	/* a recording's events that never sampled (perf's dummy tracking
+	 * event) make no table, at the end and at every refresh of a stream
+	 * as it comes */
+	if (a->input && !snap->counts.samples && t->nr_snaps > 1 &&
+	    app__dummy(a, ev))
+		return 0;
+	start = b->sb.len;
+	if (b->an)
+		return app__annotate(a, b->an, &b->bo, snap, &hi, &b->sb,
+				     &b->ann_found);
+	/* folded stacks: an output of the files' pass */
+	fo = batch__folded(&bf, &b->sb, &b->bo, t);
+	if (!b->bo.folded)
+		batch__format(&b->sb, &b->bo, t, &hi);
+	err = app__export(a, t, ev, &hi, b->bo.inl, b->bo.inl_ctx, true,
+			  b->bo.folded ? &fo : NULL);
+	if (b->bo.json)
+		app__json_extra(a, &b->sb, start);
+	return err;
+}
+
+/* This refresh's text to stdout; *done when it was the last. */
+static int batch__write(struct batch_run *b, bool *done)
+{
+	struct app *a = b->a;
+
+	if (b->sb.oom)
+		return -ENOMEM;
+	if (a->ascii && !a->json && !a->folded) {
+		struct strbuf plain;
+
+		strbuf__init(&plain);
+		to_ascii(&plain, b->sb.buf ? b->sb.buf : "", b->sb.len);
+		strbuf__fini(&b->sb);
+		b->sb = plain;
+		if (b->sb.oom)
+			return -ENOMEM;
+	}
+	b->iter++;
+	*done = (a->iterations && b->iter >= a->iterations) || a->finished;
+	/* -EPIPE when the reader went away (ptop -b | head); folded stacks
+	 * once, the last table's (every table holds the stacks of the one
+	 * before: one line per stack), unless -z makes each table a window
+	 * of its own */
+	if (!a->folded || *done || a->mode == HIST_ZERO)
+		return fd__write_all(STDOUT_FILENO, b->sb.buf, b->sb.len, NULL);
+	return 0;
+}
+
+/* One refresh: the snapshot, every event's table, the push, the text. */
+static int batch__refresh(struct batch_run *b, bool *done)
+{
+	struct app *a = b->a;
+	double now = app__now();
+	size_t ev = 0;
+	int err;
+
+	/* debuginfod holds a table back until the next is due at most, the
+	 * last one DBGFETCH_WAIT_MAX: what comes later is in later tables */
+	symbolizer__fetch_wait(a->syms,
+			       a->finished || a->input ||
+			       (a->iterations && b->iter + 1 >= a->iterations) ?
+				       DBGFETCH_WAIT_MAX :
+				       MIN(a->delay, DBGFETCH_WAIT_MAX));
+	err = app__refresh(a, &b->r, &b->t, now);
+	if (err)
+		return err;
+	strbuf__reset(&b->sb);
+	for (; ev < b->t.nr_snaps; ev++) {
+		err = batch__event(b, ev);
+		if (err < 0)
+			return err;
+		if (err)
+			break;	/* stopped */
+	}
+	/* every event's files written: this refresh's profile */
+	if (ev == b->t.nr_snaps && (a->pprof || a->flamegraph))
+		a->files_written = true;
+	app__push(a, &b->t, b->bo.inl, b->bo.inl_ctx);
+	/* a table cut short by a stop request is not printed */
+	if (*a->stop) {
+		pr_debug("batch: stopped during a table (not printed)");
+		*done = true;
+		return 0;
+	}
+	return batch__write(b, done);
+}
+
+int app__run_batch(struct app *a)
+{
+	struct batch_run b;
+	bool done = false;
+	int err;
+
+	err = batch__open(&b, a);
+	if (err) {
+		batch__close(&b);
+		pr_err("out of memory");
+		return 1;
+	}
+	while (!done && batch__wait_next(&b)) {
+		err = batch__refresh(&b, &done);
+		if (err)
+			break;
+		b.next += a->delay;
+		if (b.next < app__now())
+			b.next = app__now() + a->delay;
+	}
+	if (b.an && !err && !b.ann_found)
+		err = app__annotate_missing(a, b.an, &b.t);
+	batch__close(&b);
 	if (err == -ECANCELED)
 		return 1;	/* the reason is out already */
 	if (err == -EPIPE)
