@@ -533,56 +533,214 @@ static s64 app__wall_end(const struct app *a)
 	return (s64)now.tv_sec * 1000000000 + now.tv_nsec;
 }
 
-void app__push(struct app *a, struct table *t, cg_inline_fn inl,
-	       void *inl_ctx)
-{
-	s64 end = app__wall_end(a), from = a->push_from;
+/* --push at a refresh: one window per event, each an output of a pass
+ * over the event's samples (the tables' pass in batch, a pass of its
+ * own else), queued together at the end of the round: batch's JSON says
+ * what was pushed before this refresh's tables. */
+struct app_push_round {
+	struct app *a;
+	struct table *t;
+	bool due;		/* a push this refresh */
+	s64 end, from;		/* wall clock (ns): the windows' span */
+	size_t nr;
+	struct app_push_ev {
+		bool fed;	/* a pass had its samples */
+		void *gz;	/* the profile (NULL: none) */
+		size_t len;
+		const char *event;
+		s64 from;
+		u64 rate;
+	} *evs;
+};
 
+/* --push: one event's window, an output of a pass over its samples
+ * (output.h); the profile waits in the round until its end. */
+struct app_push_out {
+	struct app *a;
+	struct app_push_round *r;
+	size_t ev;
+	const struct header_info *hi;
+	cg_inline_fn inl;
+	void *inl_ctx;
+	bool delta;		/* a cumulative histogram: the window is
+				 * what came since the last push */
+	bool no_profile;	/* no memory for its encoding */
+	u64 samples;		/* of the window */
+	struct pprof_opts po;
+	struct pprof *pp;
+	struct strbuf sb;
+};
+
+static int app__push_out_begin(void *ctx)
+{
+	struct app_push_out *x = ctx;
+	struct app *a = x->a;
+	const struct snapshot *snap = table__live_snap(x->r->t, x->ev);
+
+	x->r->evs[x->ev].fed = true;
+	x->delta = a->mode == HIST_CUMULATIVE;
+	/* out of memory: this window is lost */
+	if (x->delta && push_window__begin(a->push_win, x->ev, snap->nr))
+		return -ENOMEM;
+	/* a zeroed histogram (-z) holds the window already */
+	if (!x->delta)
+		x->samples = snap->total_samples;
+	app__pprof_opts(a, x->r->t, x->ev, x->hi, x->inl, x->inl_ctx, &x->po);
+	strbuf__init(&x->sb);
+	x->no_profile = pprof__begin(&x->pp, &x->sb, &x->po, x->r->t) != 0;
+	return 0;
+}
+
+static int app__push_out_sample(void *ctx, const struct out_sample *s)
+{
+	struct app_push_out *x = ctx;
+	const struct hist_entry *e = s->e;
+	struct hist_entry d;
+
+	/* every entry to the window, whatever became of the encoding */
+	if (x->delta) {
+		if (!push_window__entry(x->a->push_win, s->e, &d))
+			return 0;
+		x->samples += d.samples;
+		e = &d;
+	}
+	if (!x->no_profile && pprof__sample(x->pp, s->snap, e))
+		x->no_profile = true;
+	return 0;
+}
+
+static int app__push_out_end(void *ctx, int err, bool write)
+{
+	struct app_push_out *x = ctx;
+	struct app_push_round *r = x->r;
+	struct app_push_ev *pe = &r->evs[x->ev];
+	const struct snapshot *snap = table__live_snap(r->t, x->ev);
+	bool lost = err || (x->delta && push_window__end(x->a->push_win));
+	s64 from = r->from, end = r->end;
+
+	if (err)
+		return 0;	/* nothing begun */
+	if (!lost && x->samples && write) {
+		/* a recording's whole span, else the window since the last */
+		if (x->a->input && snap->first_time &&
+		    snap->last_time > snap->first_time)
+			from = end - (s64)(snap->last_time - snap->first_time);
+		else if (x->a->input || !from)
+			from = end - (s64)(x->hi->elapsed * 1e9);
+		r->from = from;
+		x->po.time_nanos = from;
+		x->po.duration_nanos = end - from;
+		if (!x->no_profile && !pprof__end(x->pp) &&
+		    !pprof__gzip(x->sb.buf, x->sb.len, &pe->gz, &pe->len)) {
+			pe->event = x->hi->event;
+			pe->from = from;
+			pe->rate = x->hi->period ? 0 : x->hi->freq;
+		}
+		x->pp = NULL;
+	}
+	pprof__free(x->pp);
+	strbuf__fini(&x->sb);
+	return 0;
+}
+
+static const struct output_ops app_push_ops = {
+	.begin = app__push_out_begin,
+	.sample = app__push_out_sample,
+	.end = app__push_out_end,
+};
+
+static struct output app__push_output_of(struct app_push_round *r,
+					 struct app_push_out *x, size_t ev,
+					 const struct header_info *hi,
+					 cg_inline_fn inl, void *inl_ctx)
+{
+	*x = (struct app_push_out){
+		.a = r->a, .r = r, .ev = ev, .hi = hi, .inl = inl,
+		.inl_ctx = inl_ctx,
+	};
+	return (struct output){ .ops = &app_push_ops, .ctx = x };
+}
+
+static void app__push_begin(struct app *a, struct table *t,
+			    struct app_push_round *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->a = a;
+	r->t = t;
+	r->end = app__wall_end(a);
+	r->from = a->push_from;
 	if (!a->pusher || !a->push_win)
 		return;
 	/* a window every push_every seconds (a little early rather than a
 	 * refresh late), and the last one when the target or file ends */
 	if (a->push_from && !a->finished &&
-	    end - a->push_from < (s64)((a->push_every - a->delay / 2) * 1e9))
+	    r->end - a->push_from < (s64)((a->push_every - a->delay / 2) * 1e9))
 		return;
-	for (size_t ev = 0; ev < t->nr_snaps; ev++) {
-		const struct snapshot *snap = table__live_snap(t, ev);
-		struct snapshot win;
-		struct header_info hi;
-		struct pprof_opts po;
-		struct strbuf sb;
-		void *gz = NULL;
-		size_t len = 0;
+	r->evs = calloc(t->nr_snaps + 1, sizeof(*r->evs));
+	if (!r->evs)
+		return;	/* out of memory: these windows are lost */
+	r->nr = t->nr_snaps;
+	r->due = true;
+}
 
-		/* a cumulative histogram: what came since the last push; a
-		 * zeroed one (-z) holds just that already */
-		if (a->mode != HIST_CUMULATIVE)
-			win = *snap;
-		else if (push_window__delta(a->push_win, ev, snap, &win))
-			continue;	/* out of memory: this window is lost */
-		if (!win.total_samples)
+/* Event ev's push as an output of the pass of its table (hi: its
+ * header), when a push is due and the pass reads the push's snapshot. */
+static bool app__push_output(struct app_push_round *r, struct app_push_out *x,
+		      size_t ev, const struct header_info *hi,
+		      cg_inline_fn inl, void *inl_ctx, struct output *out)
+{
+	if (!r->due || ev >= r->nr ||
+	    table__live_snap(r->t, ev) != table__snap(r->t, ev))
+		return false;
+	*out = app__push_output_of(r, x, ev, hi, inl, inl_ctx);
+	return true;
+}
+
+/* The round's end: the events no pass fed get one of their own, and the
+ * profiles are queued (queue false: dropped, the run ends). */
+static void app__push_end(struct app_push_round *r, bool queue,
+			  cg_inline_fn inl, void *inl_ctx)
+{
+	struct app *a = r->a;
+
+	/* the events no pass of the tables fed (--annotate, a stop) */
+	for (size_t ev = 0; queue && ev < r->nr; ev++) {
+		struct app_push_out x;
+		struct header_info hi;
+		struct output out;
+
+		if (r->evs[ev].fed)
 			continue;
-		app__header(a, t, ev, 0, 0, &hi);
-		app__pprof_opts(a, t, ev, &hi, inl, inl_ctx, &po);
-		po.snap = &win;
-		/* a recording's whole span, else the window since the last */
-		if (a->input && snap->first_time && snap->last_time > snap->first_time)
-			from = end - (s64)(snap->last_time - snap->first_time);
-		else if (a->input || !from)
-			from = end - (s64)(hi.elapsed * 1e9);
-		po.time_nanos = from;
-		po.duration_nanos = end - from;
-		strbuf__init(&sb);
-		if (!pprof__encode(&sb, &po, t, ev) &&
-		    !pprof__gzip(sb.buf, sb.len, &gz, &len))
-			/* Pyroscope's from/until are whole seconds */
-			pusher__queue(a->pusher, hi.event, gz, len,
-				      from / 1000000000,
-				      (end + 999999999) / 1000000000,
-				      hi.period ? 0 : hi.freq);
-		strbuf__fini(&sb);
+		app__header(a, r->t, ev, 0, 0, &hi);
+		out = app__push_output_of(r, &x, ev, &hi, inl, inl_ctx);
+		output__pass(&out, 1, r->t, table__live_snap(r->t, ev), NULL,
+			     NULL);
 	}
-	a->push_from = end;
+	for (size_t ev = 0; ev < r->nr; ev++) {
+		struct app_push_ev *pe = &r->evs[ev];
+
+		if (queue && pe->gz)
+			/* Pyroscope's from/until are whole seconds */
+			pusher__queue(a->pusher, pe->event, pe->gz, pe->len,
+				      pe->from / 1000000000,
+				      (r->end + 999999999) / 1000000000,
+				      pe->rate);
+		else
+			free(pe->gz);
+	}
+	if (queue && r->due)
+		a->push_from = r->end;
+	free(r->evs);
+	memset(r, 0, sizeof(*r));
+}
+
+void app__push(struct app *a, struct table *t, cg_inline_fn inl,
+	       void *inl_ctx)
+{
+	struct app_push_round r;
+
+	app__push_begin(a, t, &r);
+	app__push_end(&r, true, inl, inl_ctx);
 }
 
 /* FILE of an option that writes a file per event: FILE.EVENT when
@@ -760,20 +918,21 @@ static const struct output_ops app_flame_ops = {
 
 int app__export(struct app *a, struct table *t, size_t ev,
 		const struct header_info *hi, cg_inline_fn inl, void *inl_ctx,
-		bool say, const struct output *first)
+		bool say, const struct output *extra, size_t nr_extra)
 {
 	struct app_file_out pp = { a, t, ev, hi, inl, inl_ctx, say };
 	struct app_file_out fl = pp;
-	struct output outs[3];
+	struct output outs[APP_EXPORT_MAX_EXTRA + 2];
 	size_t n = 0;
 
-	if (first)
-		outs[n++] = *first;
+	for (size_t k = 0; k < nr_extra && k < APP_EXPORT_MAX_EXTRA; k++)
+		outs[n++] = extra[k];
 	if (a->pprof)
 		outs[n++] = (struct output){ .ops = &app_pprof_ops, .ctx = &pp };
 	if (a->flamegraph)
 		outs[n++] = (struct output){ .ops = &app_flame_ops, .ctx = &fl };
-	return n ? output__pass(outs, n, t, ev, inl, inl_ctx) : 0;
+	return n ? output__pass(outs, n, t, table__snap(t, ev), inl, inl_ctx) :
+		   0;
 }
 
 /* A stop request (SIGTERM, Ctrl-C) ends the names' lookups. */
@@ -848,7 +1007,7 @@ int app_export__write(struct app_export *x)
 		app__header(a, &x->t, ev, 0, 0, &hi);
 		/* a failure is said once, not at every refresh */
 		err = app__export(a, &x->t, ev, &hi, inlines__get, x->inl,
-				  !x->failed, NULL);
+				  !x->failed, NULL, 0);
 	}
 	x->failed = err != 0;
 	return err;
@@ -998,6 +1157,7 @@ struct batch_run {
 	struct annotator *an;	/* --annotate */
 	struct inlines *inl;	/* inlined frames, one cache for the run */
 	struct app_refresh r;
+	struct app_push_round push;	/* this refresh's (--push) */
 	struct strbuf sb;	/* this refresh's text */
 	double next;		/* the next table is due */
 	double mark_at;		/* --timeline live: the next cell ends */
@@ -1102,9 +1262,10 @@ static int batch__event(struct batch_run *b, size_t ev)
 	struct table *t = &b->t;
 	const struct snapshot *snap = table__snap(t, ev);
 	struct batch_folded bf;
+	struct app_push_out px;
 	struct header_info hi;
-	struct output fo;
-	size_t start;
+	struct output extra[2];
+	size_t start, n = 0;
 	int err;
 
 	/* --annotate prints no rows: the annotator looks the entries up
@@ -1127,12 +1288,15 @@ static int batch__event(struct batch_run *b, size_t ev)
 	if (b->an)
 		return app__annotate(a, b->an, &b->bo, snap, &hi, &b->sb,
 				     &b->ann_found);
-	/* folded stacks: an output of the files' pass */
-	fo = batch__folded(&bf, &b->sb, &b->bo, t);
-	if (!b->bo.folded)
+	/* folded stacks and the push's window: outputs of the files' pass */
+	if (b->bo.folded)
+		extra[n++] = batch__folded(&bf, &b->sb, &b->bo, t);
+	else
 		batch__format(&b->sb, &b->bo, t, &hi);
-	err = app__export(a, t, ev, &hi, b->bo.inl, b->bo.inl_ctx, true,
-			  b->bo.folded ? &fo : NULL);
+	n += app__push_output(&b->push, &px, ev, &hi, b->bo.inl,
+			      b->bo.inl_ctx, &extra[n]);
+	err = app__export(a, t, ev, &hi, b->bo.inl, b->bo.inl_ctx, true, extra,
+			  n);
 	if (b->bo.json)
 		app__json_extra(a, &b->sb, start);
 	return err;
@@ -1185,17 +1349,18 @@ static int batch__refresh(struct batch_run *b, bool *done)
 	if (err)
 		return err;
 	strbuf__reset(&b->sb);
+	app__push_begin(a, &b->t, &b->push);
 	for (; ev < b->t.nr_snaps; ev++) {
 		err = batch__event(b, ev);
-		if (err < 0)
-			return err;
 		if (err)
-			break;	/* stopped */
+			break;	/* 1: stopped */
 	}
+	app__push_end(&b->push, err <= 0, b->bo.inl, b->bo.inl_ctx);
+	if (err < 0)
+		return err;
 	/* every event's files written: this refresh's profile */
 	if (ev == b->t.nr_snaps && (a->pprof || a->flamegraph))
 		a->files_written = true;
-	app__push(a, &b->t, b->bo.inl, b->bo.inl_ctx);
 	/* a table cut short by a stop request is not printed */
 	if (*a->stop) {
 		pr_debug("batch: stopped during a table (not printed)");

@@ -100,7 +100,8 @@ double app__now(void);
 double app__thread_cpu(void);
 /* --push: the samples of every event since the last call (the whole
  * recording with -i) as one profile each, queued for the server; inl
- * adds inlined frames (NULL: none). */
+ * adds inlined frames (NULL: none).  The live view's; batch feeds its
+ * windows from the pass of its tables (app.c, app_push_round). */
 void app__push(struct app *a, struct table *t, cg_inline_fn inl,
 	       void *inl_ctx);
 /* The header's words for a target: "all CPUs (8)", "CPUs 0 2", "pid 12
@@ -119,12 +120,14 @@ bool app__check_target(struct app *a);
 
 /* --pprof and --flamegraph: event ev's files from t (rows of ev built),
  * each replaced whole, from one pass over its samples (output.h) that
- * feeds first too, when given (batch's --folded): 0, or -ECANCELED when
- * one failed (said when say). */
+ * feeds the nr_extra outputs of extra first (batch's --folded and
+ * --push; APP_EXPORT_MAX_EXTRA at most): 0, or -ECANCELED when one
+ * failed (said when say). */
+#define APP_EXPORT_MAX_EXTRA 2
 struct output;
 int app__export(struct app *a, struct table *t, size_t ev,
 		const struct header_info *hi, cg_inline_fn inl, void *inl_ctx,
-		bool say, const struct output *first);
+		bool say, const struct output *extra, size_t nr_extra);
 
 /*
  * The live view's --pprof and --flamegraph: the same files as batch's,

@@ -538,7 +538,8 @@ void batch__format(struct strbuf *sb, const struct batch_opts *o,
 		struct batch_folded bf;
 		struct output out = batch__folded(&bf, sb, o, t);
 
-		output__pass(&out, 1, t, t->ev, o->inl, o->inl_ctx);
+		output__pass(&out, 1, t, table__snap(t, t->ev), o->inl,
+			     o->inl_ctx);
 	} else if (o->json)
 		batch__json(sb, o, t, hi);
 	else

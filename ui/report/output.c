@@ -48,10 +48,10 @@ static int fanout__path(void *ctx, const struct path_frame *frames,
 	return 0;
 }
 
-int output__pass(struct output *outs, size_t n, struct table *t, size_t ev,
-		 cg_inline_fn inl, void *inl_ctx)
+int output__pass(struct output *outs, size_t n, struct table *t,
+		 const struct snapshot *snap, cg_inline_fn inl, void *inl_ctx)
 {
-	struct fanout f = { .outs = outs, .n = n, .snap = table__snap(t, ev) };
+	struct fanout f = { .outs = outs, .n = n, .snap = snap };
 	bool paths = false, write = true;
 	int first = 0;
 

@@ -43,12 +43,12 @@ struct output {
 };
 
 /*
- * One pass over event ev of t (its rows built when an output reads
- * paths; inl: the inlined frames of the paths, NULL none): each output's
- * begin, every entry of table__snap(t, ev) to each, then each end in
- * order.  Returns the first error of an end.
+ * One pass over snap, a snapshot of t (the paths are those of t's rows
+ * when they were built from snap, none else; inl: the inlined frames of
+ * the paths, NULL none): each output's begin, every entry of snap to
+ * each, then each end in order.  Returns the first error of an end.
  */
-int output__pass(struct output *outs, size_t n, struct table *t, size_t ev,
-		 cg_inline_fn inl, void *inl_ctx);
+int output__pass(struct output *outs, size_t n, struct table *t,
+		 const struct snapshot *snap, cg_inline_fn inl, void *inl_ctx);
 
 #endif

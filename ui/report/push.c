@@ -121,13 +121,21 @@ struct push_prev {
 struct push_window {
 	struct push_prev *evs;
 	size_t nr_evs;
+	struct push_prev next;	/* the window being taken: the next one's
+				 * start */
+	size_t ev;		/* of the one being taken */
+	bool oom;		/* while taking it */
 	struct hist_entry *out;	/* the last delta's entries */
 	size_t cap_out;
 };
 
 struct push_window *push_window__new(void)
 {
-	return calloc(1, sizeof(struct push_window));
+	struct push_window *w = calloc(1, sizeof(struct push_window));
+
+	if (w)
+		intmap__init(&w->next.idx);
+	return w;
 }
 
 void push_window__free(struct push_window *w)
@@ -139,6 +147,8 @@ void push_window__free(struct push_window *w)
 		intmap__fini(&w->evs[i].idx);
 	}
 	free(w->evs);
+	free(w->next.e);
+	intmap__fini(&w->next.idx);
 	free(w->out);
 	free(w);
 }
@@ -148,12 +158,8 @@ static u64 key_hash(const struct hist_key *k)
 	return hash_bytes(k, sizeof(*k));
 }
 
-int push_window__delta(struct push_window *w, size_t ev,
-		       const struct snapshot *cur, struct snapshot *out)
+int push_window__begin(struct push_window *w, size_t ev, size_t nr)
 {
-	struct push_prev *pv;
-	size_t n = 0;
-
 	if (ev >= w->nr_evs) {
 		struct push_prev *p = realloc(w->evs, (ev + 1) * sizeof(*p));
 
@@ -166,9 +172,63 @@ int push_window__delta(struct push_window *w, size_t ev,
 		w->evs = p;
 		w->nr_evs = ev + 1;
 	}
-	pv = &w->evs[ev];
+	intmap__fini(&w->next.idx);
+	intmap__init(&w->next.idx);
+	w->next.nr = 0;
+	w->ev = ev;
+	w->oom = array__grow((void **)&w->next.e, &w->next.cap, nr ? nr : 1,
+			     sizeof(*w->next.e)) != 0;
+	return w->oom ? -ENOMEM : 0;
+}
+
+bool push_window__entry(struct push_window *w, const struct hist_entry *e,
+			struct hist_entry *d)
+{
+	struct push_prev *pv = &w->evs[w->ev], *nx = &w->next;
+	u64 h = key_hash(&e->key);
+	void *v = intmap__get(&pv->idx, h);
+
+	*d = *e;
+	if (v) {
+		const struct hist_entry *p = &pv->e[(size_t)v - 1];
+
+		/* the same key (a hash collision is a new key), never below
+		 * zero (a histogram zeroed or folded since) */
+		if (!memcmp(&p->key, &e->key, sizeof(e->key)) &&
+		    p->samples <= e->samples && p->period <= e->period) {
+			d->samples -= p->samples;
+			d->period -= p->period;
+		}
+	}
+	/* the next window starts here; the first of two colliding keys
+	 * keeps the slot */
+	if (!w->oom && nx->nr < nx->cap) {
+		nx->e[nx->nr] = *e;
+		if (!intmap__get(&nx->idx, h) &&
+		    intmap__put(&nx->idx, h, (void *)(nx->nr + 1)))
+			w->oom = true;
+		nx->nr++;
+	}
+	return d->samples != 0;
+}
+
+int push_window__end(struct push_window *w)
+{
+	struct push_prev t = w->evs[w->ev];
+
+	w->evs[w->ev] = w->next;
+	w->next = t;
+	return w->oom ? -ENOMEM : 0;
+}
+
+int push_window__delta(struct push_window *w, size_t ev,
+		       const struct snapshot *cur, struct snapshot *out)
+{
+	size_t n = 0;
+
 	if (array__grow((void **)&w->out, &w->cap_out, cur->nr ? cur->nr : 1,
-			sizeof(*w->out)))
+			sizeof(*w->out)) ||
+	    push_window__begin(w, ev, cur->nr))
 		return -ENOMEM;
 	*out = *cur;
 	out->entries = w->out;
@@ -177,22 +237,9 @@ int push_window__delta(struct push_window *w, size_t ev,
 	out->idle_samples = out->idle_period = 0;
 	out->nr_idle = 0;
 	for (size_t i = 0; i < cur->nr; i++) {
-		const struct hist_entry *e = &cur->entries[i];
-		void *v = intmap__get(&pv->idx, key_hash(&e->key));
-		struct hist_entry d = *e;
+		struct hist_entry d;
 
-		if (v) {
-			const struct hist_entry *p = &pv->e[(size_t)v - 1];
-
-			/* the same key (a hash collision is a new key), never
-			 * below zero (a histogram zeroed or folded since) */
-			if (!memcmp(&p->key, &e->key, sizeof(e->key)) &&
-			    p->samples <= e->samples && p->period <= e->period) {
-				d.samples -= p->samples;
-				d.period -= p->period;
-			}
-		}
-		if (!d.samples)
+		if (!push_window__entry(w, &cur->entries[i], &d))
 			continue;
 		w->out[n++] = d;
 		out->total_samples += d.samples;
@@ -204,24 +251,7 @@ int push_window__delta(struct push_window *w, size_t ev,
 		}
 	}
 	out->nr = n;
-	/* the next window starts here */
-	intmap__fini(&pv->idx);
-	intmap__init(&pv->idx);
-	pv->nr = 0;
-	if (array__grow((void **)&pv->e, &pv->cap, cur->nr ? cur->nr : 1,
-			sizeof(*pv->e)))
-		return -ENOMEM;
-	for (size_t i = 0; i < cur->nr; i++) {
-		u64 h = key_hash(&cur->entries[i].key);
-
-		pv->e[pv->nr] = cur->entries[i];
-		/* the first of two colliding keys keeps the slot */
-		if (!intmap__get(&pv->idx, h) &&
-		    intmap__put(&pv->idx, h, (void *)(pv->nr + 1)))
-			return -ENOMEM;
-		pv->nr++;
-	}
-	return 0;
+	return push_window__end(w);
 }
 
 /* ---- libcurl, loaded at run time ---- */

@@ -61,6 +61,16 @@ void push_window__free(struct push_window *w);
  * the next call for ev) and totals; cur's chains are shared. */
 int push_window__delta(struct push_window *w, size_t ev,
 		       const struct snapshot *cur, struct snapshot *out);
+/* The same an entry at a time (an output of a pass over the samples):
+ * begin for event ev with room for nr entries, then each entry of the
+ * snapshot in its order (*d its delta; false when nothing came since),
+ * then end (the next window starts from these entries).  begin: 0 or
+ * -ENOMEM (nothing more then: the window is lost); end: 0 or -ENOMEM
+ * (the window is lost, the next starts from the entries kept). */
+int push_window__begin(struct push_window *w, size_t ev, size_t nr);
+bool push_window__entry(struct push_window *w, const struct hist_entry *e,
+			struct hist_entry *d);
+int push_window__end(struct push_window *w);
 
 struct pusher;
 
