@@ -347,15 +347,11 @@ void app_refresh__fini(struct app_refresh *r)
 
 static int app_refresh__grow(struct app_refresh *r, size_t n)
 {
-	struct app_refresh_ev *p;
-
 	if (n <= r->nr)
 		return 0;
-	p = realloc(r->evs, n * sizeof(*p));
-	if (!p)
+	if (array__grow((void **)&r->evs, &r->cap, n, sizeof(*r->evs)))
 		return -ENOMEM;
-	memset(p + r->nr, 0, (n - r->nr) * sizeof(*p));
-	r->evs = p;
+	memset(r->evs + r->nr, 0, (n - r->nr) * sizeof(*r->evs));
 	r->nr = n;
 	return 0;
 }

@@ -165,7 +165,7 @@ struct app_refresh {
 		u64 samples;	/* at the last refresh */
 		u64 since;	/* between the two before */
 	} *evs;
-	size_t nr;
+	size_t nr, cap;
 	double last;		/* when the last refresh was taken */
 	double window;		/* seconds between the last two */
 };
