@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ui/report/output.h"
 #include "ui/report/pprof.h"
 #include "src/core/protobuf.h"
 #include "src/core/record.h"
@@ -394,6 +395,167 @@ START_TEST(test_encode_count_event)
 }
 END_TEST
 
+/* An output that records what the pass gave it. */
+struct rec_out {
+	size_t begun, samples, with_path, ended;
+	const struct hist_entry *last;
+	bool in_order;
+	int fail_at_begin;
+	bool wrote;
+};
+
+static int rec_begin(void *ctx)
+{
+	struct rec_out *r = ctx;
+
+	r->begun++;
+	r->in_order = true;
+	return r->fail_at_begin;
+}
+
+static int rec_sample(void *ctx, const struct out_sample *os)
+{
+	struct rec_out *r = ctx;
+
+	if (r->last && os->e <= r->last)
+		r->in_order = false;
+	r->last = os->e;
+	r->samples++;
+	if (os->frames) {
+		r->with_path++;
+		/* the leaf last: the entry's own function */
+		ck_assert_ptr_nonnull(os->frames[os->nr_frames - 1].sym.name);
+	}
+	return 0;
+}
+
+static int rec_end(void *ctx, int err, bool write)
+{
+	struct rec_out *r = ctx;
+
+	r->ended++;
+	r->wrote = write;
+	return err;
+}
+
+static const struct output_ops rec_paths_ops = {
+	rec_begin, rec_sample, rec_end, true,
+};
+static const struct output_ops rec_ops = {
+	rec_begin, rec_sample, rec_end, false,
+};
+
+/* pprof as an output of the pass: the bytes pprof__encode gives */
+struct pp_out {
+	struct pprof_opts *o;
+	struct table *t;
+	struct strbuf *sb;
+	struct pprof *p;
+};
+
+static int pp_begin(void *ctx)
+{
+	struct pp_out *x = ctx;
+
+	return pprof__begin(&x->p, x->sb, x->o, x->t);
+}
+
+static int pp_sample_out(void *ctx, const struct out_sample *os)
+{
+	struct pp_out *x = ctx;
+
+	return pprof__sample(x->p, os->snap, os->e);
+}
+
+static int pp_end(void *ctx, int err, bool write)
+{
+	struct pp_out *x = ctx;
+
+	(void)write;
+	if (err) {
+		pprof__free(x->p);
+		return err;
+	}
+	return pprof__end(x->p);
+}
+
+static const struct output_ops pp_ops = { pp_begin, pp_sample_out, pp_end,
+					  false };
+
+/* One pass feeds every output every entry of the snapshot in its order;
+ * paths for the entries in the rows, none for those the filters leave
+ * out; an output that fails at its begin gets nothing more and the ones
+ * after it are told not to write. */
+START_TEST(test_output_pass)
+{
+	static const int a[] = { 2, 1, 0 }, b[] = { 3, 1, 0 };
+	struct pprof_opts o = { .event = "cpu-clock", .cpu_ns = true,
+				.label_pid = true };
+	struct rec_out rp = { 0 }, rn = { 0 }, rf = { .fail_at_begin = -EIO },
+		       ra = { 0 };
+	struct sort_spec spec;
+	struct strbuf one, pass;
+	struct table t;
+	const struct snapshot *snap;
+	struct pp_out px;
+	struct output outs[3];
+
+	sample(100, 3, a, 0x40);
+	sample(100, 3, b, 0x40);
+	sample(50, 3, b, 0x80);
+	sort_spec__default(&spec);
+	table__init(&t, s, NULL, &spec);
+	t.resolve = resolve;
+	ck_assert_int_eq(table__snapshot(&t, HIST_CUMULATIVE), 0);
+	ck_assert_int_eq(table__build(&t, 0), 0);
+	snap = table__snap(&t, 0);
+	ck_assert_uint_eq(snap->nr, 3);
+
+	strbuf__init(&one);
+	strbuf__init(&pass);
+	ck_assert_int_eq(pprof__encode(&one, &o, &t, 0), 0);
+	px = (struct pp_out){ .o = &o, .t = &t, .sb = &pass };
+	outs[0] = (struct output){ &rec_paths_ops, &rp, 0 };
+	outs[1] = (struct output){ &pp_ops, &px, 0 };
+	outs[2] = (struct output){ &rec_ops, &rn, 0 };
+	ck_assert_int_eq(output__pass(outs, 3, &t, snap, NULL, NULL), 0);
+	ck_assert_uint_eq(pass.len, one.len);
+	ck_assert(memcmp(pass.buf, one.buf, one.len) == 0);
+	ck_assert_uint_eq(rp.samples, 3);
+	ck_assert_uint_eq(rp.with_path, 3);
+	ck_assert(rp.in_order);
+	ck_assert_uint_eq(rn.samples, 3);
+	ck_assert(rn.wrote);
+	/* alone, an output that asks for no paths: none walked */
+	memset(&rn, 0, sizeof(rn));
+	ck_assert_int_eq(output__pass(&outs[2], 1, &t, snap, NULL, NULL), 0);
+	ck_assert_uint_eq(rn.samples, 3);
+	ck_assert_uint_eq(rn.with_path, 0);
+
+	/* another process's zoom: no entry is in the rows */
+	t.filter.has_pid = true;
+	t.filter.pid = 11;
+	ck_assert_int_eq(table__build(&t, 0), 0);
+	memset(&rp, 0, sizeof(rp));
+	outs[0] = (struct output){ &rec_paths_ops, &rp, 0 };
+	outs[1] = (struct output){ &rec_ops, &rf, 0 };
+	outs[2] = (struct output){ &rec_ops, &ra, 0 };
+	ck_assert_int_eq(output__pass(outs, 3, &t, snap, NULL, NULL), -EIO);
+	ck_assert_uint_eq(rp.samples, 3);
+	ck_assert_uint_eq(rp.with_path, 0);
+	ck_assert(rp.wrote);
+	ck_assert_uint_eq(rf.samples, 0);	/* failed at its begin */
+	ck_assert_uint_eq(rf.ended, 1);
+	ck_assert_uint_eq(ra.samples, 3);
+	ck_assert_uint_eq(ra.ended, 1);
+	ck_assert(!ra.wrote);			/* after a failure */
+
+	strbuf__fini(&one);
+	strbuf__fini(&pass);
+	table__fini(&t);
+}
+END_TEST
+
 Suite *pprof_suite(void)
 {
 	Suite *ss = suite_create("pprof");
@@ -402,6 +564,7 @@ Suite *pprof_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_encode);
 	tcase_add_test(tc, test_encode_count_event);
+	tcase_add_test(tc, test_output_pass);
 	suite_add_tcase(ss, tc);
 	return ss;
 }
