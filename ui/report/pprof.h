@@ -21,8 +21,9 @@ struct pprof_opts {
 	void *inl_ctx;
 	/* raw names and source lines; NULL: names from the table only */
 	struct symbolizer *syms;
-	/* the samples to encode instead of the table's snapshot ev (its
-	 * chains), e.g. one window's (--push); NULL: the table's */
+	/* pprof__encode: the samples to encode instead of the table's
+	 * snapshot ev (its chains), e.g. a window of push_window__delta;
+	 * NULL: the table's */
 	const struct snapshot *snap;
 };
 
