@@ -4,12 +4,16 @@
 #include <string.h>
 
 #include "src/core/callchain.h"
+#include "src/core/idindex.h"
+
+/* The nodes a trie has room for at first, in its array and its index,
+ * and keeps room for when retain drops nodes. */
+#define MIN_NODES 1024
 
 struct callchains {
 	struct cc_node *nodes;
 	size_t nr, cap;
-	u32 *slots;		/* hash of (parent, dso, addr) -> node id */
-	size_t nslots;
+	struct idindex ix;	/* (parent, dso, addr) -> node id, but 0 */
 };
 
 static u64 node__hash(u32 parent, const struct dso *dso, u64 addr)
@@ -18,12 +22,20 @@ static u64 node__hash(u32 parent, const struct dso *dso, u64 addr)
 			(u64)(uintptr_t)dso * 31 ^ ((u64)parent << 17));
 }
 
+static u64 id__hash(const void *ctx, u32 id)
+{
+	const struct cc_node *nd = &((const struct callchains *)ctx)->nodes[id];
+
+	return node__hash(nd->parent, nd->dso, nd->addr);
+}
+
 struct callchains *callchains__new(void)
 {
 	struct callchains *cc = calloc(1, sizeof(*cc));
 
 	if (!cc)
 		return NULL;
+	idindex__init(&cc->ix);
 	callchains__reset(cc);
 	if (!cc->nodes) {
 		free(cc);
@@ -38,60 +50,29 @@ void callchains__free(struct callchains *cc)
 	if (!cc)
 		return;
 	free(cc->nodes);
-	free(cc->slots);
+	idindex__fini(&cc->ix);
 	free(cc);
 }
 
 void callchains__reset(struct callchains *cc)
 {
 	free(cc->nodes);
-	free(cc->slots);
-	cc->cap = 1024;
+	idindex__fini(&cc->ix);
+	cc->cap = MIN_NODES;
 	cc->nodes = calloc(cc->cap, sizeof(*cc->nodes));
-	cc->nslots = 2048;
-	cc->slots = calloc(cc->nslots, sizeof(*cc->slots));
-	if (!cc->nodes || !cc->slots) {
+	if (!cc->nodes || idindex__reserve(&cc->ix, MIN_NODES, id__hash, cc)) {
 		free(cc->nodes);
-		free(cc->slots);
 		cc->nodes = NULL;
-		cc->slots = NULL;
-		cc->cap = cc->nslots = 0;
+		cc->cap = 0;
 	}
 	cc->nr = cc->nodes ? 1 : 0;	/* the root */
 }
 
-/* The slots' table anew, n slots (a power of two, over twice nr). */
-static void callchains__index(struct callchains *cc, u32 *slots, size_t n)
-{
-	for (size_t id = 1; id < cc->nr; id++) {
-		const struct cc_node *nd = &cc->nodes[id];
-		size_t j = node__hash(nd->parent, nd->dso, nd->addr) & (n - 1);
-
-		while (slots[j])
-			j = (j + 1) & (n - 1);
-		slots[j] = (u32)id;
-	}
-	free(cc->slots);
-	cc->slots = slots;
-	cc->nslots = n;
-}
-
-static int callchains__rehash(struct callchains *cc)
-{
-	size_t n = cc->nslots * 2;
-	u32 *slots = calloc(n, sizeof(*slots));
-
-	if (!slots)
-		return -ENOMEM;
-	callchains__index(cc, slots, n);
-	return 0;
-}
-
 int callchains__retain(struct callchains *cc, u32 *map)
 {
-	size_t n = 2048, kept = 1;
+	size_t kept = 1;
 	struct cc_node *nodes;
-	u32 *slots;
+	struct idindex ix;
 
 	if (!cc->nodes)
 		return 0;
@@ -102,10 +83,9 @@ int callchains__retain(struct callchains *cc, u32 *map)
 			map[cc->nodes[id].parent] = 1;
 	for (size_t id = 1; id < cc->nr; id++)
 		kept += map[id] != 0;
-	while (n < kept * 2 + 2)
-		n *= 2;
-	slots = calloc(n, sizeof(*slots));
-	if (!slots)
+	idindex__init(&ix);
+	if (idindex__reserve(&ix, MAX(kept + 1, (size_t)MIN_NODES), id__hash,
+			     cc))
 		return -ENOMEM;
 	map[0] = 0;
 	kept = 1;
@@ -119,9 +99,9 @@ int callchains__retain(struct callchains *cc, u32 *map)
 		cc->nodes[kept++] = nd;
 	}
 	cc->nr = kept;
-	/* what the dropped nodes held goes back (1024: reset's size) */
-	if (cc->cap > 1024 && cc->cap > kept * 2) {
-		size_t cap = MAX(kept * 3 / 2, (size_t)1024);
+	/* what the dropped nodes held goes back (MIN_NODES: reset's) */
+	if (cc->cap > MIN_NODES && cc->cap > kept * 2) {
+		size_t cap = MAX(kept * 3 / 2, (size_t)MIN_NODES);
 
 		nodes = realloc(cc->nodes, cap * sizeof(*nodes));
 		if (nodes) {
@@ -129,28 +109,34 @@ int callchains__retain(struct callchains *cc, u32 *map)
 			cc->cap = cap;
 		}
 	}
-	callchains__index(cc, slots, n);
+	idindex__fini(&cc->ix);
+	cc->ix = ix;
+	for (size_t id = 1; id < cc->nr; id++)
+		idindex__add(&cc->ix, id__hash(cc, (u32)id), (u32)id);
 	return 0;
 }
 
 u32 callchains__intern(struct callchains *cc, u32 parent,
 		       const struct dso *dso, u64 addr)
 {
+	u64 h;
 	size_t j;
 	u32 id;
 
-	if (!cc->nslots || parent >= cc->nr || cc->nr >= UINT32_MAX)
+	if (!cc->nodes || parent >= cc->nr || cc->nr >= IDINDEX_NONE)
 		return 0;
-	j = node__hash(parent, dso, addr) & (cc->nslots - 1);
-	while ((id = cc->slots[j])) {
+	h = node__hash(parent, dso, addr);
+	for (j = idindex__first(&cc->ix, h);
+	     (id = idindex__at(&cc->ix, j)) != IDINDEX_NONE;
+	     j = idindex__next(&cc->ix, j)) {
 		const struct cc_node *nd = &cc->nodes[id];
 
 		if (nd->parent == parent && nd->dso == dso && nd->addr == addr)
 			return id;
-		j = (j + 1) & (cc->nslots - 1);
 	}
 	if (array__grow((void **)&cc->nodes, &cc->cap, cc->nr + 1,
-			sizeof(*cc->nodes)))
+			sizeof(*cc->nodes)) ||
+	    idindex__reserve(&cc->ix, 1, id__hash, cc))
 		return 0;
 	id = (u32)cc->nr++;
 	cc->nodes[id] = (struct cc_node){
@@ -159,9 +145,7 @@ u32 callchains__intern(struct callchains *cc, u32 parent,
 		.dso = dso,
 		.addr = addr,
 	};
-	cc->slots[j] = id;
-	if (cc->nr * 2 > cc->nslots && callchains__rehash(cc))
-		return 0;
+	idindex__add(&cc->ix, h, id);
 	return id;
 }
 
@@ -178,7 +162,7 @@ const struct cc_node *callchains__node(const struct callchains *cc, u32 id)
 size_t callchains__bytes(const struct callchains *cc)
 {
 	return sizeof(*cc) + cc->cap * sizeof(*cc->nodes) +
-	       cc->nslots * sizeof(*cc->slots);
+	       idindex__bytes(&cc->ix);
 }
 
 int callchains__copy(const struct callchains *cc, struct cc_node **out,
