@@ -82,6 +82,22 @@ START_TEST(test_dso_identity)
 		snprintf(p, sizeof(p), "/lib/l%d.so", i);
 		ck_assert_ptr_eq(file_dso(p, (u8)i), file_dso(p, (u8)i));
 	}
+	/* and finds them again after its growths, as the same dso (an
+	 * identity without a build-id: path, device and inode) */
+	{
+		struct dso *seen[300];
+
+		for (int pass = 0; pass < 2; pass++)
+			for (int i = 0; i < 300; i++) {
+				nobid.ino = 1000 + (u64)i;
+				d = dsos__findnew(dsos, &nobid);
+				ck_assert_ptr_nonnull(d);
+				ck_assert_ptr_eq(dsos__at(dsos, d->id), d);
+				if (pass)
+					ck_assert_ptr_eq(d, seen[i]);
+				seen[i] = d;
+			}
+	}
 }
 END_TEST
 

@@ -5,13 +5,13 @@
 #include <string.h>
 
 #include "src/core/dso.h"
+#include "src/core/idindex.h"
 
 struct dsos {
 	struct strpool *pool;
 	struct dso **all;	/* by id */
 	size_t nr, cap;
-	struct dso **slots;	/* hash by identity */
-	size_t nslots;
+	struct idindex ix;	/* identity -> id, files and anon code */
 	struct dso *unknown, *kernel, *vdso, *hypervisor;
 };
 
@@ -105,28 +105,9 @@ static bool dso__matches(const struct dso *d, const struct dso_id *id)
 	       d->ino_gen == id->ino_gen;
 }
 
-static int dsos__rehash(struct dsos *t)
+static u64 id__hash(const void *ctx, u32 id)
 {
-	size_t n = t->nslots ? t->nslots * 2 : 64;
-	struct dso **slots = calloc(n, sizeof(*slots));
-
-	if (!slots)
-		return -ENOMEM;
-	for (size_t i = 0; i < t->nr; i++) {
-		struct dso *d = t->all[i];
-		size_t j;
-
-		if (d->kind != DSO_FILE && d->kind != DSO_ANON)
-			continue;
-		j = dso__hash(d) & (n - 1);
-		while (slots[j])
-			j = (j + 1) & (n - 1);
-		slots[j] = d;
-	}
-	free(t->slots);
-	t->slots = slots;
-	t->nslots = n;
-	return 0;
+	return dso__hash(((const struct dsos *)ctx)->all[id]);
 }
 
 static struct dso *dsos__add(struct dsos *t, const struct dso_id *id,
@@ -201,12 +182,12 @@ struct dsos *dsos__new(struct strpool *pool)
 	if (!t)
 		return NULL;
 	t->pool = pool;
+	idindex__init(&t->ix);
 	t->unknown = dsos__singleton(t, DSO_UNKNOWN, "[unknown]");
 	t->kernel = dsos__singleton(t, DSO_KERNEL, "[kernel.kallsyms]");
 	t->vdso = dsos__singleton(t, DSO_VDSO, "[vdso]");
 	t->hypervisor = dsos__singleton(t, DSO_HYPERVISOR, "[hypervisor]");
-	if (!t->unknown || !t->kernel || !t->vdso || !t->hypervisor ||
-	    dsos__rehash(t)) {
+	if (!t->unknown || !t->kernel || !t->vdso || !t->hypervisor) {
 		dsos__free(t);
 		errno = ENOMEM;
 		return NULL;
@@ -221,13 +202,15 @@ void dsos__free(struct dsos *t)
 	for (size_t i = 0; i < t->nr; i++)
 		free(t->all[i]);
 	free(t->all);
-	free(t->slots);
+	idindex__fini(&t->ix);
 	free(t);
 }
 
 struct dso *dsos__findnew(struct dsos *t, const struct dso_id *id)
 {
 	size_t j;
+	u32 i;
+	u64 h;
 	struct dso *d;
 
 	switch (id->kind) {
@@ -243,18 +226,19 @@ struct dso *dsos__findnew(struct dsos *t, const struct dso_id *id)
 	case DSO_ANON:
 		break;
 	}
-	j = dso_id__hash(id) & (t->nslots - 1);
-	while ((d = t->slots[j])) {
-		if (dso__matches(d, id))
-			return d;
-		j = (j + 1) & (t->nslots - 1);
-	}
+	h = dso_id__hash(id);
+	for (j = idindex__first(&t->ix, h);
+	     (i = idindex__at(&t->ix, j)) != IDINDEX_NONE;
+	     j = idindex__next(&t->ix, j))
+		if (dso__matches(t->all[i], id))
+			return t->all[i];
+	if (t->nr >= IDINDEX_NONE ||
+	    idindex__reserve(&t->ix, 1, id__hash, t))
+		return NULL;
 	d = dsos__add(t, id, NULL);
 	if (!d)
 		return NULL;
-	t->slots[j] = d;
-	if (t->nr * 2 > t->nslots && dsos__rehash(t))
-		return NULL;
+	idindex__add(&t->ix, h, d->id);
 	return d;
 }
 
