@@ -15,9 +15,9 @@ static size_t rowset_memo__bytes(const struct rowset_memo *m)
 	if (!m)
 		return 0;
 	return sizeof(*m) + m->cap_fs * sizeof(*m->fs) +
-	       m->nfs_slots * sizeof(*m->fs_slots) +
+	       idindex__bytes(&m->fs_ix) + idindex__bytes(&m->key_ix) +
 	       (m->cap_node + m->cap_entry + m->cap_ent_off + m->cap_fr_fs +
-		m->cap_fr_key + m->nkey_slots + m->cap_key_off +
+		m->cap_fr_key + m->cap_key_off +
 		m->cap_occ_ent + m->cap_occ_from + m->cap_stamp +
 		m->cap_key_next + m->cap_tnode + m->cap_tmark +
 		m->cap_prov) * sizeof(u32) +
@@ -37,14 +37,14 @@ void rowset_memo__free(struct rowset_memo *m)
 	if (!m)
 		return;
 	free(m->fs);
-	free(m->fs_slots);
+	idindex__fini(&m->fs_ix);
 	free(m->node_fs);
 	free(m->entry_fs);
 	free(m->ent_off);
 	free(m->fr_fs);
 	free(m->fr_key);
 	free(m->keys);
-	free(m->key_slots);
+	idindex__fini(&m->key_ix);
 	free(m->key_off);
 	free(m->occ_ent);
 	free(m->occ_from);
@@ -64,26 +64,11 @@ static u64 fsym__hash(const struct dso *dso, u64 addr, bool whole)
 			(u64)whole << 63);
 }
 
-static int memo__fs_rehash(struct rowset_memo *m, size_t n)
+static u64 fs__hash(const void *ctx, u32 id)
 {
-	u32 *s = malloc(n * sizeof(*s));
+	const struct fsym *f = &((const struct rowset_memo *)ctx)->fs[id];
 
-	if (!s)
-		return -ENOMEM;
-	memset(s, 0xff, n * sizeof(*s));
-	for (size_t i = 0; i < m->nr_fs; i++) {
-		size_t j = fsym__hash(m->fs[i].dso, m->fs[i].addr,
-				      m->fs[i].whole) &
-			   (n - 1);
-
-		while (s[j] != NONE)
-			j = (j + 1) & (n - 1);
-		s[j] = (u32)i;
-	}
-	free(m->fs_slots);
-	m->fs_slots = s;
-	m->nfs_slots = n;
-	return 0;
+	return fsym__hash(f->dso, f->addr, f->whole);
 }
 
 /* What resolve says of (dso, addr), as an fsym holds it: the dso's own
@@ -108,21 +93,22 @@ u32 rowset__fsym(struct rowset *rs, const struct dso *dso, u64 addr,
 		 bool whole)
 {
 	struct rowset_memo *m = rs->memo;
+	u64 h = fsym__hash(dso, addr, whole);
 	struct fsym *f;
 	size_t j;
+	u32 id;
 
-	if (m->nr_fs * 2 >= m->nfs_slots &&
-	    memo__fs_rehash(m, m->nfs_slots ? m->nfs_slots * 2 : 1024))
-		return NONE;
-	j = fsym__hash(dso, addr, whole) & (m->nfs_slots - 1);
-	for (; m->fs_slots[j] != NONE; j = (j + 1) & (m->nfs_slots - 1)) {
-		f = &m->fs[m->fs_slots[j]];
+	for (j = idindex__first(&m->fs_ix, h);
+	     (id = idindex__at(&m->fs_ix, j)) != IDINDEX_NONE;
+	     j = idindex__next(&m->fs_ix, j)) {
+		f = &m->fs[id];
 		if (f->dso == dso && f->addr == addr && f->whole == whole)
-			return m->fs_slots[j];
+			return id;
 	}
 	if (m->nr_fs >= NONE - 1 ||
 	    array__grow((void **)&m->fs, &m->cap_fs, m->nr_fs + 1,
-			sizeof(*m->fs)))
+			sizeof(*m->fs)) ||
+	    idindex__reserve(&m->fs_ix, 1, fs__hash, m))
 		return NONE;
 	f = &m->fs[m->nr_fs];
 	memset(f, 0, sizeof(*f));
@@ -141,7 +127,7 @@ u32 rowset__fsym(struct rowset *rs, const struct dso *dso, u64 addr,
 		else
 			m->prov[m->nr_prov++] = (u32)m->nr_fs;
 	}
-	m->fs_slots[j] = (u32)m->nr_fs;
+	idindex__add(&m->fs_ix, h, (u32)m->nr_fs);
 	return (u32)m->nr_fs++;
 }
 
@@ -283,6 +269,8 @@ int rowset__memo_begin(struct rowset *rs, const struct snapshot *snap,
 		m = calloc(1, sizeof(*m));
 		if (!m)
 			return -ENOMEM;
+		idindex__init(&m->fs_ix);
+		idindex__init(&m->key_ix);
 		rs->memo = m;
 	}
 	/* answers no entry or chain holds any more (folded addresses,
@@ -322,14 +310,10 @@ int rowset__memo_begin(struct rowset *rs, const struct snapshot *snap,
 			m->fs[i].row = ROW_UNSET;
 	} else {
 		m->nr_fs = 0;
-		if (m->nfs_slots)
-			memset(m->fs_slots, 0xff,
-			       m->nfs_slots * sizeof(*m->fs_slots));
+		idindex__clear(&m->fs_ix);
 		m->nr_prov = 0;
 		m->nr_keys = 0;
-		if (m->nkey_slots)
-			memset(m->key_slots, 0xff,
-			       m->nkey_slots * sizeof(*m->key_slots));
+		idindex__clear(&m->key_ix);
 		m->index_from = 0;
 	}
 	memset(m->node_fs + keep_chains, 0xff,
@@ -369,47 +353,31 @@ int rowset__memo_begin(struct rowset *rs, const struct snapshot *snap,
 
 /* Max inlined functions shown per frame. */
 
-static u32 memo__rehash_keys(struct rowset_memo *m, size_t n)
+static u64 key__hash(const void *ctx, u32 id)
 {
-	u32 *s = malloc(n * sizeof(*s));
-
-	if (!s)
-		return NONE;
-	memset(s, 0xff, n * sizeof(*s));
-	for (size_t i = 0; i < m->nr_keys; i++) {
-		size_t j = group_key__hash(&m->keys[i]) & (n - 1);
-
-		while (s[j] != NONE)
-			j = (j + 1) & (n - 1);
-		s[j] = (u32)i;
-	}
-	free(m->key_slots);
-	m->key_slots = s;
-	m->nkey_slots = n;
-	return 0;
+	return group_key__hash(&((const struct rowset_memo *)ctx)->keys[id]);
 }
 
 /* The id of group key g, interned when add; NONE: absent (or ENOMEM). */
 u32 memo__key(struct rowset_memo *m, const struct group_key *g,
 	      bool add)
 {
+	u64 h = group_key__hash(g);
 	size_t j;
+	u32 id;
 
-	if (!m->nkey_slots && !add)
-		return NONE;
-	if (add && m->nr_keys * 2 >= m->nkey_slots &&
-	    memo__rehash_keys(m, m->nkey_slots ? m->nkey_slots * 2 : 1024))
-		return NONE;
-	j = group_key__hash(g) & (m->nkey_slots - 1);
-	for (; m->key_slots[j] != NONE; j = (j + 1) & (m->nkey_slots - 1))
-		if (memcmp(&m->keys[m->key_slots[j]], g, sizeof(*g)) == 0)
-			return m->key_slots[j];
+	for (j = idindex__first(&m->key_ix, h);
+	     (id = idindex__at(&m->key_ix, j)) != IDINDEX_NONE;
+	     j = idindex__next(&m->key_ix, j))
+		if (memcmp(&m->keys[id], g, sizeof(*g)) == 0)
+			return id;
 	if (!add || m->nr_keys >= NONE - 1 ||
 	    array__grow((void **)&m->keys, &m->cap_keys, m->nr_keys + 1,
-			sizeof(*m->keys)))
+			sizeof(*m->keys)) ||
+	    idindex__reserve(&m->key_ix, 1, key__hash, m))
 		return NONE;
 	m->keys[m->nr_keys] = *g;
-	m->key_slots[j] = (u32)m->nr_keys;
+	idindex__add(&m->key_ix, h, (u32)m->nr_keys);
 	return (u32)m->nr_keys++;
 }
 

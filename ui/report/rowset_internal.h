@@ -4,6 +4,7 @@
 #ifndef PTOP_ROWSET_INTERNAL_H
 #define PTOP_ROWSET_INTERNAL_H
 
+#include "src/core/idindex.h"
 #include "ui/report/rowset.h"
 
 /* Inlined functions at one address, at most. */
@@ -62,8 +63,7 @@ struct occ {
 struct rowset_memo {
 	struct fsym *fs;
 	size_t nr_fs, cap_fs;
-	u32 *fs_slots;		/* (dso, addr) -> fs */
-	size_t nfs_slots;
+	struct idindex fs_ix;	/* (dso, addr, whole) -> fs */
 	u32 *node_fs;		/* chain node -> fs, NONE: not yet */
 	size_t cap_node;
 	u32 *entry_fs;		/* entry -> fs of its own address */
@@ -87,8 +87,7 @@ struct rowset_memo {
 	size_t nr_fr, cap_fr_fs, cap_fr_key;
 	struct group_key *keys;
 	size_t nr_keys, cap_keys;
-	u32 *key_slots;
-	size_t nkey_slots;
+	struct idindex key_ix;	/* group key -> its id */
 	u32 *key_off;		/* key k: occurrences [key_off[k], key_off[k+1]) */
 	size_t cap_key_off;
 	u32 *occ_ent, *occ_from;
