@@ -189,6 +189,39 @@ START_TEST(test_idindex_clear)
 }
 END_TEST
 
+START_TEST(test_idindex_sparse)
+{
+	struct table *t = table_new(good);
+
+	/* ids with gaps (a table that indexes some of its objects): a
+	 * growth places them again from the slots; then from the range
+	 * once the gaps are filled */
+	for (u32 id = 0; id < 3000; id += 3) {
+		t->keys[id] = (u64)id * 77;
+		ck_assert_int_eq(idindex__reserve(&t->ix, 1, table_hash, t), 0);
+		idindex__add(&t->ix, good(t->keys[id]), id);
+	}
+	ck_assert_uint_eq(idindex__bytes(&t->ix), 2048 * sizeof(u32));
+	ck_assert(idindex__check(&t->ix, table_hash, t));
+	for (u32 id = 0; id < 3000; id++)
+		ck_assert_uint_eq(lookup(t, (u64)id * 77),
+				  id % 3 ? IDINDEX_NONE : id);
+	for (u32 id = 0; id < 3000; id++) {
+		if (!(id % 3))
+			continue;
+		t->keys[id] = (u64)id * 77;
+		ck_assert_int_eq(idindex__reserve(&t->ix, 1, table_hash, t), 0);
+		idindex__add(&t->ix, good(t->keys[id]), id);
+	}
+	ck_assert_int_eq(idindex__reserve(&t->ix, 5000, table_hash, t), 0);
+	ck_assert_uint_eq(idindex__bytes(&t->ix), 16384 * sizeof(u32));
+	ck_assert(idindex__check(&t->ix, table_hash, t));
+	for (u32 id = 0; id < 3000; id++)
+		ck_assert_uint_eq(lookup(t, (u64)id * 77), id);
+	table_free(t);
+}
+END_TEST
+
 START_TEST(test_idindex_nomem)
 {
 	struct table *t = table_new(good);
@@ -232,6 +265,7 @@ Suite *idindex_suite(void)
 	tcase_add_test(tc, test_idindex_growth);
 	tcase_add_test(tc, test_idindex_collisions);
 	tcase_add_test(tc, test_idindex_clear);
+	tcase_add_test(tc, test_idindex_sparse);
 	tcase_add_test(tc, test_idindex_nomem);
 	suite_add_tcase(s, tc);
 	return s;

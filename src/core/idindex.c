@@ -18,6 +18,8 @@ void idindex__init(struct idindex *ix)
 	ix->slots = &empty_slot;
 	ix->mask = 0;
 	ix->nr = 0;
+	ix->lo = UINT32_MAX;
+	ix->hi = 0;
 }
 
 void idindex__fini(struct idindex *ix)
@@ -32,6 +34,8 @@ void idindex__clear(struct idindex *ix)
 	if (ix->slots != &empty_slot)
 		memset(ix->slots, 0, (ix->mask + 1) * sizeof(*ix->slots));
 	ix->nr = 0;
+	ix->lo = UINT32_MAX;
+	ix->hi = 0;
 }
 
 size_t idindex__bytes(const struct idindex *ix)
@@ -67,10 +71,15 @@ int idindex__reserve(struct idindex *ix, size_t n, idindex_hash_fn hash,
 	slots = calloc(size, sizeof(*slots));
 	if (!slots)
 		return -ENOMEM;
-	for (size_t j = 0; j < have; j++)
-		if (ix->slots[j])
-			place(slots, size - 1, hash(ctx, ix->slots[j] - 1),
-			      ix->slots[j]);
+	if (ix->nr && ix->nr == (size_t)ix->hi - ix->lo)
+		for (u32 id = ix->lo; id < ix->hi; id++)
+			place(slots, size - 1, hash(ctx, id), id + 1);
+	else
+		for (size_t j = 0; j < have; j++)
+			if (ix->slots[j])
+				place(slots, size - 1,
+				      hash(ctx, ix->slots[j] - 1),
+				      ix->slots[j]);
 	if (!empty)
 		free(ix->slots);
 	ix->slots = slots;
@@ -82,6 +91,10 @@ void idindex__add(struct idindex *ix, u64 h, u32 id)
 {
 	place(ix->slots, ix->mask, h, id + 1);
 	ix->nr++;
+	if (id < ix->lo)
+		ix->lo = id;
+	if (id >= ix->hi)
+		ix->hi = id + 1;
 }
 
 bool idindex__check(const struct idindex *ix, idindex_hash_fn hash,
