@@ -129,6 +129,60 @@ START_TEST(test_lru_set_cost_remove_shrink)
 }
 END_TEST
 
+START_TEST(test_lru_pinned)
+{
+	bool ev[16] = { 0 };
+	int count = 0;
+	struct lru l;
+	struct item *it[6];
+
+	lru__init(&l, 0, 3, evict, &count);
+	for (int i = 0; i < 3; i++) {
+		it[i] = item(i, 1, ev);
+		ck_assert_int_eq(lru__insert(&l, &it[i]->node), 0);
+	}
+	/* the oldest two in use (0 twice): a fourth evicts 2, the oldest
+	 * free one, and touching 0 does not change that */
+	lru__pin(&it[0]->node);
+	lru__pin(&it[0]->node);
+	lru__pin(&it[1]->node);
+	ck_assert_ptr_nonnull(lru__find(&l, 0, 0));
+	lru__unpin(&it[0]->node);
+	it[3] = item(3, 1, ev);
+	ck_assert_int_eq(lru__insert(&l, &it[3]->node), 0);
+	ck_assert(ev[2] && !ev[0] && !ev[1] && !ev[3]);
+	ck_assert_int_eq(count, 1);
+	ck_assert(lru__check(&l));
+	/* all but the newest pinned: over the bound, nothing to evict */
+	lru__pin(&it[3]->node);
+	it[4] = item(4, 1, ev);
+	ck_assert_int_eq(lru__insert(&l, &it[4]->node), 0);
+	ck_assert_uint_eq(lru__count(&l), 4);
+	ck_assert_int_eq(count, 1);
+	/* a bound applied again (the owner's trim) takes what it may */
+	lru__shrink(&l, 0, 3);
+	ck_assert_uint_eq(lru__count(&l), 3);
+	ck_assert(ev[4]);
+	lru__shrink(&l, 0, 1);
+	ck_assert_uint_eq(lru__count(&l), 3);
+	/* unpinned, the oldest goes first: 1 (0 was touched since) */
+	lru__unpin(&it[1]->node);
+	lru__unpin(&it[0]->node);
+	lru__shrink(&l, 0, 2);
+	ck_assert(ev[1] && !ev[0]);
+	lru__shrink(&l, 0, 1);
+	ck_assert(ev[0] && !ev[3]);
+	ck_assert_ptr_eq(lru__oldest(&l), &it[3]->node);
+	ck_assert(lru__check(&l));
+	/* emptying it takes the pinned too */
+	lru__shrink(&l, 0, 0);
+	ck_assert(ev[3]);
+	ck_assert_uint_eq(lru__count(&l), 0);
+	ck_assert_int_eq(count, 5);
+	lru__fini(&l);
+}
+END_TEST
+
 START_TEST(test_lru_zeroed_fini)
 {
 	struct lru l = { 0 };
@@ -146,6 +200,7 @@ Suite *lru_suite(void)
 	tcase_add_test(tc, test_lru_cost_bound);
 	tcase_add_test(tc, test_lru_count_bound_many);
 	tcase_add_test(tc, test_lru_set_cost_remove_shrink);
+	tcase_add_test(tc, test_lru_pinned);
 	tcase_add_test(tc, test_lru_zeroed_fini);
 	suite_add_tcase(s, tc);
 	return s;

@@ -122,15 +122,29 @@ static bool over(const struct lru *l, size_t max_cost, size_t max_nr)
 	return (max_cost && l->cost > max_cost) || (max_nr && l->nr > max_nr);
 }
 
-/* Evicts the oldest while over the bounds, sparing keep. */
+void lru__pin(struct lru_node *n)
+{
+	n->pins++;
+}
+
+void lru__unpin(struct lru_node *n)
+{
+	n->pins--;
+}
+
+/* Evicts the oldest unpinned while over the bounds, sparing keep (the
+ * newest: the walk from the oldest ends there).  From the oldest again
+ * after each eviction: an evict callback may take others out. */
 static void bound(struct lru *l, size_t max_cost, size_t max_nr,
 		  const struct lru_node *keep)
 {
-	while (l->nr && over(l, max_cost, max_nr)) {
+	while (over(l, max_cost, max_nr)) {
 		struct lru_node *n = l->head.prev;
 
-		if (n == keep)
-			break;	/* keep is the only one left */
+		while (n != &l->head && n != keep && n->pins)
+			n = n->prev;
+		if (n == &l->head || n == keep)
+			break;	/* the rest is pinned, or keep */
 		lru__remove(l, n);
 		if (l->evict)
 			l->evict(l->ctx, n);
@@ -143,6 +157,7 @@ int lru__insert(struct lru *l, struct lru_node *n)
 
 	if (l->nr >= l->nr_buckets && rehash(l))
 		return -ENOMEM;
+	n->pins = 0;
 	i = bucket_of(l, n->key[0], n->key[1]);
 	n->hnext = l->buckets[i];
 	l->buckets[i] = n;

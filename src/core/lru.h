@@ -25,6 +25,12 @@
  * node costlier than the bound stays alone until the next insertion.
  * Keys are two u64 the caller chooses (a pointer, a (dso, address)
  * pair); lookups hash them into chains that grow with the count.
+ *
+ * A pinned node (lru__pin, as many times as it has users; lru__unpin
+ * each) is never evicted by a bound: the oldest unpinned ones go in its
+ * stead, and while every other node is pinned the lru stays over its
+ * bound.  lru__shrink(l, 0, 0) and lru__fini evict pinned nodes too
+ * (the owner is emptying it).  A node's pins start at 0 when inserted.
  */
 /* The struct holding node n as its member. */
 #define lru_entry(n, type, member) \
@@ -35,6 +41,7 @@ struct lru_node {
 	struct lru_node *hnext;		/* the hash chain */
 	u64 key[2];
 	size_t cost;
+	unsigned int pins;	/* users that keep it from eviction */
 };
 
 struct lru {
@@ -65,11 +72,15 @@ int lru__insert(struct lru *l, struct lru_node *n);
 /* Takes n out without calling evict. */
 void lru__remove(struct lru *l, struct lru_node *n);
 void lru__touch(struct lru *l, struct lru_node *n);
+/* n cannot be evicted by a bound until as many lru__unpin; the order
+ * is left alone. */
+void lru__pin(struct lru_node *n);
+void lru__unpin(struct lru_node *n);
 /* n's cost changed (a cache that grows as it is used): n becomes the
  * newest and the bounds are applied again. */
 void lru__set_cost(struct lru *l, struct lru_node *n, size_t cost);
-/* Evicts the oldest nodes until cost <= max_cost and nr <= max_nr
- * (0, 0 empties it); the bounds themselves stay. */
+/* Evicts the oldest unpinned nodes until cost <= max_cost and nr <=
+ * max_nr (0, 0 empties it, pinned nodes too); the bounds stay. */
 void lru__shrink(struct lru *l, size_t max_cost, size_t max_nr);
 /* Changes the bounds and applies them. */
 void lru__set_bounds(struct lru *l, size_t max_cost, size_t max_nr);
