@@ -58,11 +58,12 @@ struct ufile {
 	size_t mem_size;
 	u64 first_vaddr;	/* first PT_LOAD, aligned down (libdwfl's) */
 	u64 end_vaddr;		/* end of the last PT_LOAD */
-	unsigned int users;	/* modules of cached Dwfls */
 	/* its debug file's .debug_frame: DEBUG_FRAME_UNKNOWN until a Dwfl
 	 * asks, then whether there is one (see cb_find_debuginfo) */
 	u8 debug_frame;
-	u64 last_use;
+	/* in unwinder.files, key: the dso's id; pinned by each module of
+	 * a cached Dwfl that reads it */
+	struct lru_node node;
 };
 
 /* A module reported into a process's Dwfl. */
@@ -114,8 +115,7 @@ struct unwinder {
 	Elf *arch;		/* says "x86-64" to dwfl_attach_state */
 	Elf64_Ehdr arch_ehdr;
 	struct lru procs;	/* struct uproc by pid, at most max_procs */
-	struct intmap files;	/* dso id + 1 -> ufile */
-	u64 clock;		/* for LRU */
+	struct lru files;	/* struct ufile by dso id: files__trim */
 	struct ucur cur;
 	u64 pcs[MAX_FRAMES];
 	u64 dwfl_new;		/* atomic: the unwinding thread's */
@@ -235,44 +235,36 @@ static struct ufile *ufile__open(struct unwinder *u, const struct dso *dso)
 	return uf;
 }
 
-/* Closes the least recently used files that no Dwfl holds. */
+/* Closes the least recently used files that no Dwfl holds, down to
+ * max_files: after each unwind, when no pointer to a file is held but
+ * the modules' (their pins). */
 static void files__trim(struct unwinder *u)
 {
-	while (u->files.nr > u->o.max_files) {
-		struct ufile *old = NULL;
-		size_t i = 0;
-		u64 k;
-		void *v;
+	lru__shrink(&u->files, 0, u->o.max_files);
+}
 
-		while (intmap__next(&u->files, &i, &k, &v)) {
-			struct ufile *uf = v;
-
-			if (!uf->users &&
-			    (!old || uf->last_use < old->last_use))
-				old = uf;
-		}
-		if (!old)
-			return;
-		intmap__del(&u->files, (u64)old->dso->id + 1);
-		ufile__free(old);
-	}
+static void files__evict(void *ctx, struct lru_node *n)
+{
+	(void)ctx;
+	ufile__free(lru_entry(n, struct ufile, node));
 }
 
 static struct ufile *files__get(struct unwinder *u, const struct dso *dso)
 {
-	u64 key = (u64)dso->id + 1;
-	struct ufile *uf = intmap__get(&u->files, key);
+	struct lru_node *n = lru__find(&u->files, dso->id, 0);
+	struct ufile *uf;
 
-	if (!uf) {
-		uf = ufile__open(u, dso);
-		if (!uf)
-			return NULL;
-		if (intmap__put(&u->files, key, uf)) {
-			ufile__free(uf);
-			return NULL;
-		}
+	if (n)
+		return lru_entry(n, struct ufile, node);
+	uf = ufile__open(u, dso);
+	if (!uf)
+		return NULL;
+	uf->node.key[0] = dso->id;
+	/* no bound here: the caller holds the files it got */
+	if (lru__insert(&u->files, &uf->node)) {
+		ufile__free(uf);
+		return NULL;
 	}
-	uf->last_use = ++u->clock;
 	return uf;
 }
 
@@ -454,7 +446,7 @@ static void uproc__reset(struct uproc *up)
 		dwfl_end(up->dwfl);
 	up->dwfl = NULL;
 	for (size_t i = 0; i < up->nr_mods; i++)
-		up->mods[i].uf->users--;
+		lru__unpin(&up->mods[i].uf->node);
 	up->nr_mods = 0;
 	if (up->tried)
 		memset(up->tried, 0, up->nr_maps);
@@ -648,7 +640,7 @@ static void uproc__report(struct uproc *up, u64 pc)
 		return;
 	dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL);
 	*ud = uf;
-	uf->users++;
+	lru__pin(&uf->node);
 	m = &up->mods[up->nr_mods++];
 	m->low = low;
 	m->high = high;
@@ -966,7 +958,7 @@ struct unwinder *unwind__new(struct session *s, const struct unwind_opts *o)
 	u->cb.section_address = dwfl_offline_section_address;
 	lru__init(&u->procs, 0, u->o.max_procs ? u->o.max_procs : 1,
 		  procs__evict, u);
-	intmap__init(&u->files);
+	lru__init(&u->files, 0, 0, files__evict, u);
 	pthread_mutex_init(&u->qlock, NULL);
 	pthread_cond_init(&u->more, NULL);
 	pthread_cond_init(&u->done, NULL);
@@ -1018,10 +1010,6 @@ err:
 
 void unwind__free(struct unwinder *u)
 {
-	size_t i = 0;
-	u64 k;
-	void *v;
-
 	if (!u)
 		return;
 	if (u->s) {
@@ -1038,10 +1026,8 @@ void unwind__free(struct unwinder *u)
 		pthread_mutex_unlock(&u->qlock);
 		pthread_join(u->thread, NULL);
 	}
-	lru__fini(&u->procs);
-	while (intmap__next(&u->files, &i, &k, &v))
-		ufile__free(v);
-	intmap__fini(&u->files);
+	lru__fini(&u->procs);	/* unpins the files */
+	lru__fini(&u->files);
 	if (u->arch)
 		elf_end(u->arch);
 	free(u->ring);

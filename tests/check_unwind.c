@@ -566,6 +566,46 @@ START_TEST(test_caches)
 }
 END_TEST
 
+/* Caches of one Dwfl and one file: the files a Dwfl's modules read stay
+ * open past the bound (pinned), the ones no Dwfl holds are closed, and
+ * unwinding gives the same frames throughout. */
+START_TEST(test_caches_bounded)
+{
+	struct unwind_opts o = { .sync = true, .max_procs = 1,
+				 .max_files = 1 };
+	struct perf_event_attr a = test_attr();
+	struct unwind_req r;
+	struct unwind_stats st1, st2;
+	u64 pcs[64];
+	size_t n1;
+
+	capture();
+	uw = unwind__new(s, &o);
+	ck_assert_ptr_nonnull(uw);
+	ck_assert_int_eq(synth__processes("/proc", getpid(), &a, feed_as,
+					  (void *)(uintptr_t)4000000), 0);
+	session__lock(s);
+	r = cap_req((u32)getpid());
+	n1 = unwind__one(uw, &r, pcs, 64);
+	unwind__stats(uw, &st1);
+	ck_assert_uint_gt(n1, 1);
+	/* the Dwfl's modules hold two files at least (the test program
+	 * and the C library), over the bound of one */
+	ck_assert_uint_ge(st1.files, 2);
+	for (int i = 0; i < 4; i++) {
+		/* the other process's Dwfl replaces this one's: the files
+		 * pass from one to the other, none closed under them */
+		r = cap_req(i % 2 ? (u32)getpid() : 4000000);
+		ck_assert_uint_eq(unwind__one(uw, &r, pcs, 64), n1);
+		unwind__stats(uw, &st2);
+		ck_assert_uint_eq(st2.procs, 1);
+		ck_assert_uint_eq(st2.files, st1.files);
+	}
+	ck_assert_uint_eq(st2.dwfl_new, 5);
+	session__unlock(s);
+}
+END_TEST
+
 static u64 rnd_state = 88172645463325252ULL;
 
 static u64 rnd(void)
@@ -675,6 +715,7 @@ Suite *unwind_suite(void)
 	tcase_add_test(tc, test_no_stack_counted);
 	tcase_add_test(tc, test_queue_accounting);
 	tcase_add_test(tc, test_caches);
+	tcase_add_test(tc, test_caches_bounded);
 	tcase_add_test(tc, test_garbage);
 	tcase_add_test(tc, test_cycle);
 	suite_add_tcase(ss, tc);
