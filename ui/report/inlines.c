@@ -4,32 +4,33 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/core/lru.h"
 #include "ui/report/inlines.h"
 
-/* Past this many addresses the cache starts again (long runs). */
+/* Past this many addresses the least recently asked go (long runs). */
 #define INLINES_MAX 65536
 #define INLINES_DEPTH 16
 
 struct inl_entry {
-	size_t nr;
+	struct lru_node node;	/* key: (dso, addr) */
+	size_t nr;		/* 0: nothing inlined there */
 	const char *names[];	/* innermost first, interned */
 };
 
 struct inlines {
 	struct symbolizer *syms;
-	struct intmap by_dso;	/* dso -> struct intmap * (addr -> entry) */
+	struct lru cache;	/* struct inl_entry, at most INLINES_MAX */
 	struct strpool *pool;
-	size_t nr;
 	u64 changes;		/* symbolizer__changes of the cached answers */
 	bool (*cancel)(void *ctx);
 	void *cancel_ctx;
 };
 
-/* What intmap stores for "nothing inlined here" (values must not be
- * NULL). */
-static struct inl_entry none;
-/* the symbolizer's build deadline passed: asked again next build */
-static struct inl_entry later;
+static void entry__evict(void *ctx, struct lru_node *n)
+{
+	(void)ctx;
+	free(lru_entry(n, struct inl_entry, node));
+}
 
 struct inlines *inlines__new(struct symbolizer *syms)
 {
@@ -38,7 +39,7 @@ struct inlines *inlines__new(struct symbolizer *syms)
 	if (!in)
 		return NULL;
 	in->syms = syms;
-	intmap__init(&in->by_dso);
+	lru__init(&in->cache, 0, INLINES_MAX, entry__evict, in);
 	in->pool = strpool__new();
 	if (!in->pool) {
 		free(in);
@@ -48,30 +49,11 @@ struct inlines *inlines__new(struct symbolizer *syms)
 	return in;
 }
 
-static void inlines__clear(struct inlines *in)
-{
-	size_t i = 0, j;
-	u64 k;
-	void *v, *e;
-
-	while (intmap__next(&in->by_dso, &i, &k, &v)) {
-		struct intmap *m = v;
-
-		for (j = 0; intmap__next(m, &j, &k, &e);)
-			if (e != &none)
-				free(e);
-		intmap__fini(m);
-		free(m);
-	}
-	intmap__fini(&in->by_dso);
-	in->nr = 0;
-}
-
 void inlines__free(struct inlines *in)
 {
 	if (!in)
 		return;
-	inlines__clear(in);
+	lru__fini(&in->cache);
 	strpool__free(in->pool);
 	free(in);
 }
@@ -87,11 +69,12 @@ void inlines__set_cancel(struct inlines *in, bool (*cancel)(void *ctx),
 
 size_t inlines__nr(const struct inlines *in)
 {
-	return in ? in->nr : 0;
+	return in ? lru__count(&in->cache) : 0;
 }
 
 /* Looks addr up: the frames before the last are the inlined functions
- * (the last is the function they were inlined into). */
+ * (the last is the function they were inlined into).  NULL: no memory,
+ * or the symbolizer's build deadline passed (asked again next build). */
 static struct inl_entry *inlines__lookup(struct inlines *in,
 					 const struct dso *dso, u64 addr)
 {
@@ -101,10 +84,9 @@ static struct inl_entry *inlines__lookup(struct inlines *in,
 	size_t k = 0;
 
 	if (n == -EAGAIN)
-		return &later;
-	if (n <= 1)
-		return &none;
-	e = malloc(sizeof(*e) + (size_t)(n - 1) * sizeof(e->names[0]));
+		return NULL;
+	e = malloc(sizeof(*e) + (size_t)(n > 1 ? n - 1 : 0) *
+					sizeof(e->names[0]));
 	if (!e)
 		return NULL;
 	for (int i = 0; i < n - 1; i++) {
@@ -120,10 +102,6 @@ static struct inl_entry *inlines__lookup(struct inlines *in,
 		e->names[k++] = name;
 	}
 	e->nr = k;
-	if (!k) {
-		free(e);
-		return &none;
-	}
 	return e;
 }
 
@@ -131,42 +109,33 @@ size_t inlines__get(void *ctx, const struct dso *dso, u64 addr,
 		    const char **names, size_t max)
 {
 	struct inlines *in = ctx;
-	struct intmap *m;
+	struct lru_node *node;
 	struct inl_entry *e;
 	size_t n;
 
 	if (!in || !in->syms || !dso || dso->kind != DSO_FILE)
 		return 0;
 	/* a debug file arrived (debuginfod): the answers may have changed */
-	if (in->nr >= INLINES_MAX ||
-	    in->changes != symbolizer__changes(in->syms)) {
-		inlines__clear(in);
+	if (in->changes != symbolizer__changes(in->syms)) {
+		lru__shrink(&in->cache, 0, 0);
 		in->changes = symbolizer__changes(in->syms);
 	}
-	m = intmap__get(&in->by_dso, (u64)(uintptr_t)dso);
-	if (!m) {
-		m = calloc(1, sizeof(*m));
-		if (!m)
-			return 0;
-		intmap__init(m);
-		if (intmap__put(&in->by_dso, (u64)(uintptr_t)dso, m)) {
-			free(m);
-			return 0;
-		}
-	}
-	e = intmap__get(m, addr);
-	if (!e) {
+	node = lru__find(&in->cache, (u64)(uintptr_t)dso, addr);
+	if (node) {
+		e = lru_entry(node, struct inl_entry, node);
+	} else {
 		if (in->cancel && in->cancel(in->cancel_ctx))
 			return 0;
 		e = inlines__lookup(in, dso, addr);
-		if (!e || e == &later)
+		if (!e)
 			return 0;
-		if (intmap__put(m, addr, e)) {
-			if (e != &none)
-				free(e);
+		e->node.key[0] = (u64)(uintptr_t)dso;
+		e->node.key[1] = addr;
+		e->node.cost = 0;
+		if (lru__insert(&in->cache, &e->node)) {
+			free(e);
 			return 0;
 		}
-		in->nr++;
 	}
 	n = MIN(e->nr, max);
 	memcpy(names, e->names, n * sizeof(*names));

@@ -1,6 +1,7 @@
 /* inlines: which functions DWARF says are inlined at a code address, for
  * the call trees of the live view; looked up once per address (lazily:
- * only frames of expanded trees ask) and cached. */
+ * only frames of expanded trees ask) and cached (an lru: past 65536
+ * addresses, the least recently asked go). */
 #ifndef PTOP_INLINES_H
 #define PTOP_INLINES_H
 
