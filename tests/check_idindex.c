@@ -77,6 +77,18 @@ static void table_free(struct table *t)
 	free(t);
 }
 
+/* Keys [from, to) added as the ids of the same numbers, into an index
+ * of slots slots after; then every key [0, to) found again. */
+static void fill(struct table *t, u64 from, u64 to, size_t slots)
+{
+	for (u64 k = from; k < to; k++)
+		ck_assert_uint_eq(intern(t, k), (u32)k);
+	ck_assert_uint_eq(idindex__bytes(&t->ix), slots * sizeof(u32));
+	ck_assert(idindex__check(&t->ix, table_hash, t));
+	for (u64 k = 0; k < to; k++)
+		ck_assert_uint_eq(lookup(t, k), (u32)k);
+}
+
 START_TEST(test_idindex_empty)
 {
 	struct table *t = table_new(good);
@@ -141,23 +153,13 @@ START_TEST(test_idindex_collisions)
 
 	/* 30 keys on three probes in 64 slots: long runs that wrap from
 	 * slot 63 to slot 0 and cross each other */
-	for (u64 k = 0; k < 30; k++)
-		ck_assert_uint_eq(intern(t, k), (u32)k);
-	ck_assert_uint_eq(idindex__bytes(&t->ix), 64 * sizeof(u32));
-	ck_assert(idindex__check(&t->ix, table_hash, t));
-	for (u64 k = 0; k < 30; k++)
-		ck_assert_uint_eq(lookup(t, k), (u32)k);
+	fill(t, 0, 30, 64);
 	/* absent keys of each probe: the run ends at a gap */
 	ck_assert_uint_eq(lookup(t, 300), IDINDEX_NONE);
 	ck_assert_uint_eq(lookup(t, 301), IDINDEX_NONE);
 	ck_assert_uint_eq(lookup(t, 302), IDINDEX_NONE);
-	/* growing places them again: 33 ids want 128 slots */
-	for (u64 k = 30; k < 200; k++)
-		ck_assert_uint_eq(intern(t, k), (u32)k);
-	ck_assert_uint_eq(idindex__bytes(&t->ix), 512 * sizeof(u32));
-	ck_assert(idindex__check(&t->ix, table_hash, t));
-	for (u64 k = 0; k < 200; k++)
-		ck_assert_uint_eq(lookup(t, k), (u32)k);
+	/* growing places them again: 33 ids want 128 slots, 200 512 */
+	fill(t, 30, 200, 512);
 	table_free(t);
 }
 END_TEST

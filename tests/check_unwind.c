@@ -521,25 +521,38 @@ static int feed_as(void *ctx, const struct perf_event_header *h)
 	return 0;
 }
 
+/* An unwinder with options o, a second process (pid 4000000, beyond
+ * pid_max) with this one's maps, and this one's captured stack unwound:
+ * its frames, the caches' sizes in st.  The session is left locked. */
+static size_t caches_start(const struct unwind_opts *o,
+			   struct unwind_stats *st)
+{
+	struct perf_event_attr a = test_attr();
+	struct unwind_req r;
+	u64 pcs[64];
+	size_t n;
+
+	capture();
+	uw = unwind__new(s, o);
+	ck_assert_ptr_nonnull(uw);
+	ck_assert_int_eq(synth__processes("/proc", getpid(), &a, feed_as,
+					  (void *)(uintptr_t)4000000), 0);
+	session__lock(s);
+	r = cap_req((u32)getpid());
+	n = unwind__one(uw, &r, pcs, 64);
+	unwind__stats(uw, st);
+	return n;
+}
+
 START_TEST(test_caches)
 {
 	struct unwind_opts o = { .sync = true };
-	struct perf_event_attr a = test_attr();
 	struct unwind_req r;
 	struct unwind_stats st1, st2;
 	u64 pcs[64];
 	size_t n1, n2;
 
-	capture();
-	uw = unwind__new(s, &o);
-	ck_assert_ptr_nonnull(uw);
-	/* pid 4000000 (beyond pid_max): this process's maps again */
-	ck_assert_int_eq(synth__processes("/proc", getpid(), &a, feed_as,
-					  (void *)(uintptr_t)4000000), 0);
-	session__lock(s);
-	r = cap_req((u32)getpid());
-	n1 = unwind__one(uw, &r, pcs, 64);
-	unwind__stats(uw, &st1);
+	n1 = caches_start(&o, &st1);
 	r = cap_req(4000000);
 	n2 = unwind__one(uw, &r, pcs, 64);
 	unwind__stats(uw, &st2);
@@ -573,21 +586,11 @@ START_TEST(test_caches_bounded)
 {
 	struct unwind_opts o = { .sync = true, .max_procs = 1,
 				 .max_files = 1 };
-	struct perf_event_attr a = test_attr();
 	struct unwind_req r;
 	struct unwind_stats st1, st2;
 	u64 pcs[64];
-	size_t n1;
+	size_t n1 = caches_start(&o, &st1);
 
-	capture();
-	uw = unwind__new(s, &o);
-	ck_assert_ptr_nonnull(uw);
-	ck_assert_int_eq(synth__processes("/proc", getpid(), &a, feed_as,
-					  (void *)(uintptr_t)4000000), 0);
-	session__lock(s);
-	r = cap_req((u32)getpid());
-	n1 = unwind__one(uw, &r, pcs, 64);
-	unwind__stats(uw, &st1);
 	ck_assert_uint_gt(n1, 1);
 	/* the Dwfl's modules hold two files at least (the test program
 	 * and the C library), over the bound of one */
