@@ -54,8 +54,9 @@ static void place(u32 *slots, size_t mask, u64 h, u32 v)
 	slots[j] = v;
 }
 
-int idindex__reserve(struct idindex *ix, size_t n, idindex_hash_fn hash,
-		     const void *ctx)
+/* idindex__reserve's growth. */
+int idindex__grow(struct idindex *ix, size_t n, idindex_hash_fn hash,
+		  const void *ctx)
 {
 	bool empty = ix->slots == &empty_slot;
 	size_t have = empty ? 0 : ix->mask + 1, size, want;
@@ -85,16 +86,6 @@ int idindex__reserve(struct idindex *ix, size_t n, idindex_hash_fn hash,
 	ix->slots = slots;
 	ix->mask = size - 1;
 	return 0;
-}
-
-void idindex__add(struct idindex *ix, u64 h, u32 id)
-{
-	place(ix->slots, ix->mask, h, id + 1);
-	ix->nr++;
-	if (id < ix->lo)
-		ix->lo = id;
-	if (id >= ix->hi)
-		ix->hi = id + 1;
 }
 
 bool idindex__check(const struct idindex *ix, idindex_hash_fn hash,

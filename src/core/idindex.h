@@ -62,10 +62,33 @@ void idindex__clear(struct idindex *ix);
  * the index as it was (no memory, or more slots than u32 ids need).
  * Slot positions from earlier lookups are stale after it.
  */
-int idindex__reserve(struct idindex *ix, size_t n, idindex_hash_fn hash,
-		     const void *ctx);
+int idindex__grow(struct idindex *ix, size_t n, idindex_hash_fn hash,
+		  const void *ctx);
+
+static inline int idindex__reserve(struct idindex *ix, size_t n,
+				   idindex_hash_fn hash, const void *ctx)
+{
+	/* at most half full (an index that never grew has one slot: no
+	 * room) */
+	if (n <= (ix->mask + 1) / 2 - ix->nr)
+		return 0;
+	return idindex__grow(ix, n, hash, ctx);
+}
+
 /* Adds id, absent, under hash h, in room idindex__reserve made. */
-void idindex__add(struct idindex *ix, u64 h, u32 id);
+static inline void idindex__add(struct idindex *ix, u64 h, u32 id)
+{
+	size_t j = (size_t)h & ix->mask;
+
+	while (ix->slots[j])
+		j = (j + 1) & ix->mask;
+	ix->slots[j] = id + 1;
+	ix->nr++;
+	if (id < ix->lo)
+		ix->lo = id;
+	if (id >= ix->hi)
+		ix->hi = id + 1;
+}
 
 static inline size_t idindex__first(const struct idindex *ix, u64 h)
 {
