@@ -236,11 +236,9 @@ static void print_event(const char *name, const char *kind, void *ctx)
 
 static int list_events(void)
 {
-	struct evlist_opts eo = { .freq = 1, .mmap_pages = 1 };
-
 	printf("Events this machine can open:\n");
 	fflush(stdout);
-	return catalog__list_events(&eo, print_event, NULL) ? 1 : 0;
+	return catalog__list_events(NULL, NULL, print_event, NULL) ? 1 : 0;
 }
 
 /* Streams on stdin/stdout, and the terminal the live view needs: 0 or 1. */
@@ -762,7 +760,6 @@ static int read_baseline(struct run *r)
 /* -o: the writer, as the sampler's sink: 0 or 1. */
 static int start_writer(struct run *r)
 {
-	struct evlist_opts eo = { 0 };
 	struct strbuf tracing;
 	struct perfdata_writer_opts wo = {
 		.path = r->out_pipe ? "stdout" : r->o.output,
@@ -776,7 +773,7 @@ static int start_writer(struct run *r)
 	/* perf report reads tracepoint samples with their formats */
 	strbuf__init(&tracing);
 	if (!r->out_pipe &&
-	    catalog__tracing_data(&eo, r->o.specs, r->o.nr_specs, &tracing)) {
+	    catalog__tracing_data(NULL, r->o.specs, r->o.nr_specs, &tracing)) {
 		strbuf__fini(&tracing);
 		return 1;
 	}
@@ -1108,9 +1105,7 @@ int main(int argc, char **argv)
 		return list_events();
 	/* "sched:*": the tracepoints it names, before anything starts */
 	if (o->nr_specs) {
-		struct evlist_opts eo = { 0 };
-
-		if (catalog__expand_tracepoints(&eo, &o->specs, &o->nr_specs))
+		if (catalog__expand_tracepoints(NULL, &o->specs, &o->nr_specs))
 			return 1;
 	}
 	if (check_terminal(r))

@@ -527,7 +527,7 @@ START_TEST(test_expand_tracepoints)
 	ck_assert_int_eq(events__parse("cpu-clock,sched:sched_*,i?q:*_entry",
 				       &specs, &n, NULL), 0);
 	ck_assert_uint_eq(n, 3);
-	ck_assert_int_eq(catalog__expand_tracepoints(&eo, &specs, &n), 0);
+	ck_assert_int_eq(catalog__expand_tracepoints(eo.tracefs, &specs, &n), 0);
 	ck_assert_uint_eq(n, 5);
 	ck_assert_str_eq(specs[0].name, "cpu-clock");
 	ck_assert_str_eq(specs[1].name, "sched:sched_switch");
@@ -537,7 +537,7 @@ START_TEST(test_expand_tracepoints)
 	for (size_t i = 1; i < n; i++)
 		ck_assert(specs[i].tracepoint && !specs[i].tp_glob);
 	/* nothing to expand: unchanged */
-	ck_assert_int_eq(catalog__expand_tracepoints(&eo, &specs, &n), 0);
+	ck_assert_int_eq(catalog__expand_tracepoints(eo.tracefs, &specs, &n), 0);
 	ck_assert_uint_eq(n, 5);
 	free(specs);
 
@@ -545,7 +545,7 @@ START_TEST(test_expand_tracepoints)
 	specs = NULL;
 	n = 0;
 	ck_assert_int_eq(events__parse("sched:nothing*", &specs, &n, NULL), 0);
-	ck_assert_int_eq(catalog__expand_tracepoints(&eo, &specs, &n), -ENOENT);
+	ck_assert_int_eq(catalog__expand_tracepoints(eo.tracefs, &specs, &n), -ENOENT);
 	ck_assert_ptr_nonnull(strstr(logged, "no tracepoint matches 'sched:nothing*'"));
 	ck_assert_uint_eq(n, 1);
 	free(specs);
@@ -566,7 +566,7 @@ START_TEST(test_expand_tracepoints)
 		specs = NULL;
 		n = 0;
 		ck_assert_int_eq(events__parse("many:*", &specs, &n, NULL), 0);
-		ck_assert_int_eq(catalog__expand_tracepoints(&eo, &specs, &n),
+		ck_assert_int_eq(catalog__expand_tracepoints(eo.tracefs, &specs, &n),
 				 -E2BIG);
 		ck_assert_ptr_nonnull(strstr(logged, "matches 65 tracepoints"));
 		free(specs);
@@ -574,7 +574,7 @@ START_TEST(test_expand_tracepoints)
 		n = 0;
 		ck_assert_int_eq(events__parse("many:ev0[0-5]?", &specs, &n,
 					       NULL), 0);
-		ck_assert_int_eq(catalog__expand_tracepoints(&eo, &specs, &n), 0);
+		ck_assert_int_eq(catalog__expand_tracepoints(eo.tracefs, &specs, &n), 0);
 		ck_assert_uint_eq(n, 60);
 		free(specs);
 		rm_tree(dir2);
@@ -910,7 +910,7 @@ START_TEST(test_list_events)
 	struct target tg = self_target(&pid);
 	bool cycles_opens;
 
-	ck_assert_int_eq(catalog__list_events(NULL, on_listed, &l), 0);
+	ck_assert_int_eq(catalog__list_events(NULL, NULL, on_listed, &l), 0);
 	ck_assert(l.cpu_clock);
 	ck_assert(l.sched_switch);
 	ck_assert_uint_gt(l.n, 100);
@@ -987,12 +987,12 @@ static int resolve(const char *root, const char *name,
 	int err;
 
 	logged[0] = '\0';
-	err = pmu__resolve(&eo, &s);
+	err = pmu__resolve(eo.pmu_root, &s);
 	if (!err) {
 		struct event_spec again = s;
 
 		/* resolving twice gives the same attr */
-		ck_assert_int_eq(pmu__resolve(&eo, &again), 0);
+		ck_assert_int_eq(pmu__resolve(eo.pmu_root, &again), 0);
 		ck_assert(!memcmp(&again.attr, &s.attr, sizeof(s.attr)));
 		*attr = s.attr;
 		ck_assert_str_eq(logged, "");
@@ -1062,13 +1062,13 @@ START_TEST(test_pmu_resolve)
 	ck_assert_uint_eq(a.precise_ip, 2);
 	s = spec_of("fake/cycles,period=1000/");
 	eo.pmu_root = dir;
-	ck_assert_int_eq(pmu__resolve(&eo, &s), 0);
+	ck_assert_int_eq(pmu__resolve(eo.pmu_root, &s), 0);
 	ck_assert_uint_eq(s.period, 1000);
 	ck_assert_uint_eq(s.attr.config, 0x3c);
 	/* anything but a PMU event: untouched */
 	s = spec_of("cpu-clock");
 	a = s.attr;
-	ck_assert_int_eq(pmu__resolve(&eo, &s), 0);
+	ck_assert_int_eq(pmu__resolve(eo.pmu_root, &s), 0);
 	ck_assert(!memcmp(&a, &s.attr, sizeof(a)));
 
 	ck_refused(dir, "nosuch/config=1/", -ENOENT, "unknown PMU 'nosuch'");
@@ -1213,7 +1213,7 @@ START_TEST(test_pmu_list)
 	fake_pmus(dir);
 	eo.pmu_root = dir;
 	logged[0] = '\0';
-	ck_assert_int_eq(catalog__list_events(&eo, on_listed_pmu, &l), 0);
+	ck_assert_int_eq(catalog__list_events(eo.tracefs, eo.pmu_root, on_listed_pmu, &l), 0);
 	ck_assert(l.clock && l.alias2);
 	ck_assert(!l.scale && !l.gone);
 	/* the broken aliases are left out quietly */
@@ -1221,7 +1221,7 @@ START_TEST(test_pmu_list)
 	rm_tree(dir);
 	/* no PMU directory at all: nothing to list, not an error */
 	eo.pmu_root = "/nonexistent";
-	ck_assert_int_eq(catalog__list_events(&eo, on_listed_pmu, &l), 0);
+	ck_assert_int_eq(catalog__list_events(eo.tracefs, eo.pmu_root, on_listed_pmu, &l), 0);
 }
 END_TEST
 

@@ -16,6 +16,7 @@
 #include "src/sys/catalog.h"
 #include "src/sys/cpus.h"
 #include "src/sys/fdio.h"
+#include "src/sys/perfevent.h"
 #include "src/sys/pmu.h"
 
 static bool has_events_dir(const char *dir)
@@ -47,13 +48,13 @@ static const char *tracefs_why(void)
  * mounted there if needed (as perf does on demand; it stays mounted, which
  * is what the system expects of it), else the debugfs path.
  */
-static const char *tracefs_dir(const struct evlist_opts *opts)
+static const char *tracefs_dir(const char *tracefs)
 {
 	static const char std[] = "/sys/kernel/tracing";
 	static const char old[] = "/sys/kernel/debug/tracing";
 
-	if (opts && opts->tracefs)
-		return opts->tracefs;
+	if (tracefs)
+		return tracefs;
 	if (has_events_dir(std))
 		return std;
 	if (mount("nodev", std, "tracefs", 0, NULL) == 0) {
@@ -87,10 +88,9 @@ static void switch_state_field(const char *dir, struct event_spec *spec)
 }
 
 /* Resolves a tracepoint's id into spec->attr.config. */
-int catalog__tracepoint_id(const struct evlist_opts *opts,
-			 struct event_spec *spec)
+int catalog__tracepoint_id(const char *tracefs, struct event_spec *spec)
 {
-	const char *dir = tracefs_dir(opts);
+	const char *dir = tracefs_dir(tracefs);
 	char path[PATH_MAX];
 	long long id;
 	int err;
@@ -237,12 +237,12 @@ static int collect_tracepoints(const char *dir, const char *sys_glob,
 }
 
 /* Every tracepoint, for --list-events. */
-static int list_tracepoints(const struct evlist_opts *opts,
+static int list_tracepoints(const char *tracefs,
 			    void (*fn)(const char *name, const char *kind,
 				       void *ctx),
 			    void *ctx)
 {
-	const char *dir = tracefs_dir(opts);
+	const char *dir = tracefs_dir(tracefs);
 	char **names;
 	size_t n;
 	int err;
@@ -256,7 +256,7 @@ static int list_tracepoints(const struct evlist_opts *opts,
 	return err;
 }
 
-int catalog__expand_tracepoints(const struct evlist_opts *opts,
+int catalog__expand_tracepoints(const char *tracefs,
 			       struct event_spec **specs, size_t *nr)
 {
 	struct event_spec *out = NULL;
@@ -278,7 +278,7 @@ int catalog__expand_tracepoints(const struct evlist_opts *opts,
 			continue;
 		}
 		if (!dir)
-			dir = tracefs_dir(opts);
+			dir = tracefs_dir(tracefs);
 		if (!dir) {
 			pr_err("tracepoints %s: %s", g->name, tracefs_why());
 			err = -ENOENT;
@@ -326,12 +326,12 @@ int catalog__expand_tracepoints(const struct evlist_opts *opts,
 }
 
 /* Every PMU event alias ("pmu/alias/") that can be sampled here. */
-static int list_pmu_events(const struct evlist_opts *opts, int cpu,
+static int list_pmu_events(const char *pmu_root, int cpu,
 			   void (*fn)(const char *name, const char *kind,
 				      void *ctx),
 			   void *ctx)
 {
-	const char *root = pmu__root(opts);
+	const char *root = pmu__root(pmu_root);
 	char path[PATH_MAX];
 	char **pmus, **aliases;
 	size_t np, na;
@@ -372,7 +372,7 @@ static int list_pmu_events(const struct evlist_opts *opts, int cpu,
 	return err;
 }
 
-int catalog__list_events(const struct evlist_opts *opts,
+int catalog__list_events(const char *tracefs, const char *pmu_root,
 			void (*fn)(const char *name, const char *kind,
 				   void *ctx),
 			void *ctx)
@@ -389,10 +389,10 @@ int catalog__list_events(const struct evlist_opts *opts,
 		}
 	}
 	events__foreach_generic(list_generic, &lc);
-	err = list_pmu_events(opts, lc.cpu, fn, ctx);
+	err = list_pmu_events(pmu_root, lc.cpu, fn, ctx);
 	if (err)
 		return err;
-	return list_tracepoints(opts, fn, ctx);
+	return list_tracepoints(tracefs, fn, ctx);
 }
 
 
@@ -438,7 +438,7 @@ static bool first_of_system(const struct event_spec *specs, size_t i)
 	return true;
 }
 
-int catalog__tracing_data(const struct evlist_opts *opts,
+int catalog__tracing_data(const char *tracefs,
 			  const struct event_spec *specs, size_t nr,
 			  struct strbuf *out)
 {
@@ -452,7 +452,7 @@ int catalog__tracing_data(const struct evlist_opts *opts,
 		nsys += specs[i].tracepoint;
 	if (!nsys)
 		return 0;
-	dir = tracefs_dir(opts);
+	dir = tracefs_dir(tracefs);
 	if (!dir) {
 		pr_err("-o: the tracepoints' formats cannot be written: %s",
 		       tracefs_why());

@@ -1,10 +1,13 @@
 /* catalog: the events this machine has: tracefs (tracepoint ids, glob
- * expansion) and the list of every event that opens. */
+ * expansion) and the list of every event that opens.  Each function takes
+ * the tracefs directory to read (NULL: /sys/kernel/tracing, mounted if
+ * needed, then /sys/kernel/debug/tracing), the evlist_opts field of that
+ * name; the listing also the PMUs' (pmu.h). */
 #ifndef PTOP_CATALOG_H
 #define PTOP_CATALOG_H
 
 #include "src/core/events.h"
-#include "src/sys/evlist.h"
+#include "src/core/util.h"
 
 /* The most events -e may name once tracepoint globs are expanded: each
  * is a file descriptor per CPU, and a table in the view. */
@@ -16,13 +19,12 @@
  * realloc'd).  Errors (logged): -ENOENT (no tracefs, or no match), -E2BIG
  * (more than EXPAND_MAX events), -ENOMEM.
  */
-int catalog__expand_tracepoints(const struct evlist_opts *opts,
+int catalog__expand_tracepoints(const char *tracefs,
 				struct event_spec **specs, size_t *nr);
 
-/* Resolves a tracepoint's id into spec->attr.config (tracefs of opts):
- * 0, or -errno after a logged message. */
-int catalog__tracepoint_id(const struct evlist_opts *opts,
-			   struct event_spec *spec);
+/* Resolves a tracepoint's id into spec->attr.config: 0, or -errno after
+ * a logged message. */
+int catalog__tracepoint_id(const char *tracefs, struct event_spec *spec);
 
 /*
  * The tracing data perf.data's HEADER_TRACING_DATA holds for the
@@ -32,7 +34,7 @@ int catalog__tracepoint_id(const struct evlist_opts *opts,
  * kallsyms, the printk formats, no saved command lines.  Appends it to
  * out; nothing when no spec is a tracepoint.  0 or -errno (logged).
  */
-int catalog__tracing_data(const struct evlist_opts *opts,
+int catalog__tracing_data(const char *tracefs,
 			  const struct event_spec *specs, size_t nr,
 			  struct strbuf *out);
 
@@ -40,7 +42,7 @@ int catalog__tracing_data(const struct evlist_opts *opts,
  * system-wide, then for this process): generic, cache, the PMUs' sysfs
  * event aliases ("msr/tsc/", only those that can be sampled, since ptop
  * samples), tracepoints. */
-int catalog__list_events(const struct evlist_opts *opts,
+int catalog__list_events(const char *tracefs, const char *pmu_root,
 			 void (*fn)(const char *name, const char *kind,
 				    void *ctx),
 			 void *ctx);

@@ -603,7 +603,7 @@ static void pmu_open_error(struct evlist *el, struct evsel *ev, int err,
 	pr_err("cannot open %s on CPU %d: %s (PMU %s: type %u, config %#llx, config1 %#llx, config2 %#llx); check its terms against %s/%s/format and events",
 	       ev->spec.name, cpu, strerror(-err), ev->spec.pmu_name, o->type,
 	       (unsigned long long)o->config, (unsigned long long)o->config1,
-	       (unsigned long long)o->config2, pmu__root(&el->opts),
+	       (unsigned long long)o->config2, pmu__root(el->opts.pmu_root),
 	       ev->spec.pmu_name);
 }
 
@@ -987,9 +987,9 @@ int evlist__open(struct evlist *el, const struct target *t)
 
 		err = 0;
 		if (spec->tracepoint)
-			err = catalog__tracepoint_id(&el->opts, spec);
+			err = catalog__tracepoint_id(el->opts.tracefs, spec);
 		else if (spec->pmu)
-			err = pmu__resolve(&el->opts, spec);
+			err = pmu__resolve(el->opts.pmu_root, spec);
 		if (err)
 			return err;
 	}

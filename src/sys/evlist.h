@@ -4,14 +4,13 @@
 #ifndef PTOP_EVLIST_H
 #define PTOP_EVLIST_H
 
-#include <sys/syscall.h>
 #include <sys/types.h>
-#include <unistd.h>
 
 #include "src/core/events.h"
 #include "src/core/ring.h"
 #include "src/core/util.h"
 #include "src/sys/cpus.h"
+#include "src/sys/perfevent.h"
 
 enum target_kind {
 	TARGET_SYSTEM,		/* every CPU (or -C), every task */
@@ -110,13 +109,5 @@ int evlist__ring_cpu(const struct evlist *el, size_t i);
 
 int evlist__enable(struct evlist *el);
 int evlist__disable(struct evlist *el);
-
-/* perf_event_open(2), which glibc does not wrap. */
-static inline long sys_perf_event_open(struct perf_event_attr *attr,
-				       pid_t pid, int cpu, int group_fd,
-				       unsigned long flags)
-{
-	return syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
-}
 
 #endif

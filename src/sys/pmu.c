@@ -13,10 +13,9 @@
 #include "src/sys/pmu.h"
 
 /* The PMUs' directory in sysfs. */
-const char *pmu__root(const struct evlist_opts *opts)
+const char *pmu__root(const char *pmu_root)
 {
-	return opts && opts->pmu_root ? opts->pmu_root :
-					"/sys/bus/event_source/devices";
+	return pmu_root ? pmu_root : "/sys/bus/event_source/devices";
 }
 
 /* An alias may name other aliases: this deep at most (a loop ends). */
@@ -311,9 +310,9 @@ static int resolve(struct pmu_res *r)
 	return 0;
 }
 
-int pmu__resolve(const struct evlist_opts *opts, struct event_spec *spec)
+int pmu__resolve(const char *pmu_root, struct event_spec *spec)
 {
-	return pmu__resolve_at(pmu__root(opts), spec, true);
+	return pmu__resolve_at(pmu__root(pmu_root), spec, true);
 }
 
 int pmu__resolve_at(const char *root, struct event_spec *spec, bool report)

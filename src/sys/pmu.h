@@ -2,16 +2,17 @@
 #ifndef PTOP_PMU_H
 #define PTOP_PMU_H
 
-#include "src/core/events.h"
-#include "src/sys/evlist.h"
+#include <stdbool.h>
 
-/* The PMUs' directory in sysfs (opts.pmu_root, else
- * /sys/bus/event_source/devices). */
-const char *pmu__root(const struct evlist_opts *opts);
+#include "src/core/events.h"
+
+/* The PMUs' directory in sysfs: pmu_root (evlist_opts' field), else
+ * /sys/bus/event_source/devices. */
+const char *pmu__root(const char *pmu_root);
 
 /*
  * Resolves a PMU event ("pmu/terms/", spec.pmu; anything else is left
- * alone) from sysfs (opts.pmu_root): attr.type from PMU/type; config=,
+ * alone) from sysfs (pmu__root(pmu_root)): attr.type from PMU/type; config=,
  * config1=, config2= set those words; any other term is a field of
  * PMU/format/TERM ("config:0-7,21"), its value spread over those bits (it
  * must fit); a term without a value is an alias, PMU/events/TERM, whose
@@ -22,7 +23,7 @@ const char *pmu__root(const struct evlist_opts *opts);
  * -ENOENT (no such PMU, term or alias), -EINVAL (a value that does not
  * fit, an alias with '?' parameters, a format ptop does not know).
  */
-int pmu__resolve(const struct evlist_opts *opts, struct event_spec *spec);
+int pmu__resolve(const char *pmu_root, struct event_spec *spec);
 
 /* The same under root; report: log errors (not while listing). */
 int pmu__resolve_at(const char *root, struct event_spec *spec, bool report);

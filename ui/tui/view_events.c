@@ -74,7 +74,8 @@ static void evpick__add(const char *name, const char *kind, void *ctx)
 static void *evpick__thread(void *arg)
 {
 	struct evpick *ep = arg;
-	int err = catalog__list_events(&ep->opts, evpick__add, ep);
+	int err = catalog__list_events(ep->opts.tracefs, ep->opts.pmu_root,
+				       evpick__add, ep);
 
 	pthread_mutex_lock(&ep->lock);
 	ep->done = true;
