@@ -162,7 +162,7 @@ static int cload__vdso(struct cload *l)
 		n = l->dso.build_id_size ? elfsym__build_id(elf, bid, sizeof(bid)) :
 					   0;
 		if (n >= 0 && (!l->dso.build_id_size ||
-			       debuginfo__build_id_eq(bid, (size_t)n,
+			       dso__build_id_eq(bid, (size_t)n,
 						      l->dso.build_id,
 						      l->dso.build_id_size)))
 			err = cfi_data__read(&l->d, elf);

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "symbols/dbgfetch.h"
-#include "symbols/debuginfo.h"
+#include "src/core/dso.h"
 #include "symbols/elfsym.h"
 #include "src/core/log.h"
 
@@ -350,7 +350,7 @@ static int check_file(int fd, const struct entry *e)
 	n = elfsym__build_id(elf, bid, sizeof(bid));
 	elf_end(elf);
 	if (n <= 0 ||
-	    !debuginfo__build_id_eq(bid, (size_t)n, e->bid, e->bid_size))
+	    !dso__build_id_eq(bid, (size_t)n, e->bid, e->bid_size))
 		return -EBADMSG;
 	return 0;
 }

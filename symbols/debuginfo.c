@@ -27,22 +27,6 @@ static const char *proc_dir(const struct debuginfo_opts *o)
 	return o->proc ? o->proc : "/proc";
 }
 
-bool debuginfo__build_id_eq(const u8 *a, size_t alen, const u8 *b,
-			    size_t blen)
-{
-	size_t n = MIN(alen, blen);
-
-	if (!n || memcmp(a, b, n))
-		return false;
-	for (size_t i = n; i < alen; i++)
-		if (a[i])
-			return false;
-	for (size_t i = n; i < blen; i++)
-		if (b[i])
-			return false;
-	return true;
-}
-
 /* Is fd a regular ELF file, and with build-id (want, want_size) if that is
  * known?  Returns 1 yes, 0 not ELF, -ESTALE another build-id. */
 static int check_elf(int fd, const u8 *want, size_t want_size,
@@ -66,7 +50,7 @@ static int check_elf(int fd, const u8 *want, size_t want_size,
 		*got_size = n;
 	if (!want_size)
 		return 1;
-	return n > 0 && debuginfo__build_id_eq(bid, (size_t)n, want,
+	return n > 0 && dso__build_id_eq(bid, (size_t)n, want,
 					       want_size) ? 1 : -ESTALE;
 }
 
@@ -426,7 +410,7 @@ static int try_debug(int fd, const u8 *bid, size_t bid_size, bool by_crc,
 	if (r != 1)
 		goto reject;
 	if (bid_size && got_size > 0) {
-		if (debuginfo__build_id_eq(got, (size_t)got_size, bid,
+		if (dso__build_id_eq(got, (size_t)got_size, bid,
 					   bid_size))
 			return fd;
 		goto reject;

@@ -60,11 +60,6 @@ int debuginfo__open_debug(const struct debuginfo_opts *o,
 			  const struct dso *dso, const struct elf_info *bin,
 			  char *path, size_t size);
 
-/* Do two build-ids name the same file?  (A shorter one may be the other
- * padded with zeros, as some perf.data writers do.) */
-bool debuginfo__build_id_eq(const u8 *a, size_t alen, const u8 *b,
-			    size_t blen);
-
 /* The CRC-32 of .gnu_debuglink over the rest of fd: 0 or -errno. */
 int debuginfo__crc32(int fd, u32 *crc);
 

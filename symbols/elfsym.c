@@ -11,7 +11,7 @@
 #include "src/core/elfnote.h"
 #include "symbols/elfsym.h"
 #include "src/core/log.h"
-#include "symbols/symbolizer.h"
+#include "symbols/symtypes.h"
 #include "symbols/symtab.h"
 
 #define PLT_ENTRY 16

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "src/core/dso.h"
 #include "src/core/elfnote.h"
 #include "src/core/log.h"
 #include "src/sys/fdio.h"
@@ -14,7 +15,7 @@
 #include "src/sys/outfile.h"
 #include "symbols/cachedir.h"
 #include "symbols/kallsyms.h"
-#include "symbols/symbolizer.h"
+#include "symbols/symtypes.h"
 #include "symbols/symtab.h"
 
 #define KALLSYMS_MAX (256u << 20)

@@ -10,7 +10,7 @@
 #include "src/core/log.h"
 #include "src/sys/fdio.h"
 #include "symbols/perfmap.h"
-#include "symbols/symbolizer.h"
+#include "symbols/symtypes.h"
 #include "symbols/symtab.h"
 
 #define PATH_BUF 4096

@@ -4,7 +4,7 @@
 
 #include <libelf.h>
 
-#include "symbols/symbolizer.h"
+#include "symbols/symtypes.h"
 #include "src/core/util.h"
 
 struct strpool;

@@ -333,7 +333,7 @@ struct dso_state *prepare(struct symbolizer *s, const struct dso *dso)
 			load_vdso(s);
 		ds->status = s->vdso_status;
 		if (s->vdso && dso->build_id_size &&
-		    !debuginfo__build_id_eq(dso->build_id, dso->build_id_size,
+		    !dso__build_id_eq(dso->build_id, dso->build_id_size,
 					    s->vdso->info.build_id,
 					    s->vdso->info.build_id_size)) {
 			ds->status = DSO_ST_MISMATCH;

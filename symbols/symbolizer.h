@@ -6,6 +6,7 @@
 
 #include "src/core/dso.h"
 #include "src/core/util.h"
+#include "symbols/symtypes.h"
 
 /*
  * Address spaces.  Every address given to the symbolizer is in the dso's
@@ -109,17 +110,6 @@ enum dso_status {
 				 * or a stop request */
 };
 
-enum sym_flags {
-	SYM_F_SYNTH = 1 << 0,	/* bounds from an .eh_frame FDE, no name */
-	SYM_F_PLT = 1 << 1,	/* a PLT stub, named "name@plt" */
-	SYM_F_JIT = 1 << 2,	/* from /tmp/perf-PID.map */
-	SYM_F_KERNEL = 1 << 3,
-	/* an answer that may change: the dso's symbols are still loading or
-	 * being fetched, a JIT map grows, memory ran out; what keeps answers
-	 * (rowset.c) asks again */
-	SYM_F_PROVISIONAL = 1 << 4,
-};
-
 struct sym_info {
 	const char *name;	/* demangled; NULL: no symbol covers addr */
 	const char *raw_name;	/* as in the symbol table */
@@ -182,16 +172,6 @@ int symbolizer__to_vaddr(struct symbolizer *s, const struct dso *dso,
 			 u64 addr, u64 *vaddr);
 int symbolizer__from_vaddr(struct symbolizer *s, const struct dso *dso,
 			   u64 vaddr, u64 *addr);
-
-/* One frame of the source position of an address: the innermost first,
- * then the functions it was inlined into. */
-struct srcline {
-	const char *file;	/* NULL: unknown */
-	int line;
-	const char *func;	/* the inlined function's name, or NULL */
-	const char *dir;	/* the compilation directory, for a relative
-				 * file (annotate reads the source), or NULL */
-};
 
 /* Fills up to max frames; returns how many (0: no line information) or
  * -errno.  Loads DWARF (from the file or its separate debug file) lazily. */

@@ -221,7 +221,7 @@ static bool job_same_build(Elf *elf, const u8 *want, size_t n)
 	if (!elf || !n)
 		return true;
 	got = elfsym__build_id(elf, bid, sizeof(bid));
-	return got > 0 && debuginfo__build_id_eq(bid, (size_t)got, want, n);
+	return got > 0 && dso__build_id_eq(bid, (size_t)got, want, n);
 }
 
 /* The build-id a job's file must have (n 0: none known). */

@@ -115,7 +115,7 @@ static const char *kernel_differs(struct symbolizer *s)
 		}
 		n = n > 0 ? elfnote__build_id(notes, (size_t)n, false, bid,
 					      sizeof(bid)) : 0;
-		if (n <= 0 || !debuginfo__build_id_eq(bid, (size_t)n,
+		if (n <= 0 || !dso__build_id_eq(bid, (size_t)n,
 						       s->kernel_bid,
 						       s->kernel_bid_size))
 			return "its build-id is not this kernel's";

@@ -194,7 +194,7 @@ static struct ufile *ufile__open(struct unwinder *u, const struct dso *dso)
 		n = uf->elf && dso->build_id_size ?
 			    elfsym__build_id(uf->elf, bid, sizeof(bid)) : 0;
 		if (n < 0 || (uf->elf && dso->build_id_size &&
-			      !debuginfo__build_id_eq(bid, (size_t)n,
+			      !dso__build_id_eq(bid, (size_t)n,
 						      dso->build_id,
 						      dso->build_id_size))) {
 			elf_end(uf->elf);

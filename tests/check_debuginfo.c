@@ -33,20 +33,6 @@ static void close_ok(int fd)
 	close(fd);
 }
 
-START_TEST(test_build_id_eq)
-{
-	u8 a[20] = { 1, 2, 3 }, b[20] = { 1, 2, 3 };
-
-	ck_assert(debuginfo__build_id_eq(a, 20, b, 20));
-	ck_assert(debuginfo__build_id_eq(a, 3, b, 20));	/* zero padded */
-	b[19] = 1;
-	ck_assert(!debuginfo__build_id_eq(a, 3, b, 20));
-	ck_assert(!debuginfo__build_id_eq(a, 0, b, 0));
-	a[0] = 9;
-	ck_assert(!debuginfo__build_id_eq(a, 20, b, 20));
-}
-END_TEST
-
 START_TEST(test_binary_by_path)
 {
 	struct debuginfo_opts o = { 0 };
@@ -324,7 +310,6 @@ Suite *debuginfo_suite(void)
 	Suite *s = suite_create("debuginfo");
 	TCase *tc = tcase_create("core");
 
-	tcase_add_test(tc, test_build_id_eq);
 	tcase_add_test(tc, test_binary_by_path);
 	tcase_add_test(tc, test_binary_by_build_id_store);
 	tcase_add_test(tc, test_fifo);

@@ -101,6 +101,20 @@ START_TEST(test_dso_identity)
 }
 END_TEST
 
+START_TEST(test_build_id_eq)
+{
+	u8 a[20] = { 1, 2, 3 }, b[20] = { 1, 2, 3 };
+
+	ck_assert(dso__build_id_eq(a, 20, b, 20));
+	ck_assert(dso__build_id_eq(a, 3, b, 20));	/* zero padded */
+	b[19] = 1;
+	ck_assert(!dso__build_id_eq(a, 3, b, 20));
+	ck_assert(!dso__build_id_eq(a, 0, b, 0));
+	a[0] = 9;
+	ck_assert(!dso__build_id_eq(a, 20, b, 20));
+}
+END_TEST
+
 START_TEST(test_maps_lookup_and_overlap)
 {
 	struct dso *a = file_dso("/bin/a", 1), *b = file_dso("/lib/b", 2);
@@ -261,6 +275,7 @@ Suite *machine_suite(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_dso_identity);
+	tcase_add_test(tc, test_build_id_eq);
 	tcase_add_test(tc, test_maps_lookup_and_overlap);
 	tcase_add_test(tc, test_maps_many_sorted);
 	tcase_add_test(tc, test_fork_exec_exit);

@@ -56,6 +56,21 @@ void dso__build_id_hex(const struct dso *dso, char *buf, size_t len)
 				      dso->build_id[i]);
 }
 
+bool dso__build_id_eq(const u8 *a, size_t alen, const u8 *b, size_t blen)
+{
+	size_t n = MIN(alen, blen);
+
+	if (!n || memcmp(a, b, n))
+		return false;
+	for (size_t i = n; i < alen; i++)
+		if (a[i])
+			return false;
+	for (size_t i = n; i < blen; i++)
+		if (b[i])
+			return false;
+	return true;
+}
+
 static u64 dso_id__hash(const struct dso_id *id)
 {
 	u64 h = hash_u64((u64)id->kind + 1);

@@ -71,5 +71,8 @@ bool dso__path_is_anon(const char *path);
 bool dso__path_is_jit(const char *path);
 /* Writes the build-id as lower-case hex into buf (2*size+1 bytes). */
 void dso__build_id_hex(const struct dso *dso, char *buf, size_t len);
+/* Do two build-ids name the same file?  (A shorter one may be the other
+ * padded with zeros, as some perf.data writers do.) */
+bool dso__build_id_eq(const u8 *a, size_t alen, const u8 *b, size_t blen);
 
 #endif
