@@ -228,7 +228,7 @@ static size_t rec_round(u8 *out, bool be)
 {
 	struct bw b = { out, be };
 
-	whdr(&b, PD_RECORD_FINISHED_ROUND, 0, 8);
+	whdr(&b, PERF_RECORD_FINISHED_ROUND, 0, 8);
 	return 8;
 }
 
@@ -1131,12 +1131,12 @@ START_TEST(test_swap_user_records)
 
 	memcpy(raw, &attr, sizeof(raw));
 	record_swap__attr(raw, sizeof(raw));
-	whdr(&b, PD_RECORD_HEADER_ATTR, 0, (u16)(8 + sizeof(attr) + 16));
+	whdr(&b, PERF_RECORD_HEADER_ATTR, 0, (u16)(8 + sizeof(attr) + 16));
 	wbytes(&b, raw, sizeof(raw));
 	w64(&b, 5);
 	w64(&b, 6);
 	record_swap__header(h);
-	ck_assert_uint_eq(h->type, PD_RECORD_HEADER_ATTR);
+	ck_assert_uint_eq(h->type, PERF_RECORD_HEADER_ATTR);
 	ck_assert_int_eq(record_swap__user(h), 0);
 	memcpy(&got, a + 8, sizeof(got));
 	ck_assert(!memcmp(&got, &attr, sizeof(attr)));
@@ -1144,14 +1144,14 @@ START_TEST(test_swap_user_records)
 	ck_assert_uint_eq(id, 6);
 	/* an attr size larger than the record */
 	b.p = a;
-	whdr(&b, PD_RECORD_HEADER_ATTR, 0, 80);
+	whdr(&b, PERF_RECORD_HEADER_ATTR, 0, 80);
 	w32(&b, 1);
 	w32(&b, 4000);
 	record_swap__header(h);
 	ck_assert_int_eq(record_swap__user(h), -EINVAL);
 	/* AUXTRACE: the payload size */
 	b.p = a;
-	whdr(&b, PD_RECORD_AUXTRACE, 0, 48);
+	whdr(&b, PERF_RECORD_AUXTRACE, 0, 48);
 	w64(&b, 4096);
 	record_swap__header(h);
 	ck_assert_int_eq(record_swap__user(h), 0);
@@ -1308,7 +1308,7 @@ static size_t leak_image(u8 *out, bool be, bool pipe, bool bid0,
 		if (be)
 			record_swap__attr(a, sizeof(a));
 		if (pipe)
-			whdr(&b, PD_RECORD_HEADER_ATTR, 0,
+			whdr(&b, PERF_RECORD_HEADER_ATTR, 0,
 			     (u16)(8 + sizeof(a) + 8));
 		wbytes(&b, a, sizeof(a));
 		if (pipe) {
@@ -1599,7 +1599,7 @@ START_TEST(test_file_damage)
 		ck_assert_uint_eq(st.unknown, 1);
 		ck_assert_uint_eq(r.samples[0], 9);
 		/* a COMPRESSED record that is not zstd: bad */
-		p[0] = PD_RECORD_COMPRESSED;
+		p[0] = PERF_RECORD_COMPRESSED;
 		ck_assert_int_eq(read_image(img2, n, &r, &st), 0);
 		ck_assert_uint_eq(st.compressed, 1);
 		ck_assert_uint_eq(st.bad, 1);
@@ -1766,20 +1766,20 @@ static size_t synth_pipe(u8 *out, bool be)
 		memcpy(a, &attrs[i], sizeof(a));
 		if (be)
 			record_swap__attr(a, sizeof(a));
-		whdr(&b, PD_RECORD_HEADER_ATTR, 0, (u16)(8 + sizeof(a) + 8));
+		whdr(&b, PERF_RECORD_HEADER_ATTR, 0, (u16)(8 + sizeof(a) + 8));
 		wbytes(&b, a, sizeof(a));
 		w64(&b, i ? ID_B : ID_A);
 	}
 	/* HEADER_FEATURE hostname, not a multiple of 8 as perf writes it */
 	start = b.p;
-	whdr(&b, PD_RECORD_HEADER_FEATURE, 0, 8 + 8 + 4 + 64);
+	whdr(&b, PERF_RECORD_HEADER_FEATURE, 0, 8 + 8 + 4 + 64);
 	w64(&b, PD_FEAT_HOSTNAME);
 	wstring(&b, "pipehost");
 	ck_assert_uint_eq((size_t)(b.p - start), 84);
 	/* a build-id record for libx, as perf inject -b writes them */
 	wbuild_id(&b, PERF_RECORD_MISC_USER, bid_lib, "/lib/libx.so");
 	((struct perf_event_header *)(void *)(b.p - 100))->type =
-		be ? bswap32(PD_RECORD_HEADER_BUILD_ID) : PD_RECORD_HEADER_BUILD_ID;
+		be ? bswap32(PERF_RECORD_HEADER_BUILD_ID) : PERF_RECORD_HEADER_BUILD_ID;
 	b.p += synth_data(b.p, be);
 	return (size_t)(b.p - out);
 }
@@ -1974,10 +1974,10 @@ START_TEST(test_damage_stream_cut_at_record)
 			struct perf_event_header h;
 
 			memcpy(&h, img + off, sizeof(h));
-			if (h.type == PD_RECORD_FINISHED_ROUND) {
+			if (h.type == PERF_RECORD_FINISHED_ROUND) {
 				marks = true;
 				after = 0;
-			} else if (h.type < 64) {
+			} else if (h.type < PERF_RECORD_USER_TYPE_START) {
 				after++;
 			}
 			off += h.size;
@@ -2033,11 +2033,11 @@ static void wcompressed(struct bw *b, const u8 *z, size_t n, bool v2)
 	static const u8 pad[8];
 
 	if (!v2) {
-		whdr(b, PD_RECORD_COMPRESSED, 0, (u16)(8 + n));
+		whdr(b, PERF_RECORD_COMPRESSED, 0, (u16)(8 + n));
 		wbytes(b, z, n);
 		return;
 	}
-	whdr(b, PD_RECORD_COMPRESSED2, 0, (u16)ALIGN_UP(16 + n, (size_t)8));
+	whdr(b, PERF_RECORD_COMPRESSED2, 0, (u16)ALIGN_UP(16 + n, (size_t)8));
 	w64(b, n);
 	wbytes(b, z, n);
 	wbytes(b, pad, ALIGN_UP(16 + n, (size_t)8) - 16 - n);
@@ -2266,7 +2266,7 @@ START_TEST(test_pipe_bad)
 
 		wbytes(&b, "PERFILE2", 8);
 		w64(&b, 16);
-		whdr(&b, PD_RECORD_HEADER_TRACING_DATA, 0, 16);
+		whdr(&b, PERF_RECORD_HEADER_TRACING_DATA, 0, 16);
 		w32(&b, 0xfffffff0u);
 		w32(&b, 0);
 		feed_pipe(img2, 64, 64, &r, &st);
@@ -2525,7 +2525,7 @@ static void wfix_feed(struct wfix *f)
 	while (off < n) {
 		struct perf_event_header *h = (void *)(img + off);
 
-		if (h->type < 64)
+		if (h->type < PERF_RECORD_USER_TYPE_START)
 			session__process(f->src, h);
 		perfdata_writer__sink(f->w, h);
 		off += h->size;

@@ -6,6 +6,34 @@
 
 #include "src/core/util.h"
 
+/* perf's own record types, past the kernel's (tools/perf/util/event.h):
+ * perf.data files and pipes carry them, and ptop's sampler writes
+ * FINISHED_ROUND into its stream. */
+enum perf_user_record_type {
+	PERF_RECORD_USER_TYPE_START = 64,
+	PERF_RECORD_HEADER_ATTR = 64,
+	PERF_RECORD_HEADER_EVENT_TYPE = 65,
+	PERF_RECORD_HEADER_TRACING_DATA = 66,
+	PERF_RECORD_HEADER_BUILD_ID = 67,
+	PERF_RECORD_FINISHED_ROUND = 68,
+	PERF_RECORD_ID_INDEX = 69,
+	PERF_RECORD_AUXTRACE_INFO = 70,
+	PERF_RECORD_AUXTRACE = 71,
+	PERF_RECORD_AUXTRACE_ERROR = 72,
+	PERF_RECORD_THREAD_MAP = 73,
+	PERF_RECORD_CPU_MAP = 74,
+	PERF_RECORD_STAT_CONFIG = 75,
+	PERF_RECORD_STAT = 76,
+	PERF_RECORD_STAT_ROUND = 77,
+	PERF_RECORD_EVENT_UPDATE = 78,
+	PERF_RECORD_TIME_CONV = 79,
+	PERF_RECORD_HEADER_FEATURE = 80,
+	PERF_RECORD_COMPRESSED = 81,
+	PERF_RECORD_FINISHED_INIT = 82,
+	PERF_RECORD_COMPRESSED2 = 83,	/* 8-byte aligned: u64 data_size first */
+	PERF_RECORD_USER_MAX,
+};
+
 /* The fields of a PERF_RECORD_SAMPLE that few users need. */
 struct perf_sample_ext {
 	u64 weight;

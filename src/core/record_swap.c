@@ -321,7 +321,7 @@ int record_swap__user(struct perf_event_header *h)
 	if (h->size < sizeof(*h))
 		return -EINVAL;
 	switch (h->type) {
-	case 64: {	/* HEADER_ATTR: attr, then u64 ids */
+	case PERF_RECORD_HEADER_ATTR: {	/* attr, then u64 ids */
 		u32 size;
 
 		if (body < 8)
@@ -337,28 +337,29 @@ int record_swap__user(struct perf_event_header *h)
 			sw64(b + off);
 		return 0;
 	}
-	case 65:	/* HEADER_EVENT_TYPE: u64 event_id, name */
+	case PERF_RECORD_HEADER_EVENT_TYPE:	/* u64 event_id, name */
 		return swap_fixed(h, "8", h->size);
-	case 66:	/* HEADER_TRACING_DATA: u32 size */
+	case PERF_RECORD_HEADER_TRACING_DATA:	/* u32 size */
 		return swap_fixed(h, "4", h->size);
-	case 67:	/* HEADER_BUILD_ID: s32 pid, bytes, name */
+	case PERF_RECORD_HEADER_BUILD_ID:	/* s32 pid, bytes, name */
 		return swap_fixed(h, "4", h->size);
-	case 69:	/* ID_INDEX: u64 nr, then u64 entries */
-	case 78:	/* EVENT_UPDATE: u64 type, u64 id, payload */
-	case 80:	/* HEADER_FEATURE: u64 feat_id, payload */
+	case PERF_RECORD_ID_INDEX:	/* u64 nr, then u64 entries */
+	case PERF_RECORD_EVENT_UPDATE:	/* u64 type, u64 id, payload */
+	case PERF_RECORD_HEADER_FEATURE:	/* u64 feat_id, payload */
 		if (body < 8)
 			return -EINVAL;
-		if (h->type == 78) {
+		if (h->type == PERF_RECORD_EVENT_UPDATE) {
 			if (body < 16)
 				return -EINVAL;
 			sw64(b + 8);
 		}
 		sw64(b);
-		if (h->type == 69)
+		if (h->type == PERF_RECORD_ID_INDEX)
 			for (size_t off = 8; off + 8 <= body; off += 8)
 				sw64(b + off);
 		return 0;
-	case 71:	/* AUXTRACE: size, offset, reference; idx, tid, cpu */
+	case PERF_RECORD_AUXTRACE:	/* size, offset, reference; idx, tid,
+					 * cpu */
 		return swap_fixed(h, "8884444", h->size);
 	default:
 		return 0;

@@ -14,31 +14,6 @@
 #include "src/core/session.h"
 #include "src/core/util.h"
 
-/* perf's own record types (tools/perf/util/event.h). */
-enum pd_record_type {
-	PD_RECORD_HEADER_ATTR = 64,
-	PD_RECORD_HEADER_EVENT_TYPE = 65,
-	PD_RECORD_HEADER_TRACING_DATA = 66,
-	PD_RECORD_HEADER_BUILD_ID = 67,
-	PD_RECORD_FINISHED_ROUND = 68,
-	PD_RECORD_ID_INDEX = 69,
-	PD_RECORD_AUXTRACE_INFO = 70,
-	PD_RECORD_AUXTRACE = 71,
-	PD_RECORD_AUXTRACE_ERROR = 72,
-	PD_RECORD_THREAD_MAP = 73,
-	PD_RECORD_CPU_MAP = 74,
-	PD_RECORD_STAT_CONFIG = 75,
-	PD_RECORD_STAT = 76,
-	PD_RECORD_STAT_ROUND = 77,
-	PD_RECORD_EVENT_UPDATE = 78,
-	PD_RECORD_TIME_CONV = 79,
-	PD_RECORD_HEADER_FEATURE = 80,
-	PD_RECORD_COMPRESSED = 81,
-	PD_RECORD_FINISHED_INIT = 82,
-	PD_RECORD_COMPRESSED2 = 83,	/* 8-byte aligned: u64 data_size first */
-	PD_RECORD_USER_MAX,
-};
-
 /* Feature bits of the file header (perf's HEADER_*). */
 enum pd_feature {
 	PD_FEAT_TRACING_DATA = 1,

@@ -333,13 +333,13 @@ static void stream__user(struct perfdata_stream *st,
 	u64 v;
 
 	switch (h->type) {
-	case PD_RECORD_HEADER_ATTR:
+	case PERF_RECORD_HEADER_ATTR:
 		if (stream__attr_record(st, h))
 			st->stats.bad++;
 		else
 			st->stats.user_records++;
 		break;
-	case PD_RECORD_HEADER_TRACING_DATA:
+	case PERF_RECORD_HEADER_TRACING_DATA:
 		/* the tracing data follows the record, padded to 8 */
 		if (body < 4) {
 			st->stats.bad++;
@@ -349,7 +349,7 @@ static void stream__user(struct perfdata_stream *st,
 		st->skip = ALIGN_UP((u64)u, 8);
 		st->stats.skipped++;
 		break;
-	case PD_RECORD_AUXTRACE:
+	case PERF_RECORD_AUXTRACE:
 		/* so does the AUX area data */
 		if (body < 8) {
 			st->stats.bad++;
@@ -359,7 +359,7 @@ static void stream__user(struct perfdata_stream *st,
 		st->skip = v;
 		st->stats.skipped++;
 		break;
-	case PD_RECORD_HEADER_BUILD_ID: {
+	case PERF_RECORD_HEADER_BUILD_ID: {
 		size_t n = st->info ? st->info->nr_bids : 0;
 
 		strbuf__init(&err);
@@ -374,31 +374,31 @@ static void stream__user(struct perfdata_stream *st,
 		strbuf__fini(&err);
 		break;
 	}
-	case PD_RECORD_FINISHED_ROUND:
+	case PERF_RECORD_FINISHED_ROUND:
 		st->stats.user_records++;
 		st->marks = true;
 		st->since_mark = 0;
 		pd_queue__round(&st->q);
 		break;
-	case PD_RECORD_EVENT_UPDATE:
+	case PERF_RECORD_EVENT_UPDATE:
 		stream__event_update(st, h);
 		break;
-	case PD_RECORD_HEADER_FEATURE:
+	case PERF_RECORD_HEADER_FEATURE:
 		stream__feature(st, h);
 		break;
-	case PD_RECORD_HEADER_EVENT_TYPE:
-	case PD_RECORD_ID_INDEX:
-	case PD_RECORD_AUXTRACE_INFO:
-	case PD_RECORD_AUXTRACE_ERROR:
-	case PD_RECORD_THREAD_MAP:
-	case PD_RECORD_CPU_MAP:
-	case PD_RECORD_STAT_CONFIG:
-	case PD_RECORD_STAT:
-	case PD_RECORD_STAT_ROUND:
-	case PD_RECORD_TIME_CONV:
+	case PERF_RECORD_HEADER_EVENT_TYPE:
+	case PERF_RECORD_ID_INDEX:
+	case PERF_RECORD_AUXTRACE_INFO:
+	case PERF_RECORD_AUXTRACE_ERROR:
+	case PERF_RECORD_THREAD_MAP:
+	case PERF_RECORD_CPU_MAP:
+	case PERF_RECORD_STAT_CONFIG:
+	case PERF_RECORD_STAT:
+	case PERF_RECORD_STAT_ROUND:
+	case PERF_RECORD_TIME_CONV:
 		st->stats.skipped++;
 		break;
-	case PD_RECORD_FINISHED_INIT:
+	case PERF_RECORD_FINISHED_INIT:
 		st->stats.skipped++;
 		st->marks = true;
 		st->since_mark = 0;
@@ -492,8 +492,8 @@ static int stream__unpack(struct perfdata_stream *st)
 		}
 		if (size > st->zfill - off)
 			break;
-		if (type == PD_RECORD_COMPRESSED ||
-		    type == PD_RECORD_COMPRESSED2)
+		if (type == PERF_RECORD_COMPRESSED ||
+		    type == PERF_RECORD_COMPRESSED2)
 			stream__zwarn(st, "a compressed record inside one");
 		else
 			ret = stream__record(st, r, size);
@@ -522,7 +522,7 @@ static int stream__compressed(struct perfdata_stream *st, const u8 *rec,
 	bool full = false;
 
 	st->stats.compressed++;
-	if (type == PD_RECORD_COMPRESSED2) {
+	if (type == PERF_RECORD_COMPRESSED2) {
 		u64 n = size >= 16 ? rd64(rec + 8, st->swap) : UINT64_MAX;
 
 		if (n > size - 16) {
@@ -582,7 +582,7 @@ static int stream__record(struct perfdata_stream *st, const void *src,
 	u64 t;
 
 	st->stats.records++;
-	if (type == PD_RECORD_COMPRESSED || type == PD_RECORD_COMPRESSED2) {
+	if (type == PERF_RECORD_COMPRESSED || type == PERF_RECORD_COMPRESSED2) {
 		st->since_mark++;
 		return stream__compressed(st, src, size, type);
 	}

@@ -339,7 +339,7 @@ static void writer__pipe_attrs(struct perfdata_writer *w, struct strbuf *sb)
 		struct pd_event *e = &w->ev[i];
 		struct wev *x = &w->wx[i];
 		size_t nr = e->nr_ids - x->sent_ids;
-		struct perf_event_header h = { .type = PD_RECORD_HEADER_ATTR };
+		struct perf_event_header h = { .type = PERF_RECORD_HEADER_ATTR };
 
 		if (x->sent_attr && !nr)
 			continue;
@@ -359,7 +359,7 @@ static void put_feature_record(struct strbuf *sb, unsigned int feat,
 {
 	size_t n = sizeof(struct perf_event_header) + 8 + payload->len;
 	struct perf_event_header h = {
-		.type = PD_RECORD_HEADER_FEATURE,
+		.type = PERF_RECORD_HEADER_FEATURE,
 		.size = (u16)ALIGN_UP(n, (size_t)8),
 	};
 
@@ -698,7 +698,7 @@ int perfdata_writer__sink(void *ctx, const struct perf_event_header *h)
 		w->st.dropped_bytes += h->size;
 	} else {
 		w->st.records++;
-		wake = h->type == PD_RECORD_FINISHED_ROUND ||
+		wake = h->type == PERF_RECORD_FINISHED_ROUND ||
 		       w->wpos >= w->wake_at;
 	}
 	if (wake)

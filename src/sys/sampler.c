@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "src/core/log.h"
+#include "src/core/record.h"
 #include "src/sys/cgroupfs.h"
 #include "src/sys/fdio.h"
 #include "src/sys/sampler.h"
@@ -363,7 +364,7 @@ static void sampler__drain(struct sampler *sp)
 		 * between two of them (no record of a later pass is older
 		 * than one of the pass before the last) */
 		static const struct perf_event_header round = {
-			.type = 68,	/* PERF_RECORD_FINISHED_ROUND */
+			.type = PERF_RECORD_FINISHED_ROUND,
 			.size = sizeof(round),
 		};
 

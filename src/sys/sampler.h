@@ -11,7 +11,7 @@
 
 /* Records also go to the sink (the perf.data writer), in the order the
  * session sees them, and after each pass over the rings that read
- * records, a PERF_RECORD_FINISHED_ROUND header (type 68, perf's round
+ * records, a PERF_RECORD_FINISHED_ROUND header (record.h: perf's round
  * marker, which the session never sees).  Called with the session
  * locked.  The sink is the sampler's output, not one of the session's
  * inputs (session_source_ops): the session never calls it; the sampler
