@@ -621,7 +621,7 @@ static int read_config(struct options *o)
 {
 	struct config_ctx cc = { .o = o };
 	struct strbuf text;
-	char why[128];
+	struct strbuf why;
 	int err, rc = 0;
 
 	if (!o->config_path)
@@ -630,11 +630,12 @@ static int read_config(struct options *o)
 	cc.path = o->config_path;
 	strbuf__init(&text);
 	strbuf__init(&cc.err);
-	err = fd__read_owned(o->config_path, &text, 64 << 10, why,
-			     sizeof(why));
+	strbuf__init(&why);
+	err = fd__read_owned(o->config_path, &text, 64 << 10, &why);
 	if (err == -EPERM) {
 		snprintf(o->config_note, sizeof(o->config_note),
-			 "%s: ignored: %s", o->config_path, why);
+			 "%s: ignored: %s", o->config_path,
+			 why.buf ? why.buf : "");
 	} else if (err == -EFBIG) {
 		snprintf(o->config_note, sizeof(o->config_note),
 			 "%s: ignored: larger than 64 KiB", o->config_path);
@@ -659,6 +660,7 @@ static int read_config(struct options *o)
 	}
 	cfg_where[0] = '\0';
 	o->in_config = false;
+	strbuf__fini(&why);
 	strbuf__fini(&cc.err);
 	strbuf__fini(&text);
 	return rc;

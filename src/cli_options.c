@@ -490,10 +490,16 @@ static int other_option(struct options *o, int c, char **argv,
 		o->app_name = optarg;
 		break;
 	case OPT_LABEL: {
-		char why[256];
+		struct strbuf why;
+		int bad;
 
-		if (push__check_label(optarg, why, sizeof(why)))
-			return 1 + cli__bad_usage("%s", why);
+		strbuf__init(&why);
+		bad = push__check_label(optarg, &why) ?
+			      1 + cli__bad_usage("%s", why.buf ? why.buf : "") :
+			      0;
+		strbuf__fini(&why);
+		if (bad)
+			return bad;
 		if (o->nr_labels == PUSH_MAX_LABELS)
 			return 1 + cli__bad_usage("at most %d --label", PUSH_MAX_LABELS);
 		o->labels[o->nr_labels++] = optarg;

@@ -958,7 +958,7 @@ static int start_push(struct run *r)
 	struct options *o = &r->o;
 	struct push_opts po = { .url = o->push, .app = o->app_name };
 	static char host[256];
-	char err[256];
+	struct strbuf err;
 	const char *slash;
 
 	if (!o->push)
@@ -977,11 +977,13 @@ static int start_push(struct run *r)
 	 * still refreshes every 2 s) */
 	r->a.push_every = o->delay_given ? o->delay : 10;
 	r->a.push_win = push_window__new();
-	if (!r->a.push_win || pusher__new(&r->a.pusher, &po, err, sizeof(err))) {
-		pr_err("%s", r->a.push_win ? err : "out of memory");
-		return 1;
-	}
-	return 0;
+	strbuf__init(&err);
+	if (r->a.push_win)
+		r->a.pusher = pusher__new(&po, &err);
+	if (!r->a.pusher)
+		pr_err("%s", err.buf ? err.buf : "out of memory");
+	strbuf__fini(&err);
+	return r->a.pusher ? 0 : 1;
 }
 
 /* What was pushed, said once the terminal is back. */

@@ -119,51 +119,52 @@ END_TEST
  * others, a regular file; a link only when one's own */
 START_TEST(test_read_owned)
 {
-	char path[256], link[256], why[128];
-	struct strbuf sb;
+	char path[256], link[256];
+	struct strbuf sb, why;
 
 	strbuf__init(&sb);
+	strbuf__init(&why);
 	put("config", "delay = 1\n", path, sizeof(path));
-	ck_assert_int_eq(fd__read_owned(path, &sb, 1024, why, sizeof(why)),
+	ck_assert_int_eq(fd__read_owned(path, &sb, 1024, &why),
 			 0);
 	ck_assert_str_eq(sb.buf, "delay = 1\n");
 	strbuf__reset(&sb);
-	ck_assert_int_eq(fd__read_owned(path, &sb, 4, why, sizeof(why)),
+	ck_assert_int_eq(fd__read_owned(path, &sb, 4, &why),
 			 -EFBIG);
 	ck_assert_int_eq(chmod(path, 0620), 0);
-	ck_assert_int_eq(fd__read_owned(path, &sb, 1024, why, sizeof(why)),
+	ck_assert_int_eq(fd__read_owned(path, &sb, 1024, &why),
 			 -EPERM);
-	ck_assert_ptr_nonnull(strstr(why, "writable by its group"));
+	ck_assert_ptr_nonnull(strstr(why.buf, "writable by its group"));
 	ck_assert_int_eq(chmod(path, 0602), 0);
-	ck_assert_int_eq(fd__read_owned(path, &sb, 1024, why, sizeof(why)),
+	ck_assert_int_eq(fd__read_owned(path, &sb, 1024, &why),
 			 -EPERM);
 	ck_assert_int_eq(chmod(path, 0600), 0);
 	/* a link of one's own is followed, to a file that is checked */
 	snprintf(link, sizeof(link), "%s/link", dir);
 	ck_assert_int_eq(symlink(path, link), 0);
 	strbuf__reset(&sb);
-	ck_assert_int_eq(fd__read_owned(link, &sb, 1024, why, sizeof(why)),
+	ck_assert_int_eq(fd__read_owned(link, &sb, 1024, &why),
 			 0);
 	ck_assert_str_eq(sb.buf, "delay = 1\n");
 	/* another owner: only where chown works (root) */
 	if (geteuid() == 0) {
 		ck_assert_int_eq(chown(path, 65534, (gid_t)-1), 0);
-		ck_assert_int_eq(fd__read_owned(path, &sb, 1024, why,
-						sizeof(why)), -EPERM);
-		ck_assert_ptr_nonnull(strstr(why, "owned by uid 65534"));
+		ck_assert_int_eq(fd__read_owned(path, &sb, 1024, &why), -EPERM);
+		ck_assert_ptr_nonnull(strstr(why.buf, "owned by uid 65534"));
 		ck_assert_int_eq(chown(path, 0, (gid_t)-1), 0);
 		ck_assert_int_eq(lchown(link, 65534, (gid_t)-1), 0);
-		ck_assert_int_eq(fd__read_owned(link, &sb, 1024, why,
-						sizeof(why)), -EPERM);
-		ck_assert_ptr_nonnull(strstr(why, "a symbolic link of uid "
+		ck_assert_int_eq(fd__read_owned(link, &sb, 1024, &why), -EPERM);
+		ck_assert_ptr_nonnull(strstr(why.buf, "a symbolic link of uid "
 						  "65534"));
 	}
-	ck_assert_int_eq(fd__read_owned(dir, &sb, 1024, why, sizeof(why)),
+	strbuf__reset(&why);
+	ck_assert_int_eq(fd__read_owned(dir, &sb, 1024, &why),
 			 -EPERM);
-	ck_assert_str_eq(why, "not a regular file");
+	ck_assert_str_eq(why.buf, "not a regular file");
 	snprintf(path, sizeof(path), "%s/none", dir);
-	ck_assert_int_eq(fd__read_owned(path, &sb, 1024, why, sizeof(why)),
+	ck_assert_int_eq(fd__read_owned(path, &sb, 1024, &why),
 			 -ENOENT);
+	strbuf__fini(&why);
 	strbuf__fini(&sb);
 }
 END_TEST

@@ -14,17 +14,21 @@ START_TEST(test_labels)
 	static const char *const bad[] = { "env", "=v", "9x=1", "__name__=x",
 					   "a-b=1", "k=", "k=a,b", "k=a{b",
 					   "k=a=b", "k=a\tb" };
-	char why[256];
+	struct strbuf why;
 
-	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++)
-		ck_assert_msg(push__check_label(good[i], why, sizeof(why)) == 0,
-			      "%s: %s", good[i], why);
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		why[0] = '\0';
-		ck_assert_msg(push__check_label(bad[i], why, sizeof(why)) ==
-				      -EINVAL, "%s accepted", bad[i]);
-		ck_assert(why[0]);
+	strbuf__init(&why);
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		ck_assert_msg(push__check_label(good[i], &why) == 0, "%s: %s",
+			      good[i], why.buf);
+		ck_assert_uint_eq(why.len, 0);
 	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		strbuf__reset(&why);
+		ck_assert_msg(push__check_label(bad[i], &why) == -EINVAL,
+			      "%s accepted", bad[i]);
+		ck_assert(why.len > 0);
+	}
+	strbuf__fini(&why);
 }
 END_TEST
 

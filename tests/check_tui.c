@@ -749,11 +749,13 @@ END_TEST
 START_TEST(test_setup)
 {
 	struct fixture f;
-	char path[128], why[256], text[512];
+	char path[128], text[512];
+	struct strbuf why;
 	FILE *fp;
 	size_t n;
 
 	fixture_init(&f, 1);
+	strbuf__init(&why);
 	ck_assert_int_eq(tui__key(&f.t, K_F(2)), R_REDRAW);
 	ck_assert_uint_eq(tui__view(&f.t), V_SETUP);
 	/* Sort order: the next value, on the stack Esc unwinds */
@@ -792,13 +794,13 @@ START_TEST(test_setup)
 	/* saved: into a file that has a comment, a setting ptop leaves
 	 * alone and one it now says otherwise */
 	snprintf(path, sizeof(path), "%s/cfg/ptop/config", f.dir);
-	ck_assert_int_eq(setup__save(&f.t, path, why, sizeof(why)), 0);
+	ck_assert_int_eq(setup__save(&f.t, path, &why), 0);
 	fp = fopen(path, "w");
 	ck_assert_ptr_nonnull(fp);
 	fputs("# mine\nevent = page-faults\norder = period\n", fp);
 	fclose(fp);
 	ck_assert_int_eq(chmod(path, 0600), 0);
-	ck_assert_int_eq(setup__save(&f.t, path, why, sizeof(why)), 0);
+	ck_assert_int_eq(setup__save(&f.t, path, &why), 0);
 	fp = fopen(path, "r");
 	ck_assert_ptr_nonnull(fp);
 	n = fread(text, 1, sizeof(text) - 1, fp);
@@ -814,8 +816,9 @@ START_TEST(test_setup)
 	ck_assert_ptr_null(strstr(text, "sort ="));
 	/* a file others may write is not written over */
 	ck_assert_int_eq(chmod(path, 0666), 0);
-	ck_assert_int_eq(setup__save(&f.t, path, why, sizeof(why)), -EPERM);
-	ck_assert_ptr_nonnull(strstr(why, "writable by its group or others"));
+	ck_assert_int_eq(setup__save(&f.t, path, &why), -EPERM);
+	ck_assert_ptr_nonnull(strstr(why.buf, "writable by its group or others"));
+	strbuf__fini(&why);
 	/* Esc: back to the table, the changes kept */
 	ck_assert_int_eq(tui__key(&f.t, K_ESC), R_REDRAW);
 	ck_assert_uint_eq(tui__view(&f.t), V_TOP);

@@ -45,48 +45,61 @@ int fd__pwrite_all(int fd, const void *p, size_t n, u64 off)
 	return whole(fd, p, n, (off_t)off, NULL);
 }
 
-int fd__read_owned(const char *path, struct strbuf *sb, size_t max,
-		   char *why, size_t len)
+/* fd__read_owned's checks of the file it opened (fd) or, when fd is -1,
+ * of the link at path: 0, -EPERM with why, or -errno. */
+static int check_owned(int fd, const char *path, size_t max,
+		       struct strbuf *why)
+{
+	struct stat st;
+
+	if (fd < 0) {
+		if (lstat(path, &st))
+			return -errno;
+		if (st.st_uid == geteuid())
+			return 0;
+		strbuf__addf(why, "a symbolic link of uid %u, not of uid %u "
+			     "(who runs ptop)", (unsigned int)st.st_uid,
+			     (unsigned int)geteuid());
+		return -EPERM;
+	}
+	if (fstat(fd, &st))
+		return -errno;
+	if (!S_ISREG(st.st_mode)) {
+		strbuf__adds(why, "not a regular file");
+		return -EPERM;
+	}
+	if (st.st_uid != geteuid()) {
+		strbuf__addf(why, "owned by uid %u, not by uid %u (who runs "
+			     "ptop)", (unsigned int)st.st_uid,
+			     (unsigned int)geteuid());
+		return -EPERM;
+	}
+	if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+		strbuf__adds(why, "writable by its group or others (chmod "
+			     "go-w)");
+		return -EPERM;
+	}
+	return (u64)st.st_size > max ? -EFBIG : 0;
+}
+
+static int read_owned(const char *path, struct strbuf *sb, size_t max,
+		      struct strbuf *why)
 {
 	char buf[4096];
-	struct stat st;
-	int fd, err = 0;
+	int fd, err;
 
-	snprintf(why, len, "%s", strerror(EPERM));
 	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0 && errno == ELOOP) {
 		/* a link of one's own (dotfiles kept elsewhere); the file
 		 * it leads to is checked as any */
-		if (lstat(path, &st))
-			return -errno;
-		if (st.st_uid != geteuid()) {
-			snprintf(why, len, "a symbolic link of uid %u, not "
-				 "of uid %u (who runs ptop)",
-				 (unsigned int)st.st_uid,
-				 (unsigned int)geteuid());
-			return -EPERM;
-		}
+		err = check_owned(-1, path, max, why);
+		if (err)
+			return err;
 		fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	}
 	if (fd < 0)
 		return -errno;
-	if (fstat(fd, &st)) {
-		err = -errno;
-	} else if (!S_ISREG(st.st_mode)) {
-		snprintf(why, len, "not a regular file");
-		err = -EPERM;
-	} else if (st.st_uid != geteuid()) {
-		snprintf(why, len, "owned by uid %u, not by uid %u (who "
-			 "runs ptop)", (unsigned int)st.st_uid,
-			 (unsigned int)geteuid());
-		err = -EPERM;
-	} else if (st.st_mode & (S_IWGRP | S_IWOTH)) {
-		snprintf(why, len, "writable by its group or others (chmod "
-			 "go-w)");
-		err = -EPERM;
-	} else if ((u64)st.st_size > max) {
-		err = -EFBIG;
-	}
+	err = check_owned(fd, path, max, why);
 	while (!err) {
 		ssize_t r = fd__read_upto(fd, buf, sizeof(buf));
 
@@ -101,6 +114,18 @@ int fd__read_owned(const char *path, struct strbuf *sb, size_t max,
 		}
 	}
 	close(fd);
+	return err;
+}
+
+int fd__read_owned(const char *path, struct strbuf *sb, size_t max,
+		   struct strbuf *why)
+{
+	size_t said = why->len;
+	int err = read_owned(path, sb, max, why);
+
+	/* an EPERM of the system's own (open, lstat) */
+	if (err == -EPERM && why->len == said)
+		strbuf__adds(why, strerror(EPERM));
 	return err;
 }
 

@@ -50,11 +50,11 @@ int fd__read_all(const char *path, struct strbuf *sb, size_t max);
  * the effective user owns it and neither its group nor others may write
  * it (the rule of perf's JIT maps), and it is a regular file; a symbolic
  * link is followed only when the effective user owns the link too.  0;
- * -ENOENT when there is none; -EPERM with why[len] saying why it is not
- * trusted; -EFBIG past max; or -errno.
+ * -ENOENT when there is none; -EPERM with why it is not trusted appended
+ * to why; -EFBIG past max; or -errno.
  */
 int fd__read_owned(const char *path, struct strbuf *sb, size_t max,
-		   char *why, size_t len);
+		   struct strbuf *why);
 /* A small integer from such a file (strtoll, base 10): 0 or -errno. */
 int fd__read_int(const char *path, long long *out);
 

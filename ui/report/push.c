@@ -16,47 +16,47 @@
 
 /* ---- labels and the query (pure) ---- */
 
-int push__check_label(const char *kv, char *why, size_t len)
+int push__check_label(const char *kv, struct strbuf *why)
 {
 	const char *eq = strchr(kv, '=');
 	size_t klen;
 
 	if (!eq) {
-		snprintf(why, len, "'%s' is not KEY=VALUE", kv);
+		strbuf__addf(why, "'%s' is not KEY=VALUE", kv);
 		return -EINVAL;
 	}
 	klen = (size_t)(eq - kv);
 	if (!klen || !(isalpha((unsigned char)kv[0]) || kv[0] == '_') ||
 	    (klen >= 2 && kv[0] == '_' && kv[1] == '_')) {
-		snprintf(why, len, "label '%.*s': a key starts with a letter "
-			 "or '_' (not \"__\")", (int)klen, kv);
+		strbuf__addf(why, "label '%.*s': a key starts with a letter "
+			     "or '_' (not \"__\")", (int)klen, kv);
 		return -EINVAL;
 	}
 	for (size_t i = 0; i < klen; i++) {
 		unsigned char c = (unsigned char)kv[i];
 
 		if (!isalnum(c) && c != '_' && c != '.') {
-			snprintf(why, len, "label '%.*s': a key holds letters, "
-				 "digits, '_' and '.'", (int)klen, kv);
+			strbuf__addf(why, "label '%.*s': a key holds letters, "
+				     "digits, '_' and '.'", (int)klen, kv);
 			return -EINVAL;
 		}
 	}
 	if (!eq[1]) {
-		snprintf(why, len, "label '%.*s' has no value", (int)klen, kv);
+		strbuf__addf(why, "label '%.*s' has no value", (int)klen, kv);
 		return -EINVAL;
 	}
 	for (const char *v = eq + 1; *v; v++) {
 		unsigned char c = (unsigned char)*v;
 
 		if (c < 0x20 || c == 0x7f || strchr("{},=", c)) {
-			snprintf(why, len, "label '%.*s': a value is printable, "
-				 "without '{', '}', ',' or '='", (int)klen, kv);
+			strbuf__addf(why, "label '%.*s': a value is printable, "
+				     "without '{', '}', ',' or '='", (int)klen, kv);
 			return -EINVAL;
 		}
 	}
 	if (strlen(kv) > 256) {
-		snprintf(why, len, "label '%.*s' is longer than 256 bytes",
-			 (int)klen, kv);
+		strbuf__addf(why, "label '%.*s' is longer than 256 bytes",
+			     (int)klen, kv);
 		return -EINVAL;
 	}
 	return 0;
@@ -292,7 +292,7 @@ struct curl_api {
 	void (*slist_free_all)(struct curl_slist *l);
 };
 
-static int curl_load(struct curl_api *api, char *err, size_t len)
+static int curl_load(struct curl_api *api, struct strbuf *err)
 {
 	static const char *const libs[] = { "libcurl.so.4",
 					    "libcurl-gnutls.so.4" };
@@ -301,15 +301,15 @@ static int curl_load(struct curl_api *api, char *err, size_t len)
 	for (size_t i = 0; i < ARRAY_SIZE(libs) && !api->lib; i++)
 		api->lib = dlopen(libs[i], RTLD_NOW | RTLD_LOCAL);
 	if (!api->lib) {
-		snprintf(err, len, "--push needs libcurl (libcurl.so.4): "
-			 "install libcurl4");
+		strbuf__adds(err, "--push needs libcurl (libcurl.so.4): "
+			     "install libcurl4");
 		return -ENOENT;
 	}
 #define SYM(f, n)                                                            \
 	do {                                                                 \
 		*(void **)&api->f = dlsym(api->lib, n);                      \
 		if (!api->f) {                                               \
-			snprintf(err, len, "libcurl has no %s", n);          \
+			strbuf__addf(err, "libcurl has no %s", n);           \
 			dlclose(api->lib);                                   \
 			api->lib = NULL;                                     \
 			return -ENOENT;                                      \
@@ -326,7 +326,7 @@ static int curl_load(struct curl_api *api, char *err, size_t len)
 	SYM(slist_free_all, "curl_slist_free_all");
 #undef SYM
 	if (api->global_init(C_GLOBAL_DEFAULT)) {
-		snprintf(err, len, "libcurl could not start");
+		strbuf__adds(err, "libcurl could not start");
 		dlclose(api->lib);
 		api->lib = NULL;
 		return -EIO;
@@ -348,6 +348,7 @@ struct pusher {
 	char url[2048];		/* the server's, without a trailing '/' */
 	struct curl_api api;
 	pthread_t thread;
+	bool started;		/* the thread runs (pusher__new finished) */
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	struct push_item *q;	/* a ring of queue_max */
@@ -403,8 +404,8 @@ static int cut(void *ctx, long long dt, long long dn, long long ut,
 
 /* One request: 0 (2xx), 1 (worth retrying: network, 5xx, 429), or -1
  * (refused for good: another 4xx); why says what went wrong. */
-static int send_item(struct pusher *p, const struct push_item *it, char *why,
-		     size_t len)
+static int send_item(struct pusher *p, const struct push_item *it,
+		     struct strbuf *why)
 {
 	struct curl_api *api = &p->api;
 	struct curl_slist *hdr = NULL;
@@ -414,7 +415,7 @@ static int send_item(struct pusher *p, const struct push_item *it, char *why,
 	int rc;
 
 	if (!c) {
-		snprintf(why, len, "libcurl: out of memory");
+		strbuf__adds(why, "libcurl: out of memory");
 		return 1;
 	}
 	snprintf(ctype, sizeof(ctype),
@@ -441,18 +442,18 @@ static int send_item(struct pusher *p, const struct push_item *it, char *why,
 	/* ptop's own bounds, in ptop's words (curl's are "Timeout was
 	 * reached", "Operation was aborted by an application callback") */
 	if (rc == C_E_OPERATION_TIMEDOUT)
-		snprintf(why, len, "no answer within %g s (ptop's timeout)",
-			 p->o.timeout);
+		strbuf__addf(why, "no answer within %g s (ptop's timeout)",
+			     p->o.timeout);
 	else if (rc == C_E_ABORTED_BY_CALLBACK)
-		snprintf(why, len, "no answer before ptop's exit (it waits %g "
-			 "s for the last profiles)", p->o.flush);
+		strbuf__addf(why, "no answer before ptop's exit (it waits %g "
+			     "s for the last profiles)", p->o.flush);
 	else if (rc)
-		snprintf(why, len, "%s", api->easy_strerror(rc));
+		strbuf__adds(why, api->easy_strerror(rc));
 	if (rc)
 		return 1;
 	if (code >= 200 && code < 300)
 		return 0;
-	snprintf(why, len, "the server answered HTTP %ld", code);
+	strbuf__addf(why, "the server answered HTTP %ld", code);
 	return code == 429 || code >= 500 || code < 200 ? 1 : -1;
 }
 
@@ -490,7 +491,7 @@ static void *pusher__main(void *arg)
 	pthread_mutex_lock(&p->lock);
 	for (;;) {
 		struct push_item it;
-		char why[sizeof(p->st.error)];
+		struct strbuf why;
 		double now = mono_now();
 		int rc;
 
@@ -512,11 +513,12 @@ static void *pusher__main(void *arg)
 		p->q[p->head].url = p->q[p->head].body = NULL;
 		p->sending_since = now;
 		pthread_mutex_unlock(&p->lock);
-		why[0] = '\0';
-		rc = send_item(p, &it, why, sizeof(why));
+		strbuf__init(&why);
+		rc = send_item(p, &it, &why);
 		pthread_mutex_lock(&p->lock);
 		p->sending_since = 0;
 		if (rc == 0) {
+			strbuf__fini(&why);
 			item_fini(&it);
 			p->head = (p->head + 1) % p->o.queue_max;
 			p->nr--;
@@ -529,9 +531,12 @@ static void *pusher__main(void *arg)
 			continue;
 		}
 		p->st.failed++;
-		snprintf(p->st.error, sizeof(p->st.error), "%s", why);
+		/* the status keeps what fits, and so says the log */
+		snprintf(p->st.error, sizeof(p->st.error), "%s",
+			 why.buf ? why.buf : "out of memory");
+		strbuf__fini(&why);
 		if (!p->st.unreachable)
-			pr_warn("push: %s: %s; %s", p->url, why,
+			pr_warn("push: %s: %s; %s", p->url, p->st.error,
 				rc < 0 ? "this profile is dropped" :
 				p->closing ? "what still waits is dropped" :
 					     "retrying (profiles wait, the "
@@ -551,24 +556,26 @@ static void *pusher__main(void *arg)
 	return NULL;
 }
 
-int pusher__new(struct pusher **out, const struct push_opts *o, char *err,
-		size_t len)
+struct pusher *pusher__new(const struct push_opts *o, struct strbuf *err)
 {
-	struct pusher *p;
+	struct pusher *p = NULL;
 	size_t n;
 	int rc;
 
-	*out = NULL;
 	if (strncmp(o->url, "http://", 7) && strncmp(o->url, "https://", 8)) {
-		snprintf(err, len, "--push '%s': the server's URL starts with "
-			 "http:// or https://", o->url);
-		return -EINVAL;
+		strbuf__addf(err, "--push '%s': the server's URL starts with "
+			     "http:// or https://", o->url);
+		rc = -EINVAL;
+		goto fail;
 	}
 	p = calloc(1, sizeof(*p));
 	if (!p) {
-		snprintf(err, len, "out of memory");
-		return -ENOMEM;
+		strbuf__adds(err, "out of memory");
+		rc = -ENOMEM;
+		goto fail;
 	}
+	pthread_mutex_init(&p->lock, NULL);
+	pthread_cond_init(&p->cond, NULL);
 	p->o = *o;
 	if (!p->o.queue_max)
 		p->o.queue_max = 8;
@@ -585,30 +592,25 @@ int pusher__new(struct pusher **out, const struct push_opts *o, char *err,
 		p->url[--n] = '\0';
 	p->q = calloc(p->o.queue_max, sizeof(*p->q));
 	if (!p->q) {
-		free(p);
-		snprintf(err, len, "out of memory");
-		return -ENOMEM;
+		strbuf__adds(err, "out of memory");
+		rc = -ENOMEM;
+		goto fail;
 	}
-	rc = curl_load(&p->api, err, len);
+	rc = curl_load(&p->api, err);
+	if (rc)
+		goto fail;
+	rc = -pthread_create(&p->thread, NULL, pusher__main, p);
 	if (rc) {
-		free(p->q);
-		free(p);
-		return rc;
+		strbuf__addf(err, "cannot start the push thread: %s",
+			     strerror(-rc));
+		goto fail;
 	}
-	pthread_mutex_init(&p->lock, NULL);
-	pthread_cond_init(&p->cond, NULL);
-	rc = pthread_create(&p->thread, NULL, pusher__main, p);
-	if (rc) {
-		snprintf(err, len, "cannot start the push thread: %s",
-			 strerror(rc));
-		pthread_mutex_destroy(&p->lock);
-		pthread_cond_destroy(&p->cond);
-		free(p->q);
-		free(p);
-		return -rc;
-	}
-	*out = p;
-	return 0;
+	p->started = true;
+	return p;
+fail:
+	pusher__free(p, NULL);
+	errno = -rc;
+	return NULL;
 }
 
 void pusher__queue(struct pusher *p, const char *event, void *body,
@@ -681,13 +683,15 @@ void pusher__free(struct pusher *p, struct push_stats *st)
 {
 	if (!p)
 		return;
-	pthread_mutex_lock(&p->lock);
-	p->closing = true;
-	p->deadline = mono_now() + p->o.flush;
-	p->retry_at = 0;	/* what waits is sent now */
-	pthread_cond_signal(&p->cond);
-	pthread_mutex_unlock(&p->lock);
-	pthread_join(p->thread, NULL);
+	if (p->started) {
+		pthread_mutex_lock(&p->lock);
+		p->closing = true;
+		p->deadline = mono_now() + p->o.flush;
+		p->retry_at = 0;	/* what waits is sent now */
+		pthread_cond_signal(&p->cond);
+		pthread_mutex_unlock(&p->lock);
+		pthread_join(p->thread, NULL);
+	}
 	while (p->nr)
 		drop_head(p);
 	if (st) {

@@ -37,11 +37,12 @@ struct push_stats {
 	char error[160];	/* why, when it did */
 };
 
-/* Checks a --label ("key=value"): 0, or -EINVAL with the reason in why.
+/* Checks a --label ("key=value"): 0, or -EINVAL with the reason appended
+ * to why.
  * Keys as Pyroscope takes them: a letter or '_', then letters, digits,
  * '_' or '.', not starting with "__" (reserved); values non-empty,
  * printable, without '{', '}', ',' or '='. */
-int push__check_label(const char *kv, char *why, size_t len);
+int push__check_label(const char *kv, struct strbuf *why);
 
 /*
  * The ingest request's query: "name=APP{hostname=H,event=E,k=v,...}
@@ -74,10 +75,10 @@ int push_window__end(struct push_window *w);
 
 struct pusher;
 
-/* Loads libcurl and starts the sender: 0, or -errno with the reason in
- * err (libcurl missing, a URL that is not http:// or https://). */
-int pusher__new(struct pusher **out, const struct push_opts *o, char *err,
-		size_t len);
+/* Loads libcurl and starts the sender; NULL with errno set and the
+ * reason appended to err (libcurl missing, a URL that is not http:// or
+ * https://, out of memory). */
+struct pusher *pusher__new(const struct push_opts *o, struct strbuf *err);
 /* Queues one profile (gzip'd profile.proto, taken over: freed by the
  * pusher) of event's samples from..until (Unix seconds); when the queue
  * is full, the oldest waiting profile is dropped (and counted). */

@@ -371,20 +371,21 @@ static void tty__colors(void)
 	style_attr[ST_FL_MATCH] = COLOR_PAIR(11) | A_BOLD;
 }
 
-static int check_term(const char *term, char *err, size_t len)
+static int check_term(const char *term, struct strbuf *err)
 {
 	if (!term || !*term || strcmp(term, "dumb") == 0) {
-		snprintf(err, len, "TERM is %s%s%s: the live view needs a "
-				   "terminal that can move the cursor; use -b "
-				   "for batch mode",
-			 term && *term ? "'" : "unset",
-			 term && *term ? term : "", term && *term ? "'" : "");
+		strbuf__addf(err, "TERM is %s%s%s: the live view needs a "
+				  "terminal that can move the cursor; use -b "
+				  "for batch mode",
+			     term && *term ? "'" : "unset",
+			     term && *term ? term : "",
+			     term && *term ? "'" : "");
 		return -EINVAL;
 	}
 	return 0;
 }
 
-int tty__probe(char *err, size_t len)
+int tty__probe(struct strbuf *err)
 {
 	const char *term = getenv("TERM");
 	TERMINAL *saved = cur_term, *mine;
@@ -393,27 +394,27 @@ int tty__probe(char *err, size_t len)
 
 	if (tty_on)
 		return 0;
-	rc = check_term(term, err, len);
+	rc = check_term(term, err);
 	if (rc)
 		return rc;
 	if (setupterm(term, fileno(stdout), &errret) != OK) {
-		snprintf(err, len, "cannot use the terminal type '%s'%s; use -b "
-				   "for batch mode", term,
-			 errret == 0 ? " (no terminfo entry, or a hard-copy "
-				       "terminal)" : "");
+		strbuf__addf(err, "cannot use the terminal type '%s'%s; use -b "
+				  "for batch mode", term,
+			     errret == 0 ? " (no terminfo entry, or a "
+					   "hard-copy terminal)" : "");
 		return -EINVAL;
 	}
 	cup = tigetstr("cup");
 	rc = !cup || cup == (char *)-1 ? -EINVAL : 0;
 	if (rc)
-		snprintf(err, len, "the terminal type '%s' cannot move the "
-				   "cursor; use -b for batch mode", term);
+		strbuf__addf(err, "the terminal type '%s' cannot move the "
+				  "cursor; use -b for batch mode", term);
 	mine = set_curterm(saved);
 	del_curterm(mine);
 	return rc;
 }
 
-int tty__open(char *err, size_t len)
+int tty__open(struct strbuf *err)
 {
 	static bool atexit_done;
 	const char *term = getenv("TERM");
@@ -421,7 +422,7 @@ int tty__open(char *err, size_t len)
 
 	if (tty_on)
 		return 0;
-	if (check_term(term, err, len))
+	if (check_term(term, err))
 		return -EINVAL;
 	tty_out = fileno(stdout);
 	tty_in = fileno(stdin);
@@ -429,8 +430,8 @@ int tty__open(char *err, size_t len)
 	tty_ascii = strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
 	tty_screen = newterm(NULL, stdout, stdin);
 	if (!tty_screen) {
-		snprintf(err, len, "cannot use the terminal type '%s'; use -b "
-				   "for batch mode", term);
+		strbuf__addf(err, "cannot use the terminal type '%s'; use -b "
+				  "for batch mode", term);
 		return -EINVAL;
 	}
 	set_term(tty_screen);
@@ -441,8 +442,8 @@ int tty__open(char *err, size_t len)
 		tty_screen = NULL;
 		if (tty_have_saved)
 			tcsetattr(tty_in, TCSANOW, &tty_saved);
-		snprintf(err, len, "the terminal type '%s' cannot move the "
-				   "cursor; use -b for batch mode", term);
+		strbuf__addf(err, "the terminal type '%s' cannot move the "
+				  "cursor; use -b for batch mode", term);
 		return -EINVAL;
 	}
 	restore_len = 0;

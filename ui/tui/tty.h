@@ -6,13 +6,14 @@
 
 #include "ui/tui/screen.h"
 
-/* 0, or -errno with a message for the user in err (TERM unusable). */
-int tty__open(char *err, size_t len);
+/* 0, or -errno with a message for the user appended to err (TERM
+ * unusable). */
+int tty__open(struct strbuf *err);
 /* 1 colours, 0 none, -1 (default) colours unless NO_COLOR is set to
  * something (no-color.org); before tty__open, or live. */
 void tty__set_color(int mode);
 /* The same checks without touching the terminal (before sampling). */
-int tty__probe(char *err, size_t len);
+int tty__probe(struct strbuf *err);
 /* Restores the terminal; safe to call twice. */
 void tty__close(void);
 bool tty__active(void);

@@ -763,11 +763,14 @@ static int tui__wait_ms(struct tui *t, double now)
 
 int tui__check_terminal(void)
 {
-	char err[256];
-	int rc = tty__probe(err, sizeof(err));
+	struct strbuf err;
+	int rc;
 
+	strbuf__init(&err);
+	rc = tty__probe(&err);
 	if (rc)
-		pr_err("%s", err);
+		pr_err("%s", err.buf ? err.buf : "out of memory");
+	strbuf__fini(&err);
 	return rc;
 }
 
@@ -776,7 +779,7 @@ int tui__run(struct app *a)
 	struct screen scr;
 	struct logq *logq;
 	struct tui t;
-	char err[256];
+	struct strbuf err;
 	bool dirty = true, quit = false, status_on = false;
 	long refreshes = 0;	/* the tables taken, for -n */
 
@@ -788,12 +791,15 @@ int tui__run(struct app *a)
 	}
 	tty__set_color(a->color);
 	tty__set_mouse(a->mouse);
-	if (tty__open(err, sizeof(err))) {
-		pr_err("%s", err);
+	strbuf__init(&err);
+	if (tty__open(&err)) {
+		pr_err("%s", err.buf ? err.buf : "out of memory");
+		strbuf__fini(&err);
 		if (!a->logq)
 			logq__free(logq);
 		return 1;
 	}
+	strbuf__fini(&err);
 	/* from here on nothing may write to the terminal behind curses */
 	log__set_handler(logq__handler, logq);
 	/* the command's lines may be logged now: they reach the status

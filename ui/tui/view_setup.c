@@ -467,7 +467,7 @@ static int make_dirs(const char *path)
 	return 0;
 }
 
-int setup__save(struct tui *t, const char *path, char *why, size_t len)
+int setup__save(struct tui *t, const char *path, struct strbuf *why)
 {
 	struct config_set sets[2 * ARRAY_SIZE(settings)];
 	char bufs[ARRAY_SIZE(settings)][256];
@@ -479,13 +479,13 @@ int setup__save(struct tui *t, const char *path, char *why, size_t len)
 	strbuf__init(&out);
 	/* its comments and the lines of other settings stay: it is read
 	 * as it would be at start, trusted or not */
-	err = fd__read_owned(path, &text, 64 << 10, why, len);
+	err = fd__read_owned(path, &text, 64 << 10, why);
 	if (err == -ENOENT || err == -ENOTDIR) {
 		err = 0;
 	} else if (err == -EPERM) {
 		goto out;	/* why says it */
 	} else if (err) {
-		snprintf(why, len, "%s", strerror(-err));
+		strbuf__adds(why, strerror(-err));
 		goto out;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(settings); i++)
@@ -498,7 +498,7 @@ int setup__save(struct tui *t, const char *path, char *why, size_t len)
 		err = outfile__save(path, out.buf ? out.buf : "", out.len,
 				    OUTFILE_SYNC);
 	if (err)
-		snprintf(why, len, "%s", strerror(-err));
+		strbuf__adds(why, strerror(-err));
 out:
 	strbuf__fini(&text);
 	strbuf__fini(&out);
@@ -509,8 +509,7 @@ enum act_result action__setup_save(struct tui *t, int arg)
 {
 	struct setup *st = setup_of(t);
 	const char *path = t->a->config_path;
-	char why[256];
-	struct strbuf sb;
+	struct strbuf sb, why;
 
 	(void)arg;
 	if (!path) {
@@ -519,12 +518,14 @@ enum act_result action__setup_save(struct tui *t, int arg)
 		return R_REDRAW;
 	}
 	strbuf__init(&sb);
+	strbuf__init(&why);
 	sanitize_str(&sb, path);
-	if (setup__save(t, path, why, sizeof(why)))
+	if (setup__save(t, path, &why))
 		tui__status(t, ST_ERROR, "%s: not saved: %s",
-			    sb.buf ? sb.buf : "", why);
+			    sb.buf ? sb.buf : "", why.buf ? why.buf : "");
 	else
 		tui__status(t, ST_NORMAL, "saved to %s", sb.buf ? sb.buf : "");
+	strbuf__fini(&why);
 	strbuf__fini(&sb);
 	if (st)
 		st->changed = false;

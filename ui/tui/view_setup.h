@@ -15,8 +15,8 @@ enum act_result action__setup_save(struct tui *t, int arg);
 /* Esc, q, F10: back to the table. */
 enum act_result action__setup_close(struct tui *t, int arg);
 
-/* Saves the settings to path: 0, or -errno with why[len] said (tests). */
-int setup__save(struct tui *t, const char *path, char *why, size_t len);
+/* Saves the settings to path: 0, or -errno with why appended (tests). */
+int setup__save(struct tui *t, const char *path, struct strbuf *why);
 
 /* Its operations (view.h). */
 extern const struct view_ops setup__view;
