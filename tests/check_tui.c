@@ -722,11 +722,11 @@ START_TEST(test_sorting)
 	tui__describe_filters(&f.t, f.t.filters, sizeof(f.t.filters));
 	ck_assert_str_eq(f.t.filters, "grouped by dso,sym,comm");
 	/* now comm can order (A to Z) */
-	ck_assert_int_eq(actions__set_order(&f.t, SORT_COMM, false),
+	ck_assert_int_eq(top__set_order(&f.t, SORT_COMM, false),
 			 R_REBUILD);
 	ck_assert_int_eq(f.t.table.spec.order, SORT_COMM);
 	/* a column not grouped cannot */
-	ck_assert_int_eq(actions__set_order(&f.t, SORT_CPU, false), R_REDRAW);
+	ck_assert_int_eq(top__set_order(&f.t, SORT_CPU, false), R_REDRAW);
 	ck_assert_int_eq(f.t.table.spec.order, SORT_COMM);
 	/* Esc: the order, then the grouping */
 	ck_assert_uint_eq(top__nr_undo(&f.t), 2);

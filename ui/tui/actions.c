@@ -83,18 +83,29 @@ static struct listview *prompt_list(struct tui *t)
 	return tui__list(t, tui__shown_view(t));
 }
 
-/* ---- prompts: the loop's; what is typed goes to the view that opened
- * the prompt (its prompt operation), a list's search to its list ---- */
+/* ---- prompts: the loop's; what is typed goes to what opened the
+ * prompt: the actions' own prompts (the table's symbol filter, percent
+ * limit and target) to their handlers, a list's search to its list, the
+ * others to the view under the prompt (its prompt operation) ---- */
 
 static enum act_result prompt_event(struct tui *t, enum prompt_event ev)
 {
 	const struct view_ops *v;
 	const struct prompt *p = &t->prompt;
 
-	if (p->kind == PROMPT_LIST_FILTER) {
+	switch (p->kind) {
+	case PROMPT_LIST_FILTER:
 		listview__set_filter(prompt_list(t), ev == PROMPT_CANCEL ?
 							     p->saved : p->buf);
 		return R_REDRAW;
+	case PROMPT_TARGET:
+		return ev == PROMPT_ACCEPT ? actions__target_prompt(t, p->buf) :
+					     R_REDRAW;
+	case PROMPT_SYM_FILTER:
+	case PROMPT_PERCENT:
+		return actions__filter_prompt(t, p, ev);
+	default:
+		break;
 	}
 	/* (accepted or cancelled, it is closed: the view is on top) */
 	v = views__find(tui__shown_view(t));

@@ -78,8 +78,6 @@ enum act_result action__sort_cycle(struct tui *t, int dir);
 enum act_result action__sort_invert(struct tui *t, int arg);
 /* The order (undoable; a column only when rows are grouped by it), and
  * a grouping column added or taken away (undoable; the order stays). */
-enum act_result actions__set_order(struct tui *t, enum sort_key k,
-				   bool invert);
 enum act_result actions__toggle_group(struct tui *t, enum sort_key k);
 enum act_result action__baseline(struct tui *t, int arg);
 enum act_result action__row_menu(struct tui *t, int arg);

@@ -115,22 +115,6 @@ static size_t orders(const struct tui *t, enum sort_key *out)
 	return n;
 }
 
-static void undo_order(struct tui *t, const struct undo *u)
-{
-	enum sort_key k = u->prev_spec.order;
-
-	/* a grouping changed since may have taken its column */
-	if (sort_key__groups(k) && !sort_spec__has(&t->base, k))
-		k = SORT_OVERHEAD;
-	tui__set_order(t, k, u->prev_spec.invert);
-}
-
-static bool same_order(const struct tui *t, const struct undo *u)
-{
-	return t->table.spec.order == u->prev_spec.order &&
-	       t->table.spec.invert == u->prev_spec.invert;
-}
-
 static void undo_group(struct tui *t, const struct undo *u)
 {
 	enum sort_key k = t->table.spec.order;
@@ -147,26 +131,6 @@ static bool same_group(const struct tui *t, const struct undo *u)
 	return t->base.nr_group == u->prev_spec.nr_group &&
 	       !memcmp(t->base.group, u->prev_spec.group,
 		       t->base.nr_group * sizeof(t->base.group[0]));
-}
-
-enum act_result actions__set_order(struct tui *t, enum sort_key k,
-				   bool invert)
-{
-	if (sort_key__groups(k) && !sort_spec__has(&t->base, k)) {
-		tui__status(t, ST_ERROR, "rows are not grouped by %s: group "
-			    "by it first (s, then Group by)",
-			    sort_key__name(k));
-		return R_REDRAW;
-	}
-	if (!top__push_undo(t, undo_order, "sort order", true))
-		return R_REDRAW;
-	tui__set_order(t, k, invert);
-	top__settle_undo(t, undo_order, same_order);
-	tui__status(t, ST_NORMAL, "sorted by %s%s%s", sort_key__name(k),
-		    sort_key__groups(k) ? (invert ? " (Z to A)" : " (A to Z)") :
-					  "",
-		    invert && !sort_key__groups(k) ? " (inverted)" : "");
-	return R_REBUILD;
 }
 
 enum act_result actions__toggle_group(struct tui *t, enum sort_key k)
@@ -248,7 +212,7 @@ static enum act_result pick_sort(struct tui *t, int id)
 	if (id == TITLE_ID)
 		return sort_picker(t, (int)t->table.spec.order);
 	if (!(id & GROUP_ID))
-		return actions__set_order(t, (enum sort_key)id,
+		return top__set_order(t, (enum sort_key)id,
 					  t->table.spec.invert);
 	/* a grouping: the picker stays open for the next one */
 	r = actions__toggle_group(t, (enum sort_key)(id & ~GROUP_ID));
@@ -270,13 +234,13 @@ enum act_result action__sort_cycle(struct tui *t, int dir)
 	while (i < n && ord[i] != t->table.spec.order)
 		i++;
 	i = i == n ? 0 : (i + n + (size_t)(dir > 0 ? 1 : n - 1)) % n;
-	return actions__set_order(t, ord[i], t->table.spec.invert);
+	return top__set_order(t, ord[i], t->table.spec.invert);
 }
 
 enum act_result action__sort_invert(struct tui *t, int arg)
 {
 	(void)arg;
-	return actions__set_order(t, t->table.spec.order,
+	return top__set_order(t, t->table.spec.order,
 				  !t->table.spec.invert);
 }
 

@@ -299,7 +299,7 @@ void tui__set_order(struct tui *t, enum sort_key k, bool invert)
 {
 	struct sort_spec spec = t->base;
 
-	/* the order never regroups (actions__set_order checks that a
+	/* the order never regroups (top__set_order checks that a
 	 * column it names is grouped) */
 	spec.order = k;
 	spec.invert = invert;

@@ -9,7 +9,6 @@
 #include "ui/report/sanitize.h"
 #include "ui/tui/tui_internal.h"
 #include "ui/tui/view_top.h"
-#include "ui/tui/actions.h"
 #include "ui/tui/mouse.h"
 #include "ui/tui/view_tree.h"
 
@@ -379,6 +378,43 @@ static struct listview *top__list(struct tui *t)
 	return &top__of(t)->lv;
 }
 
+/* ---- the order, undoable ---- */
+
+static void undo_order(struct tui *t, const struct undo *u)
+{
+	enum sort_key k = u->prev_spec.order;
+
+	/* a grouping changed since may have taken its column */
+	if (sort_key__groups(k) && !sort_spec__has(&t->base, k))
+		k = SORT_OVERHEAD;
+	tui__set_order(t, k, u->prev_spec.invert);
+}
+
+static bool same_order(const struct tui *t, const struct undo *u)
+{
+	return t->table.spec.order == u->prev_spec.order &&
+	       t->table.spec.invert == u->prev_spec.invert;
+}
+
+enum act_result top__set_order(struct tui *t, enum sort_key k, bool invert)
+{
+	if (sort_key__groups(k) && !sort_spec__has(&t->base, k)) {
+		tui__status(t, ST_ERROR, "rows are not grouped by %s: group "
+			    "by it first (s, then Group by)",
+			    sort_key__name(k));
+		return R_REDRAW;
+	}
+	if (!top__push_undo(t, undo_order, "sort order", true))
+		return R_REDRAW;
+	tui__set_order(t, k, invert);
+	top__settle_undo(t, undo_order, same_order);
+	tui__status(t, ST_NORMAL, "sorted by %s%s%s", sort_key__name(k),
+		    sort_key__groups(k) ? (invert ? " (Z to A)" : " (A to Z)") :
+					  "",
+		    invert && !sort_key__groups(k) ? " (inverted)" : "");
+	return R_REBUILD;
+}
+
 /* ---- F3: search ---- */
 
 #define SEARCH_LABEL "Search (F3: next, Enter keeps, Esc back)"
@@ -484,17 +520,13 @@ static enum act_result search_prompt(struct tui *t, const struct prompt *p,
 	return R_REDRAW;
 }
 
-/* The table's prompts: the symbol filter, the percent limit, the target,
- * the search. */
+/* The table's own prompt: the search (the actions' prompts go to the
+ * actions: actions.c's prompt_event). */
 static enum act_result top__prompt(struct tui *t, const struct prompt *p,
 				   enum prompt_event ev)
 {
-	if (p->kind == PROMPT_TOP_SEARCH)
-		return search_prompt(t, p, ev);
-	if (p->kind == PROMPT_TARGET)
-		return ev == PROMPT_ACCEPT ? actions__target_prompt(t, p->buf) :
-					     R_REDRAW;
-	return actions__filter_prompt(t, p, ev);
+	return p->kind == PROMPT_TOP_SEARCH ? search_prompt(t, p, ev) :
+					      R_REDRAW;
 }
 
 /* The sort key a column's title orders by: its count, or the column
@@ -549,16 +581,16 @@ static enum act_result top__mouse(struct tui *t, const struct mouse_event *ev)
 			return R_NONE;
 		/* History's title: the timeline it is a glimpse of */
 		if (col == COL_HISTORY)
-			return action__open(t, V_TIMELINE);
+			return tui__open_view(t, V_TIMELINE, NULL);
 		k = column_order((enum column)col);
 		/* Pid and Command come with a grouping by tid or pid: the
 		 * column they come with sorts */
 		if (sort_key__groups(k) && !sort_spec__has(&t->base, k))
 			k = sort_spec__has(&t->base, SORT_TID) ? SORT_TID :
 							       SORT_PID;
-		return actions__set_order(t, k, k == t->table.spec.order ?
-						       !t->table.spec.invert :
-						       false);
+		return top__set_order(t, k, k == t->table.spec.order ?
+						   !t->table.spec.invert :
+						   false);
 	}
 	return tui__list_mouse(t, &top->lv, ev);
 }

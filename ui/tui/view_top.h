@@ -93,6 +93,9 @@ void top__remember_selection(struct tui *t);
 /* F3: a search that selects the next row whose symbol, shared object
  * or command holds a text (the rows stay; / filters them). */
 enum act_result action__search(struct tui *t, int arg);
+/* Orders the rows by k (an error when k is a column they are not grouped
+ * by), on the undo stack. */
+enum act_result top__set_order(struct tui *t, enum sort_key k, bool invert);
 
 /* Its operations (view.h). */
 extern const struct view_ops top__view;
