@@ -586,13 +586,6 @@ static struct entry *find(struct dbgfetch *f, enum dbgfetch_kind kind,
 	return NULL;
 }
 
-static const char *basename_of(const char *path)
-{
-	const char *slash = path ? strrchr(path, '/') : NULL;
-
-	return slash ? slash + 1 : path ? path : "?";
-}
-
 /* With the lock: a new queued entry, the worker started; NULL: -errno */
 static struct entry *add(struct dbgfetch *f, enum dbgfetch_kind kind,
 			 const u8 *bid, size_t n, const char *name, int *err)
@@ -619,7 +612,8 @@ static struct entry *add(struct dbgfetch *f, enum dbgfetch_kind kind,
 	e->kind = kind;
 	memcpy(e->bid, bid, n);
 	e->bid_size = n;
-	snprintf(e->name, sizeof(e->name), "%s", basename_of(name));
+	snprintf(e->name, sizeof(e->name), "%s",
+		 name ? path_basename(name) : "?");
 	e->state = E_QUEUED;
 	pthread_cond_broadcast(&f->cond);
 	return e;

@@ -269,13 +269,6 @@ static struct dso_state *state_of(struct symbolizer *s, const struct dso *dso)
 	return &s->states[dso->id];
 }
 
-static const char *basename_of(const char *path)
-{
-	const char *slash = path ? strrchr(path, '/') : NULL;
-
-	return slash ? slash + 1 : path;
-}
-
 static const char *display_name(struct symbolizer *s, const struct dso *dso)
 {
 	switch (dso->kind) {
@@ -293,7 +286,7 @@ static const char *display_name(struct symbolizer *s, const struct dso *dso)
 	if (dso->name && dso->name[0])
 		return dso->name;
 	if (dso->path && dso->path[0])
-		return pool_dup(s, basename_of(dso->path));
+		return pool_dup(s, path_basename(dso->path));
 	return dso->kind == DSO_ANON ? "[anon]" : "[unknown]";
 }
 

@@ -241,6 +241,17 @@ START_TEST(test_pid_reuse)
 }
 END_TEST
 
+START_TEST(test_path_basename)
+{
+	ck_assert_str_eq(path_basename("/usr/lib/libc.so.6"), "libc.so.6");
+	ck_assert_str_eq(path_basename("libc.so.6"), "libc.so.6");
+	ck_assert_str_eq(path_basename("[kernel.kallsyms]"),
+			 "[kernel.kallsyms]");
+	ck_assert_str_eq(path_basename("/dir/"), "");
+	ck_assert_ptr_null(path_basename(NULL));
+}
+END_TEST
+
 START_TEST(test_intmap)
 {
 	struct intmap im;
@@ -281,6 +292,7 @@ Suite *machine_suite(void)
 	tcase_add_test(tc, test_fork_exec_exit);
 	tcase_add_test(tc, test_pid_reuse);
 	tcase_add_test(tc, test_intmap);
+	tcase_add_test(tc, test_path_basename);
 	suite_add_tcase(s, tc);
 	return s;
 }

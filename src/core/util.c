@@ -345,6 +345,13 @@ int pidlist__parse(const char *s, pid_t **pids, size_t *nr)
 	return *nr ? 0 : -EINVAL;
 }
 
+const char *path_basename(const char *path)
+{
+	const char *slash = path ? strrchr(path, '/') : NULL;
+
+	return slash ? slash + 1 : path;
+}
+
 int parse_u64(const char *s, u64 *out)
 {
 	char *end;

@@ -98,6 +98,9 @@ int pidlist__parse(const char *s, pid_t **pids, size_t *nr);
 int parse_u64(const char *s, u64 *out);
 /* Parses a non-negative number of seconds with a fraction ("0.5"). */
 int parse_seconds(const char *s, double *out);
+/* The last component of a path (what follows its last '/'), the path
+ * itself when it has none; NULL for NULL. */
+const char *path_basename(const char *path);
 
 u64 hash_bytes(const void *p, size_t n);
 static inline u64 hash_u64(u64 x)

@@ -553,7 +553,7 @@ int annotator__open(struct annotator *an, const struct dso *dso, u64 addr,
 		add_note(a, "no source lines: no DWARF line information "
 			    "for this function in %s (a -g build or a "
 			    "-dbgsym package adds it)",
-			 basename_of(a->file ? a->file : a->dso_name));
+			 path_basename(a->file ? a->file : a->dso_name));
 	cache_add(an, a);
 	*out = a;
 	return 0;

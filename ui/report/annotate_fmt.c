@@ -177,7 +177,7 @@ static void fmt_src(const struct annotation *a, size_t i,
 
 	fmt_value(sb, a, f, s->samples, s->period, f->source_value);
 	strbuf__adds(sb, "  ");
-	sanitize_str(sb, basename_of(s->file));
+	sanitize_str(sb, path_basename(s->file));
 	strbuf__addf(sb, ":%d", s->line);
 	if (s->inlined && s->func) {
 		strbuf__adds(sb, " [inlined ");

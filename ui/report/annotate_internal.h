@@ -18,11 +18,4 @@ struct annotator {
 	u64 changes;	/* symbolizer__changes of the cached annotations */
 };
 
-static inline const char *basename_of(const char *p)
-{
-	const char *s = p ? strrchr(p, '/') : NULL;
-
-	return s ? s + 1 : p;
-}
-
 #endif
