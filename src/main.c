@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "src/sys/clock.h"
 #include "ui/report/push.h"
 #include "src/cli.h"
 #include "src/core/log.h"
@@ -610,7 +611,7 @@ static int read_recording(struct run *r)
 		if (start_symbolizer(r))
 			return 1;
 		session__set_source_ops(a->session, &recording_source_ops, a);
-		a->start = app__now();
+		a->start = clock__now();
 		err = perfdata__read(r->pd, a->session, &ro);
 		session__set_source_ops(a->session, NULL, NULL);
 		if (err == -EINTR)
@@ -640,7 +641,7 @@ static int read_recording(struct run *r)
 		if (stop_requested)
 			return RC_STOPPED;
 		info = perfdata_pipe__info(a->pipe);
-		a->start = app__now();
+		a->start = clock__now();
 		recording_kernel(info, &r->so, r->kallsyms,
 				 sizeof(r->kallsyms));
 	}
@@ -832,7 +833,7 @@ static int start_command(struct run *r)
 	}
 	o->target.pids = &child;
 	o->target.nr_pids = 1;
-	r->a.start = app__now();
+	r->a.start = clock__now();
 	err = sampler__start(r->a.sampler, &o->target);
 	o->target.pids = NULL;
 	o->target.nr_pids = 0;
@@ -894,7 +895,7 @@ static int start_live(struct run *r)
 		if (start_command(r))
 			return 1;
 	} else {
-		r->a.start = app__now();
+		r->a.start = clock__now();
 		if (sampler__start(r->a.sampler, &o->target))
 			return 1;
 	}

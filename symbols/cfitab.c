@@ -5,6 +5,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "src/sys/clock.h"
 #include "src/core/machine.h"
 #include "symbols/cfitab.h"
 #include "symbols/debuginfo.h"
@@ -81,14 +82,6 @@ struct cfitab {
 	struct machine *m;
 	s32 pid;
 };
-
-static double mono_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* the monotonic clock (the vDSO's: a thread's CPU clock is a system
  * call, dearer than what it would time) */
@@ -280,7 +273,7 @@ static void ctab__take(struct cfitab *c, struct ctab *t, struct cload *l)
 		   l->err == -ENOMEM || l->err == -EINPROGRESS) {
 		/* not the file's fault: later */
 		t->state = CT_NONE;
-		t->retry_at = mono_now() + RETRY_S;
+		t->retry_at = clock__now() + RETRY_S;
 	} else {
 		t->state = CT_FAILED;
 		c->st.load_failed++;
@@ -308,7 +301,7 @@ static struct ctab *cfitab__start(struct cfitab *c, const struct dso *dso,
 	}
 	t->last_use = ++c->clock;
 	if (t->state == CT_NONE &&
-	    (!t->retry_at || mono_now() >= t->retry_at)) {
+	    (!t->retry_at || clock__now() >= t->retry_at)) {
 		l = cload__new(c, dso);
 		if (!l)
 			return t;
@@ -337,7 +330,7 @@ static struct ctab *cfitab__table(struct cfitab *c, const struct dso *dso,
 		return NULL;
 	if (t->state == CT_LOADING && !t->waited) {
 		/* the first lookup waits a little, within the budget */
-		double now = mono_now(), wait;
+		double now = clock__now(), wait;
 
 		t->waited = true;
 		c->budget = MIN(WAIT_MAX_S,
@@ -348,7 +341,7 @@ static struct ctab *cfitab__table(struct cfitab *c, const struct dso *dso,
 			double waited;
 
 			loader__wait(c->loader, &t->job->lj, now + wait, NULL);
-			waited = mono_now() - now;
+			waited = clock__now() - now;
 			c->budget -= waited;
 			c->st.wait_ns += (u64)(waited * 1e9);
 		}
@@ -481,7 +474,7 @@ struct cfitab *cfitab__new(struct session *s, const struct cfitab_opts *o)
 	c->dio.symfs = c->o.symfs;
 	intmap__init(&c->tabs);
 	intmap__init(&c->pids);
-	c->budget_at = mono_now();
+	c->budget_at = clock__now();
 	c->cache = calloc(ROW_CACHE, sizeof(*c->cache));
 	c->gen = 1;
 	if (!c->o.sync)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "src/sys/clock.h"
 #include "src/sys/mapguard.h"
 #include "symbols/loader.h"
 
@@ -214,14 +215,6 @@ int loader__submit(struct loader *l, struct loader_job *job)
 	return 0;
 }
 
-static double mono_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 int loader__wait(struct loader *l, struct loader_job *job, double deadline,
 		 const volatile sig_atomic_t *stop)
 {
@@ -240,7 +233,7 @@ int loader__wait(struct loader *l, struct loader_job *job, double deadline,
 		}
 		if ((stop && *stop) || l->stop)
 			break;
-		now = mono_now();
+		now = clock__now();
 		if (deadline > 0 && now >= deadline)
 			break;
 		until = now + SLICE_NS / 1e9;

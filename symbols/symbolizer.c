@@ -18,6 +18,7 @@
 
 #include <gelf.h>
 
+#include "src/sys/clock.h"
 #include "symbols/cachedir.h"
 #include "symbols/dbgfetch.h"
 #include "symbols/debuginfo.h"
@@ -373,7 +374,7 @@ void symbolizer__set_deadline(struct symbolizer *s, double deadline)
 	if (!s)
 		return;
 	s->deadline = deadline;
-	s->wait_end = deadline > 0 ? MIN(deadline, mono_now() + WORKER_WAIT) :
+	s->wait_end = deadline > 0 ? MIN(deadline, clock__now() + WORKER_WAIT) :
 				     0;
 	s->past = s->worked = false;
 	s->deferred = s->deferred_loading = 0;
@@ -407,8 +408,6 @@ u64 symbolizer__loads(const struct symbolizer *s)
  * builds. */
 bool over_deadline(struct symbolizer *s)
 {
-	struct timespec ts;
-
 	if (s->deadline <= 0)
 		return false;
 	if (!s->worked) {
@@ -416,9 +415,7 @@ bool over_deadline(struct symbolizer *s)
 		return false;
 	}
 	if (!s->past) {
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		s->past = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9 >=
-			  s->deadline;
+		s->past = clock__now() >= s->deadline;
 	}
 	return s->past;
 }

@@ -205,7 +205,6 @@ struct image *image__new(void);
 void symbolizer__drop_dwarf(struct symbolizer *s, struct image *img);
 void job_cancel(struct symbolizer *s, struct load_job **job);
 void symbolizer__put_image(struct symbolizer *s, struct image *img);
-double mono_now(void);
 bool image_ready(struct symbolizer *s, struct image *img);
 void load_file(struct symbolizer *s, const struct dso *dso,
 	       struct dso_state *ds);

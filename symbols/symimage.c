@@ -15,6 +15,7 @@
 
 #include <gelf.h>
 
+#include "src/sys/clock.h"
 #include "src/sys/mapguard.h"
 #include "symbols/cachedir.h"
 #include "symbols/dbgfetch.h"
@@ -234,14 +235,6 @@ static void job_want(u8 *out, size_t *out_n, const u8 *bid, size_t n)
 static void symbols_run(struct loader_job *lj);
 static void dwarf_run(struct loader_job *lj);
 
-double mono_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* The start of a run, on the worker (logged: the tests see that a load
  * is under way), then the tests' slow load: a sleep no signal cuts, as
  * none cuts libdw's inflating. */
@@ -253,19 +246,19 @@ static double job_begin(const struct load_job *j)
 	pr_debug("%s: reading %s (worker)", j->name,
 		 j->kind == JOB_DWARF ? "DWARF" : "symbols");
 	if (!j->delay_ms)
-		return mono_now();
+		return clock__now();
 	/* the thread's name says it to the tests (/proc/PID/task/N/comm) */
 	pthread_setname_np(pthread_self(), SLOW_LOAD_THREAD);
 	while (nanosleep(&ts, &ts) && errno == EINTR)
 		;
 	pthread_setname_np(pthread_self(), LOADER_THREAD);
-	return mono_now();
+	return clock__now();
 }
 
 static void job_end(const struct load_job *j, double t0)
 {
 	pr_debug("%s: read in %.0f ms (worker%s)", j->name,
-		 (mono_now() - t0) * 1000,
+		 (clock__now() - t0) * 1000,
 		 j->symcache_used ? ", its table kept from an earlier run" :
 		 j->symcache_made ? ", its table kept for later runs" : "");
 }

@@ -12,6 +12,7 @@
 
 #include <inttypes.h>
 
+#include "src/sys/clock.h"
 #include "ui/report/app.h"
 #include "symbols/dbgfetch.h"
 #include "ui/report/annotate.h"
@@ -29,14 +30,6 @@
 #include "ui/report/push.h"
 #include "ui/report/sanitize.h"
 #include "src/sys/synth.h"
-
-double app__now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 double app__thread_cpu(void)
 {
@@ -276,7 +269,7 @@ void app__header(struct app *a, const struct table *t, size_t ev,
 		else
 			hi->period = attr->sample_period;
 	}
-	hi->elapsed = app__now() - a->start;
+	hi->elapsed = clock__now() - a->start;
 	if (a->input && a->finished) {
 		/* a recording: its own duration */
 		const struct snapshot *snap = table__snap(t, ev);
@@ -446,7 +439,7 @@ static void batch__mark(struct app *a, double *mark_at)
 
 	session__lock(a->session);
 	next = timeline__mark(a->timeline, a->session,
-			      (u64)(app__now() * 1e9));
+			      (u64)(clock__now() * 1e9));
 	session__unlock(a->session);
 	*mark_at = (double)next / 1e9;
 }
@@ -456,7 +449,7 @@ static void batch__mark(struct app *a, double *mark_at)
 static void batch__wait(struct app *a, double until)
 {
 	for (;;) {
-		double left = until - app__now();
+		double left = until - clock__now();
 		struct timespec ts;
 
 		if (left <= 0 || *a->stop || app__check_target(a))
@@ -702,7 +695,7 @@ static bool batch__wait_next(struct batch_run *b)
 	while (!a->finished && b->mark_at && b->mark_at < b->next &&
 	       !*a->stop) {
 		batch__wait(a, b->mark_at);
-		if (app__now() >= b->mark_at)
+		if (clock__now() >= b->mark_at)
 			batch__mark(a, &b->mark_at);
 	}
 	if (!a->finished)
@@ -790,7 +783,7 @@ static int batch__write(struct batch_run *b, bool *done)
 static int batch__refresh(struct batch_run *b, bool *done)
 {
 	struct app *a = b->a;
-	double now = app__now();
+	double now = clock__now();
 	size_t ev = 0;
 	int err;
 
@@ -843,8 +836,8 @@ int app__run_batch(struct app *a)
 		if (err)
 			break;
 		b.next += a->delay;
-		if (b.next < app__now())
-			b.next = app__now() + a->delay;
+		if (b.next < clock__now())
+			b.next = clock__now() + a->delay;
 	}
 	if (b.an && !err && !b.ann_found)
 		err = app__annotate_missing(a, b.an, &b.t);

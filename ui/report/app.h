@@ -95,7 +95,6 @@ struct app {
 	char time_note[256];		/* the header's line on time */
 };
 
-double app__now(void);
 /* The CPU time of the calling thread (s): what a build costs. */
 double app__thread_cpu(void);
 /* --push: the samples of every event since the last call (the whole
@@ -153,7 +152,7 @@ void app__cell_width(const struct app *a, struct strbuf *sb);
  * refresh and since the last, and the seconds since the last:
  *	struct app_refresh r;
  *	app_refresh__init(&r, a->start);
- *	err = app__refresh(a, &r, &t, app__now());
+ *	err = app__refresh(a, &r, &t, clock__now());
  *	... app_refresh__since(&r, ev), r.window ...
  *	app_refresh__fini(&r);
  * Out of memory: -ENOMEM, and the refresh did not happen (the counts'

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "src/sys/clock.h"
 #include "src/core/log.h"
 #include "ui/report/push.h"
 
@@ -362,14 +363,6 @@ struct pusher {
 	struct push_stats st;
 };
 
-static double mono_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static void item_fini(struct push_item *it)
 {
 	free(it->url);
@@ -397,7 +390,7 @@ static int cut(void *ctx, long long dt, long long dn, long long ut,
 	(void)ut;
 	(void)un;
 	pthread_mutex_lock(&p->lock);
-	stop = p->closing && mono_now() >= p->deadline;
+	stop = p->closing && clock__now() >= p->deadline;
 	pthread_mutex_unlock(&p->lock);
 	return stop;
 }
@@ -460,7 +453,7 @@ static int send_item(struct pusher *p, const struct push_item *it,
 static void cond_wait_until(struct pusher *p, double until)
 {
 	struct timespec ts;
-	double left = until - mono_now();
+	double left = until - clock__now();
 
 	if (left <= 0)
 		return;
@@ -492,7 +485,7 @@ static void *pusher__main(void *arg)
 	for (;;) {
 		struct push_item it;
 		struct strbuf why;
-		double now = mono_now();
+		double now = clock__now();
 		int rc;
 
 		if (p->closing && (!p->nr || now >= p->deadline))
@@ -550,7 +543,7 @@ static void *pusher__main(void *arg)
 		/* at exit, tries again soon until the flush's deadline (what
 		 * still waits then is dropped) */
 		p->backoff = p->backoff ? MIN(p->backoff * 2, 30.0) : 1.0;
-		p->retry_at = mono_now() + (p->closing ? 0.2 : p->backoff);
+		p->retry_at = clock__now() + (p->closing ? 0.2 : p->backoff);
 	}
 	pthread_mutex_unlock(&p->lock);
 	return NULL;
@@ -675,7 +668,7 @@ void pusher__stats(struct pusher *p, struct push_stats *st)
 	pthread_mutex_lock(&p->lock);
 	*st = p->st;
 	st->queued = p->nr;
-	st->sending_for = p->sending_since ? mono_now() - p->sending_since : 0;
+	st->sending_for = p->sending_since ? clock__now() - p->sending_since : 0;
 	pthread_mutex_unlock(&p->lock);
 }
 
@@ -686,7 +679,7 @@ void pusher__free(struct pusher *p, struct push_stats *st)
 	if (p->started) {
 		pthread_mutex_lock(&p->lock);
 		p->closing = true;
-		p->deadline = mono_now() + p->o.flush;
+		p->deadline = clock__now() + p->o.flush;
 		p->retry_at = 0;	/* what waits is sent now */
 		pthread_cond_signal(&p->cond);
 		pthread_mutex_unlock(&p->lock);

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "src/sys/clock.h"
 #include "src/core/log.h"
 #include "ui/report/compare.h"
 #include "ui/report/table.h"
@@ -201,7 +202,6 @@ const struct snapshot *table__snap(const struct table *t, size_t ev)
 
 bool table__cancelled(struct table *t)
 {
-	struct timespec ts;
 	double now;
 
 	if (t->cancelled)
@@ -214,8 +214,7 @@ bool table__cancelled(struct table *t)
 	if (t->cancel_calls++ & 63)
 		return false;
 	/* a clock read is cheaper than what cancel asks (poll) */
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	now = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	now = clock__now();
 	if (now - t->cancel_checked < 0.005)
 		return false;
 	t->cancel_checked = now;

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "src/sys/clock.h"
 #include "src/sys/synth.h"
 #include "ui/report/sanitize.h"
 #include "ui/tui/actions.h"
@@ -93,7 +94,7 @@ enum act_result actions__target_prompt(struct tui *t, const char *answer)
 	a->note[0] = '\0';
 	/* the table shows the new target only */
 	table__zero_session(&t->table);
-	t->next_refresh = app__now() + 0.25;
+	t->next_refresh = clock__now() + 0.25;
 	strbuf__reset(&sb);
 	sanitize_str(&sb, a->target_desc);
 	tui__status(t, ST_NORMAL, "attached to %s", sb.buf ? sb.buf : "");
@@ -130,7 +131,7 @@ enum act_result action__pause(struct tui *t, int arg)
 			    "paused: the events are disabled (f resumes)");
 	} else {
 		tui__status(t, ST_NORMAL, "sampling again");
-		t->next_refresh = app__now() + 0.25;
+		t->next_refresh = clock__now() + 0.25;
 	}
 	return R_REDRAW;
 }

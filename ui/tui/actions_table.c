@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "src/sys/clock.h"
 #include "ui/report/batch.h"
 #include "ui/report/sanitize.h"
 #include "ui/tui/actions.h"
@@ -76,7 +77,7 @@ enum act_result action__baseline(struct tui *t, int arg)
 	if (t->a->mode != HIST_ZERO) {
 		table__zero_session(&t->table);
 		/* the first samples since the mark soon, not a delay later */
-		t->next_refresh = app__now() + MIN(0.3, t->a->delay);
+		t->next_refresh = clock__now() + MIN(0.3, t->a->delay);
 		tui__status(t, ST_NORMAL, "baseline marked: the table counts "
 			    "from now; Delta = since the mark - before it, in "
 			    "points (b clears)");

@@ -28,6 +28,7 @@
 #undef lines
 #undef columns
 
+#include "src/sys/clock.h"
 #include "src/sys/mapguard.h"
 #include "ui/report/sanitize.h"
 #include "ui/tui/keys.h"
@@ -161,14 +162,6 @@ void tty__mouse(struct mouse_event *ev)
 	*ev = tty_mevent;
 }
 
-static double tty__now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Events of one report of ncurses that wait for the next tty__getkey (a
  * click it merged is a press, then a release). */
 static struct mouse_event tty_mqueue[4];
@@ -180,7 +173,7 @@ static void tty__mouse_push(int x, int y, enum mouse_button b,
 	struct mouse_event ev;
 
 	if (tty_mq_nr == ARRAY_SIZE(tty_mqueue) ||
-	    !mouse__event(&tty_mstate, x, y, b, k, tty__now(), &ev))
+	    !mouse__event(&tty_mstate, x, y, b, k, clock__now(), &ev))
 		return;
 	/* a double click ncurses resolved itself */
 	if (k == MK_PRESS && clicks > 1)

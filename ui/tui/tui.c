@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "src/sys/clock.h"
 #include "src/sys/cmdout.h"
 #include "ui/report/inlines.h"
 #include "ui/report/sanitize.h"
@@ -238,7 +239,7 @@ void tui__status(struct tui *t, enum style st, const char *fmt, ...)
 	t->status_style = st;
 	t->status_seq++;
 	t->status_view = tui__view(t);
-	t->status_until = app__now() + (st == ST_ERROR ? 2 : 1) * STATUS_SECS;
+	t->status_until = clock__now() + (st == ST_ERROR ? 2 : 1) * STATUS_SECS;
 }
 
 size_t tui__nr_shown(const struct tui *t)
@@ -342,7 +343,7 @@ static void tui__log_memory(struct tui *t)
 int tui__rebuild(struct tui *t)
 {
 	size_t n = tui__nr_shown(t), ev, left;
-	double cpu0 = app__thread_cpu(), start = app__now();
+	double cpu0 = app__thread_cpu(), start = clock__now();
 	int err;
 
 	if (!t->have_snap)
@@ -358,7 +359,7 @@ int tui__rebuild(struct tui *t)
 	 * come in the next ones */
 	t->loads_seen = symbolizer__loads(t->a->syms);
 	t->changes_seen = symbolizer__changes(t->a->syms);
-	symbolizer__set_deadline(t->a->syms, app__now() + t->build_budget);
+	symbolizer__set_deadline(t->a->syms, clock__now() + t->build_budget);
 	err = table__build(&t->table, ev);
 	/* as many buckets as the history has (a recording's may have
 	 * fewer cells than the column's width) */
@@ -403,7 +404,7 @@ int tui__rebuild(struct tui *t)
 		if (e)
 			err = e;
 	}
-	t->build_end = app__now();
+	t->build_end = clock__now();
 	t->build_took = t->build_end - start;
 	return err;
 }
@@ -631,7 +632,7 @@ static void tui__update_header(struct tui *t)
 		ev = tui__session_ev(t, t->ev_pos);
 	/* its note looks rows up (binaries missing): a file the worker is
 	 * still loading is not waited for at each draw */
-	symbolizer__set_deadline(t->a->syms, app__now());
+	symbolizer__set_deadline(t->a->syms, clock__now());
 	app__header(t->a, &t->table, ev, t->refresh.window, win, &t->hi);
 	symbolizer__set_deadline(t->a->syms, 0);
 	t->hi.ev_index = t->ev_pos;
@@ -732,7 +733,7 @@ static bool tui__resolve_now(const struct tui *t)
 	return t->resolving && t->resolve_rounds < MAX_RESOLVE_ROUNDS &&
 	       (!t->resolving_loads ||
 		symbolizer__loads(t->a->syms) != t->loads_seen) &&
-	       app__now() >= t->build_end + t->build_took;
+	       clock__now() >= t->build_end + t->build_took;
 }
 
 /* Whether the view on top changes without a key (view_ops.busy); ms, if
@@ -811,7 +812,7 @@ int tui__run(struct app *a)
 	screen__init(&scr);
 
 	while (!quit && !*a->stop) {
-		double now = app__now();
+		double now = clock__now();
 		size_t rows, cols;
 		unsigned int seq;
 		int key, keys = 0;
@@ -856,7 +857,7 @@ int tui__run(struct app *a)
 			dirty = false;
 		}
 		/* a burst of keys (or a SIGWINCH storm) makes one redraw */
-		for (key = tui__next_key(tui__wait_ms(&t, app__now()));
+		for (key = tui__next_key(tui__wait_ms(&t, clock__now()));
 		     key != K_NONE && keys < 64; key = tui__next_key(0), keys++) {
 			enum act_result r;
 
@@ -875,7 +876,7 @@ int tui__run(struct app *a)
 				/* what is under it is what was last drawn */
 				if (dirty) {
 					tui__update_header(&t);
-					tui__render(&t, &scr, app__now());
+					tui__render(&t, &scr, clock__now());
 					tty__draw(&scr, false);
 					dirty = false;
 				}
@@ -891,7 +892,7 @@ int tui__run(struct app *a)
 			if (r == R_REBUILD && tui__rebuild(&t))
 				tui__status(&t, ST_ERROR, "out of memory");
 			if (r == R_REFRESH)
-				t.next_refresh = app__now();
+				t.next_refresh = clock__now();
 			if (r != R_NONE)
 				dirty = true;
 		}

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/sys/clock.h"
 #include "src/core/events.h"
 #include "src/sys/catalog.h"
 #include "ui/report/sanitize.h"
@@ -328,7 +329,7 @@ enum act_result action__event_add(struct tui *t, int replace)
 	tui__status(t, ST_NORMAL, "%s %s (Tab switches events)",
 		    replace ? "now sampling" : "also sampling",
 		    clean.buf ? clean.buf : "");
-	t->next_refresh = app__now() + 0.25;
+	t->next_refresh = clock__now() + 0.25;
 out:
 	free(specs);
 	strbuf__fini(&err);
