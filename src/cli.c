@@ -258,34 +258,6 @@ static const struct opt_desc *find_long(const char *name, size_t len)
 	return NULL;
 }
 
-/* Edits (insert, delete, replace, swap two neighbours) from a[0..n) to
- * b, up to a small bound (names are short). */
-static size_t edit_distance(const char *a, size_t n, const char *b)
-{
-	size_t m = strlen(b), d[40][40];
-
-	if (n >= 40 || m >= 40)
-		return 40;
-	for (size_t i = 0; i <= n; i++)
-		d[i][0] = i;
-	for (size_t j = 0; j <= m; j++)
-		d[0][j] = j;
-	for (size_t i = 1; i <= n; i++)
-		for (size_t j = 1; j <= m; j++) {
-			size_t v = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-
-			if (d[i - 1][j] + 1 < v)
-				v = d[i - 1][j] + 1;
-			if (d[i][j - 1] + 1 < v)
-				v = d[i][j - 1] + 1;
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
-			    a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < v)
-				v = d[i - 2][j - 2] + 1;
-			d[i][j] = v;
-		}
-	return d[n][m];
-}
-
 /*
  * "; did you mean --json?" for a name that is no option's: the options
  * it begins (an abbreviation), else the nearest by a few edits.  prefix
@@ -302,7 +274,7 @@ static void suggest(struct strbuf *sb, const char *name, size_t len,
 		if (!strncmp(opt_descs[i].lng, name, len) && all++ < 4)
 			pick[nr++] = &opt_descs[i];
 	for (size_t i = 0; !nr && i < ARRAY_SIZE(opt_descs); i++) {
-		size_t dist = edit_distance(name, len, opt_descs[i].lng);
+		size_t dist = edit_distance(name, len, opt_descs[i].lng, false);
 
 		if (dist < best) {
 			best = dist;

@@ -269,35 +269,6 @@ static bool parse_raw(const char *s, size_t len, u64 *config)
 	return parse_digits(s + 1, len - 1, 16, config);
 }
 
-/* Optimal string alignment distance (transpositions count as one), case
- * folded; names are short, so the quadratic table is fine. */
-static size_t edit_distance(const char *a, size_t la, const char *b)
-{
-	size_t lb = strlen(b);
-	unsigned char d[64][64];	/* distances stay under 64 */
-
-	if (la >= 64 || lb >= 64)
-		return SIZE_MAX;
-	for (size_t i = 0; i <= la; i++)
-		d[i][0] = (unsigned char)i;
-	for (size_t j = 0; j <= lb; j++)
-		d[0][j] = (unsigned char)j;
-	for (size_t i = 1; i <= la; i++) {
-		for (size_t j = 1; j <= lb; j++) {
-			int ca = a[i - 1] | 0x20, cb = b[j - 1] | 0x20;
-			unsigned int v = d[i - 1][j - 1] + (ca != cb);
-
-			v = MIN(v, d[i - 1][j] + 1u);
-			v = MIN(v, d[i][j - 1] + 1u);
-			if (i > 1 && j > 1 && ca == (b[j - 2] | 0x20) &&
-			    (a[i - 2] | 0x20) == cb)
-				v = MIN(v, d[i - 2][j - 2] + 1u);
-			d[i][j] = (unsigned char)v;
-		}
-	}
-	return d[la][lb];
-}
-
 struct suggest {
 	const char *s;
 	size_t len;
@@ -308,7 +279,7 @@ struct suggest {
 
 static void suggest_one(struct suggest *sg, const char *name, bool is_cache)
 {
-	size_t d = edit_distance(sg->s, sg->len, name);
+	size_t d = edit_distance(sg->s, sg->len, name, true);
 
 	if (d >= sg->best_d)
 		return;

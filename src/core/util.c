@@ -345,6 +345,34 @@ int pidlist__parse(const char *s, pid_t **pids, size_t *nr)
 	return *nr ? 0 : -EINVAL;
 }
 
+size_t edit_distance(const char *a, size_t la, const char *b, bool fold)
+{
+	size_t lb = strlen(b);
+	unsigned char d[64][64];	/* distances stay under 64 */
+	int f = fold ? 0x20 : 0;
+
+	if (la >= 64 || lb >= 64)
+		return SIZE_MAX;
+	for (size_t i = 0; i <= la; i++)
+		d[i][0] = (unsigned char)i;
+	for (size_t j = 0; j <= lb; j++)
+		d[0][j] = (unsigned char)j;
+	for (size_t i = 1; i <= la; i++) {
+		for (size_t j = 1; j <= lb; j++) {
+			int ca = a[i - 1] | f, cb = b[j - 1] | f;
+			unsigned int v = d[i - 1][j - 1] + (ca != cb);
+
+			v = MIN(v, d[i - 1][j] + 1u);
+			v = MIN(v, d[i][j - 1] + 1u);
+			if (i > 1 && j > 1 && ca == (b[j - 2] | f) &&
+			    (a[i - 2] | f) == cb)
+				v = MIN(v, d[i - 2][j - 2] + 1u);
+			d[i][j] = (unsigned char)v;
+		}
+	}
+	return d[la][lb];
+}
+
 const char *path_basename(const char *path)
 {
 	const char *slash = path ? strrchr(path, '/') : NULL;

@@ -98,6 +98,11 @@ int pidlist__parse(const char *s, pid_t **pids, size_t *nr);
 int parse_u64(const char *s, u64 *out);
 /* Parses a non-negative number of seconds with a fraction ("0.5"). */
 int parse_seconds(const char *s, double *out);
+/* Optimal string alignment distance from a[0, la) to b (edits: insert,
+ * delete, replace, swap two neighbours), ASCII case folded if fold; for
+ * "did you mean" on short names: SIZE_MAX when either is 64 bytes or
+ * longer. */
+size_t edit_distance(const char *a, size_t la, const char *b, bool fold);
 /* The last component of a path (what follows its last '/'), the path
  * itself when it has none; NULL for NULL. */
 const char *path_basename(const char *path);
