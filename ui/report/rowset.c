@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "symbols/symbolizer.h"
 #include "ui/report/rowset.h"
@@ -96,18 +95,6 @@ void group_key__make(struct group_key *g, const struct sort_spec *spec,
 u64 group_key__hash(const struct group_key *g)
 {
 	return hash_bytes(g, sizeof(*g));
-}
-
-static bool contains_nocase(const char *hay, const char *needle)
-{
-	size_t n = strlen(needle);
-
-	if (!n)
-		return true;
-	for (; *hay; hay++)
-		if (strncasecmp(hay, needle, n) == 0)
-			return true;
-	return false;
 }
 
 static int rowset__regroup(struct rowset *rs, const struct sort_spec *spec,
@@ -310,7 +297,7 @@ bool row__visible(const struct row_filter *f, const struct row *r)
 	if (f->dso_name && strcmp(r->dso_name, f->dso_name) != 0)
 		return false;
 	if (f->sym_substr && *f->sym_substr &&
-	    (!r->sym || !contains_nocase(r->sym, f->sym_substr)))
+	    (!r->sym || !strcasestr(r->sym, f->sym_substr)))
 		return false;
 	return true;
 }

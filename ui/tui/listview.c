@@ -3,7 +3,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "ui/tui/listview.h"
 #include "ui/tui/oom.h"
@@ -106,16 +105,6 @@ void listview__move(struct listview *lv, enum lv_move m)
 	listview__clamp(lv);
 }
 
-static bool contains_nocase(const char *hay, const char *needle)
-{
-	size_t n = strlen(needle);
-
-	for (; *hay; hay++)
-		if (strncasecmp(hay, needle, n) == 0)
-			return true;
-	return false;
-}
-
 static void listview__refilter(struct listview *lv)
 {
 	size_t n = listview__raw_nr(lv);
@@ -139,7 +128,7 @@ static void listview__refilter(struct listview *lv)
 	for (size_t i = 0; i < n; i++) {
 		strbuf__reset(&sb);
 		lv->ops->row_text(lv->ctx, i, &sb);
-		if (contains_nocase(sb.buf ? sb.buf : "", lv->filter))
+		if (strcasestr(sb.buf ? sb.buf : "", lv->filter))
 			lv->map[lv->nr_map++] = i;
 	}
 	strbuf__fini(&sb);
