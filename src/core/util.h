@@ -103,6 +103,17 @@ int parse_seconds(const char *s, double *out);
  * "did you mean" on short names: SIZE_MAX when either is 64 bytes or
  * longer. */
 size_t edit_distance(const char *a, size_t la, const char *b, bool fold);
+/* A part's share of a total, in percent, as every table shows it: of the
+ * period when the total has one, else of the samples, else 0. */
+static inline double share_percent(u64 period, u64 samples, u64 total_period,
+				   u64 total_samples)
+{
+	if (total_period)
+		return 100.0 * (double)period / (double)total_period;
+	if (total_samples)
+		return 100.0 * (double)samples / (double)total_samples;
+	return 0.0;
+}
 /* The last component of a path (what follows its last '/'), the path
  * itself when it has none; NULL for NULL. */
 const char *path_basename(const char *path);

@@ -133,11 +133,7 @@ void annotation__count_scope(struct annotation *a,
 double annotation__percent(const struct annotation *a, u64 samples,
 			   u64 period)
 {
-	if (a->period)
-		return 100.0 * (double)period / (double)a->period;
-	if (a->samples)
-		return 100.0 * (double)samples / (double)a->samples;
-	return 0.0;
+	return share_percent(period, samples, a->period, a->samples);
 }
 
 static u64 weight(const struct annotation *a, const struct ann_insn *ai)

@@ -286,26 +286,17 @@ size_t compare__base_rows(const struct compare *c)
 	return c->nr;
 }
 
-static double share(u64 period, u64 samples, u64 total_period,
-		    u64 total_samples)
-{
-	if (total_period)
-		return 100.0 * (double)period / (double)total_period;
-	if (total_samples)
-		return 100.0 * (double)samples / (double)total_samples;
-	return 0.0;
-}
-
 static double base_pct(const struct compare *c, const struct base_row *b)
 {
-	return share(b->period, b->samples, c->total_period, c->total_samples);
+	return share_percent(b->period, b->samples, c->total_period,
+			     c->total_samples);
 }
 
 static double base_children_pct(const struct compare *c,
 				const struct base_row *b)
 {
-	return share(b->children_period, b->children_samples, c->total_period,
-		     c->total_samples);
+	return share_percent(b->children_period, b->children_samples,
+			     c->total_period, c->total_samples);
 }
 
 int compare__rows(void *ctx, struct rowset *rs)

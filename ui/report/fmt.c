@@ -532,11 +532,8 @@ void fmt__row(struct strbuf *sb, const struct columns *c,
 
 double fmt__tree_percent(const struct cg_tree *tr, const struct cg_node *n)
 {
-	if (tr->total_period)
-		return 100.0 * (double)n->period / (double)tr->total_period;
-	if (tr->total_samples)
-		return 100.0 * (double)n->samples / (double)tr->total_samples;
-	return 0.0;
+	return share_percent(n->period, n->samples, tr->total_period,
+			     tr->total_samples);
 }
 
 void fmt__tree_sym(struct strbuf *sb, const struct cg_node *n)

@@ -24,13 +24,8 @@ double header__kernel_share(const struct snapshot *snap, bool idle)
 
 double header__idle_share(const struct snapshot *snap)
 {
-	if (snap->total_period)
-		return 100.0 * (double)snap->idle_period /
-		       (double)snap->total_period;
-	if (snap->total_samples)
-		return 100.0 * (double)snap->idle_samples /
-		       (double)snap->total_samples;
-	return 0.0;
+	return share_percent(snap->idle_period, snap->idle_samples,
+			     snap->total_period, snap->total_samples);
 }
 
 u64 header__lost(const struct snapshot *snap)

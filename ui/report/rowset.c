@@ -26,22 +26,14 @@ void rowset__fini(struct rowset *rs)
 
 double rowset__percent(const struct rowset *rs, const struct row *r)
 {
-	if (rs->total_period)
-		return 100.0 * (double)r->period / (double)rs->total_period;
-	if (rs->total_samples)
-		return 100.0 * (double)r->samples / (double)rs->total_samples;
-	return 0.0;
+	return share_percent(r->period, r->samples, rs->total_period,
+			     rs->total_samples);
 }
 
 double rowset__percent_children(const struct rowset *rs, const struct row *r)
 {
-	if (rs->total_period)
-		return 100.0 * (double)r->children_period /
-		       (double)rs->total_period;
-	if (rs->total_samples)
-		return 100.0 * (double)r->children_samples /
-		       (double)rs->total_samples;
-	return 0.0;
+	return share_percent(r->children_period, r->children_samples,
+			     rs->total_period, rs->total_samples);
 }
 
 void group_key__make(struct group_key *g, const struct sort_spec *spec,

@@ -90,15 +90,6 @@ static struct listview *callers__list(struct tui *t)
 	return c ? &c->lv : NULL;
 }
 
-static double share(const struct callers *c, u64 samples, u64 period)
-{
-	if (c->nb.total_period)
-		return 100.0 * (double)period / (double)c->nb.total_period;
-	if (c->nb.total_samples)
-		return 100.0 * (double)samples / (double)c->nb.total_samples;
-	return 0.0;
-}
-
 static void add_line(struct callers *c, enum cl_kind kind, size_t idx)
 {
 	if (array__grow((void **)&c->lines, &c->cap_lines, c->nr_lines + 1,
@@ -381,7 +372,8 @@ static void callers__header(void *ctx, struct screen *s, size_t y)
 static void neighbour_line(struct callers *c, const struct row *r,
 			   struct screen *s, size_t y)
 {
-	double pct = share(c, r->samples, r->period);
+	double pct = share_percent(r->period, r->samples,
+				   c->nb.total_period, c->nb.total_samples);
 	struct strbuf sb, dso;
 	size_t w, at;
 
@@ -431,7 +423,8 @@ static void callers__row(void *ctx, size_t i, struct screen *s, size_t y)
 			     c->fn.name);
 		break;
 	case CL_SELF:
-		pct = share(c, c->nb.self_samples, c->nb.self_period);
+		pct = share_percent(c->nb.self_period, c->nb.self_samples,
+				    c->nb.total_period, c->nb.total_samples);
 		screen__addf(s, y, ST_NORMAL,
 			     "   %7.2f%%  (self: in %s itself)", pct,
 			     c->fn.name);
