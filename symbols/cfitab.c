@@ -83,16 +83,6 @@ struct cfitab {
 	s32 pid;
 };
 
-/* the monotonic clock (the vDSO's: a thread's CPU clock is a system
- * call, dearer than what it would time) */
-static u64 cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (u64)ts.tv_sec * 1000000000ULL + (u64)ts.tv_nsec;
-}
-
 /* ---- loading ---- */
 
 static void cfi_data__fini(struct cfi_data *d)
@@ -436,7 +426,7 @@ static int cfitab__fix(void *ctx, struct machine *m, const struct fix_req *req,
 {
 	struct cfitab *c = ctx;
 	struct fpfix_regs regs;
-	u64 t0 = c->o.timing ? cpu_ns() : 0, w0 = c->st.wait_ns;
+	u64 t0 = c->o.timing ? clock__now_ns() : 0, w0 = c->st.wait_ns;
 	int how;
 
 	*nr = 0;
@@ -451,7 +441,7 @@ static int cfitab__fix(void *ctx, struct machine *m, const struct fix_req *req,
 			     req->stack_size, cfitab__row, c, out, max, nr);
 	/* its own work: not the waits for a first table */
 	if (c->o.timing)
-		c->st.ns += cpu_ns() - t0 - (c->st.wait_ns - w0);
+		c->st.ns += clock__now_ns() - t0 - (c->st.wait_ns - w0);
 	return how;
 }
 

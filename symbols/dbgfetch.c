@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "src/sys/clock.h"
 #include "symbols/dbgfetch.h"
 #include "src/core/dso.h"
 #include "symbols/elfsym.h"
@@ -91,10 +92,7 @@ struct dbgfetch {
 
 static u64 now_ms(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (u64)ts.tv_sec * 1000 + (u64)ts.tv_nsec / 1000000;
+	return clock__now_ns() / 1000000;
 }
 
 static const char *what(enum dbgfetch_kind kind)

@@ -11,6 +11,7 @@
 
 #include <elfutils/libdwfl.h>
 
+#include "src/sys/clock.h"
 #include "src/core/lru.h"
 #include "symbols/dbgfetch.h"
 #include "symbols/debuginfo.h"
@@ -697,14 +698,6 @@ static bool load_regs(struct ucur *c, const struct unwind_req *req)
 	return (c->regs_set & (1u << DW_SP)) && (c->regs_set & (1u << DW_IP));
 }
 
-static u64 now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (u64)ts.tv_sec * 1000000000ULL + (u64)ts.tv_nsec;
-}
-
 /* Unwinds req into pcs; locked: the caller holds the session lock,
  * else it is taken only to compare the process's maps. */
 static size_t unwind__run(struct unwinder *u, const struct unwind_req *req,
@@ -802,10 +795,10 @@ static int unwind__queue(void *ctx, const struct unwind_req *req)
 	    req->stack_size > (1u << 20))
 		return -EOPNOTSUPP;
 	if (u->o.sync) {
-		u64 t0 = now_ns();
+		u64 t0 = clock__thread_ns();
 		size_t nr = unwind__run(u, req, u->pcs, MAX_FRAMES, true);
 
-		u64 ns = now_ns() - t0;
+		u64 ns = clock__thread_ns() - t0;
 
 		pthread_mutex_lock(&u->qlock);
 		account(u, nr, ns);
@@ -862,9 +855,9 @@ static void *unwind__thread(void *arg)
 		}
 		/* the entry stays ours until rpos moves past it */
 		pthread_mutex_unlock(&u->qlock);
-		t0 = now_ns();
+		t0 = clock__thread_ns();
 		nr = unwind__run(u, &e->req, u->pcs, MAX_FRAMES, false);
-		ns = now_ns() - t0;
+		ns = clock__thread_ns() - t0;
 		session__lock(u->s);
 		session__add_unwound(u->s, &e->req, u->pcs, nr);
 		session__unlock(u->s);

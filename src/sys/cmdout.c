@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "src/sys/clock.h"
 #include "src/sys/cmdout.h"
 #include "src/sys/fdio.h"
 #include "src/core/log.h"
@@ -36,14 +37,6 @@ struct cmdout {
 	long long last_log;
 	bool attached, stopping;	/* atomic: set by other threads */
 };
-
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
 
 struct cmdout *cmdout__new(const char *name)
 {
@@ -88,7 +81,7 @@ static void log_pending(struct cmdout *c, bool force)
 
 	if (!c->has_pending || !__atomic_load_n(&c->attached, __ATOMIC_ACQUIRE))
 		return;
-	t = now_ns();
+	t = (long long)clock__now_ns();
 	if (!force && t - c->last_log < LOG_EVERY_NS)
 		return;
 	pr_info("%s: %s", c->name, c->pending);
@@ -194,7 +187,7 @@ static bool drain(struct cmdout *c, size_t *budget)
 static void *cmdout__thread(void *arg)
 {
 	struct cmdout *c = arg;
-	long long window = now_ns();
+	long long window = (long long)clock__now_ns();
 	size_t budget = RATE_BYTES;
 	bool open = true;
 
@@ -203,7 +196,7 @@ static void *cmdout__thread(void *arg)
 			{ .fd = c->rd, .events = POLLIN },
 			{ .fd = c->wake[0], .events = POLLIN },
 		};
-		long long t = now_ns();
+		long long t = (long long)clock__now_ns();
 		int timeout = c->has_pending ? 200 : -1, r;
 
 		if (t - window >= 1000000000LL) {

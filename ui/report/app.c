@@ -31,14 +31,6 @@
 #include "ui/report/sanitize.h"
 #include "src/sys/synth.h"
 
-double app__thread_cpu(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 void app__describe_target(const struct target *tg, char *const *command,
 			  char *buf, size_t len)
 {

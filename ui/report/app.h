@@ -95,8 +95,6 @@ struct app {
 	char time_note[256];		/* the header's line on time */
 };
 
-/* The CPU time of the calling thread (s): what a build costs. */
-double app__thread_cpu(void);
 /* --push: the samples of every event since the last call (the whole
  * recording with -i) as one profile each, queued for the server; inl
  * adds inlined frames (NULL: none).  The live view's; batch feeds its

@@ -343,7 +343,7 @@ static void tui__log_memory(struct tui *t)
 int tui__rebuild(struct tui *t)
 {
 	size_t n = tui__nr_shown(t), ev, left;
-	double cpu0 = app__thread_cpu(), start = clock__now();
+	double cpu0 = clock__thread_cpu(), start = clock__now();
 	int err;
 
 	if (!t->have_snap)
@@ -382,7 +382,7 @@ int tui__rebuild(struct tui *t)
 	left = symbolizer__deferred(t->a->syms);
 	if (!t->table.cancelled)
 		pr_debug("build: %.1f ms of CPU (%zu rows, %zu chain nodes, "
-			 "%zu names left)", (app__thread_cpu() - cpu0) * 1000,
+			 "%zu names left)", (clock__thread_cpu() - cpu0) * 1000,
 			 t->table.rows.nr,
 			 t->table.rows.snap ? t->table.rows.snap->nr_chains : 0,
 			 left);
