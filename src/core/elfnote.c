@@ -4,14 +4,7 @@
 #include <string.h>
 
 #include "src/core/elfnote.h"
-
-static u32 rd32(const u8 *p, bool swap)
-{
-	u32 v;
-
-	memcpy(&v, p, 4);
-	return swap ? __builtin_bswap32(v) : v;
-}
+#include "src/core/record_swap.h"
 
 int elfnote__build_id(const void *notes, size_t len, bool swap, u8 *out,
 		      size_t max)

@@ -4,6 +4,7 @@
 #define PTOP_RECORD_SWAP_H
 
 #include <linux/perf_event.h>
+#include <string.h>
 
 #include "src/core/record.h"
 #include "src/core/util.h"
@@ -17,7 +18,7 @@
  *	if (h->type == PERF_RECORD_SAMPLE) {
  *		record_swap__sample_id(h, &pos, &id);	// which event?
  *		record_swap__sample(h, attr_of(id));
- *	} else if (h->type < RECORD_SWAP_USER_TYPES) {
+ *	} else if (h->type < PERF_RECORD_USER_TYPE_START) {
  *		record_swap__kernel(h, st, sample_id_all);
  *		if (MMAP2 with the build-id bit &&
  *		    !record__mmap2_build_id(h, carrier's attr.build_id))
@@ -33,11 +34,34 @@
  * bytes and stay as they are.
  */
 
-#define RECORD_SWAP_USER_TYPES 64	/* perf's own record types start here */
-
 static inline u16 bswap16(u16 v) { return __builtin_bswap16(v); }
 static inline u32 bswap32(u32 v) { return __builtin_bswap32(v); }
 static inline u64 bswap64(u64 v) { return __builtin_bswap64(v); }
+
+/* A word stored at p (any alignment), swapped when swap. */
+static inline u16 rd16(const u8 *p, bool swap)
+{
+	u16 v;
+
+	memcpy(&v, p, 2);
+	return swap ? bswap16(v) : v;
+}
+
+static inline u32 rd32(const u8 *p, bool swap)
+{
+	u32 v;
+
+	memcpy(&v, p, 4);
+	return swap ? bswap32(v) : v;
+}
+
+static inline u64 rd64(const u8 *p, bool swap)
+{
+	u64 v;
+
+	memcpy(&v, p, 8);
+	return swap ? bswap64(v) : v;
+}
 
 void record_swap__header(struct perf_event_header *h);
 

@@ -25,30 +25,6 @@
 #define PD_NAME_ALIGN 64
 
 
-static inline u16 rd16(const u8 *p, bool swap)
-{
-	u16 v;
-
-	memcpy(&v, p, 2);
-	return swap ? bswap16(v) : v;
-}
-
-static inline u32 rd32(const u8 *p, bool swap)
-{
-	u32 v;
-
-	memcpy(&v, p, 4);
-	return swap ? bswap32(v) : v;
-}
-
-static inline u64 rd64(const u8 *p, bool swap)
-{
-	u64 v;
-
-	memcpy(&v, p, 8);
-	return swap ? bswap64(v) : v;
-}
-
 /* A bounds-checked cursor over a feature section. */
 struct fcur {
 	const u8 *start, *p, *end;

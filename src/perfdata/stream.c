@@ -586,7 +586,7 @@ static int stream__record(struct perfdata_stream *st, const void *src,
 		st->since_mark++;
 		return stream__compressed(st, src, size, type);
 	}
-	if (type >= RECORD_SWAP_USER_TYPES) {
+	if (type >= PERF_RECORD_USER_TYPE_START) {
 		/* not queued: handled from an aligned copy (a round marker
 		 * flushes, and may move, the arena) */
 		h = (struct perf_event_header *)(void *)st->scratch;
