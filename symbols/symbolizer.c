@@ -38,7 +38,7 @@
 #include "symbols/symtab.h"
 
 
-void await_set(struct awaited *a, enum dbgfetch_kind kind,
+void awaited__set(struct awaited *a, enum dbgfetch_kind kind,
 	       const u8 *bid, size_t size)
 {
 	a->on = size && size <= BUILD_ID_MAX;
@@ -58,7 +58,7 @@ static int await_check(struct symbolizer *s, const struct awaited *a)
 	return r == -EINPROGRESS ? 0 : r ? -1 : 1;
 }
 
-const char *pool_dup(struct symbolizer *s, const char *str)
+const char *symbolizer__pool_dup(struct symbolizer *s, const char *str)
 {
 	return str ? strpool__intern(s->pool, str, strlen(str)) : NULL;
 }
@@ -69,8 +69,10 @@ static const char *cache_dir(struct symbolizer *s, const char *opt)
 	char dir[PATH_BUF];
 
 	if (opt)
-		return opt[0] ? pool_dup(s, opt) : NULL;
-	return cachedir__default(dir, sizeof(dir)) ? NULL : pool_dup(s, dir);
+		return opt[0] ? symbolizer__pool_dup(s, opt) : NULL;
+	if (cachedir__default(dir, sizeof(dir)))
+		return NULL;
+	return symbolizer__pool_dup(s, dir);
 }
 
 static void dwarf_evict(void *ctx, struct lru_node *n)
@@ -123,7 +125,7 @@ struct symbolizer *symbolizer__new(const struct symbolizer_opts *opts)
 	if (!s->pool || !s->loader)
 		goto nomem;
 	if (opts->slow_load && opts->slow_load[0] &&
-	    !(s->slow_load = pool_dup(s, opts->slow_load)))
+	    !(s->slow_load = symbolizer__pool_dup(s, opts->slow_load)))
 		goto nomem;
 	if (opts->nr_debug_dirs) {
 		s->debug_dirs = calloc(opts->nr_debug_dirs,
@@ -131,32 +133,37 @@ struct symbolizer *symbolizer__new(const struct symbolizer_opts *opts)
 		if (!s->debug_dirs)
 			goto nomem;
 		for (size_t i = 0; i < opts->nr_debug_dirs; i++) {
-			s->debug_dirs[i] = pool_dup(s, opts->debug_dirs[i]);
+			s->debug_dirs[i] =
+				symbolizer__pool_dup(s, opts->debug_dirs[i]);
 			if (opts->debug_dirs[i] && !s->debug_dirs[i])
 				goto nomem;
 		}
 		s->nr_debug_dirs = opts->nr_debug_dirs;
 	}
-	s->kallsyms_path = pool_dup(s, opts->kallsyms ? opts->kallsyms :
-							"/proc/kallsyms");
+	s->kallsyms_path = symbolizer__pool_dup(s, opts->kallsyms ?
+						       opts->kallsyms :
+						       "/proc/kallsyms");
 	if (opts->kallsyms_cache && opts->kallsyms_cache[0]) {
-		s->kallsyms_cache = pool_dup(s, opts->kallsyms_cache);
+		s->kallsyms_cache = symbolizer__pool_dup(s,
+							 opts->kallsyms_cache);
 	} else if (!opts->kallsyms_cache && !opts->kallsyms) {
 		char dir[PATH_BUF];
 
 		if (!cachedir__default(dir, sizeof(dir)))
-			s->kallsyms_cache = pool_dup(s, dir);
+			s->kallsyms_cache = symbolizer__pool_dup(s, dir);
 	}
 	s->dwarf_cache = cache_dir(s, opts->dwarf_cache);
 	s->symbol_cache = cache_dir(s, opts->symbol_cache);
-	s->proc = pool_dup(s, opts->proc ? opts->proc : "/proc");
-	s->tmp = pool_dup(s, opts->tmp ? opts->tmp : "/tmp");
-	s->kernel_release = pool_dup(s, opts->kernel_release);
-	s->kernel_notes = pool_dup(s, opts->kernel_notes ? opts->kernel_notes :
-							   "/sys/kernel/notes");
-	s->vdso_path = pool_dup(s, opts->vdso_image);
-	s->kcore_path = pool_dup(s, opts->kcore ? opts->kcore : "/proc/kcore");
-	s->symfs = pool_dup(s, opts->symfs);
+	s->proc = symbolizer__pool_dup(s, opts->proc ? opts->proc : "/proc");
+	s->tmp = symbolizer__pool_dup(s, opts->tmp ? opts->tmp : "/tmp");
+	s->kernel_release = symbolizer__pool_dup(s, opts->kernel_release);
+	s->kernel_notes = symbolizer__pool_dup(s, opts->kernel_notes ?
+						      opts->kernel_notes :
+						      "/sys/kernel/notes");
+	s->vdso_path = symbolizer__pool_dup(s, opts->vdso_image);
+	s->kcore_path = symbolizer__pool_dup(s, opts->kcore ? opts->kcore :
+							    "/proc/kcore");
+	s->symfs = symbolizer__pool_dup(s, opts->symfs);
 	if (!s->kallsyms_path || !s->proc || !s->tmp || !s->kcore_path ||
 	    (opts->vdso_image && !s->vdso_path) || (opts->symfs && !s->symfs))
 		goto nomem;
@@ -179,11 +186,11 @@ void symbolizer__free(struct symbolizer *s)
 		symbolizer__put_image(s, s->states[i].img);
 	for (size_t i = 0; i < s->nr_images; i++) {
 		/* none left, normally */
-		job_cancel(s, &s->images[i]->job);
-		job_cancel(s, &s->images[i]->dw_job);
+		symbolizer__job_cancel(s, &s->images[i]->job);
+		symbolizer__job_cancel(s, &s->images[i]->dw_job);
 		image__free(s->images[i]);
 	}
-	kernel_job_cancel(s);
+	symbolizer__kernel_job_cancel(s);
 	/* after every job was given up: a load under way is not waited
 	 * for (it ends alone; see loader__free) */
 	loader__free(s->loader);
@@ -202,7 +209,7 @@ void symbolizer__free(struct symbolizer *s)
 	free(s);
 }
 
-struct debuginfo_opts debuginfo_opts(const struct symbolizer *s)
+struct debuginfo_opts symbolizer__debuginfo_opts(const struct symbolizer *s)
 {
 	struct debuginfo_opts o = {
 		.proc = s->proc,
@@ -287,7 +294,7 @@ static const char *display_name(struct symbolizer *s, const struct dso *dso)
 	if (dso->name && dso->name[0])
 		return dso->name;
 	if (dso->path && dso->path[0])
-		return pool_dup(s, path_basename(dso->path));
+		return symbolizer__pool_dup(s, path_basename(dso->path));
 	return dso->kind == DSO_ANON ? "[anon]" : "[unknown]";
 }
 
@@ -303,7 +310,8 @@ static void touch(struct symbolizer *s, const struct dso *dso,
 }
 
 /* Loads what dso needs (once, or again after a trim); NULL on ENOMEM. */
-struct dso_state *prepare(struct symbolizer *s, const struct dso *dso)
+struct dso_state *symbolizer__prepare(struct symbolizer *s,
+				      const struct dso *dso)
 {
 	struct dso_state *ds = dso->id < MAX_DSO_ID ? state_of(s, dso) : NULL;
 
@@ -313,10 +321,10 @@ struct dso_state *prepare(struct symbolizer *s, const struct dso *dso)
 	switch (dso->kind) {
 	case DSO_FILE:
 		if (!ds->loaded)
-			load_file(s, dso, ds);
+			symbolizer__load_file(s, dso, ds);
 		/* DSO_ST_DEFERRED while the worker reads its symbols */
 		if (ds->img) {
-			image_ready(s, ds->img);
+			symbolizer__image_ready(s, ds->img);
 			ds->status = ds->img->status;
 		}
 		break;
@@ -324,7 +332,7 @@ struct dso_state *prepare(struct symbolizer *s, const struct dso *dso)
 		if (ds->loaded)
 			break;
 		if (!s->vdso_loaded)
-			load_vdso(s);
+			symbolizer__load_vdso(s);
 		ds->status = s->vdso_status;
 		if (s->vdso && dso->build_id_size &&
 		    !dso__build_id_eq(dso->build_id, dso->build_id_size,
@@ -343,7 +351,7 @@ struct dso_state *prepare(struct symbolizer *s, const struct dso *dso)
 	case DSO_KERNEL:
 		/* one table for all kernel dsos, trimmed on its own */
 		if (!s->kernel_loaded)
-			load_kernel(s);
+			symbolizer__load_kernel(s);
 		s->kernel_used = s->gen;
 		ds->status = s->kernel_status;
 		break;
@@ -406,7 +414,7 @@ u64 symbolizer__loads(const struct symbolizer *s)
  * The first of each build always runs, so that every build makes
  * progress.  What the worker reads does not count: it goes on between
  * builds. */
-bool over_deadline(struct symbolizer *s)
+bool symbolizer__over_deadline(struct symbolizer *s)
 {
 	if (s->deadline <= 0)
 		return false;
@@ -421,14 +429,14 @@ bool over_deadline(struct symbolizer *s)
 }
 
 /* A stop request came: nothing more is opened or waited for. */
-bool stopped(const struct symbolizer *s)
+bool symbolizer__stopped(const struct symbolizer *s)
 {
 	return s->stop && *s->stop;
 }
 
 bool symbolizer__prefetches(const struct symbolizer *s)
 {
-	return s && s->deadline <= 0 && !stopped(s);
+	return s && s->deadline <= 0 && !symbolizer__stopped(s);
 }
 
 void symbolizer__prefetch(struct symbolizer *s, const struct dso *dso)
@@ -443,7 +451,7 @@ void symbolizer__prefetch(struct symbolizer *s, const struct dso *dso)
 		return;
 	/* prepare's first use of a binary, less its wait for the worker */
 	touch(s, dso, ds);
-	load_file(s, dso, ds);
+	symbolizer__load_file(s, dso, ds);
 	if (ds->img)
 		ds->status = ds->img->status;
 	ds->loaded = true;
@@ -452,18 +460,19 @@ void symbolizer__prefetch(struct symbolizer *s, const struct dso *dso)
 void symbolizer__prefetch_kernel(struct symbolizer *s)
 {
 	if (symbolizer__prefetches(s))
-		kernel_prefetch(s);
+		symbolizer__kernel_prefetch(s);
 }
 
 /* Past the deadline (or after a stop request), a lookup that would open
  * a file (a binary, whose symbols the worker then reads; the kernel's
  * table, the vdso) is counted and answered "not yet". */
-bool defer_load(struct symbolizer *s, const struct dso *dso)
+bool symbolizer__defer_load(struct symbolizer *s, const struct dso *dso)
 {
 	const struct dso_state *ds;
 	bool load;
 
-	if ((s->deadline <= 0 && !stopped(s)) || dso->id >= MAX_DSO_ID)
+	if ((s->deadline <= 0 && !symbolizer__stopped(s)) ||
+	    dso->id >= MAX_DSO_ID)
 		return false;
 	ds = state_of(s, dso);
 	if (!ds)
@@ -480,7 +489,7 @@ bool defer_load(struct symbolizer *s, const struct dso *dso)
 		load = false;
 		break;
 	}
-	if (!load || (!stopped(s) && !over_deadline(s)))
+	if (!load || (!symbolizer__stopped(s) && !symbolizer__over_deadline(s)))
 		return false;
 	s->deferred++;
 	return true;
@@ -503,7 +512,7 @@ static int lookup_begin(struct symbolizer *s, const struct dso *dso,
 	if (!s || !dso || !info || dso->id >= MAX_DSO_ID)
 		return -EINVAL;
 	memset(info, 0, sizeof(*info));
-	*ds = prepare(s, dso);
+	*ds = symbolizer__prepare(s, dso);
 	if (!*ds)
 		return -ENOMEM;
 	info->dso_name = (*ds)->dso_name;
@@ -516,13 +525,13 @@ static int lookup_begin(struct symbolizer *s, const struct dso *dso,
  * from. */
 /* An answer given while debuginfod fetches a file of the dso (addresses
  * for now, .dynsym's names, no source lines) is provisional: not kept. */
-bool awaiting(const struct dso_state *ds)
+bool dso_state__awaiting(const struct dso_state *ds)
 {
 	return ds->await.on ||
 	       (ds->img && (ds->img->await.on || ds->img->dw_await.on));
 }
 
-u64 resolved_key(const struct symbolizer *s,
+u64 symbolizer__resolved_key(const struct symbolizer *s,
 		 const struct dso_state *ds, const struct dso *dso,
 		 unsigned int what)
 {
@@ -540,7 +549,7 @@ static bool cacheable(const struct dso *dso)
 	       dso->kind == DSO_KERNEL;
 }
 
-void resolved_add(struct symbolizer *s, u64 k0, u64 addr,
+void symbolizer__resolved_add(struct symbolizer *s, u64 k0, u64 addr,
 		  const struct sym_info *info, int nr,
 		  const struct srcline *frames)
 {
@@ -613,7 +622,7 @@ int symbolizer__lookup(struct symbolizer *s, const struct dso *dso, u64 addr,
 	u64 vaddr, k0 = 0;
 	int err;
 
-	if (s && dso && info && defer_load(s, dso)) {
+	if (s && dso && info && symbolizer__defer_load(s, dso)) {
 		memset(info, 0, sizeof(*info));
 		info->dso_name = dso_name_of(s, dso);
 		info->status = DSO_ST_DEFERRED;
@@ -631,7 +640,7 @@ int symbolizer__lookup(struct symbolizer *s, const struct dso *dso, u64 addr,
 		return 0;
 	}
 	if (cacheable(dso)) {
-		k0 = resolved_key(s, ds, dso, RES_SYM);
+		k0 = symbolizer__resolved_key(s, ds, dso, RES_SYM);
 		n = lru__find(&s->resolved, k0, addr);
 		if (n) {
 			s->hits++;
@@ -669,7 +678,7 @@ int symbolizer__lookup(struct symbolizer *s, const struct dso *dso, u64 addr,
 	case DSO_ANON:
 		if (dso->pid <= 0)
 			break;
-		pe = perfmap_of(s, dso->pid);
+		pe = symbolizer__perfmap_of(s, dso->pid);
 		if (!pe || !perfmap__loaded(pe->pm))
 			break;
 		info->dso_name = perfmap__name(pe->pm);
@@ -685,8 +694,8 @@ int symbolizer__lookup(struct symbolizer *s, const struct dso *dso, u64 addr,
 		return 0;
 	}
 	/* a name that could not be made (ENOMEM) is not remembered */
-	if (cacheable(dso) && err != -ENOMEM && !awaiting(ds))
-		resolved_add(s, k0, addr, info, 0, NULL);
+	if (cacheable(dso) && err != -ENOMEM && !dso_state__awaiting(ds))
+		symbolizer__resolved_add(s, k0, addr, info, 0, NULL);
 	else
 		info->flags |= SYM_F_PROVISIONAL;
 	return 0;
@@ -701,7 +710,7 @@ int symbolizer__lookup_loaded(struct symbolizer *s, const struct dso *dso,
 		return -EINVAL;
 	ds = dso->id < s->nr_states ? &s->states[dso->id] : NULL;
 	if (!ds || !ds->loaded || (ds->img && ds->img->job) ||
-	    awaiting(ds))
+	    dso_state__awaiting(ds))
 		return -EAGAIN;
 	switch (dso->kind) {
 	case DSO_FILE:
@@ -740,7 +749,7 @@ int symbolizer__lookup_data(struct symbolizer *s, const struct dso *dso,
 		if (dso->kind != DSO_FILE)
 			return 0;
 		if (!img->data_tried)
-			load_data(s, dso, img);
+			symbolizer__load_data(s, dso, img);
 		if (!img->data_st)
 			return 0;
 		err = symtab__lookup(img->data_st, vaddr, &hit);
@@ -766,7 +775,7 @@ static int vaddr_layout(struct symbolizer *s, const struct dso *dso,
 		return -EINVAL;
 	if (dso->kind != DSO_FILE && dso->kind != DSO_VDSO)
 		return 1;
-	ds = prepare(s, dso);
+	ds = symbolizer__prepare(s, dso);
 	if (!ds)
 		return -ENOMEM;
 	if (!ds->img)
@@ -829,7 +838,7 @@ int symbolizer__foreach_named(struct symbolizer *s, const struct dso *dso,
 
 	if (!s || !dso || !fn || dso->id >= MAX_DSO_ID)
 		return -EINVAL;
-	ds = prepare(s, dso);
+	ds = symbolizer__prepare(s, dso);
 	if (!ds)
 		return -ENOMEM;
 	if ((dso->kind == DSO_FILE || dso->kind == DSO_VDSO) && ds->img &&
@@ -885,7 +894,7 @@ const char *symbolizer__dso_file(struct symbolizer *s, const struct dso *dso)
 
 	if (!s || !dso)
 		return NULL;
-	ds = prepare(s, dso);
+	ds = symbolizer__prepare(s, dso);
 	if (!ds)
 		return NULL;
 	if (dso->kind == DSO_KERNEL)
@@ -993,7 +1002,7 @@ void symbolizer__tick(struct symbolizer *s)
 	for (size_t i = 0; i < s->nr_images; i++) {
 		struct image *img = s->images[i];
 
-		if (img->dw && dwarf_file_changed(img)) {
+		if (img->dw && image__dwarf_changed(img)) {
 			pr_debug("%s: DWARF file changed, closed",
 				 img->file ? img->file : "?");
 			symbolizer__drop_dwarf(s, img);

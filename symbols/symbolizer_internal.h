@@ -182,19 +182,20 @@ struct symbolizer {
 
 
 /* symbolizer.c */
-void await_set(struct awaited *a, enum dbgfetch_kind kind,
+void awaited__set(struct awaited *a, enum dbgfetch_kind kind,
 	       const u8 *bid, size_t size);
-const char *pool_dup(struct symbolizer *s, const char *str);
-struct debuginfo_opts debuginfo_opts(const struct symbolizer *s);
-struct dso_state *prepare(struct symbolizer *s, const struct dso *dso);
-bool over_deadline(struct symbolizer *s);
-bool stopped(const struct symbolizer *s);
-bool defer_load(struct symbolizer *s, const struct dso *dso);
-bool awaiting(const struct dso_state *ds);
-u64 resolved_key(const struct symbolizer *s,
+const char *symbolizer__pool_dup(struct symbolizer *s, const char *str);
+struct debuginfo_opts symbolizer__debuginfo_opts(const struct symbolizer *s);
+struct dso_state *symbolizer__prepare(struct symbolizer *s,
+				      const struct dso *dso);
+bool symbolizer__over_deadline(struct symbolizer *s);
+bool symbolizer__stopped(const struct symbolizer *s);
+bool symbolizer__defer_load(struct symbolizer *s, const struct dso *dso);
+bool dso_state__awaiting(const struct dso_state *ds);
+u64 symbolizer__resolved_key(const struct symbolizer *s,
 		 const struct dso_state *ds, const struct dso *dso,
 		 unsigned int what);
-void resolved_add(struct symbolizer *s, u64 k0, u64 addr,
+void symbolizer__resolved_add(struct symbolizer *s, u64 k0, u64 addr,
 		  const struct sym_info *info, int nr,
 		  const struct srcline *frames);
 
@@ -203,22 +204,22 @@ void image__drop_dwarf(struct image *img);
 void image__free(struct image *img);
 struct image *image__new(void);
 void symbolizer__drop_dwarf(struct symbolizer *s, struct image *img);
-void job_cancel(struct symbolizer *s, struct load_job **job);
+void symbolizer__job_cancel(struct symbolizer *s, struct load_job **job);
 void symbolizer__put_image(struct symbolizer *s, struct image *img);
-bool image_ready(struct symbolizer *s, struct image *img);
-void load_file(struct symbolizer *s, const struct dso *dso,
+bool symbolizer__image_ready(struct symbolizer *s, struct image *img);
+void symbolizer__load_file(struct symbolizer *s, const struct dso *dso,
 	       struct dso_state *ds);
-void load_data(struct symbolizer *s, const struct dso *dso,
+void symbolizer__load_data(struct symbolizer *s, const struct dso *dso,
 	       struct image *img);
-bool dwarf_file_changed(struct image *img);
+bool image__dwarf_changed(struct image *img);
 
 /* symkernel.c */
-void load_vdso(struct symbolizer *s);
-void load_kernel(struct symbolizer *s);
-void kernel_prefetch(struct symbolizer *s);
-void kernel_job_cancel(struct symbolizer *s);
+void symbolizer__load_vdso(struct symbolizer *s);
+void symbolizer__load_kernel(struct symbolizer *s);
+void symbolizer__kernel_prefetch(struct symbolizer *s);
+void symbolizer__kernel_job_cancel(struct symbolizer *s);
 
 /* symjit.c */
-struct pm_entry *perfmap_of(struct symbolizer *s, s32 pid);
+struct pm_entry *symbolizer__perfmap_of(struct symbolizer *s, s32 pid);
 
 #endif

@@ -113,7 +113,7 @@ static long read_kernel(struct symbolizer *s, u64 addr, void *buf,
 long symbolizer__read_code(struct symbolizer *s, const struct dso *dso,
 			   u64 addr, void *buf, size_t len)
 {
-	struct debuginfo_opts o = debuginfo_opts(s);
+	struct debuginfo_opts o = symbolizer__debuginfo_opts(s);
 	char path[PATH_BUF];
 	struct dso_state *ds;
 	long n;
@@ -126,7 +126,7 @@ long symbolizer__read_code(struct symbolizer *s, const struct dso *dso,
 		return read_mem(s, dso->pid, addr, buf, len);
 	if (dso->kind != DSO_FILE && dso->kind != DSO_VDSO)
 		return -ENOENT;
-	ds = prepare(s, dso);
+	ds = symbolizer__prepare(s, dso);
 	if (!ds)
 		return -ENOMEM;
 	if (ds->status == DSO_ST_MISMATCH)

@@ -78,7 +78,7 @@ void symbolizer__drop_dwarf(struct symbolizer *s, struct image *img)
 {
 	if (img->dw)
 		lru__remove(&s->dwarf, &img->dw_node);
-	job_cancel(s, &img->dw_job);
+	symbolizer__job_cancel(s, &img->dw_job);
 	image__drop_dwarf(img);
 }
 
@@ -87,7 +87,7 @@ void symbolizer__put_image(struct symbolizer *s, struct image *img)
 	if (!img || --img->refs)
 		return;
 	symbolizer__drop_dwarf(s, img);
-	job_cancel(s, &img->job);
+	symbolizer__job_cancel(s, &img->job);
 	for (size_t i = 0; i < s->nr_images; i++) {
 		if (s->images[i] == img) {
 			s->images[i] = s->images[--s->nr_images];
@@ -289,7 +289,7 @@ static struct load_job *job_new(enum job_kind kind, int fd, Elf *elf,
 }
 
 /* Gives up *job (freed now, or by the worker once its run ends). */
-void job_cancel(struct symbolizer *s, struct load_job **job)
+void symbolizer__job_cancel(struct symbolizer *s, struct load_job **job)
 {
 	if (!*job)
 		return;
@@ -326,7 +326,7 @@ static struct load_job *symbols_start(struct symbolizer *s,
 				      struct image *img, int fd, Elf *elf,
 				      const char *bin_path, bool data)
 {
-	struct debuginfo_opts o = debuginfo_opts(s);
+	struct debuginfo_opts o = symbolizer__debuginfo_opts(s);
 	struct load_job *j = job_new(JOB_SYMBOLS, fd, elf, bin_path);
 	struct elf_info di;
 
@@ -352,7 +352,7 @@ static struct load_job *symbols_start(struct symbolizer *s,
 	j->dfd = debuginfo__open_debug(&o, dso, &img->info, j->dbg_path,
 				       sizeof(j->dbg_path));
 	if (j->dfd == -EINPROGRESS && !data)
-		await_set(&img->await, DBGFETCH_DEBUGINFO,
+		awaited__set(&img->await, DBGFETCH_DEBUGINFO,
 			  img->info.build_id_size ? img->info.build_id :
 						    dso->build_id,
 			  img->info.build_id_size ? img->info.build_id_size :
@@ -463,7 +463,8 @@ static void symbols_run(struct loader_job *lj)
 static void symbols_take(struct symbolizer *s, struct image *img,
 			 struct load_job *j)
 {
-	img->file = pool_dup(s, j->from_dbg ? j->dbg_path : j->path);
+	img->file = symbolizer__pool_dup(s, j->from_dbg ? j->dbg_path :
+							  j->path);
 	s->symbol_cache_used += j->symcache_used;
 	s->symbol_cache_made += j->symcache_made;
 	if (j->lj.faulted || j->n == -ESTALE) {
@@ -489,7 +490,7 @@ static void symbols_take(struct symbolizer *s, struct image *img,
 
 /* Are img's symbols in?  Takes them from the worker when it is done,
  * waiting for it as the build allows (job_wait). */
-bool image_ready(struct symbolizer *s, struct image *img)
+bool symbolizer__image_ready(struct symbolizer *s, struct image *img)
 {
 	struct load_job *j = img->job;
 
@@ -505,10 +506,10 @@ bool image_ready(struct symbolizer *s, struct image *img)
 /* Opens dso's binary and reads its layout (here); the symbols are read
  * by the worker: until they are in, the image's status is
  * DSO_ST_DEFERRED. */
-void load_file(struct symbolizer *s, const struct dso *dso,
+void symbolizer__load_file(struct symbolizer *s, const struct dso *dso,
 	       struct dso_state *ds)
 {
-	struct debuginfo_opts o = debuginfo_opts(s);
+	struct debuginfo_opts o = symbolizer__debuginfo_opts(s);
 	char path[PATH_BUF];
 	struct image *img = NULL, *shared;
 	struct load_job *j;
@@ -520,7 +521,7 @@ void load_file(struct symbolizer *s, const struct dso *dso,
 	if (fd == -EINPROGRESS) {
 		/* debuginfod brings it: addresses until then, quietly */
 		ds->status = DSO_ST_UNREADABLE;
-		await_set(&ds->await, DBGFETCH_EXECUTABLE, dso->build_id,
+		awaited__set(&ds->await, DBGFETCH_EXECUTABLE, dso->build_id,
 			  dso->build_id_size);
 		return;
 	}
@@ -581,10 +582,10 @@ out:
 /* The data objects of a binary whose functions are loaded: its file is
  * read again, once, when annotate first names a %rip-relative operand
  * (here, on the caller's thread: annotate has no deadline). */
-void load_data(struct symbolizer *s, const struct dso *dso,
+void symbolizer__load_data(struct symbolizer *s, const struct dso *dso,
 	       struct image *img)
 {
-	struct debuginfo_opts o = debuginfo_opts(s);
+	struct debuginfo_opts o = symbolizer__debuginfo_opts(s);
 	char path[PATH_BUF];
 	struct load_job *j;
 	Elf *elf = NULL;
@@ -655,7 +656,7 @@ static size_t dwarf_cost(Elf *elf)
  * time and closes a handle whose file changed, which leaves the time
  * between two ticks.  Returns true when it changed since the last call.
  */
-bool dwarf_file_changed(struct image *img)
+bool image__dwarf_changed(struct image *img)
 {
 	struct stat st;
 	bool changed;
@@ -674,7 +675,7 @@ bool dwarf_file_changed(struct image *img)
 static void load_dwarf(struct symbolizer *s, const struct dso *dso,
 		       struct image *img)
 {
-	struct debuginfo_opts o = debuginfo_opts(s);
+	struct debuginfo_opts o = symbolizer__debuginfo_opts(s);
 	char path[PATH_BUF];
 	struct load_job *j;
 	Elf *elf;
@@ -687,10 +688,10 @@ static void load_dwarf(struct symbolizer *s, const struct dso *dso,
 		fd = debuginfo__open_debug(&o, dso, &img->info, path,
 					   sizeof(path));
 	if (fd == -EINPROGRESS && img->info.has_debug_info)
-		await_set(&img->dw_await, DBGFETCH_EXECUTABLE, dso->build_id,
+		awaited__set(&img->dw_await, DBGFETCH_EXECUTABLE, dso->build_id,
 			  dso->build_id_size);
 	else if (fd == -EINPROGRESS)
-		await_set(&img->dw_await, DBGFETCH_DEBUGINFO,
+		awaited__set(&img->dw_await, DBGFETCH_DEBUGINFO,
 			  img->info.build_id_size ? img->info.build_id :
 						    dso->build_id,
 			  img->info.build_id_size ? img->info.build_id_size :
@@ -787,7 +788,7 @@ static void dwarf_take(struct symbolizer *s, struct image *img,
 	j->dw = NULL;
 	job_free(&j->lj);
 	s->dwarf_loads++;
-	dwarf_file_changed(img);	/* notes its size and time */
+	image__dwarf_changed(img);	/* notes its size and time */
 	img->dw_node.key[0] = (u64)(uintptr_t)img;
 	img->dw_node.key[1] = 0;
 	/* evicts the least recently used others past the bound */
@@ -827,7 +828,7 @@ static int srcline_uncached(struct symbolizer *s, const struct dso *dso,
 
 	if (!img || elfsym__to_vaddr(&img->info, addr, &vaddr))
 		return 0;
-	if ((stopped(s) && !img->dw) || dwarf_ready(s, dso, img)) {
+	if ((symbolizer__stopped(s) && !img->dw) || dwarf_ready(s, dso, img)) {
 		s->deferred++;
 		s->deferred_loading++;
 		return -EAGAIN;
@@ -835,7 +836,7 @@ static int srcline_uncached(struct symbolizer *s, const struct dso *dso,
 	if (!img->dw)
 		return 0;
 	/* a walk of the DIE tree: past the deadline it waits */
-	if (over_deadline(s)) {
+	if (symbolizer__over_deadline(s)) {
 		s->deferred++;
 		return -EAGAIN;
 	}
@@ -871,15 +872,16 @@ static int srcline_of(struct symbolizer *s, const struct dso *dso, u64 addr,
 		return -EINVAL;
 	if (dso->kind != DSO_FILE || !max)
 		return 0;
-	if (defer_load(s, dso))
+	if (symbolizer__defer_load(s, dso))
 		return -EAGAIN;
-	ds = prepare(s, dso);
+	ds = symbolizer__prepare(s, dso);
 	if (!ds)
 		return -ENOMEM;
 	if (max > RESOLVED_DEPTH)
 		return srcline_uncached(s, dso, ds->img, addr, out, max,
 					flags);
-	k0 = resolved_key(s, ds, dso, flags ? RES_INLINES : RES_SRCLINE);
+	k0 = symbolizer__resolved_key(s, ds, dso,
+				      flags ? RES_INLINES : RES_SRCLINE);
 	n = lru__find(&s->resolved, k0, addr);
 	if (n) {
 		s->hits++;
@@ -893,8 +895,8 @@ static int srcline_of(struct symbolizer *s, const struct dso *dso, u64 addr,
 		if (nr == -EAGAIN)
 			return nr;
 		s->misses++;
-		if (nr != -ENOMEM && !awaiting(ds))
-			resolved_add(s, k0, addr, NULL, nr, frames);
+		if (nr != -ENOMEM && !dso_state__awaiting(ds))
+			symbolizer__resolved_add(s, k0, addr, NULL, nr, frames);
 		r = NULL;
 	}
 	if (nr <= 0)

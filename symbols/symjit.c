@@ -9,7 +9,7 @@
 
 /* ---- JIT maps ---- */
 
-struct pm_entry *perfmap_of(struct symbolizer *s, s32 pid)
+struct pm_entry *symbolizer__perfmap_of(struct symbolizer *s, s32 pid)
 {
 	struct pm_entry *e = NULL;
 

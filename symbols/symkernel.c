@@ -53,7 +53,7 @@ out:
 	return buf;
 }
 
-void load_vdso(struct symbolizer *s)
+void symbolizer__load_vdso(struct symbolizer *s)
 {
 	struct image *img;
 	Elf *elf = NULL;
@@ -84,7 +84,8 @@ void load_vdso(struct symbolizer *s)
 			 ELFSYM_SYMTAB | ELFSYM_DYNSYM | ELFSYM_EHFRAME);
 	if (n < 0 || symtab__finish(img->st))
 		goto fail;
-	img->file = s->vdso_path ? s->vdso_path : pool_dup(s, "[vdso]");
+	img->file = s->vdso_path ? s->vdso_path :
+				   symbolizer__pool_dup(s, "[vdso]");
 	img->status = symtab__count(img->st) ? DSO_ST_OK : DSO_ST_NO_SYMBOLS;
 	s->vdso_status = img->status;
 	s->vdso = img;
@@ -153,7 +154,7 @@ static void kernel_job_free(struct loader_job *lj)
 	free(lj);
 }
 
-void kernel_prefetch(struct symbolizer *s)
+void symbolizer__kernel_prefetch(struct symbolizer *s)
 {
 	size_t np, nd;
 	struct kernel_job *j;
@@ -180,7 +181,7 @@ void kernel_prefetch(struct symbolizer *s)
 	s->kernel_job = j;
 }
 
-void kernel_job_cancel(struct symbolizer *s)
+void symbolizer__kernel_job_cancel(struct symbolizer *s)
 {
 	if (!s->kernel_job)
 		return;
@@ -197,14 +198,14 @@ static void kernel_job_wait(struct symbolizer *s)
 	if (!j)
 		return;
 	if (loader__wait(s->loader, &j->lj, 0, s->stop)) {
-		kernel_job_cancel(s);
+		symbolizer__kernel_job_cancel(s);
 		return;
 	}
 	s->kernel_job = NULL;
 	j->lj.free(&j->lj);
 }
 
-void load_kernel(struct symbolizer *s)
+void symbolizer__load_kernel(struct symbolizer *s)
 {
 	const char *why;
 
