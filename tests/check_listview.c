@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ui/tui/keys.h"
+#include "ui/tui/keytypes.h"
 #include "ui/tui/listview.h"
 #include "ui/tui/prompt.h"
 #include "tests/testutil.h"

@@ -6,7 +6,7 @@
 #define PTOP_ACTIONS_H
 
 #include "ui/report/sort.h"
-#include "ui/tui/keys.h"
+#include "ui/tui/keytypes.h"
 #include "ui/tui/prompt.h"
 
 struct tui;

@@ -332,12 +332,9 @@ static enum act_result copy_row(struct tui *t)
 
 static enum act_result pick_row_action(struct tui *t, int id)
 {
-	const struct key_binding *b;
-
 	if (id == MENU_COPY)
 		return copy_row(t);
-	b = keys__lookup(id, V_TOP);
-	return b ? b->action(t, b->arg) : R_NONE;
+	return tui__key_in(t, id, V_TOP);
 }
 
 enum act_result action__row_menu(struct tui *t, int arg)

@@ -5,7 +5,6 @@
 #include "ui/tui/actions.h"
 #include "ui/tui/keys.h"
 #include "ui/tui/listview.h"
-#include "ui/tui/tui_internal.h"
 #include "ui/tui/view.h"
 #include "ui/tui/view_annotate.h"
 #include "ui/tui/view_callers.h"

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ui/tui/keys.h"
+#include "ui/tui/keytypes.h"
 #include "ui/tui/prompt.h"
 
 void prompt__open(struct prompt *p, enum prompt_kind kind, const char *label,

@@ -31,7 +31,7 @@
 #include "src/sys/clock.h"
 #include "src/sys/mapguard.h"
 #include "ui/report/sanitize.h"
-#include "ui/tui/keys.h"
+#include "ui/tui/keytypes.h"
 #include "ui/tui/mouse.h"
 #include "ui/tui/tty.h"
 

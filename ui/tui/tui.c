@@ -19,6 +19,7 @@
 #include "ui/tui/tui.h"
 #include "ui/tui/tui_internal.h"
 #include "ui/tui/actions.h"
+#include "ui/tui/keys.h"
 
 /* The first table comes quickly, the next ones every -d seconds. */
 #define FIRST_REFRESH 0.25
@@ -474,6 +475,13 @@ void tui__describe_filters(const struct tui *t, char *buf, size_t len)
 			ADD("window: no cells");
 	}
 #undef ADD
+}
+
+enum act_result tui__key_in(struct tui *t, int key, unsigned int view)
+{
+	const struct key_binding *b = keys__lookup(key, view);
+
+	return b ? b->action(t, b->arg) : R_NONE;
 }
 
 enum act_result tui__key(struct tui *t, int key)

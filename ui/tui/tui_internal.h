@@ -7,7 +7,7 @@
 #include "ui/report/app.h"
 #include "ui/report/fmt.h"
 #include "ui/report/header.h"
-#include "ui/tui/keys.h"
+#include "ui/tui/keytypes.h"
 #include "ui/tui/listview.h"
 #include "ui/tui/logq.h"
 #include "ui/tui/prompt.h"
@@ -112,6 +112,9 @@ void tui__describe_filters(const struct tui *t, char *buf, size_t len);
 
 /* Dispatches one key through the key table (and the prompt). */
 enum act_result tui__key(struct tui *t, int key);
+/* Runs view's binding of key, as if it were pressed there (the row
+ * menu's items): R_NONE when there is none. */
+enum act_result tui__key_in(struct tui *t, int key, unsigned int view);
 
 
 /* Whether the shown event has call chains (-g, or a file with them), and

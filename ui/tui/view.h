@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "ui/tui/keys.h"
+#include "ui/tui/keytypes.h"
 #include "ui/tui/prompt.h"
 
 struct tui;

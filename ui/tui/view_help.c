@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "ui/tui/oom.h"
+#include "ui/tui/keys.h"
 #include "ui/tui/tui_internal.h"
 #include "ui/tui/view_help.h"
 

@@ -2,7 +2,7 @@
 #ifndef PTOP_VIEW_MENU_H
 #define PTOP_VIEW_MENU_H
 
-#include "ui/tui/keys.h"
+#include "ui/tui/keytypes.h"
 #include "ui/tui/view.h"
 
 struct tui;

@@ -4,7 +4,7 @@
 #ifndef PTOP_VIEW_TIMELINE_H
 #define PTOP_VIEW_TIMELINE_H
 
-#include "ui/tui/keys.h"
+#include "ui/tui/keytypes.h"
 #include "ui/tui/view.h"
 
 struct tui;

@@ -6,7 +6,7 @@
 #define PTOP_VIEW_TOP_H
 
 #include "ui/report/calltree.h"
-#include "ui/tui/keys.h"
+#include "ui/tui/keytypes.h"
 #include "ui/tui/listview.h"
 #include "ui/tui/view.h"
 

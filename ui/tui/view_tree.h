@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 
-#include "ui/tui/keys.h"
+#include "ui/tui/keytypes.h"
 
 struct tui;
 
