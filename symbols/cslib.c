@@ -1,48 +1,39 @@
 /* cslib: capstone through dlopen, on first use (see cslib.h). */
-#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 
 #include "symbols/cslib.h"
 #include "src/core/log.h"
+#include "src/core/util.h"
+#include "src/sys/dynlib.h"
 
 static struct cslib lib;
 static const struct cslib *loaded;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-static void *sym(void *h, const char *name, bool *ok)
-{
-	void *p = dlsym(h, name);
-
-	if (!p)
-		*ok = false;
-	return p;
-}
-
 static void load(void)
 {
-	/* never closed: the handles and instructions it made may live on */
-	void *h = dlopen(CSLIB_SONAME, RTLD_NOW | RTLD_LOCAL);
-	bool ok = true;
-
-	if (!h) {
-		pr_warn("annotate needs capstone: %s", dlerror());
-		return;
-	}
+	static const char *const soname[] = { CSLIB_SONAME };
 	/* POSIX: a data pointer from dlsym converts to a function pointer */
-	*(void **)&lib.open = sym(h, "cs_open", &ok);
-	*(void **)&lib.option = sym(h, "cs_option", &ok);
-	*(void **)&lib.malloc = sym(h, "cs_malloc", &ok);
-	*(void **)&lib.disasm_iter = sym(h, "cs_disasm_iter", &ok);
-	*(void **)&lib.free = sym(h, "cs_free", &ok);
-	*(void **)&lib.close = sym(h, "cs_close", &ok);
-	if (!ok) {
+	const struct dynlib_fn fns[] = {
+		{ "cs_open", (void **)&lib.open, false },
+		{ "cs_option", (void **)&lib.option, false },
+		{ "cs_malloc", (void **)&lib.malloc, false },
+		{ "cs_disasm_iter", (void **)&lib.disasm_iter, false },
+		{ "cs_free", (void **)&lib.free, false },
+		{ "cs_close", (void **)&lib.close, false },
+	};
+	struct dynlib dl;
+	int err = dynlib__load(&dl, soname, ARRAY_SIZE(soname), fns,
+			       ARRAY_SIZE(fns));
+
+	if (err == -ELIBACC)
+		pr_warn("annotate needs capstone: %s", dl.why);
+	else if (err)
 		pr_warn("annotate needs capstone: %s lacks a function (%s)",
-			CSLIB_SONAME, dlerror());
-		dlclose(h);
-		return;
-	}
-	loaded = &lib;
+			CSLIB_SONAME, dl.why);
+	else
+		loaded = &lib;
 }
 
 const struct cslib *cslib__get(void)

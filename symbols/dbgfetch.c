@@ -1,5 +1,4 @@
 /* dbgfetch: debug files and binaries fetched by build-id (see dbgfetch.h). */
-#include <dlfcn.h>
 #include <elfutils/debuginfod.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -18,6 +17,7 @@
 #include "src/core/dso.h"
 #include "symbols/elfsym.h"
 #include "src/core/log.h"
+#include "src/sys/dynlib.h"
 
 #define MAX_ENTRIES 4096
 #define MAX_FAILS 3
@@ -75,7 +75,6 @@ struct dbgfetch {
 
 	/* the worker's own (no lock) */
 	struct dilib lib;
-	void *dl;
 	debuginfod_client *client;
 	int null_fd;		/* the client's verbose output, or -1 */
 	const struct entry *cur;	/* a copy of the entry being fetched */
@@ -197,42 +196,38 @@ void dbgfetch__free(struct dbgfetch *f)
 	free(f);
 }
 
-static void *sym(void *h, const char *name, bool *ok)
-{
-	void *p = dlsym(h, name);
-
-	if (!p)
-		*ok = false;
-	return p;
-}
-
 /* On the worker: the library, then a client.  0 or -ELIBACC. */
 static int load(struct dbgfetch *f)
 {
 	struct dilib *l = &f->lib;
-	bool ok = true;
+	const char *const soname[] = { f->soname };
+	/* POSIX: a data pointer from dlsym converts to a function pointer */
+	const struct dynlib_fn fns[] = {
+		{ "debuginfod_begin", (void **)&l->begin, false },
+		{ "debuginfod_end", (void **)&l->end, false },
+		{ "debuginfod_find_debuginfo", (void **)&l->find_debuginfo,
+		  false },
+		{ "debuginfod_find_executable", (void **)&l->find_executable,
+		  false },
+		{ "debuginfod_set_progressfn", (void **)&l->set_progressfn,
+		  false },
+		{ "debuginfod_set_user_data", (void **)&l->set_user_data,
+		  false },
+		{ "debuginfod_get_user_data", (void **)&l->get_user_data,
+		  false },
+		{ "debuginfod_set_verbose_fd", (void **)&l->set_verbose_fd,
+		  true },
+	};
+	struct dynlib dl;
+	int err = dynlib__load(&dl, soname, ARRAY_SIZE(soname), fns,
+			       ARRAY_SIZE(fns));
 
-	/* never closed: libcurl, under it, does not like being unloaded */
-	f->dl = dlopen(f->soname, RTLD_NOW | RTLD_LOCAL);
-	if (!f->dl) {
+	if (err == -ELIBACC) {
 		pr_warn("debuginfod: cannot load %s (%s): names of stripped "
-			"binaries will not be fetched", f->soname, dlerror());
+			"binaries will not be fetched", f->soname, dl.why);
 		return -ELIBACC;
 	}
-	/* POSIX: a data pointer from dlsym converts to a function pointer */
-	*(void **)&l->begin = sym(f->dl, "debuginfod_begin", &ok);
-	*(void **)&l->end = sym(f->dl, "debuginfod_end", &ok);
-	*(void **)&l->find_debuginfo = sym(f->dl, "debuginfod_find_debuginfo",
-					   &ok);
-	*(void **)&l->find_executable =
-		sym(f->dl, "debuginfod_find_executable", &ok);
-	*(void **)&l->set_progressfn = sym(f->dl, "debuginfod_set_progressfn",
-					   &ok);
-	*(void **)&l->set_user_data = sym(f->dl, "debuginfod_set_user_data",
-					  &ok);
-	*(void **)&l->get_user_data = sym(f->dl, "debuginfod_get_user_data",
-					  &ok);
-	if (!ok) {
+	if (err) {
 		pr_warn("debuginfod: %s lacks a function", f->soname);
 		return -ELIBACC;
 	}
@@ -248,8 +243,6 @@ static int load(struct dbgfetch *f)
 	 * 8 KiB buffer, a leak a fetch; and DEBUGINFOD_VERBOSE's lines on
 	 * stderr would draw over the live view.
 	 */
-	*(void **)&l->set_verbose_fd = dlsym(f->dl,
-					     "debuginfod_set_verbose_fd");
 	if (l->set_verbose_fd) {
 		f->null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
 		if (f->null_fd >= 0)

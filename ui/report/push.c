@@ -3,7 +3,6 @@
  * behind a bounded queue; the query, labels and window deltas are pure
  * and unit-tested. */
 #include <ctype.h>
-#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -13,6 +12,7 @@
 
 #include "src/sys/clock.h"
 #include "src/core/log.h"
+#include "src/sys/dynlib.h"
 #include "ui/report/push.h"
 
 /* ---- labels and the query (pure) ---- */
@@ -281,7 +281,6 @@ enum {
 };
 
 struct curl_api {
-	void *lib;
 	int (*global_init)(long flags);
 	CURL *(*easy_init)(void);
 	int (*easy_setopt)(CURL *c, int opt, ...);
@@ -297,39 +296,35 @@ static int curl_load(struct curl_api *api, struct strbuf *err)
 {
 	static const char *const libs[] = { "libcurl.so.4",
 					    "libcurl-gnutls.so.4" };
+	/* POSIX: a data pointer from dlsym converts to a function pointer */
+	const struct dynlib_fn fns[] = {
+		{ "curl_global_init", (void **)&api->global_init, false },
+		{ "curl_easy_init", (void **)&api->easy_init, false },
+		{ "curl_easy_setopt", (void **)&api->easy_setopt, false },
+		{ "curl_easy_perform", (void **)&api->easy_perform, false },
+		{ "curl_easy_cleanup", (void **)&api->easy_cleanup, false },
+		{ "curl_easy_strerror", (void **)&api->easy_strerror, false },
+		{ "curl_easy_getinfo", (void **)&api->easy_getinfo, false },
+		{ "curl_slist_append", (void **)&api->slist_append, false },
+		{ "curl_slist_free_all", (void **)&api->slist_free_all,
+		  false },
+	};
+	struct dynlib dl;
+	int rc;
 
 	memset(api, 0, sizeof(*api));
-	for (size_t i = 0; i < ARRAY_SIZE(libs) && !api->lib; i++)
-		api->lib = dlopen(libs[i], RTLD_NOW | RTLD_LOCAL);
-	if (!api->lib) {
+	rc = dynlib__load(&dl, libs, ARRAY_SIZE(libs), fns, ARRAY_SIZE(fns));
+	if (rc == -ELIBACC) {
 		strbuf__adds(err, "--push needs libcurl (libcurl.so.4): "
 			     "install libcurl4");
 		return -ENOENT;
 	}
-#define SYM(f, n)                                                            \
-	do {                                                                 \
-		*(void **)&api->f = dlsym(api->lib, n);                      \
-		if (!api->f) {                                               \
-			strbuf__addf(err, "libcurl has no %s", n);           \
-			dlclose(api->lib);                                   \
-			api->lib = NULL;                                     \
-			return -ENOENT;                                      \
-		}                                                            \
-	} while (0)
-	SYM(global_init, "curl_global_init");
-	SYM(easy_init, "curl_easy_init");
-	SYM(easy_setopt, "curl_easy_setopt");
-	SYM(easy_perform, "curl_easy_perform");
-	SYM(easy_cleanup, "curl_easy_cleanup");
-	SYM(easy_strerror, "curl_easy_strerror");
-	SYM(easy_getinfo, "curl_easy_getinfo");
-	SYM(slist_append, "curl_slist_append");
-	SYM(slist_free_all, "curl_slist_free_all");
-#undef SYM
+	if (rc) {
+		strbuf__addf(err, "libcurl has no %s", dl.missing);
+		return -ENOENT;
+	}
 	if (api->global_init(C_GLOBAL_DEFAULT)) {
 		strbuf__adds(err, "libcurl could not start");
-		dlclose(api->lib);
-		api->lib = NULL;
 		return -EIO;
 	}
 	return 0;
