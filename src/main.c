@@ -24,6 +24,7 @@
 #include "src/sys/cmdout.h"
 #include "src/sys/evlist.h"
 #include "src/sys/heap.h"
+#include "src/sys/host.h"
 #include "src/sys/mapguard.h"
 #include "src/sys/outfile.h"
 #include "src/sys/sampler.h"
@@ -762,6 +763,7 @@ static int read_baseline(struct run *r)
 static int start_writer(struct run *r)
 {
 	struct strbuf tracing;
+	struct host host;
 	struct perfdata_writer_opts wo = {
 		.path = r->out_pipe ? "stdout" : r->o.output,
 		.fd = r->out_fd,
@@ -780,7 +782,12 @@ static int start_writer(struct run *r)
 	}
 	wo.tracing_data = tracing.buf;
 	wo.tracing_data_len = tracing.len;
+	/* what it failed to read (out of memory) is left out, as a fact
+	 * the machine does not show */
+	host__read(&host, NULL);
+	wo.host = &host;
 	r->a.writer = perfdata_writer__new(r->a.session, &wo);
+	host__fini(&host);
 	strbuf__fini(&tracing);
 	if (!r->a.writer)
 		return 1;

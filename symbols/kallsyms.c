@@ -8,9 +8,10 @@
 #include <unistd.h>
 
 #include "src/core/dso.h"
-#include "src/core/elfnote.h"
 #include "src/core/log.h"
+#include "src/core/kfmt.h"
 #include "src/sys/fdio.h"
+#include "src/sys/kernel.h"
 #include "src/sys/mapguard.h"
 #include "src/sys/outfile.h"
 #include "symbols/cachedir.h"
@@ -34,17 +35,6 @@ struct ksym {
 struct kmod {
 	u32 name_off, name_len;	/* "name", without the brackets */
 };
-
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
 
 /* Index + 1 of module "[name]" (name: len bytes), added if new; 0 on
  * failure. */
@@ -77,59 +67,32 @@ static u16 module_group(struct kallsyms *ks, struct strpool *pool,
 	return *last = (u16)ks->nr_mods;
 }
 
-/* One line: "ADDR TYPE NAME[\t[MODULE]]".  Returns 0, 1 (skipped), or
- * -ENOMEM. */
+/* One line (kfmt__sym).  Returns 0, 1 (skipped), or -ENOMEM. */
 static int parse_line(struct kallsyms *ks, struct strpool *pool,
 		      const char *p, const char *end, bool *nonzero,
 		      u16 *last)
 {
-	const char *name, *mod = NULL;
-	size_t name_len, mod_len = 0;
-	u64 addr = 0;
-	int digits = 0, h;
+	struct kfmt_sym y;
 	u16 group = 0;
-	char type;
 
-	while (p < end && (h = hexval(*p)) >= 0) {
-		if (++digits > 16)
-			return 1;
-		addr = addr << 4 | (u64)h;
-		p++;
-	}
-	if (!digits || end - p < 4 || p[0] != ' ' || p[2] != ' ')
+	if (kfmt__sym(p, end, &y))
 		return 1;
-	type = p[1];
-	name = p + 3;
-	for (p = name; p < end && *p != '\t' && *p != ' '; p++)
-		;
-	name_len = (size_t)(p - name);
-	if (!name_len)
-		return 1;
-	while (p < end && (*p == '\t' || *p == ' '))
-		p++;
-	if (p < end && *p == '[') {
-		const char *close = memchr(p, ']', (size_t)(end - p));
-
-		if (!close)
-			return 1;
-		mod = p + 1;
-		mod_len = (size_t)(close - mod);
-	}
-	if (addr)
+	if (y.addr)
 		*nonzero = true;
 	/* absolute symbols (per-cpu offsets) are not addresses */
-	if (!addr || type == 'a' || type == 'A' || type == 'U' || type == 'u')
+	if (!y.addr || y.type == 'a' || y.type == 'A' || y.type == 'U' ||
+	    y.type == 'u')
 		return 1;
-	if (mod && mod_len) {
-		group = module_group(ks, pool, mod, mod_len, last);
+	if (y.mod && y.mod_len) {
+		group = module_group(ks, pool, y.mod, y.mod_len, last);
 		if (!group)
 			return -ENOMEM;
 	}
-	if (type == 't' || type == 'T' || type == 'w' || type == 'W')
-		return symtab__add(ks->st, addr, 0, 0, name, name_len,
+	if (y.type == 't' || y.type == 'T' || y.type == 'w' || y.type == 'W')
+		return symtab__add(ks->st, y.addr, 0, 0, y.name, y.name_len,
 				   SYM_F_KERNEL, SYMTAB_BIND_GLOBAL, group);
 	/* data symbols only end the text symbol before them */
-	return symtab__add(ks->st, addr, 0, 0, NULL, 0, 0,
+	return symtab__add(ks->st, y.addr, 0, 0, NULL, 0, 0,
 			   SYMTAB_BIND_BOUNDARY, group);
 }
 
@@ -206,89 +169,51 @@ struct kallsyms *kallsyms__parse(const char *text, size_t len,
 	return ks;
 }
 
-/*
- * Reads in chunks, parsing the lines each one completes: /proc/kallsyms
- * is over 5 MB of text, which need not be in memory at once.  A line
- * longer than the chunk (not kallsyms, or hostile) is skipped.
- */
+/* The reader's (kernel__kallsyms) state: the table and the parse. */
+struct kload {
+	struct kallsyms *ks;
+	struct strpool *pool;
+	struct kparse ps;
+};
+
+static long kload_lines(void *ctx, const char *text, size_t len, bool final)
+{
+	struct kload *k = ctx;
+
+	return kallsyms__lines(k->ks, k->pool, &k->ps, text, len, final);
+}
+
+static void kload_too_long(void *ctx)
+{
+	struct kload *k = ctx;
+
+	k->ks->nr_lines++;
+	k->ks->nr_bad++;
+}
+
+/* Parses the lines of each chunk as kernel__kallsyms reads them:
+ * /proc/kallsyms is over 5 MB of text, which need not be in memory at
+ * once. */
 struct kallsyms *kallsyms__load(const char *path, struct strpool *pool)
 {
-	const size_t cap = 64 << 10;
-	struct kallsyms *ks = NULL;
-	struct kparse ps = { 0 };
-	size_t len = 0, total = 0;
-	bool skipping = false;
-	char *buf = malloc(cap);
-	int fd = -1, err = 0;
+	struct kload k = { .pool = pool };
+	const struct kernel_lines l = {
+		.lines = kload_lines, .too_long = kload_too_long, .ctx = &k,
+	};
+	int err;
 
-	if (!buf)
+	k.ks = kallsyms__begin(pool);
+	if (!k.ks)
 		return NULL;
-	ks = kallsyms__begin(pool);
-	if (!ks) {
-		err = -ENOMEM;
-		goto out;
-	}
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-	if (fd < 0) {
-		err = -errno;
-		goto out;
-	}
-	for (;;) {
-		/* a whole chunk, short only at the end */
-		ssize_t n = fd__read_upto(fd, buf + len, cap - len);
-		long used;
-
-		if (n < 0) {
-			err = (int)n;
-			goto out;
-		}
-		total += (size_t)n;
-		if (total > KALLSYMS_MAX) {
-			err = -EFBIG;
-			goto out;
-		}
-		len += (size_t)n;
-		if (skipping) {
-			char *nl = memchr(buf, '\n', len);
-
-			if (!nl) {
-				len = 0;
-				if (!n)
-					break;
-				continue;
-			}
-			skipping = false;
-			len -= (size_t)(nl + 1 - buf);
-			memmove(buf, nl + 1, len);
-		}
-		used = kallsyms__lines(ks, pool, &ps, buf, len, n == 0);
-		if (used < 0) {
-			err = (int)used;
-			goto out;
-		}
-		len -= (size_t)used;
-		memmove(buf, buf + used, len);
-		if (!n)
-			break;
-		if (len == cap) {
-			/* one line fills the chunk: not a kallsyms line */
-			ks->nr_lines++;
-			ks->nr_bad++;
-			skipping = true;
-			len = 0;
-		}
-	}
-	err = kallsyms__end(ks, &ps);
-out:
-	if (fd >= 0)
-		close(fd);
-	free(buf);
+	err = kernel__kallsyms(path, &l);
+	if (!err)
+		err = kallsyms__end(k.ks, &k.ps);
 	if (err) {
-		kallsyms__free(ks);
-		ks = NULL;
+		kallsyms__free(k.ks);
 		errno = -err;
+		return NULL;
 	}
-	return ks;
+	return k.ks;
 }
 
 void kallsyms__free(struct kallsyms *ks)
@@ -427,53 +352,31 @@ struct kcache_key {
 	u64 modules_hash;
 };
 
-static ssize_t read_small(const char *path, void *buf, size_t len)
-{
-	ssize_t n = -1;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-
-	if (fd < 0)
-		return -errno;
-	do
-		n = read(fd, buf, len);
-	while (n < 0 && errno == EINTR);
-	if (n < 0)
-		n = -errno;
-	close(fd);
-	return n;
-}
-
-/* The module list: names, sizes and addresses (/proc/modules, a few KB,
- * cheap unlike kallsyms); 0 when there is none (a kernel without
- * modules). */
+/* The module list's hash: names, sizes and addresses (/proc/modules, a
+ * few KB, cheap unlike kallsyms); 0 when there is none (a kernel
+ * without modules). */
 static u64 modules_hash(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	u64 h = 0x9e3779b97f4a7c15ULL;
-	char buf[16 << 10];
-	ssize_t n;
+	struct strbuf sb;
 
-	if (fd < 0)
-		return 0;
-	while ((n = read(fd, buf, sizeof(buf))) > 0 ||
-	       (n < 0 && errno == EINTR))
-		if (n > 0)
-			h = hash_u64(h ^ hash_bytes(buf, (size_t)n));
-	close(fd);
+	strbuf__init(&sb);
+	if (kernel__modules(path, &sb))
+		h = 0;
+	else if (sb.len)
+		h = hash_u64(h ^ hash_bytes(sb.buf, sb.len));
+	strbuf__fini(&sb);
 	return h;
 }
 
 static int kcache_key(const struct kallsyms_cache *c, struct kcache_key *k)
 {
-	u8 notes[4096];
 	char id[64];
 	ssize_t n;
-	long b;
+	int b;
 
 	memset(k, 0, sizeof(*k));
-	n = read_small(c->boot_id ? c->boot_id :
-				    "/proc/sys/kernel/random/boot_id",
-		       id, sizeof(id) - 1);
+	n = kernel__boot_id(c->boot_id, id, sizeof(id) - 1);
 	if (n < BOOT_ID_LEN)
 		return -ENOENT;
 	for (int i = 0; i < BOOT_ID_LEN; i++) {
@@ -484,13 +387,9 @@ static int kcache_key(const struct kallsyms_cache *c, struct kcache_key *k)
 			return -EINVAL;
 	}
 	memcpy(k->boot_id, id, BOOT_ID_LEN);
-	n = read_small(c->notes ? c->notes : "/sys/kernel/notes", notes,
-		       sizeof(notes));
-	b = n > 0 ? elfnote__build_id(notes, (size_t)n, false, k->build_id,
-				      sizeof(k->build_id)) : 0;
+	b = kernel__build_id(c->notes, k->build_id, sizeof(k->build_id));
 	k->build_id_size = b > 0 ? (u32)b : 0;
-	k->modules_hash = modules_hash(c->modules ? c->modules :
-						    "/proc/modules");
+	k->modules_hash = modules_hash(c->modules);
 	return 0;
 }
 
@@ -500,21 +399,6 @@ static int cache_path(const struct kallsyms_cache *c,
 	int n = snprintf(buf, len, "%s/kallsyms-%s", c->dir, k->boot_id);
 
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
-}
-
-/* Does the kernel hide addresses from us now?  Its first line says. */
-static bool restricted_now(const char *path)
-{
-	char line[256];
-	ssize_t n = read_small(path, line, sizeof(line) - 1);
-
-	if (n <= 0)
-		return true;
-	line[n] = '\0';
-	for (ssize_t i = 0; i < n && line[i] != ' '; i++)
-		if (line[i] != '0')
-			return false;
-	return true;
 }
 
 static bool mul_add(u64 a, u64 b, u64 *acc)
@@ -818,7 +702,7 @@ void kallsyms__make_cache(const char *path, const struct kallsyms_cache *c)
 	char file[4200];
 
 	if (!c || !c->dir || kcache_key(c, &key) ||
-	    cache_path(c, &key, file, sizeof(file)) || restricted_now(path) ||
+	    cache_path(c, &key, file, sizeof(file)) || kernel__kallsyms_hidden(path) ||
 	    cachedir__ok(c->dir))
 		return;
 	/* there, whole or not: kallsyms__load_cached's to check (and to
@@ -854,7 +738,7 @@ struct kallsyms *kallsyms__load_cached(const char *path,
 	*from = KALLSYMS_PARSED;
 	cache = c && c->dir && !kcache_key(c, &key) &&
 		!cache_path(c, &key, file, sizeof(file)) &&
-		!restricted_now(path) && !cachedir__ok(c->dir);
+		!kernel__kallsyms_hidden(path) && !cachedir__ok(c->dir);
 	if (!cache)
 		return kallsyms__load(path, pool);
 	ks = read_cache(file, &key, pool, &why);

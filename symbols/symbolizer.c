@@ -29,6 +29,7 @@
 #include "symbols/kcore.h"
 #include "symbols/loader.h"
 #include "src/core/log.h"
+#include "src/sys/kernel.h"
 #include "src/core/lru.h"
 #include "symbols/perfmap.h"
 #include "symbols/srcline.h"
@@ -142,7 +143,7 @@ struct symbolizer *symbolizer__new(const struct symbolizer_opts *opts)
 	}
 	s->kallsyms_path = symbolizer__pool_dup(s, opts->kallsyms ?
 						       opts->kallsyms :
-						       "/proc/kallsyms");
+						       KERNEL_KALLSYMS);
 	if (opts->kallsyms_cache && opts->kallsyms_cache[0]) {
 		s->kallsyms_cache = symbolizer__pool_dup(s,
 							 opts->kallsyms_cache);
@@ -157,12 +158,11 @@ struct symbolizer *symbolizer__new(const struct symbolizer_opts *opts)
 	s->proc = symbolizer__pool_dup(s, opts->proc ? opts->proc : "/proc");
 	s->tmp = symbolizer__pool_dup(s, opts->tmp ? opts->tmp : "/tmp");
 	s->kernel_release = symbolizer__pool_dup(s, opts->kernel_release);
-	s->kernel_notes = symbolizer__pool_dup(s, opts->kernel_notes ?
-						      opts->kernel_notes :
-						      "/sys/kernel/notes");
+	/* NULL: the running kernel's (kernel__build_id) */
+	s->kernel_notes = symbolizer__pool_dup(s, opts->kernel_notes);
 	s->vdso_path = symbolizer__pool_dup(s, opts->vdso_image);
 	s->kcore_path = symbolizer__pool_dup(s, opts->kcore ? opts->kcore :
-							    "/proc/kcore");
+							    KERNEL_KCORE);
 	s->symfs = symbolizer__pool_dup(s, opts->symfs);
 	if (!s->kallsyms_path || !s->proc || !s->tmp || !s->kcore_path ||
 	    (opts->vdso_image && !s->vdso_path) || (opts->symfs && !s->symfs))

@@ -80,7 +80,7 @@ struct symbolizer_opts {
 	size_t kernel_build_id_size;
 	const char *kernel_release;
 	u64 kernel_text;
-	const char *kernel_notes;	/* default "/sys/kernel/notes" */
+	const char *kernel_notes;	/* default KERNEL_NOTES (src/sys/kernel.h) */
 	/* Bounds of the caches (0: the defaults, SYMBOLIZER_DWARF_BYTES and
 	 * SYMBOLIZER_RESOLVED_BYTES): the memory the open DWARF handles are
 	 * estimated to hold, and the resolved (dso, address) entries. */

@@ -15,11 +15,11 @@
 
 #include <gelf.h>
 
-#include "src/core/elfnote.h"
 #include "symbols/kallsyms.h"
 #include "symbols/kcore.h"
 #include "symbols/loader.h"
 #include "src/core/log.h"
+#include "src/sys/kernel.h"
 #include "symbols/symbolizer.h"
 #include "symbols/symbolizer_internal.h"
 #include "symbols/symtab.h"
@@ -104,21 +104,14 @@ static const char *kernel_differs(struct symbolizer *s)
 {
 	struct symtab_hit hit;
 	struct utsname u;
-	u8 notes[4096], bid[BUILD_ID_MAX];
-	ssize_t n = -1;
-	int fd;
+	u8 bid[BUILD_ID_MAX];
+	int n;
 
 	if (s->kernel_bid_size) {
-		fd = open(s->kernel_notes, O_RDONLY | O_CLOEXEC);
-		if (fd >= 0) {
-			n = read(fd, notes, sizeof(notes));
-			close(fd);
-		}
-		n = n > 0 ? elfnote__build_id(notes, (size_t)n, false, bid,
-					      sizeof(bid)) : 0;
+		n = kernel__build_id(s->kernel_notes, bid, sizeof(bid));
 		if (n <= 0 || !dso__build_id_eq(bid, (size_t)n,
-						       s->kernel_bid,
-						       s->kernel_bid_size))
+						s->kernel_bid,
+						s->kernel_bid_size))
 			return "its build-id is not this kernel's";
 	} else if (s->kernel_release) {
 		if (uname(&u) || strcmp(u.release, s->kernel_release))

@@ -14,6 +14,7 @@
 #include "src/core/record.h"
 #include "src/core/record_swap.h"
 #include "src/core/session.h"
+#include "src/sys/host.h"
 #include "tests/testutil.h"
 
 /* ---- log capture ---- */
@@ -2506,11 +2507,18 @@ static struct perfdata_writer *wfix_writer(struct wfix *f, int fd, bool pipe,
 	struct perfdata_writer_opts o = {
 		.path = f->out, .fd = fd, .pipe = pipe, .buffer_bytes = buffer,
 		.argv = argv, .argc = 3, .version = "ptop test",
+	};
+	const struct host_paths hp = {
 		.kallsyms = f->kallsyms, .modules = f->modules,
 		.kernel_notes = f->notes,
 	};
+	struct host host;
 
+	/* the kernel's files of the fixture, the rest this machine's */
+	ck_assert_int_eq(host__read(&host, &hp), 0);
+	o.host = &host;
 	f->w = perfdata_writer__new(f->src, &o);
+	host__fini(&host);
 	ck_assert_ptr_nonnull(f->w);
 	return f->w;
 }

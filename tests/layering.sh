@@ -20,6 +20,10 @@
 #  5. No production .c file over MAX_LINES (1,200) lines: a file that
 #     grows past it holds several objects and wants splitting along its
 #     seams (doc/design.md, "Layout").
+#  6. The kernel's and the machine's files ("/proc/NAME...", "/sys/...",
+#     a string that is such a path) are named only in src/sys, which
+#     reads them; "/proc" alone, the root of the per-process files
+#     handed to src/sys and symbols/, is not such a name.
 # Prints each violation as FILE:LINE: what, and exits 1 if there is one;
 # then runs its own test (--self-test alone: below).
 # LAYERING_ROOT, LAYERING_FILES: the tree and the files to check (the
@@ -66,6 +70,10 @@ if [ "${1:-}" = --self-test ]; then
 		'static void h(void) { fopen("x", "r"); }'
 	# (1,201 lines more: words without blanks or globs, one a line)
 	# shellcheck disable=SC2046
+	try ui/report/app.c "a kernel file named outside src/sys" \
+		'static const char *kfile = "/proc/kallsyms";'
+	try src/perfdata/writer.c "a sysfs file named outside src/sys" \
+		'static const char *sfile = "/sys/kernel/notes";'
 	try src/core/lru.c "a .c file over 1,200 lines" \
 		$(seq -f 'int_pad%g;' 1 1201)
 	# and the untouched copy passes
@@ -199,6 +207,16 @@ for f in $files; do
 			bad "$f: $n lines, over $MAX_LINES: split it along its seams"
 		;;
 	esac
+
+	# 6: /proc and /sys files named outside src/sys (in the code:
+	# comments left out, as for the calls of 3)
+	if [ "$layer" != src/sys ] &&
+	   grep -q -E '"/(proc/[A-Za-z]|sys/)' "$f"; then
+		m=$($CPP -fpreprocessed -dD -P "$f" 2>/dev/null |
+			grep -o -E '"/(proc/[A-Za-z]|sys/)[^" ]*"' | sort -u |
+			tr '\n' ' ')
+		[ -n "$m" ] && bad "$f: names a kernel file outside src/sys (src/sys reads it): $m"
+	fi
 
 	# 4: curses
 	if [ "$layer" != ui/tui ]; then

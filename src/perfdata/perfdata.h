@@ -301,6 +301,8 @@ int perfdata__sample_range(struct perfdata *pd, u64 *first, u64 *last,
 
 /* ---- writer: ptop -o FILE, ptop -o - ---- */
 
+struct host;
+
 struct perfdata_writer_opts {
 	const char *path;	/* for messages; opened unless fd >= 0 */
 	int fd;			/* -1: open path */
@@ -309,9 +311,9 @@ struct perfdata_writer_opts {
 	const char *const *argv;	/* HEADER_CMDLINE */
 	int argc;
 	const char *version;	/* HEADER_VERSION, e.g. "ptop 0.1" */
-	/* For tests; defaults: /proc/kallsyms, /proc/modules,
-	 * /sys/kernel/notes. */
-	const char *kallsyms, *modules, *kernel_notes;
+	/* this machine's facts (host__read): the features that describe
+	 * it, the kernel's maps and build-id; copied; NULL: none known */
+	const struct host *host;
 	/* HEADER_TRACING_DATA (catalog__tracing_data), copied; files only
 	 * (a pipe stream carries none); len 0: no tracepoints */
 	const void *tracing_data;

@@ -9,21 +9,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
-#include "src/core/elfnote.h"
 #include "src/core/log.h"
 #include "src/perfdata/internal.h"
 #include "src/sys/fdio.h"
+#include "src/sys/host.h"
 #include "src/sys/outfile.h"
 
 /* ---- writer ---- */
-
-struct kmap {
-	u64 start, len, pgoff;
-	char name[64];
-};
 
 struct perfdata_writer {
 	struct session *s;
@@ -62,7 +56,7 @@ struct perfdata_writer {
 	} *wx;			/* [cap_ev] */
 	bool attrs_changed;	/* file: events or ids after the header */
 	struct pd_section hdr_attrs;	/* the header's attr section */
-	struct kmap *kmaps;
+	struct kernel_map *kmaps;	/* o.host's, the writer's copy */
 	size_t nr_kmaps;
 	struct strbuf host[PD_FEAT_CMDLINE + 1];	/* this machine's */
 	u8 kbid[20];
@@ -171,73 +165,9 @@ static bool ring_put(struct perfdata_writer *w, const void *buf, size_t n)
 	return true;
 }
 
-/* _text, _etext and the modules, read before sampling starts. */
-static void writer__read_kmaps(struct perfdata_writer *w)
-{
-	const char *ks = w->o.kallsyms ? w->o.kallsyms : "/proc/kallsyms";
-	const char *mods = w->o.modules ? w->o.modules : "/proc/modules";
-	u64 text = 0, etext = 0, maxk = 0;
-	char *line = NULL;
-	size_t cap = 0;
-	FILE *f;
-
-	f = fopen(ks, "re");
-	if (f) {
-		while (getline(&line, &cap, f) > 0) {
-			char type, name[256];
-			u64 addr;
-
-			if (sscanf(line, "%" SCNx64 " %c %255s", &addr, &type,
-				   name) != 3 || strchr(line, '['))
-				continue;
-			if (strcmp(name, "_text") == 0)
-				text = addr;
-			else if (strcmp(name, "_etext") == 0)
-				etext = addr;
-			else if ((type == 'T' || type == 't') && addr > maxk)
-				maxk = addr;
-		}
-		fclose(f);
-	}
-	if (text) {
-		struct kmap *k = calloc(1, sizeof(*k));
-
-		if (k) {
-			u64 end = etext > text ? etext : maxk > text ? maxk : text + 1;
-
-			k->start = k->pgoff = text;
-			k->len = end - text;
-			snprintf(k->name, sizeof(k->name), "[kernel.kallsyms]_text");
-			w->kmaps = k;
-			w->nr_kmaps = 1;
-		}
-	}
-	f = text ? fopen(mods, "re") : NULL;
-	while (f && getline(&line, &cap, f) > 0) {
-		char name[56];
-		u64 size, addr;
-		struct kmap *k;
-
-		if (sscanf(line, "%55s %" SCNu64 " %*s %*s %*s %" SCNx64, name,
-			   &size, &addr) != 3 || !addr || !size)
-			continue;
-		k = realloc(w->kmaps, (w->nr_kmaps + 1) * sizeof(*k));
-		if (!k)
-			break;
-		w->kmaps = k;
-		k = &k[w->nr_kmaps++];
-		memset(k, 0, sizeof(*k));
-		k->start = addr;
-		k->len = size;
-		snprintf(k->name, sizeof(k->name), "[%s]", name);
-	}
-	if (f)
-		fclose(f);
-	free(line);
-}
-
 /* A kernel MMAP record (pid -1), as perf synthesizes them. */
-static void put_kmap(struct strbuf *sb, const struct kmap *k, size_t trailer)
+static void put_kmap(struct strbuf *sb, const struct kernel_map *k,
+		     size_t trailer)
 {
 	size_t n = strlen(k->name) + 1, pad = ALIGN_UP(n, (size_t)8);
 	struct perf_event_header h = {
@@ -371,111 +301,53 @@ static void put_feature_record(struct strbuf *sb, unsigned int feat,
 	pd_put_zeros(sb, ALIGN_UP(n, (size_t)8) - n);
 }
 
-static char *cpuinfo_field(const char *key)
+/* The features that describe this machine, from o.host (read by the
+ * caller before sampling starts: the sink must not read files with the
+ * session locked), and the kernel's maps and build-id.  0 or -ENOMEM. */
+static int writer__host_features(struct perfdata_writer *w)
 {
-	char *line = NULL, *out = NULL;
-	size_t cap = 0, kl = strlen(key);
-	FILE *f = fopen("/proc/cpuinfo", "re");
-
-	while (f && !out && getline(&line, &cap, f) > 0) {
-		char *colon = strchr(line, ':'), *v;
-
-		if (!colon || strncmp(line, key, kl) ||
-		    (line[kl] != '\t' && line[kl] != ' ' && line[kl] != ':'))
-			continue;
-		v = colon + 1;
-		v += strspn(v, " \t");
-		v[strcspn(v, "\n")] = '\0';
-		out = strdup(v);
-	}
-	if (f)
-		fclose(f);
-	free(line);
-	return out;
-}
-
-static u64 total_mem_kb(void)
-{
-	char *line = NULL;
-	size_t cap = 0;
-	u64 kb = 0;
-	FILE *f = fopen("/proc/meminfo", "re");
-
-	while (f && getline(&line, &cap, f) > 0)
-		if (sscanf(line, "MemTotal: %" SCNu64, &kb) == 1)
-			break;
-	if (f)
-		fclose(f);
-	free(line);
-	return kb;
-}
-
-static int kernel_build_id(const struct perfdata_writer *w, u8 *bid)
-{
-	const char *path = w->o.kernel_notes ? w->o.kernel_notes :
-					       "/sys/kernel/notes";
-	u8 buf[4096];
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return 0;
-	n = fd__read_upto(fd, buf, sizeof(buf));
-	close(fd);
-	if (n <= 0)
-		return 0;
-	n = elfnote__build_id(buf, (size_t)n, false, bid, 20);
-	return n > 0 ? (int)n : 0;
-}
-
-/* The features that describe this machine: read once, before sampling
- * starts (the sink must not read files with the session locked). */
-static void writer__host_features(struct perfdata_writer *w)
-{
+	static const struct host none;
+	const struct host *h = w->o.host ? w->o.host : &none;
 	struct strbuf *f = w->host;
-	struct utsname u;
-	char *s;
 
-	if (uname(&u))
-		memset(&u, 0, sizeof(u));
 	for (int i = 0; i <= PD_FEAT_CMDLINE; i++)
 		strbuf__init(&f[i]);
-	perfdata__build_string(&f[PD_FEAT_HOSTNAME], u.nodename);
-	perfdata__build_string(&f[PD_FEAT_OSRELEASE], u.release);
+	perfdata__build_string(&f[PD_FEAT_HOSTNAME], h->hostname);
+	perfdata__build_string(&f[PD_FEAT_OSRELEASE], h->release);
 	perfdata__build_string(&f[PD_FEAT_VERSION],
 			       w->o.version ? w->o.version : "ptop");
-	perfdata__build_string(&f[PD_FEAT_ARCH], u.machine);
-	pd_put_u32(&f[PD_FEAT_NRCPUS], (u32)sysconf(_SC_NPROCESSORS_CONF));
-	pd_put_u32(&f[PD_FEAT_NRCPUS], (u32)sysconf(_SC_NPROCESSORS_ONLN));
-	s = cpuinfo_field("model name");
-	perfdata__build_string(&f[PD_FEAT_CPUDESC], s ? s : u.machine);
-	free(s);
+	perfdata__build_string(&f[PD_FEAT_ARCH], h->machine);
+	pd_put_u32(&f[PD_FEAT_NRCPUS], h->cpus_conf);
+	pd_put_u32(&f[PD_FEAT_NRCPUS], h->cpus_online);
+	perfdata__build_string(&f[PD_FEAT_CPUDESC],
+			       h->model_name ? h->model_name : h->machine);
 	{
-		char *vendor = cpuinfo_field("vendor_id");
-		char *family = cpuinfo_field("cpu family");
-		char *model = cpuinfo_field("model");
-		char *step = cpuinfo_field("stepping");
 		char buf[256];
 
-		if (vendor && family && model && step)
-			snprintf(buf, sizeof(buf), "%s,%s,%s,%s", vendor,
-				 family, model, step);
+		if (h->vendor && h->family && h->model && h->stepping)
+			snprintf(buf, sizeof(buf), "%s,%s,%s,%s", h->vendor,
+				 h->family, h->model, h->stepping);
 		else
-			snprintf(buf, sizeof(buf), "%s", u.machine);
+			snprintf(buf, sizeof(buf), "%s", h->machine);
 		perfdata__build_string(&f[PD_FEAT_CPUID], buf);
-		free(vendor);
-		free(family);
-		free(model);
-		free(step);
 	}
-	pd_put_u64(&f[PD_FEAT_TOTAL_MEM], total_mem_kb());
+	pd_put_u64(&f[PD_FEAT_TOTAL_MEM], h->mem_total_kb);
 	pd_put_u32(&f[PD_FEAT_CMDLINE], (u32)(w->o.argc > 0 ? w->o.argc : 1));
 	if (w->o.argc > 0)
 		for (int i = 0; i < w->o.argc; i++)
 			perfdata__build_string(&f[PD_FEAT_CMDLINE], w->o.argv[i]);
 	else
 		perfdata__build_string(&f[PD_FEAT_CMDLINE], "ptop");
-	w->kbid_size = kernel_build_id(w, w->kbid);
+	memcpy(w->kbid, h->kernel_build_id, sizeof(w->kbid));
+	w->kbid_size = h->kernel_build_id_size;
+	if (h->nr_kmaps) {
+		w->kmaps = malloc(h->nr_kmaps * sizeof(*w->kmaps));
+		if (!w->kmaps)
+			return -ENOMEM;
+		memcpy(w->kmaps, h->kmaps, h->nr_kmaps * sizeof(*w->kmaps));
+		w->nr_kmaps = h->nr_kmaps;
+	}
+	return 0;
 }
 
 /* Payloads of the features, by bit (session locked; no file reads). */
@@ -760,8 +632,9 @@ struct perfdata_writer *perfdata_writer__new(struct session *s,
 		w->o.tracing_data_len = 0;
 	}
 	w->o.tracing_data = w->tracing;
-	writer__read_kmaps(w);
-	writer__host_features(w);
+	err = writer__host_features(w);
+	if (err)
+		goto fail;
 	err = pthread_create(&w->thread, NULL, writer__thread, w);
 	if (err) {
 		err = -err;
