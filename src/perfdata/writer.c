@@ -633,6 +633,7 @@ struct perfdata_writer *perfdata_writer__new(struct session *s,
 	}
 	w->o.tracing_data = w->tracing;
 	err = writer__host_features(w);
+	w->o.host = NULL;	/* the caller's: copied, not kept */
 	if (err)
 		goto fail;
 	err = pthread_create(&w->thread, NULL, writer__thread, w);
