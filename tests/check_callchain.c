@@ -133,6 +133,112 @@ START_TEST(test_intern)
 }
 END_TEST
 
+/* The walk w gives exactly the ids want[0, n), in order, each with its
+ * own node, and then nothing, for good. */
+static void ck_walk(struct cc_walk *w, const u32 *want, size_t n)
+{
+	const struct cc_node *nd;
+	size_t i = 0;
+
+	while ((nd = cc_walk__next(w))) {
+		ck_assert_msg(i < n, "frame %zu (id %u) past the %zu expected",
+			      i, w->id, n);
+		ck_assert_uint_eq(w->id, want[i]);
+		ck_assert_ptr_eq(nd, &w->nodes[want[i]]);
+		i++;
+	}
+	ck_assert_uint_eq(i, n);
+	ck_assert_ptr_null(cc_walk__next(w));
+}
+
+/* The one chain walk on a snapshot made by hand: every caller once,
+ * innermost first, the leaf left out; ids the table does not hold end
+ * it. */
+START_TEST(test_walk_fake_snapshot)
+{
+	static struct cc_node nodes[] = {
+		[0] = { .parent = 0, .depth = 0 },		/* the root */
+		[1] = { .parent = 0, .depth = 1, .addr = 0x10 },
+		[2] = { .parent = 1, .depth = 2, .addr = 0x20 },
+		[3] = { .parent = 2, .depth = 3, .addr = 0x30 },
+		[4] = { .parent = 3, .depth = 4, .addr = 0x40 },
+		[5] = { .parent = 2, .depth = 3, .addr = 0x50 },
+		[6] = { .parent = 9, .depth = 1, .addr = 0x60 }, /* not held */
+	};
+	static const u32 of4[] = { 3, 2, 1 }, of5[] = { 2, 1 },
+			 from4[] = { 4, 3, 2, 1 }, from6[] = { 6 },
+			 of2[] = { 1 };
+	struct snapshot snap;
+	struct cc_walk w;
+
+	snapshot__init(&snap);
+	snap.chains = nodes;
+	snap.nr_chains = ARRAY_SIZE(nodes);
+	snapshot__callers(&w, &snap, 4);
+	ck_walk(&w, of4, ARRAY_SIZE(of4));
+	snapshot__callers(&w, &snap, 5);		/* a branch */
+	ck_walk(&w, of5, ARRAY_SIZE(of5));
+	snapshot__callers(&w, &snap, 1);		/* a leaf alone */
+	ck_walk(&w, NULL, 0);
+	snapshot__callers(&w, &snap, 0);		/* no chain */
+	ck_walk(&w, NULL, 0);
+	snapshot__callers(&w, &snap, 7);		/* past the table */
+	ck_walk(&w, NULL, 0);
+	snapshot__callers(&w, &snap, 6);		/* a parent past it */
+	ck_walk(&w, NULL, 0);
+	/* from a node: the node itself first */
+	cc_walk__from(&w, nodes, ARRAY_SIZE(nodes), 4);
+	ck_walk(&w, from4, ARRAY_SIZE(from4));
+	cc_walk__from(&w, nodes, ARRAY_SIZE(nodes), 6);
+	ck_walk(&w, from6, ARRAY_SIZE(from6));
+	/* a table cut at 3 nodes holds neither 4 nor 3 */
+	cc_walk__callers(&w, nodes, 3, 4);
+	ck_walk(&w, NULL, 0);
+	cc_walk__callers(&w, nodes, 3, 2);
+	ck_walk(&w, of2, ARRAY_SIZE(of2));
+}
+END_TEST
+
+/* On a session's snapshot: each entry's callers are its chain's frames
+ * past the leaf, outermost last (return addresses less one). */
+START_TEST(test_walk_snapshot)
+{
+	static const int a[] = { 2, 1, 0 }, b[] = { 3, 1, 0 }, c[] = { 4 };
+	struct snapshot snap;
+	size_t seen = 0;
+
+	sample(100, 3, a, 0);
+	sample(100, 3, b, 0);
+	sample(100, 1, c, 0);
+	snapshot__init(&snap);
+	ck_assert_int_eq(session__snapshot(s, 0, &snap), 0);
+	for (size_t i = 0; i < snap.nr; i++) {
+		const struct hist_entry *e = &snap.entries[i];
+		const struct cc_node *nd;
+		struct cc_walk w;
+		int fn = (int)((e->key.addr - 0x1000) / 0x100);
+		const int *want = fn == 2 ? a : fn == 3 ? b : c;
+		size_t n = 1;
+
+		ck_assert_uint_eq(e->key.addr, 0x1000 + (u64)fn * 0x100 + 0x40);
+		ck_assert_uint_lt(e->key.chain, snap.nr_chains);
+		snapshot__callers(&w, &snap, e->key.chain);
+		while ((nd = cc_walk__next(&w))) {
+			ck_assert_uint_lt(n, fn == 4 ? 1 : 3);
+			ck_assert_uint_eq(nd->addr,
+					  0x1000 + (u64)want[n] * 0x100 + 0x10);
+			ck_assert_uint_eq(nd->depth,
+					  snap.chains[e->key.chain].depth - n);
+			n++;
+		}
+		ck_assert_uint_eq(n, fn == 4 ? 1 : 3);
+		seen |= 1u << fn;
+	}
+	ck_assert_uint_eq(seen, (1u << 2) | (1u << 3) | (1u << 4));
+	snapshot__fini(&snap);
+}
+END_TEST
+
 START_TEST(test_self_and_children)
 {
 	struct rowset rs;
@@ -566,6 +672,8 @@ Suite *callchain_suite(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_intern);
+	tcase_add_test(tc, test_walk_fake_snapshot);
+	tcase_add_test(tc, test_walk_snapshot);
 	tcase_add_test(tc, test_self_and_children);
 	tcase_add_test(tc, test_recursion_once);
 	tcase_add_test(tc, test_max_stack);

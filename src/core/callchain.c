@@ -159,6 +159,13 @@ const struct cc_node *callchains__node(const struct callchains *cc, u32 id)
 	return id < cc->nr ? &cc->nodes[id] : NULL;
 }
 
+const struct cc_node *callchains__nodes(const struct callchains *cc,
+					size_t *nr)
+{
+	*nr = cc->nr;
+	return cc->nodes;
+}
+
 size_t callchains__bytes(const struct callchains *cc)
 {
 	return sizeof(*cc) + cc->cap * sizeof(*cc->nodes) +

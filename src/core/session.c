@@ -903,9 +903,9 @@ u64 session__hist_layout(const struct session *s, size_t ev)
 	return ev < s->nr_events ? hist__layout(s->events[ev].hist) : 0;
 }
 
-const struct cc_node *session__chain_node(const struct session *s, u32 id)
+const struct cc_node *session__chains(const struct session *s, size_t *nr)
 {
-	return callchains__node(s->chains, id);
+	return callchains__nodes(s->chains, nr);
 }
 
 u64 session__chains_epoch(const struct session *s)

@@ -422,7 +422,9 @@ void session__refresh(struct session *s, enum hist_mode mode);
  */
 int session__take(struct session *s, size_t ev, hist_take_fn fn, void *ctx);
 u64 session__hist_layout(const struct session *s, size_t ev);
-const struct cc_node *session__chain_node(const struct session *s, u32 id);
+/* The session's chain nodes [0, *nr) (for cc_walk): valid until the
+ * next sample or refresh (locked by the caller). */
+const struct cc_node *session__chains(const struct session *s, size_t *nr);
 u64 session__chains_epoch(const struct session *s);
 bool session__fold_key(struct session *s, size_t ev, struct hist_key *k);
 /* Moves when a refresh reaps a process: until it does, no key folds. */
@@ -455,6 +457,15 @@ struct snapshot {
 	const void *chains_owner;
 	u64 chains_epoch;
 };
+
+/* The callers of an entry's chain (hist_key.chain) in snap's copy of
+ * the chains, innermost first (cc_walk__next gives them): the one walk
+ * every reader of the paths uses. */
+static inline void snapshot__callers(struct cc_walk *w,
+				     const struct snapshot *snap, u32 chain)
+{
+	cc_walk__callers(w, snap->chains, snap->nr_chains, chain);
+}
 
 void snapshot__init(struct snapshot *snap);
 void snapshot__fini(struct snapshot *snap);

@@ -50,16 +50,15 @@ size_t session__chain_frames(void *ctx, u32 chain, struct offcpu_frame *out,
 			     size_t max)
 {
 	struct session *s = ctx;
-	size_t n = 0;
+	const struct cc_node *nodes, *c;
+	struct cc_walk w;
+	size_t n = 0, nr;
 
-	for (u32 id = chain; id && n < max;) {
-		const struct cc_node *c = callchains__node(s->chains, id);
-
-		if (!c)
-			break;
+	nodes = callchains__nodes(s->chains, &nr);
+	cc_walk__from(&w, nodes, nr, chain);
+	while (n < max && (c = cc_walk__next(&w))) {
 		out[n].dso = c->dso;
 		out[n++].addr = c->addr;
-		id = c->parent;
 	}
 	return n;
 }

@@ -332,31 +332,30 @@ static int stack__push(struct timeline *tl, size_t n, u32 id)
 	return 0;
 }
 
-/* A trie read through node(ctx, id): the session's, or ours before a
- * rebuild. */
-typedef const struct cc_node *(*tl_node_fn)(const void *ctx, u32 id);
-
-/* Chain id of the trie `from` as a node of `into`: up to the root or a
+/* Chain id of the trie `from` (its nodes [0, nr_from): the session's,
+ * or ours before a rebuild) as a node of `into`: up to the root or a
  * node map (from id -> into id, 0: not yet, grown zeroed) knows, then
  * down again, the nodes made on the way and mapped.  0 on ENOMEM. */
-static u32 chain__map(struct timeline *tl, tl_node_fn node, const void *from,
-		      struct callchains *into, u32 **map, size_t *cap, u32 id)
+static u32 chain__map(struct timeline *tl, const struct cc_node *from,
+		      size_t nr_from, struct callchains *into, u32 **map,
+		      size_t *cap, u32 id)
 {
+	struct cc_walk w;
 	u32 parent = 0;
 	size_t n = 0;
 
-	while (id) {
-		if (id < *cap && (*map)[id]) {
-			parent = (*map)[id];
+	cc_walk__from(&w, from, nr_from, id);
+	while (cc_walk__next(&w)) {
+		if (w.id < *cap && (*map)[w.id]) {
+			parent = (*map)[w.id];
 			break;
 		}
-		if (stack__push(tl, n++, id))
+		if (stack__push(tl, n++, w.id))
 			return 0;
-		id = node(from, id)->parent;
 	}
 	while (n--) {
 		u32 fid = tl->stack[n];
-		const struct cc_node *nd = node(from, fid);
+		const struct cc_node *nd = &from[fid];
 		size_t old = *cap;
 
 		parent = callchains__intern(into, parent, nd->dso, nd->addr);
@@ -373,28 +372,22 @@ static u32 chain__map(struct timeline *tl, tl_node_fn node, const void *from,
 	return parent;
 }
 
-static const struct cc_node *session_node(const void *s, u32 id)
-{
-	return session__chain_node(s, id);
-}
-
-static const struct cc_node *trie_node(const void *cc, u32 id)
-{
-	return callchains__node(cc, id);
-}
-
 /* The session's chain id as ours (0 on ENOMEM), through a map kept
  * while the session's chains are those of one epoch. */
 static u32 timeline__chain(struct timeline *tl, const struct session *s,
 			   u32 id)
 {
+	const struct cc_node *nodes;
+	size_t nr;
+
 	if (tl->cmap_s != s || tl->cmap_epoch != session__chains_epoch(s)) {
 		if (tl->cmap)
 			memset(tl->cmap, 0, tl->cap_cmap * sizeof(*tl->cmap));
 		tl->cmap_s = s;
 		tl->cmap_epoch = session__chains_epoch(s);
 	}
-	return chain__map(tl, session_node, s, tl->chains, &tl->cmap,
+	nodes = session__chains(s, &nr);
+	return chain__map(tl, nodes, nr, tl->chains, &tl->cmap,
 			  &tl->cap_cmap, id);
 }
 
@@ -724,14 +717,9 @@ long timeline__sum(struct timeline *tl, size_t ev, size_t c0, size_t c1,
 	return err ? err : (long)n;
 }
 
-const struct cc_node *timeline__chain_node(const struct timeline *tl, u32 id)
+const struct cc_node *timeline__chains(const struct timeline *tl, size_t *nr)
 {
-	return callchains__node(tl->chains, id);
-}
-
-size_t timeline__nr_chains(const struct timeline *tl)
-{
-	return callchains__nr(tl->chains);
+	return callchains__nodes(tl->chains, nr);
 }
 
 int timeline__window(struct timeline *tl, size_t ev, size_t c0, size_t c1,
@@ -849,8 +837,9 @@ u64 timeline__dropped(const struct timeline *tl)
  */
 static int timeline__compact(struct timeline *tl, struct session *s)
 {
-	size_t nr_nodes = callchains__nr(tl->chains), total = 0;
-	size_t cap_nmap = nr_nodes ? nr_nodes : 1;
+	size_t nr_old, total = 0;
+	const struct cc_node *old_nodes = callchains__nodes(tl->chains, &nr_old);
+	size_t cap_nmap = nr_old ? nr_old : 1;
 	struct callchains *chains = callchains__new();
 	u32 *nmap = calloc(cap_nmap, sizeof(*nmap));
 	struct hist **dicts = calloc(tl->nr_evs ? tl->nr_evs : 1,
@@ -887,7 +876,7 @@ static int timeline__compact(struct timeline *tl, struct session *s)
 				k = hist__entry(old, id)->key;
 				session__fold_key(s, ev, &k);
 				if (k.chain && !(k.chain = chain__map(tl,
-						trie_node, tl->chains, chains,
+						old_nodes, nr_old, chains,
 						&nmap, &cap_nmap, k.chain)))
 					goto out;
 				r = hist__intern(dicts[ev], &k);

@@ -105,12 +105,13 @@ void timeline__cell_totals(const struct timeline *tl, size_t i, size_t ev,
 			   struct timeline_totals *out);
 
 /* Event ev's entries summed over cells [c0, c1) into *out (grown): keys
- * whose chains are the timeline's (timeline__chain_node).  The count,
+ * whose chains are the timeline's (timeline__chains).  The count,
  * or -ENOMEM. */
 long timeline__sum(struct timeline *tl, size_t ev, size_t c0, size_t c1,
 		   struct hist_entry **out, size_t *cap);
-const struct cc_node *timeline__chain_node(const struct timeline *tl, u32 id);
-size_t timeline__nr_chains(const struct timeline *tl);
+/* The timeline's chain nodes [0, *nr), a table for cc_walk: valid until
+ * the next take. */
+const struct cc_node *timeline__chains(const struct timeline *tl, size_t *nr);
 
 /* A snapshot of event ev in the window [c0, c1): its entries and the
  * timeline's chains, with like's counters (since the start: lost,

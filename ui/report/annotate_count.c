@@ -52,7 +52,8 @@ static bool in_function(const struct annotation *a, const struct dso *dso,
 static bool entry_at(const struct annotation *a, const struct snapshot *snap,
 		     const struct hist_entry *e, bool chains, u64 *at)
 {
-	u32 id = e->key.chain;
+	const struct cc_node *nd;
+	struct cc_walk w;
 
 	if (in_function(a, e->key.dso, e->key.addr)) {
 		*at = e->key.addr;
@@ -60,12 +61,9 @@ static bool entry_at(const struct annotation *a, const struct snapshot *snap,
 	}
 	if (!chains)
 		return false;
-	/* the chain's leaf is the sample's own address */
-	if (id && id < snap->nr_chains)
-		id = snap->chains[id].parent;
-	for (; id && id < snap->nr_chains; id = snap->chains[id].parent) {
-		const struct cc_node *nd = &snap->chains[id];
-
+	/* the callers (the chain's leaf is the sample's own address) */
+	snapshot__callers(&w, snap, e->key.chain);
+	while ((nd = cc_walk__next(&w))) {
 		if (in_function(a, nd->dso, nd->addr)) {
 			*at = nd->addr;
 			return true;

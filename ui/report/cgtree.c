@@ -238,22 +238,25 @@ static int rowset__tree_caller(struct rowset *rs, struct cg_tree *t,
 {
 	struct rowset_memo *m = rs->memo;
 	const struct snapshot *snap = rs->snap;
-	u32 ids[MAX_FRAMES], id = e->key.chain;
+	u32 ids[MAX_PATH_FRAMES], id = e->key.chain;
 	size_t j = from;
 	int err;
 
 	/* The leaf's trie node stands for frames [0, n): the index kept
-	 * every frame of the chain (none past MAX_FRAMES dropped) */
+	 * every frame of the chain (none past MAX_PATH_FRAMES dropped) */
 	if (id < snap->nr_chains && snap->chains[id].depth == n) {
-		/* from the leaf up to the deepest marked prefix */
-		for (size_t p = n - 1; p-- > from;) {
-			id = snap->chains[id].parent;
-			if (m->tmark[id] == m->tree_mark) {
-				*node = m->tnode[id];
+		struct cc_walk w;
+
+		/* from the leaf's caller up to the deepest marked prefix:
+		 * a leaf at depth n has n - 1 callers, frames [0, n - 1) */
+		snapshot__callers(&w, snap, id);
+		for (size_t p = n - 1; p-- > from && cc_walk__next(&w);) {
+			if (m->tmark[w.id] == m->tree_mark) {
+				*node = m->tnode[w.id];
 				j = p + 1;
 				break;
 			}
-			ids[p] = id;
+			ids[p] = w.id;
 		}
 		for (; j + 1 < n; j++) {
 			err = cg_tree__add_frame(t, node, &m->fs[fs[j]], true,

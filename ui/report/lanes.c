@@ -24,11 +24,6 @@ void lanes__fini(struct lanes *l)
 	memset(l, 0, sizeof(*l));
 }
 
-static const struct cc_node *lanes__node(const void *tl, u32 id)
-{
-	return timeline__chain_node(tl, id);
-}
-
 int lanes__build(struct lanes *l, struct timeline *tl, size_t ev, size_t c0,
 		 size_t c1, size_t nb, struct rowset *rows, long sel_row,
 		 const struct row_filter *f, bool by_thread,
@@ -37,7 +32,8 @@ int lanes__build(struct lanes *l, struct timeline *tl, size_t ev, size_t c0,
 {
 	struct sort_spec spec = { .nr_group = 1, .order = SORT_OVERHEAD };
 	struct row_filter of = *f;
-	size_t nodes = timeline__nr_chains(tl);
+	const struct cc_node *nodes;
+	size_t nr_nodes;
 	int err;
 
 	l->nb = 0;
@@ -48,8 +44,9 @@ int lanes__build(struct lanes *l, struct timeline *tl, size_t ev, size_t c0,
 	l->nb = nb;
 	if (sel_row >= 0 && (size_t)sel_row < rows->nr) {
 		l->sel.only_row = sel_row;
-		err = rowset__series(rows, f, l->buf.b, nb, lanes__node, tl,
-				     nodes, &l->sel);
+		nodes = timeline__chains(tl, &nr_nodes);
+		err = rowset__series(rows, f, l->buf.b, nb, nodes, nr_nodes,
+				     &l->sel);
 		if (err)
 			return err;
 		l->has_sel = true;
@@ -63,9 +60,11 @@ int lanes__build(struct lanes *l, struct timeline *tl, size_t ev, size_t c0,
 	if (!err)
 		err = rowset__build(&l->owners, &l->whole, &spec, &of, resolve,
 				    resolve_ctx);
-	if (!err)
-		err = rowset__series(&l->owners, &of, l->buf.b, nb, lanes__node,
-				     tl, nodes, &l->own);
+	if (!err) {
+		nodes = timeline__chains(tl, &nr_nodes);
+		err = rowset__series(&l->owners, &of, l->buf.b, nb, nodes,
+				     nr_nodes, &l->own);
+	}
 	return err;
 }
 

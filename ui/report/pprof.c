@@ -38,7 +38,6 @@ enum { F_ID = 1, F_NAME = 2, F_SYSTEM_NAME = 3, F_FILENAME = 4 };
 #define FILE_BASE 0x1000000000000000ull
 #define FILE_SPAN (1ull << 40)
 
-#define MAX_FRAMES 1024		/* as rowset's paths */
 #define MAX_INLINE 16
 #define MAX_SRC (MAX_INLINE + 1)
 
@@ -80,7 +79,7 @@ struct pprof {
 	struct strbuf tmp, msg;
 	bool oom;		/* a string, id or line could not be kept */
 	struct strbuf *out;	/* where the profile goes */
-	u64 *ids;		/* a sample's locations [MAX_FRAMES] */
+	u64 *ids;		/* a sample's locations [MAX_PATH_FRAMES] */
 	struct strbuf s;	/* a sample's message */
 };
 
@@ -324,25 +323,24 @@ static void pp_value_type(struct pprof *p, struct strbuf *sb, u32 field,
 }
 
 /* One Sample per histogram entry: its frames leaf first (the chain's
- * leaf node is the entry's own address), as rowset's paths walk them. */
+ * leaf node is the entry's own address), at most MAX_PATH_FRAMES, as
+ * rowset's paths keep them. */
 static int pp_sample(struct pprof *p, struct strbuf *out,
 		     const struct snapshot *snap, const struct hist_entry *e,
 		     u64 *ids, struct strbuf *s)
 {
 	const struct pprof_opts *o = p->o;
 	size_t n = 0;
-	u32 id = e->key.chain;
+	const struct cc_node *nd;
+	struct cc_walk w;
 	u64 vals[2] = { e->samples, e->period };
 
 	if (!(ids[n++] = pp_loc(p, e->key.dso, e->key.addr)))
 		return -ENOMEM;
 	p->maps[p->locs[ids[0] - 1].mapping - 1].samples += e->samples;
-	if (id && id < snap->nr_chains)
-		id = snap->chains[id].parent;
-	for (; id && id < snap->nr_chains && n < MAX_FRAMES;
-	     id = snap->chains[id].parent)
-		if (!(ids[n++] = pp_loc(p, snap->chains[id].dso,
-					snap->chains[id].addr)))
+	snapshot__callers(&w, snap, e->key.chain);
+	while (n < MAX_PATH_FRAMES && (nd = cc_walk__next(&w)))
+		if (!(ids[n++] = pp_loc(p, nd->dso, nd->addr)))
 			return -ENOMEM;
 	strbuf__reset(s);
 	pb__packed(s, S_LOCATION_ID, ids, n);
@@ -490,7 +488,7 @@ int pprof__begin(struct pprof **pp, struct strbuf *out,
 	p->o = o;
 	p->t = t;
 	p->out = out;
-	p->ids = malloc(MAX_FRAMES * sizeof(*p->ids));
+	p->ids = malloc(MAX_PATH_FRAMES * sizeof(*p->ids));
 	intmap__init(&p->str_ids);
 	intmap__init(&p->map_ids);
 	intmap__init(&p->loc_ids);

@@ -349,9 +349,6 @@ int rowset__memo_begin(struct rowset *rs, const struct snapshot *snap,
 	m->inl_ctx = NULL;
 	return 0;
 }
-#define MAX_FRAMES 1024
-
-/* Max inlined functions shown per frame. */
 
 static u64 key__hash(const void *ctx, u32 id)
 {
@@ -429,16 +426,16 @@ static int rowset__index_entry(struct rowset *rs, size_t i, size_t *n)
 	struct rowset_memo *m = rs->memo;
 	const struct snapshot *snap = rs->snap;
 	const struct hist_entry *e = &snap->entries[i];
-	u32 ids[MAX_FRAMES], id = e->key.chain, fi;
+	u32 ids[MAX_PATH_FRAMES], fi;
+	struct cc_walk w;
 	size_t nr = 0, at = m->nr_fr;
 
 	*n = 0;
-	/* the chain's leaf node is the sampled ip: the entry itself */
-	if (id && id < snap->nr_chains)
-		id = snap->chains[id].parent;
-	for (; id && id < snap->nr_chains && nr + 1 < MAX_FRAMES;
-	     id = snap->chains[id].parent)
-		ids[nr++] = id;
+	/* the callers, as many as a path keeps beside the leaf (the
+	 * chain's leaf node is the sampled ip: the entry itself) */
+	snapshot__callers(&w, snap, e->key.chain);
+	while (nr + 1 < MAX_PATH_FRAMES && cc_walk__next(&w))
+		ids[nr++] = w.id;
 	if (at + nr + 1 >= NONE ||
 	    array__grow((void **)&m->fr_fs, &m->cap_fr_fs, at + nr + 1,
 			sizeof(*m->fr_fs)) ||

@@ -318,11 +318,9 @@ static int rowset__children_walk(struct rowset *rs, const struct snapshot *snap,
 {
 	for (size_t i = 0; i < snap->nr; i++) {
 		const struct hist_entry *e = &snap->entries[i];
-		u32 stamp = (u32)i + 1, id = e->key.chain;
-
-		/* the chain's leaf node is the sampled ip: the entry itself */
-		if (id && id < snap->nr_chains)
-			id = snap->chains[id].parent;
+		const struct cc_node *nd;
+		struct cc_walk w;
+		u32 stamp = (u32)i + 1;
 
 		if (!entry__visible(f, e))
 			continue;
@@ -335,9 +333,10 @@ static int rowset__children_walk(struct rowset *rs, const struct snapshot *snap,
 			r->children_period += e->period;
 			r->stamp = stamp;
 		}
-		for (; id && id < snap->nr_chains; id = snap->chains[id].parent) {
-			const struct cc_node *nd = &snap->chains[id];
-			u32 fi = rowset__node_fs(rs, id);
+		/* its callers: the chain's leaf is the entry itself */
+		snapshot__callers(&w, snap, e->key.chain);
+		while ((nd = cc_walk__next(&w))) {
+			u32 fi = rowset__node_fs(rs, w.id);
 			struct fsym *fs;
 			struct row fr, *r;
 			long k;
@@ -492,7 +491,8 @@ static int rowset__inline_rows(struct rowset *rs, const struct snapshot *snap,
 	rowset__prefetch_inlines(rs, rs->inl_rows, rs->inl_rows_ctx);
 	for (size_t i = 0; i < snap->nr && !err; i++) {
 		const struct hist_entry *e = &snap->entries[i];
-		u32 stamp = (u32)i + 1, id = e->key.chain, fi;
+		u32 stamp = (u32)i + 1, fi;
+		struct cc_walk w;
 
 		if (!entry__visible(f, e))
 			continue;
@@ -502,11 +502,9 @@ static int rowset__inline_rows(struct rowset *rs, const struct snapshot *snap,
 		if (fi == NONE)
 			return -ENOMEM;
 		err = rowset__inline_rows_of(rs, spec, f, e, fi, stamp);
-		if (id && id < snap->nr_chains)
-			id = snap->chains[id].parent;
-		for (; !err && id && id < snap->nr_chains;
-		     id = snap->chains[id].parent) {
-			fi = rowset__node_fs(rs, id);
+		snapshot__callers(&w, snap, e->key.chain);
+		while (!err && cc_walk__next(&w)) {
+			fi = rowset__node_fs(rs, w.id);
 			if (fi == NONE)
 				return -ENOMEM;
 			err = rowset__inline_rows_of(rs, spec, f, e, fi, stamp);

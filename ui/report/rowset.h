@@ -294,12 +294,18 @@ void row_series__fini(struct row_series *s);
  * buckets). */
 int rowset__series(struct rowset *rs, const struct row_filter *f,
 		   const struct series_bucket *b, size_t nb,
-		   const struct cc_node *(*node)(const void *nctx, u32 id),
-		   const void *nctx, size_t nr_nodes, struct row_series *s);
+		   const struct cc_node *nodes, size_t nr_nodes,
+		   struct row_series *s);
 /* Row i's share of bucket b in percent (period, else samples, as
  * rowset__percent; Children with children); -1 when the bucket has no
  * samples at all. */
 double row_series__share(const struct row_series *s, size_t i, size_t b);
+
+/* The frames of a chain a sample path keeps, the sampled one (the
+ * leaf) included: past it the outermost callers are left out, in the
+ * paths index (rowset__foreach_path, trees, callers) as in pprof's
+ * Samples.  Inlined frames a path expands come on top. */
+#define MAX_PATH_FRAMES 1024
 
 /* A frame of a path: a function, or (inlined) a function inlined into
  * the function of the frame before it, at the same address. */

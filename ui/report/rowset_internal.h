@@ -9,7 +9,6 @@
 
 /* Inlined functions at one address, at most. */
 #define MAX_INLINE 16
-#define MAX_FRAMES 1024
 
 /* The identity of a row under spec: the grouped fields, others zero. */
 struct group_key {

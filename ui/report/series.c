@@ -169,8 +169,8 @@ static long series__only(const struct row_series *s, long row)
 
 int rowset__series(struct rowset *rs, const struct row_filter *f,
 		   const struct series_bucket *b, size_t nb,
-		   const struct cc_node *(*node)(const void *nctx, u32 id),
-		   const void *nctx, size_t nr_nodes, struct row_series *s)
+		   const struct cc_node *nodes, size_t nr_nodes,
+		   struct row_series *s)
 {
 	static const struct row_filter none;
 	bool children = rs->spec.children, fields;
@@ -190,7 +190,8 @@ int rowset__series(struct rowset *rs, const struct row_filter *f,
 		s->tot_period[k] = b[k].period;
 		for (size_t i = 0; i < b[k].nr; i++) {
 			const struct hist_entry *e = &b[k].entries[i];
-			u32 id = e->key.chain;
+			const struct cc_node *nd;
+			struct cc_walk w;
 			long row;
 
 			if ((e->key.idle && !f->show_idle) ||
@@ -213,20 +214,17 @@ int rowset__series(struct rowset *rs, const struct row_filter *f,
 			}
 			if (!children)
 				continue;
-			/* the chain's leaf is the sampled ip: the entry */
-			if (id && id < nr_nodes)
-				id = node(nctx, id)->parent;
-			for (; id && id < nr_nodes; id = node(nctx, id)->parent) {
-				const struct cc_node *nd = node(nctx, id);
-
-				row = fields ? ROW_UNSET : s->node_row[id];
+			/* its callers (the leaf is the entry, counted above) */
+			cc_walk__callers(&w, nodes, nr_nodes, e->key.chain);
+			while ((nd = cc_walk__next(&w))) {
+				row = fields ? ROW_UNSET : s->node_row[w.id];
 				if (row == ROW_UNSET) {
 					row = series__row(rs, f, e, nd->dso,
 							  nd->addr, false, true);
 					if (row == -ENOMEM)
 						return -ENOMEM;
 					if (!fields)
-						s->node_row[id] = row;
+						s->node_row[w.id] = row;
 				}
 				row = series__only(s, row);
 				if (row < 0 || s->stamp[row] == stamp)

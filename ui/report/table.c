@@ -399,11 +399,6 @@ void table__prefetch(struct symbolizer *syms, const struct snapshot *snap)
 	}
 }
 
-static const struct cc_node *table__node(const void *tl, u32 id)
-{
-	return timeline__chain_node(tl, id);
-}
-
 /* The cells [*c0, *c1) the rows' history covers, in *nb buckets (the
  * last ones, when there are fewer cells than buckets). */
 static void table__history_cells(const struct table *t, size_t *c0,
@@ -429,7 +424,8 @@ static void table__history_cells(const struct table *t, size_t *c0,
  * shown event: 0, or -errno with no history this build. */
 static int table__history(struct table *t, size_t ev)
 {
-	size_t c0, c1, nb;
+	const struct cc_node *nodes;
+	size_t c0, c1, nb, nr_nodes;
 	int err;
 
 	table__history_cells(t, &c0, &c1, &nb);
@@ -437,10 +433,11 @@ static int table__history(struct table *t, size_t ev)
 		return 0;
 	err = series_buf__fill(&t->buckets, t->tl, ev, c0, c1, nb,
 			       t->filter.show_idle);
-	if (!err)
+	if (!err) {
+		nodes = timeline__chains(t->tl, &nr_nodes);
 		err = rowset__series(&t->rows, &t->filter, t->buckets.b, nb,
-				     table__node, t->tl,
-				     timeline__nr_chains(t->tl), &t->series);
+				     nodes, nr_nodes, &t->series);
+	}
 	if (err)
 		return err;
 	t->rows.series = &t->series;
