@@ -23,7 +23,10 @@
 #define DEF_QUEUE (16u << 20)
 #define DEF_PROCS 64
 #define DEF_FILES 128
-#define MAX_FRAMES 512
+/* The user frames one sample's unwind reads from its stack copy, at
+ * most (u->pcs; --max-stack's default and ceiling); a request's kernel
+ * part is refused past as many. */
+#define MAX_UNWOUND 512
 
 #define PAGE 4096ULL
 
@@ -118,7 +121,7 @@ struct unwinder {
 	struct lru procs;	/* struct uproc by pid, at most max_procs */
 	struct lru files;	/* struct ufile by dso id: files__trim */
 	struct ucur cur;
-	u64 pcs[MAX_FRAMES];
+	u64 pcs[MAX_UNWOUND];
 	u64 dwfl_new;		/* atomic: the unwinding thread's */
 
 	/* the queue (live mode) */
@@ -791,12 +794,12 @@ static int unwind__queue(void *ctx, const struct unwind_req *req)
 	u64 used;
 
 	if (req->abi != PERF_SAMPLE_REGS_ABI_64 || !req->regs ||
-	    req->nr_regs > 64 || req->nr_kernel > MAX_FRAMES + 1 ||
+	    req->nr_regs > 64 || req->nr_kernel > MAX_UNWOUND + 1 ||
 	    req->stack_size > (1u << 20))
 		return -EOPNOTSUPP;
 	if (u->o.sync) {
 		u64 t0 = clock__thread_ns();
-		size_t nr = unwind__run(u, req, u->pcs, MAX_FRAMES, true);
+		size_t nr = unwind__run(u, req, u->pcs, MAX_UNWOUND, true);
 
 		u64 ns = clock__thread_ns() - t0;
 
@@ -856,7 +859,7 @@ static void *unwind__thread(void *arg)
 		/* the entry stays ours until rpos moves past it */
 		pthread_mutex_unlock(&u->qlock);
 		t0 = clock__thread_ns();
-		nr = unwind__run(u, &e->req, u->pcs, MAX_FRAMES, false);
+		nr = unwind__run(u, &e->req, u->pcs, MAX_UNWOUND, false);
 		ns = clock__thread_ns() - t0;
 		session__lock(u->s);
 		session__add_unwound(u->s, &e->req, u->pcs, nr);
@@ -923,8 +926,8 @@ struct unwinder *unwind__new(struct session *s, const struct unwind_opts *o)
 	u->s = s;
 	if (!u->o.queue_bytes)
 		u->o.queue_bytes = DEF_QUEUE;
-	if (!u->o.max_stack || u->o.max_stack > MAX_FRAMES)
-		u->o.max_stack = MAX_FRAMES;
+	if (!u->o.max_stack || u->o.max_stack > MAX_UNWOUND)
+		u->o.max_stack = MAX_UNWOUND;
 	if (!u->o.max_procs)
 		u->o.max_procs = DEF_PROCS;
 	if (!u->o.max_files) {

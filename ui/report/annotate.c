@@ -25,7 +25,10 @@
 #define ANN_CACHE 16
 #define DISASM_CACHE_BYTES (64u << 20)
 #define SRC_CACHE_BYTES (32u << 20)
-#define MAX_FRAMES 8
+/* The source frames asked of each instruction: its line, then the
+ * functions it was inlined into (only the first tells its line; the
+ * others, that it was inlined: ann_src.inlined). */
+#define ANN_SRC_FRAMES 8
 /* The annotations made last, in one bounded LRU (src/core/lru.c) by
  * count; key: the dso, the function's start. */
 struct ann_cached {
@@ -313,7 +316,7 @@ static int src_cmp(const void *x, const void *y, void *ctx)
 
 static int load_lines(struct annotator *an, struct annotation *a)
 {
-	struct srcline fr[MAX_FRAMES];
+	struct srcline fr[ANN_SRC_FRAMES];
 	const char *missing[ANN_MAX_NOTES];
 	size_t cap = 0, nr_missing = 0;
 	struct intmap seen;
@@ -322,7 +325,7 @@ static int load_lines(struct annotator *an, struct annotation *a)
 	intmap__init(&seen);
 	for (size_t i = 0; i < a->nr && !err; i++) {
 		int n = symbolizer__srcline(an->syms, a->dso, a->insns[i].key,
-					    fr, MAX_FRAMES);
+					    fr, ANN_SRC_FRAMES);
 		int idx;
 
 		a->insns[i].src = -1;
