@@ -366,6 +366,100 @@ START_TEST(test_encode)
 END_TEST
 
 /* Another event: its name and "count"; no label unless asked. */
+/* A chain deeper than a path keeps: the Sample's locations are its
+ * MAX_PATH_FRAMES innermost frames, leaf first, as rowset's paths
+ * (check_rowset's test_deep_path). */
+START_TEST(test_deep_chain)
+{
+	enum { EXTRA = 37, N = MAX_PATH_FRAMES + EXTRA };
+	struct pprof_opts o = { .event = "cpu-clock" };
+	static u64 loc_addr[N + 2];
+	const struct snapshot *real;
+	struct sort_spec spec;
+	struct snapshot deep;
+	struct hist_entry e;
+	struct strbuf sb;
+	struct table t;
+	u64 map_start = 0, first = 0, last = 0, v;
+	size_t n = 0, samples = 0, l;
+	const u8 *b;
+	u32 f;
+
+	sample(1, 1, (const int[]){ 0 }, 0x40);
+	sort_spec__default(&spec);
+	table__init(&t, s, NULL, &spec);
+	t.resolve = resolve;
+	t.resolve_ctx = NULL;
+	ck_assert_int_eq(table__snapshot(&t, HIST_CUMULATIVE), 0);
+	real = table__snap(&t, 0);
+	ck_assert_uint_eq(real->nr, 1);
+	/* its entry again, with a chain of N frames in its dso: frame k
+	 * from the leaf at 0x10000 + 0x10 k */
+	snapshot__init(&deep);
+	deep.chains = calloc(N + 1, sizeof(*deep.chains));
+	ck_assert_ptr_nonnull(deep.chains);
+	for (u32 id = 1; id <= N; id++)
+		deep.chains[id] = (struct cc_node){
+			.parent = id - 1, .depth = id,
+			.dso = real->entries[0].key.dso,
+			.addr = 0x10000 + 0x10 * (u64)(N - id),
+		};
+	deep.nr_chains = N + 1;
+	e = real->entries[0];
+	e.key.addr = 0x10000;
+	e.key.chain = N;
+	deep.entries = &e;
+	deep.nr = 1;
+	deep.total_samples = e.samples;
+	deep.total_period = e.period;
+	o.snap = &deep;
+	strbuf__init(&sb);
+	ck_assert_int_eq(pprof__encode(&sb, &o, &t, 0), 0);
+
+	for (struct it it = { (const u8 *)sb.buf, (const u8 *)sb.buf + sb.len };
+	     next(&it, &f, &v, &b, &l);) {
+		const u8 *b2;
+		size_t l2;
+		u32 f2;
+		u64 v2, id = 0, addr = 0;
+
+		if (f != 2 && f != 3 && f != 4)
+			continue;
+		for (struct it it2 = { b, b + l }; next(&it2, &f2, &v2, &b2, &l2);) {
+			const u8 *q = b2;
+
+			if (f == 3 && f2 == 2)
+				map_start = v2;
+			if (f == 4 && f2 == 1)
+				id = v2;
+			if (f == 4 && f2 == 3)
+				addr = v2;
+			if (f != 2 || f2 != 1)
+				continue;
+			while (q < b2 + l2) {
+				ck_assert_int_eq(pb__read_varint(&q, b2 + l2,
+								 &last), 0);
+				if (!n++)
+					first = last;
+			}
+		}
+		if (f == 4) {
+			ck_assert_uint_lt(id, ARRAY_SIZE(loc_addr));
+			loc_addr[id] = addr;
+		}
+		samples += f == 2;
+	}
+	ck_assert_uint_eq(samples, 1);
+	ck_assert_uint_eq(n, MAX_PATH_FRAMES);
+	ck_assert_uint_eq(loc_addr[first] - map_start, 0x10000);
+	ck_assert_uint_eq(loc_addr[last] - map_start,
+			  0x10000 + 0x10 * (u64)(MAX_PATH_FRAMES - 1));
+	strbuf__fini(&sb);
+	free(deep.chains);
+	table__fini(&t);
+}
+END_TEST
+
 START_TEST(test_encode_count_event)
 {
 	static const int a[] = { 2, 1, 0 };
@@ -565,6 +659,7 @@ Suite *pprof_suite(void)
 	tcase_add_test(tc, test_encode);
 	tcase_add_test(tc, test_encode_count_event);
 	tcase_add_test(tc, test_output_pass);
+	tcase_add_test(tc, test_deep_chain);
 	suite_add_tcase(ss, tc);
 	return ss;
 }

@@ -652,6 +652,55 @@ START_TEST(test_unresolved_return_address)
 }
 END_TEST
 
+/* The one path of test_deep_path: its length and outer and inner names. */
+static size_t deep_n;
+static const char *deep_first, *deep_last;
+
+static int deep_path(void *ctx, const struct path_frame *fr, size_t n,
+		     const struct hist_entry *e)
+{
+	(void)ctx;
+	(void)e;
+	deep_n = n;
+	deep_first = fr[0].sym.name;
+	deep_last = fr[n - 1].sym.name;
+	return 0;
+}
+
+/* A chain deeper than a path keeps: the path is its MAX_PATH_FRAMES
+ * innermost frames, the leaf last (pprof's Samples keep as many:
+ * check_pprof's test_deep_chain). */
+START_TEST(test_deep_path)
+{
+	enum { EXTRA = 37, N = MAX_PATH_FRAMES + EXTRA };
+	static const struct dso *d[N];
+	static u64 fr[N];
+	struct sort_spec spec;
+	struct rowset rs;
+	struct fake f;
+
+	fake_init(&f);
+	for (size_t k = 0; k < N; k++) {
+		d[k] = &dso_a;
+		fr[k] = 0x1000 + (u64)(k % NR_FN) * 0x100 + 0x20;
+	}
+	entry(&f, d, fr, N, 1);
+	sort_spec__default(&spec);
+	spec.children = true;
+	rowset__init(&rs);
+	ck_assert_int_eq(rowset__build(&rs, &f.snap, &spec, NULL, resolve,
+				       NULL), 0);
+	deep_n = 0;
+	ck_assert_int_eq(rowset__foreach_path(&rs, deep_path, NULL), 0);
+	ck_assert_uint_eq(deep_n, MAX_PATH_FRAMES);
+	/* the outermost EXTRA frames left out, not one more or less */
+	ck_assert_str_eq(deep_first, names[EXTRA % NR_FN]);
+	ck_assert_str_eq(deep_last, names[(N - 1) % NR_FN]);
+	rowset__fini(&rs);
+	fake_fini(&f);
+}
+END_TEST
+
 /* Through a session: 0x0, 0x1 and -1 end the chain (the frames beyond
  * them too); a return address of 0x1000 stays. */
 #define ST (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
@@ -737,6 +786,7 @@ Suite *rowset_suite(void)
 	tcase_add_test(tc, test_unmapped_frames_end_chains);
 	tcase_add_test(tc, test_cancelled);
 	tcase_add_test(tc, test_children_filtered_frames);
+	tcase_add_test(tc, test_deep_path);
 	suite_add_tcase(su, tc);
 	return su;
 }
