@@ -86,7 +86,8 @@ SRC_LIB := $(SRC_CORE) $(SRC_SYS) $(SRC_PERFDATA) $(SRC_SYMBOLS) \
 	$(SRC_REPORT) $(SRC_TUI)
 OBJ_LIB := $(SRC_LIB:%.c=$(BUILD)/%.o)
 
-SRC_TESTS := $(sort $(wildcard tests/check_*.c)) tests/main.c tests/testutil.c
+SRC_TESTS := $(sort $(wildcard tests/check_*.c)) tests/main.c tests/testutil.c \
+	tests/cgwork.c tests/evtest.c
 OBJ_TESTS := $(SRC_TESTS:%.c=$(BUILD)/%.o)
 
 WORKLOADS := $(patsubst tests/workloads/%.c,$(BUILD)/workloads/%,\
