@@ -20,6 +20,8 @@ static size_t put_cie(struct cfi_sec *s, const char *aug, u8 fde_enc)
 	cfi__put32(s, 0);		/* CIE id */
 	cfi__put8(s, 1);		/* version */
 	cfi__put(s, aug, strlen(aug) + 1);
+	if (aug[0] == 'e' && aug[1] == 'h')
+		cfi__put(s, (u64[]){ 0 }, 8);	/* old GCC: EH data pointer */
 	cfi__put8(s, 1);		/* code alignment */
 	cfi__put8(s, 0x78);		/* data alignment -8 */
 	cfi__put8(s, 16);		/* return address register */
@@ -217,6 +219,13 @@ START_TEST(test_bad_cie_pointers)
 }
 END_TEST
 
+/*
+ * CIEs ptop cannot read (an unknown pointer encoding, an augmentation
+ * without 'z', whose data it cannot skip) take their FDEs with them and
+ * nothing else: the walk goes on to the next entry.  Old GCC's "eh" (an
+ * EH data pointer after the string) is read; an FDE of an empty range
+ * (a discarded function) is left out.
+ */
 START_TEST(test_bad_encodings)
 {
 	struct cfi_sec s = { .len = 0 };
@@ -224,13 +233,34 @@ START_TEST(test_bad_encodings)
 	size_t c1 = put_cie(&s, "zR", 0x7f);	/* unknown format */
 	size_t c2 = put_cie(&s, "eh", 0);	/* old GCC, odd layout */
 	size_t c3 = put_cie(&s, "xyz", 0);	/* unknown, no 'z' */
+	size_t c4 = put_cie(&s, "zR", 0x1b);	/* pcrel sdata4 */
+	struct ehframe_table t;
+	struct ehframe_src src;
+	struct ehframe_row r;
 
 	put_fde(&s, c1, 0x401000, 0x80, false);
 	put_fde(&s, c2, 0x402000, 0x80, true);
 	put_fde(&s, c3, 0x403000, 0x80, true);
 	put_fde(&s, c1, 0, 0, false);
-	walk(&s, s.len, &g);	/* whatever it finds, no crash */
-	ck_assert_int_le(g.n, 1);
+	put_fde(&s, c4, 0x404000, 0x40, false);
+	put_fde(&s, c2, 0x405000, 0, true);
+	ck_assert_int_eq(walk(&s, s.len, &g), 2);
+	ck_assert_int_eq(g.n, 2);
+	ck_assert_uint_eq(g.start[0], 0x402000);
+	ck_assert_uint_eq(g.end[0], 0x402080);
+	ck_assert_uint_eq(g.start[1], 0x404000);
+	ck_assert_uint_eq(g.end[1], 0x404040);
+	/* "eh" read to its instructions: the CIE's rule, CFA = r7 + 8 */
+	src = (struct ehframe_src){ .data = s.buf, .size = s.len,
+				    .vaddr = VADDR, .addr_size = 8 };
+	ck_assert_int_eq(ehframe__table_init(&t, &src, false), 0);
+	ck_assert_uint_eq(t.nr, 2);
+	ck_assert_int_eq(ehframe__row(&t, 0x402010, &r), 0);
+	ck_assert_int_eq(r.cfa.how, EH_REG);
+	ck_assert_int_eq(r.cfa.reg, 7);
+	ck_assert_int_eq(r.cfa.off, 8);
+	ck_assert_int_ne(ehframe__row(&t, 0x403010, &r), 0);
+	ehframe__table_fini(&t);
 }
 END_TEST
 
@@ -274,24 +304,83 @@ START_TEST(test_truncated)
 }
 END_TEST
 
+/*
+ * Two good FDEs, then damage: random bytes (even rounds) or more FDEs
+ * with eight random bytes changed (odd rounds).  The good ones are
+ * reported first and as written, every FDE reported has a plausible range and was counted,
+ * and the walk never reads past the end it is given: a prefix of the
+ * section reports a prefix of what the whole reports, whatever bytes
+ * follow it (an entry is read only when it lies whole inside the bytes
+ * given).
+ */
 START_TEST(test_garbage)
 {
-	struct cfi_sec s = { .len = sizeof(s.buf) };
-	struct got g;
+	static u8 fdes[sizeof(((struct cfi_sec *)0)->buf)];
+	static struct cfi_sec tail;
+	struct cfi_sec s = { .len = 0 };
+	struct got g, h;
 	u64 x = 88172645463325252ULL;
+	size_t good, cie;
+	long n, m;
+	int more = 0;
 
-	for (int round = 0; round < 200; round++) {
-		for (size_t i = 0; i < s.len; i++) {
+	cie = put_cie(&s, "zR", 0x1b);
+	put_fde(&s, cie, 0x401000, 0x80, false);
+	put_fde(&s, cie, 0x402000, 0x40, false);
+	good = s.len;
+	while (s.len + 64 < sizeof(s.buf))
+		put_fde(&s, cie, 0x403000 + s.len * 0x100, 0x20, false);
+	memcpy(fdes, s.buf, s.len);
+	s.len = sizeof(s.buf);
+	for (int round = 0; round < 400; round++) {
+		size_t cut;
+
+		memcpy(s.buf, fdes, sizeof(fdes));
+		for (size_t i = good; i < s.len; i++) {
 			x ^= x << 13;
 			x ^= x >> 7;
 			x ^= x << 17;
+			if (round & 1) {
+				if (i - good < 8)
+					s.buf[good + x % (s.len - good)] =
+						(u8)(x >> 24);
+				continue;
+			}
 			s.buf[i] = (u8)x;
 			/* small lengths and ids now and then */
 			if (i % 16 == 0 && (x & 0x300) == 0)
 				s.buf[i] = (u8)(x >> 20) & 0x1f;
 		}
-		walk(&s, s.len, &g);
+		n = walk(&s, s.len, &g);
+		ck_assert_int_ge(n, 2);
+		ck_assert_int_eq(n, g.n);
+		/* at least 8 bytes an entry */
+		ck_assert_int_le(n, (long)(s.len / 8));
+		ck_assert_uint_eq(g.start[0], 0x401000);
+		ck_assert_uint_eq(g.end[0], 0x401080);
+		ck_assert_uint_eq(g.start[1], 0x402000);
+		ck_assert_uint_eq(g.end[1], 0x402040);
+		for (int i = 0; i < g.n && i < 64; i++)
+			ck_assert(g.start[i] && g.end[i] > g.start[i]);
+		more += n > 2;
+		/* the first cut bytes, the rest all 0 then all 1s: the same */
+		cut = good + (size_t)(x % (s.len - good));
+		memcpy(&tail, &s, sizeof(s));
+		memset(tail.buf + cut, 0, sizeof(tail.buf) - cut);
+		m = walk(&tail, cut, &h);
+		ck_assert_int_ge(m, 2);
+		ck_assert_int_le(m, n);
+		for (int i = 0; i < h.n && i < 64; i++)
+			ck_assert(h.start[i] == g.start[i] &&
+				  h.end[i] == g.end[i]);
+		memset(tail.buf + cut, 0xff, sizeof(tail.buf) - cut);
+		ck_assert_int_eq(walk(&tail, cut, &g), m);
+		for (int i = 0; i < h.n && i < 64; i++)
+			ck_assert(h.start[i] == g.start[i] &&
+				  h.end[i] == g.end[i]);
 	}
+	/* the garbage made FDEs of its own: the checks above saw some */
+	ck_assert_int_gt(more, 0);
 	ck_assert_int_eq(walk(&s, 0, &g), 0);
 }
 END_TEST
