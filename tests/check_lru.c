@@ -1,6 +1,7 @@
 /* check_lru: the bounded LRU (pure). */
 #include <check.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "src/core/lru.h"
 
@@ -183,11 +184,41 @@ START_TEST(test_lru_pinned)
 }
 END_TEST
 
+/*
+ * A half-built owner frees a zeroed lru (it never reached lru__init):
+ * nothing to evict or free, the lru and the memory around it stay as
+ * they were (zeroed), it holds nothing, and freeing it again is the same.
+ * An initialised one, emptied by lru__fini, holds nothing either.
+ */
 START_TEST(test_lru_zeroed_fini)
 {
-	struct lru l = { 0 };
+	static const u8 zero[sizeof(struct lru)];
+	struct {
+		u64 before;
+		struct lru l;
+		u64 after;
+	} z;
+	bool evicted[2] = { false, false };
+	int count = 0;
 
-	lru__fini(&l);	/* a half-built owner frees a zeroed lru */
+	memset(&z, 0, sizeof(z));
+	z.before = z.after = 0x5a5a5a5a5a5a5a5aULL;
+	for (int round = 0; round < 2; round++) {
+		lru__fini(&z.l);
+		ck_assert(memcmp(&z.l, zero, sizeof(zero)) == 0);
+		ck_assert_uint_eq(z.before, 0x5a5a5a5a5a5a5a5aULL);
+		ck_assert_uint_eq(z.after, 0x5a5a5a5a5a5a5a5aULL);
+		ck_assert_ptr_null(lru__peek(&z.l, 1, 0));
+	}
+	lru__init(&z.l, 100, 0, evict, &count);
+	ck_assert_int_eq(lru__insert(&z.l, &item(0, 10, evicted)->node), 0);
+	ck_assert_int_eq(lru__insert(&z.l, &item(1, 10, evicted)->node), 0);
+	lru__fini(&z.l);
+	ck_assert(evicted[0] && evicted[1]);
+	ck_assert_int_eq(count, 2);
+	ck_assert_uint_eq(z.l.nr, 0);
+	ck_assert_uint_eq(z.l.cost, 0);
+	ck_assert_ptr_null(lru__peek(&z.l, 0, 0));
 }
 END_TEST
 
