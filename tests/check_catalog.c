@@ -183,26 +183,14 @@ START_TEST(test_pmu_list)
 }
 END_TEST
 
-/* stands for the tests that open events, when they cannot run */
-START_TEST(test_not_root)
-{
-	test_skip("not root: the tests that open events were not run");
-}
-END_TEST
-
 Suite *catalog_suite(void);
 Suite *catalog_suite(void)
 {
 	Suite *s = suite_create("catalog");
-	TCase *tc = tcase_create("catalog");
+	TCase *tc = evt_tcase("catalog");
 
-	tcase_add_checked_fixture(tc, evt_setup, evt_teardown);
-	tcase_set_timeout(tc, 30);
-	if (geteuid() != 0) {
-		tcase_add_test(tc, test_not_root);
-		suite_add_tcase(s, tc);
+	if (!evt_root(s, tc))
 		return s;
-	}
 	tcase_add_test(tc, test_expand_tracepoints);
 	tcase_add_test(tc, test_list_events);
 	tcase_add_test(tc, test_pmu_list);

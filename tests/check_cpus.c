@@ -25,10 +25,8 @@ Suite *cpus_suite(void);
 Suite *cpus_suite(void)
 {
 	Suite *s = suite_create("cpus");
-	TCase *tc = tcase_create("cpus");
+	TCase *tc = evt_tcase("cpus");
 
-	tcase_add_checked_fixture(tc, evt_setup, evt_teardown);
-	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_cpus);
 	suite_add_tcase(s, tc);
 	return s;

@@ -561,26 +561,14 @@ START_TEST(test_callchain_attrs)
 }
 END_TEST
 
-/* stands for the tests that open events, when they cannot run */
-START_TEST(test_not_root)
-{
-	test_skip("not root: the tests that open events were not run");
-}
-END_TEST
-
 Suite *evlist_suite(void);
 Suite *evlist_suite(void)
 {
 	Suite *s = suite_create("evlist");
-	TCase *tc = tcase_create("evlist");
+	TCase *tc = evt_tcase("evlist");
 
-	tcase_add_checked_fixture(tc, evt_setup, evt_teardown);
-	tcase_set_timeout(tc, 30);
-	if (geteuid() != 0) {
-		tcase_add_test(tc, test_not_root);
-		suite_add_tcase(s, tc);
+	if (!evt_root(s, tc))
 		return s;
-	}
 	tcase_add_test(tc, test_self_cpu_clock);
 	tcase_add_test(tc, test_threads);
 	tcase_add_test(tc, test_two_events_share_rings);

@@ -220,27 +220,15 @@ START_TEST(test_pmu_open)
 }
 END_TEST
 
-/* stands for the tests that open events, when they cannot run */
-START_TEST(test_not_root)
-{
-	test_skip("not root: the tests that open events were not run");
-}
-END_TEST
-
 Suite *pmu_suite(void);
 Suite *pmu_suite(void)
 {
 	Suite *s = suite_create("pmu");
-	TCase *tc = tcase_create("pmu");
+	TCase *tc = evt_tcase("pmu");
 
-	tcase_add_checked_fixture(tc, evt_setup, evt_teardown);
-	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_pmu_resolve);
-	if (geteuid() != 0) {
-		tcase_add_test(tc, test_not_root);
-		suite_add_tcase(s, tc);
+	if (!evt_root(s, tc))
 		return s;
-	}
 	tcase_add_test(tc, test_pmu_open);
 	suite_add_tcase(s, tc);
 	return s;

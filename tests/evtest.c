@@ -263,3 +263,28 @@ void evt_fake_pmus(char *dir)
 		fclose(f);
 	}
 }
+
+/* stands for the tests that open events, when they cannot run */
+START_TEST(test_not_root)
+{
+	test_skip("not root: the tests that open events were not run");
+}
+END_TEST
+
+TCase *evt_tcase(const char *name)
+{
+	TCase *tc = tcase_create(name);
+
+	tcase_add_checked_fixture(tc, evt_setup, evt_teardown);
+	tcase_set_timeout(tc, 30);
+	return tc;
+}
+
+bool evt_root(Suite *s, TCase *tc)
+{
+	if (geteuid() == 0)
+		return true;
+	tcase_add_test(tc, test_not_root);
+	suite_add_tcase(s, tc);
+	return false;
+}

@@ -6,6 +6,8 @@
 #ifndef PTOP_TESTS_EVTEST_H
 #define PTOP_TESTS_EVTEST_H
 
+#include <check.h>
+#include <stdbool.h>
 #include <sys/types.h>
 #include <time.h>
 
@@ -51,5 +53,11 @@ int evt_nr_online(void);
 void evt_rm_tree(const char *dir);
 /* A fake /sys/bus/event_source/devices in dir (a mkdtemp template). */
 void evt_fake_pmus(char *dir);
+
+/* The suites' test case: the fixture, a 30 s timeout. */
+TCase *evt_tcase(const char *name);
+/* Whether the tests that open events can run (root); if not, tc gets a
+ * test that skips by name and goes into s: the suite is done. */
+bool evt_root(Suite *s, TCase *tc);
 
 #endif
