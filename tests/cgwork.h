@@ -1,6 +1,6 @@
 /* tests/cgwork: cgwork in miniature (tests/workloads/cgwork.c's call
  * graph as fake samples) for the call-graph suites: check_neighbours,
- * check_cgtree, check_calltree, check_flame, check_flamesvg,
+ * check_callgraph, check_treelines, check_flame, check_flamesvg,
  * check_inlines, check_view_tree, check_view_callers, check_view_flame.
  *
  * The fixture (cgw_setup, cgw_teardown) makes cgw, a session of pid 10

@@ -307,12 +307,12 @@ START_TEST(test_trees)
 {
 	struct rowset rs;
 	struct snapshot snap;
-	struct cg_tree t;
+	struct callgraph t;
 	const struct cg_node *n;
 
 	feed_basic();
 	build(&rs, &snap, true);
-	cg_tree__init(&t);
+	callgraph__init(&t);
 
 	/* outer: what it spends in its callees, caller order */
 	ck_assert_int_eq(rowset__tree(&rs, find(&rs, "outer"), CG_CALLER, &t), 0);
@@ -337,7 +337,7 @@ START_TEST(test_trees)
 	n = &t.nodes[t.nodes[0].first_child];
 	ck_assert_str_eq(n->sym, "inner_a");
 	ck_assert_str_eq(t.nodes[n->first_child].sym, "outer");
-	cg_tree__fini(&t);
+	callgraph__fini(&t);
 	rowset__fini(&rs);
 	snapshot__fini(&snap);
 }

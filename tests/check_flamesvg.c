@@ -23,7 +23,7 @@ START_TEST(test_flame_svg)
 	flame__init(&fl);
 	strbuf__init(&sb);
 	ck_assert_int_eq(flame__build(&fl, &rs, NULL, NULL), 0);
-	ck_assert_int_eq(flame__svg(&sb, &fl, &so), 0);
+	ck_assert_int_eq(flamesvg__svg(&sb, &fl, &so), 0);
 	ck_assert_ptr_nonnull(sb.buf);
 	ck_assert_ptr_nonnull(strstr(sb.buf, "<?xml version=\"1.0\""));
 	ck_assert_ptr_nonnull(strstr(sb.buf, ">Flame graph of &lt;cpu-clock&gt;</text>"));
@@ -47,7 +47,7 @@ START_TEST(test_flame_svg)
 	ck_assert_uint_eq(closes, fl.nr + 1);	/* and the frames' group */
 	/* the JSON tree */
 	strbuf__reset(&sb);
-	ck_assert_int_eq(flame__json(&sb, &fl), 0);
+	ck_assert_int_eq(flamesvg__json(&sb, &fl), 0);
 	ck_assert_ptr_nonnull(strstr(sb.buf, "{\"name\":\"all\",\"value\":7,\"self\":0,"
 					     "\"period\":1610,\"kind\":\"root\",\"children\":["
 					     "{\"name\":\"main\",\"value\":7,"));
@@ -61,7 +61,7 @@ START_TEST(test_flame_svg)
 	strbuf__reset(&sb);
 	so.width = 21;		/* 1 px for 7 samples */
 	so.min_width = 0.2;
-	ck_assert_int_eq(flame__svg(&sb, &fl, &so), 0);
+	ck_assert_int_eq(flamesvg__svg(&sb, &fl, &so), 0);
 	ck_assert_ptr_nonnull(strstr(sb.buf, "frames narrower than"));
 	strbuf__fini(&sb);
 	flame__fini(&fl);

@@ -195,7 +195,7 @@ static int ref_path(void *ctx, const struct path_frame *fr, size_t n,
 }
 
 /* Checks every node of t against the reference; returns the nodes. */
-static size_t tree_check(const struct cg_tree *t, u32 p, char *prefix,
+static size_t tree_check(const struct callgraph *t, u32 p, char *prefix,
 			 const struct ref *r)
 {
 	size_t len = strlen(prefix), nodes = 0;
@@ -234,7 +234,7 @@ static void check_trees(bool children)
 {
 	struct sort_spec spec;
 	struct rowset rs;
-	struct cg_tree t;
+	struct callgraph t;
 	struct fake f;
 	char prefix[4096];
 
@@ -244,7 +244,7 @@ static void check_trees(bool children)
 		sort_spec__default(&spec);
 		spec.children = children;
 		rowset__init(&rs);
-		cg_tree__init(&t);
+		callgraph__init(&t);
 		ck_assert_int_eq(rowset__build(&rs, &f.snap, &spec, NULL,
 					       resolve, NULL), 0);
 		ck_assert_uint_gt(rs.nr, 5);
@@ -271,7 +271,7 @@ static void check_trees(bool children)
 			ck_assert_uint_le(sum, children ? x->children_period :
 							  x->period);
 		}
-		cg_tree__fini(&t);
+		callgraph__fini(&t);
 		rowset__fini(&rs);
 		fake_fini(&f);
 	}
@@ -354,7 +354,7 @@ START_TEST(test_cancelled)
 {
 	struct sort_spec spec;
 	struct rowset rs, ref_rs;
-	struct cg_tree t, rt;
+	struct callgraph t, rt;
 	struct fake f;
 	int err;
 
@@ -384,8 +384,8 @@ START_TEST(test_cancelled)
 	ck_assert_int_eq(rowset__build(&rs, &f.snap, &spec, NULL, resolve,
 				       NULL), 0);
 	ck_assert_uint_eq(rs.nr, ref_rs.nr);
-	cg_tree__init(&t);
-	cg_tree__init(&rt);
+	callgraph__init(&t);
+	callgraph__init(&rt);
 	for (size_t i = 0; i < rs.nr; i++)
 		ck_assert_uint_eq(rs.rows[i].children_period,
 				  ref_rs.rows[i].children_period);
@@ -418,8 +418,8 @@ START_TEST(test_cancelled)
 	cancel_from = 1;
 	err = rowset__tree(&rs, &rs.rows[0], CG_CALLER, &t);
 	ck_assert_int_eq(err, -ECANCELED);
-	cg_tree__fini(&t);
-	cg_tree__fini(&rt);
+	callgraph__fini(&t);
+	callgraph__fini(&rt);
 	rowset__fini(&rs);
 	rowset__fini(&ref_rs);
 	fake_fini(&f);
@@ -436,7 +436,7 @@ START_TEST(test_no_children_own_samples)
 			 p2[] = { 0x1010, 0x1210, 0x1110 };
 	struct sort_spec spec;
 	struct rowset rs;
-	struct cg_tree t;
+	struct callgraph t;
 	struct fake f;
 
 	for (int children = 0; children <= 1; children++) {
@@ -449,7 +449,7 @@ START_TEST(test_no_children_own_samples)
 		sort_spec__default(&spec);
 		spec.children = children;
 		rowset__init(&rs);
-		cg_tree__init(&t);
+		callgraph__init(&t);
 		ck_assert_int_eq(rowset__build(&rs, &f.snap, &spec, NULL,
 					       resolve, NULL), 0);
 		for (size_t i = 0; i < rs.nr; i++)
@@ -468,7 +468,7 @@ START_TEST(test_no_children_own_samples)
 			ck_assert_str_eq(t.nodes[c].sym, "f0");
 			ck_assert_uint_eq(t.nodes[c].next_sibling, 0);
 		}
-		cg_tree__fini(&t);
+		callgraph__fini(&t);
 		rowset__fini(&rs);
 		fake_fini(&f);
 	}
@@ -621,7 +621,7 @@ START_TEST(test_unresolved_return_address)
 	static const u64 p[] = { 0x9020, 0x1010 };
 	struct sort_spec spec;
 	struct rowset rs;
-	struct cg_tree t;
+	struct callgraph t;
 	struct fake f;
 	bool row = false;
 
@@ -631,7 +631,7 @@ START_TEST(test_unresolved_return_address)
 	sort_spec__default(&spec);
 	spec.children = true;
 	rowset__init(&rs);
-	cg_tree__init(&t);
+	callgraph__init(&t);
 	ck_assert_int_eq(rowset__build(&rs, &f.snap, &spec, NULL, resolve,
 				       NULL), 0);
 	for (size_t i = 0; i < rs.nr; i++) {
@@ -646,7 +646,7 @@ START_TEST(test_unresolved_return_address)
 	ck_assert(row);
 	ck_assert_int_eq(rowset__foreach_path(&rs, first_frame, NULL), 0);
 	ck_assert_uint_eq(path_addr, 0x9020);
-	cg_tree__fini(&t);
+	callgraph__fini(&t);
 	rowset__fini(&rs);
 	fake_fini(&f);
 }

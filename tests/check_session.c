@@ -728,7 +728,7 @@ START_TEST(test_idle_chains)
 	struct sort_spec spec;
 	struct rowset rs;
 	struct snapshot snap;
-	struct cg_tree tr;
+	struct callgraph tr;
 
 	session__free(s);
 	s = session__new(&o);
@@ -765,7 +765,7 @@ START_TEST(test_idle_chains)
 	}
 	ck_assert_str_eq(rs.rows[0].sym, "do_idle");
 	ck_assert_uint_eq(rs.rows[0].samples, 1);
-	cg_tree__init(&tr);
+	callgraph__init(&tr);
 	ck_assert_int_eq(rowset__tree(&rs, &rs.rows[0], CG_CALLER, &tr), 0);
 	/* root -> main_b -> main_a -> do_idle, nothing from the idle task */
 	ck_assert_uint_eq(tr.nodes[tr.nodes[0].first_child].samples, 1);
@@ -779,7 +779,7 @@ START_TEST(test_idle_chains)
 	ck_assert_uint_eq(rs.rows[0].children_samples, 4);
 	ck_assert_int_eq(rowset__tree(&rs, &rs.rows[0], CG_CALLER, &tr), 0);
 	ck_assert_uint_eq(tr.total_samples, 4);
-	cg_tree__fini(&tr);
+	callgraph__fini(&tr);
 	rowset__fini(&rs);
 	snapshot__fini(&snap);
 }

@@ -77,10 +77,10 @@ START_TEST(test_table_trees)
 	/* E: every tree; + makes an exception; C: none */
 	ck_assert_int_eq(cgw_key(&f, 'E'), R_REBUILD);
 	ck_assert_uint_gt(listview__nr(&top__of(&f.t)->lv), rows * 3);
-	ck_assert(calltree__expanded(&top__of(&f.t)->ct, &f.t.table.rows, 0));
+	ck_assert(treelines__expanded(&top__of(&f.t)->ct, &f.t.table.rows, 0));
 	cgw_select_sym(&f, "main");
 	cgw_key(&f, '+');
-	ck_assert(!calltree__expanded(&top__of(&f.t)->ct, &f.t.table.rows,
+	ck_assert(!treelines__expanded(&top__of(&f.t)->ct, &f.t.table.rows,
 				      (size_t)(top__selected_row(&f.t) -
 					       f.t.table.rows.rows)));
 	cgw_select_sym(&f, "inner_a");

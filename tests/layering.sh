@@ -99,9 +99,9 @@ src/perfdata/header.c src/perfdata/queue.c src/perfdata/timefilter.c
 symbols/disasm.c ui/report/fmt.c ui/report/sanitize.c ui/report/header.c
 ui/report/batch.c ui/report/annotate.c ui/report/annotate_find.c
 ui/report/annotate_count.c ui/report/annotate_fmt.c ui/report/rowset.c
-ui/report/sort.c ui/report/rowmemo.c ui/report/cgtree.c ui/report/neighbours.c
+ui/report/sort.c ui/report/rowmemo.c ui/report/callgraph.c ui/report/neighbours.c
 ui/report/series.c ui/report/lanes.c
-ui/report/calltree.c ui/report/compare.c ui/report/flame.c
+ui/report/treelines.c ui/report/compare.c ui/report/flame.c
 ui/report/flamesvg.c ui/tui/screen.c ui/tui/listview.c"
 
 # System headers a pure file may not include (a regular expression over

@@ -23,15 +23,15 @@ static void tree_line(void *ctx, const char *line, size_t len, u32 node)
 static void batch__tree(struct strbuf *sb, const struct batch_opts *o,
 			struct table *t, const struct row *r)
 {
-	struct cg_tree tr;
+	struct callgraph tr;
 
-	cg_tree__init(&tr);
+	callgraph__init(&tr);
 	if (rowset__tree_inline(&t->rows, r, o->order, o->inl, o->inl_ctx,
 				&tr) == 0 && tr.nr > 1) {
 		fmt__tree(&tr, "            ", o->tree_limit, tree_line, sb);
 		strbuf__addc(sb, '\n');
 	}
-	cg_tree__fini(&tr);
+	callgraph__fini(&tr);
 }
 
 static void batch__text(struct strbuf *sb, const struct batch_opts *o,
@@ -69,7 +69,7 @@ static void batch__text(struct strbuf *sb, const struct batch_opts *o,
 #define JSON_TREE_DEPTH 64
 
 static void json_tree(struct json *j, const char *key,
-		      const struct cg_tree *tr, u32 p, double limit,
+		      const struct callgraph *tr, u32 p, double limit,
 		      unsigned int depth)
 {
 	json__array(j, key);
@@ -191,9 +191,9 @@ static void batch__json_row(struct json *j, const struct batch_opts *o,
 		json__u64(j, "children_period", r->children_period);
 	}
 	if (o->callgraph) {
-		struct cg_tree tr;
+		struct callgraph tr;
 
-		cg_tree__init(&tr);
+		callgraph__init(&tr);
 		if (rowset__tree_inline(&t->rows, r, o->order, o->inl,
 					o->inl_ctx, &tr) == 0) {
 			json_tree(j, "tree", &tr, 0, o->tree_limit, 0);
@@ -201,7 +201,7 @@ static void batch__json_row(struct json *j, const struct batch_opts *o,
 			json__array(j, "tree");
 			json__array_end(j);
 		}
-		cg_tree__fini(&tr);
+		callgraph__fini(&tr);
 	}
 	if (t->rows.series && t->history == HISTORY_CELLS) {
 		const struct row_series *s = t->rows.series;

@@ -395,9 +395,9 @@ static int app__flame_end(void *ctx, int err, bool write)
 		so.title = x->title.buf;
 		so.subtitle = x->hi->target;
 		if (!err && flame_json)
-			err = flame__json(&x->sb, &x->f);
+			err = flamesvg__json(&x->sb, &x->f);
 		else if (!err)
-			err = flame__svg(&x->sb, &x->f, &so);
+			err = flamesvg__svg(&x->sb, &x->f, &so);
 		if (!err)
 			err = x->path.oom || x->title.oom ?
 				      -ENOMEM :

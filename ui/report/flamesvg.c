@@ -196,7 +196,7 @@ static void svg_frame(struct strbuf *sb, const struct flame_node *n, u64 off,
 	strbuf__adds(sb, "</text></g>\n");
 }
 
-int flame__svg(struct strbuf *sb, const struct flame *f,
+int flamesvg__svg(struct strbuf *sb, const struct flame *f,
 	       const struct flame_svg_opts *o)
 {
 	size_t width = o->width ? o->width : 1200;
@@ -331,7 +331,7 @@ static const char *kind_name(enum flame_kind k)
 	}
 }
 
-int flame__json(struct strbuf *sb, const struct flame *f)
+int flamesvg__json(struct strbuf *sb, const struct flame *f)
 {
 	u32 *stack = NULL;
 	size_t nr = 0, cap = 0;

@@ -21,7 +21,7 @@ struct flame_svg_opts {
 };
 
 /* Appends the SVG of f.  0 or -ENOMEM. */
-int flame__svg(struct strbuf *sb, const struct flame *f,
+int flamesvg__svg(struct strbuf *sb, const struct flame *f,
 	       const struct flame_svg_opts *o);
 
 /*
@@ -31,6 +31,6 @@ int flame__svg(struct strbuf *sb, const struct flame *f,
  * "kind" ("user", "kernel", "jit", "inlined") and "period".  0 or
  * -ENOMEM.
  */
-int flame__json(struct strbuf *sb, const struct flame *f);
+int flamesvg__json(struct strbuf *sb, const struct flame *f);
 
 #endif

@@ -530,7 +530,7 @@ void fmt__row(struct strbuf *sb, const struct columns *c,
 	strbuf__fini(&txt);
 }
 
-double fmt__tree_percent(const struct cg_tree *tr, const struct cg_node *n)
+double fmt__tree_percent(const struct callgraph *tr, const struct cg_node *n)
 {
 	return share_percent(n->period, n->samples, tr->total_period,
 			     tr->total_samples);
@@ -552,7 +552,7 @@ void fmt__tree_name(struct strbuf *sb, const struct cg_node *n)
 }
 
 /* The children of p at or above the limit (percent of the row). */
-static size_t tree_kids(const struct cg_tree *tr, u32 p, double limit,
+static size_t tree_kids(const struct callgraph *tr, u32 p, double limit,
 			u32 *kids, size_t max)
 {
 	size_t n = 0;
@@ -592,7 +592,7 @@ static void tree_emit(struct tree_out *o, u32 node)
  *                |
  *                 --33.08%--inner_b
  */
-static void tree_lines(struct tree_out *o, const struct cg_tree *tr, u32 p,
+static void tree_lines(struct tree_out *o, const struct callgraph *tr, u32 p,
 		       struct strbuf *prefix, double limit, bool top)
 {
 	u32 kids[64];
@@ -637,7 +637,7 @@ static void tree_lines(struct tree_out *o, const struct cg_tree *tr, u32 p,
 	}
 }
 
-void fmt__tree(const struct cg_tree *tr, const char *indent, double limit,
+void fmt__tree(const struct callgraph *tr, const char *indent, double limit,
 	       fmt_tree_line_fn fn, void *ctx)
 {
 	struct tree_out o = { .fn = fn, .ctx = ctx };

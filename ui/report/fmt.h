@@ -96,7 +96,7 @@ void fmt__state(struct strbuf *sb, u8 state);
 const char *fmt__mode(const struct row *r);
 
 /* Share of a call-tree node in percent of the tree's row. */
-double fmt__tree_percent(const struct cg_tree *tr, const struct cg_node *n);
+double fmt__tree_percent(const struct callgraph *tr, const struct cg_node *n);
 /* Sanitized plain name of a node: the symbol or its address (JSON). */
 void fmt__tree_sym(struct strbuf *sb, const struct cg_node *n);
 /* What text trees show: fmt__tree_sym, then " (inlined)" after an
@@ -112,7 +112,7 @@ void fmt__tree_name(struct strbuf *sb, const struct cg_node *n);
  */
 typedef void (*fmt_tree_line_fn)(void *ctx, const char *line, size_t len,
 				 u32 node);
-void fmt__tree(const struct cg_tree *tr, const char *indent, double limit,
+void fmt__tree(const struct callgraph *tr, const char *indent, double limit,
 	       fmt_tree_line_fn fn, void *ctx);
 
 #endif

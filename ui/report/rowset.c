@@ -1,6 +1,6 @@
 /* rowset: display rows grouped and sorted from a snapshot (pure): the
  * grouping, the filters and the build; the memo and paths index are
- * rowmemo.c's, the call-graph trees cgtree.c's, a function's callers
+ * rowmemo.c's, the call-graph trees callgraph.c's, a function's callers
  * and callees neighbours.c's. */
 #include <errno.h>
 #include <stdlib.h>

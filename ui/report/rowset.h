@@ -151,18 +151,18 @@ struct cg_node {
 	u32 depth;		/* children of the root: 1 */
 };
 
-struct cg_tree {
+struct callgraph {
 	struct cg_node *nodes;
 	size_t nr, cap;
 	u64 total_samples, total_period;	/* the row's total */
 };
 
-void cg_tree__init(struct cg_tree *t);
-void cg_tree__fini(struct cg_tree *t);
+void callgraph__init(struct callgraph *t);
+void callgraph__fini(struct callgraph *t);
 /* r must be a row of the last rowset__build (same snapshot).  Children
  * are sorted by period, largest first. */
 int rowset__tree(struct rowset *rs, const struct row *r, enum cg_order order,
-		 struct cg_tree *t);
+		 struct callgraph *t);
 
 /*
  * Inlined frames: the functions inlined at frame (dso, addr), innermost
@@ -176,7 +176,7 @@ typedef size_t (*cg_inline_fn)(void *ctx, const struct dso *dso, u64 addr,
  * (cg_node.inlined), like perf's --inline. */
 int rowset__tree_inline(struct rowset *rs, const struct row *r,
 			enum cg_order order, cg_inline_fn fn, void *ctx,
-			struct cg_tree *t);
+			struct callgraph *t);
 
 /* fn is asked at each chain while a tree is built (a row's tree can
  * hold every chain of the snapshot: 100K of them take seconds), while

@@ -1,5 +1,5 @@
 /* rowset_internal: what the files of the rowset share (rowset.c,
- * rowmemo.c, cgtree.c, neighbours.c): the group key of a row, the memo
+ * rowmemo.c, callgraph.c, neighbours.c): the group key of a row, the memo
  * of resolved frames and the paths index. */
 #ifndef PTOP_ROWSET_INTERNAL_H
 #define PTOP_ROWSET_INTERNAL_H
@@ -166,7 +166,7 @@ void rowset__prefetch_inlines(struct rowset *rs, cg_inline_fn fn,
 u32 memo__key(struct rowset_memo *m, const struct group_key *g, bool add);
 u32 path_key(const struct rowset_memo *m, u32 off, size_t k, size_t n);
 
-/* cgtree.c */
+/* callgraph.c */
 int rowset__key_of(struct rowset *rs, const struct row *x, u32 *kx);
 
 #endif

@@ -360,7 +360,7 @@ enum act_result action__row_menu(struct tui *t, int arg)
 
 		snprintf(m->items[m->nr].label, sizeof(m->items[0].label),
 			 "%s call tree (+)",
-			 calltree__expanded(&top__of(t)->ct, &t->table.rows,
+			 treelines__expanded(&top__of(t)->ct, &t->table.rows,
 					    i) ?
 				 "Collapse the" : "Expand the");
 		m->items[m->nr++].id = '+';

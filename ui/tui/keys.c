@@ -26,7 +26,7 @@
  * table's update keeps selected).
  */
 const struct view_ops *const views__table[] = {
-	&callers__view, &annview__view, &flame__view, &top__view,
+	&callers__view, &annview__view, &flameview__view, &top__view,
 	&timeline__view, &help__view, &menu__view, &evpick__view, &setup__view,
 };
 const size_t views__nr = ARRAY_SIZE(views__table);

@@ -73,7 +73,7 @@ static struct flamev *flamev__get(struct tui *t)
 	return v;
 }
 
-static void flame__free_view(struct tui *t)
+static void flameview__free(struct tui *t)
 {
 	struct flamev *v = flamev_of(t);
 
@@ -91,7 +91,7 @@ static void flame__free_view(struct tui *t)
 	*tui__state(t, V_FLAME) = NULL;
 }
 
-static bool flame__on_stack(const struct tui *t)
+static bool flameview__on_stack(const struct tui *t)
 {
 	for (size_t d = 0; d < t->depth; d++)
 		if (t->stack[d] == V_FLAME)
@@ -170,13 +170,13 @@ static void flamev__search(struct flamev *v)
 	v->match = flame__search(&v->f, v->zoom, v->search, v->marks);
 }
 
-static int flame__update(struct tui *t)
+static int flameview__update(struct tui *t)
 {
 	struct flamev *v = flamev_of(t);
 	struct inlines *in;
 	int err;
 
-	if (!v || !flame__on_stack(t) || v->frozen || !t->have_snap)
+	if (!v || !flameview__on_stack(t) || v->frozen || !t->have_snap)
 		return 0;
 	in = tui__frame_inlines(t);
 	err = flame__build(&v->f, &t->table.rows, in ? inlines__get : NULL, in);
@@ -200,7 +200,7 @@ static void select_node(struct flamev *v, u32 node)
 }
 
 /* F in the table: opens it (or says how to get call chains). */
-static enum act_result flame__open(struct tui *t, const void *arg)
+static enum act_result flameview__open(struct tui *t, const void *arg)
 {
 	struct flamev *v;
 
@@ -219,7 +219,7 @@ static enum act_result flame__open(struct tui *t, const void *arg)
 	v->frozen = false;
 	v->search[0] = '\0';
 	tui__push(t, V_FLAME);
-	flame__update(t);
+	flameview__update(t);
 	select_node(v, v->zoom);
 	tui__status(t, ST_NORMAL,
 		    "flame graph: arrows move, Enter zooms, Esc zooms out, "
@@ -321,7 +321,7 @@ static void draw_search(struct flamev *v, struct screen *s, size_t y)
 	screen__addn(s, y, ST_FL_MATCH, sb->buf ? sb->buf : "", sb->len);
 }
 
-static void flame__render(struct tui *t, struct screen *s, size_t y0,
+static void flameview__render(struct tui *t, struct screen *s, size_t y0,
 			  size_t height)
 {
 	struct flamev *v = flamev_of(t);
@@ -559,7 +559,7 @@ enum act_result action__flame_freeze(struct tui *t, int arg)
 				"sampling goes on (f again follows it)" :
 				"following the samples again");
 	if (!v->frozen)
-		flame__update(t);
+		flameview__update(t);
 	return R_REDRAW;
 }
 
@@ -577,7 +577,7 @@ enum act_result action__flame_search(struct tui *t, int arg)
 
 /* Its search prompt: the text as typed, accepted or cancelled (the one
  * before). */
-static enum act_result flame__prompt(struct tui *t, const struct prompt *p,
+static enum act_result flameview__prompt(struct tui *t, const struct prompt *p,
 				     enum prompt_event ev)
 {
 	struct flamev *v = open_view(t);
@@ -643,7 +643,7 @@ enum act_result action__flame_callers(struct tui *t, int arg)
 /* The mouse: a click selects the frame under it, a double click zooms
  * into it (Enter), the wheel moves to the caller or a callee (Down,
  * Up). */
-static enum act_result flame__mouse(struct tui *t,
+static enum act_result flameview__mouse(struct tui *t,
 				    const struct mouse_event *ev)
 {
 	struct flamev *v = open_view(t);
@@ -677,13 +677,13 @@ static enum act_result flame__mouse(struct tui *t,
 }
 
 /* Its operations (view.h). */
-const struct view_ops flame__view = {
+const struct view_ops flameview__view = {
 	.view = V_FLAME,
 	.name = "flame graph",
-	.open = flame__open,
-	.prompt = flame__prompt,
-	.update = flame__update,
-	.render = flame__render,
-	.mouse = flame__mouse,
-	.free = flame__free_view,
+	.open = flameview__open,
+	.prompt = flameview__prompt,
+	.update = flameview__update,
+	.render = flameview__render,
+	.mouse = flameview__mouse,
+	.free = flameview__free,
 };

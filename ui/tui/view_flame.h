@@ -23,6 +23,6 @@ enum act_result action__flame_annotate(struct tui *t, int arg);
 enum act_result action__flame_callers(struct tui *t, int arg);
 
 /* Its operations (view.h). */
-extern const struct view_ops flame__view;
+extern const struct view_ops flameview__view;
 
 #endif

@@ -198,7 +198,7 @@ static void tree_limit_value(struct tui *t, char *buf, size_t len)
 static enum act_result tree_limit_change(struct tui *t, int dir)
 {
 	static const double v[] = { 0, 0.1, 0.5, 1, 2, 5 };
-	struct calltree *ct = &top__of(t)->ct;
+	struct treelines *ct = &top__of(t)->ct;
 
 	ct->limit = step(v, ARRAY_SIZE(v), ct->limit, dir);
 	t->a->tree_limit = ct->limit;
@@ -252,7 +252,7 @@ static enum act_result children_change(struct tui *t, int dir)
 	t->base.children = !t->base.children;
 	/* rows of inlined functions are Children rows */
 	if (!t->base.children && top__of(t)->inline_rows)
-		tree__set_inline_rows(t, false);
+		treeview__set_inline_rows(t, false);
 	tui__set_order(t, t->table.spec.order, t->table.spec.invert);
 	top__remember_selection(t);
 	return R_REBUILD;

@@ -25,19 +25,19 @@ static size_t top__nr_rows(void *ctx)
 	const struct tui *t = ctx;
 
 	return t->have_snap ?
-		       calltree__nr_lines(&top__of(t)->ct, &t->table.rows) : 0;
+		       treelines__nr_lines(&top__of(t)->ct, &t->table.rows) : 0;
 }
 
 static void top__prepare(void *ctx, size_t first, size_t count, size_t width)
 {
 	struct tui *t = ctx;
-	struct calltree *ct = &top__of(t)->ct;
+	struct treelines *ct = &top__of(t)->ct;
 	size_t r0 = first, r1 = first, sub;
 
 	/* the columns fit the rows of the lines shown */
 	if (count) {
-		calltree__line(ct, &t->table.rows, first, &r0, &sub);
-		calltree__line(ct, &t->table.rows, first + count - 1, &r1,
+		treelines__line(ct, &t->table.rows, first, &r0, &sub);
+		treelines__line(ct, &t->table.rows, first + count - 1, &r1,
 			       &sub);
 	}
 	columns__fit(&t->cols, &t->table.rows, r0,
@@ -53,7 +53,7 @@ static void top__header(void *ctx, struct screen *s, size_t y)
 	fmt__header(&sb, &t->cols);
 	if (tui__has_chains(t))
 		strbuf__addf(&sb, "    [trees: %s first, G flips]",
-			     tree__order_name(t));
+			     treeview__order_name(t));
 	screen__add(s, y, ST_TITLE, sb.buf ? sb.buf : "");
 	screen__fill(s, y, ST_TITLE);
 	strbuf__fini(&sb);
@@ -63,9 +63,9 @@ static void top__row(void *ctx, size_t i, struct screen *s, size_t y)
 {
 	struct tui *t = ctx;
 	const struct rowset *rs = &t->table.rows;
-	const struct calltree *ct = &top__of(t)->ct;
+	const struct treelines *ct = &top__of(t)->ct;
 	size_t row, sub, off[COL__MAX];
-	const struct ct_line *l = calltree__line(ct, rs, i, &row, &sub);
+	const struct ct_line *l = treelines__line(ct, rs, i, &row, &sub);
 	const struct row *r = &rs->rows[row];
 	struct strbuf sb;
 	enum style st;
@@ -167,7 +167,7 @@ static size_t top__render_header(struct strbuf *sb, struct screen *s,
 }
 
 /*
- * The trees that wait (calltree__build draws those near the top) are
+ * The trees that wait (treelines__build draws those near the top) are
  * drawn when they come into sight: through the later of the first line
  * and the selected one, and two screens after it.  Lines of rows after
  * the first tree that waited move down as it is drawn, so the selection
@@ -177,27 +177,27 @@ static void top__draw_shown(struct tui *t, size_t height)
 {
 	struct top_view *top = top__of(t);
 	struct listview *lv = &top->lv;
-	struct calltree *ct = &top->ct;
+	struct treelines *ct = &top->ct;
 	struct rowset *rs = &t->table.rows;
 	size_t nr, sr, ss, tr, ts;
 	bool last;
 
-	if (!t->have_snap || calltree__complete(ct, rs))
+	if (!t->have_snap || treelines__complete(ct, rs))
 		return;
-	nr = calltree__nr_lines(ct, rs);
+	nr = treelines__nr_lines(ct, rs);
 	if (!nr)
 		return;
-	calltree__line(ct, rs, MIN(lv->selected, nr - 1), &sr, &ss);
-	calltree__line(ct, rs, MIN(lv->top, nr - 1), &tr, &ts);
+	treelines__line(ct, rs, MIN(lv->selected, nr - 1), &sr, &ss);
+	treelines__line(ct, rs, MIN(lv->top, nr - 1), &tr, &ts);
 	/* through the later of the two lines (a row and its sub-line) */
 	last = lv->top > lv->selected;
-	if (calltree__draw_to(ct, rs, last ? tr : sr,
+	if (treelines__draw_to(ct, rs, last ? tr : sr,
 			      (last ? ts : ss) + 2 * height + 1)) {
 		tui__status(t, ST_ERROR, "out of memory");
 		return;
 	}
-	lv->selected = calltree__line_of(ct, rs, sr, ss);
-	lv->top = calltree__line_of(ct, rs, tr, ts);
+	lv->selected = treelines__line_of(ct, rs, sr, ss);
+	lv->top = treelines__line_of(ct, rs, tr, ts);
 }
 
 /* The header (shared with batch), then the table: the header gets what
@@ -256,7 +256,7 @@ const struct row *top__selected_line(const struct tui *t, size_t *sub,
 	if (!t->have_snap || !listview__selected(&top->lv, &i))
 		return NULL;
 	/* with call trees expanded, lines are rows and tree lines */
-	l = calltree__line(&top->ct, &t->table.rows, i, &row, sub);
+	l = treelines__line(&top->ct, &t->table.rows, i, &row, sub);
 	if (line)
 		*line = l;
 	return row < t->table.rows.nr ? &t->table.rows.rows[row] : NULL;
@@ -337,11 +337,11 @@ static int top__update(struct tui *t)
 		if (!row_id__match(t, &rs->rows[i]))
 			continue;
 		/* (drawn: trees wait until they are shown) */
-		if (calltree__draw_to(&top->ct, rs, i,
+		if (treelines__draw_to(&top->ct, rs, i,
 				      top->sel_sub + 2 * top->lv.page))
 			err = -ENOMEM;
 		listview__select_row(&top->lv,
-				     calltree__line_of(&top->ct, rs, i,
+				     treelines__line_of(&top->ct, rs, i,
 						       top->sel_sub));
 		break;
 	}
@@ -356,9 +356,9 @@ static void top__init(struct tui *t)
 
 	listview__init(&top->lv, &top__ops, t);
 	/* branches under --tree-limit are left out, as in batch */
-	calltree__init(&top->ct, t->a->cg_order, t->a->tree_limit);
+	treelines__init(&top->ct, t->a->cg_order, t->a->tree_limit);
 	if (t->a->inline_rows && t->a->spec.children)
-		tree__set_inline_rows(t, true);
+		treeview__set_inline_rows(t, true);
 }
 
 static void top__free(struct tui *t)
@@ -368,7 +368,7 @@ static void top__free(struct tui *t)
 	if (!top)
 		return;
 	listview__fini(&top->lv);
-	calltree__fini(&top->ct);
+	treelines__fini(&top->ct);
 	free(top);
 	*tui__state(t, V_TOP) = NULL;
 }
@@ -465,7 +465,7 @@ static bool select_match(struct tui *t, const char *text, size_t from)
 	if (!n || !*text)
 		return false;
 	if (listview__nr(&top->lv))
-		calltree__line(&top->ct, rs,
+		treelines__line(&top->ct, rs,
 			       MIN(from, listview__nr(&top->lv) - 1), &row,
 			       &sub);
 	strbuf__init(&sb);
@@ -474,7 +474,7 @@ static bool select_match(struct tui *t, const char *text, size_t from)
 
 		if (!row_matches(&rs->rows[i], text, &sb))
 			continue;
-		top->lv.selected = calltree__line_of(&top->ct, rs, i, 0);
+		top->lv.selected = treelines__line_of(&top->ct, rs, i, 0);
 		found = true;
 	}
 	strbuf__fini(&sb);
@@ -503,9 +503,9 @@ static enum act_result search_prompt(struct tui *t, const struct prompt *p,
 		size_t row = 0, sub;
 
 		if (listview__nr(&top->lv))
-			calltree__line(&top->ct, &t->table.rows,
+			treelines__line(&top->ct, &t->table.rows,
 				       top->lv.selected, &row, &sub);
-		from = calltree__line_of(&top->ct, &t->table.rows,
+		from = treelines__line_of(&top->ct, &t->table.rows,
 					 (row + 1) % MAX(t->table.rows.nr, 1),
 					 0);
 	}
@@ -601,7 +601,7 @@ const struct view_ops top__view = {
 	.name = "table",
 	.init = top__init,
 	.list = top__list,
-	.rebuild = tree__build,
+	.rebuild = treeview__build,
 	.update = top__update,
 	.render = top__render,
 	.moved = top__remember_selection,

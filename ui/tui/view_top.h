@@ -5,7 +5,7 @@
 #ifndef PTOP_VIEW_TOP_H
 #define PTOP_VIEW_TOP_H
 
-#include "ui/report/calltree.h"
+#include "ui/report/treelines.h"
 #include "ui/tui/keytypes.h"
 #include "ui/tui/listview.h"
 #include "ui/tui/view.h"
@@ -64,7 +64,7 @@ struct row_id {
 
 struct top_view {
 	struct listview lv;	/* rows and the lines of expanded trees */
-	struct calltree ct;	/* trees under the rows (view_tree.c) */
+	struct treelines ct;	/* trees under the rows (view_tree.c) */
 	bool inline_rows;	/* rows of inlined functions (l) */
 	struct undo undo[UNDO_MAX];	/* what Esc undoes, the last on top */
 	size_t nr_undo;

@@ -1,5 +1,5 @@
 /* view_tree: call trees under the table's rows (+, E, C, G): the glue
- * between the table view and calltree; actions never draw, they return
+ * between the table view and treelines; actions never draw, they return
  * what must happen (a rebuild draws the trees). */
 #include <stdio.h>
 
@@ -12,9 +12,9 @@
 /* The inline lookups of trees and of --inline's rows: the live view's
  * one cache, which the trees use once it is made, for their frames when
  * inlined functions are frames of their own (tui__frame_inlines). */
-static struct inlines *tree__inlines(struct tui *t)
+static struct inlines *treeview__inlines(struct tui *t)
 {
-	struct calltree *ct = &top__of(t)->ct;
+	struct treelines *ct = &top__of(t)->ct;
 	struct inlines *in = tui__inlines(t);
 
 	ct->inl = in && t->inline_frames ? inlines__get : NULL;
@@ -22,33 +22,33 @@ static struct inlines *tree__inlines(struct tui *t)
 	return in;
 }
 
-int tree__build(struct tui *t)
+int treeview__build(struct tui *t)
 {
 	struct top_view *top = top__of(t);
-	struct calltree *ct = &top->ct;
+	struct treelines *ct = &top->ct;
 
 	/* DWARF is read only for the frames of expanded trees (and for
 	 * every frame with --inline's rows); a cache another view made is
 	 * the trees' too */
 	if (ct->all || ct->nr_ids || t->inlines)
-		tree__inlines(t);
+		treeview__inlines(t);
 	/* the trees of the rows shown, and two screens more (the others
 	 * as they are shown: top__render) */
 	ct->want_row = 0;
 	ct->want_lines = top->lv.top + 3 * MAX(top->lv.page, (size_t)40);
-	return calltree__build(ct, &t->table.rows);
+	return treelines__build(ct, &t->table.rows);
 }
 
-void tree__set_inline_rows(struct tui *t, bool on)
+void treeview__set_inline_rows(struct tui *t, bool on)
 {
-	struct inlines *in = on ? tree__inlines(t) : NULL;
+	struct inlines *in = on ? treeview__inlines(t) : NULL;
 
 	top__of(t)->inline_rows = in != NULL;
 	rowset__set_inline_rows(&t->table.rows, in ? inlines__get : NULL, in);
 	/* the trees' frames follow: the run's default (main.c), or with
 	 * the rows of l */
 	t->inline_frames = t->a->inline_frames || in;
-	tree__inlines(t);
+	treeview__inlines(t);
 }
 
 enum act_result action__inline_rows(struct tui *t, int arg)
@@ -61,7 +61,7 @@ enum act_result action__inline_rows(struct tui *t, int arg)
 			    "Children rows: not with --no-children");
 		return R_REDRAW;
 	}
-	tree__set_inline_rows(t, !top__of(t)->inline_rows);
+	treeview__set_inline_rows(t, !top__of(t)->inline_rows);
 	tui__status(t, ST_NORMAL, "%s",
 		    top__of(t)->inline_rows ? "inlined functions have rows of their "
 				     "own (Children only), as perf report's "
@@ -94,7 +94,7 @@ enum act_result action__tree_toggle(struct tui *t, int arg)
 		return tui__no_chains(t);
 	if (!selected_index(t, &i))
 		return R_REDRAW;
-	on = calltree__toggle(&top__of(t)->ct, &t->table.rows, i);
+	on = treelines__toggle(&top__of(t)->ct, &t->table.rows, i);
 	/* the selection stays on the row (off a tree line it collapsed) */
 	top__remember_selection(t);
 	top__of(t)->sel_sub = 0;
@@ -117,7 +117,7 @@ enum act_result action__tree_expand_all(struct tui *t, int arg)
 	if (!tui__has_chains(t))
 		return tui__no_chains(t);
 	top__remember_selection(t);
-	calltree__expand_all(&top__of(t)->ct);
+	treelines__expand_all(&top__of(t)->ct);
 	if (t->table.rows.nr > CT_MAX_TREES)
 		tui__status(t, ST_NORMAL,
 			    "call trees of the first %d rows expanded "
@@ -135,7 +135,7 @@ enum act_result action__tree_collapse_all(struct tui *t, int arg)
 		return tui__no_chains(t);
 	top__remember_selection(t);
 	top__of(t)->sel_sub = 0;
-	calltree__collapse_all(&top__of(t)->ct);
+	treelines__collapse_all(&top__of(t)->ct);
 	tui__status(t, ST_NORMAL, "every call tree collapsed");
 	return R_REBUILD;
 }
@@ -143,7 +143,7 @@ enum act_result action__tree_collapse_all(struct tui *t, int arg)
 /* F5, htop's tree view: every tree expanded, or (some were) collapsed */
 enum act_result action__tree_all(struct tui *t, int arg)
 {
-	const struct calltree *ct = &top__of(t)->ct;
+	const struct treelines *ct = &top__of(t)->ct;
 
 	if (tui__has_chains(t) && (ct->all || ct->nr_ids))
 		return action__tree_collapse_all(t, arg);
@@ -152,7 +152,7 @@ enum act_result action__tree_all(struct tui *t, int arg)
 
 enum act_result action__tree_order(struct tui *t, int arg)
 {
-	struct calltree *ct = &top__of(t)->ct;
+	struct treelines *ct = &top__of(t)->ct;
 
 	(void)arg;
 	if (!tui__has_chains(t))
@@ -169,7 +169,7 @@ enum act_result action__tree_order(struct tui *t, int arg)
 	return R_REBUILD;
 }
 
-const char *tree__order_name(const struct tui *t)
+const char *treeview__order_name(const struct tui *t)
 {
 	return top__of(t)->ct.order == CG_CALLER ? "callers" : "callees";
 }

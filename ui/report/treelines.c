@@ -1,31 +1,31 @@
-/* calltree: expanded call trees under the table's rows. */
+/* treelines: expanded call trees under the table's rows. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ui/report/calltree.h"
+#include "ui/report/treelines.h"
 #include "ui/report/fmt.h"
 
-void calltree__init(struct calltree *ct, enum cg_order order, double limit)
+void treelines__init(struct treelines *ct, enum cg_order order, double limit)
 {
 	memset(ct, 0, sizeof(*ct));
 	ct->order = order;
 	ct->limit = limit;
 	strbuf__init(&ct->text);
-	cg_tree__init(&ct->tree);
+	callgraph__init(&ct->tree);
 }
 
-void calltree__fini(struct calltree *ct)
+void treelines__fini(struct treelines *ct)
 {
 	free(ct->ids);
 	free(ct->lines);
 	free(ct->row_line);
 	strbuf__fini(&ct->text);
-	cg_tree__fini(&ct->tree);
+	callgraph__fini(&ct->tree);
 	memset(ct, 0, sizeof(*ct));
 }
 
-static struct ct_id *calltree__id(const struct calltree *ct,
+static struct ct_id *treelines__id(const struct treelines *ct,
 				  const struct rowset *rs, const struct row *r)
 {
 	for (size_t k = 0; k < ct->nr_ids; k++)
@@ -34,26 +34,26 @@ static struct ct_id *calltree__id(const struct calltree *ct,
 	return NULL;
 }
 
-bool calltree__expanded(const struct calltree *ct, const struct rowset *rs,
+bool treelines__expanded(const struct treelines *ct, const struct rowset *rs,
 			size_t i)
 {
 	const struct ct_id *id;
 
 	if (i >= rs->nr)
 		return false;
-	id = calltree__id(ct, rs, &rs->rows[i]);
+	id = treelines__id(ct, rs, &rs->rows[i]);
 	return id ? id->expanded : ct->all;
 }
 
-bool calltree__toggle(struct calltree *ct, const struct rowset *rs, size_t i)
+bool treelines__toggle(struct treelines *ct, const struct rowset *rs, size_t i)
 {
 	struct ct_id *id;
 	bool now;
 
 	if (i >= rs->nr)
 		return false;
-	now = !calltree__expanded(ct, rs, i);
-	id = calltree__id(ct, rs, &rs->rows[i]);
+	now = !treelines__expanded(ct, rs, i);
+	id = treelines__id(ct, rs, &rs->rows[i]);
 	if (!id) {
 		if (array__grow((void **)&ct->ids, &ct->cap_ids,
 				ct->nr_ids + 1, sizeof(*ct->ids)))
@@ -69,25 +69,25 @@ bool calltree__toggle(struct calltree *ct, const struct rowset *rs, size_t i)
 	return now;
 }
 
-void calltree__expand_all(struct calltree *ct)
+void treelines__expand_all(struct treelines *ct)
 {
 	ct->all = true;
 	ct->nr_ids = 0;
 }
 
-void calltree__collapse_all(struct calltree *ct)
+void treelines__collapse_all(struct treelines *ct)
 {
 	ct->all = false;
 	ct->nr_ids = 0;
 }
 
 struct build_ctx {
-	struct calltree *ct;
+	struct treelines *ct;
 	u32 row, sub;
 	int err;
 };
 
-static int calltree__push(struct calltree *ct, const struct ct_line *l)
+static int treelines__push(struct treelines *ct, const struct ct_line *l)
 {
 	if (array__grow((void **)&ct->lines, &ct->cap_lines, ct->nr_lines + 1,
 			sizeof(*ct->lines)))
@@ -99,7 +99,7 @@ static int calltree__push(struct calltree *ct, const struct ct_line *l)
 static void tree_line(void *ctx, const char *text, size_t len, u32 node)
 {
 	struct build_ctx *b = ctx;
-	struct calltree *ct = b->ct;
+	struct treelines *ct = b->ct;
 	struct ct_line l = {
 		.row = b->row, .sub = ++b->sub,
 		.off = (u32)ct->text.len, .len = (u32)len,
@@ -110,7 +110,7 @@ static void tree_line(void *ctx, const char *text, size_t len, u32 node)
 	if (node)
 		l.node = ct->tree.nodes[node];
 	if (ct->text.len + len >= UINT32_MAX ||
-	    strbuf__add(&ct->text, text, len) || calltree__push(ct, &l))
+	    strbuf__add(&ct->text, text, len) || treelines__push(ct, &l))
 		b->err = -ENOMEM;
 }
 
@@ -119,9 +119,9 @@ static void tree_line(void *ctx, const char *text, size_t len, u32 node)
  * row's line, and its tree when it is expanded, until row `through` has
  * its tree and `after` lines follow that row's line; past that, rows
  * have their line alone and wait (ct->lazy_from) for a later
- * calltree__draw_to.  after SIZE_MAX: every tree.
+ * treelines__draw_to.  after SIZE_MAX: every tree.
  */
-static int calltree__draw(struct calltree *ct, struct rowset *rs, size_t from,
+static int treelines__draw(struct treelines *ct, struct rowset *rs, size_t from,
 			  size_t through, size_t after)
 {
 	struct build_ctx b = { .ct = ct };
@@ -137,7 +137,7 @@ static int calltree__draw(struct calltree *ct, struct rowset *rs, size_t from,
 	for (size_t i = from; i < rs->nr && !b.err; i++) {
 		struct ct_line l = { .row = (u32)i };
 
-		if (ct->nr_lines >= UINT32_MAX || calltree__push(ct, &l))
+		if (ct->nr_lines >= UINT32_MAX || treelines__push(ct, &l))
 			return -ENOMEM;
 		ct->row_line[i] = (u32)(ct->nr_lines - 1);
 		if (i == through && after != SIZE_MAX)
@@ -147,7 +147,7 @@ static int calltree__draw(struct calltree *ct, struct rowset *rs, size_t from,
 			ct->lazy_from = i;
 			cut = true;
 		}
-		if (cut || !calltree__expanded(ct, rs, i))
+		if (cut || !treelines__expanded(ct, rs, i))
 			continue;
 		if (ct->trees >= CT_MAX_TREES) {
 			ct->capped = true;
@@ -173,7 +173,7 @@ static int calltree__draw(struct calltree *ct, struct rowset *rs, size_t from,
 	return b.err;
 }
 
-int calltree__build(struct calltree *ct, struct rowset *rs)
+int treelines__build(struct treelines *ct, struct rowset *rs)
 {
 	int err;
 
@@ -190,7 +190,7 @@ int calltree__build(struct calltree *ct, struct rowset *rs)
 	    array__grow((void **)&ct->row_line, &ct->cap_row_line,
 			rs->nr ? rs->nr : 1, sizeof(*ct->row_line)))
 		return -ENOMEM;
-	err = calltree__draw(ct, rs, 0, ct->want_row,
+	err = treelines__draw(ct, rs, 0, ct->want_row,
 			     ct->want_lines ? ct->want_lines : SIZE_MAX);
 	if (err)
 		return err;
@@ -198,14 +198,14 @@ int calltree__build(struct calltree *ct, struct rowset *rs)
 	return 0;
 }
 
-int calltree__draw_to(struct calltree *ct, struct rowset *rs, size_t row,
+int treelines__draw_to(struct treelines *ct, struct rowset *rs, size_t row,
 		      size_t after)
 {
 	size_t first;
 
 	if (row >= rs->nr)
 		row = rs->nr ? rs->nr - 1 : 0;
-	if (!calltree__complete(ct, rs)) {
+	if (!treelines__complete(ct, rs)) {
 		/* drawn already: row is before the first row waiting and
 		 * the lines wanted after it are there */
 		if (row < ct->lazy_from) {
@@ -214,35 +214,35 @@ int calltree__draw_to(struct calltree *ct, struct rowset *rs, size_t row,
 			    ct->row_line[ct->lazy_from] > first + after)
 				return 0;
 		}
-		return calltree__draw(ct, rs, ct->lazy_from, row, after);
+		return treelines__draw(ct, rs, ct->lazy_from, row, after);
 	}
 	return 0;
 }
 
-bool calltree__complete(const struct calltree *ct, const struct rowset *rs)
+bool treelines__complete(const struct treelines *ct, const struct rowset *rs)
 {
 	return !ct->has_lines || ct->nr_rows != rs->nr ||
 	       ct->lazy_from >= rs->nr;
 }
 
 /* Whether the lines are those of rs (else line i is row i). */
-static bool calltree__valid(const struct calltree *ct, const struct rowset *rs)
+static bool treelines__valid(const struct treelines *ct, const struct rowset *rs)
 {
 	return ct->has_lines && ct->nr_rows == rs->nr;
 }
 
-size_t calltree__nr_lines(const struct calltree *ct, const struct rowset *rs)
+size_t treelines__nr_lines(const struct treelines *ct, const struct rowset *rs)
 {
-	return calltree__valid(ct, rs) ? ct->nr_lines : rs->nr;
+	return treelines__valid(ct, rs) ? ct->nr_lines : rs->nr;
 }
 
-const struct ct_line *calltree__line(const struct calltree *ct,
+const struct ct_line *treelines__line(const struct treelines *ct,
 				     const struct rowset *rs, size_t i,
 				     size_t *row, size_t *sub)
 {
 	const struct ct_line *l;
 
-	if (!calltree__valid(ct, rs) || i >= ct->nr_lines) {
+	if (!treelines__valid(ct, rs) || i >= ct->nr_lines) {
 		*row = i;
 		*sub = 0;
 		return NULL;
@@ -253,12 +253,12 @@ const struct ct_line *calltree__line(const struct calltree *ct,
 	return l->sub ? l : NULL;
 }
 
-size_t calltree__line_of(const struct calltree *ct, const struct rowset *rs,
+size_t treelines__line_of(const struct treelines *ct, const struct rowset *rs,
 			 size_t row, size_t sub)
 {
 	size_t first, end;
 
-	if (!calltree__valid(ct, rs) || row >= rs->nr)
+	if (!treelines__valid(ct, rs) || row >= rs->nr)
 		return row;
 	first = ct->row_line[row];
 	end = row + 1 < rs->nr ? ct->row_line[row + 1] : ct->nr_lines;

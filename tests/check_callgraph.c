@@ -1,4 +1,4 @@
-/* Tests of the call-graph trees of a row (ui/report/cgtree.c, rowset__tree):
+/* Tests of the call-graph trees of a row (ui/report/callgraph.c, rowset__tree):
  * inlined frames, overloads, the text of a tree, and every tree against
  * the paths of random chains, on cgwork in miniature (tests/cgwork.h). */
 #include <stdlib.h>
@@ -6,7 +6,7 @@
 
 #include "tests/cgwork.h"
 
-static const struct cg_node *child(const struct cg_tree *t,
+static const struct cg_node *child(const struct callgraph *t,
 				   const struct cg_node *n, const char *name)
 {
 	for (u32 c = n->first_child; c; c = t->nodes[c].next_sibling)
@@ -19,13 +19,13 @@ START_TEST(test_tree_inline)
 {
 	struct rowset rs;
 	struct snapshot snap;
-	struct cg_tree t;
+	struct callgraph t;
 	const struct cg_node *n;
 	int calls = 0;
 
 	cgw_feed();
 	cgw_build(&rs, &snap, true);
-	cg_tree__init(&t);
+	callgraph__init(&t);
 
 	/* caller order: outer -> helper (inlined) -> inner_a -> mid -> leaf */
 	ck_assert_int_eq(rowset__tree_inline(&rs, cgw_find(&rs, "outer"),
@@ -74,7 +74,7 @@ START_TEST(test_tree_inline)
 	n = child(&t, &t.nodes[0], "outer");
 	ck_assert_ptr_null(child(&t, n, "helper"));
 	ck_assert_uint_eq(child(&t, n, "inner_a")->period, 200);
-	cg_tree__fini(&t);
+	callgraph__fini(&t);
 	rowset__fini(&rs);
 	snapshot__fini(&snap);
 }
@@ -101,7 +101,7 @@ START_TEST(test_tree_overloads)
 	struct snapshot snap;
 	const struct cg_node *n;
 	struct rowset rs;
-	struct cg_tree t;
+	struct callgraph t;
 	int rows = 0, nodes = 0;
 	u64 sum = 0;
 
@@ -117,7 +117,7 @@ START_TEST(test_tree_overloads)
 	for (size_t i = 0; i < rs.nr; i++)
 		rows += rs.rows[i].sym && !strcmp(rs.rows[i].sym, "inner");
 	ck_assert_int_eq(rows, 2);
-	cg_tree__init(&t);
+	callgraph__init(&t);
 	ck_assert_int_eq(rowset__tree(&rs, cgw_find(&rs, "outer"), CG_CALLER, &t),
 			 0);
 	n = child(&t, &t.nodes[0], "outer");
@@ -131,7 +131,7 @@ START_TEST(test_tree_overloads)
 		}
 	ck_assert_int_eq(nodes, 2);
 	ck_assert_uint_eq(sum, 300);
-	cg_tree__fini(&t);
+	callgraph__fini(&t);
 	rowset__fini(&rs);
 	snapshot__fini(&snap);
 }
@@ -151,12 +151,12 @@ START_TEST(test_tree_text)
 {
 	struct rowset rs;
 	struct snapshot snap;
-	struct cg_tree t;
+	struct callgraph t;
 	struct strbuf sb;
 
 	cgw_feed();
 	cgw_build(&rs, &snap, true);
-	cg_tree__init(&t);
+	callgraph__init(&t);
 	strbuf__init(&sb);
 	ck_assert_int_eq(rowset__tree(&rs, cgw_find(&rs, "main"), CG_CALLER, &t),
 			 0);
@@ -188,7 +188,7 @@ START_TEST(test_tree_text)
 	fmt__tree(&t, "", 0.5, collect, &sb);
 	ck_assert_ptr_nonnull(strstr(sb.buf, "---m?[2Jain (inlined)\n"));
 	strbuf__fini(&sb);
-	cg_tree__fini(&t);
+	callgraph__fini(&t);
 	rowset__fini(&rs);
 	snapshot__fini(&snap);
 }
@@ -361,7 +361,7 @@ static void ref_paths(const struct snapshot *snap, void *rctx,
 	}
 }
 
-static void tree_paths(const struct cg_tree *t, u32 id, char *path,
+static void tree_paths(const struct callgraph *t, u32 id, char *path,
 		       struct pathsum *ps)
 {
 	size_t len = strlen(path);
@@ -379,9 +379,9 @@ static void tree_paths(const struct cg_tree *t, u32 id, char *path,
 /* Every row's tree, both orders, against the paths. */
 static void check_trees(struct rowset *rs, bool children, void *rctx)
 {
-	struct cg_tree t;
+	struct callgraph t;
 
-	cg_tree__init(&t);
+	callgraph__init(&t);
 	for (size_t r = 0; r < rs->nr; r++)
 		for (int o = 0; o < 2; o++) {
 			struct pathsum want = { 0 }, got = { 0 };
@@ -426,7 +426,7 @@ static void check_trees(struct rowset *rs, bool children, void *rctx)
 			pathsum__fini(&want);
 			pathsum__fini(&got);
 		}
-	cg_tree__fini(&t);
+	callgraph__fini(&t);
 }
 
 /* The idle task's sample, between the others: snapshots put it last. */
@@ -508,11 +508,11 @@ START_TEST(test_tree_paths)
 }
 END_TEST
 
-Suite *cgtree_suite(void);
-Suite *cgtree_suite(void)
+Suite *callgraph_suite(void);
+Suite *callgraph_suite(void)
 {
-	Suite *ss = suite_create("cgtree");
-	TCase *tc = tcase_create("cgtree");
+	Suite *ss = suite_create("callgraph");
+	TCase *tc = tcase_create("callgraph");
 
 	/* test_tree_paths builds six rounds of growing random snapshots:
 	 * 2 to 5 s under ASan, past Check's 4 s on a quiet machine (the

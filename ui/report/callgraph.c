@@ -1,4 +1,4 @@
-/* cgtree: the call-graph trees of a row (perf's graph: the chains
+/* callgraph: the call-graph trees of a row (perf's graph: the chains
  * through its function, callers or callees first) and every sample's
  * path, from the paths index (pure). */
 #include <errno.h>
@@ -8,19 +8,19 @@
 #include "ui/report/rowset.h"
 #include "ui/report/rowset_internal.h"
 
-void cg_tree__init(struct cg_tree *t)
+void callgraph__init(struct callgraph *t)
 {
 	memset(t, 0, sizeof(*t));
 }
 
-void cg_tree__fini(struct cg_tree *t)
+void callgraph__fini(struct callgraph *t)
 {
 	free(t->nodes);
 	memset(t, 0, sizeof(*t));
 }
 
 /* The child of parent showing sym, created if needed; 0 on ENOMEM. */
-static u32 cg_tree__child(struct cg_tree *t, u32 parent, const struct dso *dso,
+static u32 callgraph__child(struct callgraph *t, u32 parent, const struct dso *dso,
 			  const struct row_sym *sym, u64 addr, bool inlined)
 {
 	u32 c;
@@ -59,7 +59,7 @@ static u32 cg_tree__child(struct cg_tree *t, u32 parent, const struct dso *dso,
 
 static int cg_cmp(const void *pa, const void *pb, void *ctx)
 {
-	const struct cg_tree *t = ctx;
+	const struct callgraph *t = ctx;
 	const struct cg_node *a = &t->nodes[*(const u32 *)pa];
 	const struct cg_node *b = &t->nodes[*(const u32 *)pb];
 
@@ -84,7 +84,7 @@ static int cg_cmp(const void *pa, const void *pb, void *ctx)
 }
 
 /* Orders every node's children by period, largest first. */
-static int cg_tree__sort(struct cg_tree *t)
+static int callgraph__sort(struct callgraph *t)
 {
 	u32 *kids = NULL;
 	size_t cap = 0;
@@ -144,8 +144,8 @@ static size_t frame__expand(const struct fsym *f, bool chain, cg_inline_fn fn,
 
 /* Adds a frame of a path below *node, expanded (frame__expand); in
  * callee order, where the path runs from the leaf up, reversed.  Counts
- * go to the path's last node only (cg_tree__sum adds them up). */
-static int cg_tree__add_frame(struct cg_tree *t, u32 *node,
+ * go to the path's last node only (callgraph__sum adds them up). */
+static int callgraph__add_frame(struct callgraph *t, u32 *node,
 			      const struct fsym *f, bool chain,
 			      enum cg_order order, cg_inline_fn fn, void *ctx)
 {
@@ -155,7 +155,7 @@ static int cg_tree__add_frame(struct cg_tree *t, u32 *node,
 	for (size_t k = 0; k < n; k++) {
 		size_t i = order == CG_CALLER ? k : n - 1 - k;
 
-		*node = cg_tree__child(t, *node, f->dso, &ex[i].sym,
+		*node = callgraph__child(t, *node, f->dso, &ex[i].sym,
 				       ex[i].sym.start, ex[i].inlined);
 		if (!*node)
 			return -ENOMEM;
@@ -166,7 +166,7 @@ static int cg_tree__add_frame(struct cg_tree *t, u32 *node,
 /* Each node's counts, held by the paths that end there, become those of
  * the paths through it: children are made after their parent, so one
  * pass from the last node up adds every subtree into its root. */
-static void cg_tree__sum(struct cg_tree *t)
+static void callgraph__sum(struct callgraph *t)
 {
 	for (size_t c = t->nr - 1; c > 0; c--) {
 		struct cg_node *n = &t->nodes[c];
@@ -179,7 +179,7 @@ static void cg_tree__sum(struct cg_tree *t)
 }
 
 int rowset__tree(struct rowset *rs, const struct row *x, enum cg_order order,
-		 struct cg_tree *t)
+		 struct callgraph *t)
 {
 	return rowset__tree_inline(rs, x, order, NULL, NULL, t);
 }
@@ -231,7 +231,7 @@ static int rowset__tree_marks(struct rowset *rs)
 
 /* Entry e's path from frame from to its leaf (fs: its n frames, root
  * first), in caller order; *node: where it ends. */
-static int rowset__tree_caller(struct rowset *rs, struct cg_tree *t,
+static int rowset__tree_caller(struct rowset *rs, struct callgraph *t,
 			       const struct hist_entry *e, const u32 *fs,
 			       size_t n, size_t from, cg_inline_fn fn,
 			       void *ctx, u32 *node)
@@ -259,7 +259,7 @@ static int rowset__tree_caller(struct rowset *rs, struct cg_tree *t,
 			ids[p] = w.id;
 		}
 		for (; j + 1 < n; j++) {
-			err = cg_tree__add_frame(t, node, &m->fs[fs[j]], true,
+			err = callgraph__add_frame(t, node, &m->fs[fs[j]], true,
 						 CG_CALLER, fn, ctx);
 			if (err)
 				return err;
@@ -268,7 +268,7 @@ static int rowset__tree_caller(struct rowset *rs, struct cg_tree *t,
 		}
 	}
 	for (; j < n; j++) {
-		err = cg_tree__add_frame(t, node, &m->fs[fs[j]], j + 1 < n,
+		err = callgraph__add_frame(t, node, &m->fs[fs[j]], j + 1 < n,
 					 CG_CALLER, fn, ctx);
 		if (err)
 			return err;
@@ -278,7 +278,7 @@ static int rowset__tree_caller(struct rowset *rs, struct cg_tree *t,
 
 int rowset__tree_inline(struct rowset *rs, const struct row *x,
 			enum cg_order order, cg_inline_fn fn, void *ctx,
-			struct cg_tree *t)
+			struct callgraph *t)
 {
 	const struct snapshot *snap = rs->snap;
 	struct rowset_memo *m = rs->memo;
@@ -328,7 +328,7 @@ int rowset__tree_inline(struct rowset *rs, const struct row *x,
 						  ctx, &node);
 		else
 			for (size_t j = n; j-- > from && !err;)
-				err = cg_tree__add_frame(t, &node, &m->fs[fs[j]],
+				err = callgraph__add_frame(t, &node, &m->fs[fs[j]],
 							 j + 1 < n, order, fn,
 							 ctx);
 		if (err)
@@ -336,8 +336,8 @@ int rowset__tree_inline(struct rowset *rs, const struct row *x,
 		t->nodes[node].samples += e->samples;
 		t->nodes[node].period += e->period;
 	}
-	cg_tree__sum(t);
-	return cg_tree__sort(t);
+	callgraph__sum(t);
+	return callgraph__sort(t);
 }
 
 int rowset__foreach_path(struct rowset *rs, row_path_fn fn, void *ctx)
