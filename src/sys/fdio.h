@@ -1,8 +1,9 @@
 /* fdio: whole reads and writes of file descriptors, small files and
  * directories, for the modules that do I/O (the perf.data reader and
  * writer, /proc, sysfs, tracefs, batch output, the command's output,
- * saved rows): the one place with read and write loops.  Files are
- * created by outfile (outfile.h), never here. */
+ * saved rows): their read and write loops (the few others are named in
+ * design.md, "Layout").  Files are created by outfile (outfile.h), never
+ * here. */
 #ifndef PTOP_FDIO_H
 #define PTOP_FDIO_H
 
