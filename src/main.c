@@ -762,8 +762,9 @@ static int read_baseline(struct run *r)
 /* -o: the writer, as the sampler's sink: 0 or 1. */
 static int start_writer(struct run *r)
 {
-	struct strbuf tracing;
+	struct strbuf tracing, why;
 	struct host host;
+	int err;
 	struct perfdata_writer_opts wo = {
 		.path = r->out_pipe ? "stdout" : r->o.output,
 		.fd = r->out_fd,
@@ -775,11 +776,16 @@ static int start_writer(struct run *r)
 
 	/* perf report reads tracepoint samples with their formats */
 	strbuf__init(&tracing);
+	strbuf__init(&why);
 	if (!r->out_pipe &&
-	    catalog__tracing_data(NULL, r->o.specs, r->o.nr_specs, &tracing)) {
+	    (err = catalog__tracing_data(NULL, r->o.specs, r->o.nr_specs,
+					 &tracing, &why))) {
+		pr_err("%s", why.buf ? why.buf : strerror(-err));
+		strbuf__fini(&why);
 		strbuf__fini(&tracing);
 		return 1;
 	}
+	strbuf__fini(&why);
 	wo.tracing_data = tracing.buf;
 	wo.tracing_data_len = tracing.len;
 	/* what it failed to read (out of memory) is left out, as a fact
@@ -800,6 +806,20 @@ static int start_writer(struct run *r)
 	r->spo.sink = perfdata_writer__sink;
 	r->spo.sink_ctx = r->a.writer;
 	return 0;
+}
+
+/* sampler__start on the options' target: 0, or 1 after its words. */
+static int start_sampler(struct run *r)
+{
+	struct strbuf why;
+	int err;
+
+	strbuf__init(&why);
+	err = sampler__start(r->a.sampler, &r->o.target, &why);
+	if (err && why.buf)
+		pr_err("%s", why.buf);
+	strbuf__fini(&why);
+	return err ? 1 : 0;
 }
 
 /* -- COMMAND: started by the sampler, then sampled: 0 or 1. */
@@ -841,10 +861,10 @@ static int start_command(struct run *r)
 	o->target.pids = &child;
 	o->target.nr_pids = 1;
 	r->a.start = clock__now();
-	err = sampler__start(r->a.sampler, &o->target);
+	err = start_sampler(r);
 	o->target.pids = NULL;
 	o->target.nr_pids = 0;
-	return err ? 1 : 0;
+	return err;
 }
 
 /* Live profiling: the sampler on its events, started: 0, or the exit
@@ -869,8 +889,16 @@ static int start_live(struct run *r)
 	spo->ev.dwarf_stack_size = o->dwarf_size;
 	spo->ev.fp_stack_size = o->dwarf_size ? 0 : o->fp_copy;
 	if (o->cgroups) {
-		if (cgroupfs__open(NULL, o->cgroups, &r->cgroup_fds,
-				   &r->nr_cgroups))
+		struct strbuf why;
+		int err;
+
+		strbuf__init(&why);
+		err = cgroupfs__open(NULL, o->cgroups, &r->cgroup_fds,
+				     &r->nr_cgroups, &why);
+		if (err)
+			pr_err("%s", why.buf ? why.buf : strerror(-err));
+		strbuf__fini(&why);
+		if (err)
 			return 1;
 		spo->ev.cgroup_fds = r->cgroup_fds;
 		spo->ev.nr_cgroups = r->nr_cgroups;
@@ -903,7 +931,7 @@ static int start_live(struct run *r)
 			return 1;
 	} else {
 		r->a.start = clock__now();
-		if (sampler__start(r->a.sampler, &o->target))
+		if (start_sampler(r))
 			return 1;
 	}
 	if (stop_requested)
@@ -1115,7 +1143,15 @@ int main(int argc, char **argv)
 		return list_events();
 	/* "sched:*": the tracepoints it names, before anything starts */
 	if (o->nr_specs) {
-		if (catalog__expand_tracepoints(NULL, &o->specs, &o->nr_specs))
+		struct strbuf why;
+
+		strbuf__init(&why);
+		rc = catalog__expand_tracepoints(NULL, &o->specs, &o->nr_specs,
+						 &why);
+		if (rc)
+			pr_err("%s", why.buf ? why.buf : strerror(-rc));
+		strbuf__fini(&why);
+		if (rc)
 			return 1;
 	}
 	if (check_terminal(r))

@@ -10,6 +10,12 @@
 
 #include "tests/evtest.h"
 
+static int expand(const char *tracefs, struct event_spec **specs, size_t *n)
+{
+	return evt_said(catalog__expand_tracepoints(tracefs, specs, n,
+						    &evt_why));
+}
+
 /* A fake tracefs: events/SYS/NAME/id for each "SYS:NAME". */
 static void fake_tracefs(char *dir, const char *const *names, size_t n)
 {
@@ -54,7 +60,7 @@ START_TEST(test_expand_tracepoints)
 	ck_assert_int_eq(events__parse("cpu-clock,sched:sched_*,i?q:*_entry",
 				       &specs, &n, NULL), 0);
 	ck_assert_uint_eq(n, 3);
-	ck_assert_int_eq(catalog__expand_tracepoints(eo.tracefs, &specs, &n), 0);
+	ck_assert_int_eq(expand(eo.tracefs, &specs, &n), 0);
 	ck_assert_uint_eq(n, 5);
 	ck_assert_str_eq(specs[0].name, "cpu-clock");
 	ck_assert_str_eq(specs[1].name, "sched:sched_switch");
@@ -64,7 +70,7 @@ START_TEST(test_expand_tracepoints)
 	for (size_t i = 1; i < n; i++)
 		ck_assert(specs[i].tracepoint && !specs[i].tp_glob);
 	/* nothing to expand: unchanged */
-	ck_assert_int_eq(catalog__expand_tracepoints(eo.tracefs, &specs, &n), 0);
+	ck_assert_int_eq(expand(eo.tracefs, &specs, &n), 0);
 	ck_assert_uint_eq(n, 5);
 	free(specs);
 
@@ -72,7 +78,7 @@ START_TEST(test_expand_tracepoints)
 	specs = NULL;
 	n = 0;
 	ck_assert_int_eq(events__parse("sched:nothing*", &specs, &n, NULL), 0);
-	ck_assert_int_eq(catalog__expand_tracepoints(eo.tracefs, &specs, &n), -ENOENT);
+	ck_assert_int_eq(expand(eo.tracefs, &specs, &n), -ENOENT);
 	ck_assert_ptr_nonnull(strstr(evt_logged, "no tracepoint matches 'sched:nothing*'"));
 	ck_assert_uint_eq(n, 1);
 	free(specs);
@@ -93,7 +99,7 @@ START_TEST(test_expand_tracepoints)
 		specs = NULL;
 		n = 0;
 		ck_assert_int_eq(events__parse("many:*", &specs, &n, NULL), 0);
-		ck_assert_int_eq(catalog__expand_tracepoints(eo.tracefs, &specs, &n),
+		ck_assert_int_eq(expand(eo.tracefs, &specs, &n),
 				 -E2BIG);
 		ck_assert_ptr_nonnull(strstr(evt_logged, "matches 65 tracepoints"));
 		free(specs);
@@ -101,7 +107,7 @@ START_TEST(test_expand_tracepoints)
 		n = 0;
 		ck_assert_int_eq(events__parse("many:ev0[0-5]?", &specs, &n,
 					       NULL), 0);
-		ck_assert_int_eq(catalog__expand_tracepoints(eo.tracefs, &specs, &n), 0);
+		ck_assert_int_eq(expand(eo.tracefs, &specs, &n), 0);
 		ck_assert_uint_eq(n, 60);
 		free(specs);
 		evt_rm_tree(dir2);
@@ -140,7 +146,7 @@ START_TEST(test_list_events)
 	ck_assert(l.sched_switch);
 	ck_assert_uint_gt(l.n, 100);
 	/* listed exactly when it opens */
-	cycles_opens = evlist__open(el, &tg) == 0;
+	cycles_opens = evt_said(evlist__open(el, &tg, &evt_why)) == 0;
 	ck_assert_int_eq(l.cycles, cycles_opens);
 	evlist__free(el);
 }

@@ -68,35 +68,48 @@ START_TEST(test_open_errors)
 	char text[256], sub[128];
 	int *fds = (int *)1;
 	size_t nr = 9;
+	struct strbuf why;
 
+	strbuf__init(&why);
+	test_last_warning[0] = '\0';
 	/* no cgroup2 at all */
 	write_mounts("cgroup /sys/fs/cgroup/cpu cgroup rw,cpu 0 0\n");
-	ck_assert_int_eq(cgroupfs__open(mounts, "a", &fds, &nr), -ENOENT);
+	strbuf__reset(&why);
+	ck_assert_int_eq(cgroupfs__open(mounts, "a", &fds, &nr, &why),
+			 -ENOENT);
 	ck_assert_ptr_null(fds);
 	ck_assert_uint_eq(nr, 0);
-	ck_assert_ptr_nonnull(strstr(test_last_warning, "no cgroup v2"));
+	ck_assert_ptr_nonnull(strstr(why.buf, "no cgroup v2"));
 	/* a missing directory names the cgroup */
 	snprintf(text, sizeof(text), "cgroup2 %s cgroup2 rw 0 0\n", dir);
 	write_mounts(text);
-	ck_assert_int_eq(cgroupfs__open(mounts, "missing", &fds, &nr),
+	strbuf__reset(&why);
+	ck_assert_int_eq(cgroupfs__open(mounts, "missing", &fds, &nr, &why),
 			 -ENOENT);
-	ck_assert_ptr_nonnull(strstr(test_last_warning, "no cgroup 'missing'"));
+	ck_assert_ptr_nonnull(strstr(why.buf, "no cgroup 'missing'"));
 	/* a directory that is not on a cgroup2 file system */
 	snprintf(sub, sizeof(sub), "%s/sub", dir);
 	ck_assert_int_eq(mkdir(sub, 0700), 0);
-	ck_assert_int_eq(cgroupfs__open(mounts, "/sub", &fds, &nr), -ENOTDIR);
-	ck_assert_ptr_nonnull(strstr(test_last_warning, "not a cgroup v2"));
+	strbuf__reset(&why);
+	ck_assert_int_eq(cgroupfs__open(mounts, "/sub", &fds, &nr, &why),
+			 -ENOTDIR);
+	ck_assert_ptr_nonnull(strstr(why.buf, "not a cgroup v2"));
 	/* the same by its file-system path under the mount */
-	test_last_warning[0] = '\0';
-	ck_assert_int_eq(cgroupfs__open(mounts, sub, &fds, &nr), -ENOTDIR);
-	ck_assert_ptr_nonnull(strstr(test_last_warning, "not a cgroup v2"));
+	strbuf__reset(&why);
+	ck_assert_int_eq(cgroupfs__open(mounts, sub, &fds, &nr, &why), -ENOTDIR);
+	ck_assert_ptr_nonnull(strstr(why.buf, "not a cgroup v2"));
 	/* a list stops at its first missing cgroup */
-	ck_assert_int_eq(cgroupfs__open(mounts, "sub2,missing2", &fds, &nr),
-			 -ENOENT);
-	ck_assert_ptr_nonnull(strstr(test_last_warning, "no cgroup 'sub2'"));
-	ck_assert_int_eq(cgroupfs__open(mounts, ",", &fds, &nr), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(test_last_warning, "no cgroup named"));
+	strbuf__reset(&why);
+	ck_assert_int_eq(cgroupfs__open(mounts, "sub2,missing2", &fds, &nr,
+					&why), -ENOENT);
+	ck_assert_ptr_nonnull(strstr(why.buf, "no cgroup 'sub2'"));
+	strbuf__reset(&why);
+	ck_assert_int_eq(cgroupfs__open(mounts, ",", &fds, &nr, &why), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(why.buf, "no cgroup named"));
 	ck_assert_ptr_null(fds);
+	/* the words went to the caller, none to the log */
+	ck_assert_str_eq(test_last_warning, "");
+	strbuf__fini(&why);
 }
 END_TEST
 

@@ -24,6 +24,21 @@ static void evt_log_to_buf(enum log_level level, const char *msg, void *ctx)
 	snprintf(evt_logged + len, sizeof(evt_logged) - len, "%s\n", msg);
 }
 
+struct strbuf evt_why;
+
+int evt_said(int err)
+{
+	if (evt_why.buf)
+		pr_err("%s", evt_why.buf);
+	strbuf__fini(&evt_why);
+	return err;
+}
+
+int evt_open(struct evlist *el, const struct target *t)
+{
+	return evt_said(evlist__open(el, t, &evt_why));
+}
+
 void evt_setup(void)
 {
 	evt_logged[0] = '\0';

@@ -26,6 +26,15 @@ extern int evt_nr_warn;
 void evt_setup(void);
 void evt_teardown(void);
 
+/* The words of the call in progress (evlist__open, pmu__resolve, the
+ * catalog's tracepoints), and what a caller shows of them: main logs
+ * them (pr_err), so evt_said(call) puts them in evt_logged after the
+ * notices, as a user sees them; it returns the call's value. */
+extern struct strbuf evt_why;
+int evt_said(int err);
+/* evlist__open, its words shown so. */
+int evt_open(struct evlist *el, const struct target *t);
+
 /* Now on clk, in milliseconds. */
 double evt_now_ms(clockid_t clk);
 /* Burns ms of this thread's CPU time. */

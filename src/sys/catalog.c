@@ -88,7 +88,8 @@ static void switch_state_field(const char *dir, struct event_spec *spec)
 }
 
 /* Resolves a tracepoint's id into spec->attr.config. */
-int catalog__tracepoint_id(const char *tracefs, struct event_spec *spec)
+int catalog__tracepoint_id(const char *tracefs, struct event_spec *spec,
+			   struct strbuf *why)
 {
 	const char *dir = tracefs_dir(tracefs);
 	char path[PATH_MAX];
@@ -96,33 +97,34 @@ int catalog__tracepoint_id(const char *tracefs, struct event_spec *spec)
 	int err;
 
 	if (spec->tp_glob) {
-		pr_err("tracepoint glob '%s' not expanded", spec->name);
+		strbuf__addf(why, "tracepoint glob '%s' not expanded",
+			     spec->name);
 		return -EINVAL;
 	}
 	if (!dir) {
-		pr_err("tracepoint %s:%s: %s", spec->tp_sys, spec->tp_name,
-		       tracefs_why());
+		strbuf__addf(why, "tracepoint %s:%s: %s", spec->tp_sys,
+			     spec->tp_name, tracefs_why());
 		return -ENOENT;
 	}
 	snprintf(path, sizeof(path), "%s/events/%s/%s/id", dir, spec->tp_sys,
 		 spec->tp_name);
 	err = fd__read_int(path, &id);
 	if (err == -ENOENT || err == -ENOTDIR) {
-		pr_err("unknown tracepoint '%s:%s' (no %s/events/%s/%s); see --list-events",
-		       spec->tp_sys, spec->tp_name, dir, spec->tp_sys,
-		       spec->tp_name);
+		strbuf__addf(why, "unknown tracepoint '%s:%s' (no %s/events/%s/%s); see --list-events",
+			     spec->tp_sys, spec->tp_name, dir, spec->tp_sys,
+			     spec->tp_name);
 		return -ENOENT;
 	}
 	if (err) {
-		pr_err("cannot read the id of tracepoint %s:%s from %s: %s%s",
-		       spec->tp_sys, spec->tp_name, path, strerror(-err),
-		       err == -EACCES ? " (tracefs is readable by root only)" :
-					"");
+		strbuf__addf(why, "cannot read the id of tracepoint %s:%s from %s: %s%s",
+			     spec->tp_sys, spec->tp_name, path, strerror(-err),
+			     err == -EACCES ?
+				     " (tracefs is readable by root only)" : "");
 		return err;
 	}
 	if (id < 0 || id > UINT32_MAX) {
-		pr_err("tracepoint %s:%s: bad id in %s", spec->tp_sys,
-		       spec->tp_name, path);
+		strbuf__addf(why, "tracepoint %s:%s: bad id in %s",
+			     spec->tp_sys, spec->tp_name, path);
 		return -EINVAL;
 	}
 	spec->attr.config = (u64)id;
@@ -257,7 +259,8 @@ static int list_tracepoints(const char *tracefs,
 }
 
 int catalog__expand_tracepoints(const char *tracefs,
-			       struct event_spec **specs, size_t *nr)
+			       struct event_spec **specs, size_t *nr,
+			       struct strbuf *why)
 {
 	struct event_spec *out = NULL;
 	size_t n = 0, cap = 0;
@@ -280,19 +283,20 @@ int catalog__expand_tracepoints(const char *tracefs,
 		if (!dir)
 			dir = tracefs_dir(tracefs);
 		if (!dir) {
-			pr_err("tracepoints %s: %s", g->name, tracefs_why());
+			strbuf__addf(why, "tracepoints %s: %s", g->name,
+				     tracefs_why());
 			err = -ENOENT;
 			break;
 		}
 		err = collect_tracepoints(dir, g->tp_sys, g->tp_name, &names,
 					  &nn);
 		if (!err && nn == 0) {
-			pr_err("no tracepoint matches '%s' (in %s/events); see --list-events",
-			       g->name, dir);
+			strbuf__addf(why, "no tracepoint matches '%s' (in %s/events); see --list-events",
+				     g->name, dir);
 			err = -ENOENT;
 		} else if (!err && nn > EXPAND_MAX) {
-			pr_err("'%s' matches %zu tracepoints; at most %d can be sampled at once",
-			       g->name, nn, EXPAND_MAX);
+			strbuf__addf(why, "'%s' matches %zu tracepoints; at most %d can be sampled at once",
+				     g->name, nn, EXPAND_MAX);
 			err = -E2BIG;
 		}
 		for (size_t k = 0; k < nn && !err; k++) {
@@ -311,8 +315,8 @@ int catalog__expand_tracepoints(const char *tracefs,
 		dir__free_names(names, nn);
 	}
 	if (!err && n > EXPAND_MAX) {
-		pr_err("%zu events; at most %d can be sampled at once", n,
-		       EXPAND_MAX);
+		strbuf__addf(why, "%zu events; at most %d can be sampled at once",
+			     n, EXPAND_MAX);
 		err = -E2BIG;
 	}
 	if (err) {
@@ -359,7 +363,7 @@ static int list_pmu_events(const char *pmu_root, int cpu,
 				continue;
 			}
 			/* ptop samples: what can only count is not listed */
-			if (!pmu__resolve_at(root, one, false)) {
+			if (!pmu__resolve_at(root, one, NULL)) {
 				one->attr.sample_period = 100000;
 				if (can_open(&one->attr, cpu))
 					fn(name, "Kernel PMU event", ctx);
@@ -440,7 +444,7 @@ static bool first_of_system(const struct event_spec *specs, size_t i)
 
 int catalog__tracing_data(const char *tracefs,
 			  const struct event_spec *specs, size_t nr,
-			  struct strbuf *out)
+			  struct strbuf *out, struct strbuf *why)
 {
 	static const char magic[] = "\027\010\104tracing0.6";
 	const char *dir;
@@ -454,8 +458,8 @@ int catalog__tracing_data(const char *tracefs,
 		return 0;
 	dir = tracefs_dir(tracefs);
 	if (!dir) {
-		pr_err("-o: the tracepoints' formats cannot be written: %s",
-		       tracefs_why());
+		strbuf__addf(why, "-o: the tracepoints' formats cannot be written: %s",
+			     tracefs_why());
 		return -ENOENT;
 	}
 	strbuf__add(out, magic, sizeof(magic));	/* with its NUL */
@@ -501,8 +505,8 @@ int catalog__tracing_data(const char *tracefs,
 		put_u32(out, 0);	/* optional */
 	put_u64(out, 0);	/* no saved command lines */
 	if (err)
-		pr_err("-o: reading the tracepoints' formats from %s: %s", dir,
-		       strerror(-err));
+		strbuf__addf(why, "-o: reading the tracepoints' formats from %s: %s",
+			     dir, strerror(-err));
 	else if (out->oom)
 		err = -ENOMEM;
 	return err;

@@ -16,15 +16,17 @@
 /*
  * Replaces each tracepoint glob of specs[0, *nr) (spec.tp_glob: "sched:*")
  * by the tracepoints of tracefs it matches, in name order (*specs is
- * realloc'd).  Errors (logged): -ENOENT (no tracefs, or no match), -E2BIG
- * (more than EXPAND_MAX events), -ENOMEM.
+ * realloc'd).  Errors, with why in why: -ENOENT (no tracefs, or no
+ * match), -E2BIG (more than EXPAND_MAX events); -ENOMEM (nothing added).
  */
 int catalog__expand_tracepoints(const char *tracefs,
-				struct event_spec **specs, size_t *nr);
+				struct event_spec **specs, size_t *nr,
+				struct strbuf *why);
 
-/* Resolves a tracepoint's id into spec->attr.config: 0, or -errno after
- * a logged message. */
-int catalog__tracepoint_id(const char *tracefs, struct event_spec *spec);
+/* Resolves a tracepoint's id into spec->attr.config: 0, or -errno and
+ * why in why. */
+int catalog__tracepoint_id(const char *tracefs, struct event_spec *spec,
+			   struct strbuf *why);
 
 /*
  * The tracing data perf.data's HEADER_TRACING_DATA holds for the
@@ -32,11 +34,12 @@ int catalog__tracepoint_id(const char *tracefs, struct event_spec *spec);
  * perf's layout, version 0.6: the header page and event formats of
  * tracefs, the format of each tracepoint grouped by subsystem, no
  * kallsyms, the printk formats, no saved command lines.  Appends it to
- * out; nothing when no spec is a tracepoint.  0 or -errno (logged).
+ * out; nothing when no spec is a tracepoint.  0, or -errno and why in why
+ * (nothing added for -ENOMEM).
  */
 int catalog__tracing_data(const char *tracefs,
 			  const struct event_spec *specs, size_t nr,
-			  struct strbuf *out);
+			  struct strbuf *out, struct strbuf *why);
 
 /* Calls fn for every event this machine can really open (each is tried
  * system-wide, then for this process): generic, cache, the PMUs' sysfs

@@ -10,8 +10,8 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
-#include "src/core/log.h"
 #include "src/core/record.h"
+#include "src/core/util.h"
 #include "src/sys/cgroupfs.h"
 
 #ifndef CGROUP2_SUPER_MAGIC
@@ -75,18 +75,20 @@ void cgroupfs__close(int *fds, size_t nr)
 	free(fds);
 }
 
-/* The directory of one cgroup name: 0 and *fd, or -errno (logged). */
-static int open_one(const char *mnt, const char *name, int *fd)
+/* The directory of one cgroup name: 0 and *fd, or -errno and why in
+ * err. */
+static int open_one(const char *mnt, const char *name, int *fd,
+		    struct strbuf *err)
 {
 	size_t ml = strlen(mnt);
 	char path[PATH_MAX];
 	struct statfs sfs;
-	int n, err;
+	int n, rc;
 
 	while (ml > 1 && mnt[ml - 1] == '/')
 		ml--;
 	if (!*name) {
-		pr_err("-G: an empty cgroup name");
+		strbuf__adds(err, "-G: an empty cgroup name");
 		return -EINVAL;
 	}
 	/* a file-system path inside the mount, else a cgroup path */
@@ -96,22 +98,22 @@ static int open_one(const char *mnt, const char *name, int *fd)
 		n = snprintf(path, sizeof(path), "%.*s/%s", (int)ml, mnt,
 			     name + (name[0] == '/'));
 	if (n < 0 || (size_t)n >= sizeof(path)) {
-		pr_err("-G: cgroup name too long: %.64s...", name);
+		strbuf__addf(err, "-G: cgroup name too long: %.64s...", name);
 		return -ENAMETOOLONG;
 	}
 	*fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (*fd < 0) {
-		err = -errno;
-		if (err == -ENOENT || err == -ENOTDIR)
-			pr_err("-G: no cgroup '%s' (no directory %s under the cgroup v2 mount %.*s)",
-			       name, path, (int)ml, mnt);
+		rc = -errno;
+		if (rc == -ENOENT || rc == -ENOTDIR)
+			strbuf__addf(err, "-G: no cgroup '%s' (no directory %s under the cgroup v2 mount %.*s)",
+				     name, path, (int)ml, mnt);
 		else
-			pr_err("-G: cannot open cgroup '%s' (%s): %s", name,
-			       path, strerror(-err));
-		return err;
+			strbuf__addf(err, "-G: cannot open cgroup '%s' (%s): %s",
+				     name, path, strerror(-rc));
+		return rc;
 	}
 	if (fstatfs(*fd, &sfs) == 0 && sfs.f_type != CGROUP2_SUPER_MAGIC) {
-		pr_err("-G: %s is not a cgroup v2 directory", path);
+		strbuf__addf(err, "-G: %s is not a cgroup v2 directory", path);
 		close(*fd);
 		*fd = -1;
 		return -ENOTDIR;
@@ -120,7 +122,7 @@ static int open_one(const char *mnt, const char *name, int *fd)
 }
 
 int cgroupfs__open(const char *mounts, const char *list, int **fds,
-		   size_t *nr)
+		   size_t *nr, struct strbuf *why)
 {
 	char mnt[PATH_MAX], *copy, *tok, *save = NULL;
 	int *out = NULL;
@@ -131,9 +133,9 @@ int cgroupfs__open(const char *mounts, const char *list, int **fds,
 	*nr = 0;
 	err = cgroupfs__mount(mounts, mnt, sizeof(mnt));
 	if (err) {
-		pr_err("-G: %s", err == -ENOENT ?
-			       "no cgroup v2 file system is mounted (type cgroup2 in /proc/mounts)" :
-			       strerror(-err));
+		strbuf__addf(why, "-G: %s", err == -ENOENT ?
+				     "no cgroup v2 file system is mounted (type cgroup2 in /proc/mounts)" :
+				     strerror(-err));
 		return err;
 	}
 	copy = strdup(list);
@@ -153,14 +155,14 @@ int cgroupfs__open(const char *mounts, const char *list, int **fds,
 			out = g;
 			cap = cap ? cap * 2 : 4;
 		}
-		err = open_one(mnt, tok, &fd);
+		err = open_one(mnt, tok, &fd, why);
 		if (err)
 			break;
 		out[n++] = fd;
 	}
 	free(copy);
 	if (!err && !n) {
-		pr_err("-G: no cgroup named");
+		strbuf__adds(why, "-G: no cgroup named");
 		err = -EINVAL;
 	}
 	if (err) {

@@ -8,6 +8,8 @@
 
 #include "src/sys/synth.h"
 
+struct strbuf;
+
 /* The mount point of the cgroup2 file system (type cgroup2 in mounts,
  * NULL: /proc/mounts), the first one, into buf: 0, or -ENOENT when
  * there is none (a v1-only system), -ENAMETOOLONG. */
@@ -18,11 +20,12 @@ int cgroupfs__mount(const char *mounts, char *buf, size_t size);
  * path under the cgroup2 mount, either relative to it ("system.slice/
  * ssh.service", "/ptop-test": a path as /proc/PID/cgroup shows it) or
  * a file-system path that starts with the mount point.  *fds is
- * malloc'd, O_RDONLY | O_DIRECTORY fds.  On failure, -errno after one
- * logged message naming the cgroup, and nothing left open.
+ * malloc'd, O_RDONLY | O_DIRECTORY fds.  On failure, -errno with why
+ * (naming the cgroup; nothing added for -ENOMEM), and nothing
+ * left open.
  */
 int cgroupfs__open(const char *mounts, const char *list, int **fds,
-		   size_t *nr);
+		   size_t *nr, struct strbuf *why);
 void cgroupfs__close(int *fds, size_t nr);
 
 /*

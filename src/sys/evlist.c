@@ -1,6 +1,7 @@
 /* evlist: opens the sampled events (per CPU or per thread) and maps
  * their rings. */
 #include <errno.h>
+#include <stdarg.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,6 +66,8 @@ struct evlist {
 	struct evmmap **rings;	/* the non-NULL mmaps, densely */
 	size_t nr_rings;
 	bool opened;
+	/* While evlist__open runs: its caller's, for a failure's words. */
+	struct strbuf *why;
 
 	/* Learnt from the kernel, kept across reopenings. */
 	bool no_build_id;	/* build_id in mmap2 rejected (before 5.12) */
@@ -386,6 +389,19 @@ void evlist__close(struct evlist *el)
 
 /* Opening */
 
+/* A failure's words, for evlist__open's caller. */
+static void say(const struct evlist *el, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void say(const struct evlist *el, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf__vaddf(el->why, fmt, ap);
+	va_end(ap);
+}
+
 static void raise_nofile(void)
 {
 	struct rlimit rl;
@@ -410,7 +426,7 @@ static int setup_cpus(struct evlist *el, const struct target *t)
 			continue;
 		if (!online[c]) {
 			if (t->cpus) {
-				pr_err("CPU %d is not online", c);
+				say(el, "CPU %d is not online", c);
 				return -EINVAL;
 			}
 			continue;
@@ -418,7 +434,7 @@ static int setup_cpus(struct evlist *el, const struct target *t)
 		el->cpus[el->nr_cpus++] = c;
 	}
 	if (!el->nr_cpus) {
-		pr_err("no CPU to profile");
+		say(el, "no CPU to profile");
 		return -EINVAL;
 	}
 	return 0;
@@ -440,11 +456,11 @@ static void say_gone(const struct evlist *el, pid_t pid)
 
 	if (!synth__proc_stat(el->proc, pid, &ps) &&
 	    (ps.state == 'Z' || ps.state == 'X'))
-		pr_err("process %d (%s) has exited: a zombie that its parent "
-		       "(%d) has not reaped, with nothing left to sample",
-		       (int)pid, ps.comm, (int)ps.ppid);
+		say(el, "process %d (%s) has exited: a zombie that its parent "
+		    "(%d) has not reaped, with nothing left to sample",
+		    (int)pid, ps.comm, (int)ps.ppid);
 	else
-		pr_err("no such process: %d", (int)pid);
+		say(el, "no such process: %d", (int)pid);
 }
 
 /* -p or -t of a kernel thread: it has no user space, so what samples it,
@@ -497,7 +513,7 @@ static int setup_threads(struct evlist *el, const struct target *t)
 	if (t->kind == TARGET_SYSTEM)
 		return add_thread(el, &cap, -1);
 	if (!t->nr_pids || !t->pids) {
-		pr_err("no process to profile");
+		say(el, "no process to profile");
 		return -EINVAL;
 	}
 	if (t->kind == TARGET_COMMAND)
@@ -507,7 +523,7 @@ static int setup_threads(struct evlist *el, const struct target *t)
 		size_t nr = 0;
 
 		if (t->pids[i] <= 0) {
-			pr_err("bad process id %d", (int)t->pids[i]);
+			say(el, "bad process id %d", (int)t->pids[i]);
 			return -EINVAL;
 		}
 		if (t->kind == TARGET_TIDS) {
@@ -522,9 +538,9 @@ static int setup_threads(struct evlist *el, const struct target *t)
 			return err;
 		}
 		if (err) {
-			pr_err("cannot list the threads of process %d: %s%s",
-			       (int)t->pids[i], strerror(-err),
-			       err == -EMFILE ? " (RLIMIT_NOFILE is too low)" :
+			say(el, "cannot list the threads of process %d: %s%s",
+			    (int)t->pids[i], strerror(-err),
+			    err == -EMFILE ? " (RLIMIT_NOFILE is too low)" :
 						"");
 			return err;
 		}
@@ -545,19 +561,20 @@ static int setup_threads(struct evlist *el, const struct target *t)
 	return 0;
 }
 
-static void paranoid_error(const char *name, int err)
+static void paranoid_error(const struct evlist *el, const char *name,
+			   int err)
 {
 	long long level = 2;
 
 	if (fd__read_int("/proc/sys/kernel/perf_event_paranoid", &level))
 		level = 2;
-	pr_err("cannot open %s: %s. Access to performance monitoring is limited: kernel.perf_event_paranoid is %lld "
-	       "(-1: (almost) all events for all users; >= 0: no raw tracepoint access; "
-	       ">= 1: no CPU-wide events; >= 2: no kernel profiling; Debian's 3: no access at all) "
-	       "for users without CAP_PERFMON (or CAP_SYS_ADMIN). Run as root or with CAP_PERFMON, "
-	       "or lower it with 'sysctl kernel.perf_event_paranoid=<level>'; profiling another user's "
-	       "process needs the same privileges.",
-	       name, strerror(-err), level);
+	say(el, "cannot open %s: %s. Access to performance monitoring is limited: kernel.perf_event_paranoid is %lld "
+	    "(-1: (almost) all events for all users; >= 0: no raw tracepoint access; "
+	    ">= 1: no CPU-wide events; >= 2: no kernel profiling; Debian's 3: no access at all) "
+	    "for users without CAP_PERFMON (or CAP_SYS_ADMIN). Run as root or with CAP_PERFMON, "
+	    "or lower it with 'sysctl kernel.perf_event_paranoid=<level>'; profiling another user's "
+	    "process needs the same privileges.",
+	    name, strerror(-err), level);
 }
 
 static bool is_pmu_event(const struct evsel *ev)
@@ -596,15 +613,15 @@ static void pmu_open_error(struct evlist *el, struct evsel *ev, int err,
 	fd = sys_perf_event_open(&a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd >= 0) {
 		close((int)fd);
-		pr_err("cannot sample %s: the %s PMU can count it but not sample it (%s), and ptop samples; count it with perf stat",
-		       ev->spec.name, ev->spec.pmu_name, strerror(-err));
+		say(el, "cannot sample %s: the %s PMU can count it but not sample it (%s), and ptop samples; count it with perf stat",
+		    ev->spec.name, ev->spec.pmu_name, strerror(-err));
 		return;
 	}
-	pr_err("cannot open %s on CPU %d: %s (PMU %s: type %u, config %#llx, config1 %#llx, config2 %#llx); check its terms against %s/%s/format and events",
-	       ev->spec.name, cpu, strerror(-err), ev->spec.pmu_name, o->type,
-	       (unsigned long long)o->config, (unsigned long long)o->config1,
-	       (unsigned long long)o->config2, pmu__root(el->opts.pmu_root),
-	       ev->spec.pmu_name);
+	say(el, "cannot open %s on CPU %d: %s (PMU %s: type %u, config %#llx, config1 %#llx, config2 %#llx); check its terms against %s/%s/format and events",
+	    ev->spec.name, cpu, strerror(-err), ev->spec.pmu_name, o->type,
+	    (unsigned long long)o->config, (unsigned long long)o->config1,
+	    (unsigned long long)o->config2, pmu__root(el->opts.pmu_root),
+	    ev->spec.pmu_name);
 }
 
 /* err: -errno */
@@ -617,35 +634,35 @@ static void open_error(struct evlist *el, struct evsel *ev, int err,
 	switch (-err) {
 	case EACCES:
 	case EPERM:
-		paranoid_error(name, err);
+		paranoid_error(el, name, err);
 		return;
 	case EMFILE:
 	case ENFILE:
 		if (getrlimit(RLIMIT_NOFILE, &rl))
 			rl.rlim_cur = 0;
-		pr_err("too many open files: %zu events x %zu CPUs x %zu threads need %zu descriptors, "
-		       "and RLIMIT_NOFILE is %llu; raise it (ulimit -n), or profile fewer CPUs (-C) or threads",
-		       el->nr, el->nr_cpus, el->nr_threads,
-		       el->nr * el->nr_cpus * el->nr_threads,
-		       (unsigned long long)rl.rlim_cur);
+		say(el, "too many open files: %zu events x %zu CPUs x %zu threads need %zu descriptors, "
+		    "and RLIMIT_NOFILE is %llu; raise it (ulimit -n), or profile fewer CPUs (-C) or threads",
+		    el->nr, el->nr_cpus, el->nr_threads,
+		    el->nr * el->nr_cpus * el->nr_threads,
+		    (unsigned long long)rl.rlim_cur);
 		return;
 	case ESRCH:
 		say_gone(el, pid);
 		return;
 	case EOVERFLOW:
-		pr_err("cannot open %s: --max-stack %u is above kernel.perf_event_max_stack",
-		       name, el->opts.max_stack);
+		say(el, "cannot open %s: --max-stack %u is above kernel.perf_event_max_stack",
+		    name, el->opts.max_stack);
 		return;
 	case EBUSY:
-		pr_err("cannot open %s: the counter is busy (another tool holds it exclusively)",
-		       name);
+		say(el, "cannot open %s: the counter is busy (another tool holds it exclusively)",
+		    name);
 		return;
 	default:
 		break;
 	}
 	if (ev->attr.precise_ip && (err == -EOPNOTSUPP || err == -EINVAL)) {
-		pr_err("cannot open %s: %s; this machine cannot give the precision asked by the 'p' modifiers, try without them",
-		       name, strerror(-err));
+		say(el, "cannot open %s: %s; this machine cannot give the precision asked by the 'p' modifiers, try without them",
+		    name, strerror(-err));
 		return;
 	}
 	if (ev->spec.pmu && fallback_errno(err)) {
@@ -655,23 +672,23 @@ static void open_error(struct evlist *el, struct evsel *ev, int err,
 	if (is_pmu_event(ev) && (err == -ENOENT || err == -ENODEV ||
 				 err == -EOPNOTSUPP || err == -ENXIO ||
 				 err == -EINVAL)) {
-		pr_err("the %s event is not supported on this machine: the hardware (or the virtual machine) has no counter for it; "
-		       "use a software event such as cpu-clock, see --list-events",
-		       name);
+		say(el, "the %s event is not supported on this machine: the hardware (or the virtual machine) has no counter for it; "
+		    "use a software event such as cpu-clock, see --list-events",
+		    name);
 		return;
 	}
 	if (err == -EOPNOTSUPP) {
-		pr_err("cannot open %s: this event cannot be sampled", name);
+		say(el, "cannot open %s: this event cannot be sampled", name);
 		return;
 	}
 	if (err == -EINVAL && ev->attr.freq) {
-		pr_err("cannot open %s on CPU %d: %s (is %s%llu above kernel.perf_event_max_sample_rate?)",
-		       name, cpu, strerror(-err),
-		       ev->spec.freq ? "freq=" : "-F ",
-		       (unsigned long long)ev->attr.sample_freq);
+		say(el, "cannot open %s on CPU %d: %s (is %s%llu above kernel.perf_event_max_sample_rate?)",
+		    name, cpu, strerror(-err),
+		    ev->spec.freq ? "freq=" : "-F ",
+		    (unsigned long long)ev->attr.sample_freq);
 		return;
 	}
-	pr_err("cannot open %s on CPU %d: %s", name, cpu, strerror(-err));
+	say(el, "cannot open %s on CPU %d: %s", name, cpu, strerror(-err));
 }
 
 static int ring_error(struct evlist *el, int cpu, int err)
@@ -680,11 +697,11 @@ static int ring_error(struct evlist *el, int cpu, int err)
 
 	if (err == -EPERM || err == -ENOMEM) {
 		fd__read_int("/proc/sys/kernel/perf_event_mlock_kb", &kb);
-		pr_err("cannot map the %u-page ring buffer of CPU %d: %s; lower -m (pages per CPU) or raise /proc/sys/kernel/perf_event_mlock_kb (now %lld KiB)",
-		       el->opts.mmap_pages, cpu, strerror(-err), kb);
+		say(el, "cannot map the %u-page ring buffer of CPU %d: %s; lower -m (pages per CPU) or raise /proc/sys/kernel/perf_event_mlock_kb (now %lld KiB)",
+		    el->opts.mmap_pages, cpu, strerror(-err), kb);
 	} else {
-		pr_err("cannot map the ring buffer of CPU %d: %s", cpu,
-		       strerror(-err));
+		say(el, "cannot map the ring buffer of CPU %d: %s", cpu,
+		    strerror(-err));
 	}
 	return err;
 }
@@ -713,8 +730,8 @@ static int map_ring(struct evlist *el, size_t ci, int fd)
 	el->mmaps[ci] = m;
 	err = ring__init(&m->ring, m->base, m->len, page);
 	if (err)
-		pr_err("CPU %d: the kernel's ring buffer has an unexpected layout",
-		       m->cpu);
+		say(el, "CPU %d: the kernel's ring buffer has an unexpected layout",
+		    m->cpu);
 	return err;
 }
 
@@ -737,7 +754,8 @@ static bool fallback_errno(int err)
 /*
  * Opens one fd into *fdp, learning what the kernel refuses on the way.
  * Returns 0, -ESRCH for a thread that is gone, RETRY when the event list
- * changed and everything must be reopened, or another -errno (reported).
+ * changed and everything must be reopened, or another -errno (its
+ * words in el->why).
  */
 static int open_one(struct evlist *el, size_t ei, pid_t pid, int cpu,
 		    int *fdp)
@@ -818,15 +836,16 @@ static int open_one(struct evlist *el, size_t ei, pid_t pid, int cpu,
 	return err;
 }
 
-static int add_id(struct evsel *ev, int fd, size_t max)
+static int add_id(const struct evlist *el, struct evsel *ev, int fd,
+		  size_t max)
 {
 	u64 id;
 
 	if (ioctl(fd, PERF_EVENT_IOC_ID, &id) < 0) {
 		int err = -errno;
 
-		pr_err("cannot read the id of %s: %s", ev->spec.name,
-		       strerror(-err));
+		say(el, "cannot read the id of %s: %s", ev->spec.name,
+		    strerror(-err));
 		return err;
 	}
 	if (!ev->ids) {
@@ -878,7 +897,7 @@ static int open_all(struct evlist *el)
 					return err;
 				ev->fds[ci * el->nr_threads + ti] = fd;
 				any = true;
-				err = add_id(ev, fd, nfds);
+				err = add_id(el, ev, fd, nfds);
 				if (err)
 					return err;
 				if (!el->mmaps[ci]) {
@@ -886,9 +905,9 @@ static int open_all(struct evlist *el)
 				} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT,
 						 el->mmaps[ci]->fd) < 0) {
 					err = -errno;
-					pr_err("cannot redirect %s into the ring of CPU %d: %s",
-					       ev->spec.name, cpu,
-					       strerror(-err));
+					say(el, "cannot redirect %s into the ring of CPU %d: %s",
+					    ev->spec.name, cpu,
+					    strerror(-err));
 				}
 				if (err)
 					return err;
@@ -908,17 +927,17 @@ static int check_opts(struct evlist *el)
 	long long max_rate;
 
 	if (pages & (pages - 1)) {
-		pr_err("the ring size (-m) must be a power of two pages, not %u",
-		       pages);
+		say(el, "the ring size (-m) must be a power of two pages, not %u",
+		    pages);
 		return -EINVAL;
 	}
 	if (el->opts.dwarf_stack_size > MAX_STACK_USER) {
-		pr_err("the user stack copy for DWARF unwinding is at most %d bytes, not %u",
-		       MAX_STACK_USER, el->opts.dwarf_stack_size);
+		say(el, "the user stack copy for DWARF unwinding is at most %d bytes, not %u",
+		    MAX_STACK_USER, el->opts.dwarf_stack_size);
 		return -EINVAL;
 	}
 	if (el->opts.dwarf_stack_size && !dwarf_regs_mask()) {
-		pr_err("DWARF unwinding is not supported on this architecture");
+		say(el, "DWARF unwinding is not supported on this architecture");
 		return -EOPNOTSUPP;
 	}
 	if (fd__read_int("/proc/sys/kernel/perf_event_max_sample_rate",
@@ -928,16 +947,16 @@ static int check_opts(struct evlist *el)
 		const struct event_spec *spec = &el->evsels[i].spec;
 
 		if (spec->freq > (u64)max_rate) {
-			pr_err("%s: freq=%llu is above the kernel's limit of %lld Hz (kernel.perf_event_max_sample_rate)",
-			       spec->name, (unsigned long long)spec->freq,
-			       max_rate);
+			say(el, "%s: freq=%llu is above the kernel's limit of %lld Hz (kernel.perf_event_max_sample_rate)",
+			    spec->name, (unsigned long long)spec->freq,
+			    max_rate);
 			return -EINVAL;
 		}
 	}
 	if (el->freq && el->freq > (u64)max_rate) {
 		if (el->opts.freq) {
-			pr_err("-F %llu is above the kernel's limit of %lld Hz (kernel.perf_event_max_sample_rate)",
-			       (unsigned long long)el->opts.freq, max_rate);
+			say(el, "-F %llu is above the kernel's limit of %lld Hz (kernel.perf_event_max_sample_rate)",
+			    (unsigned long long)el->opts.freq, max_rate);
 			return -EINVAL;
 		}
 		pr_warn("Lowering the default frequency rate from %llu to %lld Hz (kernel.perf_event_max_sample_rate)",
@@ -969,14 +988,13 @@ static int enable_all(struct evlist *el, unsigned long req)
 	return ret;
 }
 
-int evlist__open(struct evlist *el, const struct target *t)
+/* evlist__open, its failure's words in el->why. */
+static int open_events(struct evlist *el, const struct target *t)
 {
 	int err;
 
-	if (el->opened)
-		return -EBUSY;
 	if (!el->nr) {
-		pr_err("no event to open");
+		say(el, "no event to open");
 		return -EINVAL;
 	}
 	err = check_opts(el);
@@ -987,9 +1005,10 @@ int evlist__open(struct evlist *el, const struct target *t)
 
 		err = 0;
 		if (spec->tracepoint)
-			err = catalog__tracepoint_id(el->opts.tracefs, spec);
+			err = catalog__tracepoint_id(el->opts.tracefs, spec,
+						     el->why);
 		else if (spec->pmu)
-			err = pmu__resolve(el->opts.pmu_root, spec);
+			err = pmu__resolve(el->opts.pmu_root, spec, el->why);
 		if (err)
 			return err;
 	}
@@ -1024,13 +1043,26 @@ int evlist__open(struct evlist *el, const struct target *t)
 	if (t->kind != TARGET_COMMAND) {
 		err = enable_all(el, PERF_EVENT_IOC_ENABLE);
 		if (err) {
-			pr_err("cannot enable the events: %s", strerror(-err));
+			say(el, "cannot enable the events: %s", strerror(-err));
 			goto fail;
 		}
 	}
 	return 0;
 fail:
 	evlist__close(el);
+	return err;
+}
+
+int evlist__open(struct evlist *el, const struct target *t,
+		 struct strbuf *why)
+{
+	int err;
+
+	if (el->opened)
+		return -EBUSY;
+	el->why = why;
+	err = open_events(el, t);
+	el->why = NULL;
 	return err;
 }
 

@@ -79,13 +79,15 @@ int evlist__add(struct evlist *el, const struct event_spec *spec);
  * (exclude_kernel, exclude_hv) with a warning.
  * A default "cycles" (opened with the best precise_ip the PMU takes, like
  * perf's cycles:P) that cannot be opened is replaced by cpu-clock with a
- * one-line notice in the log.  On failure returns -errno after logging one
- * clear message (perf_event_paranoid and CAP_PERFMON for EACCES/EPERM,
+ * one-line notice in the log.  On failure returns -errno with one clear
+ * message in why (perf_event_paranoid and CAP_PERFMON for EACCES/EPERM,
  * perf_event_mlock_kb and -m for a ring that cannot be mapped, "not
  * supported on this machine" for ENOENT/EOPNOTSUPP, RLIMIT_NOFILE for
- * EMFILE) and leaves the evlist closed.
+ * EMFILE; nothing for -ENOMEM) and leaves the evlist closed.  Notices
+ * (the fallbacks, a kernel thread's target) still go to the log.
  */
-int evlist__open(struct evlist *el, const struct target *t);
+int evlist__open(struct evlist *el, const struct target *t,
+		 struct strbuf *why);
 void evlist__close(struct evlist *el);
 
 size_t evlist__nr_events(const struct evlist *el);

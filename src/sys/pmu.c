@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/core/log.h"
+#include "src/core/util.h"
 #include "src/sys/fdio.h"
 #include "src/sys/pmu.h"
 
@@ -24,7 +24,7 @@ const char *pmu__root(const char *pmu_root)
 struct pmu_res {
 	const char *root;
 	struct event_spec *spec;
-	bool report;		/* log errors; not while listing */
+	struct strbuf *why;	/* a failure's words; NULL while listing */
 };
 
 static void res_err(const struct pmu_res *r, const char *fmt, ...)
@@ -34,17 +34,17 @@ static void res_err(const struct pmu_res *r, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (!r->report)
+	if (!r->why)
 		return;
 	va_start(ap, fmt);
-	log__vprintf(LOG_ERR, fmt, ap);
+	strbuf__vaddf(r->why, fmt, ap);
 	va_end(ap);
 }
 
 /*
  * PMU/SUB/NAME (SUB: "type", "format", "events") into buf: 0, -ENOENT
  * when there is no such file (not reported: the caller knows what that
- * means), or another -errno (reported).
+ * means), or another -errno (its words in why).
  */
 static int read_pmu_file(const struct pmu_res *r, const char *sub,
 			 const char *name, char *buf, size_t len)
@@ -160,28 +160,25 @@ static int unknown_term(const struct pmu_res *r, const char *name,
 			const char *alias, bool has_val)
 {
 	const char *pmu = r->spec->pmu_name;
-	struct strbuf sb;
+	struct strbuf *sb = r->why;
 
-	if (!r->report)
+	if (!sb)
 		return -ENOENT;
-	strbuf__init(&sb);
-	strbuf__addf(&sb, "%s: PMU '%s' has no %s'%s'", r->spec->name, pmu,
+	strbuf__addf(sb, "%s: PMU '%s' has no %s'%s'", r->spec->name, pmu,
 		     has_val ? "term " : "event alias or term ", name);
 	if (alias)
-		strbuf__addf(&sb, " (named by its alias '%s')", alias);
+		strbuf__addf(sb, " (named by its alias '%s')", alias);
 	if (has_val)
-		strbuf__addf(&sb, " (no %s/%s/format/%s)", r->root, pmu, name);
+		strbuf__addf(sb, " (no %s/%s/format/%s)", r->root, pmu, name);
 	else
-		strbuf__addf(&sb, " (neither %s/%s/events/%s nor format/%s)",
+		strbuf__addf(sb, " (neither %s/%s/events/%s nor format/%s)",
 			     r->root, pmu, name, name);
-	strbuf__adds(&sb, "; its terms: config config1 config2");
-	add_names(&sb, r, "format", "");
+	strbuf__adds(sb, "; its terms: config config1 config2");
+	add_names(sb, r, "format", "");
 	if (!has_val) {
-		strbuf__adds(&sb, "; its event aliases:");
-		add_names(&sb, r, "events", " (none)");
+		strbuf__adds(sb, "; its event aliases:");
+		add_names(sb, r, "events", " (none)");
 	}
-	pr_err("%s", sb.buf ? sb.buf : name);
-	strbuf__fini(&sb);
 	return -ENOENT;
 }
 
@@ -310,14 +307,16 @@ static int resolve(struct pmu_res *r)
 	return 0;
 }
 
-int pmu__resolve(const char *pmu_root, struct event_spec *spec)
+int pmu__resolve(const char *pmu_root, struct event_spec *spec,
+		 struct strbuf *why)
 {
-	return pmu__resolve_at(pmu__root(pmu_root), spec, true);
+	return pmu__resolve_at(pmu__root(pmu_root), spec, why);
 }
 
-int pmu__resolve_at(const char *root, struct event_spec *spec, bool report)
+int pmu__resolve_at(const char *root, struct event_spec *spec,
+		    struct strbuf *why)
 {
-	struct pmu_res r = { .root = root, .spec = spec, .report = report };
+	struct pmu_res r = { .root = root, .spec = spec, .why = why };
 
 	return resolve(&r);
 }

@@ -19,14 +19,17 @@ const char *pmu__root(const char *pmu_root);
  * terms apply in its place (aliases of aliases, 4 deep at most), else a
  * format field set to 1, else perf's raw "rHEX" (config).  Terms apply in
  * order, a later one replacing what an earlier one set.  evlist__open
- * calls it; errors are logged naming the event and what is missing:
+ * calls it; a failure's words (naming the event and what is missing) go
+ * into why:
  * -ENOENT (no such PMU, term or alias), -EINVAL (a value that does not
  * fit, an alias with '?' parameters, a format ptop does not know).
  */
-int pmu__resolve(const char *pmu_root, struct event_spec *spec);
+int pmu__resolve(const char *pmu_root, struct event_spec *spec,
+		 struct strbuf *why);
 
-/* The same under root; report: log errors (not while listing). */
-int pmu__resolve_at(const char *root, struct event_spec *spec, bool report);
+/* The same under root; why NULL: no words (while listing). */
+int pmu__resolve_at(const char *root, struct event_spec *spec,
+		    struct strbuf *why);
 /* Files of PMU/events/ that qualify an alias (".scale", ".unit", ...)
  * rather than name one. */
 bool pmu__alias_qualifier(const char *name);

@@ -236,8 +236,9 @@ pid_t sampler__spawn(struct sampler *sp, char *const argv[],
 	return pid;
 }
 
-/* Lets the spawned child exec; -errno if the exec failed. */
-static int sampler__release_child(struct sampler *sp, const char *argv0)
+/* Lets the spawned child exec; -errno (why in why) if the exec failed. */
+static int sampler__release_child(struct sampler *sp, const char *argv0,
+				  struct strbuf *why)
 {
 	ssize_t n;
 	int e = 0;
@@ -257,8 +258,8 @@ static int sampler__release_child(struct sampler *sp, const char *argv0)
 	close(sp->err_fd);
 	sp->err_fd = -1;
 	if (n == sizeof(e)) {
-		pr_err("cannot run '%s': %s", argv0 ? argv0 : "command",
-		       strerror(e));
+		strbuf__addf(why, "cannot run '%s': %s",
+			     argv0 ? argv0 : "command", strerror(e));
 		waitpid(sp->child, NULL, 0);
 		sp->child_reaped = true;
 		return -e;
@@ -565,7 +566,7 @@ static int sampler__copy_target(struct sampler *sp, const struct target *t)
 }
 
 /* Opens a fresh evlist for the current specs and target. */
-static int sampler__open(struct sampler *sp)
+static int sampler__open(struct sampler *sp, struct strbuf *why)
 {
 	struct evlist *el = evlist__new(&sp->opts.ev);
 	size_t n;
@@ -578,7 +579,7 @@ static int sampler__open(struct sampler *sp)
 		if (err)
 			goto fail;
 	}
-	err = evlist__open(el, &sp->target);
+	err = evlist__open(el, &sp->target, why);
 	if (err)
 		goto fail;
 	/* A default cycles that fell back stays cpu-clock: reopening (p, e)
@@ -603,21 +604,23 @@ fail:
 	return err;
 }
 
-static int sampler__run(struct sampler *sp)
+static int sampler__run(struct sampler *sp, struct strbuf *why)
 {
 	int err;
 
 	__atomic_store_n(&sp->stop, 0, __ATOMIC_RELEASE);
 	err = pthread_create(&sp->thread, NULL, sampler__thread, sp);
 	if (err) {
-		pr_err("cannot start the sampling thread: %s", strerror(err));
+		strbuf__addf(why, "cannot start the sampling thread: %s",
+			     strerror(err));
 		return -err;
 	}
 	sp->running = true;
 	return 0;
 }
 
-int sampler__start(struct sampler *sp, const struct target *t)
+int sampler__start(struct sampler *sp, const struct target *t,
+		   struct strbuf *why)
 {
 	int err;
 
@@ -625,7 +628,7 @@ int sampler__start(struct sampler *sp, const struct target *t)
 		return err;
 	if ((err = sampler__copy_target(sp, t)))
 		return err;
-	err = sampler__open(sp);
+	err = sampler__open(sp, why);
 	if (err)
 		return err;
 	err = sampler__register(sp);
@@ -637,10 +640,10 @@ int sampler__start(struct sampler *sp, const struct target *t)
 	err = sampler__synthesize(sp);
 	if (err && err != -ESRCH && err != -ENOENT)
 		pr_warn("reading /proc: %s", strerror(-err));
-	err = sampler__run(sp);
+	err = sampler__run(sp, why);
 	if (err)
 		return err;
-	return sampler__release_child(sp, sp->child_name);
+	return sampler__release_child(sp, sp->child_name, why);
 }
 
 void sampler__stop(struct sampler *sp)
@@ -673,12 +676,12 @@ bool sampler__paused(const struct sampler *sp)
 }
 
 /* Stop, reopen with the current specs and target, restart. */
-static int sampler__reopen(struct sampler *sp)
+static int sampler__reopen(struct sampler *sp, struct strbuf *why)
 {
 	int err;
 
 	sampler__stop(sp);
-	err = sampler__open(sp);
+	err = sampler__open(sp, why);
 	if (err)
 		return err;
 	err = sampler__register(sp);
@@ -688,10 +691,24 @@ static int sampler__reopen(struct sampler *sp)
 	if (err && err != -ESRCH && err != -ENOENT)
 		pr_warn("reading /proc: %s", strerror(-err));
 	sp->paused = false;
-	return sampler__run(sp);
+	return sampler__run(sp, why);
 }
 
-int sampler__retarget(struct sampler *sp, const struct target *t)
+/* Back to what worked after a failed change: best effort, and no caller
+ * waits on its words (the change's failure is what it is told), so a
+ * failure here is logged. */
+static void sampler__restore(struct sampler *sp)
+{
+	struct strbuf why;
+
+	strbuf__init(&why);
+	if (sampler__reopen(sp, &why) && why.buf)
+		pr_err("%s", why.buf);
+	strbuf__fini(&why);
+}
+
+int sampler__retarget(struct sampler *sp, const struct target *t,
+		      struct strbuf *why)
 {
 	struct target old = sp->target;
 	pid_t *old_pids = NULL;
@@ -706,18 +723,19 @@ int sampler__retarget(struct sampler *sp, const struct target *t)
 	}
 	err = sampler__copy_target(sp, t);
 	if (!err)
-		err = sampler__reopen(sp);
+		err = sampler__reopen(sp, why);
 	if (err) {
 		/* Back to what worked. */
 		if (sampler__copy_target(sp, &old) == 0)
-			sampler__reopen(sp);
+			sampler__restore(sp);
 	}
 	free(old_pids);
 	return err;
 }
 
 int sampler__add_event(struct sampler *sp, const struct event_spec *spec,
-		       bool replace_current, size_t current)
+		       bool replace_current, size_t current,
+		       struct strbuf *why)
 {
 	struct event_spec *specs = malloc((sp->nr_specs + 1) * sizeof(*specs));
 	struct event_spec *old = sp->specs;
@@ -747,14 +765,14 @@ int sampler__add_event(struct sampler *sp, const struct event_spec *spec,
 	}
 	specs[sp->nr_specs++] = *spec;
 	sp->specs = specs;
-	err = sampler__reopen(sp);
+	err = sampler__reopen(sp, why);
 	if (err) {
 		sp->specs = old;
 		sp->nr_specs = old_nr;
 		memcpy(sp->sess_ev, old_map, old_nr_map * sizeof(*old_map));
 		sp->nr_sess_ev = old_nr_map;
 		free(specs);
-		sampler__reopen(sp);
+		sampler__restore(sp);
 	} else {
 		free(old);
 	}

@@ -55,9 +55,11 @@ pid_t sampler__spawn(struct sampler *sp, char *const argv[],
  * Opens the events for target, registers them with the session (new
  * events, or new attrs and ids for known ones), synthesizes the existing
  * processes from /proc and starts the reader thread.  For a spawned
- * command, lets it exec.  -errno after a logged message.
+ * command, lets it exec.  -errno with why in why (nothing for -ENOMEM);
+ * notices (fallbacks, /proc read errors) go to the log.
  */
-int sampler__start(struct sampler *sp, const struct target *t);
+int sampler__start(struct sampler *sp, const struct target *t,
+		   struct strbuf *why);
 /* Stops the thread after a last read of the rings, closes the events. */
 void sampler__stop(struct sampler *sp);
 
@@ -66,10 +68,13 @@ int sampler__pause(struct sampler *sp, bool paused);
 bool sampler__paused(const struct sampler *sp);
 
 /* Live changes (the TUI's p and e keys): stop, reopen, restart.  On
- * failure the previous configuration is restored when possible. */
-int sampler__retarget(struct sampler *sp, const struct target *t);
+ * failure, -errno with why in why, and the previous configuration is
+ * restored when possible (a failure of that is logged). */
+int sampler__retarget(struct sampler *sp, const struct target *t,
+		      struct strbuf *why);
 int sampler__add_event(struct sampler *sp, const struct event_spec *spec,
-		       bool replace_current, size_t current);
+		       bool replace_current, size_t current,
+		       struct strbuf *why);
 
 /* The session's index of the sampler's event i (they differ once events
  * were replaced).  The events shown: those sampled, then --off-cpu's

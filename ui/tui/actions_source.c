@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "src/core/log.h"
 #include "src/sys/clock.h"
 #include "src/sys/synth.h"
 #include "ui/report/sanitize.h"
@@ -56,7 +57,7 @@ enum act_result actions__target_prompt(struct tui *t, const char *answer)
 	struct target tg = { .kind = TARGET_SYSTEM, .cpus = cur->cpus };
 	pid_t *pids = NULL;
 	size_t nr = 0;
-	struct strbuf sb;
+	struct strbuf sb, said;
 	int err;
 
 	strbuf__init(&sb);
@@ -80,7 +81,11 @@ enum act_result actions__target_prompt(struct tui *t, const char *answer)
 	}
 	tg.pids = pids;
 	tg.nr_pids = nr;
-	err = sampler__retarget(a->sampler, &tg);
+	strbuf__init(&said);
+	err = sampler__retarget(a->sampler, &tg, &said);
+	if (err && said.buf)
+		pr_err("%s", said.buf);	/* follows the status, as the log does */
+	strbuf__fini(&said);
 	if (err) {
 		tui__status(t, ST_ERROR, "cannot attach to %s: %s",
 			    *answer ? (sb.buf ? sb.buf : "") : "every CPU",

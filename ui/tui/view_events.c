@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/core/log.h"
 #include "src/sys/clock.h"
 #include "src/core/events.h"
 #include "src/sys/catalog.h"
@@ -318,8 +319,12 @@ enum act_result action__event_add(struct tui *t, int replace)
 					 "another one first");
 		goto out;
 	}
-	rc = sampler__add_event(sp, &specs[0], replace, t->ev_pos);
+	strbuf__reset(&err);
+	rc = sampler__add_event(sp, &specs[0], replace, t->ev_pos, &err);
 	if (rc) {
+		/* the why follows the status, as the log's words do */
+		if (err.buf)
+			pr_err("%s", err.buf);
 		tui__status(t, ST_ERROR, "cannot sample %s: %s",
 			    clean.buf ? clean.buf : "", strerror(-rc));
 		goto out;
