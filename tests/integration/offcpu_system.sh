@@ -5,7 +5,10 @@
 # calls (OFFWORK_TIMES: late wake-ups on a loaded machine lengthen them
 # and move the split), at least its nominal time, and split as measured
 # within 5 points.  offwork's rounds all fall inside ptop's table: it
-# starts once ptop's events are open, and the table compared is one ptop
+# starts once ptop's events are open, its rounds once a table ptop
+# printed after that start has shown that ptop read the records of the
+# start (its exec, its threads: a CI run at load 18 lost one of the first
+# round's sleeps when the rounds began at the exec), and the table compared is one ptop
 # took after offwork ended (tables are cumulative); a stop request then
 # ends ptop with status 0.  Every context switch of the
 # machine is recorded with its chain: on a machine so loaded that the
@@ -22,10 +25,21 @@ rounds_done() { [ "$(awk '{ print $4 }' "$TMP/t" 2> /dev/null)" = "$1" ]; }
 tables_past() { [ "$(wc -l < "$TMP/a.json")" -gt "$1" ]; }
 
 mkfifo "$TMP/go"
-bg env OFFWORK_TIMES="$TMP/t" sh -c 'read -r x < "$0"; exec "$1" 4' "$TMP/go" "$WL/offwork"
 bg "$PTOP" -b --off-cpu -e cpu-clock -d 1 --json > "$TMP/a.json" 2> "$TMP/err"
 P=$LAST_BG
 wait_until 60 "ptop opening its events" events_open "$P"
+bg env OFFWORK_TIMES="$TMP/t" OFFWORK_GO="$TMP/go" "$WL/offwork" 4
+W=$LAST_BG
+# waiting: offwork runs and its main thread sleeps in the fifo's open
+waiting() {
+	[ "$(readlink "/proc/$W/exe" 2> /dev/null)" = "$WL/offwork" ] &&
+		sed 's/.*) //' "/proc/$W/stat" | awk '{ exit !($1 == "S") }' &&
+		[ "$(ls "/proc/$W/task" | wc -l)" -ge 3 ]
+}
+wait_until 60 "offwork to start and wait for its go" waiting
+# two tables later (the first may have been taken before the start)
+n=$(wc -l < "$TMP/a.json")
+wait_until 60 "two tables after offwork's start" tables_past $((n / 3 * 3 + 5))
 echo go > "$TMP/go"
 wait_until 120 "offwork's 4 rounds" rounds_done 4
 # the second table printed after offwork's end: its snapshot came after

@@ -9,7 +9,9 @@
  * do_pipe and do_mutex took so far ("SLEEP PIPE MUTEX ROUNDS", ms),
  * replaced whole: what an off-CPU profile of the main thread must show
  * on this machine, whose wake-ups come late under load (a 200 ms sleep
- * took 261 at a load of 15), beside the nominal 200 / 100 / 100.  The
+ * took 261 at a load of 15), beside the nominal 200 / 100 / 100.
+ * OFFWORK_GO=FIFO: the rounds begin once a line is read there (a script
+ * lets them begin when a profiler has seen the process start).  The
  * functions
  * are global and noinline, as cgwork's: the compiler keeps their frame
  * pointers (a static leaf lost its frame, and with it its caller in
@@ -170,6 +172,14 @@ int main(int argc, char **argv)
 	    (times && (pipe(times_pipe) ||
 		       pthread_create(&w, NULL, times_writer, times))))
 		return 1;
+	if (getenv("OFFWORK_GO")) {
+		FILE *go = fopen(getenv("OFFWORK_GO"), "r");
+		char line[16];
+
+		if (!go || !fgets(line, sizeof(line), go))
+			return 1;
+		fclose(go);
+	}
 	for (int i = 0; i < rounds; i++) {
 		t0 = wl_now();
 		do_sleep();
