@@ -21,7 +21,7 @@
 #include "src/core/json.h"
 #include "src/sys/outfile.h"
 #include "ui/report/inlines.h"
-#include "ui/report/export.h"
+#include "ui/report/app_internal.h"
 #include "ui/report/output.h"
 #include "src/core/log.h"
 #include "ui/report/flame.h"

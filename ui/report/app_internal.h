@@ -1,9 +1,11 @@
-/* export: the outputs of the pass over an event's samples that an app
- * drives (output.h): --pprof's and --flamegraph's files (batch's and the
- * live view's, app_export) and --push's windows.  app.h has the front
- * ends' calls; this is what batch's loop (app.c) shares with them. */
-#ifndef PTOP_EXPORT_H
-#define PTOP_EXPORT_H
+/* app_internal: what the app module's two files share (rule 5 of
+ * tests/layering.sh split it): app.c (the refresh step, batch's loop)
+ * and app_export.c (the outputs of the pass over an event's samples that
+ * an app drives (output.h): --pprof's and --flamegraph's files, batch's
+ * and the live view's, app_export, and --push's windows).  app.h has the
+ * front ends' calls. */
+#ifndef PTOP_APP_INTERNAL_H
+#define PTOP_APP_INTERNAL_H
 
 #include "ui/report/app.h"
 #include "ui/report/output.h"

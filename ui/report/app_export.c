@@ -1,5 +1,5 @@
-/* export: --pprof's and --flamegraph's files and --push's windows, outputs
- * of the pass over an event's samples (see export.h). */
+/* app_export: --pprof's and --flamegraph's files and --push's windows, outputs
+ * of the pass over an event's samples (see app_internal.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,7 +8,7 @@
 #include <time.h>
 #include <sys/stat.h>
 
-#include "ui/report/export.h"
+#include "ui/report/app_internal.h"
 #include "src/sys/outfile.h"
 #include "ui/report/flame.h"
 #include "ui/report/flamesvg.h"
