@@ -102,7 +102,8 @@ int strbuf__add(struct strbuf *sb, const char *s, size_t n)
 {
 	if (strbuf__reserve(sb, n))
 		return -ENOMEM;
-	memcpy(sb->buf + sb->len, s, n);
+	if (n)	/* (s may be NULL then: memcpy's arguments may not) */
+		memcpy(sb->buf + sb->len, s, n);
 	sb->len += n;
 	sb->buf[sb->len] = '\0';
 	return 0;
