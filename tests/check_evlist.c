@@ -264,22 +264,10 @@ START_TEST(test_tracepoint)
 }
 END_TEST
 
-static pid_t dead_pid(void)
-{
-	pid_t pid = fork();
-	int status;
-
-	ck_assert_int_ge(pid, 0);
-	if (pid == 0)
-		_exit(0);
-	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-	return pid;
-}
-
 START_TEST(test_no_such_process)
 {
 	struct evlist *el = evt_new_list("cpu-clock", 1000, 0, 8);
-	pid_t pid = dead_pid();
+	pid_t pid = test_dead_pid();
 	struct target tg = { .kind = TARGET_PIDS, .pids = &pid, .nr_pids = 1 };
 
 	ck_assert_int_eq(evt_open(el, &tg), -ESRCH);
@@ -295,7 +283,7 @@ END_TEST
 START_TEST(test_thread_gone)
 {
 	struct evlist *el = evt_new_list("cpu-clock", 1000, 0, 8);
-	pid_t tids[2] = { dead_pid(), getpid() };
+	pid_t tids[2] = { test_dead_pid(), getpid() };
 	struct target tg = { .kind = TARGET_TIDS, .pids = tids, .nr_pids = 2 };
 	size_t nr;
 

@@ -516,23 +516,11 @@ START_TEST(test_container)
 }
 END_TEST
 
-static pid_t dead_pid(void)
-{
-	pid_t pid = fork();
-	int status;
-
-	ck_assert_int_ge(pid, 0);
-	if (pid == 0)
-		_exit(0);
-	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-	return pid;
-}
-
 START_TEST(test_vanished)
 {
 	struct perf_event_attr attr;
 	struct recs r = { 0 };
-	pid_t pid = dead_pid(), *tids;
+	pid_t pid = test_dead_pid(), *tids;
 	size_t nr = 1;
 	char comm[32] = "x";
 

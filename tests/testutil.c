@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/wait.h>
 
 #include "src/core/log.h"
 #include "symbols/symtab.h"
@@ -339,4 +340,16 @@ struct ehframe_src cfi__src(const struct cfi_sec *s)
 	};
 
 	return src;
+}
+
+pid_t test_dead_pid(void)
+{
+	pid_t pid = fork();
+	int status;
+
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0)
+		_exit(0);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	return pid;
 }

@@ -4,6 +4,7 @@
 #define PTOP_TESTUTIL_H
 
 #include <check.h>
+#include <sys/types.h>
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
@@ -39,6 +40,10 @@ void test__skip(const char *file, const char *func, const char *fmt, ...)
 extern int test_warnings;
 extern char test_last_warning[1024];
 void test_log_capture(void);
+
+/* The pid of a child that has exited and been reaped: no such process
+ * (until the kernel hands the number out again). */
+pid_t test_dead_pid(void);
 
 /* Path of a fixture built by the Makefile ($PTOP_FIXTURES/name); the
  * returned buffer is static. */
