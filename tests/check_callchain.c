@@ -6,6 +6,7 @@
 #include "src/core/callchain.h"
 #include "src/core/record.h"
 #include "ui/report/rowset.h"
+#include "src/core/json.h"
 #include "ui/report/batch.h"
 #include "src/core/session.h"
 #include "ui/report/table.h"
@@ -665,6 +666,52 @@ START_TEST(test_json_document)
 }
 END_TEST
 
+/* batch_opts.json_more: a front end's members (app's input, output,
+ * push) go into each table's object, after its own, before it closes;
+ * an earlier table in the same buffer is left alone. */
+static void json_more_fake(struct json *j, void *ctx)
+{
+	json__object(j, "b");
+	json__u64(j, "c", *(unsigned int *)ctx);
+	json__object_end(j);
+}
+
+START_TEST(test_json_more)
+{
+	unsigned int calls = 7;
+	struct batch_opts bo = { .json = true, .json_more = json_more_fake,
+				 .json_more_ctx = &calls };
+	struct header_info hi = { .event = "cpu-clock" };
+	static const char tail[] = "\"hidden_rows\":0,\"b\":{\"c\":7}}\n";
+	struct strbuf sb, plain;
+	struct table t;
+	size_t first;
+
+	feed_basic();
+	batch_table(&t);
+	strbuf__init(&sb);
+	strbuf__init(&plain);
+	bo.json_more = NULL;
+	batch__format(&plain, &bo, &t, &hi);
+	bo.json_more = json_more_fake;
+	batch__format(&sb, &bo, &t, &hi);
+	first = sb.len;
+	batch__format(&sb, &bo, &t, &hi);
+	/* twice the same document: the second did not touch the first */
+	ck_assert_uint_eq(sb.len, 2 * first);
+	ck_assert(memcmp(sb.buf, sb.buf + first, first) == 0);
+	ck_assert_uint_ge(first, sizeof(tail) - 1);
+	ck_assert_str_eq(sb.buf + sb.len - (sizeof(tail) - 1), tail);
+	/* without it: the same object, ending at its own members */
+	ck_assert_uint_eq(plain.len + strlen(",\"b\":{\"c\":7}"), first);
+	ck_assert(memcmp(plain.buf, sb.buf, plain.len - 2) == 0);
+	ck_assert_str_eq(plain.buf + plain.len - 17, "\"hidden_rows\":0}\n");
+	strbuf__fini(&plain);
+	strbuf__fini(&sb);
+	table__fini(&t);
+}
+END_TEST
+
 Suite *callchain_suite(void)
 {
 	Suite *ss = suite_create("callchain");
@@ -683,6 +730,7 @@ Suite *callchain_suite(void)
 	tcase_add_test(tc, test_json_tree_depth);
 	tcase_add_test(tc, test_batch_inline);
 	tcase_add_test(tc, test_json_document);
+	tcase_add_test(tc, test_json_more);
 	suite_add_tcase(ss, tc);
 	return ss;
 }

@@ -1,6 +1,6 @@
 /* Tests of the JSON writer: the escaping of every control character,
  * quotes and backslashes, bytes that are not UTF-8, commas in nested and
- * empty containers, each number's format, and reopening an object. */
+ * empty containers and each number's format. */
 #include <check.h>
 #include <errno.h>
 #include <stdint.h>
@@ -183,49 +183,6 @@ START_TEST(test_numbers)
 }
 END_TEST
 
-START_TEST(test_reopen)
-{
-	static const char *const bad[] = { "", "}", "{\"a\":1}", "[1]\n",
-					   "{\"a\":1} \n" };
-	struct strbuf sb;
-	struct json j;
-
-	strbuf__init(&sb);
-	/* members after those there */
-	strbuf__adds(&sb, "{\"a\":1}\n");
-	ck_assert_int_eq(json__reopen(&j, &sb, 0), 0);
-	ck_assert_str_eq(sb.buf, "{\"a\":1");
-	json__object(&j, "b");
-	json__u64(&j, "c", 2);
-	json__object_end(&j);
-	json__object_end(&j);
-	strbuf__addc(&sb, '\n');
-	ck_assert_str_eq(sb.buf, "{\"a\":1,\"b\":{\"c\":2}}\n");
-	/* an empty object gets no comma; an earlier document is left
-	 * alone */
-	strbuf__reset(&sb);
-	strbuf__adds(&sb, "{\"x\":0}\n{}\n");
-	ck_assert_int_eq(json__reopen(&j, &sb, 8), 0);
-	json__bool(&j, "b", true);
-	json__object_end(&j);
-	ck_assert_str_eq(sb.buf, "{\"x\":0}\n{\"b\":true}");
-	/* nothing to reopen: sb as it was */
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		strbuf__reset(&sb);
-		strbuf__adds(&sb, bad[i]);
-		ck_assert_int_eq(json__reopen(&j, &sb, 0), -EINVAL);
-		ck_assert_uint_eq(sb.len, strlen(bad[i]));
-	}
-	/* nor an object that ended before from */
-	strbuf__reset(&sb);
-	strbuf__adds(&sb, "{}\n");
-	ck_assert_int_eq(json__reopen(&j, &sb, 3), -EINVAL);
-	ck_assert_int_eq(json__reopen(&j, &sb, 2), -EINVAL);
-	ck_assert_str_eq(sb.buf, "{}\n");
-	strbuf__fini(&sb);
-}
-END_TEST
-
 Suite *json_suite(void);
 Suite *json_suite(void)
 {
@@ -236,7 +193,6 @@ Suite *json_suite(void)
 	tcase_add_test(tc, test_nesting);
 	tcase_add_test(tc, test_deep);
 	tcase_add_test(tc, test_numbers);
-	tcase_add_test(tc, test_reopen);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -12,19 +12,6 @@ void json__init(struct json *j, struct strbuf *sb)
 	j->comma = false;
 }
 
-int json__reopen(struct json *j, struct strbuf *sb, size_t from)
-{
-	if (sb->len < from + 2 || memcmp(sb->buf + sb->len - 2, "}\n", 2))
-		return -EINVAL;
-	sb->len -= 2;
-	sb->buf[sb->len] = '\0';
-	json__init(j, sb);
-	j->depth = 1;
-	/* members before, unless it was "{}" */
-	j->comma = sb->len > from && sb->buf[sb->len - 1] != '{';
-	return 0;
-}
-
 static void escaped(struct strbuf *sb, const char *s)
 {
 	const char *run = s;

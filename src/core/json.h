@@ -34,11 +34,6 @@ struct json {
 };
 
 void json__init(struct json *j, struct strbuf *sb);
-/* The object sb ends with, from `from` on ("}\n", as a line of JSON
- * ends), taken up again to add members: its "}\n" is removed and j
- * stands inside it (json__object_end closes it again).  -EINVAL, and sb
- * as it was, when sb[from..] does not end so. */
-int json__reopen(struct json *j, struct strbuf *sb, size_t from);
 
 void json__object(struct json *j, const char *key);
 void json__object_end(struct json *j);

@@ -494,48 +494,43 @@ static void app__json_input(struct app *a, struct json *j)
 	json__object_end(j);
 }
 
-static void app__json_extra(struct app *a, struct strbuf *sb, size_t start)
+/* batch_opts.json_more: the run's own members of a table's object */
+static void app__json_more(struct json *j, void *ctx)
 {
-	struct json j;
+	struct app *a = ctx;
 
-	if (!a->input && !a->writer && !a->pusher)
-		return;
-	if (json__reopen(&j, sb, start))
-		return;
 	if (a->input)
-		app__json_input(a, &j);
+		app__json_input(a, j);
 	if (a->writer) {
 		struct perfdata_writer_stats ws;
 
 		perfdata_writer__stats(a->writer, &ws);
-		json__object(&j, "output");
-		json_sanitized(&j, "path", a->output);
-		json__u64(&j, "records", ws.records);
-		json__u64(&j, "bytes", ws.bytes);
-		json__u64(&j, "backlog", ws.backlog);
-		json__u64(&j, "dropped", ws.dropped);
-		json_sanitized(&j, "error",
+		json__object(j, "output");
+		json_sanitized(j, "path", a->output);
+		json__u64(j, "records", ws.records);
+		json__u64(j, "bytes", ws.bytes);
+		json__u64(j, "backlog", ws.backlog);
+		json__u64(j, "dropped", ws.dropped);
+		json_sanitized(j, "error",
 			       ws.error ? strerror(-ws.error) : "");
-		json__object_end(&j);
+		json__object_end(j);
 	}
 	if (a->note_buf[0])
-		json_sanitized(&j, "note", a->note_buf);
+		json_sanitized(j, "note", a->note_buf);
 	if (a->pusher) {
 		/* as of the last header: this refresh's profiles are queued
 		 * after the table */
 		const struct push_stats *ps = &a->push_stats;
 
-		json__object(&j, "push");
-		json__u64(&j, "pushed", ps->pushed);
-		json__u64(&j, "dropped", ps->dropped);
-		json__u64(&j, "failed", ps->failed);
-		json__u64(&j, "queued", ps->queued);
-		json__bool(&j, "unreachable", ps->unreachable);
-		json_sanitized(&j, "error", ps->unreachable ? ps->error : "");
-		json__object_end(&j);
+		json__object(j, "push");
+		json__u64(j, "pushed", ps->pushed);
+		json__u64(j, "dropped", ps->dropped);
+		json__u64(j, "failed", ps->failed);
+		json__u64(j, "queued", ps->queued);
+		json__bool(j, "unreachable", ps->unreachable);
+		json_sanitized(j, "error", ps->unreachable ? ps->error : "");
+		json__object_end(j);
 	}
-	json__object_end(&j);
-	strbuf__addc(sb, '\n');
 }
 
 /* --annotate: the function's annotation instead of the table; -ECANCELED
@@ -621,6 +616,10 @@ static int batch__open(struct batch_run *b, struct app *a)
 		.order = a->cg_order,
 		.tree_limit = a->tree_limit,
 	};
+	if (a->input || a->writer || a->pusher) {
+		b->bo.json_more = app__json_more;
+		b->bo.json_more_ctx = a;
+	}
 	b->next = a->start + a->delay;
 	strbuf__init(&b->sb);
 	app_refresh__init(&b->r, a->start);
@@ -706,7 +705,7 @@ static int batch__event(struct batch_run *b, size_t ev)
 	struct app_push_out px;
 	struct header_info hi;
 	struct output extra[2];
-	size_t start, n = 0;
+	size_t n = 0;
 	int err;
 
 	/* --annotate prints no rows: the annotator looks the entries up
@@ -725,7 +724,6 @@ static int batch__event(struct batch_run *b, size_t ev)
 	if (a->input && !snap->counts.samples && t->nr_snaps > 1 &&
 	    app__dummy(a, ev))
 		return 0;
-	start = b->sb.len;
 	if (b->an)
 		return app__annotate(a, b->an, &b->bo, snap, &hi, &b->sb,
 				     &b->ann_found);
@@ -738,8 +736,6 @@ static int batch__event(struct batch_run *b, size_t ev)
 			      b->bo.inl_ctx, &extra[n]);
 	err = app__export(a, t, ev, &hi, b->bo.inl, b->bo.inl_ctx, true, extra,
 			  n);
-	if (b->bo.json)
-		app__json_extra(a, &b->sb, start);
 	return err;
 }
 

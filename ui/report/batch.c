@@ -362,6 +362,8 @@ static void batch__json(struct strbuf *sb, const struct batch_opts *o,
 		batch__json_row(&j, o, t, &t->rows.rows[i]);
 	json__array_end(&j);
 	json__u64(&j, "hidden_rows", t->rows.hidden_rows);
+	if (o->json_more)
+		o->json_more(&j, o->json_more_ctx);
 	json__object_end(&j);
 	strbuf__addc(sb, '\n');
 }

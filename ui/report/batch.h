@@ -9,6 +9,8 @@
 #include "ui/report/table.h"
 #include "src/core/util.h"
 
+struct json;
+
 struct batch_opts {
 	bool json;
 	bool show_period;
@@ -23,6 +25,11 @@ struct batch_opts {
 	void *inl_ctx;
 	/* folded stacks' first frame, resolved (stack_root__resolve) */
 	enum stack_root root;
+	/* --json: members of the front end's own (input, output, note,
+	 * push) written into each table's object before it closes; NULL:
+	 * none */
+	void (*json_more)(struct json *j, void *ctx);
+	void *json_more_ctx;
 };
 
 /*
