@@ -10,8 +10,9 @@
 #
 # record copies the workloads (make workloads) into RECDIR/wl and records
 # them from there, so that the recordings' paths stay valid: perf record
-# --buildid-mmap (see tests/integration/perfdata.inc) for plain, -g and
-# --call-graph dwarf files, ptop -o for two events and off-CPU time.
+# --buildid-mmap (see tests/integration/perfdata.inc) for plain, -g,
+# system-wide -g and --call-graph dwarf files, ptop -o for two events
+# and off-CPU time.
 # capture writes, per recording, the batch outputs (text tables with
 # several -s keys and filters, --json, --folded, --flamegraph SVG and
 # JSON, --pprof, --annotate text and JSON), each with its stderr and exit
@@ -76,6 +77,10 @@ record() {
 	# DWARF chains of the same graph, from stack copies
 	pr dwarf.data --call-graph dwarf,16384 -e cpu-clock/period=500000/ \
 		-- wl/cgwork-nofp 1
+	# system-wide chains: the idle task's samples (pid 0: its switches
+	# to a task) beside a known call graph on one of the CPUs
+	pr sys.data -a -g -e cpu-clock/period=250000/ -e sched:sched_switch \
+		-- wl/cgwork 1
 	# ptop's own files: two events with chains (C++ names), off-CPU
 	"$ptop" -b -g -e cpu-clock -e page-faults -d 60 -o two.data \
 		-- wl/cppwork 1 > /dev/null 2> two.err ||
@@ -108,7 +113,7 @@ b() {
 
 batch() {
 	mkdir -p "$OUT/batch"
-	for r in plain ann fp dwarf two offcpu; do
+	for r in plain ann fp dwarf two offcpu sys; do
 		f=$r.data
 		b "$r" -i "$f" -b
 		b "$r.json" -i "$f" -b --json
@@ -128,7 +133,7 @@ batch() {
 		b "$r.pprof" -i "$f" -b --pprof files/p.pb.gz
 		b "$r.json.pidtid" -i "$f" -b --json -s pid,tid,sym
 	done
-	for r in fp dwarf two; do
+	for r in fp dwarf two sys; do
 		f=$r.data
 		b "$r.nochildren" -i "$f" -b --no-children
 		b "$r.nochildren.json" -i "$f" -b --no-children --json

@@ -650,6 +650,57 @@ START_TEST(test_output_pass)
 }
 END_TEST
 
+/* The idle task's entries (pid 0), which the rows leave out unless
+ * shown: the others keep their paths (the rows are a view of the same
+ * snapshot), the idle ones come pathless, last; shown, they have paths
+ * too. */
+START_TEST(test_output_pass_idle)
+{
+	static const int a[] = { 2, 1, 0 }, b[] = { 3, 1, 0 };
+	u64 chain[3] = { (u64)PERF_CONTEXT_USER, 0x401240, 0x401011 };
+	struct fake_sample fs = { .pid = 0, .tid = 0, .time = 1, .period = 70,
+				  .ip = chain[1], .callchain = chain,
+				  .nr_callchain = 3,
+				  .misc = PERF_RECORD_MISC_USER };
+	struct rec_out rp = { 0 };
+	struct sort_spec spec;
+	struct table t;
+	const struct snapshot *snap;
+	struct output out = { &rec_paths_ops, &rp, 0 };
+
+	size_t tr = record__id_trailer_size(ST, true);
+
+	/* the same binary in pid 0, so that its frames have names */
+	session__process(s, fake_mmap2(buf, 0, 0x400000, 0x10000, 0, "/bin/cg",
+				       (const u8 *)"\x01\x02\xab\xcd", 4, tr));
+	sample(100, 3, a, 0x40);
+	ck_assert_int_eq(session__process(s, fake_sample(buf, ST, &fs)), 0);
+	sample(100, 3, b, 0x40);
+	sort_spec__default(&spec);
+	table__init(&t, s, NULL, &spec);
+	t.resolve = resolve;
+	ck_assert_int_eq(table__snapshot(&t, HIST_CUMULATIVE), 0);
+	ck_assert_int_eq(table__build(&t, 0), 0);
+	snap = table__snap(&t, 0);
+	ck_assert_uint_eq(snap->nr, 3);
+	ck_assert_uint_eq(snap->nr_idle, 1);
+	ck_assert_ptr_ne(t.rows.snap, snap);	/* the view without idle */
+	ck_assert_int_eq(output__pass(&out, 1, &t, snap, NULL, NULL), 0);
+	ck_assert_uint_eq(rp.samples, 3);
+	ck_assert_uint_eq(rp.with_path, 2);
+	ck_assert(rp.in_order);
+	ck_assert(rp.last->key.idle);
+	/* shown: every entry with its path */
+	t.filter.show_idle = true;
+	ck_assert_int_eq(table__build(&t, 0), 0);
+	memset(&rp, 0, sizeof(rp));
+	ck_assert_int_eq(output__pass(&out, 1, &t, snap, NULL, NULL), 0);
+	ck_assert_uint_eq(rp.samples, 3);
+	ck_assert_uint_eq(rp.with_path, 3);
+	table__fini(&t);
+}
+END_TEST
+
 Suite *pprof_suite(void)
 {
 	Suite *ss = suite_create("pprof");
@@ -659,6 +710,7 @@ Suite *pprof_suite(void)
 	tcase_add_test(tc, test_encode);
 	tcase_add_test(tc, test_encode_count_event);
 	tcase_add_test(tc, test_output_pass);
+	tcase_add_test(tc, test_output_pass_idle);
 	tcase_add_test(tc, test_deep_chain);
 	suite_add_tcase(ss, tc);
 	return ss;

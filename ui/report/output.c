@@ -60,8 +60,10 @@ int output__pass(struct output *outs, size_t n, struct table *t,
 						   0;
 		paths |= !outs[k].err && outs[k].ops->paths;
 	}
-	/* the rows' paths are the rows' snapshot's entries, in order */
-	if (paths && f.snap && f.snap == t->rows.snap) {
+	/* the rows' paths are the snapshot's entries, in order, when the
+	 * rows were built of it (without its idle entries, unless shown:
+	 * a view of the same entries, which the pass hands on pathless) */
+	if (paths && f.snap && f.snap == t->rows.given) {
 		int err = rowset__foreach_path_inline(&t->rows, inl, inl_ctx,
 						      fanout__path, &f);
 

@@ -524,6 +524,7 @@ int rowset__build(struct rowset *rs, const struct snapshot *snap,
 
 	if (!f)
 		f = &none;
+	rs->given = snap;
 	/* trees, paths and neighbours read rs->snap: they leave idle out
 	 * too, with no test of their own */
 	if (!f->show_idle && snap->nr_idle) {

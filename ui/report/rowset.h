@@ -87,6 +87,8 @@ struct rowset {
 	struct rowset_memo *memo;
 	const struct snapshot *snap;	/* of the last build: the one
 					 * given, or shown */
+	const struct snapshot *given;	/* of the last build as given:
+					 * snap is it or its view shown */
 	struct snapshot shown;		/* the given one without idle */
 	row_resolve_fn resolve;
 	void *resolve_ctx;
