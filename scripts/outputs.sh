@@ -441,6 +441,24 @@ tui() {
 	k flame-close q
 	end_session
 
+	# a whole machine: processes, the idle task, a tracepoint
+	session sys -i rec/sys.data
+	k tree +
+	k flame F
+	k flame-zoom Enter
+	k flame-close q
+	k callers c
+	k callers-close q
+	k idle i
+	k idle-flame F
+	k idle-flame-close q
+	k idle-off i
+	k zoom-process T
+	k zoom-undo Escape
+	k event-next Tab
+	k save P
+	end_session
+
 	# off-CPU time
 	session offcpu -i rec/offcpu.data --off-cpu
 	k event-next Tab
