@@ -319,6 +319,71 @@ int kallsyms__at(struct kallsyms *ks, size_t i, struct symtab_hit *hit)
 	return ksym__read(ks, 0, i, hit);
 }
 
+/* The first and last of the kernel's own symbols (group 0) of a cache
+ * file's table, read under its guard. */
+struct kspan {
+	const struct kallsyms *ks;
+	bool found;
+	u64 lo, hi;
+};
+
+static void kspan_read(void *arg)
+{
+	struct kspan *r = arg;
+	const struct ksym *y = r->ks->syms;
+	size_t n = r->ks->nr_syms, i = 0, j = n;
+
+	while (i < n && y[i].group)
+		i++;
+	while (j > i && y[j - 1].group)
+		j--;
+	if (i < j) {
+		r->found = true;
+		r->lo = y[i].addr;
+		r->hi = y[j - 1].addr + (y[j - 1].size ? y[j - 1].size - 1 : 0);
+	}
+}
+
+/* The same of a parsed table: its named entries (ranges and data
+ * boundaries have none). */
+static void kspan_table(struct kallsyms *ks, struct kspan *r)
+{
+	size_t n = symtab__count(ks->st);
+	struct symtab_hit hit;
+
+	for (size_t i = 0; i < n; i++)
+		if (!symtab__at_raw(ks->st, i, &hit) && hit.raw_name &&
+		    !hit.group) {
+			r->found = true;
+			r->lo = hit.start;
+			break;
+		}
+	for (size_t i = n; r->found && i > 0; i--)
+		if (!symtab__at_raw(ks->st, i - 1, &hit) && hit.raw_name &&
+		    !hit.group) {
+			r->hi = hit.start + (hit.size ? hit.size - 1 : 0);
+			break;
+		}
+}
+
+bool kallsyms__beyond_kernel(struct kallsyms *ks, u64 addr)
+{
+	if (!ks->span_known) {
+		struct kspan r = { .ks = ks };
+
+		if (ks->mf) {
+			if (mapfile__run(ks->mf, kspan_read, &r))
+				return false;	/* -ESTALE: asked again */
+		} else if (ks->st) {
+			kspan_table(ks, &r);
+		}
+		ks->span_known = true;
+		ks->span_lo = r.found ? r.lo : 0;
+		ks->span_hi = r.found ? r.hi : UINT64_MAX;
+	}
+	return addr < ks->span_lo || addr > ks->span_hi;
+}
+
 const char *kallsyms__dso_name(const struct kallsyms *ks, u16 group)
 {
 	if (group && group <= ks->nr_mods)

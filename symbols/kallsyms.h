@@ -25,6 +25,9 @@ struct kallsyms {
 	size_t nr_mods, cap_mods;
 	size_t nr_lines, nr_bad;	/* lines read, lines skipped */
 	bool restricted;	/* every address was 0 (kptr_restrict) */
+	/* kallsyms__beyond_kernel's span, found at its first call */
+	bool span_known;
+	u64 span_lo, span_hi;
 };
 
 /* Parses a kallsyms text (pure).  Returns the table or NULL with errno
@@ -80,6 +83,13 @@ void kallsyms__make_cache(const char *path, const struct kallsyms_cache *c);
 int kallsyms__lookup(struct kallsyms *ks, u64 addr, struct symtab_hit *hit);
 size_t kallsyms__count(const struct kallsyms *ks);
 int kallsyms__at(struct kallsyms *ks, size_t i, struct symtab_hit *hit);
+
+/* Is addr, which no symbol covers, outside the kernel's own text (below
+ * its first text symbol or beyond its last, modules' not counted)?  Such
+ * code (a module's between its symbols, BPF or ftrace trampolines that
+ * kallsyms does not list) is in no map of perf's kernel, which names it
+ * [unknown].  False when the table has no kernel symbol. */
+bool kallsyms__beyond_kernel(struct kallsyms *ks, u64 addr);
 
 /* "[kernel.kallsyms]" for group 0, else "[module]". */
 const char *kallsyms__dso_name(const struct kallsyms *ks, u16 group);

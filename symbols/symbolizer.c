@@ -670,6 +670,9 @@ int symbolizer__lookup(struct symbolizer *s, const struct dso *dso, u64 addr,
 		if (!s->kernel)
 			break;
 		err = kallsyms__lookup(s->kernel, addr, &hit);
+		/* code of no kernel map's: perf's [unknown] */
+		if (err == -ENOENT && kallsyms__beyond_kernel(s->kernel, addr))
+			info->dso_name = "[unknown]";
 		if (err)
 			break;
 		fill_hit(info, &hit);

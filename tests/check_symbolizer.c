@@ -464,6 +464,15 @@ END_TEST
 
 START_TEST(test_kernel)
 {
+	static const struct {
+		u64 addr;
+		const char *dso;
+	} nameless[] = {
+		{ 0xffffffff81000500, "[kernel.kallsyms]" },
+		{ 0xffffffff90000000, "[unknown]" },
+		{ 0xffffffffc0001380, "[unknown]" },
+		{ 0xffffffff80000000, "[unknown]" },
+	};
 	char path[4096];
 	struct symbolizer_opts o = { .kallsyms = path };
 	struct dso k = { .kind = DSO_KERNEL, .id = 3, .pid = -1 };
@@ -484,9 +493,16 @@ START_TEST(test_kernel)
 	ck_assert_int_eq(symbolizer__lookup(s, &k, 0xffffffffc0001204, &si), 0);
 	ck_assert_str_eq(si.name, "mod_a_fn2");
 	ck_assert_str_eq(si.dso_name, "[mod_a]");
-	ck_assert_int_eq(symbolizer__lookup(s, &k, 0xffffffff90000000, &si), 0);
-	ck_assert_ptr_null(si.name);
-	ck_assert_str_eq(si.dso_name, "[kernel.kallsyms]");
+	/* code no symbol covers: the kernel's inside its text (after a
+	 * data symbol), perf's [unknown] beyond it (after _etext, between
+	 * a module's symbols, before _stext: trampolines, BPF) */
+	for (size_t i = 0; i < ARRAY_SIZE(nameless); i++) {
+		ck_assert_int_eq(symbolizer__lookup(s, &k, nameless[i].addr,
+						    &si),
+				 0);
+		ck_assert_ptr_null(si.name);
+		ck_assert_str_eq(si.dso_name, nameless[i].dso);
+	}
 	ck_assert(!symbolizer__kernel_restricted(s));
 	ck_assert_int_eq(symbolizer__read_code(s, &k, 0xffffffff81000180, buf,
 					       8),
@@ -571,6 +587,16 @@ START_TEST(test_kernel_prefetch)
 				 0);
 		ck_assert_str_eq(si.name, "mod_a_fn2");
 		ck_assert_str_eq(si.dso_name, "[mod_a]");
+		/* beyond the kernel's text, from the mapped cache too */
+		ck_assert_int_eq(symbolizer__lookup(s, &k, 0xffffffff90000000,
+						    &si),
+				 0);
+		ck_assert_ptr_null(si.name);
+		ck_assert_str_eq(si.dso_name, "[unknown]");
+		ck_assert_int_eq(symbolizer__lookup(s, &k, 0xffffffff81000500,
+						    &si),
+				 0);
+		ck_assert_str_eq(si.dso_name, "[kernel.kallsyms]");
 		ck_assert_int_eq(kallsyms_files(dir), 1);
 	}
 	/* a symbolizer freed while its job may still run */

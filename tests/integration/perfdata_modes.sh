@@ -1,7 +1,7 @@
 #!/bin/sh
 # solo: its -a and -C 0 recordings hold other scripts' processes, whose JIT maps and binaries can go between perf report's read and ptop's
 # Recording modes as users record (issue 9, section 2): programs nobody
-# here wrote (xz, gzip, sort, python3) recorded with perf record
+# here wrote (xz, gzip, sort, python3, dd) recorded with perf record
 # --buildid-mmap -a, -p PID, -t TID, -C 0, -c N, two events,
 # -e page-faults, -e sched:sched_switch -g, -z, -g and --call-graph
 # dwarf; ptop -i FILE -b --json compared with perf report --stdio
@@ -311,6 +311,11 @@ compare "-c cpu-clock gzip" "$TMP/cc.data" 1
 # shellcheck disable=SC2086
 record pfc -e page-faults -c 10 -- $SORT
 compare "-c page-faults sort" "$TMP/pfc.data" 1
+# a system call per byte: kernel samples in the entry path, some in code
+# kallsyms does not list (this VM's entry trampolines), which both name
+# [unknown] (ptop.1, OUTPUT)
+record dd -F 4000 -- dd if=/dev/zero of=/dev/null bs=1 count=2000000
+compare "dd bs=1" "$TMP/dd.data" 1
 
 # 2. -C 0 with the workload pinned there, -a with a workload running.
 # Rows per thread: on a machine shared with other worktrees these
