@@ -179,6 +179,63 @@ START_TEST(test_kallsyms_chunks)
 }
 END_TEST
 
+/* What lines() took, in order (kallsyms read ahead on a thread of its
+ * own: chunks handed over whole and in turn). */
+struct taken {
+	struct strbuf sb;
+	size_t stop_at;		/* -EIO once this much was taken; 0: never */
+};
+
+static long take_lines(void *ctx, const char *text, size_t len, bool final)
+{
+	struct taken *t = ctx;
+	const char *nl = len ? memrchr(text, '\n', len) : NULL;
+	size_t used = final ? len : nl ? (size_t)(nl + 1 - text) : 0;
+
+	if (t->stop_at && t->sb.len >= t->stop_at)
+		return -EIO;
+	ck_assert_int_eq(strbuf__add(&t->sb, text, used), 0);
+	return (long)used;
+}
+
+/* The file's bytes reach lines() whole and in order, at any length (a
+ * multiple of the chunk: its end is an empty read); a stop from lines()
+ * ends the read with its error. */
+START_TEST(test_kallsyms_order)
+{
+	const size_t lens[] = { 0, 21, 64u << 10, 256u << 10,
+				(1u << 20) + 7 };
+
+	for (size_t k = 0; k < sizeof(lens) / sizeof(lens[0]); k++) {
+		struct taken t = { .stop_at = 0 };
+		const struct kernel_lines l = { .lines = take_lines, .ctx = &t };
+		char *text = malloc(lens[k] + 1);
+		size_t i = 0;
+
+		ck_assert_ptr_nonnull(text);
+		/* lines of 21 bytes, each its own, then filler to the length */
+		while (i + 21 <= lens[k])
+			i += (size_t)sprintf(text + i, "%016zx T %c\n", i,
+					     'a' + (int)(i / 21 % 26));
+		while (i < lens[k])
+			text[i++] = 'z';
+		put(ks, text, lens[k]);
+		strbuf__init(&t.sb);
+		ck_assert_int_eq(kernel__kallsyms(ks, &l), 0);
+		ck_assert_uint_eq(t.sb.len, lens[k]);
+		ck_assert(!lens[k] || !memcmp(t.sb.buf, text, lens[k]));
+		if (lens[k] > (128u << 10)) {
+			t.sb.len = 0;
+			t.stop_at = 100u << 10;
+			ck_assert_int_eq(kernel__kallsyms(ks, &l), -EIO);
+			ck_assert_uint_lt(t.sb.len, lens[k]);
+		}
+		strbuf__fini(&t.sb);
+		free(text);
+	}
+}
+END_TEST
+
 START_TEST(test_kallsyms_hidden)
 {
 	puts_(ks, "0000000000000000 T _text\n");
@@ -200,6 +257,7 @@ Suite *kernel_suite(void)
 	tcase_add_test(tc, test_maps);
 	tcase_add_test(tc, test_build_id);
 	tcase_add_test(tc, test_kallsyms_chunks);
+	tcase_add_test(tc, test_kallsyms_order);
 	tcase_add_test(tc, test_kallsyms_hidden);
 	suite_add_tcase(s, tc);
 	return s;
