@@ -55,6 +55,31 @@ START_TEST(test_sym_bad)
 }
 END_TEST
 
+/* The byte table: the hex digits' values, the two blanks, -1 for every
+ * other byte (a name ends only at a blank: "a:b", "x.cold", UTF-8). */
+START_TEST(test_byte_class)
+{
+	struct kfmt_sym y;
+
+	for (int c = 0; c < 256; c++) {
+		int want = c >= '0' && c <= '9' ? c - '0' :
+			   c >= 'a' && c <= 'f' ? c - 'a' + 10 :
+			   c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+
+		ck_assert_int_eq(kfmt__hexval((char)c), want);
+		ck_assert_int_eq(kfmt__class[c] == KFMT_BLANK,
+				 c == ' ' || c == '\t');
+		if (want < 0 && c != ' ' && c != '\t')
+			ck_assert_int_eq(kfmt__class[c], -1);
+	}
+	ck_assert_int_eq(sym("DEADbeef T a:b.cold\xc3\xa9 [m]", &y), 0);
+	ck_assert_uint_eq(y.addr, 0xdeadbeefull);
+	ck_assert_uint_eq(y.name_len, 10);
+	ck_assert_uint_eq(y.mod_len, 1);
+	ck_assert_int_eq(sym("fg T name", &y), -EINVAL);
+}
+END_TEST
+
 START_TEST(test_module_lines)
 {
 	struct kfmt_module m;
@@ -98,6 +123,7 @@ Suite *kfmt_suite(void)
 
 	tcase_add_test(tc, test_sym_lines);
 	tcase_add_test(tc, test_sym_bad);
+	tcase_add_test(tc, test_byte_class);
 	tcase_add_test(tc, test_module_lines);
 	tcase_add_test(tc, test_module_bad);
 	suite_add_tcase(s, tc);

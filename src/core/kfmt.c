@@ -4,6 +4,26 @@
 
 #include "src/core/kfmt.h"
 
+#define H10 -1, -1, -1, -1, -1, -1, -1, -1, -1, -1
+#define H16 H10, -1, -1, -1, -1, -1, -1
+
+const signed char kfmt__class[256] = {
+	/* 0x00-0x1f: '\t' is a blank */
+	-1, -1, -1, -1, -1, -1, -1, -1, -1, KFMT_BLANK, -1, -1, -1, -1, -1, -1,
+	H16,
+	/* ' ' ... '/', then the digits, ':' ... '?' */
+	KFMT_BLANK, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, -1, -1, -1, -1, -1, -1,
+	/* '@', 'A' ... 'F', then to '_' */
+	-1, 10, 11, 12, 13, 14, 15, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+	H16,
+	/* '`', 'a' ... 'f', then to 0x7f */
+	-1, 10, 11, 12, 13, 14, 15, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+	H16,
+	/* 0x80-0xff */
+	H16, H16, H16, H16, H16, H16, H16, H16,
+};
+
 /* The next blank-separated word of [*p, end): its length, 0 at the end. */
 static size_t word(const char **p, const char *end, const char **w)
 {
