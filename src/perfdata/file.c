@@ -457,7 +457,10 @@ int perfdata__read(struct perfdata *pd, struct session *s,
 		   const struct perfdata_read_opts *o)
 {
 	const struct perfdata_info *info = &pd->info;
-	const size_t chunk = 4u << 20;
+	/* small enough to stay in the CPU's cache between the read and the
+	 * queue's copy of its records (4 MiB: a --call-graph dwarf file's
+	 * CPU 11 % more) */
+	const size_t chunk = 256u << 10;
 	struct perfdata_stream *st;
 	u64 off = info->data.offset, end = off + info->data.size;
 	u64 rest = 0;
