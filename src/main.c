@@ -951,7 +951,8 @@ static void log_unwind_stats(struct unwinder *unw)
 		"%.1f user frames each, %" PRIu64 " without a caller, "
 		"%" PRIu64 " refused (queue full, peak %" PRIu64
 		" KiB), %" PRIu64 " Dwfls built",
-		us.unwound, (double)us.ns / n, (double)us.frames / n,
+		us.unwound, (double)us.ns / (us.timed ? (double)us.timed : 1.0),
+		(double)us.frames / n,
 		us.failed, us.dropped, us.queue_peak >> 10, us.dwfl_new);
 }
 

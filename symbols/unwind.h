@@ -54,13 +54,17 @@ struct unwind_opts {
 					 * thread */
 };
 
+#define UNWIND_TIME_EVERY 8
+
 struct unwind_stats {
 	u64 queued;		/* requests taken */
 	u64 dropped;		/* refused: queue full */
 	u64 unwound;		/* requests unwound (queued - pending) */
 	u64 failed;		/* no caller frame found */
 	u64 frames;		/* user frames found, in total */
-	u64 ns;			/* time spent unwinding (thread CPU) */
+	u64 timed;		/* of them, timed: the first and one in
+				 * UNWIND_TIME_EVERY after it */
+	u64 ns;			/* the timed ones' time (thread CPU) */
 	u64 queue_peak;		/* bytes */
 	size_t procs, files;	/* cached now */
 	u64 dwfl_new;		/* Dwfls built (first sample of a process

@@ -361,6 +361,46 @@ START_TEST(test_session_names)
 }
 END_TEST
 
+/* The file mode's unwindings (on the caller's thread) are all counted,
+ * the first and one in UNWIND_TIME_EVERY after it timed: every sample
+ * unwound the same whether it is timed or not. */
+START_TEST(test_sync_timed)
+{
+	struct unwind_opts o = { .sync = true };
+	const u64 nr = 3 * UNWIND_TIME_EVERY + 2;
+	struct unwind_stats st;
+	struct snapshot snap;
+
+	capture();
+	uw = unwind__new(s, &o);
+	ck_assert_ptr_nonnull(uw);
+	for (u64 i = 0; i < nr; i++) {
+		session__lock(s);
+		ck_assert_int_eq(session__process(s, cap_sample(&cap,
+								(u32)getpid(),
+								NULL, 0,
+								PERF_RECORD_MISC_USER)),
+				 0);
+		session__unlock(s);
+	}
+	unwind__stats(uw, &st);
+	ck_assert_uint_eq(st.unwound, nr);
+	ck_assert_uint_eq(st.timed, 4);
+	ck_assert_uint_gt(st.ns, 0);
+	ck_assert_uint_eq(st.failed, 0);
+	/* each of them with its whole chain: as many frames each */
+	ck_assert_uint_eq(st.frames % nr, 0);
+	ck_assert_uint_ge(st.frames / nr, 4);
+	snapshot__init(&snap);
+	session__lock(s);
+	ck_assert_int_eq(session__snapshot(s, 0, &snap), 0);
+	session__unlock(s);
+	ck_assert_uint_eq(snap.counts.samples, nr);
+	ck_assert_uint_eq(snap.counts.unwind_failed, 0);
+	snapshot__fini(&snap);
+}
+END_TEST
+
 /* A kernel-mode sample (a system call): the kernel's part of the chain
  * stays under the unwound user part. */
 START_TEST(test_kernel_part_kept)
@@ -484,6 +524,10 @@ START_TEST(test_queue_accounting)
 	ck_assert_uint_gt(st.queued, 0);
 	ck_assert_uint_eq(st.failed, 0);
 	ck_assert_uint_le(st.queue_peak, o.queue_bytes);
+	/* the worker times the first request and one in UNWIND_TIME_EVERY */
+	ck_assert_uint_eq(st.timed, (st.unwound + UNWIND_TIME_EVERY - 1) /
+					    UNWIND_TIME_EVERY);
+	ck_assert_uint_gt(st.ns, 0);
 	/* one process, one Dwfl, whatever the number of samples */
 	ck_assert_uint_eq(st.dwfl_new, 1);
 	snapshot__fini(&snap);
@@ -713,6 +757,7 @@ Suite *unwind_suite(void)
 	tcase_add_test(tc, test_captured_stack);
 	tcase_add_test(tc, test_no_frame_pointer_needed);
 	tcase_add_test(tc, test_session_names);
+	tcase_add_test(tc, test_sync_timed);
 	tcase_add_test(tc, test_kernel_part_kept);
 	tcase_add_test(tc, test_no_unwinder_counted);
 	tcase_add_test(tc, test_no_stack_counted);
