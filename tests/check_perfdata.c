@@ -2476,6 +2476,172 @@ START_TEST(test_order_many_rounds)
 }
 END_TEST
 
+/* The times handed on, through perfdata_read_opts.mark (asked again at
+ * the next nanosecond: every record's time). */
+struct marks {
+	u64 n, last;
+	bool sorted;
+};
+
+static u64 mark_time(void *ctx, u64 t)
+{
+	struct marks *m = ctx;
+
+	m->sorted &= t >= m->last;
+	m->last = t;
+	m->n++;
+	return t + 1;
+}
+
+/* rounds of three "CPUs"' interleaved samples into out: its length */
+static size_t lent_stream(u8 *out, int rounds, int per_cpu)
+{
+	u8 *p = out;
+	u64 t0 = 1000;
+
+	p += rec_comm(p, false, 7, "prog", 1);
+	p += rec_mmap2(p, false, 7, 0x400000, 0x10000, 0, "/bin/prog",
+		       bid_prog, 2);
+	for (int round = 0; round < rounds; round++) {
+		for (int cpu = 0; cpu < 3; cpu++)
+			for (int i = 0; i < per_cpu; i++)
+				p += rec_sample(p, false, ID_A, 7, 0x401000,
+						t0 + (u64)i * 3 + (u64)cpu,
+						PERF_RECORD_MISC_USER);
+		p += rec_round(p, false);
+		t0 += 3 * (u64)per_cpu;
+	}
+	return (size_t)(p - out);
+}
+
+/* A stream of event ID_A (cpu-clock) into a new session *s. */
+static struct perfdata_stream *lent_new(struct session **s,
+					struct perfdata_info *info,
+					const struct perfdata_read_opts *ro)
+{
+	static u64 id = ID_A;
+	struct session_opts so = { .key_fields = KEY_ALL };
+	struct perfdata_stream *ps;
+	struct pd_event ev;
+
+	*s = session__new(&so);
+	ck_assert_ptr_nonnull(*s);
+	memset(info, 0, sizeof(*info));
+	memset(&ev, 0, sizeof(ev));
+	ev.attr = mkattr(PERF_COUNT_SW_CPU_CLOCK, ST);
+	ev.ids = &id;
+	ev.nr_ids = 1;
+	ps = perfdata_stream__new(*s, false, false, 0, info, ro);
+	ck_assert_ptr_nonnull(ps);
+	ck_assert_int_ge(perfdata_stream__add_event(ps, &ev), 0);
+	return ps;
+}
+
+/* Feeds img[0, n) in pieces of step bytes, through the stream's own
+ * buffers (lent to its queue) if lend, else by perfdata_stream__feed. */
+static void feed_lent(size_t n, size_t step, bool lend, struct result *r,
+		      struct marks *m)
+{
+	struct perfdata_read_opts ro = { .mark = mark_time, .mark_ctx = m };
+	struct perfdata_info info;
+	struct perfdata_stream *ps;
+	struct session *s;
+
+	memset(m, 0, sizeof(*m));
+	m->sorted = true;
+	ps = lent_new(&s, &info, &ro);
+	for (size_t off = 0; off < n; off += step) {
+		size_t k = MIN(step, n - off);
+
+		if (lend) {
+			u8 *b = perfdata_stream__buffer(ps, k);
+
+			ck_assert_ptr_nonnull(b);
+			memcpy(b, img + off, k);
+			ck_assert_int_eq(perfdata_stream__feed_buffer(ps, k), 0);
+		} else {
+			ck_assert_int_eq(perfdata_stream__feed(ps, img + off, k),
+					 0);
+		}
+	}
+	perfdata_stream__end(ps);
+	summarize(s, r);
+	ck_assert_uint_eq(perfdata_stream__stats(ps)->out_of_order, 0);
+	ck_assert_uint_eq(perfdata_stream__stats(ps)->bad, 0);
+	perfdata_stream__free(ps);
+	perfdata_info__fini(&info);
+	session__free(s);
+}
+
+/* Records queued where they lie in the reader's buffers are handed on
+ * as copied ones are: the same records, in the same time order, whatever
+ * the split (records cut between two buffers are copied). */
+START_TEST(test_order_lent)
+{
+	static const size_t steps[] = { 8, 13, 104, 1000, 4096, 65536 };
+	size_t n = lent_stream(img, 8, 20);
+	struct result r0, r1;
+	struct marks m0, m1;
+
+	ck_assert_uint_le(n, sizeof(img));
+	feed_lent(n, n, false, &r0, &m0);
+	ck_assert_uint_eq(r0.samples[0], 8 * 60);
+	ck_assert(m0.sorted);
+	for (size_t i = 0; i < ARRAY_SIZE(steps); i++) {
+		feed_lent(n, steps[i], true, &r1, &m1);
+		ck_assert_uint_eq(r1.samples[0], r0.samples[0]);
+		ck_assert_uint_eq(r1.period[0], r0.period[0]);
+		ck_assert_uint_eq(r1.prog, r0.prog);
+		ck_assert_uint_eq(m1.n, m0.n);
+		ck_assert(m1.sorted);
+	}
+}
+END_TEST
+
+/* The buffers lent to the queue are bounded: with no round marker
+ * nothing is handed on before the end, and past 64 buffers kept the
+ * reader gets one plain buffer, its records copied; a buffer whose
+ * records all went is given again. */
+START_TEST(test_lent_bounded)
+{
+	struct perfdata_info info;
+	struct perfdata_stream *ps;
+	struct session *s;
+	u8 *got[80];
+	struct result r;
+	size_t n;
+
+	ps = lent_new(&s, &info, NULL);
+	for (size_t i = 0; i < ARRAY_SIZE(got); i++) {
+		n = rec_sample(img, false, ID_A, 7, 0x1000, 100 + i,
+			       PERF_RECORD_MISC_USER);
+		got[i] = perfdata_stream__buffer(ps, n);
+		ck_assert_ptr_nonnull(got[i]);
+		memcpy(got[i], img, n);
+		ck_assert_int_eq(perfdata_stream__feed_buffer(ps, n), 0);
+	}
+	for (size_t i = 0; i < 64; i++)
+		for (size_t j = i + 1; j < ARRAY_SIZE(got); j++)
+			ck_assert_ptr_ne(got[i], got[j]);
+	for (size_t i = 65; i < ARRAY_SIZE(got); i++)
+		ck_assert_ptr_eq(got[i], got[64]);
+	summarize(s, &r);
+	ck_assert_uint_eq(r.samples[0], 0);
+	/* two rounds hand everything on: the first buffer is free again */
+	n = rec_round(img, false);
+	n += rec_round(img + n, false);
+	memcpy(perfdata_stream__buffer(ps, n), img, n);
+	ck_assert_int_eq(perfdata_stream__feed_buffer(ps, n), 0);
+	summarize(s, &r);
+	ck_assert_uint_eq(r.samples[0], ARRAY_SIZE(got));
+	ck_assert_ptr_eq(perfdata_stream__buffer(ps, 8), got[0]);
+	perfdata_stream__end(ps);
+	perfdata_stream__free(ps);
+	perfdata_info__fini(&info);
+	session__free(s);
+}
+END_TEST
+
 /* ---- writer ---- */
 
 struct wfix {
@@ -2894,6 +3060,8 @@ Suite *perfdata_suite(void)
 	tcase_add_test(tc, test_order_rounds);
 	tcase_add_test(tc, test_order_bounded);
 	tcase_add_test(tc, test_order_many_rounds);
+	tcase_add_test(tc, test_order_lent);
+	tcase_add_test(tc, test_lent_bounded);
 	tcase_add_test(tc, test_time);
 	tcase_add_test(tc, test_pipe_compressed);
 	tcase_add_test(tc, test_pipe_compressed_bad);

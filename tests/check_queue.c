@@ -107,6 +107,51 @@ START_TEST(test_queue_unreserve)
 }
 END_TEST
 
+/* Lent records are queued where they lie and ordered with the copied
+ * ones; the limit counts both. */
+START_TEST(test_queue_lent)
+{
+	static struct trec lent[3] = {
+		{ { PERF_RECORD_SAMPLE, 0, sizeof(struct trec) }, 25 },
+		{ { PERF_RECORD_SAMPLE, 0, sizeof(struct trec) }, 5 },
+		{ { PERF_RECORD_SAMPLE, 0, sizeof(struct trec) }, 15 },
+	};
+	struct pd_queue q;
+	struct got g = { .n = 0 };
+
+	pd_queue__init(&q, 1u << 20, deliver, &g);
+	ck_assert_int_eq(add(&q, 30), 0);
+	ck_assert_int_eq(pd_queue__add_lent(&q, &lent[0].h, 25), 0);
+	ck_assert_int_eq(add(&q, 10), 0);
+	ck_assert_int_eq(pd_queue__add_lent(&q, &lent[1].h, 5), 0);
+	ck_assert_int_eq(pd_queue__add_lent(&q, &lent[2].h, 15), 0);
+	ck_assert_int_eq(add(&q, 20), 0);
+	pd_queue__flush(&q, UINT64_MAX);
+	ck_assert_uint_eq(g.n, 6);
+	for (size_t i = 0; i < 6; i++)
+		ck_assert_uint_eq(g.times[i], 5 * (i + 1));
+	pd_queue__fini(&q);
+
+	/* room for about four records, half of them lent: past it the
+	 * older half goes, as with copies alone */
+	g.n = 0;
+	pd_queue__init(&q, 4 * sizeof(struct trec), deliver, &g);
+	ck_assert_int_eq(pd_queue__add_lent(&q, &lent[0].h, 25), 0);
+	ck_assert_int_eq(pd_queue__add_lent(&q, &lent[2].h, 15), 0);
+	ck_assert_int_eq(add(&q, 30), 0);
+	ck_assert_uint_eq(g.n, 0);
+	ck_assert_int_eq(add(&q, 20), 0);
+	ck_assert_int_eq(add(&q, 10), 0);
+	ck_assert_uint_gt(g.n, 0);
+	ck_assert_uint_eq(g.times[0], 10);
+	pd_queue__flush(&q, UINT64_MAX);
+	ck_assert_uint_eq(g.n, 5);
+	for (size_t i = 1; i < g.n; i++)
+		ck_assert_uint_lt(g.times[i - 1], g.times[i]);
+	pd_queue__fini(&q);
+}
+END_TEST
+
 Suite *queue_suite(void);
 Suite *queue_suite(void)
 {
@@ -116,6 +161,7 @@ Suite *queue_suite(void)
 	tcase_add_test(tc, test_queue_rounds);
 	tcase_add_test(tc, test_queue_limit);
 	tcase_add_test(tc, test_queue_unreserve);
+	tcase_add_test(tc, test_queue_lent);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -457,14 +457,13 @@ int perfdata__read(struct perfdata *pd, struct session *s,
 		   const struct perfdata_read_opts *o)
 {
 	const struct perfdata_info *info = &pd->info;
-	/* small enough to stay in the CPU's cache between the read and the
-	 * queue's copy of its records (4 MiB: a --call-graph dwarf file's
-	 * CPU 11 % more) */
+	/* read into buffers the stream lends to its queue (no copy of the
+	 * records whole in one); 256 KiB: a few pinned at a time, in the
+	 * CPU's cache while the split records are copied */
 	const size_t chunk = 256u << 10;
 	struct perfdata_stream *st;
 	u64 off = info->data.offset, end = off + info->data.size;
 	u64 rest = 0;
-	u8 *buf = NULL;
 	int ret = 0;
 
 	st = perfdata_stream__new(s, info->pipe, info->swapped, off,
@@ -487,13 +486,6 @@ int perfdata__read(struct perfdata *pd, struct session *s,
 	session__unlock(s);
 	if (ret)
 		goto out;
-	if (!pd->mem) {
-		buf = malloc(chunk);
-		if (!buf) {
-			ret = -ENOMEM;
-			goto out;
-		}
-	}
 	while (off < end) {
 		size_t n = (size_t)MIN((u64)chunk, end - off);
 
@@ -501,10 +493,15 @@ int perfdata__read(struct perfdata *pd, struct session *s,
 			ret = -EINTR;
 			break;
 		}
-		const void *p = pd->mem ? pd->mem + off : buf;
+		void *buf = NULL;
 		int fed;
 
 		if (!pd->mem) {
+			buf = perfdata_stream__buffer(st, n);
+			if (!buf) {
+				ret = -ENOMEM;
+				break;
+			}
 			ret = pd_read(pd, off, buf, n);
 			if (ret) {
 				pr_err("byte %" PRIu64 ": %s", off,
@@ -513,7 +510,8 @@ int perfdata__read(struct perfdata *pd, struct session *s,
 			}
 		}
 		session__lock(s);
-		fed = perfdata_stream__feed(st, p, n);
+		fed = buf ? perfdata_stream__feed_buffer(st, n) :
+			    perfdata_stream__feed(st, pd->mem + off, n);
 		session__unlock(s);
 		if (fed == -ENOMEM) {
 			ret = fed;
@@ -539,7 +537,6 @@ int perfdata__read(struct perfdata *pd, struct session *s,
 	if (!o || !o->first_time)
 		pd_log_stats(&pd->stats);
 out:
-	free(buf);
 	perfdata_stream__free(st);
 	return ret;
 }

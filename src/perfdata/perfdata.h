@@ -220,6 +220,12 @@ int perfdata_stream__add_event(struct perfdata_stream *st,
  * repair (a message was logged; what came before stays processed). */
 int perfdata_stream__feed(struct perfdata_stream *st, const void *buf,
 			  size_t len);
+/* A buffer of len bytes to read the next bytes into, then
+ * perfdata_stream__feed_buffer(st, n) feeds its first n: the records
+ * whole in it are queued where they lie rather than copied (the stream
+ * keeps the buffer until they are handed on).  NULL: no memory. */
+void *perfdata_stream__buffer(struct perfdata_stream *st, size_t len);
+int perfdata_stream__feed_buffer(struct perfdata_stream *st, size_t len);
 /* The reader stopped before the end of the data (Ctrl-C, a read error):
  * then end does not count a pipe's missing tail as unfinished. */
 void perfdata_stream__set_stopped(struct perfdata_stream *st, bool stopped);

@@ -70,6 +70,20 @@ static size_t rec_bytes(struct pd_queue *q, size_t off)
 	return ALIGN_UP((size_t)pd_queue__at(q, off)->size, (size_t)8);
 }
 
+static const struct perf_event_header *ref_rec(struct pd_queue *q,
+					       const struct pd_ref *r)
+{
+	return r->lent ? r->lent : pd_queue__at(q, r->off);
+}
+
+/* The queued bytes a record counts for: arena or lent. */
+static size_t *ref_live(struct pd_queue *q, const struct pd_ref *r,
+			size_t *n)
+{
+	*n = ALIGN_UP((size_t)ref_rec(q, r)->size, (size_t)8);
+	return r->lent ? &q->lent_live : &q->live;
+}
+
 /* Delivered records leave holes in the arena; once the holes outweigh
  * what is still queued, the queued records move to a fresh arena (in
  * time order), so the arena stays within twice the queue plus 1 MiB. */
@@ -92,8 +106,11 @@ static void compact(struct pd_queue *q)
 	}
 	for (size_t i = q->head; i < q->nr_refs; i++) {
 		struct pd_ref *r = &q->refs[i];
-		size_t n = rec_bytes(q, r->off);
+		size_t n;
 
+		if (r->lent)
+			continue;
+		n = rec_bytes(q, r->off);
 		memcpy(q->spare + dst, q->arena + r->off, n);
 		r->off = dst;
 		dst += n;
@@ -176,9 +193,11 @@ void pd_queue__flush(struct pd_queue *q, u64 limit)
 	merge(q);
 	while (q->head < q->nr_refs && q->refs[q->head].time <= limit) {
 		struct pd_ref *r = &q->refs[q->head++];
+		size_t n, *live = ref_live(q, r, &n);
 
-		q->deliver(q->ctx, pd_queue__at(q, r->off), r->time);
-		q->live -= rec_bytes(q, r->off);
+		/* (counted out first: deliver may let a lent record go) */
+		*live -= n;
+		q->deliver(q->ctx, ref_rec(q, r), r->time);
 		q->last_flushed = r->time;
 	}
 	if (q->head == q->nr_refs) {
@@ -196,10 +215,11 @@ void pd_queue__flush(struct pd_queue *q, u64 limit)
 	compact(q);
 }
 
-int pd_queue__add(struct pd_queue *q, size_t off, u64 time)
+static int add_ref(struct pd_queue *q, size_t off,
+		   const struct perf_event_header *lent, u64 time)
 {
 	struct pd_ref *r;
-	size_t i;
+	size_t i, n, *live;
 	bool late;
 
 	if (array__grow((void **)&q->refs, &q->cap_refs, q->nr_refs + 1,
@@ -210,21 +230,25 @@ int pd_queue__add(struct pd_queue *q, size_t off, u64 time)
 	r->time = time;
 	r->seq = q->seq++;
 	r->off = off;
-	q->live += rec_bytes(q, off);
+	r->lent = lent;
+	live = ref_live(q, r, &n);
+	*live += n;
 	/* a record older than the one before starts a new sorted run */
 	if (q->nr_refs - 1 > q->head &&
 	    q->refs[q->nr_refs - 2].time > time) {
 		if (array__grow((void **)&q->runs, &q->cap_runs,
 				q->nr_runs + 1, sizeof(*q->runs))) {
 			q->nr_refs--;
-			q->live -= rec_bytes(q, off);
+			*live -= n;
 			return -ENOMEM;
 		}
 		q->runs[q->nr_runs++] = q->nr_refs - 1;
 	}
 	if (time > q->max_time)
 		q->max_time = time;
-	if (q->live > q->limit) {
+	/* the limit counts every queued byte, lent or not, so that the
+	 * order handed on does not depend on where records are kept */
+	if (q->live + q->lent_live > q->limit) {
 		u64 lo = UINT64_MAX, hi = 0, mid;
 
 		for (i = q->head; i < q->nr_refs; i++) {
@@ -233,11 +257,22 @@ int pd_queue__add(struct pd_queue *q, size_t off, u64 time)
 		}
 		mid = lo + (hi - lo) / 2;
 		pd_queue__flush(q, mid);
-		if (q->live > q->limit)
+		if (q->live + q->lent_live > q->limit)
 			pd_queue__flush(q, UINT64_MAX);
 		q->next_flush = MAX(q->next_flush, mid);
 	}
 	return late;
+}
+
+int pd_queue__add(struct pd_queue *q, size_t off, u64 time)
+{
+	return add_ref(q, off, NULL, time);
+}
+
+int pd_queue__add_lent(struct pd_queue *q, const struct perf_event_header *h,
+		       u64 time)
+{
+	return add_ref(q, 0, h, time);
 }
 
 void pd_queue__round(struct pd_queue *q)

@@ -22,10 +22,13 @@
  *					once, or dropped)
  *   pd_queue__round(q);		at each FINISHED_ROUND
  *   pd_queue__flush(q, UINT64_MAX);	at the end
+ * or, for a record the caller keeps where it is (8-byte aligned, whole)
+ * until it is handed on, pd_queue__add_lent(q, h, time): no copy.
  */
 struct pd_ref {
 	u64 time, seq;
-	size_t off;		/* in the arena */
+	size_t off;		/* in the arena, unless lent */
+	const struct perf_event_header *lent;	/* the caller's, or NULL */
 };
 
 /* A run being merged: its next record and its end. */
@@ -45,6 +48,7 @@ struct pd_queue {
 	struct pd_ref *refs;	/* [head, nr_refs) are queued */
 	size_t head, nr_refs, cap_refs;
 	size_t live;		/* arena bytes of the queued records */
+	size_t lent_live;	/* bytes of the queued lent records */
 	/* refs are sorted runs (a pass of perf over its per-CPU buffers
 	 * writes one per CPU): where each run after the first starts */
 	size_t *runs;
@@ -72,6 +76,10 @@ void pd_queue__unreserve(struct pd_queue *q, size_t off);
 /* Queues the record reserved at off: 0, 1 when it is older than a record
  * already handed on (counted by the caller as out of order), or -ENOMEM. */
 int pd_queue__add(struct pd_queue *q, size_t off, u64 time);
+/* Queues h where it is, as pd_queue__add would a copy of it: the caller
+ * keeps it there, unchanged, until deliver has been given it. */
+int pd_queue__add_lent(struct pd_queue *q, const struct perf_event_header *h,
+		       u64 time);
 /* A FINISHED_ROUND: hands on what the previous round made safe. */
 void pd_queue__round(struct pd_queue *q);
 /* Hands on the queued records with a time up to limit, in time order. */

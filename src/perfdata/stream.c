@@ -22,6 +22,18 @@ struct pd_sev {
 	size_t sess;		/* session event index */
 };
 
+/* Buffers a file's reader reads into (perfdata_stream__buffer): the
+ * records whole in one are queued where they lie, so a buffer stays
+ * theirs (pinned) until the last is handed on.  At most LEND_MAX of them;
+ * past that the reader gets the plain buffer, whose records are copied. */
+#define LEND_MAX 64
+
+struct pd_lend {
+	u8 *buf;
+	size_t cap;
+	size_t pins;		/* its records in the queue */
+};
+
 struct perfdata_stream {
 	struct session *s;
 	struct perfdata_info *info;
@@ -36,6 +48,13 @@ struct perfdata_stream {
 	u64 scratch[65536 / 8 + 1];	/* perf's own records, aligned */
 
 	struct pd_queue q;	/* timed kernel records, in time order */
+	struct pd_lend lend[LEND_MAX];
+	size_t nr_lend, last_unpin;
+	ssize_t cur;		/* the buffer given last: lend[cur], or
+				 * -1: plain */
+	u8 *plain;
+	size_t plain_cap;
+	const u8 *lend_lo, *lend_hi;	/* in perfdata_stream__feed_buffer */
 
 	struct pd_sev *ev;
 	size_t nr_ev, cap_ev;
@@ -63,6 +82,24 @@ struct perfdata_stream {
 	u64 *first_time, *last_time;	/* times only (sample_range) */
 };
 
+/* A record handed on: the buffer it was lent from, if any, has one
+ * record fewer to keep (the last one found is tried first). */
+static void stream__unpin(struct perfdata_stream *st, const void *h)
+{
+	const u8 *p = h;
+
+	for (size_t k = 0; k < st->nr_lend; k++) {
+		size_t i = (st->last_unpin + k) % st->nr_lend;
+		struct pd_lend *l = &st->lend[i];
+
+		if (p >= l->buf && p < l->buf + l->cap) {
+			l->pins--;
+			st->last_unpin = i;
+			return;
+		}
+	}
+}
+
 static void stream__deliver(void *ctx, const struct perf_event_header *h,
 			   u64 t)
 {
@@ -72,12 +109,88 @@ static void stream__deliver(void *ctx, const struct perf_event_header *h,
 	if (st->mark && t >= st->next_mark)
 		st->next_mark = st->mark(st->mark_ctx, t);
 	session__process(st->s, h);
+	if (st->nr_lend)
+		stream__unpin(st, h);
 }
 
-static int stream__queue(struct perfdata_stream *st, size_t off, u64 t)
+void *perfdata_stream__buffer(struct perfdata_stream *st, size_t len)
 {
-	int ret = pd_queue__add(&st->q, off, t);
+	struct pd_lend *l = NULL;
+	u8 *p;
 
+	for (size_t i = 0; i < st->nr_lend && !l; i++)
+		if (!st->lend[i].pins)
+			l = &st->lend[i];
+	if (!l && st->nr_lend < LEND_MAX)
+		l = &st->lend[st->nr_lend++];
+	if (!l) {
+		if (st->plain_cap < len) {
+			p = realloc(st->plain, len);
+			if (!p)
+				return NULL;
+			st->plain = p;
+			st->plain_cap = len;
+		}
+		st->cur = -1;
+		return st->plain;
+	}
+	if (l->cap < len) {
+		/* (a new one, or one no record is queued in) */
+		p = realloc(l->buf, len);
+		if (!p) {
+			if (!l->buf)
+				st->nr_lend--;
+			return NULL;
+		}
+		l->buf = p;
+		l->cap = len;
+	}
+	st->cur = l - st->lend;
+	return l->buf;
+}
+
+int perfdata_stream__feed_buffer(struct perfdata_stream *st, size_t len)
+{
+	const u8 *p = st->cur < 0 ? st->plain : st->lend[st->cur].buf;
+	int ret;
+
+	if (st->cur >= 0) {
+		st->lend_lo = p;
+		st->lend_hi = p + len;
+	}
+	ret = perfdata_stream__feed(st, p, len);
+	st->lend_lo = st->lend_hi = NULL;
+	return ret;
+}
+
+/* A record at src can be queued where it lies: whole in the lent
+ * buffer, aligned, and read as it is (not swapped; not the times-only
+ * pass, which queues nothing). */
+static bool stream__lendable(const struct perfdata_stream *st,
+			     const void *src, size_t size)
+{
+	const u8 *p = src;
+
+	return p >= st->lend_lo && p < st->lend_hi &&
+	       size <= (size_t)(st->lend_hi - p) && !((uintptr_t)p & 7) &&
+	       !st->swap && !st->first_time;
+}
+
+/* Queues the record at off in the arena, or h where it lies (lent). */
+static int stream__queue(struct perfdata_stream *st, size_t off,
+			 const struct perf_event_header *lent, u64 t)
+{
+	int ret;
+
+	if (lent) {
+		/* pinned first: the queue may hand it on at once */
+		st->lend[st->cur].pins++;
+		ret = pd_queue__add_lent(&st->q, lent, t);
+		if (ret < 0)
+			st->lend[st->cur].pins--;
+	} else {
+		ret = pd_queue__add(&st->q, off, t);
+	}
 	if (ret < 0)
 		return ret;
 	st->stats.out_of_order += (u64)ret;
@@ -97,6 +210,7 @@ struct perfdata_stream *perfdata_stream__new(struct session *s, bool pipe,
 	st->info = info;
 	st->pipe = pipe;
 	st->need_header = pipe;
+	st->cur = -1;
 	st->swap = swap;
 	st->base = base;
 	pd_queue__init(&st->q, o && o->queue_bytes ? o->queue_bytes : 64u << 20,
@@ -120,6 +234,9 @@ void perfdata_stream__free(struct perfdata_stream *st)
 		return;
 
 	pd_queue__fini(&st->q);
+	for (size_t i = 0; i < st->nr_lend; i++)
+		free(st->lend[i].buf);
+	free(st->plain);
 	free(st->ev);
 	intmap__fini(&st->ids);
 	ZSTD_freeDStream(st->zds);
@@ -577,8 +694,9 @@ static int stream__record(struct perfdata_stream *st, const void *src,
 			  size_t size)
 {
 	struct perf_event_header *h;
-	size_t off;
+	size_t off = 0;
 	u32 type = rd32(src, st->swap);
+	bool lent;
 	u64 t;
 
 	st->stats.records++;
@@ -599,18 +717,25 @@ static int stream__record(struct perfdata_stream *st, const void *src,
 			stream__user(st, h);
 		return 0;
 	}
-	if (pd_queue__reserve(&st->q, size, &off))
-		return -ENOMEM;
-	h = pd_queue__at(&st->q, off);
-	memcpy(h, src, size);
-	if (st->swap)
-		record_swap__header(h);
+	lent = stream__lendable(st, src, size);
+	if (lent) {
+		/* the reader's own buffer (perfdata_stream__buffer) */
+		h = (struct perf_event_header *)(uintptr_t)src;
+	} else {
+		if (pd_queue__reserve(&st->q, size, &off))
+			return -ENOMEM;
+		h = pd_queue__at(&st->q, off);
+		memcpy(h, src, size);
+		if (st->swap)
+			record_swap__header(h);
+	}
 	st->in_data = true;
 	st->since_mark++;
 	/* the kernel writes every record 8-byte aligned */
 	if ((size & 7) || (st->swap && stream__swap_kernel(st, h))) {
 		st->stats.bad++;
-		pd_queue__unreserve(&st->q, off);
+		if (!lent)
+			pd_queue__unreserve(&st->q, off);
 		return 0;
 	}
 	if ((h->type == PERF_RECORD_MMAP || h->type == PERF_RECORD_MMAP2) &&
@@ -629,10 +754,11 @@ static int stream__record(struct perfdata_stream *st, const void *src,
 		return 0;
 	}
 	if (t && t != UINT64_MAX)
-		return stream__queue(st, off, t);
+		return stream__queue(st, off, lent ? h : NULL, t);
 	/* nothing moves the arena in session__process */
 	session__process(st->s, h);
-	pd_queue__unreserve(&st->q, off);
+	if (!lent)
+		pd_queue__unreserve(&st->q, off);
 	return 0;
 }
 
