@@ -493,25 +493,23 @@ int perfdata__read(struct perfdata *pd, struct session *s,
 			ret = -EINTR;
 			break;
 		}
-		void *buf = NULL;
+		/* (an image in memory is copied too: the fuzzers and the
+		 * units go the file's way) */
+		void *buf = perfdata_stream__buffer(st, n);
 		int fed;
 
-		if (!pd->mem) {
-			buf = perfdata_stream__buffer(st, n);
-			if (!buf) {
-				ret = -ENOMEM;
-				break;
-			}
-			ret = pd_read(pd, off, buf, n);
-			if (ret) {
-				pr_err("byte %" PRIu64 ": %s", off,
-				       strerror(ret == -ENODATA ? EIO : -ret));
-				break;
-			}
+		if (!buf) {
+			ret = -ENOMEM;
+			break;
+		}
+		ret = pd_read(pd, off, buf, n);
+		if (ret) {
+			pr_err("byte %" PRIu64 ": %s", off,
+			       strerror(ret == -ENODATA ? EIO : -ret));
+			break;
 		}
 		session__lock(s);
-		fed = buf ? perfdata_stream__feed_buffer(st, n) :
-			    perfdata_stream__feed(st, pd->mem + off, n);
+		fed = perfdata_stream__feed_buffer(st, n);
 		session__unlock(s);
 		if (fed == -ENOMEM) {
 			ret = fed;
