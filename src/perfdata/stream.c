@@ -171,7 +171,7 @@ static bool stream__lendable(const struct perfdata_stream *st,
 {
 	const u8 *p = src;
 
-	return p >= st->lend_lo && p < st->lend_hi &&
+	return st->lend_lo && p >= st->lend_lo && p < st->lend_hi &&
 	       size <= (size_t)(st->lend_hi - p) && !((uintptr_t)p & 7) &&
 	       !st->swap && !st->first_time;
 }
