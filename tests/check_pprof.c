@@ -285,6 +285,17 @@ static const struct dloc *loc_at(const struct dec *d, u64 off)
 	return NULL;
 }
 
+/* The table of the session's samples so far, snapshotted (names from
+ * resolve). */
+static void open_table(struct table *t, struct sort_spec *spec)
+{
+	sort_spec__default(spec);
+	table__init(t, s, NULL, spec);
+	t->resolve = resolve;
+	t->resolve_ctx = NULL;
+	ck_assert_int_eq(table__snapshot(t, HIST_CUMULATIVE), 0);
+}
+
 START_TEST(test_encode)
 {
 	static const int a[] = { 2, 1, 0 }, b[] = { 3, 1, 0 };
@@ -302,11 +313,7 @@ START_TEST(test_encode)
 	sample(100, 3, b, 0x40);
 	sample(50, 3, b, 0x80);	/* same function, another location */
 	sample(10, 1, (const int[]){ 0 }, 0x900);	/* no symbol */
-	sort_spec__default(&spec);
-	table__init(&t, s, NULL, &spec);
-	t.resolve = resolve;
-	t.resolve_ctx = NULL;
-	ck_assert_int_eq(table__snapshot(&t, HIST_CUMULATIVE), 0);
+	open_table(&t, &spec);
 	strbuf__init(&sb);
 	ck_assert_int_eq(pprof__encode(&sb, &o, &t, 0), 0);
 	decode(&sb, &d);
@@ -386,11 +393,7 @@ START_TEST(test_deep_chain)
 	u32 f;
 
 	sample(1, 1, (const int[]){ 0 }, 0x40);
-	sort_spec__default(&spec);
-	table__init(&t, s, NULL, &spec);
-	t.resolve = resolve;
-	t.resolve_ctx = NULL;
-	ck_assert_int_eq(table__snapshot(&t, HIST_CUMULATIVE), 0);
+	open_table(&t, &spec);
 	real = table__snap(&t, 0);
 	ck_assert_uint_eq(real->nr, 1);
 	/* its entry again, with a chain of N frames in its dso: frame k
@@ -470,10 +473,7 @@ START_TEST(test_encode_count_event)
 	struct dec d;
 
 	sample(1, 3, a, 0x40);
-	sort_spec__default(&spec);
-	table__init(&t, s, NULL, &spec);
-	t.resolve = resolve;
-	ck_assert_int_eq(table__snapshot(&t, HIST_CUMULATIVE), 0);
+	open_table(&t, &spec);
 	strbuf__init(&sb);
 	ck_assert_int_eq(pprof__encode(&sb, &o, &t, 0), 0);
 	decode(&sb, &d);
@@ -597,10 +597,7 @@ START_TEST(test_output_pass)
 	sample(100, 3, a, 0x40);
 	sample(100, 3, b, 0x40);
 	sample(50, 3, b, 0x80);
-	sort_spec__default(&spec);
-	table__init(&t, s, NULL, &spec);
-	t.resolve = resolve;
-	ck_assert_int_eq(table__snapshot(&t, HIST_CUMULATIVE), 0);
+	open_table(&t, &spec);
 	ck_assert_int_eq(table__build(&t, 0), 0);
 	snap = table__snap(&t, 0);
 	ck_assert_uint_eq(snap->nr, 3);
@@ -676,10 +673,7 @@ START_TEST(test_output_pass_idle)
 	sample(100, 3, a, 0x40);
 	ck_assert_int_eq(session__process(s, fake_sample(buf, ST, &fs)), 0);
 	sample(100, 3, b, 0x40);
-	sort_spec__default(&spec);
-	table__init(&t, s, NULL, &spec);
-	t.resolve = resolve;
-	ck_assert_int_eq(table__snapshot(&t, HIST_CUMULATIVE), 0);
+	open_table(&t, &spec);
 	ck_assert_int_eq(table__build(&t, 0), 0);
 	snap = table__snap(&t, 0);
 	ck_assert_uint_eq(snap->nr, 3);
